@@ -1,0 +1,151 @@
+// Package schema compiles JSON Schema 2020-12 documents once and validates untrusted JSON
+// against them with github.com/santhosh-tekuri/jsonschema/v5, turning failures into a bounded,
+// deterministic list of issues for TOOL_VALIDATION_FAILED and TOOL_OUTPUT_VALIDATION_FAILED
+// details (REFERENCE §3.1; SPEC §2.2).
+//
+// Lengths (minLength, maxLength) count Unicode code points, as JSON Schema specifies and as
+// SPEC §2.14 requires for every text limit.
+//
+// Schemas are compiled with no loader: a $ref to anything outside the document fails at
+// compile time instead of reaching the network or the file system.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// MaxIssues bounds the issues reported for one validation; a longer list ends with one issue
+// whose keyword is "truncated" and whose message says how many were left out.
+const MaxIssues = 32
+
+// Dialect is the $schema URI of the dialect every studio schema uses (SPEC §2.2).
+const Dialect = "https://json-schema.org/draft/2020-12/schema"
+
+// Schema is a compiled schema. It is immutable and safe for concurrent use.
+type Schema struct {
+	raw      json.RawMessage
+	compiled *jsonschema.Schema
+}
+
+// Issue is one validation failure: the JSON Pointer of the offending value ("" = the root),
+// the failing keyword location in the schema, and a message. Messages name keys and limits,
+// never echo string values.
+type Issue struct {
+	Path    string `json:"path"`
+	Keyword string `json:"keyword"`
+	Message string `json:"message"`
+}
+
+// Compile compiles raw (a JSON Schema document) under the given name, which only serves as
+// its base URI in messages. It fails on malformed JSON, on a document that does not match the
+// 2020-12 meta-schema, and on any reference outside the document.
+func Compile(name string, raw json.RawMessage) (*Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("schema: external reference %q is not allowed", s)
+	}
+	url := "mem:///" + strings.ReplaceAll(name, " ", "_") + ".json"
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("schema: %s: %w", name, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s: %w", name, err)
+	}
+	return &Schema{raw: raw, compiled: s}, nil
+}
+
+// MustCompile is Compile for schemas fixed at build time; it panics on error (a programming
+// error found at registration).
+func MustCompile(name string, raw json.RawMessage) *Schema {
+	s, err := Compile(name, raw)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Raw returns the schema document as registered.
+func (s *Schema) Raw() json.RawMessage { return s.raw }
+
+// Decode parses a JSON instance for validation (numbers kept as json.Number, so integers
+// beyond 2^53 are judged exactly).
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("schema: trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// ValidateValue validates an already decoded instance (from Decode or json.Unmarshal) and
+// returns nil when it is valid.
+func (s *Schema) ValidateValue(v any) []Issue {
+	err := s.compiled.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Keyword: "error", Message: err.Error()}}
+	}
+	var issues []Issue
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			issues = append(issues, Issue{Path: e.InstanceLocation, Keyword: keyword(e.KeywordLocation), Message: e.Message})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	sort.Slice(issues, func(i, j int) bool {
+		if issues[i].Path != issues[j].Path {
+			return issues[i].Path < issues[j].Path
+		}
+		if issues[i].Keyword != issues[j].Keyword {
+			return issues[i].Keyword < issues[j].Keyword
+		}
+		return issues[i].Message < issues[j].Message
+	})
+	if len(issues) > MaxIssues {
+		n := len(issues) - (MaxIssues - 1)
+		issues = append(issues[:MaxIssues-1], Issue{Keyword: "truncated", Message: fmt.Sprintf("%d more issue(s) not listed", n)})
+	}
+	return issues
+}
+
+// Validate decodes data and validates it. Malformed JSON is reported as one issue with keyword
+// "json".
+func (s *Schema) Validate(data []byte) []Issue {
+	v, err := Decode(data)
+	if err != nil {
+		return []Issue{{Keyword: "json", Message: "instance is not valid JSON"}}
+	}
+	return s.ValidateValue(v)
+}
+
+// keyword strips the schema URL from a keyword location, keeping the JSON Pointer inside the
+// schema (e.g. "/properties/path/maxLength").
+func keyword(loc string) string {
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		return loc[i+1:]
+	}
+	return loc
+}
