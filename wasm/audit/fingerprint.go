@@ -1,0 +1,193 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Fingerprint identifies a call for idempotency (REFERENCE §6.6): the stable serialization
+// of "<tool>:<args>" hashed with 64-bit FNV-1a, written "fnv1a64:<16 lower-case hex>:<n>",
+// where n is the length of the serialization in UTF-8 bytes.
+//
+// The stable serialization of args sorts object keys at every depth, writes strings as JSON
+// without HTML escaping, and writes numbers in their canonical (ECMAScript Number::toString)
+// form, so 1, 1.0, 1e0 and 10e-1 are the same number; a literal beyond float64 range is
+// written Infinity or -Infinity, which no JSON text can produce. Omitted, empty or null args
+// serialize as {}, so a call without arguments and a call with {} share a fingerprint.
+// Arguments that are not valid JSON (the registry refuses them before this point) are hashed
+// as "<tool>:!invalid:<raw bytes>", which no valid serialization can equal.
+//
+// Numbers are compared as IEEE-754 doubles, as in the original: integers beyond 2^53 that
+// round to the same double share a fingerprint.
+func Fingerprint(toolName string, args json.RawMessage) string {
+	var b []byte
+	b = append(b, toolName...)
+	b = append(b, ':')
+	stable, err := StableJSON(args)
+	if err != nil {
+		b = append(b, "!invalid:"...)
+		b = append(b, args...)
+	} else {
+		b = append(b, stable...)
+	}
+	h := fnv.New64a()
+	h.Write(b)
+	sum := strconv.FormatUint(h.Sum64(), 16)
+	return "fnv1a64:" + strings.Repeat("0", 16-len(sum)) + sum + ":" + strconv.Itoa(len(b))
+}
+
+// errInvalidJSON is returned by StableJSON for bytes that are not one JSON value.
+var errInvalidJSON = errors.New("audit: arguments are not valid JSON")
+
+// StableJSON returns the stable serialization used by Fingerprint. Empty input and null
+// serialize as {}. It fails only when raw is not exactly one valid JSON value.
+func StableJSON(raw json.RawMessage) ([]byte, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return []byte("{}"), nil
+	}
+	v, ok := decodeJSON(trimmed)
+	if !ok {
+		return nil, errInvalidJSON
+	}
+	return appendStable(make([]byte, 0, len(trimmed)), v), nil
+}
+
+func appendStable(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case string:
+		return appendString(b, x)
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return append(b, "NaN"...) // not reachable for decoded JSON
+		}
+		return append(b, FormatNumber(f)...)
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendStable(b, e)
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			b = appendStable(b, x[k])
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...) // decodeJSON yields no other type
+}
+
+// appendString writes s as a JSON string the way JavaScript's JSON.stringify does: only '"',
+// '\\' and control characters are escaped.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, "\ufffd"...)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x20 {
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			} else {
+				b = append(b, c)
+			}
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+// FormatNumber writes f as ECMAScript's Number::toString does (the form JSON.stringify
+// uses): shortest round-trip digits, plain notation for 1e-7 < |f| < 1e21, otherwise
+// exponent notation such as 1e+21 or 1.5e-7. -0 is "0"; NaN and ±Inf are "NaN", "Infinity"
+// and "-Infinity" (not JSON; JSON.stringify would write null).
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	case f < 0:
+		return "-" + FormatNumber(-f)
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d[.ddd]e±XX
+	mant, expPart, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expPart)
+	k := len(digits)
+	n := exp + 1 // position of the decimal point relative to the digits
+	switch {
+	case k <= n && n <= 21:
+		return digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return "0." + strings.Repeat("0", -n) + digits
+	}
+	sign := "+"
+	if n-1 < 0 {
+		sign = "-"
+	}
+	abs := n - 1
+	if abs < 0 {
+		abs = -abs
+	}
+	if k == 1 {
+		return digits + "e" + sign + strconv.Itoa(abs)
+	}
+	return digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(abs)
+}

@@ -1,0 +1,174 @@
+package audit
+
+import (
+	"strings"
+	"time"
+)
+
+// Schema identifiers of the records this package emits (REFERENCE §8).
+const (
+	PolicySchemaVersion      = "context-action-tool-observability-policy.v1"
+	ObservationSchemaVersion = "context-action-tool-observation.v1"
+)
+
+// Observability defaults (REFERENCE §4, "Observability defaults").
+const (
+	DefaultMaxBytes         = 8 * 1024         // bytes of the serialized (JSON) redacted value
+	DefaultMaxDepth         = 6                // nested arrays/objects kept below the root
+	DefaultMaxStringLength  = 512              // Unicode code points per string (SPEC §2.14)
+	DefaultMaxArrayEntries  = 32               // array elements kept
+	DefaultMaxObjectEntries = 64               // object members kept (after sorting keys)
+	DefaultRetention        = 15 * time.Minute // how long a sink keeps an entry
+	DefaultMaxEntries       = 256              // entries a sink keeps
+)
+
+// MinMaxBytes is the smallest byte bound a Policy accepts; a smaller MaxBytes is raised to it
+// so that the oversize marker object (OversizeMarker) always fits.
+const MinMaxBytes = 64
+
+// Marker texts written in place of removed data. They are part of the trace/export contract
+// (REFERENCE §8) and never carry any of the removed content.
+const (
+	TruncatedSuffix       = "… [truncated]"
+	ArrayOverflowMarker   = "[additional entries redacted]"
+	ObjectOverflowKey     = "_redacted"
+	ObjectOverflowMarker  = "additional fields redacted"
+	DepthMarker           = "[depth redacted]"
+	InvalidJSONMarker     = "[invalid JSON redacted]"
+	InvalidNumberMarker   = "[invalid number redacted]"
+	NaNMarker             = "[non-finite number NaN]"
+	PosInfinityMarker     = "[non-finite number Infinity]"
+	NegInfinityMarker     = "[non-finite number -Infinity]"
+	oversizeShortFallback = "value too large"
+)
+
+// Policy is the redaction/observability policy (REFERENCE §8, "Redaction"). The zero value
+// is the default policy: every zero or negative field takes its Default* value.
+//
+// A Policy is a plain value: copy it freely; its methods never modify it and may be called
+// concurrently.
+type Policy struct {
+	// MaxBytes bounds the UTF-8 bytes of the JSON serialization of a redacted value
+	// (default 8,192; at least MinMaxBytes). A larger value becomes an oversize marker.
+	MaxBytes int
+	// MaxDepth is how many levels of arrays/objects are kept (default 6). A container at
+	// depth MaxDepth (the root is depth 0) becomes DepthMarker.
+	MaxDepth int
+	// MaxStringLength bounds strings in Unicode code points (default 512); longer strings
+	// keep their first MaxStringLength code points followed by TruncatedSuffix.
+	MaxStringLength int
+	// MaxArrayEntries bounds array elements (default 32); the rest are replaced by one
+	// ArrayOverflowMarker element.
+	MaxArrayEntries int
+	// MaxObjectEntries bounds object members (default 64); members are sorted by key, the
+	// first MaxObjectEntries kept, and "_redacted": "additional fields redacted" added.
+	MaxObjectEntries int
+	// Retention is how long a sink keeps an entry (default 15 min).
+	Retention time.Duration
+	// MaxEntries is how many entries a sink keeps (default 256).
+	MaxEntries int
+	// RedactedKeys are extra keys whose values are always redacted. They are matched like
+	// the built-in keys: case-insensitively, ignoring '-', '_' and spaces, exactly (not as
+	// substrings).
+	RedactedKeys []string
+}
+
+// DefaultPolicy returns the policy with every default filled in.
+func DefaultPolicy() Policy { return Policy{}.normalized() }
+
+// normalized returns p with defaults applied to zero or negative fields.
+func (p Policy) normalized() Policy {
+	if p.MaxBytes <= 0 {
+		p.MaxBytes = DefaultMaxBytes
+	}
+	if p.MaxBytes < MinMaxBytes {
+		p.MaxBytes = MinMaxBytes
+	}
+	if p.MaxDepth <= 0 {
+		p.MaxDepth = DefaultMaxDepth
+	}
+	if p.MaxStringLength <= 0 {
+		p.MaxStringLength = DefaultMaxStringLength
+	}
+	if p.MaxArrayEntries <= 0 {
+		p.MaxArrayEntries = DefaultMaxArrayEntries
+	}
+	if p.MaxObjectEntries <= 0 {
+		p.MaxObjectEntries = DefaultMaxObjectEntries
+	}
+	if p.Retention <= 0 {
+		p.Retention = DefaultRetention
+	}
+	if p.MaxEntries <= 0 {
+		p.MaxEntries = DefaultMaxEntries
+	}
+	return p
+}
+
+// RetentionMetadata tells a sink how long to keep what the policy emitted:
+// {"retentionMs", "maxEntries", "expiresAt"} (expiresAt is RFC 3339 in UTC).
+type RetentionMetadata struct {
+	RetentionMs int64     `json:"retentionMs"`
+	MaxEntries  int       `json:"maxEntries"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}
+
+// RetentionAt returns the retention metadata of an entry recorded at at.
+func (p Policy) RetentionAt(at time.Time) RetentionMetadata {
+	p = p.normalized()
+	return RetentionMetadata{
+		RetentionMs: p.Retention.Milliseconds(),
+		MaxEntries:  p.MaxEntries,
+		ExpiresAt:   at.Add(p.Retention).UTC(),
+	}
+}
+
+// builtinExactKeys are redacted when the normalized key equals one of them (REFERENCE §8).
+var builtinExactKeys = []string{
+	"accesskey", "apikey", "authorization", "cookie", "password", "privatekey",
+	"replace", "search", "secret", "source", "token",
+}
+
+// builtinContainedKeys are redacted when the normalized key contains one of them.
+var builtinContainedKeys = []string{
+	"accesskey", "apikey", "authorization", "cookie", "password", "privatekey", "secret", "token",
+}
+
+// normalizeKey lower-cases k and removes '-', '_' and ' '.
+func normalizeKey(k string) string {
+	var b strings.Builder
+	b.Grow(len(k))
+	for _, r := range strings.ToLower(k) {
+		if r == '-' || r == '_' || r == ' ' {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// IsRedactedKey reports whether the value under key k is redacted by p: k (lower-cased,
+// without '-', '_' and spaces) equals a built-in key or one of p.RedactedKeys, or contains
+// accesskey, apikey, authorization, cookie, password, privatekey, secret or token.
+func (p Policy) IsRedactedKey(k string) bool {
+	n := normalizeKey(k)
+	for _, e := range builtinExactKeys {
+		if n == e {
+			return true
+		}
+	}
+	for _, c := range builtinContainedKeys {
+		if strings.Contains(n, c) {
+			return true
+		}
+	}
+	for _, c := range p.RedactedKeys {
+		if n == normalizeKey(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactedKeyMarker is the text that replaces the value of a redacted key: "[<key> redacted]".
+func RedactedKeyMarker(key string) string { return "[" + key + " redacted]" }

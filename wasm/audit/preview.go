@@ -1,0 +1,72 @@
+package audit
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// MaxPreviewValueChars bounds each value of SafeArgumentPreview in Unicode code points
+// (REFERENCE §4, "Approval: safe preview value").
+const MaxPreviewValueChars = 120
+
+// PreviewSeparator joins the parts of SafeArgumentPreview.
+const PreviewSeparator = " · "
+
+// previewArguments are the only arguments an approval snapshot may show, in display order.
+var previewArguments = []string{"path", "theme"}
+
+// SafeArgumentPreview returns the approval-snapshot preview of a call's arguments
+// (REFERENCE §8, "Approval snapshot"): "path: index.html · theme: dark". Only the path and
+// theme arguments are shown, only when their value is a string, number or boolean, and each
+// value is cut to its first MaxPreviewValueChars code points. Every other argument — sources,
+// search/replace text, objects, arrays — is never shown. The result is "" when nothing
+// qualifies, including for malformed or non-object arguments.
+func SafeArgumentPreview(args json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	var parts []string
+	for _, name := range previewArguments {
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		v, ok := previewValue(raw)
+		if !ok {
+			continue
+		}
+		parts = append(parts, name+": "+cut(v, MaxPreviewValueChars))
+	}
+	return strings.Join(parts, PreviewSeparator)
+}
+
+func previewValue(raw json.RawMessage) (string, bool) {
+	switch s := strings.TrimSpace(string(raw)); {
+	case s == "true", s == "false":
+		return s, true
+	case strings.HasPrefix(s, `"`):
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return "", false
+		}
+		return v, true
+	case validNumber(s):
+		f, _ := strconv.ParseFloat(s, 64)
+		return FormatNumber(f), true
+	}
+	return "", false
+}
+
+// cut keeps the first max code points of s.
+func cut(s string, max int) string {
+	count := 0
+	for i := range s {
+		if count == max {
+			return s[:i]
+		}
+		count++
+	}
+	return s
+}
