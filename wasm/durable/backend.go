@@ -1,0 +1,36 @@
+package durable
+
+import "context"
+
+// Backend is the storage port of the durable store (REFERENCE §6.2, fenced generation). The
+// contract is durabletest.Run; memstore is the reference implementation.
+//
+// Concurrency: every method may be called from many goroutines (and, for shared servers, many
+// processes) at once; CompareAndSet must be atomic against all of them.
+//
+// Errors: a record that does not decode is reported as the *ValidationError from DecodeRecord
+// (never repaired, never skipped); every other failure should be a *BackendError
+// (BackendFailure). Store wraps anything else as ErrBackend itself, so a backend can never make
+// a failure look like "absent" or "lost the race".
+type Backend interface {
+	// Read returns the record stored under key, or found == false when there is none.
+	Read(ctx context.Context, key string) (rec Record, found bool, err error)
+
+	// CompareAndSet atomically replaces the record under key when its current state matches
+	// expected, and reports whether it did:
+	//   - expected == nil: succeed only if no record exists under key;
+	//   - expected != nil: succeed only if a record exists and its fence equals *expected;
+	//   - next != nil: store *next (next.Key == key; the caller has validated it);
+	//   - next == nil: delete the record (and its index entry).
+	// A false result with a nil error means "the expectation did not hold", nothing else.
+	CompareAndSet(ctx context.Context, key string, expected *Fence, next *Record) (bool, error)
+
+	// ListPage returns up to limit records (1 ≤ limit ≤ MaxListLimit) whose keys sort strictly
+	// after cursor (byte-wise; "" = from the start), in ascending key order: a keyset page, so
+	// deleting records from earlier pages never shifts later ones. nextCursor is the last
+	// returned key when more records may follow, or "" when the listing is complete.
+	ListPage(ctx context.Context, cursor string, limit int) (records []Record, nextCursor string, err error)
+}
+
+// MaxListLimit is the largest page a Backend must serve from one ListPage call.
+const MaxListLimit = 1000
