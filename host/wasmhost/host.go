@@ -1,0 +1,343 @@
+package wasmhost
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Defaults for Options.
+const (
+	// DefaultCallTimeout bounds one Handle call when Options.CallTimeout is zero. The registry
+	// applies its own per-call timeouts inside the module; this is the host's last resort.
+	DefaultCallTimeout = 2 * time.Minute
+	// DefaultMaxRequestBytes bounds one request (bytes) when Options.MaxRequestBytes is zero:
+	// 32 MiB, the core's own limit (abi.MaxRequestBytes), so an oversized request is refused
+	// before it is copied into guest memory, which never shrinks (PLATFORM.md rule 4).
+	DefaultMaxRequestBytes = 32 << 20
+)
+
+// Options configure a Host.
+type Options struct {
+	// ModulePath is the reactor .wasm file (see BuildModule). Required.
+	ModulePath string
+	// CacheDir is the wazero compilation cache directory. "" uses DefaultCacheDir(); "-"
+	// disables the on-disk cache.
+	CacheDir string
+	// CallTimeout bounds every Handle call (instantiation included); the caller's context may
+	// be shorter. 0 means DefaultCallTimeout; negative means only the caller's context.
+	CallTimeout time.Duration
+	// MaxRequestBytes bounds one request; a longer request is answered with a JSON-RPC
+	// -32600 error response without entering the module. 0 means DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
+	// each. Nil discards them. Writes happen on the calling goroutine of Handle or New.
+	Log io.Writer
+}
+
+// ErrInstanceReset is wrapped by every Handle error after which the module instance was
+// closed: its in-memory state (the workspace included) is lost, and the next call starts a
+// fresh instance.
+var ErrInstanceReset = errors.New("the module instance was closed and its state is lost; the next call starts a fresh instance")
+
+// ErrClosed is returned by Handle after Close.
+var ErrClosed = errors.New("wasmhost: host is closed")
+
+// Stats describe a Host's costs so far.
+type Stats struct {
+	CompileTime       time.Duration // compiling the shared module (0 when another Host did it)
+	InstantiateTime   time.Duration // the latest instantiation, _initialize included
+	Instantiations    int           // instances created so far (1 + resets that were followed by a call)
+	CompilationCached bool          // an on-disk compilation cache is in use
+}
+
+// Host is one instance of the studio core running in wazero. Its methods are safe for
+// concurrent use; Handle calls are serialized.
+type Host struct {
+	opts   Options
+	eng    *engine
+	modCfg wazero.ModuleConfig
+	logMu  sync.Mutex
+
+	sem chan struct{} // one slot: held by the running call
+
+	// Guarded by sem.
+	mod                   api.Module
+	malloc, free, handleF api.Function
+	stack                 [2]uint64
+	closed                bool
+	stats                 Stats
+
+	// done is the Done channel of the running call's context, read by the WASI sleep.
+	done atomic.Pointer[<-chan struct{}]
+}
+
+// New loads (compiling once per process, see the package doc) and instantiates the module.
+//
+// Errors: the module cannot be read, is not a studio reactor (exports malloc, free, handle,
+// _initialize), fails to compile, or fails to initialize within ctx and CallTimeout.
+func New(ctx context.Context, opts Options) (*Host, error) {
+	if opts.ModulePath == "" {
+		return nil, errors.New("wasmhost: Options.ModulePath is required")
+	}
+	switch opts.CacheDir {
+	case "":
+		opts.CacheDir = DefaultCacheDir()
+	case "-":
+		opts.CacheDir = ""
+	}
+	if opts.CallTimeout == 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	h := &Host{opts: opts, sem: make(chan struct{}, 1)}
+	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	h.eng = eng
+	if compiled {
+		h.stats.CompileTime = eng.compileTime
+	}
+	h.stats.CompilationCached = opts.CacheDir != ""
+	out := &lineWriter{h: h, prefix: "module output: "}
+	h.modCfg = wazero.NewModuleConfig().
+		WithName(""). // anonymous: many instances of one compiled module may coexist
+		WithStartFunctions("_initialize").
+		WithSysWalltime().
+		WithSysNanotime().
+		WithNanosleep(h.sleep).
+		WithRandSource(rand.Reader).
+		WithStdout(out).
+		WithStderr(out)
+
+	h.sem <- struct{}{}
+	defer func() { <-h.sem }()
+	callCtx, cancel := h.callContext(ctx)
+	defer cancel()
+	if err := h.instantiate(callCtx); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// callContext bounds ctx by CallTimeout and lets host functions find h.
+func (h *Host) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	cancel := context.CancelFunc(func() {})
+	if h.opts.CallTimeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, h.opts.CallTimeout)
+	}
+	return context.WithValue(ctx, hostKey{}, h), cancel
+}
+
+// instantiate creates the module instance. Caller holds sem.
+func (h *Host) instantiate(ctx context.Context) error {
+	done := ctx.Done()
+	h.done.Store(&done)
+	defer h.done.Store(nil)
+	start := time.Now()
+	mod, err := h.eng.rt.InstantiateModule(ctx, h.eng.compiled, h.modCfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("wasmhost: instantiate: %w: %w", ctx.Err(), err)
+		}
+		return fmt.Errorf("wasmhost: instantiate: %w", err)
+	}
+	h.stats.InstantiateTime = time.Since(start)
+	h.stats.Instantiations++
+	h.mod = mod
+	h.malloc = mod.ExportedFunction("malloc")
+	h.free = mod.ExportedFunction("free")
+	h.handleF = mod.ExportedFunction("handle")
+	return nil
+}
+
+// sleep is the module's WASI nanosleep (poll_oneoff with a clock): it returns after ns or as
+// soon as the running call's context is done, so the runtime can close a guest that sleeps
+// past its deadline.
+func (h *Host) sleep(ns int64) {
+	t := time.NewTimer(time.Duration(ns))
+	defer t.Stop()
+	var done <-chan struct{}
+	if p := h.done.Load(); p != nil {
+		done = *p
+	}
+	select {
+	case <-t.C:
+	case <-done:
+	}
+}
+
+// Handle sends one JSON-RPC 2.0 request or batch to the module and returns a copy of its
+// response. Bad input (malformed JSON, non-UTF-8, an empty request) is the module's to answer:
+// the bytes go through unchanged. A request longer than MaxRequestBytes is answered by the
+// host with a JSON-RPC -32600 error response (id null) and a nil error.
+//
+// Errors (the response is nil): ctx ended while waiting for an earlier call (the instance is
+// untouched); ErrClosed; a failure of the call itself — deadline or cancellation, a trap, the
+// module exiting, a broken ABI — which wraps ErrInstanceReset and, when the context ended,
+// ctx.Err() (so errors.Is(err, context.DeadlineExceeded) holds for a timeout); a failure to
+// start a fresh instance.
+func (h *Host) Handle(ctx context.Context, req []byte) ([]byte, error) {
+	if len(req) > h.opts.MaxRequestBytes {
+		return rpcError(-32600, fmt.Sprintf("Invalid Request: the request is %d bytes; the limit is %d bytes.", len(req), h.opts.MaxRequestBytes)), nil
+	}
+	select {
+	case h.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wasmhost: waiting for the previous call: %w", ctx.Err())
+	}
+	defer func() { <-h.sem }()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	callCtx, cancel := h.callContext(ctx)
+	defer cancel()
+	if h.mod == nil {
+		if err := h.instantiate(callCtx); err != nil {
+			return nil, err
+		}
+	}
+	done := callCtx.Done()
+	h.done.Store(&done)
+	defer h.done.Store(nil)
+	resp, err := h.roundTrip(callCtx, req)
+	if err != nil {
+		h.reset(callCtx, err)
+		if cerr := callCtx.Err(); cerr != nil {
+			return nil, fmt.Errorf("wasmhost: the call was stopped by its context (%w; host call timeout %v): %w", cerr, h.opts.CallTimeout, ErrInstanceReset)
+		}
+		return nil, fmt.Errorf("wasmhost: %w: %w", err, ErrInstanceReset)
+	}
+	return resp, nil
+}
+
+// roundTrip is malloc, write, handle, read, free. Caller holds sem.
+func (h *Host) roundTrip(ctx context.Context, req []byte) ([]byte, error) {
+	s := h.stack[:]
+	s[0] = uint64(len(req))
+	if err := h.malloc.CallWithStack(ctx, s); err != nil {
+		return nil, fmt.Errorf("malloc: %w", err)
+	}
+	ptr := uint32(s[0])
+	if ptr == 0 {
+		return nil, fmt.Errorf("malloc(%d) failed in the module", len(req))
+	}
+	mem := h.mod.Memory()
+	if !mem.Write(ptr, req) {
+		return nil, fmt.Errorf("malloc(%d) returned %d, outside guest memory", len(req), ptr)
+	}
+	s[0], s[1] = uint64(ptr), uint64(len(req))
+	if err := h.handleF.CallWithStack(ctx, s); err != nil {
+		return nil, fmt.Errorf("handle: %w", err)
+	}
+	rptr, rlen := uint32(s[0]>>32), uint32(s[0])
+	s[0] = uint64(ptr)
+	if err := h.free.CallWithStack(ctx, s); err != nil {
+		return nil, fmt.Errorf("free request: %w", err)
+	}
+	view, ok := mem.Read(rptr, rlen)
+	if !ok {
+		return nil, fmt.Errorf("handle returned %d bytes at %d, outside guest memory", rlen, rptr)
+	}
+	// Copy before free: the view aliases guest memory.
+	resp := append([]byte(nil), view...)
+	s[0] = uint64(rptr)
+	if err := h.free.CallWithStack(ctx, s); err != nil {
+		return nil, fmt.Errorf("free response: %w", err)
+	}
+	return resp, nil
+}
+
+// reset closes the current instance after a failed call. Caller holds sem.
+func (h *Host) reset(ctx context.Context, cause error) {
+	if h.mod != nil {
+		_ = h.mod.Close(context.WithoutCancel(ctx))
+	}
+	h.mod, h.malloc, h.free, h.handleF = nil, nil, nil, nil
+	h.logf("host: module instance closed after a failed call (%v); its state is lost", cause)
+}
+
+// Stats returns the host's costs so far. It waits for a running call to finish.
+func (h *Host) Stats() Stats {
+	h.sem <- struct{}{}
+	defer func() { <-h.sem }()
+	return h.stats
+}
+
+// Close closes the module instance (not the shared compiled module). It waits for a running
+// call, up to ctx. Handle returns ErrClosed afterwards; Close is idempotent.
+func (h *Host) Close(ctx context.Context) error {
+	select {
+	case h.sem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("wasmhost: close: waiting for the running call: %w", ctx.Err())
+	}
+	defer func() { <-h.sem }()
+	h.closed = true
+	if h.mod == nil {
+		return nil
+	}
+	err := h.mod.Close(ctx)
+	h.mod = nil
+	return err
+}
+
+func (h *Host) logf(format string, args ...any) {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	fmt.Fprintf(h.opts.Log, "webcoding: "+format+"\n", args...)
+}
+
+// lineWriter turns the module's stdout/stderr into log lines.
+type lineWriter struct {
+	h      *Host
+	prefix string
+	buf    []byte
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := indexNL(w.buf)
+		if i < 0 {
+			break
+		}
+		w.h.logf("%s%s", w.prefix, w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) > 64<<10 { // a line that never ends: flush it in pieces
+		w.h.logf("%s%s", w.prefix, w.buf)
+		w.buf = w.buf[:0]
+	}
+	return len(p), nil
+}
+
+func indexNL(b []byte) int {
+	for i, c := range b {
+		if c == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// rpcError is a JSON-RPC 2.0 error response with a null id.
+func rpcError(code int, msg string) []byte {
+	m, _ := json.Marshal(msg)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, code, m)
+}

@@ -1,0 +1,375 @@
+package wasmhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rpcResponse is the part of a JSON-RPC 2.0 response these tests look at.
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// mustResponse checks that b is one well-formed JSON-RPC 2.0 response object (result xor error).
+func mustResponse(t *testing.T, b []byte) rpcResponse {
+	t.Helper()
+	var r rpcResponse
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("response is not a JSON object: %v\n%.300s", err, b)
+	}
+	if r.JSONRPC != "2.0" || (r.Result == nil) == (r.Error == nil) {
+		t.Fatalf("response is not JSON-RPC 2.0 (jsonrpc=%q, result and error both set or both missing): %.300s", r.JSONRPC, b)
+	}
+	return r
+}
+
+func handle(t *testing.T, h *Host, req []byte) []byte {
+	t.Helper()
+	resp, err := h.Handle(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Handle(%.60q): %v", req, err)
+	}
+	return resp
+}
+
+func TestEchoRoundTripIsByteExact(t *testing.T) {
+	h := newHost(t, Options{})
+	big := bytes.Repeat([]byte{0xff, 0x00, 'a', 0xc3}, 10<<20/4) // 10 MiB, not UTF-8
+	for name, payload := range map[string][]byte{
+		"empty":      {},
+		"ascii":      []byte(`{"jsonrpc":"2.0"}`),
+		"non-utf8":   {0xff, 0xfe, 0xc3, 0x28, 0x00, 0x80},
+		"10MiB":      big,
+		"nul-and-nl": []byte("a\x00b\nc\r\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := append([]byte("#hosttest:echo"), payload...)
+			got := handle(t, h, req)
+			if !bytes.Equal(got, payload) {
+				t.Fatalf("echo returned %d bytes, want the %d sent", len(got), len(payload))
+			}
+		})
+	}
+	if n := h.Stats().Instantiations; n != 1 {
+		t.Fatalf("instantiations = %d, want 1", n)
+	}
+}
+
+// Bad input goes through to the core, which answers with a JSON-RPC response; the host never
+// fails and the instance survives.
+func TestBadInputIsAnsweredByTheModule(t *testing.T) {
+	h := newHost(t, Options{})
+	huge := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"a.txt","content":"` +
+		strings.Repeat("x", 10<<20) + `"}}}`)
+	cases := map[string][]byte{
+		"empty":          {},
+		"non-utf8":       {0xff, 0xfe, '{', '}'},
+		"non-utf8-field": []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"\xff\xfe\"}}"),
+		"malformed":      []byte(`{"jsonrpc":"2.0","id":1,`),
+		"not-object":     []byte(`42`),
+		"empty-batch":    []byte(`[]`),
+		"10MB-request":   huge,
+		"deep":           bytes.Repeat([]byte("["), 100000),
+	}
+	for name, req := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp := handle(t, h, req)
+			if len(resp) == 0 || !json.Valid(resp) {
+				t.Fatalf("response is not JSON: %.300q", resp)
+			}
+		})
+	}
+	if n := h.Stats().Instantiations; n != 1 {
+		t.Fatalf("instantiations = %d, want 1 (bad input must not reset the instance)", n)
+	}
+}
+
+func TestOversizedRequestIsRefusedByTheHost(t *testing.T) {
+	h := newHost(t, Options{MaxRequestBytes: 1024})
+	resp := handle(t, h, bytes.Repeat([]byte("x"), 1025))
+	r := mustResponse(t, resp)
+	if r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "1025 bytes") {
+		t.Fatalf("got %s, want a -32600 error naming the size", resp)
+	}
+	if got := handle(t, h, []byte("#hosttest:echook")); string(got) != "ok" {
+		t.Fatalf("echo after refusal = %q", got)
+	}
+}
+
+// A batch of 100 requests goes in as one call and comes back as one response. With the real
+// router it is an array answered in request order; the placeholder router answers one error.
+func TestBatchOf100(t *testing.T) {
+	h := newHost(t, Options{})
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := range 100 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"call-%d","method":"tools/list"}`, i)
+	}
+	b.WriteByte(']')
+	echo := handle(t, h, append([]byte("#hosttest:echo"), b.Bytes()...))
+	if !bytes.Equal(echo, b.Bytes()) {
+		t.Fatal("the batch bytes did not round-trip")
+	}
+	resp := handle(t, h, b.Bytes())
+	if !json.Valid(resp) {
+		t.Fatalf("batch response is not JSON: %.300s", resp)
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(resp), []byte("{")) {
+		r := mustResponse(t, resp)
+		t.Skipf("the core answered the batch with one response (placeholder router): %d %s", r.Error.Code, r.Error.Message)
+	}
+	var rs []json.RawMessage
+	if err := json.Unmarshal(resp, &rs); err != nil || len(rs) != 100 {
+		t.Fatalf("batch response: %d elements (err %v), want 100", len(rs), err)
+	}
+	for i, raw := range rs {
+		r := mustResponse(t, raw)
+		if want := fmt.Sprintf(`"call-%d"`, i); string(r.ID) != want {
+			t.Fatalf("element %d has id %s, want %s (order or correlation broken)", i, r.ID, want)
+		}
+	}
+}
+
+func TestDeadlineClosesAHungInstance(t *testing.T) {
+	for _, hang := range []string{"spin", "sleep"} {
+		t.Run(hang, func(t *testing.T) {
+			var log bytes.Buffer
+			h := newHost(t, Options{Log: &syncWriter{w: &log}})
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			resp, err := h.Handle(ctx, []byte("#hosttest:"+hang))
+			elapsed := time.Since(start)
+			if err == nil {
+				t.Fatalf("hung call returned %q and no error", resp)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrInstanceReset) {
+				t.Fatalf("error %v: want DeadlineExceeded and ErrInstanceReset", err)
+			}
+			if elapsed > 10*time.Second {
+				t.Fatalf("the hung call took %v to stop", elapsed)
+			}
+			if got := handle(t, h, []byte("#hosttest:echoalive")); string(got) != "alive" {
+				t.Fatalf("call after reset = %q", got)
+			}
+			if n := h.Stats().Instantiations; n != 2 {
+				t.Fatalf("instantiations = %d, want 2", n)
+			}
+			if !strings.Contains(log.String(), "state is lost") {
+				t.Fatalf("log does not report the reset: %q", log.String())
+			}
+		})
+	}
+}
+
+func TestCallTimeoutOption(t *testing.T) {
+	h := newHost(t, Options{CallTimeout: 150 * time.Millisecond})
+	_, err := h.Handle(context.Background(), []byte("#hosttest:spin"))
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrInstanceReset) {
+		t.Fatalf("error %v: want DeadlineExceeded and ErrInstanceReset", err)
+	}
+}
+
+func TestPanicInHandleIsRecovered(t *testing.T) {
+	h := newHost(t, Options{})
+	r := mustResponse(t, handle(t, h, []byte("#hosttest:panic")))
+	if r.Error == nil || r.Error.Code != -32603 || !strings.Contains(r.Error.Message, "hosttest panic") {
+		t.Fatalf("got %+v, want -32603 naming the panic", r.Error)
+	}
+	if n := h.Stats().Instantiations; n != 1 {
+		t.Fatalf("instantiations = %d, want 1 (a recovered panic keeps the instance)", n)
+	}
+}
+
+func TestModuleExitResetsTheInstance(t *testing.T) {
+	h := newHost(t, Options{})
+	_, err := h.Handle(context.Background(), []byte("#hosttest:exit"))
+	if !errors.Is(err, ErrInstanceReset) || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v: want ErrInstanceReset without a deadline", err)
+	}
+	if got := handle(t, h, []byte("#hosttest:echoback")); string(got) != "back" {
+		t.Fatalf("call after exit = %q", got)
+	}
+}
+
+func TestLogHostFunction(t *testing.T) {
+	var log bytes.Buffer
+	h := newHost(t, Options{Log: &syncWriter{w: &log}})
+	if got := handle(t, h, []byte("#hosttest:log:hello\nworld \xff")); string(got) != "logged" {
+		t.Fatalf("log call answered %q", got)
+	}
+	if want := "webcoding: module WARN: hello\\nworld \uFFFD\n"; !strings.Contains(log.String(), want) {
+		t.Fatalf("log = %q, want a line %q", log.String(), want)
+	}
+}
+
+func TestGuestClockIsTheWallClock(t *testing.T) {
+	h := newHost(t, Options{})
+	got := handle(t, h, []byte("#hosttest:time"))
+	ts, err := time.Parse(time.RFC3339Nano, string(got))
+	if err != nil {
+		t.Fatalf("time answer %q: %v", got, err)
+	}
+	if d := time.Since(ts); d < -time.Minute || d > time.Minute {
+		t.Fatalf("guest clock %v is %v away from the host's", ts, d)
+	}
+}
+
+func TestConcurrentCallersAreSerialized(t *testing.T) {
+	h := newHost(t, Options{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*25)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				payload := fmt.Sprintf("caller %d call %d %s", g, i, strings.Repeat("z", g*i))
+				got, err := h.Handle(context.Background(), []byte("#hosttest:echo"+payload))
+				if err != nil {
+					errs <- err
+					return
+				}
+				if string(got) != payload {
+					errs <- fmt.Errorf("caller %d call %d got %.40q", g, i, got)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := h.Stats().Instantiations; n != 1 {
+		t.Fatalf("instantiations = %d, want 1", n)
+	}
+}
+
+// A caller whose context ends while another call runs gives up without touching the instance.
+func TestWaitingCallerHonoursItsContext(t *testing.T) {
+	h := newHost(t, Options{})
+	spinDone := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+		defer cancel()
+		_, err := h.Handle(ctx, []byte("#hosttest:spin"))
+		spinDone <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := h.Handle(ctx, []byte("#hosttest:echox"))
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrInstanceReset) {
+		t.Fatalf("waiting caller got %v, want its own deadline and no reset", err)
+	}
+	if err := <-spinDone; !errors.Is(err, ErrInstanceReset) {
+		t.Fatalf("spinning call: %v", err)
+	}
+}
+
+func TestBadHandlePointerIsAnError(t *testing.T) {
+	h := newHost(t, Options{})
+	h.sem <- struct{}{}
+	s := []uint64{12345, 10}
+	err := h.handleF.CallWithStack(context.Background(), s)
+	var resp []byte
+	if err == nil {
+		view, ok := h.mod.Memory().Read(uint32(s[0]>>32), uint32(s[0]))
+		if !ok {
+			t.Fatal("response outside memory")
+		}
+		resp = append(resp, view...)
+	}
+	<-h.sem
+	if err != nil {
+		t.Fatalf("handle trapped: %v", err)
+	}
+	if r := mustResponse(t, resp); r.Error.Code != -32600 {
+		t.Fatalf("got %s, want -32600", resp)
+	}
+}
+
+func TestClose(t *testing.T) {
+	h := newHost(t, Options{})
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Handle(context.Background(), []byte("{}")); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Handle after Close: %v, want ErrClosed", err)
+	}
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}
+
+func TestNewRejectsWhatIsNotAReactor(t *testing.T) {
+	dir := t.TempDir()
+	notWasm := filepath.Join(dir, "x.wasm")
+	os.WriteFile(notWasm, []byte("not wasm"), 0o644)
+	// A valid module without the studio exports: the smallest wasm binary.
+	empty := filepath.Join(dir, "empty.wasm")
+	os.WriteFile(empty, []byte{0, 'a', 's', 'm', 1, 0, 0, 0}, 0o644)
+	for name, p := range map[string]string{"missing": filepath.Join(dir, "nope.wasm"), "not-wasm": notWasm, "no-exports": empty, "empty-path": ""} {
+		t.Run(name, func(t *testing.T) {
+			if h, err := New(context.Background(), Options{ModulePath: p, CacheDir: "-"}); err == nil {
+				h.Close(context.Background())
+				t.Fatal("New succeeded")
+			}
+		})
+	}
+}
+
+func TestBuildModuleSkipsAFreshBuild(t *testing.T) {
+	fi1, err := os.Stat(testModule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := BuildModule(context.Background(), filepath.Dir(testModule), "hosttest", "hosttest")
+	if err != nil || p != testModule {
+		t.Fatalf("BuildModule = %q, %v; want %q", p, err, testModule)
+	}
+	fi2, _ := os.Stat(testModule)
+	if !fi2.ModTime().Equal(fi1.ModTime()) {
+		t.Fatal("a fresh module was rebuilt")
+	}
+	if _, err := BuildModule(context.Background(), t.TempDir(), "bad,tag"); err == nil {
+		t.Fatal("a bad tag was accepted")
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
+}

@@ -1,0 +1,71 @@
+package wasmhost
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// HostModuleName is the import module of every studio host function.
+const HostModuleName = "webcoding"
+
+// hostFuncs are the functions of the "webcoding" host module. To add one: append an entry here
+// (Fn is a Go func whose first two parameters are context.Context and api.Module, followed by
+// the wasm parameters as int32/uint32/int64/uint64/float32/float64), declare the matching
+// //go:wasmimport in wasm/adapters/hostcall, and reach the calling Host with hostFrom(ctx).
+// Strings cross as (ptr, len uint32) into guest memory: read them with readString during the
+// call, never keep the pointer.
+var hostFuncs = []struct {
+	Name string
+	Fn   any
+}{
+	// log(level i32, ptr u32, len u32): one diagnostic line to Options.Log.
+	{"log", hostLog},
+}
+
+func instantiateHostModule(ctx context.Context, rt wazero.Runtime) error {
+	b := rt.NewHostModuleBuilder(HostModuleName)
+	for _, f := range hostFuncs {
+		b = b.NewFunctionBuilder().WithFunc(f.Fn).Export(f.Name)
+	}
+	if _, err := b.Instantiate(ctx); err != nil {
+		return fmt.Errorf("wasmhost: instantiate host module %q: %w", HostModuleName, err)
+	}
+	return nil
+}
+
+type hostKey struct{}
+
+// hostFrom returns the Host whose call is running on ctx (host functions run on the context
+// of the export call or instantiation that reached them), or nil.
+func hostFrom(ctx context.Context) *Host {
+	h, _ := ctx.Value(hostKey{}).(*Host)
+	return h
+}
+
+// readString copies size bytes at ptr out of guest memory.
+func readString(m api.Module, ptr, size uint32) (string, bool) {
+	b, ok := m.Memory().Read(ptr, size)
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+func hostLog(ctx context.Context, m api.Module, level int32, ptr, size uint32) {
+	h := hostFrom(ctx)
+	if h == nil {
+		return
+	}
+	msg, ok := readString(m, ptr, size)
+	if !ok {
+		msg = fmt.Sprintf("(log message out of guest memory: ptr=%d len=%d)", ptr, size)
+	}
+	msg = strings.ToValidUTF8(msg, "\uFFFD")
+	msg = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(msg)
+	h.logf("module %s: %s", slog.Level(level), msg)
+}

@@ -1,0 +1,19 @@
+//go:build wasip1
+
+// Package hostcall is the guest side of the host functions that the wasip1 reactor imports
+// from the wazero host (host/wasmhost). Every import lives in the host module named
+// "webcoding"; clock and randomness are not here because they come from WASI
+// (wasi_snapshot_preview1), which the host backs with the real wall clock, monotonic clock and
+// crypto/rand.
+//
+// Adding a host function: declare the //go:wasmimport webcoding <name> stub and a Go wrapper
+// in a file of this package, and register the same name with the same signature in
+// host/wasmhost/hostfuncs.go. A guest that imports a function the host lacks fails to
+// instantiate, so both sides land together.
+//
+// ABI conventions (all functions): strings and byte slices cross as (ptr, len uint32) pairs
+// pointing into guest linear memory; the host only reads them during the call and never keeps
+// the pointer. Integers are passed as i32/i64.
+//
+// Built only for GOOS=wasip1 (SPEC §1, "Ports ... Adapters live at the edge").
+package hostcall

@@ -1,0 +1,134 @@
+//go:build wasip1
+
+// Command reactor is the headless entry of the studio core: the same packages as the browser
+// build, compiled with GOOS=wasip1 GOARCH=wasm -buildmode=c-shared into a WASI reactor that the
+// native host (host/wasmhost, on wazero) instantiates once and calls many times (SPEC §1, §2.17;
+// PLATFORM.md "What works").
+//
+// # ABI (byte-oriented, one JSON-RPC 2.0 message per call)
+//
+//	malloc(size u32) -> ptr u32     a guest buffer of size bytes, pinned until free(ptr);
+//	                                0 when size > MaxAlloc.
+//	free(ptr u32)                   unpins a buffer returned by malloc or handle; unknown
+//	                                pointers are ignored.
+//	handle(ptr u32, len u32) -> u64 answers the request in bytes [ptr, ptr+len) of a buffer
+//	                                from malloc (len <= its size); returns respPtr<<32 | respLen.
+//	                                The response stays pinned until the host calls free(respPtr).
+//
+// The host owns every pointer it receives: it frees the request buffer after handle returns and
+// the response buffer after copying it out (the memory view aliases guest memory). handle never
+// traps on bad input: a request pointer that malloc did not return, or a panic anywhere on the
+// calling goroutine, becomes a JSON-RPC error response (-32600 / -32603). Panics on goroutines
+// that the core starts are the core's to recover.
+//
+// The host must instantiate with the start function "_initialize" (the Go runtime and this
+// package's variables, including the assembled handler, are set up there); main is empty.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/adapters/hostcall"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+// MaxAlloc is the largest buffer malloc hands out (bytes). The host enforces its own, smaller
+// request limit; this bound only keeps a host bug from exhausting guest memory, which never
+// shrinks (PLATFORM.md rule 4).
+const MaxAlloc = 1 << 30
+
+// handler is the one assembled core of this instance. It holds the workspace state, so the host
+// keeps one instance per workspace and serializes calls.
+var handler *abi.Handler = studio.Assemble(studio.Ports{Log: hostcall.Log})
+
+// intercept, when set (only by test builds, see hosttest.go), answers a request before the core.
+var intercept func(req []byte) ([]byte, bool)
+
+var (
+	pinMu  sync.Mutex
+	pinned = map[uint32][]byte{} // ptr -> buffer, kept reachable so the GC does not reclaim it
+)
+
+func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
+// pin records b under its address and returns the address. A buffer whose address is already
+// pinned (a zero-size or aliasing slice) is copied first, so every pinned pointer is unique.
+func pin(b []byte) uint32 {
+	pinMu.Lock()
+	defer pinMu.Unlock()
+	if cap(b) == 0 {
+		b = make([]byte, 0, 1)
+	}
+	p := addr(b)
+	if _, taken := pinned[p]; taken {
+		c := make([]byte, len(b), max(len(b), 1))
+		copy(c, b)
+		b, p = c, addr(c)
+	}
+	pinned[p] = b
+	return p
+}
+
+//go:wasmexport malloc
+func malloc(size uint32) (ptr uint32) {
+	defer func() {
+		if recover() != nil {
+			ptr = 0
+		}
+	}()
+	if size > MaxAlloc {
+		return 0
+	}
+	// Capacity at least 1 so that distinct allocations have distinct addresses.
+	return pin(make([]byte, size, max(size, 1)))
+}
+
+//go:wasmexport free
+func free(ptr uint32) {
+	pinMu.Lock()
+	delete(pinned, ptr)
+	pinMu.Unlock()
+}
+
+//go:wasmexport handle
+func handle(ptr, size uint32) (out uint64) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = pack(errorResponse(-32603, fmt.Sprintf("Internal error: the module recovered a panic: %v", r)))
+		}
+	}()
+	pinMu.Lock()
+	buf, ok := pinned[ptr]
+	pinMu.Unlock()
+	if !ok || uint64(size) > uint64(cap(buf)) {
+		return pack(errorResponse(-32600, fmt.Sprintf("Invalid Request: handle(%d, %d) is not inside a buffer from malloc.", ptr, size)))
+	}
+	req := buf[:size:size]
+	if intercept != nil {
+		if resp, done := intercept(req); done {
+			return pack(resp)
+		}
+	}
+	resp := handler.Handle(context.Background(), req)
+	if len(resp) == 0 {
+		resp = errorResponse(-32603, "Internal error: the core returned an empty response.")
+	}
+	return pack(resp)
+}
+
+func pack(resp []byte) uint64 {
+	return uint64(pin(resp))<<32 | uint64(uint32(len(resp)))
+}
+
+// errorResponse is a JSON-RPC 2.0 error response with a null id (the request was not read).
+func errorResponse(code int, msg string) []byte {
+	m, _ := json.Marshal(msg)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, code, m)
+}
+
+func main() {}
