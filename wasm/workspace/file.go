@@ -1,0 +1,174 @@
+package workspace
+
+import (
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind of a workspace file: "text" (editable source) or "asset" (opaque bytes such as images
+// and fonts). REFERENCE §2.2.
+const (
+	KindText  = "text"
+	KindAsset = "asset"
+)
+
+// MaxSourceChars is the one limit on a text file's source, counted in Unicode code points
+// (SPEC §2.14). createFile, writeFile, applyPatch (on the patched result), direct editor
+// edits, the preview edit helpers and history restore all use it; a breach is
+// WORKSPACE_SOURCE_LIMIT with details {limit: 80000}. An imported file over it stays readable
+// in full and is flagged OverBudget until a write shrinks it (REFERENCE §4).
+const MaxSourceChars = 80_000
+
+// File is one workspace document. Values reachable from the manager are immutable: every
+// change builds a new *File, so history checkpoints can share unchanged bodies.
+//
+// Fields:
+//   - Path: normalized relative path ("css/site.css"), see NormalizePath.
+//   - Language: "html", "css", "javascript", "json", "markdown", "typescript" or "text" (LanguageFor).
+//   - Kind: KindText or KindAsset (binary extensions, IsAssetPath).
+//   - MimeType: from the language for text files, from the extension for assets.
+//   - Size: for text, the source length in UTF-16 code units (the original's JavaScript string
+//     length, REFERENCE §2.1 listFiles); for assets, len(Data) in bytes. Limits are counted
+//     in code points instead (MaxSourceChars, SPEC §2.14).
+//   - Source: the text (text files only).
+//   - Data: the bytes (assets only).
+//   - RenamedFrom: the path this file had in the saved baseline before one or more renames,
+//     empty when not renamed (REFERENCE §2.1 renameFile).
+type File struct {
+	Path        string `json:"path"`
+	Language    string `json:"language"`
+	Kind        string `json:"kind"`
+	MimeType    string `json:"mimeType,omitempty"`
+	Size        int    `json:"size"`
+	Source      string `json:"source,omitempty"`
+	Data        []byte `json:"data,omitempty"`
+	RenamedFrom string `json:"renamedFrom,omitempty"`
+}
+
+// OverBudget reports whether a text file's source is longer than MaxSourceChars code points
+// (possible only for imported files).
+func (f *File) OverBudget() bool {
+	return f.Kind != KindAsset && utf8.RuneCountInString(f.Source) > MaxSourceChars
+}
+
+// sameContent reports whether two files hold the same kind and bytes (path ignored).
+func sameContent(a, b *File) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	if a.Kind == KindAsset {
+		return string(a.Data) == string(b.Data)
+	}
+	return a.Source == b.Source
+}
+
+// NewTextFile builds a text file for a normalized path: language and MIME type from the
+// extension, Size in UTF-16 code units. It does not check MaxSourceChars.
+func NewTextFile(p, source string) *File {
+	lang := LanguageFor(p)
+	return &File{Path: p, Language: lang, Kind: KindText, MimeType: MimeForLanguage(lang),
+		Size: UTF16Len(source), Source: source}
+}
+
+// NewAssetFile builds an asset file for a normalized path; data is not copied and must not
+// be changed afterwards.
+func NewAssetFile(p string, data []byte) *File {
+	return &File{Path: p, Language: LanguageFor(p), Kind: KindAsset, MimeType: AssetMimeType(p),
+		Size: len(data), Data: data}
+}
+
+// withPath returns a copy of f at a new path with language and MIME type recomputed.
+func (f *File) withPath(p string) *File {
+	c := *f
+	c.Path = p
+	c.Language = LanguageFor(p)
+	if c.Kind == KindAsset {
+		c.MimeType = AssetMimeType(p)
+	} else {
+		c.MimeType = MimeForLanguage(c.Language)
+	}
+	return &c
+}
+
+// withSource returns a copy of text file f holding source.
+func (f *File) withSource(source string) *File {
+	c := *f
+	c.Source = source
+	c.Size = UTF16Len(source)
+	return &c
+}
+
+// UTF16Len returns the length of s in UTF-16 code units (JavaScript's string length).
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// CharCount returns the length of s in Unicode code points, the unit of every text limit
+// (SPEC §2.14).
+func CharCount(s string) int { return utf8.RuneCountInString(s) }
+
+func ext(p string) string { return strings.ToLower(strings.TrimPrefix(path.Ext(p), ".")) }
+
+var languages = map[string]string{
+	"css": "css", "htm": "html", "html": "html", "js": "javascript", "mjs": "javascript",
+	"json": "json", "md": "markdown", "ts": "typescript", "tsx": "typescript", "txt": "text",
+}
+
+// LanguageFor maps a path's extension to its language (REFERENCE §2.2): .css css; .htm/.html
+// html; .js/.mjs javascript; .json json; .md markdown; .ts/.tsx typescript; anything else text.
+func LanguageFor(p string) string {
+	if l, ok := languages[ext(p)]; ok {
+		return l
+	}
+	return "text"
+}
+
+// MimeForLanguage maps a language to the text MIME type (REFERENCE §2.2): text/html, text/css,
+// text/javascript, application/json, text/markdown, else text/plain.
+func MimeForLanguage(lang string) string {
+	switch lang {
+	case "html":
+		return "text/html"
+	case "css":
+		return "text/css"
+	case "javascript":
+		return "text/javascript"
+	case "json":
+		return "application/json"
+	case "markdown":
+		return "text/markdown"
+	}
+	return "text/plain"
+}
+
+var assetMimes = map[string]string{
+	"avif": "image/avif", "gif": "image/gif", "ico": "image/x-icon", "jpeg": "image/jpeg",
+	"jpg": "image/jpeg", "otf": "font/otf", "png": "image/png", "svg": "image/svg+xml",
+	"ttf": "font/ttf", "wasm": "application/wasm", "webp": "image/webp", "woff": "font/woff",
+	"woff2": "font/woff2",
+}
+
+// IsAssetPath reports whether p has one of the binary (asset) extensions of REFERENCE §2.2:
+// avif gif ico jpeg jpg otf png svg ttf wasm webp woff woff2 (case-insensitive).
+func IsAssetPath(p string) bool { _, ok := assetMimes[ext(p)]; return ok }
+
+// AssetMimeType returns the MIME type for an asset path, application/octet-stream when the
+// extension is not a known asset extension.
+func AssetMimeType(p string) string {
+	if m, ok := assetMimes[ext(p)]; ok {
+		return m
+	}
+	return "application/octet-stream"
+}

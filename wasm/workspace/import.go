@@ -1,0 +1,180 @@
+package workspace
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// Import limits (REFERENCE §4, folder import). Sizes are bytes.
+const (
+	MaxImportFiles          = 200
+	MaxImportScannedEntries = 2_000
+	MaxImportTextBytes      = 512 << 10
+	MaxImportAssetBytes     = 4 << 20
+	MaxImportTotalBytes     = 12 << 20
+)
+
+// Reasons in Skipped entries.
+const (
+	SkipInvalidPath = "invalid-path" // NUL or ".." in the path, or nothing left; Message names the path reason
+	SkipHidden      = "hidden"       // a dot-file ("name" starting with ".")
+	SkipDuplicate   = "duplicate"    // same normalized path as an earlier entry
+	SkipTooLarge    = "too-large"    // text > 512 KiB or asset > 4 MiB
+	SkipTotalLimit  = "total-limit"  // would push the import over 12 MiB
+	SkipReadFailed  = "read-failed"  // the entry's Read failed
+	SkipFileLimit   = "file-limit"   // summary: 200 files accepted, traversal stopped
+	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped
+)
+
+// Skipped is one entry the importer left out: {"path", "reason", "message"?}. A traversal
+// stopped by a limit adds exactly one summary entry with an empty path and reason
+// SkipFileLimit or SkipScanLimit.
+type Skipped struct {
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	Message string `json:"message,omitempty"`
+}
+
+// Imported is the importer's product: accepted files in entry order, what was skipped, and the
+// active path chosen by ChooseActivePath.
+type Imported struct {
+	RootName   string
+	Files      []*File
+	Skipped    []Skipped
+	ActivePath string
+}
+
+// ImportFiles applies the folder-import rules of REFERENCE §2.2 and §4 to a stream of entries.
+//
+// Order of checks per entry: an entry inside a dot-folder (".git/", ".cache/", …) or
+// "node_modules/" is dropped silently and does not count against the scan limit; then the entry
+// counts as scanned (more than MaxImportScannedEntries stops traversal with one SkipScanLimit
+// summary); the path is normalized (failure → SkipInvalidPath); dot-files → SkipHidden;
+// repeated normalized paths → SkipDuplicate; a 201st acceptable file stops traversal with one
+// SkipFileLimit summary; text over MaxImportTextBytes or an asset over MaxImportAssetBytes →
+// SkipTooLarge (checked on the claimed size before reading and on the bytes read); a file that
+// would push the total over MaxImportTotalBytes → SkipTotalLimit. Text is decoded as UTF-8
+// (invalid sequences become U+FFFD, as the browser's TextDecoder does). A text file over
+// MaxSourceChars is kept in full and reported OverBudget.
+//
+// # Errors
+//   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
+//     skippedCount}
+//   - TOOL_CANCELLED (retryable): ctx ended during the walk
+func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, *mcp.ToolError) {
+	out := Imported{RootName: rootName}
+	seen := map[string]bool{}
+	scanned, total := 0, 0
+	for e := range entries {
+		if err := ctx.Err(); err != nil {
+			return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+		}
+		if inSkippedFolder(e.Path) {
+			continue
+		}
+		scanned++
+		if scanned > MaxImportScannedEntries {
+			out.Skipped = append(out.Skipped, Skipped{Reason: SkipScanLimit,
+				Message: "Stopped after scanning 2,000 entries; the rest of the folder was not imported."})
+			break
+		}
+		shown := strings.ToValidUTF8(strings.ReplaceAll(e.Path, "\x00", "\uFFFD"), "\uFFFD")
+		p, perr := NormalizePath(e.Path)
+		if perr != nil {
+			out.Skipped = append(out.Skipped, Skipped{Path: shown, Reason: SkipInvalidPath,
+				Message: perr.Details.(map[string]any)["reason"].(string)})
+			continue
+		}
+		base := p[strings.LastIndexByte(p, '/')+1:]
+		if strings.HasPrefix(base, ".") {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipHidden})
+			continue
+		}
+		if seen[p] {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipDuplicate})
+			continue
+		}
+		seen[p] = true
+		if len(out.Files) >= MaxImportFiles {
+			out.Skipped = append(out.Skipped, Skipped{Reason: SkipFileLimit,
+				Message: "Stopped after 200 files; the rest of the folder was not imported."})
+			break
+		}
+		asset := IsAssetPath(p)
+		limit, label := int64(MaxImportTextBytes), "larger than 512 KB"
+		if asset {
+			limit, label = MaxImportAssetBytes, "larger than 4 MB"
+		}
+		if e.Size > limit {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
+			continue
+		}
+		if int64(total)+max(e.Size, 0) > MaxImportTotalBytes {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			continue
+		}
+		if e.Read == nil {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipReadFailed, Message: "no content"})
+			continue
+		}
+		data, err := e.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+			}
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipReadFailed, Message: boundText(err.Error(), MaxMessageChars)})
+			continue
+		}
+		if int64(len(data)) > limit {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
+			continue
+		}
+		if total+len(data) > MaxImportTotalBytes {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			continue
+		}
+		total += len(data)
+		if asset {
+			out.Files = append(out.Files, NewAssetFile(p, data))
+		} else {
+			src := string(data)
+			if !utf8.ValidString(src) {
+				src = strings.ToValidUTF8(src, "\uFFFD")
+			}
+			out.Files = append(out.Files, NewTextFile(p, src))
+		}
+	}
+	if len(out.Files) == 0 {
+		return Imported{}, mcp.NewError(mcp.CodeWorkspaceNoSupportedFiles, false,
+			map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)},
+			"No supported files were found in %q.", rootName)
+	}
+	out.ActivePath = ChooseActivePath(out.Files)
+	return out, nil
+}
+
+// inSkippedFolder reports whether a raw entry path lies inside a dot-folder or node_modules.
+// Only directory segments count (the last segment is the file name).
+func inSkippedFolder(raw string) bool {
+	segs := strings.Split(strings.ReplaceAll(raw, "\\", "/"), "/")
+	for _, s := range segs[:len(segs)-1] {
+		if s == "node_modules" || (strings.HasPrefix(s, ".") && s != "." && s != "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// boundText trims s and cuts it to at most n code points (adding "…" when cut).
+func boundText(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

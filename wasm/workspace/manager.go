@@ -1,0 +1,390 @@
+package workspace
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// StorageMode says where the workspace is persisted (REFERENCE §2, persistence meta P).
+type StorageMode string
+
+// Storage modes.
+const (
+	StorageLoading   StorageMode = "loading"    // before Hydrate finished
+	StorageIndexedDB StorageMode = "indexed-db" // the Repository accepted every change so far
+	StorageMemory    StorageMode = "memory"     // no Repository, or it failed (see storageError)
+)
+
+// Preview statuses (REFERENCE §2.2).
+const (
+	PreviewWaiting = "waiting"
+	PreviewSynced  = "synced"
+	PreviewError   = "error"
+)
+
+// Bounds (REFERENCE §4).
+const (
+	MaxMessageChars      = 240 // storageError and preview error message, code points
+	MaxHistory           = 100 // history checkpoints kept (oldest dropped)
+	CoalesceWindow       = 750 * time.Millisecond
+	MaxPatchSearchChars  = 20_000 // applyPatch search, code points (1..20,000)
+	MaxPatchReplaceChars = 20_000 // applyPatch replace, code points (0..20,000)
+)
+
+// Fallback storage error texts (REFERENCE §2.2) used when the Repository error has no text.
+const (
+	FallbackRestoreError = "IndexedDB could not restore the browser workspace."
+	FallbackPersistError = "IndexedDB could not persist the latest browser workspace change."
+)
+
+// PreviewState is the preview's status for a revision: {"revision", "status", "message"?}.
+type PreviewState struct {
+	Revision int64  `json:"revision"`
+	Status   string `json:"status"`
+	Message  string `json:"message,omitempty"`
+}
+
+// Call carries who asks for a mutation: the tool name and call id recorded in the history
+// checkpoint (SPEC §2.12), the optional expectedRevision guard, and an optional coalescing key.
+//
+// CoalesceKey is for direct typing only (the editor passes e.g. "type:index.html"): a change
+// whose key equals the newest checkpoint's key within CoalesceWindow replaces that checkpoint
+// instead of adding one. Tool and agent calls leave it empty and never coalesce.
+type Call struct {
+	Tool             string
+	CallID           string
+	ExpectedRevision *int64
+	CoalesceKey      string
+}
+
+// Rev returns a pointer to r, for Call.ExpectedRevision literals.
+func Rev(r int64) *int64 { return &r }
+
+// Options configure a Manager. The zero value is usable: no Repository (memory mode), the
+// real clock, the built-in Seed.
+type Options struct {
+	Repository Repository
+	Now        func() time.Time
+	Seed       func() Snapshot
+}
+
+// Manager is the workspace document manager (REFERENCE §2.2 WorkspaceDocumentManager): the
+// files, the active path, the monotonic revision, the preview status, the edit history, the
+// saved baseline and pending deletions, the storage mode and the linked folder.
+//
+// # Concurrency
+//
+// A Manager is safe for concurrent use. One mutex guards all state; every operation holds it
+// for its whole duration, including the Repository write that persists the change, so
+// mutations are serialized and each is durable (or memory mode is reported) when it returns.
+// The folder operations (SaveAll, ReloadFolder, ImportFolder) release the lock around folder
+// I/O and re-check the revision afterwards, so edits made meanwhile are detected
+// (WORKSPACE_REVISION_CONFLICT) rather than blocked.
+type Manager struct {
+	mu   sync.Mutex
+	repo Repository
+	now  func() time.Time
+	seed func() Snapshot
+
+	rootName     string
+	files        []*File // immutable slice: replaced, never modified in place
+	active       string
+	revision     int64
+	preview      PreviewState
+	deleted      []string // immutable slice, pending folder deletions in queue order
+	baseline     map[string]*File
+	history      []*checkpoint
+	histIndex    int
+	storageMode  StorageMode
+	storageError string
+
+	folder  FolderAdapter
+	unknown *unknownSave // a folder write whose outcome is not known; blocks saves until reconciled
+}
+
+// checkpoint is one history entry. files and deleted are shared with the manager and other
+// checkpoints (never modified), so a checkpoint costs a slice of pointers, not file bodies.
+type checkpoint struct {
+	files          []*File
+	active         string
+	deleted        []string
+	preserveActive bool // a source edit: undo/redo keeps the current tab when it still exists
+	tool, callID   string
+	coalesceKey    string
+	at             time.Time
+}
+
+// New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
+// "memory" without a Repository). Call Hydrate before serving tools.
+func New(opts Options) *Manager {
+	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if m.seed == nil {
+		m.seed = Seed
+	}
+	s := m.seed()
+	m.loadLocked(s, 1, Call{Tool: "seed"})
+	m.storageMode = StorageLoading
+	if m.repo == nil {
+		m.storageMode = StorageMemory
+	}
+	return m
+}
+
+// loadLocked replaces the whole state with s at revision rev: clean baseline, one history
+// checkpoint, preview waiting.
+func (m *Manager) loadLocked(s Snapshot, rev int64, call Call) {
+	m.rootName = s.RootName
+	m.files = slices.Clip(append([]*File(nil), s.Files...))
+	m.active = s.ActivePath
+	if m.find(m.active) < 0 {
+		m.active = ChooseActivePath(m.files)
+	}
+	m.deleted = slices.Clip(append([]string(nil), s.DeletedPaths...))
+	m.baseline = make(map[string]*File, len(m.files))
+	for _, f := range m.files {
+		m.baseline[f.Path] = f
+	}
+	m.revision = rev
+	m.preview = PreviewState{Revision: rev, Status: PreviewWaiting}
+	m.history = []*checkpoint{{files: m.files, active: m.active, deleted: m.deleted, tool: call.Tool, callID: call.CallID, at: m.now()}}
+	m.histIndex = 0
+}
+
+// Hydrate loads the workspace from the Repository (REFERENCE §2.2 ensureWorkspace). A stored
+// workspace continues from its stored revision (the revision becomes stored+1 and is persisted,
+// SPEC §2.12) with its pending deletions; its files form the saved baseline. An empty
+// Repository is seeded with the current (seed) state at revision 2. Success sets storage mode
+// "indexed-db"; a failure sets "memory" with a storageError (fallback FallbackRestoreError) and
+// keeps the seed. Without a Repository it only moves to revision 2 in memory mode. Edit
+// history starts again with one checkpoint.
+func (m *Manager) Hydrate(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.repo == nil {
+		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		return
+	}
+	s, err := m.repo.Load(ctx)
+	switch {
+	case err == ErrNoWorkspace:
+		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		if err := m.repo.SaveSnapshot(ctx, m.snapshotLocked()); err != nil {
+			m.fail(err, FallbackRestoreError)
+			return
+		}
+	case err != nil:
+		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		m.fail(err, FallbackRestoreError)
+		return
+	default:
+		RepairSnapshot(&s)
+		if len(s.Files) == 0 {
+			s = m.seed()
+		}
+		m.loadLocked(s, max(s.Revision, m.revision)+1, Call{Tool: "hydrate"})
+		if err := m.repo.SaveChanges(ctx, m.metaLocked(), nil, nil); err != nil {
+			m.fail(err, FallbackRestoreError)
+			return
+		}
+	}
+	m.storageMode = StorageIndexedDB
+	m.storageError = ""
+}
+
+func (m *Manager) fail(err error, fallback string) {
+	m.storageMode = StorageMemory
+	msg := boundText(err.Error(), MaxMessageChars)
+	if msg == "" {
+		msg = fallback
+	}
+	m.storageError = msg
+}
+
+func (m *Manager) metaLocked() Metadata {
+	return Metadata{RootName: m.rootName, ActivePath: m.active, Revision: m.revision,
+		DeletedPaths: append([]string(nil), m.deleted...)}
+}
+
+func (m *Manager) snapshotLocked() Snapshot {
+	return Snapshot{Metadata: m.metaLocked(), Files: append([]*File(nil), m.files...)}
+}
+
+// persistChanges writes one change through the Repository. After a failure the manager stays
+// in memory mode and skips incremental writes (the store would be missing earlier changes);
+// a later whole-snapshot save (import, reset, undo/redo) resynchronizes it.
+func (m *Manager) persistChanges(ctx context.Context, put []*File, del []string) {
+	if m.repo == nil || m.storageMode == StorageMemory {
+		return
+	}
+	if err := m.repo.SaveChanges(ctx, m.metaLocked(), put, del); err != nil {
+		m.fail(err, FallbackPersistError)
+	}
+}
+
+func (m *Manager) persistSnapshot(ctx context.Context) {
+	if m.repo == nil || m.storageMode == StorageLoading {
+		return
+	}
+	if err := m.repo.SaveSnapshot(ctx, m.snapshotLocked()); err != nil {
+		m.fail(err, FallbackPersistError)
+		return
+	}
+	m.storageMode, m.storageError = StorageIndexedDB, ""
+}
+
+// guard is the expectedRevision check of REFERENCE §2.1.
+func (m *Manager) guard(call Call, operation string) *mcp.ToolError {
+	if call.ExpectedRevision != nil && *call.ExpectedRevision != m.revision {
+		return RevisionConflict(*call.ExpectedRevision, m.revision, operation)
+	}
+	return nil
+}
+
+func (m *Manager) find(p string) int {
+	for i, f := range m.files {
+		if f.Path == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *Manager) get(p string) *File {
+	if i := m.find(p); i >= 0 {
+		return m.files[i]
+	}
+	return nil
+}
+
+func (m *Manager) dirty(f *File) bool { return !sameContent(m.baseline[f.Path], f) }
+
+// edit is one applied change: the new files, active path and deletions, plus what to persist.
+type edit struct {
+	files          []*File
+	active         string
+	deleted        []string
+	put            []*File
+	del            []string
+	preserveActive bool
+}
+
+// apply commits e: revision+1, preview waiting, a history checkpoint (or a coalesced one),
+// and persistence. It returns the new revision.
+func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
+	m.files, m.active, m.deleted = e.files, e.active, e.deleted
+	m.revision++
+	m.preview = PreviewState{Revision: m.revision, Status: PreviewWaiting}
+	now := m.now()
+	cp := &checkpoint{files: m.files, active: m.active, deleted: m.deleted, preserveActive: e.preserveActive,
+		tool: call.Tool, callID: call.CallID, coalesceKey: call.CoalesceKey, at: now}
+	top := m.history[m.histIndex]
+	if call.CoalesceKey != "" && m.histIndex > 0 && m.histIndex == len(m.history)-1 &&
+		top.coalesceKey == call.CoalesceKey && now.Sub(top.at) < CoalesceWindow {
+		m.history[m.histIndex] = cp
+	} else {
+		m.history = append(m.history[:m.histIndex+1:m.histIndex+1], cp)
+		if len(m.history) > MaxHistory {
+			m.history = slices.Clone(m.history[len(m.history)-MaxHistory:])
+		}
+		m.histIndex = len(m.history) - 1
+	}
+	m.persistChanges(ctx, e.put, e.del)
+	return m.revision
+}
+
+// replaceFile returns a copy of files with index i replaced by f (the pointer slice is copied,
+// file bodies are shared).
+func replaceFile(files []*File, i int, f *File) []*File {
+	out := slices.Clone(files)
+	out[i] = f
+	return out
+}
+
+func removeFile(files []*File, i int) []*File {
+	out := make([]*File, 0, len(files)-1)
+	out = append(out, files[:i]...)
+	return append(out, files[i+1:]...)
+}
+
+func withPath(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(slices.Clone(list), p)
+}
+
+func withoutPath(list []string, p string) []string {
+	if !slices.Contains(list, p) {
+		return list
+	}
+	out := make([]string, 0, len(list))
+	for _, q := range list {
+		if q != p {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Revision returns the current workspace revision.
+func (m *Manager) Revision() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.revision
+}
+
+// Preview returns the preview status of the current revision.
+func (m *Manager) Preview() PreviewState {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.preview
+}
+
+// SetPreviewStatus records the preview's ack for rev (status "synced" or "error", message
+// bounded to 240 code points). It is ignored, returning false, unless rev is the current
+// revision and not older than the recorded preview revision (REFERENCE §2.2).
+func (m *Manager) SetPreviewStatus(rev int64, status, message string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rev != m.revision || rev < m.preview.Revision {
+		return false
+	}
+	switch status {
+	case PreviewWaiting, PreviewSynced, PreviewError:
+	default:
+		return false
+	}
+	m.preview = PreviewState{Revision: rev, Status: status, Message: boundText(message, MaxMessageChars)}
+	return true
+}
+
+// RefreshPreview marks the current revision "waiting" again (preview.refresh) and returns it
+// with the active path. The revision does not change.
+func (m *Manager) RefreshPreview() (activePath string, revision int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.preview = PreviewState{Revision: m.revision, Status: PreviewWaiting}
+	return m.active, m.revision
+}
+
+// Files returns the current files in workspace order. The values are shared and must not be
+// modified.
+func (m *Manager) Files() []*File {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.files)
+}
+
+// Snapshot returns the current state as a Snapshot (files shared, read-only).
+func (m *Manager) Snapshot() Snapshot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.snapshotLocked()
+}

@@ -1,0 +1,515 @@
+package workspace
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// ImportResult is the result of an import, reset or reload: {"rootName", "activePath",
+// "fileCount", "skipped", "revision"}.
+type ImportResult struct {
+	RootName   string    `json:"rootName"`
+	ActivePath string    `json:"activePath"`
+	FileCount  int       `json:"fileCount"`
+	Skipped    []Skipped `json:"skipped"`
+	Revision   int64     `json:"revision"`
+}
+
+// replaceLocked installs an import: revision+1, files and active path from imp, history reset to
+// one checkpoint, baseline = the imported files, deletions cleared, folder link set, and the
+// Repository replaced by a whole snapshot (memory mode with storageError when it fails).
+func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, folder FolderAdapter) ImportResult {
+	m.folder, m.unknown = folder, nil
+	m.loadLocked(Snapshot{Metadata: Metadata{RootName: imp.RootName, ActivePath: imp.ActivePath}, Files: imp.Files},
+		m.revision+1, call)
+	m.persistSnapshot(ctx)
+	skipped := imp.Skipped
+	if skipped == nil {
+		skipped = []Skipped{}
+	}
+	return ImportResult{RootName: m.rootName, ActivePath: m.active, FileCount: len(m.files), Skipped: skipped, Revision: m.revision}
+}
+
+// ImportUpload replaces the workspace with uploaded files (no folder link; a linked folder is
+// forgotten). The entries are read before the lock is taken; nothing changes on error.
+//
+// # Errors
+//   - WORKSPACE_NO_SUPPORTED_FILES {operation:"import", rootName, skippedCount}
+//   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision (checked after reading)
+//   - TOOL_CANCELLED (retryable): ctx ended while reading
+func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, entries iter.Seq[ImportEntry]) (ImportResult, *mcp.ToolError) {
+	imp, err := ImportFiles(ctx, rootName, entries)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.guard(call, "import"); err != nil {
+		return ImportResult{}, err
+	}
+	return m.replaceLocked(ctx, call, imp, nil), nil
+}
+
+// ImportFolder links folder and replaces the workspace with its files (the UI's pick-a-folder
+// operation, SPEC §2.11). The root name is folder.Name().
+//
+// # Errors
+//   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): {operation:"import", permission}
+//   - WORKSPACE_FOLDER_STALE (retryable): the folder vanished
+//   - WORKSPACE_NO_SUPPORTED_FILES, WORKSPACE_REVISION_CONFLICT, TOOL_CANCELLED: as ImportUpload
+func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdapter) (ImportResult, *mcp.ToolError) {
+	imp, err := m.readFolder(ctx, folder, "import")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.guard(call, "import"); err != nil {
+		return ImportResult{}, err
+	}
+	return m.replaceLocked(ctx, call, imp, folder), nil
+}
+
+func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, *mcp.ToolError) {
+	if perm := folder.Permission(ctx); perm != PermissionGranted {
+		return Imported{}, FolderPermissionDenied(operation, perm)
+	}
+	entries, err := folder.ReadTree(ctx)
+	if err != nil {
+		return Imported{}, m.folderError(ctx, folder, operation, err)
+	}
+	return ImportFiles(ctx, folder.Name(), slices.Values(entries))
+}
+
+// folderError maps a FolderAdapter error of a read (or of a failure confirmed before writing).
+func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operation string, err error) *mcp.ToolError {
+	var te *mcp.ToolError
+	switch {
+	case errors.As(err, &te):
+		return te
+	case errors.Is(err, ErrFolderStale):
+		m.mu.Lock()
+		if m.folder == folder {
+			m.folder, m.unknown = nil, nil
+		}
+		m.mu.Unlock()
+		return FolderStale(operation, folder.Name(), err)
+	case errors.Is(err, ErrFolderPermission):
+		return FolderPermissionDenied(operation, folder.Permission(ctx))
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return mcp.NewError(mcp.CodeToolCancelled, true, nil, "Folder %s cancelled.", operation)
+	}
+	return mcp.NewError(mcp.CodeToolExecutionFailed, false, map[string]any{"operation": operation,
+		"reason": boundText(err.Error(), MaxMessageChars)}, "Reading the linked folder failed: %s", boundText(err.Error(), MaxMessageChars))
+}
+
+// ReloadFolder re-reads the linked folder and replaces the workspace with it (REFERENCE §2.1
+// reloadFolder): new revision, history and baseline reset, deletions cleared, the folder stays
+// linked. The revision is checked before the read and again after it: an edit made while the
+// folder was being read fails the reload instead of being overwritten.
+//
+// # Errors
+//   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision; or the revision
+//     moved during the read (details operation "reload")
+//   - WORKSPACE_FOLDER_NOT_CONNECTED (retryable): {operation:"reload"}
+//   - WORKSPACE_FOLDER_PERMISSION_DENIED, WORKSPACE_FOLDER_STALE (the link is dropped)
+//   - WORKSPACE_NO_SUPPORTED_FILES, TOOL_CANCELLED
+func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+	m.mu.Lock()
+	if err := m.guard(call, ""); err != nil {
+		m.mu.Unlock()
+		return ImportResult{}, err
+	}
+	folder, start := m.folder, m.revision
+	m.mu.Unlock()
+	if folder == nil {
+		return ImportResult{}, FolderNotConnected("reload")
+	}
+	imp, err := m.readFolder(ctx, folder, "reload")
+	if err != nil {
+		return ImportResult{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.revision != start {
+		return ImportResult{}, RevisionConflict(start, m.revision, "reload")
+	}
+	if m.folder != folder {
+		return ImportResult{}, FolderNotConnected("reload")
+	}
+	return m.replaceLocked(ctx, call, imp, folder), nil
+}
+
+// DisconnectFolder forgets the linked folder (and an unreconciled save); files, revision and
+// history are untouched. It returns the active path and revision.
+func (m *Manager) DisconnectFolder(ctx context.Context) Result {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.folder, m.unknown = nil, nil
+	return Result{ActivePath: m.active, Revision: m.revision}
+}
+
+// FolderLinked reports whether a folder is linked.
+func (m *Manager) FolderLinked() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.folder != nil
+}
+
+// Reset restores the 4-file seed through the import path (REFERENCE §2.1 reset): new revision,
+// history reset to one checkpoint, deletions cleared, baseline = seed, root "canvas-landing".
+//
+// # Errors
+//   - WORKSPACE_FOLDER_STATE_CONFLICT: a folder is linked; {operation:"reset", folderLinked:true}
+//     (checked before the revision guard)
+//   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
+func (m *Manager) Reset(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.folder != nil {
+		return ImportResult{}, FolderStateConflict("reset")
+	}
+	if err := m.guard(call, ""); err != nil {
+		return ImportResult{}, err
+	}
+	s := m.seed()
+	imp, err := ImportFiles(ctx, s.RootName, snapshotEntries(s))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return m.replaceLocked(ctx, call, imp, nil), nil
+}
+
+// snapshotEntries offers a snapshot's files to the importer.
+func snapshotEntries(s Snapshot) iter.Seq[ImportEntry] {
+	return func(yield func(ImportEntry) bool) {
+		for _, f := range s.Files {
+			data := f.Data
+			if f.Kind != KindAsset {
+				data = []byte(f.Source)
+			}
+			if !yield(ImportEntry{Path: f.Path, Size: int64(len(data)),
+				Read: func(context.Context) ([]byte, error) { return data, nil }}) {
+				return
+			}
+		}
+	}
+}
+
+// SaveResult is the saveAll/saveCheckpoint result: {"savedPaths", "deletedPaths",
+// "activePath", "revision", "checkpointUpdated"?}.
+type SaveResult struct {
+	SavedPaths        []string `json:"savedPaths"`
+	DeletedPaths      []string `json:"deletedPaths"`
+	ActivePath        string   `json:"activePath"`
+	Revision          int64    `json:"revision"`
+	CheckpointUpdated *bool    `json:"checkpointUpdated,omitempty"`
+}
+
+// SaveCheckpoint marks the current state as saved without a folder (the browser-only save,
+// REFERENCE §2.1 saveCheckpoint): it returns the previously dirty paths and the cleared
+// deletions, with checkpointUpdated true.
+//
+// # Errors
+//   - WORKSPACE_FOLDER_STATE_CONFLICT: a folder is linked; {operation:"checkpoint", folderLinked:true}
+//   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
+//   - TOOL_EXECUTION_FAILED: the Repository failed while clearing the deletions (the manager
+//     is then in memory mode with a storageError)
+func (m *Manager) SaveCheckpoint(ctx context.Context, call Call) (SaveResult, *mcp.ToolError) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.folder != nil {
+		return SaveResult{}, FolderStateConflict("checkpoint")
+	}
+	if err := m.guard(call, ""); err != nil {
+		return SaveResult{}, err
+	}
+	res := SaveResult{SavedPaths: []string{}, DeletedPaths: append([]string{}, m.deleted...),
+		ActivePath: m.active, Revision: m.revision, CheckpointUpdated: new(true)}
+	for _, f := range m.files {
+		if m.dirty(f) {
+			res.SavedPaths = append(res.SavedPaths, f.Path)
+		}
+	}
+	m.markAllSavedLocked()
+	if m.repo != nil && m.storageMode == StorageIndexedDB {
+		if err := m.repo.SaveChanges(ctx, m.metaLocked(), nil, nil); err != nil {
+			m.fail(err, FallbackPersistError)
+			return SaveResult{}, mcp.NewError(mcp.CodeToolExecutionFailed, false, map[string]any{"operation": "checkpoint"},
+				"%s", m.storageError)
+		}
+	}
+	return res, nil
+}
+
+func (m *Manager) markAllSavedLocked() {
+	m.baseline = make(map[string]*File, len(m.files))
+	for _, f := range m.files {
+		m.baseline[f.Path] = f
+	}
+	m.deleted = nil
+}
+
+// Save operations.
+const (
+	SaveOpWrite  = "write"
+	SaveOpDelete = "delete"
+)
+
+// SaveItem is one planned folder operation of SaveAll: {"op", "path", "revision", "scopeId",
+// "sourceHash"?, "sourceLength"?}. SourceHash is "sha256:<hex>" of the bytes written and
+// SourceLength the file's Size (UTF-16 code units for text, bytes for assets), as in the save
+// plan of REFERENCE §6.6; both are empty for deletions. Data is the bytes to write.
+type SaveItem struct {
+	Op           string `json:"op"`
+	Path         string `json:"path"`
+	Revision     int64  `json:"revision"`
+	ScopeID      string `json:"scopeId"`
+	SourceHash   string `json:"sourceHash,omitempty"`
+	SourceLength int    `json:"sourceLength,omitempty"`
+	Data         []byte `json:"-"`
+}
+
+// OperationKey is the durable key of the item, "workspace.saveAll:<scopeId>:<revision>:<op>:<path>",
+// and Fingerprint its fingerprint, "workspace.saveAll:<op>:<path>:<sourceHash|delete>"
+// (REFERENCE §2.1 saveAll, durable variant).
+func (it SaveItem) OperationKey() string {
+	return fmt.Sprintf("workspace.saveAll:%s:%d:%s:%s", it.ScopeID, it.Revision, it.Op, it.Path)
+}
+
+// Fingerprint: see OperationKey.
+func (it SaveItem) Fingerprint() string {
+	h := it.SourceHash
+	if it.Op == SaveOpDelete {
+		h = "delete"
+	}
+	return "workspace.saveAll:" + it.Op + ":" + it.Path + ":" + h
+}
+
+// SourceHash returns "sha256:<hex>" of data (REFERENCE §6.6 save plan).
+func SourceHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// SaveOptions adjust SaveAll. Perform, when set, runs each folder operation: it receives the
+// item and do (the actual folder write/delete) and must either call do once and return its
+// error, or return an error of its own without calling it (a durable side-effect runner plugs
+// in here). A *mcp.ToolError it returns is passed through unchanged.
+type SaveOptions struct {
+	Perform func(ctx context.Context, item SaveItem, do func(context.Context) error) error
+}
+
+type unknownSave struct {
+	item SaveItem
+	path string
+}
+
+// SaveAll writes the dirty files, then the pending deletions, to the linked folder, in
+// workspace (snapshot) order (REFERENCE §2.1 saveAll, SPEC §2.4). Before each item the revision
+// must still be the one the save started at; each path is marked saved as soon as it is
+// written; only when every item succeeded is the whole state marked saved (deletions cleared,
+// checkpointUpdated true). Nothing to save → empty lists, no checkpointUpdated. The lock is
+// released during folder I/O.
+//
+// A write or delete that fails with an error other than stale/permission/path-escape has an
+// unknown outcome: it is reported as WORKSPACE_SIDE_EFFECT_UNKNOWN and further saves are
+// blocked until it is reconciled — the next SaveAll first re-reads that path and compares its
+// hash (SPEC §2.4); only a failed re-read keeps the block.
+//
+// # Errors
+// Failures after N>0 completed items keep their code, retryability and details, with the
+// message prefixed "Folder save completed N item(s): a, b. Remaining changes stay in the
+// browser workspace. ".
+//   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision; or the revision moved
+//     during the save (details operation "save")
+//   - WORKSPACE_FOLDER_NOT_CONNECTED (retryable): {operation:"save"}
+//   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): {operation:"save", permission}
+//   - WORKSPACE_FOLDER_STALE (retryable): {operation:"save", folderName, cause}; the link is dropped
+//   - WORKSPACE_SIDE_EFFECT_UNKNOWN (not retryable): {operation:"save", path, revision,
+//     state:"unknown", reason, diagnostic{operation, path, scopeId, revision, sourceLength?,
+//     sourceHash?}, operationKey}
+//   - WORKSPACE_PATH_INVALID: the folder refused a path escaping its root
+//   - TOOL_CANCELLED (retryable): "Save cancelled." (ctx ended)
+func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, *mcp.ToolError) {
+	m.mu.Lock()
+	if err := m.guard(call, ""); err != nil {
+		m.mu.Unlock()
+		return SaveResult{}, err
+	}
+	folder := m.folder
+	m.mu.Unlock()
+	if folder == nil {
+		return SaveResult{}, FolderNotConnected("save")
+	}
+	if ctx.Err() != nil {
+		return SaveResult{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Save cancelled.")
+	}
+	if perm := folder.Permission(ctx); perm != PermissionGranted {
+		return SaveResult{}, FolderPermissionDenied("save", perm)
+	}
+	if err := m.reconcile(ctx, folder); err != nil {
+		return SaveResult{}, err
+	}
+
+	m.mu.Lock()
+	rev, active, scope := m.revision, m.active, folder.ScopeID()
+	var items []SaveItem
+	var planned []*File
+	for _, f := range m.files {
+		if m.dirty(f) {
+			data := f.Data
+			if f.Kind != KindAsset {
+				data = []byte(f.Source)
+			}
+			items = append(items, SaveItem{Op: SaveOpWrite, Path: f.Path, Revision: rev, ScopeID: scope,
+				SourceHash: SourceHash(data), SourceLength: f.Size, Data: data})
+			planned = append(planned, f)
+		}
+	}
+	for _, p := range m.deleted {
+		items = append(items, SaveItem{Op: SaveOpDelete, Path: p, Revision: rev, ScopeID: scope})
+		planned = append(planned, nil)
+	}
+	m.mu.Unlock()
+
+	res := SaveResult{SavedPaths: []string{}, DeletedPaths: []string{}, ActivePath: active, Revision: rev}
+	if len(items) == 0 {
+		return res, nil
+	}
+	var done []string
+	fail := func(e *mcp.ToolError) (SaveResult, *mcp.ToolError) {
+		if len(done) == 0 {
+			return SaveResult{}, e
+		}
+		return SaveResult{}, withPrefix(e, fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the browser workspace. ",
+			len(done), strings.Join(done, ", ")))
+	}
+	for i, it := range items {
+		if ctx.Err() != nil {
+			return fail(mcp.NewError(mcp.CodeToolCancelled, true, nil, "Save cancelled."))
+		}
+		m.mu.Lock()
+		cur, linked := m.revision, m.folder == folder
+		m.mu.Unlock()
+		if cur != rev {
+			return fail(RevisionConflict(rev, cur, "save"))
+		}
+		if !linked {
+			return fail(FolderNotConnected("save"))
+		}
+		do := func(ctx context.Context) error {
+			if it.Op == SaveOpWrite {
+				return folder.WriteFile(ctx, it.Path, it.Data)
+			}
+			return folder.DeleteFile(ctx, it.Path)
+		}
+		var err error
+		if opts.Perform != nil {
+			err = opts.Perform(ctx, it, do)
+		} else {
+			err = do(ctx)
+		}
+		if err != nil {
+			return fail(m.saveFailure(ctx, folder, it, err))
+		}
+		m.mu.Lock()
+		if m.revision == rev {
+			if it.Op == SaveOpWrite {
+				m.baseline[it.Path] = planned[i]
+			} else {
+				delete(m.baseline, it.Path)
+				m.deleted = withoutPath(m.deleted, it.Path)
+				m.persistChanges(ctx, nil, nil)
+			}
+		}
+		m.mu.Unlock()
+		done = append(done, it.Path)
+		if it.Op == SaveOpWrite {
+			res.SavedPaths = append(res.SavedPaths, it.Path)
+		} else {
+			res.DeletedPaths = append(res.DeletedPaths, it.Path)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.revision != rev {
+		return fail(RevisionConflict(rev, m.revision, "save"))
+	}
+	m.markAllSavedLocked()
+	m.persistChanges(ctx, nil, nil)
+	res.CheckpointUpdated = new(true)
+	return res, nil
+}
+
+// saveFailure maps a folder write/delete error (SPEC §2.4): confirmed-before-write failures keep
+// their code; anything else is an unknown outcome recorded for reconciliation.
+func (m *Manager) saveFailure(ctx context.Context, folder FolderAdapter, it SaveItem, err error) *mcp.ToolError {
+	var te *mcp.ToolError
+	switch {
+	case errors.As(err, &te):
+		return te
+	case errors.Is(err, ErrFolderStale), errors.Is(err, ErrFolderPermission):
+		return m.folderError(ctx, folder, "save", err)
+	case errors.Is(err, ErrFolderPathEscapes):
+		return PathInvalid(it.Path, PathReasonParentTraversal)
+	}
+	m.mu.Lock()
+	if m.folder == folder {
+		m.unknown = &unknownSave{item: it, path: it.Path}
+	}
+	m.mu.Unlock()
+	return sideEffectUnknown(it, "unknown", err.Error())
+}
+
+func sideEffectUnknown(it SaveItem, state, reason string) *mcp.ToolError {
+	diag := map[string]any{"operation": it.Op, "path": it.Path, "scopeId": it.ScopeID, "revision": it.Revision}
+	if it.Op == SaveOpWrite {
+		diag["sourceLength"] = it.SourceLength
+		diag["sourceHash"] = it.SourceHash
+	}
+	reason = boundText(reason, 512)
+	return mcp.NewError(mcp.CodeWorkspaceSideEffectUnknown, state == "pending", map[string]any{
+		"operation": "save", "path": it.Path, "revision": it.Revision, "state": state, "reason": reason,
+		"diagnostic": diag, "operationKey": it.OperationKey(),
+	}, "The folder %s of %q did not reach a confirmed outcome (%s). Reconcile the folder before retrying.", it.Op, it.Path, reason)
+}
+
+// reconcile resolves an unknown save outcome by re-reading the path (SPEC §2.4). Any definite
+// answer (content present — matching or not — or the file missing) resolves it: the following
+// save rewrites whatever is still dirty. A failed read keeps the block.
+func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) *mcp.ToolError {
+	m.mu.Lock()
+	u := m.unknown
+	m.mu.Unlock()
+	if u == nil {
+		return nil
+	}
+	data, err := folder.ReadFile(ctx, u.path)
+	if err != nil && !errors.Is(err, ErrFolderFileMissing) {
+		if errors.Is(err, ErrFolderStale) || errors.Is(err, ErrFolderPermission) {
+			return m.folderError(ctx, folder, "save", err)
+		}
+		return sideEffectUnknown(u.item, "unknown", "reconcile read failed: "+err.Error())
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.unknown == u {
+		m.unknown = nil
+		// A write that did land, at the revision still current, is saved already.
+		if err == nil && u.item.Op == SaveOpWrite && SourceHash(data) == u.item.SourceHash && m.revision == u.item.Revision {
+			if f := m.get(u.path); f != nil {
+				m.baseline[u.path] = f
+			}
+		}
+	}
+	return nil
+}
