@@ -1,0 +1,84 @@
+package preview
+
+// Diagnostic is one problem found in the HTML entry's reference graph (REFERENCE §5.4).
+//
+// JSON: {"kind", "sourcePath", "requestedPath", "message"}. Kind is one of the Diag…
+// constants; SourcePath is the workspace file holding the reference; RequestedPath is the
+// reference as written (trimmed, HTML entities decoded for attributes, JavaScript/CSS escapes
+// decoded for string literals); Message is the user-facing English text.
+type Diagnostic struct {
+	Kind          string `json:"kind"`
+	SourcePath    string `json:"sourcePath"`
+	RequestedPath string `json:"requestedPath"`
+	Message       string `json:"message"`
+}
+
+// Diagnostic kinds (REFERENCE §5.4).
+const (
+	DiagMissingReference  = "missing-reference"
+	DiagBlockedExternal   = "blocked-external-reference"
+	DiagUnsupportedModule = "unsupported-module-reference"
+	DiagModuleGraphLimit  = "module-graph-limit"
+)
+
+// Reference labels used in messages and in the deduplication key.
+const (
+	labelStylesheet       = "stylesheet"
+	labelScript           = "script"
+	labelModuleImport     = "module import"
+	labelAsset            = "asset"
+	labelStylesheetImport = "stylesheet import"
+)
+
+// Diagnostic passes, in output order (REFERENCE §5.4).
+const (
+	passLinks = iota
+	passScripts
+	passModules
+	passAssets
+	passCSS
+	passCount
+)
+
+type labeledDiag struct {
+	Diagnostic
+	label string
+}
+
+// diagSink collects diagnostics per pass while the document is built.
+type diagSink struct {
+	passes [passCount][]labeledDiag
+}
+
+func (s *diagSink) add(pass int, kind, label, source, requested, message string) {
+	s.passes[pass] = append(s.passes[pass], labeledDiag{Diagnostic{kind, source, requested, message}, label})
+}
+
+// missing records "Missing <label>: X".
+func (s *diagSink) missing(pass int, label, source, requested string) {
+	s.add(pass, DiagMissingReference, label, source, requested, "Missing "+label+": "+requested)
+}
+
+// external records "External <label> is blocked in the sandbox: X".
+func (s *diagSink) external(pass int, label, source, requested string) {
+	s.add(pass, DiagBlockedExternal, label, source, requested, "External "+label+" is blocked in the sandbox: "+requested)
+}
+
+// list concatenates the passes in order and drops repeats of (sourcePath, label,
+// requestedPath), keeping the first.
+func (s *diagSink) list() []Diagnostic {
+	type key struct{ source, label, requested string }
+	seen := map[key]bool{}
+	out := []Diagnostic{}
+	for _, p := range s.passes {
+		for _, d := range p {
+			k := key{d.SourcePath, d.label, d.RequestedPath}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, d.Diagnostic)
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package preview
+
+import (
+	"errors"
+	"strings"
+)
+
+// File is one workspace file as the compiler sees it (plain data; the workspace package
+// converts its own records into this shape).
+//
+// Kind is "text" or "asset". Language is one of "html", "css", "javascript", "json",
+// "markdown", "typescript", "text" (only html, css and javascript take part in compilation).
+// Source is the text of a text file (invalid UTF-8 is replaced by U+FFFD before use); Data
+// holds the bytes of an asset and MimeType its media type.
+type File struct {
+	Path     string
+	Language string
+	Kind     string
+	MimeType string
+	Source   string
+	Data     []byte
+}
+
+// File kinds and the languages the compiler reads.
+const (
+	KindText      = "text"
+	KindAsset     = "asset"
+	LangHTML      = "html"
+	LangCSS       = "css"
+	LangJS        = "javascript"
+	EntryFilePath = "index.html"
+)
+
+// Options are the non-file inputs of Compile (SPEC §2.15: the compiler is deterministic; the
+// revision, the mount nonce and the asset-URL strategy are inputs).
+type Options struct {
+	// Revision is the workspace revision the bridge acknowledges.
+	Revision int64
+	// Nonce is the per-mount nonce carried by every bridge message (SPEC §2.3).
+	Nonce string
+	// AssetURL maps an asset file to the URL the document uses for it (a blob: URL created by
+	// the browser host, a data: URL for export). It is called at most once per asset path per
+	// Compile; ok=false leaves references to that asset untouched. Nil means data: URLs
+	// (DataURL).
+	AssetURL func(f File) (url string, ok bool)
+	// Bridge injects the bridge script (BridgeScript). False for the standalone export.
+	Bridge bool
+}
+
+// Result is the compiled preview document.
+type Result struct {
+	// HTML is the complete document, valid UTF-8, for an iframe srcdoc.
+	HTML string
+	// Entry is the path of the HTML entry file, "" when HTML is the waiting page.
+	Entry string
+	// Diagnostics are those of Diagnose for the same files (never nil).
+	Diagnostics []Diagnostic
+}
+
+// ErrNoEntry is returned by Export when the workspace has no HTML file.
+var ErrNoEntry = errors.New("preview: workspace has no HTML entry file")
+
+// Compile builds the preview document for files (REFERENCE §5.1–§5.3, SPEC §2.3/§2.13/§2.15).
+//
+// The entry is the file at path "index.html", otherwise the first file (in slice order) whose
+// Language is "html"; without one the document is the waiting page ("Preview waiting / Add an
+// HTML entry file"), which still carries the bridge when opts.Bridge is set. Stylesheet links,
+// scripts, module scripts and asset attributes of the entry are rewritten as described in the
+// package documentation, then the bridge script is injected.
+//
+// Compile never fails and never panics on any input; the output is a pure function of files
+// and opts (byte-identical for identical inputs). Time and memory are linear in the total
+// input size, with stylesheets inlined at most MaxCSSImports+1 times per stylesheet link.
+func Compile(files []File, opts Options) Result {
+	c := newCompiler(files, opts, false)
+	entry := c.ix.entry()
+	if entry == nil {
+		return Result{HTML: waitingPage(opts), Diagnostics: []Diagnostic{}}
+	}
+	html := c.document(entry)
+	return Result{HTML: html, Entry: entry.Path, Diagnostics: c.diagnostics(entry)}
+}
+
+// Diagnose lists the problems of the HTML entry's references (REFERENCE §5.4), as used by
+// preview.getStatus. Passes, in order: link stylesheets → script src → JavaScript module
+// graph → asset tags → reachable CSS (linked, then transitively @imported). Entries are
+// deduplicated by (sourcePath, label, requestedPath), the first one kept. The result is empty
+// (not nil) when there is no HTML entry.
+func Diagnose(files []File) []Diagnostic {
+	c := newCompiler(files, Options{}, true)
+	entry := c.ix.entry()
+	if entry == nil {
+		return []Diagnostic{}
+	}
+	c.document(entry)
+	return c.diagnostics(entry)
+}
+
+// Export returns the standalone HTML export of files (SPEC §3 `webcoding export`): the
+// compiled entry with stylesheets and scripts inlined, modules bootstrapped from Blob URLs,
+// assets as data: URLs, and no bridge script.
+//
+// # Errors
+//   - ErrNoEntry: the workspace has no HTML file.
+func Export(files []File) (string, error) {
+	r := Compile(files, Options{})
+	if r.Entry == "" {
+		return "", ErrNoEntry
+	}
+	return r.HTML, nil
+}
+
+// index is the compiler's read-only view of the workspace.
+type index struct {
+	files  []File
+	byPath map[string]int
+}
+
+func newIndex(files []File) *index {
+	ix := &index{files: make([]File, len(files)), byPath: make(map[string]int, len(files))}
+	for i, f := range files {
+		if f.Kind != KindAsset {
+			f.Source = strings.ToValidUTF8(f.Source, "\uFFFD")
+		}
+		ix.files[i] = f
+		if _, dup := ix.byPath[f.Path]; !dup {
+			ix.byPath[f.Path] = i
+		}
+	}
+	return ix
+}
+
+func (ix *index) entry() *File {
+	if i, ok := ix.byPath[EntryFilePath]; ok && ix.files[i].Kind != KindAsset {
+		return &ix.files[i]
+	}
+	for i := range ix.files {
+		if ix.files[i].Language == LangHTML {
+			return &ix.files[i]
+		}
+	}
+	return nil
+}
+
+// get returns the file at path, if any.
+func (ix *index) get(path string) *File {
+	if i, ok := ix.byPath[path]; ok {
+		return &ix.files[i]
+	}
+	return nil
+}
+
+// text returns the text file at path with the given language, if any.
+func (ix *index) text(path, lang string) *File {
+	f := ix.get(path)
+	if f == nil || f.Kind == KindAsset || f.Language != lang {
+		return nil
+	}
+	return f
+}

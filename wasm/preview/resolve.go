@@ -1,0 +1,182 @@
+package preview
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// refClass is how a raw reference is treated (REFERENCE §5.2 path rule, §5.4).
+type refClass uint8
+
+const (
+	// refIgnored: empty, "#…", "data:", "blob:" or "javascript:" — never resolved, never diagnosed.
+	refIgnored refClass = iota
+	// refExternal: a scheme ("https:", "mailto:") or protocol-relative ("//host", also with
+	// backslashes, which browsers treat as slashes).
+	refExternal
+	// refLocal: everything else; resolved against the workspace.
+	refLocal
+)
+
+func classify(raw string) refClass {
+	t := trimRef(raw)
+	if t == "" || t[0] == '#' {
+		return refIgnored
+	}
+	if n := schemeLen(t); n > 0 {
+		switch strings.ToLower(t[:n]) {
+		case "data", "blob", "javascript":
+			return refIgnored
+		}
+		return refExternal
+	}
+	if len(t) >= 2 && (t[0] == '/' || t[0] == '\\') && (t[1] == '/' || t[1] == '\\') {
+		return refExternal
+	}
+	return refLocal
+}
+
+// trimRef trims the whitespace that HTML and URL parsing ignore around a reference.
+func trimRef(s string) string { return strings.TrimSpace(s) }
+
+// schemeLen returns the length of a leading URL scheme (without ':'), or 0.
+func schemeLen(s string) int {
+	if s == "" || !isAlpha(s[0]) {
+		return 0
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i
+		case isAlpha(c) || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// resolvePath applies the shared path rule of REFERENCE §5.2 to raw, referenced from the file
+// at fromPath: trim; only local references resolve; strip "?…" and "#…"; URI-decode (a
+// malformed escape fails); a leading "/" is the workspace root, otherwise the reference is
+// relative to fromPath's directory; "" and "." segments are dropped and ".." pops one segment
+// (never above the root). The result is a workspace path, ok=false when nothing is left.
+func resolvePath(raw, fromPath string) (string, bool) {
+	if classify(raw) != refLocal {
+		return "", false
+	}
+	t := trimRef(raw)
+	if i := strings.IndexAny(t, "?#"); i >= 0 {
+		t = t[:i]
+	}
+	t, ok := decodeURIComponent(t)
+	if !ok {
+		return "", false
+	}
+	var segs []string
+	if !strings.HasPrefix(t, "/") {
+		if i := strings.LastIndexByte(fromPath, '/'); i >= 0 {
+			segs = strings.Split(fromPath[:i], "/")
+		}
+	}
+	for _, s := range strings.Split(t, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, s)
+		}
+	}
+	// Segments inherited from fromPath may themselves be "" or "."; normalise once more.
+	out := segs[:0]
+	for _, s := range segs {
+		if s != "" && s != "." {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return "", false
+	}
+	return strings.Join(out, "/"), true
+}
+
+// decodeURIComponent decodes %XX escapes like JavaScript's decodeURIComponent: a '%' not
+// followed by two hex digits, or escapes that do not form valid UTF-8, fail.
+func decodeURIComponent(s string) (string, bool) {
+	if strings.IndexByte(s, '%') < 0 {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+			return "", false
+		}
+		b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+		i += 2
+	}
+	if !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b), true
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// encodeURIComponent percent-encodes s like JavaScript's encodeURIComponent, except that
+// "'" is encoded too (%27), so the result can sit inside any quoted JavaScript string.
+func encodeURIComponent(s string) string {
+	const hexd = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isAlpha(c) || c >= '0' && c <= '9' || strings.IndexByte("-_.!~*()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexd[c>>4])
+		b.WriteByte(hexd[c&15])
+	}
+	return b.String()
+}
+
+// ModuleSpecifierPrefix prefixes the import-map specifier of every workspace module
+// (REFERENCE §5.3).
+const ModuleSpecifierPrefix = "https://context-action.local/workspace-module/"
+
+// InlineModuleKeyPrefix prefixes the module-map key of an inline module script's root; the
+// HTML entry path follows (REFERENCE §5.3).
+const InlineModuleKeyPrefix = "__context-action-inline-module:"
+
+// moduleSpecifier returns ModuleSpecifierPrefix + path with each segment URI-encoded
+// ("src/card file.js" → "…/src/card%20file.js").
+func moduleSpecifier(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = encodeURIComponent(s)
+	}
+	return ModuleSpecifierPrefix + strings.Join(segs, "/")
+}
