@@ -1,0 +1,157 @@
+package abi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/registry"
+)
+
+// Config is the session configuration a host sends with session/configure (and the zero
+// value New starts with). JSON shape:
+//
+//	{"pageSize"?: 2, "allowedTools"?: ["a", ...], "validation"?: "strict"|"warn"|"silent",
+//	 "policy"?: "default"|"allow"|"deny"|"fail", "approval"?: ApprovalConfig,
+//	 "ready"?: bool, "ownerId"?: "…", "catalog"?: "studio"|"demo"|"conformance"}
+//
+// Keys are matched exactly; unknown keys are refused.
+type Config struct {
+	PageSize     int            `json:"pageSize,omitempty"`
+	AllowedTools []string       `json:"allowedTools,omitempty"` // nil: all tools; [] : none
+	Validation   string         `json:"validation,omitempty"`
+	Policy       string         `json:"policy,omitempty"`
+	Approval     ApprovalConfig `json:"approval,omitempty"`
+	Ready        *bool          `json:"ready,omitempty"`
+	OwnerID      string         `json:"ownerId,omitempty"`
+	Catalog      string         `json:"catalog,omitempty"`
+}
+
+// ApprovalConfig says who answers an agent-mode call that the default policy puts to
+// approval:
+//
+//   - "none" (default): nobody; the call fails with TOOL_APPROVAL_REQUIRED
+//   - "queue": a person, through approvals/list and approvals/resolve (the browser)
+//   - "static": the tools named in Tools (or every tool with All) are approved, destructive
+//     ones only with AllowDestructive (the CLI's and MCP server's --approve flags)
+//   - "scripted": Decisions ("allow"/"deny") answer the approvals in order, then Ask
+//     (conformance vectors)
+type ApprovalConfig struct {
+	Mode             string   `json:"mode,omitempty"`
+	All              bool     `json:"all,omitempty"`
+	Tools            []string `json:"tools,omitempty"`
+	AllowDestructive bool     `json:"allowDestructive,omitempty"`
+	Decisions        []string `json:"decisions,omitempty"`
+}
+
+var configKeys = []string{"pageSize", "allowedTools", "validation", "policy", "approval", "ready", "ownerId", "catalog"}
+var approvalKeys = []string{"mode", "all", "tools", "allowDestructive", "decisions"}
+
+// ParseConfig decodes a session/configure params object strictly.
+func ParseConfig(raw json.RawMessage) (Config, error) {
+	var c Config
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return c, nil
+	}
+	m, err := mcp.DecodeObject(raw, configKeys, nil)
+	if err != nil {
+		return c, fmt.Errorf("abi: session/configure: %w", err)
+	}
+	if a, ok := m["approval"]; ok {
+		if _, err := mcp.DecodeObject(a, approvalKeys, nil); err != nil {
+			return c, fmt.Errorf("abi: session/configure approval: %w", err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("abi: session/configure: %w", err)
+	}
+	switch {
+	case c.PageSize < 0 || c.PageSize > registry.MaxPageSize:
+		return c, fmt.Errorf("abi: pageSize must be 1..%d", registry.MaxPageSize)
+	case !oneOf(c.Validation, "", "strict", "warn", "silent"):
+		return c, errors.New(`abi: validation must be "strict", "warn" or "silent"`)
+	case !oneOf(c.Policy, "", "default", "allow", "deny", "fail"):
+		return c, errors.New(`abi: policy must be "default", "allow", "deny" or "fail"`)
+	case !oneOf(c.Approval.Mode, "", "none", "queue", "static", "scripted"):
+		return c, errors.New(`abi: approval.mode must be "none", "queue", "static" or "scripted"`)
+	}
+	for _, d := range c.Approval.Decisions {
+		if d != "allow" && d != "deny" {
+			return c, errors.New(`abi: approval.decisions must be "allow" or "deny"`)
+		}
+	}
+	return c, nil
+}
+
+func oneOf(s string, list ...string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// RegistryOptions turns a Config into registry options plus the approval queue (non-nil only
+// in "queue" mode). Entries add their own Observer, Clock and catalog.
+func RegistryOptions(c Config) (registry.Options, *registry.ApprovalQueue) {
+	o := registry.Options{PageSize: c.PageSize, AllowedTools: c.AllowedTools,
+		Validation: registry.ValidationMode(c.Validation), OwnerID: c.OwnerID}
+	if c.Ready != nil && !*c.Ready {
+		o.Ready = func() error { return errors.New("the workspace is still loading") }
+	}
+	var queue *registry.ApprovalQueue
+	var approver registry.Approver
+	switch c.Approval.Mode {
+	case "queue":
+		queue = registry.NewApprovalQueue(nil)
+		approver = queue
+	case "static":
+		tools := map[string]bool{}
+		for _, t := range c.Approval.Tools {
+			tools[t] = true
+		}
+		approver = registry.StaticApprover{All: c.Approval.All, Tools: tools, AllowDestructive: c.Approval.AllowDestructive}
+	case "scripted":
+		approver = &scriptedApprover{decisions: append([]string(nil), c.Approval.Decisions...)}
+	}
+	switch c.Policy {
+	case "allow":
+		o.Policy = registry.PolicyFunc(func(context.Context, registry.PolicyRequest) (registry.Decision, error) { return registry.Allow, nil })
+	case "deny":
+		o.Policy = registry.PolicyFunc(func(context.Context, registry.PolicyRequest) (registry.Decision, error) { return registry.Deny, nil })
+	case "fail":
+		o.Policy = registry.PolicyFunc(func(context.Context, registry.PolicyRequest) (registry.Decision, error) {
+			return 0, errors.New("policy backend unavailable")
+		})
+	default:
+		o.Policy = registry.DefaultPolicy(approver)
+	}
+	return o, queue
+}
+
+// scriptedApprover answers approvals from a fixed list, in order.
+type scriptedApprover struct {
+	mu        sync.Mutex
+	decisions []string
+}
+
+func (s *scriptedApprover) Approve(context.Context, registry.PolicyRequest) (registry.Decision, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.decisions) == 0 {
+		return registry.Ask, nil
+	}
+	d := s.decisions[0]
+	s.decisions = s.decisions[1:]
+	if d == "allow" {
+		return registry.Allow, nil
+	}
+	return registry.Deny, nil
+}

@@ -1,0 +1,489 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/schema"
+)
+
+// Call is what a handler receives: the validated call and its context.
+type Call struct {
+	Name       string
+	ToolCallID string
+	Source     string // mcp.SourceLocal, SourceModel or SourceMCP
+	Mode       string // mcp.ModeAgent or ModeDirect
+	SessionID  string
+	// Arguments is the validated arguments object ("{}" when the request omitted it).
+	Arguments json.RawMessage
+}
+
+// Decode unmarshals the validated arguments into v. The arguments already passed the closed
+// input schema, so field names are exact and no unknown field is present.
+func (c *Call) Decode(v any) error { return json.Unmarshal(c.Arguments, v) }
+
+// Defaults for calls whose _meta leaves them out: the most restrictive context.
+const (
+	DefaultSource = mcp.SourceModel
+	DefaultMode   = mcp.ModeAgent
+)
+
+// maxSafeInteger is 2^53-1, the largest integer every JSON peer represents exactly.
+const maxSafeInteger = 1<<53 - 1
+
+var emptyObject = json.RawMessage(`{}`)
+
+// CallRaw guards untrusted tools/call params bytes (mcp.ParseCallToolParams) and runs Call.
+// It never panics and never returns nil.
+func (r *Registry) CallRaw(ctx context.Context, raw []byte) *mcp.CallToolResult {
+	p, terr := mcp.ParseCallToolParams(raw)
+	if terr != nil {
+		return mcp.ErrorResult(r.echoCallID(raw), terr)
+	}
+	return r.Call(ctx, p)
+}
+
+// echoCallID returns the caller's _meta.toolCallId from params that failed the guard, when it
+// can be read unambiguously, so that even a refused call is correlated; else a generated id.
+func (r *Registry) echoCallID(raw []byte) string {
+	if mcp.CheckJSON(raw) == nil {
+		var probe struct {
+			Meta struct {
+				ToolCallID any `json:"toolCallId"`
+			} `json:"_meta"`
+		}
+		if json.Unmarshal(raw, &probe) == nil {
+			if id, ok := probe.Meta.ToolCallID.(string); ok && id != "" && utf8.RuneCountInString(id) <= mcp.MaxToolCallIDChars {
+				return id
+			}
+		}
+	}
+	return r.newCallID()
+}
+
+// options are the checked per-call options.
+type options struct {
+	idempotencyKey string
+	timeout        time.Duration
+	timeoutMs      *float64
+	maxOutputBytes int64
+}
+
+func checkOptions(m *mcp.CallMeta) (options, *mcp.ToolError) {
+	var o options
+	if m == nil {
+		return o, nil
+	}
+	if m.IdempotencyKey != nil {
+		n := utf8.RuneCountInString(*m.IdempotencyKey)
+		if n < 1 || n > mcp.MaxIdempotencyKeyChars {
+			return o, mcp.NewError(mcp.CodeToolInvalidOptions, false, map[string]any{"option": "idempotencyKey", "length": n, "maxLength": mcp.MaxIdempotencyKeyChars},
+				"idempotencyKey must be 1..%d characters, got %d.", mcp.MaxIdempotencyKeyChars, n)
+		}
+		o.idempotencyKey = *m.IdempotencyKey
+	}
+	if m.TimeoutMs != nil {
+		t := *m.TimeoutMs
+		if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
+			return o, mcp.NewError(mcp.CodeToolInvalidOptions, false, map[string]any{"option": "timeoutMs"},
+				"timeoutMs must be a finite number >= 0.")
+		}
+		o.timeoutMs = m.TimeoutMs
+		o.timeout = time.Duration(t * float64(time.Millisecond))
+	}
+	if m.MaxOutputBytes != nil {
+		b := *m.MaxOutputBytes
+		if math.IsNaN(b) || b <= 0 || b != math.Trunc(b) || b > maxSafeInteger {
+			return o, mcp.NewError(mcp.CodeToolInvalidOptions, false, map[string]any{"option": "maxOutputBytes"},
+				"maxOutputBytes must be a positive integer.")
+		}
+		o.maxOutputBytes = int64(b)
+	}
+	return o, nil
+}
+
+// callState carries one call through the pipeline.
+type callState struct {
+	r       *Registry
+	call    Call
+	params  mcp.CallToolParams
+	opts    options
+	started time.Time
+}
+
+// Call runs the tools/call pipeline (see the package documentation) and returns the canonical
+// result. It never panics and never returns nil. Options ride in p.Meta: idempotencyKey,
+// timeoutMs (0 = no deadline; the deadline covers the handler, not a person's approval),
+// maxOutputBytes; call context: toolCallId (generated when absent), source (default "model"),
+// mode (default "agent"), sessionId.
+func (r *Registry) Call(ctx context.Context, p mcp.CallToolParams) (res *mcp.CallToolResult) {
+	meta := p.Meta
+	if meta == nil {
+		meta = &mcp.CallMeta{}
+	}
+	s := &callState{r: r, params: p, started: r.opts.Clock(), call: Call{
+		Name: p.Name, ToolCallID: meta.ToolCallID, Source: meta.Source, Mode: meta.Mode, SessionID: meta.SessionID,
+		Arguments: p.Arguments,
+	}}
+	if s.call.ToolCallID == "" {
+		s.call.ToolCallID = r.newCallID()
+	}
+	if s.call.Source == "" {
+		s.call.Source = DefaultSource
+	}
+	if s.call.Mode == "" {
+		s.call.Mode = DefaultMode
+	}
+	if len(s.call.Arguments) == 0 {
+		s.call.Arguments = emptyObject
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			res = mcp.ErrorResult(s.call.ToolCallID, mcp.NewError(mcp.CodeToolExecutionFailed, false,
+				map[string]any{"handlerId": p.Name, "message": fmt.Sprint(v)}, "Tool %q failed: internal error.", p.Name))
+		}
+	}()
+	// 1. request guard, for callers that built params in Go.
+	if p.Name == "" {
+		return mcp.ErrorResult(s.call.ToolCallID, mcp.NewError(mcp.CodeToolValidationFailed, false,
+			map[string]any{"reason": "missing", "field": "name"}, "Invalid tools request: tools/call params need a \"name\" string."))
+	}
+	if len(p.Arguments) > 0 {
+		if err := mcp.CheckJSON(p.Arguments); err != nil || p.Arguments[0] != '{' {
+			return mcp.ErrorResult(s.call.ToolCallID, mcp.NewError(mcp.CodeToolValidationFailed, false,
+				map[string]any{"reason": "type", "field": "arguments"}, "Invalid tools request: Tool \"arguments\" must be a JSON object."))
+		}
+	}
+	// 2. options.
+	var terr *mcp.ToolError
+	if s.opts, terr = checkOptions(meta); terr != nil {
+		return mcp.ErrorResult(s.call.ToolCallID, terr)
+	}
+	// 3. started.
+	s.emit(audit.EventStarted, nil, audit.StatePending, 0)
+	res = s.run(ctx)
+	return res
+}
+
+func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
+	r := s.r
+	// 4. lookup.
+	r.mu.RLock()
+	e := r.byName[s.call.Name]
+	allowed := r.allowed == nil || r.allowed[s.call.Name]
+	r.mu.RUnlock()
+	if e == nil {
+		return s.fail(mcp.NewError(mcp.CodeToolNotFound, false, map[string]any{"name": s.call.Name},
+			"Tool %q not found in registry.", s.call.Name), audit.StateFailed)
+	}
+	// 5. allowlist.
+	if !allowed {
+		return s.fail(mcp.NewError(mcp.CodeToolNotAllowed, false, map[string]any{"name": s.call.Name},
+			"Tool %q is not allowed in this context.", s.call.Name), audit.StateFailed)
+	}
+	// 6. strict validation, before any policy.
+	inst, err := schema.Decode(s.call.Arguments)
+	var issues []schema.Issue
+	if err != nil {
+		issues = []schema.Issue{{Keyword: "json", Message: "arguments are not valid JSON"}}
+	} else {
+		issues = e.in.ValidateValue(inst)
+	}
+	if len(issues) > 0 {
+		switch r.opts.Validation {
+		case ValidationWarn:
+			if r.opts.Warn != nil {
+				r.opts.Warn(s.call.Name, issues)
+			}
+		case ValidationSilent:
+		default:
+			return s.fail(mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"issues": issues},
+				"Arguments for %q do not match its input schema: %s", s.call.Name, summarizeIssues(issues)), audit.StateFailed)
+		}
+	}
+	// 7. policy.
+	if terr := s.decide(ctx, e); terr != nil {
+		state := audit.StateFailed
+		if terr.Code == mcp.CodeToolCancelled {
+			state = audit.StateCancelled
+		}
+		return s.fail(terr, state)
+	}
+	// 8. readiness.
+	if r.opts.Ready != nil {
+		if err := r.opts.Ready(); err != nil {
+			return s.fail(mcp.NewError(mcp.CodeToolRegistryNotReady, true, nil,
+				"The tool registry is not ready: %v", err), audit.StateFailed)
+		}
+	}
+	// 9-12. execution (shared when idempotent), output checks.
+	out := s.execute(ctx, e)
+	if out.err != nil {
+		return s.fail(out.err, out.state)
+	}
+	// 12. output budget.
+	used := int64(2 * len(out.sc))
+	if s.opts.maxOutputBytes > 0 && used > s.opts.maxOutputBytes {
+		return s.fail(mcp.NewError(mcp.CodeToolOutputLimitExceeded, false,
+			map[string]any{"maxOutputBytes": s.opts.maxOutputBytes, "usedOutputBytes": used},
+			"Tool %q produced %d output bytes, over the limit of %d.", s.call.Name, used, s.opts.maxOutputBytes), audit.StateFailed)
+	}
+	res := &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.TextContent(string(out.sc))},
+		StructuredContent: out.sc,
+		ToolCallID:        s.call.ToolCallID,
+	}
+	s.emit(audit.EventCompleted, res, audit.StateCompleted, used)
+	return res
+}
+
+func summarizeIssues(issues []schema.Issue) string {
+	parts := make([]string, 0, 3)
+	for i, is := range issues {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-3))
+			break
+		}
+		path := is.Path
+		if path == "" {
+			path = "(root)"
+		}
+		parts = append(parts, path+": "+is.Message)
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// decide runs the policy; nil means allowed.
+func (s *callState) decide(ctx context.Context, e *entry) (terr *mcp.ToolError) {
+	defer func() {
+		if v := recover(); v != nil {
+			terr = mcp.NewError(mcp.CodeToolPolicyFailed, true, nil, "Policy for %q failed: %v", s.call.Name, v)
+		}
+	}()
+	d, err := s.r.opts.Policy.Decide(ctx, PolicyRequest{Tool: e.def, ToolCallID: s.call.ToolCallID,
+		Source: s.call.Source, Mode: s.call.Mode, SessionID: s.call.SessionID, Arguments: s.call.Arguments})
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return mcp.NewError(mcp.CodeToolCancelled, true, nil, "Tool call cancelled while waiting for policy.")
+		}
+		return mcp.NewError(mcp.CodeToolPolicyFailed, true, nil, "Policy for %q failed: %v", s.call.Name, err)
+	}
+	switch d {
+	case Allow:
+		return nil
+	case Ask:
+		return mcp.NewError(mcp.CodeToolApprovalRequired, true, map[string]any{"name": s.call.Name},
+			"Tool %q needs approval before it can run.", s.call.Name)
+	default:
+		return mcp.NewError(mcp.CodeToolPolicyDenied, false, map[string]any{"name": s.call.Name},
+			"Tool %q was denied by policy.", s.call.Name)
+	}
+}
+
+// execute runs the handler (or joins the shared idempotent run) and applies output checks.
+func (s *callState) execute(ctx context.Context, e *entry) outcome {
+	hctx, cancel := ctx, context.CancelFunc(func() {})
+	if s.opts.timeout > 0 {
+		hctx, cancel = context.WithTimeout(ctx, s.opts.timeout)
+	}
+	defer cancel()
+
+	var ex *execution
+	if s.opts.idempotencyKey != "" {
+		key := s.call.SessionID
+		if key == "" {
+			key = "default"
+		}
+		scoped, _ := json.Marshal([]string{key, s.call.Name, s.opts.idempotencyKey})
+		fp := audit.Fingerprint(s.call.Name, s.call.Arguments)
+		var owner, conflict bool
+		ex, owner, conflict = s.r.idem.claim(string(scoped), fp)
+		if conflict {
+			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolIdempotencyConflict, false,
+				map[string]any{"idempotencyKey": s.opts.idempotencyKey},
+				"idempotencyKey was already used with different arguments for %q.", s.call.Name)}
+		}
+		if !owner {
+			return s.wait(ctx, hctx, ex)
+		}
+	}
+
+	done := make(chan outcome, 1)
+	runOnce := func(runCtx context.Context) {
+		out := s.invoke(runCtx, ctx, e)
+		if ex != nil {
+			s.r.idem.settle(ex, out)
+		}
+		done <- out
+	}
+	if ex == nil && hctx.Done() == nil {
+		runOnce(hctx) // nothing can interrupt: run inline
+		return <-done
+	}
+	go runOnce(hctx)
+	select {
+	case out := <-done:
+		return out
+	case <-hctx.Done():
+		return s.interrupted(ctx)
+	}
+}
+
+// wait joins an execution owned by another call with the same idempotency key.
+func (s *callState) wait(ctx, hctx context.Context, ex *execution) outcome {
+	select {
+	case <-ex.done:
+	case <-hctx.Done():
+		return s.interrupted(ctx)
+	}
+	if ex.out.aborted {
+		return outcome{state: audit.StateUnknown, err: mcp.NewError(mcp.CodeToolExecutionAborted, true,
+			map[string]any{"idempotencyKey": s.opts.idempotencyKey},
+			"The shared execution for this idempotencyKey ended without a reliable result.")}
+	}
+	return ex.out
+}
+
+// interrupted classifies a wait that ended because of the caller's context or the timeout.
+func (s *callState) interrupted(ctx context.Context) outcome {
+	if ctx.Err() != nil {
+		return outcome{state: audit.StateCancelled, err: mcp.NewError(mcp.CodeToolCancelled, true, nil,
+			"Tool call %q was cancelled.", s.call.Name)}
+	}
+	ms := int64(0)
+	if s.opts.timeoutMs != nil {
+		ms = int64(*s.opts.timeoutMs)
+	}
+	return outcome{state: audit.StateUnknown, err: mcp.NewError(mcp.CodeToolTimeout, true,
+		map[string]any{"timeoutMs": ms, "executionState": "detached"},
+		"Tool %q did not finish within %d ms; it may still complete in the background.", s.call.Name, ms)}
+}
+
+// invoke calls the handler once, recovering panics, and turns its return into an outcome.
+func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+				map[string]any{"handlerId": s.call.Name, "message": "panic: " + fmt.Sprint(v)},
+				"Tool %q failed: its handler panicked.", s.call.Name)}
+		}
+	}()
+	call := s.call
+	v, err := e.handle(runCtx, &call)
+	if err != nil {
+		return s.classify(runCtx, callerCtx, err)
+	}
+	var sc json.RawMessage
+	switch x := v.(type) {
+	case json.RawMessage:
+		sc = x
+	case []byte:
+		sc = x
+	default:
+		if sc, err = json.Marshal(v); err != nil {
+			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+				map[string]any{"handlerId": s.call.Name, "message": "result is not serializable: " + err.Error()},
+				"Tool %q returned a result that cannot be serialized.", s.call.Name)}
+		}
+	}
+	inst, derr := schema.Decode(sc)
+	if _, isObj := inst.(map[string]any); derr != nil || !isObj {
+		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
+			map[string]any{"issues": []schema.Issue{{Keyword: "type", Message: "structuredContent must be a JSON object"}}},
+			"Tool %q returned a result that is not a JSON object.", s.call.Name)}
+	}
+	if e.out != nil {
+		if issues := e.out.ValidateValue(inst); len(issues) > 0 {
+			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
+				map[string]any{"issues": issues},
+				"Tool %q returned a result that does not match its output schema: %s", s.call.Name, summarizeIssues(issues))}
+		}
+	}
+	return outcome{sc: sc, state: audit.StateCompleted}
+}
+
+// classify maps a handler error to an outcome (REFERENCE §3.1 retryable rules).
+func (s *callState) classify(runCtx, callerCtx context.Context, err error) outcome {
+	timedOut := runCtx.Err() == context.DeadlineExceeded && callerCtx.Err() == nil
+	cancelled := callerCtx.Err() != nil
+	var te *mcp.ToolError
+	if errors.As(err, &te) {
+		c := *te
+		if timedOut || cancelled {
+			c.Retryable = true
+		}
+		state := audit.StateFailed
+		switch c.Code {
+		case mcp.CodeToolTimeout, mcp.CodeToolExecutionAborted, mcp.CodeToolExecutionUnknown:
+			state = audit.StateUnknown
+		case mcp.CodeToolCancelled:
+			state = audit.StateCancelled
+		}
+		return outcome{err: &c, state: state, aborted: state == audit.StateUnknown}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		switch {
+		case cancelled:
+			o := s.interrupted(callerCtx)
+			o.aborted = true
+			return o
+		case timedOut:
+			o := s.interrupted(callerCtx)
+			o.aborted = true
+			return o
+		}
+		return outcome{state: audit.StateUnknown, aborted: true, err: mcp.NewError(mcp.CodeToolExecutionAborted, true,
+			map[string]any{"handlerId": s.call.Name}, "Tool %q was aborted before it finished.", s.call.Name)}
+	}
+	return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+		map[string]any{"handlerId": s.call.Name, "message": err.Error()}, "Tool %q failed: %s", s.call.Name, err.Error())}
+}
+
+// fail builds the error result and emits the failed event.
+func (s *callState) fail(terr *mcp.ToolError, state audit.ProvenanceState) *mcp.CallToolResult {
+	res := mcp.ErrorResult(s.call.ToolCallID, terr)
+	s.emit(audit.EventFailed, res, state, int64(len(res.Content[0].Text)+len(res.StructuredContent)))
+	return res
+}
+
+// emit sends one lifecycle event to the observer, if any.
+func (s *callState) emit(kind audit.EventType, res *mcp.CallToolResult, state audit.ProvenanceState, used int64) {
+	obs := s.r.opts.Observer
+	if obs == nil {
+		return
+	}
+	now := s.r.opts.Clock()
+	prov := audit.NewProvenance(s.r.opts.OwnerID)
+	prov.State = state
+	prov.UsedOutputBytes = used
+	prov.ElapsedMs = now.Sub(s.started).Milliseconds()
+	if s.opts.timeoutMs != nil {
+		ms := int64(*s.opts.timeoutMs)
+		prov.TimeoutMs = &ms
+	}
+	if s.opts.maxOutputBytes > 0 {
+		b := s.opts.maxOutputBytes
+		prov.MaxOutputBytes = &b
+	}
+	params := s.params
+	params.Arguments = s.call.Arguments
+	obs(audit.ToolCallEvent{
+		Type: kind, ToolCallID: s.call.ToolCallID, Name: s.call.Name, Source: s.call.Source, Mode: s.call.Mode,
+		SessionID: s.call.SessionID, Request: params, Provenance: prov, Result: res, At: now,
+	})
+}
+
+// decodeMembers splits a JSON object into raw members (used for argument key lists).
+func decodeMembers(raw []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(raw, &m)
+	return m, err
+}

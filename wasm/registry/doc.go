@@ -1,0 +1,39 @@
+// Package registry is the ToolContext: the one place where tools are registered, listed
+// (tools/list with opaque cursors) and called (tools/call). Every caller — UI buttons, the
+// palette, the local agent, the OpenRouter loop, the MCP server — goes through Registry.Call.
+//
+// # Pipeline
+//
+// Call runs these steps in order; each failure is a canonical error result (never a Go error,
+// never a panic), and the toolCallId is always echoed (REFERENCE §3.1):
+//
+//  1. request guard (mcp.ParseCallToolParams for raw bytes): TOOL_VALIDATION_FAILED
+//  2. option checks: idempotencyKey 1..256 characters, timeoutMs finite and >= 0,
+//     maxOutputBytes a positive integer: TOOL_INVALID_OPTIONS
+//  3. "started" event
+//  4. lookup: TOOL_NOT_FOUND (any unregistered name, including "toString" or "__proto__")
+//  5. allowlist: TOOL_NOT_ALLOWED (the same allowlist hides the tool from tools/list)
+//  6. argument validation against the closed input schema, before any policy:
+//     TOOL_VALIDATION_FAILED with details {issues}; ValidationWarn and ValidationSilent modes
+//     dispatch anyway for callers that ask for it (the studio always runs strict)
+//  7. policy allow/ask/deny, given the call's context and cancellation: TOOL_POLICY_DENIED,
+//     TOOL_APPROVAL_REQUIRED, TOOL_POLICY_FAILED, TOOL_CANCELLED
+//  8. readiness: TOOL_REGISTRY_NOT_READY
+//  9. in-memory idempotency (same key and argument fingerprint share one execution):
+//     TOOL_IDEMPOTENCY_CONFLICT, TOOL_EXECUTION_ABORTED
+//  10. handler, with a context carrying cancellation and the timeout: TOOL_CANCELLED,
+//     TOOL_TIMEOUT {timeoutMs, executionState: "detached"}, TOOL_EXECUTION_FAILED
+//     {handlerId, message} for errors without a code and for recovered panics; handler
+//     errors of type *mcp.ToolError keep their code, message and details
+//  11. output-schema validation: TOOL_OUTPUT_VALIDATION_FAILED {issues}
+//  12. output budget, UTF-8 bytes of content + structuredContent: TOOL_OUTPUT_LIMIT_EXCEEDED
+//     {maxOutputBytes, usedOutputBytes}
+//  13. "completed" or "failed" event
+//
+// # Concurrency
+//
+// A Registry is safe for concurrent use once registration is over; Register must not race
+// with List or Call. Handlers run concurrently with each other.
+//
+// This package is core: no syscall/js, no host access.
+package registry

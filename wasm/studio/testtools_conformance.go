@@ -1,0 +1,119 @@
+//go:build conformance
+
+package studio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/registry"
+)
+
+// Test-only tools (SPEC §2.17): compiled only with the conformance build tag, used by the
+// conformance vectors to reach every registry path. Shipped builds never contain them.
+
+func init() {
+	catalogs[CatalogConformance] = func(r *registry.Registry, p Ports) error {
+		if err := registerDemo(r, p); err != nil {
+			return err
+		}
+		return registerTestTools(r)
+	}
+}
+
+func obj(props string, required ...string) json.RawMessage {
+	req := "[]"
+	if len(required) > 0 {
+		req = `["` + strings.Join(required, `","`) + `"]`
+	}
+	return json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` + props + `},"required":` + req + `,"additionalProperties":false}`)
+}
+
+func registerTestTools(r *registry.Registry) error {
+	var counter atomic.Int64
+	msProp := `"ms":{"type":"integer","minimum":0,"maximum":60000}`
+	tools := []registry.Tool{
+		{Name: "test.sleep", Description: "Sleep for ms, watching the call's context.", InputSchema: obj(msProp, "ms"),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				var in struct{ Ms int64 }
+				_ = c.Decode(&in)
+				select {
+				case <-time.After(time.Duration(in.Ms) * time.Millisecond):
+					return map[string]any{"sleptMs": in.Ms}, nil
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}},
+		{Name: "test.block", Description: "Block for ms without watching the context.", InputSchema: obj(msProp, "ms"),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				var in struct{ Ms int64 }
+				_ = c.Decode(&in)
+				time.Sleep(time.Duration(in.Ms) * time.Millisecond)
+				return map[string]any{"sleptMs": in.Ms}, nil
+			}},
+		{Name: "test.panic", Description: "Panic.", InputSchema: obj(""),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler:     func(ctx context.Context, c *registry.Call) (any, error) { panic("test.panic was called") }},
+		{Name: "test.oversize", Description: "Return a string of n bytes.",
+			InputSchema: obj(`"n":{"type":"integer","minimum":0,"maximum":10000000}`, "n"),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				var in struct{ N int }
+				_ = c.Decode(&in)
+				return map[string]any{"text": strings.Repeat("x", in.N)}, nil
+			}},
+		{Name: "test.fail", Description: "Fail with the given code.",
+			InputSchema: obj(`"code":{"type":"string","minLength":1},"retryable":{"type":"boolean"},"details":{"type":"object"}`, "code"),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				var in struct {
+					Code      string         `json:"code"`
+					Retryable bool           `json:"retryable"`
+					Details   map[string]any `json:"details"`
+				}
+				_ = c.Decode(&in)
+				return nil, &mcp.ToolError{Code: mcp.Code(in.Code), Message: "test.fail reported " + in.Code + ".", Retryable: in.Retryable, Details: in.Details}
+			}},
+		{Name: "test.plainError", Description: "Fail with an uncoded error.", InputSchema: obj(""),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				return nil, errors.New("disk quota exceeded")
+			}},
+		{Name: "test.abort", Description: "Return context.Canceled without being cancelled.", InputSchema: obj(""),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler:     func(ctx context.Context, c *registry.Call) (any, error) { return nil, context.Canceled }},
+		{Name: "test.badOutput", Description: "Return a result that breaks its output schema.", InputSchema: obj(""),
+			OutputSchema: obj(`"count":{"type":"integer"}`, "count"),
+			Annotations:  mcp.ToolAnnotations{ReadOnlyHint: true},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				return map[string]any{"count": "three"}, nil
+			}},
+		{Name: "test.counter", Description: "Increment a counter (a side effect, for idempotency).",
+			InputSchema:  obj(`"label":{"type":"string","maxLength":40},"sleepMs":{"type":"integer","minimum":0,"maximum":60000}`),
+			OutputSchema: obj(`"count":{"type":"integer"},"label":{"type":"string"}`, "count"),
+			Annotations:  mcp.ToolAnnotations{},
+			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+				var in struct {
+					Label   string `json:"label"`
+					SleepMs int64  `json:"sleepMs"`
+				}
+				_ = c.Decode(&in)
+				n := counter.Add(1)
+				time.Sleep(time.Duration(in.SleepMs) * time.Millisecond)
+				return map[string]any{"count": n, "label": in.Label}, nil
+			}},
+	}
+	for _, t := range tools {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
