@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/host/wasmhost"
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// maxLineBytes bounds one stdin line: the host's request limit less room for the JSON-RPC
+// envelope and the _meta the CLI adds. A longer line is answered with TOOL_VALIDATION_FAILED
+// (details.reason "too-large") without being held in memory.
+const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
+
+func init() {
+	register(&command{
+		Name:    "call",
+		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--durable URL] [--module PATH] [--host-timeout D]",
+		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
+		Run:     runCall,
+	})
+}
+
+// callFlags are the flags of `call` (SPEC §3).
+type callFlags struct {
+	dir, mode, approve, durable string
+	autosave                    bool
+}
+
+// runCall reads JSON Lines of MCP tools/call params ({"name","arguments"?,"_meta"?}) from stdin
+// and writes one canonical CallToolResult line per non-blank input line to stdout, in order
+// (blank lines are skipped; a trailing "\r" is ignored).
+//
+// The CLI sets the call context in each request's _meta: source "local", mode from --mode, and
+// a generated toolCallId ("cli-<hex>") when the line has none. A line that sets source or mode
+// to something else is refused (a line cannot leave agent mode's approvals), as is a line that
+// is not valid params (the result is the same TOOL_VALIDATION_FAILED the core gives) or is
+// longer than maxLineBytes. A JSON-RPC error from the core becomes an error result too.
+//
+// Errors (exit 1): the module cannot start; a call fails in the host (deadline, trap) — its
+// line still gets a TOOL_EXECUTION_UNKNOWN result, then the command stops, because the module's
+// state was lost; stdin or stdout fail.
+func runCall(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("call", e)
+	var f callFlags
+	fs.StringVar(&f.dir, "dir", "", "the workspace `folder` (default: the built-in seed workspace)")
+	fs.StringVar(&f.mode, "mode", mcp.ModeDirect, "call mode: direct (explicit calls, allowed by policy) or agent (--approve decides)")
+	fs.StringVar(&f.approve, "approve", "", "agent-mode approvals: all, none, or a comma-separated list of tool names (default none)")
+	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change")
+	fs.StringVar(&f.durable, "durable", "", "durable operations backend `URL` (redis://, postgres://)")
+	hf := addHostFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.validate(); err != nil {
+		return err
+	}
+	f.reportUnsupported(e)
+
+	h, err := e.newHost(ctx, e, hf)
+	if err != nil {
+		return err
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+	c := &rpcClient{h: h}
+	in := bufio.NewReaderSize(e.stdin, 64<<10)
+	out := bufio.NewWriter(e.stdout)
+	for {
+		line, size, rerr := readLine(in, maxLineBytes)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return fmt.Errorf("read stdin: %w", rerr)
+		}
+		if size > 0 || len(bytes.TrimSpace(line)) > 0 {
+			result, herr := callLine(ctx, c, f.mode, line, size)
+			if werr := writeLine(out, result); werr != nil {
+				return werr
+			}
+			if herr != nil {
+				return herr
+			}
+		}
+		if rerr != nil { // io.EOF
+			return nil
+		}
+	}
+}
+
+func (f *callFlags) validate() error {
+	if f.mode != mcp.ModeDirect && f.mode != mcp.ModeAgent {
+		return usagef("--mode must be direct or agent, got %q", f.mode)
+	}
+	switch f.approve {
+	case "", "all", "none":
+	default:
+		for _, t := range strings.Split(f.approve, ",") {
+			if strings.TrimSpace(t) == "" {
+				return usagef("--approve must be all, none or TOOL,TOOL,...; got %q", f.approve)
+			}
+		}
+	}
+	return nil
+}
+
+// reportUnsupported names, on stderr, the flags that are accepted but not wired yet.
+func (f *callFlags) reportUnsupported(e *env) {
+	var names []string
+	if f.dir != "" {
+		names = append(names, "--dir (the built-in seed workspace is used)")
+	}
+	if f.approve != "" && f.mode == mcp.ModeAgent {
+		names = append(names, "--approve (agent-mode calls that need approval are refused)")
+	}
+	if f.autosave {
+		names = append(names, "--autosave")
+	}
+	if f.durable != "" {
+		names = append(names, "--durable")
+	}
+	for _, n := range names {
+		fmt.Fprintf(e.stderr, "webcoding call: %s is not yet supported\n", n)
+	}
+}
+
+// callLine runs one stdin line through the module and returns its result line. herr is a host
+// failure after which the command must stop (the result then describes it).
+func callLine(ctx context.Context, c *rpcClient, mode string, line []byte, tooLong int) (result []byte, herr error) {
+	if tooLong > 0 {
+		return errorLine(newCallID(), mcp.NewError(mcp.CodeToolValidationFailed, false,
+			map[string]any{"reason": "too-large", "bytes": tooLong, "limit": maxLineBytes},
+			"Invalid tools request: the line is %d bytes; the limit is %d bytes.", tooLong, maxLineBytes)), nil
+	}
+	params, id, terr := prepareParams(line, mode)
+	if terr != nil {
+		return errorLine(id, terr), nil
+	}
+	res, rerr, err := c.call(ctx, mcp.MethodToolsCall, params)
+	if err != nil {
+		return errorLine(id, mcp.NewError(mcp.CodeToolExecutionUnknown, false,
+			map[string]any{"reason": "host-failure"},
+			"The host could not complete the call; whether it took effect is unknown and the module's state was reset: %v", err)), err
+	}
+	if rerr != nil {
+		return errorLine(id, rpcErrorToTool(rerr)), nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, res); err != nil {
+		return errorLine(id, mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil,
+			"The module answered a result that is not JSON: %v", err)), nil
+	}
+	return b.Bytes(), nil
+}
+
+// prepareParams validates a line as tools/call params (the core's own parser, so a bad line
+// gets the same canonical error the core would give) and returns the params with the CLI's
+// _meta set, re-encoded without touching name and arguments. id is the call's toolCallId.
+func prepareParams(line []byte, mode string) (params []byte, id string, terr *mcp.ToolError) {
+	p, terr := mcp.ParseCallToolParams(line)
+	if terr != nil {
+		return nil, lineCallID(line), terr
+	}
+	if p.Meta != nil && p.Meta.ToolCallID != "" {
+		id = p.Meta.ToolCallID
+	} else {
+		id = newCallID()
+	}
+	if p.Meta != nil && p.Meta.Source != "" && p.Meta.Source != mcp.SourceLocal {
+		return nil, id, cliContextError("source", p.Meta.Source, mcp.SourceLocal)
+	}
+	if p.Meta != nil && p.Meta.Mode != "" && p.Meta.Mode != mode {
+		return nil, id, cliContextError("mode", p.Meta.Mode, mode)
+	}
+	members, _ := mcp.DecodeObject(line, []string{"name", "arguments", "_meta"}, nil)
+	meta := map[string]json.RawMessage{}
+	if raw, ok := members["_meta"]; ok {
+		_ = json.Unmarshal(raw, &meta) // ParseCallToolParams proved it is an object without repeated keys
+	}
+	meta["source"] = appendString(nil, mcp.SourceLocal)
+	meta["mode"] = appendString(nil, mode)
+	meta["toolCallId"] = appendString(nil, id)
+
+	params = append(params, `{"name":`...)
+	params = append(params, members["name"]...)
+	if args, ok := members["arguments"]; ok {
+		params = append(params, `,"arguments":`...)
+		params = append(params, args...)
+	}
+	params = append(params, `,"_meta":{`...)
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			params = append(params, ',')
+		}
+		params = appendString(params, k)
+		params = append(params, ':')
+		params = append(params, meta[k]...)
+	}
+	return append(params, "}}"...), id, nil
+}
+
+func cliContextError(field, got, want string) *mcp.ToolError {
+	return mcp.NewError(mcp.CodeToolValidationFailed, false,
+		map[string]any{"reason": "cli-context", "field": "_meta." + field},
+		"Invalid tools request: \"_meta.%s\" is %q, but this CLI runs calls with %s %q; a line cannot change it.", field, got, field, want)
+}
+
+// lineCallID is the toolCallId of a line that failed validation when one can be read, else a
+// generated one.
+func lineCallID(line []byte) string {
+	var v struct {
+		Meta struct {
+			ToolCallID string `json:"toolCallId"`
+		} `json:"_meta"`
+	}
+	if mcp.CheckJSON(line) == nil && json.Unmarshal(line, &v) == nil {
+		if id := v.Meta.ToolCallID; id != "" && utf8.RuneCountInString(id) <= mcp.MaxToolCallIDChars && !strings.ContainsRune(id, 0) {
+			return id
+		}
+	}
+	return newCallID()
+}
+
+// rpcErrorToTool maps a JSON-RPC error from the core to a canonical tool error.
+func rpcErrorToTool(r *rpcErr) *mcp.ToolError {
+	code := mcp.CodeToolExecutionFailed
+	switch r.Code {
+	case -32700, -32600, -32602:
+		code = mcp.CodeToolValidationFailed
+	case -32601:
+		code = mcp.CodeToolRegistryNotReady // the module does not serve tools/call
+	}
+	return mcp.NewError(code, false, map[string]any{"jsonrpc": map[string]any{"code": r.Code, "message": r.Message}},
+		"The core refused the request: %s (JSON-RPC %d).", r.Message, r.Code)
+}
+
+func errorLine(id string, e *mcp.ToolError) []byte {
+	b, err := marshal(mcp.ErrorResult(id, e))
+	if err != nil { // details are plain maps of strings and numbers: cannot happen
+		panic(err)
+	}
+	return b
+}
+
+func writeLine(w *bufio.Writer, b []byte) error {
+	w.Write(b)
+	w.WriteByte('\n')
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write stdout: %w", err)
+	}
+	return nil
+}
+
+// newCallID returns "cli-" and 16 random hex digits.
+func newCallID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "cli-" + hex.EncodeToString(b[:])
+}
+
+// readLine returns the next line without its "\n" (and "\r"). When the line is longer than max
+// bytes it is consumed but not kept: line is nil and tooLong is its length. err is io.EOF at
+// the end of input (line may still hold a last unterminated line).
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= max+2 { // room for "\r\n"
+			line = append(line, chunk...)
+		} else {
+			line = nil
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if n > max+2 || len(line) > max {
+			return nil, n, err
+		}
+		return line, 0, err
+	}
+}

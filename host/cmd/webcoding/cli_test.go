@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+func TestUsageAndBadFlagsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"nope"},
+		{"call", "--mode", "sideways"},
+		{"call", "--approve", "a,,b"},
+		{"call", "--no-such-flag"},
+		{"call", "extra-arg"},
+		{"tools", "--pretty=maybe"},
+	} {
+		code, _, stderr := runCLI(t, &fakeHost{}, "", args...)
+		if code != exitUsage || stderr == "" {
+			t.Errorf("webcoding %q: exit %d, stderr %q; want 2 with a message", args, code, stderr)
+		}
+	}
+	if code, out, _ := runCLI(t, &fakeHost{}, "", "help"); code != 0 || !strings.Contains(out, "tools") || !strings.Contains(out, "call") {
+		t.Errorf("help: exit %d, %q", code, out)
+	}
+}
+
+func TestToolsFollowsEveryPage(t *testing.T) {
+	f := &fakeHost{pages: []string{
+		`{"tools":[{"name":"a.one","inputSchema":{"type":"object"}}],"nextCursor":"c1"}`,
+		`{"tools":[{"name":"b.two","description":"<b>&</b>","inputSchema":{"type":"object"}}],"nextCursor":"c2"}`,
+		`{"tools":[{"name":"c.three","inputSchema":{"type":"object"}}]}`,
+	}}
+	code, out, stderr := runCLI(t, f, "", "tools")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := `{"tools":[{"name":"a.one","inputSchema":{"type":"object"}},{"name":"b.two","description":"<b>&</b>","inputSchema":{"type":"object"}},{"name":"c.three","inputSchema":{"type":"object"}}]}` + "\n"
+	if out != want {
+		t.Fatalf("stdout\n%s\nwant\n%s", out, want)
+	}
+	if len(f.requests) != 3 || strings.Contains(string(f.requests[0]), "params") || !strings.Contains(string(f.requests[2]), `"params":{"cursor":"c2"}`) {
+		t.Fatalf("requests: %q", f.requests)
+	}
+	if !f.closed {
+		t.Fatal("host not closed")
+	}
+}
+
+func TestToolsFailures(t *testing.T) {
+	for name, f := range map[string]*fakeHost{
+		"repeated cursor": {pages: []string{`{"tools":[],"nextCursor":"c1"}`, `{"tools":[],"nextCursor":"c1"}`}},
+		"no tools array":  {pages: []string{`{"nextCursor":""}`}},
+		"rpc error":       {rpcError: `{"code":-32601,"message":"not implemented yet"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, f, "", "tools")
+			if code != exitHost || out != "" || !strings.Contains(stderr, "tools/list") {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 1, nothing, a tools/list error", code, out, stderr)
+			}
+		})
+	}
+}
+
+// results parses stdout as JSON Lines of canonical results.
+func results(t *testing.T, out string) []*mcp.CallToolResult {
+	t.Helper()
+	var rs []*mcp.CallToolResult
+	for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if out == "" {
+			break
+		}
+		r, err := mcp.ParseCallToolResult([]byte(line))
+		if err != nil {
+			t.Fatalf("line %d is not a canonical result: %v\n%s", i+1, err, line)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func sentParams(t *testing.T, r *mcp.CallToolResult) map[string]json.RawMessage {
+	t.Helper()
+	var sc struct{ Params map[string]json.RawMessage }
+	if err := json.Unmarshal(r.StructuredContent, &sc); err != nil {
+		t.Fatal(err)
+	}
+	return sc.Params
+}
+
+func TestCallAddsTheCLIContext(t *testing.T) {
+	f := &fakeHost{}
+	stdin := `{"name":"workspace.readFile","arguments":{"path":"<a&b>.html"}}` + "\n" +
+		"\n   \r\n" + // blank lines are skipped
+		`{"name":"x","_meta":{"toolCallId":"mine","idempotencyKey":"k1","custom":{"keep":true}}}` + "\r\n" +
+		`{"name":"y","_meta":{"mode":"agent"}}` // last line without a newline
+	code, out, stderr := runCLI(t, f, stdin, "call", "--mode", "agent")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rs := results(t, out)
+	if len(rs) != 3 {
+		t.Fatalf("%d result lines, want 3:\n%s", len(rs), out)
+	}
+	p0 := sentParams(t, rs[0])
+	if string(p0["arguments"]) != `{"path":"<a&b>.html"}` {
+		t.Errorf("arguments were re-encoded: %s", p0["arguments"])
+	}
+	var m0 mcp.CallMeta
+	json.Unmarshal(p0["_meta"], &m0)
+	if m0.Source != "local" || m0.Mode != "agent" || !strings.HasPrefix(m0.ToolCallID, "cli-") || rs[0].ToolCallID != m0.ToolCallID {
+		t.Errorf("meta %+v, result id %q", m0, rs[0].ToolCallID)
+	}
+	var m1 map[string]json.RawMessage
+	json.Unmarshal(sentParams(t, rs[1])["_meta"], &m1)
+	if string(m1["toolCallId"]) != `"mine"` || string(m1["idempotencyKey"]) != `"k1"` || string(m1["custom"]) != `{"keep":true}` {
+		t.Errorf("line meta not kept: %s", sentParams(t, rs[1])["_meta"])
+	}
+	if rs[0].ToolCallID == rs[2].ToolCallID {
+		t.Error("generated toolCallIds repeat")
+	}
+}
+
+func TestCallMalformedLinesYieldErrorResults(t *testing.T) {
+	lines := []string{
+		`{"name":`,                    // malformed
+		"{\"name\":\"a\xff\"}",        // not UTF-8
+		`{"name":"a","Name":"b"}`,     // case-variant key
+		`{"name":"a","name":"b"}`,     // repeated key
+		`{"name":"a","arguments":[]}`, // wrong type
+		`[1,2]`,                       // not an object
+		`{"name":"a","_meta":{"toolCallId":"t-9","mode":"direct"}}`, // mode escape from agent
+		`{"name":"a","_meta":{"source":"model"}}`,                   // provenance forgery
+	}
+	f := &fakeHost{}
+	code, out, stderr := runCLI(t, f, strings.Join(lines, "\n")+"\n", "call", "--mode", "agent")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rs := results(t, out)
+	if len(rs) != len(lines) {
+		t.Fatalf("%d results for %d lines", len(rs), len(lines))
+	}
+	for i, r := range rs {
+		if !r.IsError || r.Error.Code != mcp.CodeToolValidationFailed {
+			t.Errorf("line %d (%q): got %+v, want TOOL_VALIDATION_FAILED", i+1, lines[i], r.Error)
+		}
+	}
+	if rs[6].ToolCallID != "t-9" {
+		t.Errorf("the line's toolCallId was not kept on its error: %q", rs[6].ToolCallID)
+	}
+	if len(f.requests) != 0 {
+		t.Errorf("refused lines reached the module: %q", f.requests)
+	}
+}
+
+func TestCallTooLongLine(t *testing.T) {
+	long := `{"name":"a","arguments":{"s":"` + strings.Repeat("x", maxLineBytes) + `"}}`
+	code, out, _ := runCLI(t, &fakeHost{}, long+"\n"+`{"name":"b"}`+"\n", "call")
+	rs := results(t, out)
+	if code != 0 || len(rs) != 2 {
+		t.Fatalf("exit %d, %d results", code, len(rs))
+	}
+	d, _ := json.Marshal(rs[0].Error.Details)
+	if rs[0].Error.Code != mcp.CodeToolValidationFailed || !strings.Contains(string(d), `"reason":"too-large"`) {
+		t.Fatalf("long line: %+v", rs[0].Error)
+	}
+	if rs[1].IsError {
+		t.Fatalf("the line after the long one failed: %+v", rs[1].Error)
+	}
+}
+
+func TestCallJSONRPCErrorBecomesAResult(t *testing.T) {
+	f := &fakeHost{rpcError: `{"code":-32601,"message":"not implemented yet"}`}
+	code, out, _ := runCLI(t, f, `{"name":"a","_meta":{"toolCallId":"id-1"}}`+"\n", "call")
+	rs := results(t, out)
+	if code != 0 || len(rs) != 1 || rs[0].Error.Code != mcp.CodeToolRegistryNotReady || rs[0].ToolCallID != "id-1" {
+		t.Fatalf("exit %d, %s", code, out)
+	}
+}
+
+func TestCallHostFailureStopsWithExit1(t *testing.T) {
+	f := &fakeHost{callErr: fmt.Errorf("wasmhost: deadline: %w", errors.New("instance reset"))}
+	code, out, stderr := runCLI(t, f, `{"name":"a"}`+"\n"+`{"name":"b"}`+"\n", "call")
+	rs := results(t, out)
+	if code != exitHost || len(rs) != 1 || rs[0].Error.Code != mcp.CodeToolExecutionUnknown || !strings.Contains(stderr, "instance reset") {
+		t.Fatalf("exit %d, stdout %s, stderr %s", code, out, stderr)
+	}
+}
+
+func TestCallReportsUnwiredFlags(t *testing.T) {
+	_, _, stderr := runCLI(t, &fakeHost{}, "", "call", "--dir", ".", "--autosave", "--durable", "redis://x", "--mode", "agent", "--approve", "all")
+	for _, f := range []string{"--dir", "--autosave", "--durable", "--approve"} {
+		if !strings.Contains(stderr, f+" ") {
+			t.Errorf("stderr does not mention %s: %q", f, stderr)
+		}
+	}
+}

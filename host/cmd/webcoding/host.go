@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/webcoding/studio/host/wasmhost"
+)
+
+// rpcHost is the part of *wasmhost.Host the commands use.
+type rpcHost interface {
+	Handle(ctx context.Context, req []byte) ([]byte, error)
+	Close(ctx context.Context) error
+}
+
+// hostFlags are the flags of every command that runs the core.
+type hostFlags struct {
+	module  string
+	timeout time.Duration
+}
+
+func addHostFlags(fs *flag.FlagSet) *hostFlags {
+	hf := &hostFlags{}
+	fs.StringVar(&hf.module, "module", "", "the core `wasm` module (default $WEBCODING_MODULE, else built from the source tree)")
+	fs.DurationVar(&hf.timeout, "host-timeout", wasmhost.DefaultCallTimeout, "host deadline for one call into the module; a call that exceeds it loses the module's state")
+	return hf
+}
+
+// moduleCacheDir is where the CLI builds the core module: os.UserCacheDir()/webcoding/module.
+func moduleCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "webcoding", "module")
+}
+
+// openHost finds or builds the module and starts a host on it.
+func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
+	path := hf.module
+	if path == "" {
+		path = e.getenv("WEBCODING_MODULE")
+	}
+	if path == "" {
+		start := time.Now()
+		p, err := wasmhost.BuildModule(ctx, moduleCacheDir())
+		if err != nil {
+			return nil, fmt.Errorf("%w (or give --module PATH / WEBCODING_MODULE)", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			fmt.Fprintf(e.stderr, "webcoding: built the core module %s in %v\n", p, d.Round(time.Millisecond))
+		}
+		path = p
+	}
+	if hf.timeout <= 0 {
+		return nil, usagef("--host-timeout must be positive")
+	}
+	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, Log: e.stderr})
+}

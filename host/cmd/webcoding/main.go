@@ -1,0 +1,152 @@
+// Command webcoding is the headless studio: it runs the core, built for GOOS=wasip1, inside
+// wazero (host/wasmhost) and speaks to it through the same JSON-RPC byte ABI as the browser
+// (SPEC §3, "webcoding CLI"). Headless commands never take a native shortcut into the core.
+//
+// Usage:
+//
+//	webcoding <command> [flags]
+//
+// Commands (one file each; add a command by writing a file that calls register in init):
+//
+//	tools   print the full canonical tools/list as {"tools":[...]}
+//	call    run JSON Lines of tools/call params from stdin, one result line each on stdout
+//
+// The core module is found with --module PATH, else $WEBCODING_MODULE, else it is built from
+// the source tree (wasmhost.BuildModule) into os.UserCacheDir()/webcoding/module and reused
+// while the sources are unchanged.
+//
+// Exit status: 0 when the command ran (tool errors are results), 2 for bad flags or usage,
+// 1 for failures of the host itself. Diagnostics go to stderr only; stdout carries only the
+// command's output.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+)
+
+// Exit statuses (SPEC §3).
+const (
+	exitOK    = 0
+	exitHost  = 1
+	exitUsage = 2
+)
+
+// command is one subcommand.
+type command struct {
+	Name    string
+	Usage   string // flags synopsis, e.g. "[--mode direct|agent]"
+	Summary string
+	Run     func(ctx context.Context, e *env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+// register adds a subcommand; each command file calls it from init.
+func register(c *command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("webcoding: command registered twice: " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
+// env is what a command may touch: its streams, the environment and the way to start a host
+// (replaced in tests).
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	newHost        func(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error)
+}
+
+// usageError is a bad flag or argument: exit status 2.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], &env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, newHost: openHost,
+	})
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns its exit status.
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 {
+		printUsage(e.stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		printUsage(e.stdout)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "webcoding: unknown command %q\n", args[0])
+		printUsage(e.stderr)
+		return exitUsage
+	}
+	err := c.Run(ctx, e, args[1:])
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "webcoding %s: %s\nusage: webcoding %s %s\n", c.Name, ue.msg, c.Name, c.Usage)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "webcoding %s: %v\n", c.Name, err)
+		return exitHost
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: webcoding <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Summary)
+	}
+	fmt.Fprintln(w, "\nRun 'webcoding <command> -h' for its flags.")
+}
+
+// newFlagSet returns a flag set that reports errors as usage errors (exit 2) and prints its
+// help to stderr.
+func newFlagSet(c string, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet("webcoding "+c, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+// parseFlags parses args and refuses positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", strings.Join(fs.Args(), " "))
+	}
+	return nil
+}

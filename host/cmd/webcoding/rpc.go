@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// rpcClient numbers JSON-RPC 2.0 requests and checks that responses answer them.
+type rpcClient struct {
+	h    rpcHost
+	next int64
+}
+
+// rpcErr is a JSON-RPC error object.
+type rpcErr struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (r *rpcErr) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", r.Code, r.Message) }
+
+// request builds {"jsonrpc":"2.0","id":N,"method":M,"params":P} (params omitted when nil)
+// without re-encoding params.
+func (c *rpcClient) request(method string, params []byte) (id string, req []byte) {
+	c.next++
+	id = strconv.FormatInt(c.next, 10)
+	req = append(req, `{"jsonrpc":"2.0","id":`...)
+	req = append(req, id...)
+	req = append(req, `,"method":`...)
+	req = appendString(req, method)
+	if params != nil {
+		req = append(req, `,"params":`...)
+		req = append(req, params...)
+	}
+	return id, append(req, '}')
+}
+
+// call sends one request. It returns the result, or the JSON-RPC error the core answered
+// with, or a host error (the module could not answer, or answered something that is not a
+// response to this request).
+func (c *rpcClient) call(ctx context.Context, method string, params []byte) (json.RawMessage, *rpcErr, error) {
+	id, req := c.request(method, params)
+	resp, err := c.h.Handle(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	var r struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+		Error   *rpcErr         `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil {
+		return nil, nil, fmt.Errorf("%s: the module answered something that is not a JSON-RPC response: %v: %.200q", method, err, resp)
+	}
+	switch {
+	case r.JSONRPC != "2.0":
+		return nil, nil, fmt.Errorf("%s: the module's response has jsonrpc %q: %.200q", method, r.JSONRPC, resp)
+	case r.Error != nil:
+		// A framing error may carry a null id (the request was not read).
+		if string(r.ID) != id && string(r.ID) != "null" {
+			return nil, nil, fmt.Errorf("%s: the module answered id %s to request %s", method, r.ID, id)
+		}
+		return nil, r.Error, nil
+	case string(r.ID) != id:
+		return nil, nil, fmt.Errorf("%s: the module answered id %s to request %s", method, r.ID, id)
+	case r.Result == nil:
+		return nil, nil, fmt.Errorf("%s: the module's response has neither result nor error", method)
+	}
+	return r.Result, nil, nil
+}
+
+// appendString appends s as a JSON string without HTML escaping.
+func appendString(dst []byte, s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a Go string always encodes (invalid UTF-8 becomes U+FFFD)
+	return append(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+}
+
+// marshal encodes v without HTML escaping and without a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
