@@ -21,13 +21,13 @@ type Ref struct {
 type refState uint8
 
 const (
-	stIdle      refState = iota
-	stImport             // after `import`
-	stExport             // after `export`
-	stClause             // inside an import/export clause, waiting for `from`
-	stClauseFrom         // after `from` inside a clause
-	stDynOpen            // after `import (`
-	stDynString          // after `import ( 'x'`
+	stIdle       refState = iota
+	stImport              // after `import`
+	stExport              // after `export`
+	stClause              // inside an import/export clause, waiting for `from`
+	stClauseFrom          // after `from` inside a clause
+	stDynOpen             // after `import (`
+	stDynString           // after `import ( 'x'`
 )
 
 // FindRefs returns the module references of src in source order: the string literal of

@@ -1,0 +1,3 @@
+import './gone.js';
+import './gone.js';
+import 'vue';

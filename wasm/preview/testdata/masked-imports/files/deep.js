@@ -1,0 +1,1 @@
+export const deep = 1;

@@ -1,0 +1,1 @@
+export const sub = 1;

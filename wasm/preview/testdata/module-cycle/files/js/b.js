@@ -1,0 +1,3 @@
+import { a } from './a.js';
+export * from "./c.js";
+export const b = 'b';

@@ -1,0 +1,2 @@
+export { a as default } from '/js/a.js';
+import './c.js';

@@ -1,0 +1,2 @@
+export default 'lazy';
+export async function more() { return import('./more.js'); }

@@ -1,0 +1,1 @@
+export const m07 = 7;

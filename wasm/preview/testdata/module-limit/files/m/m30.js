@@ -1,0 +1,1 @@
+export const m30 = 30;

@@ -1,0 +1,2 @@
+const html = "</script><!--<script>";
+export default html;

@@ -1,0 +1,2 @@
+export default 'card';
+window.card = 1;
