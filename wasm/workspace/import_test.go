@@ -1,0 +1,204 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+func entry(p string, size int, reads *int) ImportEntry {
+	return ImportEntry{Path: p, Size: int64(size), Read: func(context.Context) ([]byte, error) {
+		if reads != nil {
+			*reads++
+		}
+		return []byte(strings.Repeat("a", size)), nil
+	}}
+}
+
+func TestImportRules(t *testing.T) {
+	var reads int
+	list := []ImportEntry{
+		entry("site/.git/config", 10, &reads),
+		entry("site/node_modules/x/index.js", 10, &reads),
+		entry(".cache/a.txt", 10, &reads),
+		entry("index.html", 10, &reads),
+		entry("./index.html", 10, &reads),
+		entry(`css\site.css`, 10, &reads),
+		entry("../escape.js", 10, &reads),
+		entry("bad\x00name.js", 10, &reads),
+		entry(".env", 10, &reads),
+		entry("big.js", MaxImportTextBytes+1, &reads),
+		entry("big.png", MaxImportAssetBytes+1, &reads),
+		entry("ok.png", MaxImportAssetBytes, &reads),
+		{Path: "broken.js", Size: 3, Read: func(context.Context) ([]byte, error) { return nil, errors.New("disk on fire") }},
+		{Path: "liar.js", Size: 1, Read: func(context.Context) ([]byte, error) { return make([]byte, MaxImportTextBytes+5), nil }},
+	}
+	imp, err := ImportFiles(ctx, "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range imp.Files {
+		got = append(got, f.Path+":"+f.Kind)
+	}
+	if !slices.Equal(got, []string{"index.html:text", "css/site.css:text", "ok.png:asset"}) {
+		t.Fatalf("accepted %v", got)
+	}
+	want := []Skipped{
+		{Path: "./index.html", Reason: SkipDuplicate},
+		{Path: "../escape.js", Reason: SkipInvalidPath, Message: "parent-traversal"},
+		{Path: "bad\uFFFDname.js", Reason: SkipInvalidPath, Message: "nul"},
+		{Path: ".env", Reason: SkipHidden},
+		{Path: "big.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
+		{Path: "big.png", Reason: SkipTooLarge, Message: "larger than 4 MB"},
+		{Path: "broken.js", Reason: SkipReadFailed, Message: "disk on fire"},
+		{Path: "liar.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
+	}
+	want[0].Path = "index.html"
+	if !slices.Equal(imp.Skipped, want) {
+		t.Fatalf("skipped\n got %q\nwant %q", imp.Skipped, want)
+	}
+	if reads != 3 {
+		t.Fatalf("oversized or skipped entries were read: %d reads", reads)
+	}
+	if imp.ActivePath != "index.html" {
+		t.Fatal(imp.ActivePath)
+	}
+}
+
+func TestImportScanLimitIgnoresDotFolders(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 5000; i++ { // never counted
+		list = append(list, entry(fmt.Sprintf(".git/objects/%d", i), 1, nil))
+		list = append(list, entry(fmt.Sprintf("node_modules/p/%d.js", i), 1, nil))
+	}
+	for i := 0; i < MaxImportScannedEntries; i++ {
+		list = append(list, entry(fmt.Sprintf("d/%04d.bin.txt", i), 1, nil))
+		if i <= MaxImportScannedEntries-MaxImportFiles { // make most of them duplicates so the file limit is not hit
+			list[len(list)-1].Path = "d/dup.txt"
+		}
+	}
+	list = append(list, entry("after-limit.html", 1, nil))
+	imp, err := ImportFiles(ctx, "x", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Files) != MaxImportFiles {
+		t.Fatalf("files %d", len(imp.Files))
+	}
+	last := imp.Skipped[len(imp.Skipped)-1]
+	if last.Reason != SkipScanLimit || last.Path != "" {
+		t.Fatalf("summary %+v", last)
+	}
+	n := 0
+	for _, s := range imp.Skipped {
+		if s.Reason == SkipScanLimit || s.Reason == SkipFileLimit {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d summary entries", n)
+	}
+}
+
+func TestImportFileLimitAndTotal(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 250; i++ {
+		list = append(list, entry(fmt.Sprintf("f%03d.txt", i), 10, nil))
+	}
+	imp, err := ImportFiles(ctx, "x", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Files) != 200 || len(imp.Skipped) != 1 || imp.Skipped[0].Reason != SkipFileLimit {
+		t.Fatalf("files %d skipped %+v", len(imp.Files), imp.Skipped)
+	}
+	if imp.ActivePath != "f000.txt" {
+		t.Fatalf("active %q: first text file", imp.ActivePath)
+	}
+
+	list = nil
+	for i := 0; i < 4; i++ { // 3 × 4 MiB = 12 MiB fits; the 4th does not
+		list = append(list, entry(fmt.Sprintf("a%d.png", i), MaxImportAssetBytes, nil))
+	}
+	list = append(list, entry("small.html", 10, nil))
+	imp, err = ImportFiles(ctx, "x", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Files) != 3 || imp.Skipped[0] != (Skipped{Path: "a3.png", Reason: SkipTotalLimit, Message: "import larger than 12 MB"}) {
+		t.Fatalf("files %d skipped %+v", len(imp.Files), imp.Skipped)
+	}
+	if imp.ActivePath != "a0.png" {
+		// small.html did not fit either (12 MiB reached exactly)
+		t.Fatalf("active %q", imp.ActivePath)
+	}
+}
+
+func TestImportActivePathChoice(t *testing.T) {
+	cases := []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"a.html": "", "index.html": "", "b.css": ""}, "index.html"},
+		{map[string]string{"b.js": "", "page.htm": "", "a.css": ""}, "page.htm"},
+		{map[string]string{"z.png": "", "y.css": ""}, "y.css"},
+		{map[string]string{"z.png": "", "y.gif": ""}, "y.gif"},
+	}
+	for _, c := range cases {
+		imp, err := ImportFiles(ctx, "r", entries(c.files))
+		if err != nil || imp.ActivePath != c.want {
+			t.Errorf("%v: %q %v", c.files, imp.ActivePath, err)
+		}
+	}
+}
+
+func TestImportNoSupportedFilesLeavesStateUntouched(t *testing.T) {
+	m, repo, _ := newManager(t)
+	must(m.WriteFile(ctx, tool("w"), "app.js", "mine"))(t)
+	before, rev, saves := m.Snapshot(), m.Revision(), repo.Saves
+	list := []ImportEntry{entry(".git/HEAD", 1, nil), entry("../x.js", 1, nil), entry(".DS_Store", 1, nil)}
+	_, err := m.ImportUpload(ctx, tool("import"), "empty-folder", slices.Values(list))
+	wantErr(t, err, mcp.CodeWorkspaceNoSupportedFiles, false,
+		map[string]any{"operation": "import", "rootName": "empty-folder", "skippedCount": 2})
+	if m.Revision() != rev || repo.Saves != saves || source(t, m, "app.js") != "mine" || len(m.Snapshot().Files) != len(before.Files) {
+		t.Fatal("failed import changed the workspace")
+	}
+	folder := NewMemFolder("empty", nil)
+	_, err = m.ImportFolder(ctx, tool("i"), folder)
+	wantErr(t, err, mcp.CodeWorkspaceNoSupportedFiles, false, nil)
+	if m.FolderLinked() {
+		t.Fatal("failed import linked the folder")
+	}
+}
+
+func TestImportResetsHistoryBaselineDeletions(t *testing.T) {
+	m, repo, _ := newManager(t)
+	must(m.DeleteFile(ctx, tool("d"), "README.md"))(t)
+	must(m.WriteFile(ctx, tool("w"), "app.js", "x"))(t)
+	r := must(m.ImportUpload(ctx, tool("import"), "up", entries(map[string]string{"index.html": "<p>", "a/b.css": "p{}"})))(t)
+	if r.Revision != 5 || r.FileCount != 2 || r.RootName != "up" || len(r.Skipped) != 0 {
+		t.Fatalf("%+v", r)
+	}
+	st := m.Status(ctx)
+	if len(st.DeletedPaths)+len(st.DirtyPaths) != 0 || st.History.CanUndo || st.Filesystem.FolderLinked {
+		t.Fatalf("%+v", st)
+	}
+	if s, _ := repo.Load(ctx); s.RootName != "up" || len(s.Files) != 2 || s.Revision != 5 {
+		t.Fatalf("repository not replaced: %+v", s.Metadata)
+	}
+	_, err := m.ImportUpload(ctx, Call{ExpectedRevision: Rev(1)}, "up", entries(map[string]string{"a.txt": ""}))
+	wantErr(t, err, mcp.CodeWorkspaceRevisionConflict, true, map[string]any{"expectedRevision": int64(1), "currentRevision": int64(5), "operation": "import"})
+}
+
+func TestImportCancelled(t *testing.T) {
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err := ImportFiles(c, "x", entries(map[string]string{"a.txt": ""}))
+	wantErr(t, err, mcp.CodeToolCancelled, true, nil)
+}
