@@ -6,7 +6,6 @@ import (
 	"errors"
 	"hash/fnv"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,15 +26,14 @@ import (
 // Numbers are compared as IEEE-754 doubles, as in the original: integers beyond 2^53 that
 // round to the same double share a fingerprint.
 func Fingerprint(toolName string, args json.RawMessage) string {
-	var b []byte
+	b := make([]byte, 0, len(toolName)+1+len(args))
 	b = append(b, toolName...)
 	b = append(b, ':')
-	stable, err := StableJSON(args)
-	if err != nil {
+	if stable, err := appendStableJSON(b, args); err == nil {
+		b = stable
+	} else {
 		b = append(b, "!invalid:"...)
 		b = append(b, args...)
-	} else {
-		b = append(b, stable...)
 	}
 	h := fnv.New64a()
 	h.Write(b)
@@ -47,60 +45,22 @@ func Fingerprint(toolName string, args json.RawMessage) string {
 var errInvalidJSON = errors.New("audit: arguments are not valid JSON")
 
 // StableJSON returns the stable serialization used by Fingerprint. Empty input and null
-// serialize as {}. It fails only when raw is not exactly one valid JSON value.
+// serialize as {}. It fails only when raw is not exactly one valid JSON value in UTF-8.
 func StableJSON(raw json.RawMessage) ([]byte, error) {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return []byte("{}"), nil
-	}
-	v, ok := decodeJSON(trimmed)
-	if !ok {
-		return nil, errInvalidJSON
-	}
-	return appendStable(make([]byte, 0, len(trimmed)), v), nil
+	return appendStableJSON(make([]byte, 0, len(raw)), raw)
 }
 
-func appendStable(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...)
-	case bool:
-		return strconv.AppendBool(b, x)
-	case string:
-		return appendString(b, x)
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil && !math.IsInf(f, 0) {
-			return append(b, "NaN"...) // not reachable for decoded JSON
-		}
-		return append(b, FormatNumber(f)...)
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendStable(b, e)
-		}
-		return append(b, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendStable(b, x[k])
-		}
-		return append(b, '}')
+func appendStableJSON(b []byte, raw []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return append(b, "{}"...), nil
 	}
-	return append(b, "null"...) // decodeJSON yields no other type
+	if !utf8.Valid(trimmed) || !json.Valid(trimmed) {
+		return nil, errInvalidJSON
+	}
+	w := stableWriter{data: trimmed, out: b}
+	w.value()
+	return w.out, nil
 }
 
 // appendString writes s as a JSON string the way JavaScript's JSON.stringify does: only '"',

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -147,4 +150,115 @@ func TestFormatNumber(t *testing.T) {
 			t.Errorf("FormatNumber(%v) = %s, want %s", c.f, got, c.want)
 		}
 	}
+}
+
+// referenceStable is the decode-based stable serialization: decode with json.Number, sort
+// keys, re-encode. The byte scanner behind StableJSON must agree with it on every input.
+func referenceStable(raw []byte) ([]byte, bool) {
+	trimmed := strings.TrimSpace(string(raw))
+	if trimmed == "" || trimmed == "null" {
+		return []byte("{}"), true
+	}
+	v, ok := decodeJSON([]byte(trimmed))
+	if !ok {
+		return nil, false
+	}
+	return refAppend(nil, v), true
+}
+
+func refAppend(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case string:
+		return appendString(b, x)
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return append(b, FormatNumber(f)...)
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = refAppend(b, e)
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			b = refAppend(b, x[k])
+		}
+		return append(b, '}')
+	}
+	panic("unexpected type")
+}
+
+func TestStableJSONMatchesReference(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("{")
+	for i := 99; i >= 0; i-- {
+		if i < 99 {
+			many.WriteString(",")
+		}
+		fmt.Fprintf(&many, `"k%02d":[%d,{"z":1,"a":"\u00e9\n"}]`, i, i)
+	}
+	many.WriteString(`,"k05":"repeat wins"}`)
+	inputs := []string{
+		many.String(),
+		`{"b":1,"a":{"d":[1,2,{"y":0.10,"x":-0}],"c":"\"quoted\""},"a\u0000":true}`,
+		`{"a":1,"a":2}`, `{"b":1,"a":2,"b":3}`, `{"\u0061":1,"a":2}`,
+		`[1e21,1E-7,-0.0,123456789012345,1234567890123456,00]`,
+		`"plain"`, `"esc\/aped\t"`, `true`, `  false `, `12`, `-5`, `[]`, `{}`,
+	}
+	for _, in := range inputs {
+		got, err := StableJSON(json.RawMessage(in))
+		want, ok := referenceStable([]byte(in))
+		if (err == nil) != ok || string(got) != string(want) {
+			t.Errorf("StableJSON(%s)\n got %s, %v\nwant %s, %v", in, got, err, want, ok)
+		}
+	}
+}
+
+// FuzzStableJSON checks the byte scanner against the decode-based reference and that
+// Fingerprint depends only on the stable serialization.
+func FuzzStableJSON(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[1.0,"x"]}`, `{"a":1,"a":2}`, `[-0,1e400,"\u00e9"]`, `null`, ``, `{"a":`, `"\ud800"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := StableJSON(raw)
+		want, ok := referenceStable(raw)
+		if (err == nil) != ok {
+			t.Fatalf("StableJSON(%q) error %v, reference ok %v", raw, err, ok)
+		}
+		if !ok {
+			return
+		}
+		if string(got) != string(want) {
+			t.Fatalf("StableJSON(%q)\n got %s\nwant %s", raw, got, want)
+		}
+		if !json.Valid(got) && !strings.Contains(string(got), "Infinity") {
+			t.Fatalf("stable form is not JSON: %s", got)
+		}
+		again, err := StableJSON(got)
+		if err == nil && string(again) != string(got) {
+			t.Fatalf("not idempotent: %s -> %s", got, again)
+		}
+		if Fingerprint("t", raw) != Fingerprint("t", got) && err == nil {
+			t.Fatalf("fingerprint differs between %q and its stable form %s", raw, got)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"time"
 
@@ -110,14 +111,11 @@ func ObserveResult(r *mcp.CallToolResult) *ObservedResult {
 // ArgumentNames returns the sorted top-level keys of a tools/call arguments object. Omitted,
 // null or non-object arguments have no names (an empty, non-nil slice).
 func ArgumentNames(args json.RawMessage) []string {
-	var m map[string]json.RawMessage
-	if len(args) == 0 || json.Unmarshal(args, &m) != nil {
-		return []string{}
+	names := []string{}
+	if len(args) == 0 || !json.Valid(args) {
+		return names
 	}
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
+	eachMember(args, func(rawKey, _ []byte) { names = append(names, keyString(rawKey)) })
 	sort.Strings(names)
-	return names
+	return slices.Compact(names) // a repeated key is one name
 }

@@ -23,17 +23,23 @@ var previewArguments = []string{"path", "theme"}
 // search/replace text, objects, arrays — is never shown. The result is "" when nothing
 // qualifies, including for malformed or non-object arguments.
 func SafeArgumentPreview(args json.RawMessage) string {
-	var m map[string]json.RawMessage
-	if len(args) == 0 || json.Unmarshal(args, &m) != nil {
+	if len(args) == 0 || !json.Valid(args) {
 		return ""
 	}
+	var values [2][]byte // path, theme; the last of repeated keys wins, as in encoding/json
+	eachMember(args, func(rawKey, value []byte) {
+		for i, name := range previewArguments {
+			if keyString(rawKey) == name {
+				values[i] = value
+			}
+		}
+	})
 	var parts []string
-	for _, name := range previewArguments {
-		raw, ok := m[name]
-		if !ok {
+	for i, name := range previewArguments {
+		if values[i] == nil {
 			continue
 		}
-		v, ok := previewValue(raw)
+		v, ok := previewValue(values[i])
 		if !ok {
 			continue
 		}

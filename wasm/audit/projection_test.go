@@ -36,7 +36,10 @@ func TestArgumentNames(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "b", "source"}, ArgumentNames(json.RawMessage(`{"source":"x","b":1,"a":{}}`))); diff != "" {
 		t.Error(diff)
 	}
-	for _, in := range []string{``, `null`, `[1]`, `"x"`, `{`} {
+	if diff := cmp.Diff([]string{"a", "path"}, ArgumentNames(json.RawMessage(` {"p\u0061th":1, "a":[{"x":1}], "a":2} `))); diff != "" {
+		t.Error(diff)
+	}
+	for _, in := range []string{``, `null`, `[1]`, `"x"`, `{`, `{}`} {
 		if got := ArgumentNames(json.RawMessage(in)); got == nil || len(got) != 0 {
 			t.Errorf("ArgumentNames(%q) = %#v, want an empty slice", in, got)
 		}
