@@ -139,3 +139,33 @@ func containsAny(list []string, s string) bool {
 	}
 	return false
 }
+
+// FuzzParseProvenance checks that the strict parser never panics and that whatever it
+// accepts is valid and survives a Marshal/Parse round trip unchanged.
+func FuzzParseProvenance(f *testing.F) {
+	f.Add([]byte(validProvenance))
+	f.Add([]byte(`{"schemaVersion":"context-action-tool-execution-provenance.v1","phase":"tool-call","ownerId":"o","state":"pending","usedOutputBytes":0,"elapsedMs":0}`))
+	f.Add([]byte(`{"ownerId":" x "}`))
+	f.Add([]byte(`{"elapsedMs":1e400,"elapsedMs":2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParseProvenance(data)
+		if err != nil {
+			return
+		}
+		if verr := p.Validate(); verr != nil {
+			t.Fatalf("accepted an invalid record %+v: %v", p, verr)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := ParseProvenance(b)
+		if err != nil {
+			t.Fatalf("round trip of %s: %v", b, err)
+		}
+		b2, _ := json.Marshal(q)
+		if string(b) != string(b2) {
+			t.Fatalf("round trip changed %s to %s", b, b2)
+		}
+	})
+}
