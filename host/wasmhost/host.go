@@ -74,6 +74,7 @@ type Host struct {
 	mod                   api.Module
 	malloc, free, handleF api.Function
 	stack                 [2]uint64
+	reqPtr, reqCap        uint32 // the reusable request buffer in guest memory (0: none)
 	closed                bool
 	stats                 Stats
 
@@ -226,30 +227,42 @@ func (h *Host) Handle(ctx context.Context, req []byte) ([]byte, error) {
 	return resp, nil
 }
 
-// roundTrip is malloc, write, handle, read, free. Caller holds sem.
+// keepRequestBuffer is the largest request buffer (bytes) kept in guest memory between calls;
+// a larger one is freed after its call so the guest can reclaim it.
+const keepRequestBuffer = 1 << 20
+
+// roundTrip writes req into the reusable guest request buffer (malloc when it is missing or
+// too small), calls handle, copies the response out and frees it: two export calls per round
+// trip in the common case, each of which costs wazero a context watcher. Caller holds sem.
 func (h *Host) roundTrip(ctx context.Context, req []byte) ([]byte, error) {
 	s := h.stack[:]
-	s[0] = uint64(len(req))
-	if err := h.malloc.CallWithStack(ctx, s); err != nil {
-		return nil, fmt.Errorf("malloc: %w", err)
-	}
-	ptr := uint32(s[0])
-	if ptr == 0 {
-		return nil, fmt.Errorf("malloc(%d) failed in the module", len(req))
+	if h.reqPtr == 0 || int(h.reqCap) < len(req) {
+		if h.reqPtr != 0 {
+			s[0] = uint64(h.reqPtr)
+			h.reqPtr, h.reqCap = 0, 0
+			if err := h.free.CallWithStack(ctx, s); err != nil {
+				return nil, fmt.Errorf("free request buffer: %w", err)
+			}
+		}
+		size := max(len(req), 4096)
+		s[0] = uint64(size)
+		if err := h.malloc.CallWithStack(ctx, s); err != nil {
+			return nil, fmt.Errorf("malloc: %w", err)
+		}
+		if uint32(s[0]) == 0 {
+			return nil, fmt.Errorf("malloc(%d) failed in the module", size)
+		}
+		h.reqPtr, h.reqCap = uint32(s[0]), uint32(size)
 	}
 	mem := h.mod.Memory()
-	if !mem.Write(ptr, req) {
-		return nil, fmt.Errorf("malloc(%d) returned %d, outside guest memory", len(req), ptr)
+	if !mem.Write(h.reqPtr, req) {
+		return nil, fmt.Errorf("malloc returned %d, outside guest memory", h.reqPtr)
 	}
-	s[0], s[1] = uint64(ptr), uint64(len(req))
+	s[0], s[1] = uint64(h.reqPtr), uint64(len(req))
 	if err := h.handleF.CallWithStack(ctx, s); err != nil {
 		return nil, fmt.Errorf("handle: %w", err)
 	}
 	rptr, rlen := uint32(s[0]>>32), uint32(s[0])
-	s[0] = uint64(ptr)
-	if err := h.free.CallWithStack(ctx, s); err != nil {
-		return nil, fmt.Errorf("free request: %w", err)
-	}
 	view, ok := mem.Read(rptr, rlen)
 	if !ok {
 		return nil, fmt.Errorf("handle returned %d bytes at %d, outside guest memory", rlen, rptr)
@@ -260,6 +273,13 @@ func (h *Host) roundTrip(ctx context.Context, req []byte) ([]byte, error) {
 	if err := h.free.CallWithStack(ctx, s); err != nil {
 		return nil, fmt.Errorf("free response: %w", err)
 	}
+	if h.reqCap > keepRequestBuffer {
+		s[0] = uint64(h.reqPtr)
+		h.reqPtr, h.reqCap = 0, 0
+		if err := h.free.CallWithStack(ctx, s); err != nil {
+			return nil, fmt.Errorf("free request buffer: %w", err)
+		}
+	}
 	return resp, nil
 }
 
@@ -269,6 +289,7 @@ func (h *Host) reset(ctx context.Context, cause error) {
 		_ = h.mod.Close(context.WithoutCancel(ctx))
 	}
 	h.mod, h.malloc, h.free, h.handleF = nil, nil, nil, nil
+	h.reqPtr, h.reqCap = 0, 0
 	h.logf("host: module instance closed after a failed call (%v); its state is lost", cause)
 }
 
@@ -293,7 +314,7 @@ func (h *Host) Close(ctx context.Context) error {
 		return nil
 	}
 	err := h.mod.Close(ctx)
-	h.mod = nil
+	h.mod, h.reqPtr, h.reqCap = nil, 0, 0
 	return err
 }
 

@@ -15,8 +15,9 @@
 //	                                from malloc (len <= its size); returns respPtr<<32 | respLen.
 //	                                The response stays pinned until the host calls free(respPtr).
 //
-// The host owns every pointer it receives: it frees the request buffer after handle returns and
-// the response buffer after copying it out (the memory view aliases guest memory). handle never
+// handle copies the request before the core sees it, so the host may reuse one request buffer
+// for many calls and the core may keep slices of its input. The host frees the response buffer
+// after copying it out (the memory view aliases guest memory). handle never
 // traps on bad input: a request pointer that malloc did not return, or a panic anywhere on the
 // calling goroutine, becomes a JSON-RPC error response (-32600 / -32603). Panics on goroutines
 // that the core starts are the core's to recover.
@@ -108,7 +109,8 @@ func handle(ptr, size uint32) (out uint64) {
 	if !ok || uint64(size) > uint64(cap(buf)) {
 		return pack(errorResponse(-32600, fmt.Sprintf("Invalid Request: handle(%d, %d) is not inside a buffer from malloc.", ptr, size)))
 	}
-	req := buf[:size:size]
+	req := make([]byte, size) // a private copy: the host reuses its buffer
+	copy(req, buf[:size])
 	if intercept != nil {
 		if resp, done := intercept(req); done {
 			return pack(resp)
