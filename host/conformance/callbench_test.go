@@ -1,0 +1,175 @@
+//go:build conformance
+
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+// The benchmarked call: a read-only tool with a small closed schema (path: string 1..160),
+// the same work on every side. See the README's performance section.
+const (
+	benchArgs   = `{"path":"index.html"}`
+	benchParams = `{"name":"demo.readFile","arguments":` + benchArgs + `,"_meta":{"toolCallId":"bench-1","source":"local","mode":"agent","maxOutputBytes":65536}}`
+	benchSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"path":{"type":"string","minLength":1,"maxLength":160}},"required":["path"],"additionalProperties":false}`
+	benchSource = "<!doctype html><title>Demo</title><h1>Hello</h1>"
+)
+
+// BenchmarkCallTool compares, in one run: (native) our registry's server-side tools/call with
+// every step on — request guard, option checks, strict validation, policy, events, output
+// schema, output budget — plus encoding the result; (floor) the least anyone can do:
+// encoding/json decode, jsonschema v5 validation (compiled once), the handler, encode;
+// (wazero) the same call through the wasip1 module; (gosdk) the official MCP Go SDK, in-memory
+// client round trip; (mcpgo) mark3labs/mcp-go server-side HandleMessage with input validation.
+func BenchmarkCallTool(b *testing.B) {
+	ctx := context.Background()
+
+	b.Run("native", func(b *testing.B) {
+		var events int
+		h := studio.Assemble(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})
+		r := h.Session().Registry
+		raw := []byte(benchParams)
+		b.ReportAllocs()
+		for b.Loop() {
+			res := r.CallRaw(ctx, raw)
+			out, _ := json.Marshal(res)
+			if res.IsError || len(out) == 0 {
+				b.Fatalf("call failed: %s", out)
+			}
+		}
+		if events == 0 {
+			b.Fatal("observer saw no events")
+		}
+	})
+
+	b.Run("floor", func(b *testing.B) {
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft2020
+		if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
+			b.Fatal(err)
+		}
+		schema := c.MustCompile("mem:///s.json")
+		raw := []byte(benchParams)
+		type content struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		type result struct {
+			Content           []content       `json:"content"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+			IsError           bool            `json:"isError"`
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			var req struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal(raw, &req); err != nil {
+				b.Fatal(err)
+			}
+			var inst any
+			dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+			dec.UseNumber()
+			if err := dec.Decode(&inst); err != nil {
+				b.Fatal(err)
+			}
+			if err := schema.Validate(inst); err != nil {
+				b.Fatal(err)
+			}
+			var in struct {
+				Path string `json:"path"`
+			}
+			_ = json.Unmarshal(req.Arguments, &in)
+			sc, _ := json.Marshal(map[string]any{"path": in.Path, "source": benchSource, "revision": 1})
+			out, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
+			if len(out) == 0 {
+				b.Fatal("empty")
+			}
+		}
+	})
+
+	b.Run("wazero", func(b *testing.B) {
+		req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + benchParams + `}`)
+		if _, err := shared.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"session/configure","params":{"catalog":"demo"}}`)); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			out, err := shared.Handle(ctx, req)
+			if err != nil || !bytes.Contains(out, []byte(`"isError":false`)) {
+				b.Fatalf("call failed: %v %s", err, out)
+			}
+		}
+	})
+
+	b.Run("gosdk", func(b *testing.B) {
+		server := gosdk.NewServer(&gosdk.Implementation{Name: "bench", Version: "1"}, nil)
+		type in struct {
+			Path string `json:"path"`
+		}
+		type out struct {
+			Path     string `json:"path"`
+			Source   string `json:"source"`
+			Revision int    `json:"revision"`
+		}
+		gosdk.AddTool(server, &gosdk.Tool{Name: "readFile", Description: "read", InputSchema: json.RawMessage(benchSchema)},
+			func(ctx context.Context, _ *gosdk.CallToolRequest, a in) (*gosdk.CallToolResult, out, error) {
+				return nil, out{Path: a.Path, Source: benchSource, Revision: 1}, nil
+			})
+		st, ct := gosdk.NewInMemoryTransports()
+		ss, err := server.Connect(ctx, st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ss.Close()
+		client := gosdk.NewClient(&gosdk.Implementation{Name: "client", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, ct, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		args := map[string]any{"path": "index.html"}
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "readFile", Arguments: args})
+			if err != nil || res.IsError {
+				b.Fatalf("call failed: %v", err)
+			}
+		}
+	})
+
+	b.Run("mcpgo", func(b *testing.B) {
+		s := mcpgoserver.NewMCPServer("bench", "1", mcpgoserver.WithToolCapabilities(false), mcpgoserver.WithInputSchemaValidation())
+		s.AddTool(mcpgo.NewToolWithRawSchema("readFile", "read", json.RawMessage(benchSchema)),
+			func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				p, err := req.RequireString("path")
+				if err != nil {
+					return nil, err
+				}
+				return mcpgo.NewToolResultStructured(map[string]any{"path": p, "source": benchSource, "revision": 1}, benchSource), nil
+			})
+		msg := json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"readFile","arguments":` + benchArgs + `}}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			resp := s.HandleMessage(ctx, msg)
+			out, err := json.Marshal(resp)
+			if err != nil || bytes.Contains(out, []byte(`"isError":true`)) || bytes.Contains(out, []byte(`"error"`)) {
+				b.Fatalf("call failed: %v %s", err, out)
+			}
+		}
+	})
+}
+
