@@ -79,7 +79,7 @@ func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdap
 }
 
 func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, *mcp.ToolError) {
-	if perm := folder.Permission(ctx); perm != PermissionGranted {
+	if perm := folder.Permission(ctx); refused(perm) {
 		return Imported{}, FolderPermissionDenied(operation, perm)
 	}
 	entries, err := folder.ReadTree(ctx)
@@ -88,6 +88,10 @@ func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operatio
 	}
 	return ImportFiles(ctx, folder.Name(), slices.Values(entries))
 }
+
+// refused reports whether a permission state rules folder access out before trying: prompt and
+// denied do; unknown does not (the operation itself then reports what is wrong, e.g. stale).
+func refused(p Permission) bool { return p == PermissionPrompt || p == PermissionDenied }
 
 // folderError maps a FolderAdapter error of a read (or of a failure confirmed before writing).
 func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operation string, err error) *mcp.ToolError {
@@ -332,7 +336,7 @@ type unknownSave struct {
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision; or the revision moved
 //     during the save (details operation "save")
 //   - WORKSPACE_FOLDER_NOT_CONNECTED (retryable): {operation:"save"}
-//   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): {operation:"save", permission}
+//   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): permission "prompt" or "denied"; {operation:"save", permission}
 //   - WORKSPACE_FOLDER_STALE (retryable): {operation:"save", folderName, cause}; the link is dropped
 //   - WORKSPACE_SIDE_EFFECT_UNKNOWN (not retryable): {operation:"save", path, revision,
 //     state:"unknown", reason, diagnostic{operation, path, scopeId, revision, sourceLength?,
@@ -353,7 +357,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 	if ctx.Err() != nil {
 		return SaveResult{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Save cancelled.")
 	}
-	if perm := folder.Permission(ctx); perm != PermissionGranted {
+	if perm := folder.Permission(ctx); refused(perm) {
 		return SaveResult{}, FolderPermissionDenied("save", perm)
 	}
 	if err := m.reconcile(ctx, folder); err != nil {

@@ -263,3 +263,33 @@ func TestReloadFolder(t *testing.T) {
 		t.Fatal("stale folder must be unlinked")
 	}
 }
+
+func TestRevertAfterSavedRenameChain(t *testing.T) {
+	m, folder := linked(t)
+	must(m.RenameFile(ctx, tool("r"), "app.js", "b.js"))(t)
+	must(m.SaveAll(ctx, tool("s"), SaveOptions{}))(t)
+	if _, ok := folder.Content("app.js"); ok {
+		t.Fatal("old path must be deleted in the folder")
+	}
+	must(m.RenameFile(ctx, tool("r"), "b.js", "c.js"))(t)
+	r := must(m.RevertFile(ctx, tool("v"), "c.js"))(t)
+	if r.Path != "b.js" || slices.Contains(paths(m), "c.js") {
+		t.Fatalf("revert must go back to the last saved path b.js: %+v %v", r, paths(m))
+	}
+	if st := m.Status(ctx); len(st.DirtyPaths)+len(st.DeletedPaths) != 0 {
+		t.Fatalf("%+v", st)
+	}
+}
+
+func TestUndoRestoresDeletions(t *testing.T) {
+	m, _, _ := newManager(t)
+	must(m.DeleteFile(ctx, tool("d"), "README.md"))(t)
+	must(m.Undo(ctx, tool("u")))(t)
+	if st := m.Status(ctx); len(st.DeletedPaths) != 0 || st.FileCount != 4 {
+		t.Fatalf("%+v", st)
+	}
+	must(m.Redo(ctx, tool("r")))(t)
+	if st := m.Status(ctx); !slices.Equal(st.DeletedPaths, []string{"README.md"}) {
+		t.Fatalf("%+v", st)
+	}
+}
