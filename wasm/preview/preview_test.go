@@ -1,0 +1,244 @@
+package preview
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/preview/jsscan"
+)
+
+func htmlFile(path, src string) File {
+	return File{Path: path, Language: LangHTML, Kind: KindText, Source: src}
+}
+func css(path, src string) File {
+	return File{Path: path, Language: LangCSS, Kind: KindText, Source: src}
+}
+func js(path, src string) File {
+	return File{Path: path, Language: LangJS, Kind: KindText, Source: src}
+}
+func asset(path, mime string, data []byte) File {
+	return File{Path: path, Kind: KindAsset, MimeType: mime, Data: data}
+}
+
+var bridgeOpts = Options{Revision: 4, Nonce: "nonce-1", Bridge: true}
+
+func TestEntryChoice(t *testing.T) {
+	files := []File{htmlFile("b.html", "<p>b</p>"), htmlFile("a.html", "<p>a</p>"), htmlFile("index.html", "<p>index</p>")}
+	if r := Compile(files, bridgeOpts); r.Entry != "index.html" || !strings.Contains(r.HTML, "<p>index</p>") {
+		t.Errorf("entry = %q", r.Entry)
+	}
+	if r := Compile(files[:2], bridgeOpts); r.Entry != "b.html" || !strings.Contains(r.HTML, "<p>b</p>") {
+		t.Errorf("entry without index.html = %q, want the first html file b.html", r.Entry)
+	}
+	r := Compile([]File{css("a.css", "a{}"), {Path: "README.md", Language: "markdown", Kind: KindText}}, bridgeOpts)
+	if r.Entry != "" || !strings.Contains(r.HTML, "Preview waiting") || !strings.Contains(r.HTML, "Add an HTML entry file") {
+		t.Errorf("waiting page expected, got entry %q", r.Entry)
+	}
+	if strings.Count(r.HTML, BridgeAttr) != 1 || !strings.Contains(r.HTML, `REVISION=4,NONCE="nonce-1"`) {
+		t.Error("waiting page must carry the bridge with revision and nonce")
+	}
+	if r.Diagnostics == nil || len(r.Diagnostics) != 0 {
+		t.Errorf("waiting page diagnostics = %#v, want empty non-nil", r.Diagnostics)
+	}
+	if d := Diagnose(nil); d == nil || len(d) != 0 {
+		t.Errorf("Diagnose(nil) = %#v", d)
+	}
+	noBridge := Compile(nil, Options{})
+	if strings.Contains(noBridge.HTML, BridgeAttr) {
+		t.Error("Bridge=false must not inject the bridge")
+	}
+}
+
+func TestExport(t *testing.T) {
+	if _, err := Export([]File{css("a.css", "")}); !errors.Is(err, ErrNoEntry) {
+		t.Fatalf("err = %v, want ErrNoEntry", err)
+	}
+	files := []File{
+		htmlFile("index.html", `<head><link rel=stylesheet href=s.css></head><img src=a.png><script src=app.js></script>`),
+		css("s.css", `b{background:url(a.png)}`),
+		js("app.js", `console.log(1)`),
+		asset("a.png", "image/png", []byte{0x89, 'P'}),
+	}
+	out, err := Export(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<style data-workspace-source="s.css">b{background:url("data:image/png;base64,iVA=")}</style>`,
+		`<img src="data:image/png;base64,iVA=">`,
+		`<script>console.log(1)</script>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, BridgeAttr) || strings.Contains(out, MessageReady) {
+		t.Error("export must not carry the bridge")
+	}
+}
+
+func TestAssetURLStrategy(t *testing.T) {
+	var calls []string
+	opts := bridgeOpts
+	opts.AssetURL = func(f File) (string, bool) {
+		calls = append(calls, f.Path)
+		if f.Path == "no-url.png" {
+			return "", false
+		}
+		return "blob:host/" + f.Path, true
+	}
+	files := []File{
+		htmlFile("index.html", `<link rel=stylesheet href=s.css><img src=a.png><img src="./a.png"><img src=no-url.png><video poster=/a.png></video>`),
+		css("s.css", `a{background:url(a.png)} b{background:url(no-url.png)}`),
+		asset("a.png", "image/png", []byte("A")),
+		asset("no-url.png", "image/png", []byte("B")),
+	}
+	r := Compile(files, opts)
+	if len(calls) != 2 {
+		t.Errorf("AssetURL calls = %v, want one per asset", calls)
+	}
+	if strings.Count(r.HTML, "blob:host/a.png") != 4 {
+		t.Errorf("a.png not rewritten everywhere:\n%s", r.HTML)
+	}
+	if !strings.Contains(r.HTML, `<img src=no-url.png>`) || !strings.Contains(r.HTML, `url(no-url.png)`) {
+		t.Errorf("an asset without URL must stay untouched:\n%s", r.HTML)
+	}
+}
+
+func TestBridgeScript(t *testing.T) {
+	s := BridgeScript(42, `</script><!--"'&`)
+	body := strings.TrimSuffix(strings.TrimPrefix(s, "<script "+BridgeAttr+">"), "</script>")
+	if jsscan.HasUnsafeSequence(body) {
+		t.Fatalf("bridge body has an unsafe sequence: %s", body)
+	}
+	for _, want := range []string{
+		"REVISION=42", `NONCE="\u003c/script\u003e\u003c!--\"'\u0026"`,
+		`"` + MessageReady + `"`, `"` + MessageError + `"`, `"` + MessageConsole + `"`,
+		`"` + DefaultErrorMessage + `"`, `"` + DefaultRejectionMessage + `"`,
+		"cut(t,240)", "consoleCount<100", "cut(parts.join(\" \"),500)", `"*"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("bridge lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "@") {
+		t.Errorf("unreplaced placeholder in bridge: %s", body)
+	}
+}
+
+func TestStylesheetEscape(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<head><link rel=stylesheet href=s.css></head><body></body>`),
+		css("s.css", `a::after{content:"</style><script>alert(1)</script>"} /* </STYLE > */`),
+	}
+	r := Compile(files, bridgeOpts)
+	i := strings.Index(r.HTML, `<style data-workspace-source="s.css">`)
+	end := strings.Index(strings.ToLower(r.HTML[i:]), "</style")
+	if got := r.HTML[i+len(`<style data-workspace-source="s.css">`) : i+end]; got != `a::after{content:"<\/style><script>alert(1)</script>"} /* <\/STYLE > */` {
+		t.Errorf("style text = %q", got)
+	}
+}
+
+// generatedScripts returns the bodies of the bridge and bootstrap scripts of doc.
+func generatedScripts(doc string) []string {
+	var out []string
+	for _, open := range []string{"<script " + BridgeAttr + ">", "<script " + BootstrapAttr + "="} {
+		for rest := doc; ; {
+			i := strings.Index(rest, open)
+			if i < 0 {
+				break
+			}
+			rest = rest[i:]
+			start := strings.IndexByte(rest, '>') + 1
+			end := strings.Index(rest, "</script>")
+			out = append(out, rest[start:end])
+			rest = rest[end:]
+		}
+	}
+	return out
+}
+
+func TestRobustness(t *testing.T) {
+	bad := "\xff\xfe\xc3(\xe2\x82"
+	deepHTML := strings.Repeat("<div>", 10_000) + "<img src=a.png>" + strings.Repeat("</div>", 10_000)
+	deepCSS := strings.Repeat("a{", 10_000) + "b{background:url(a.png)}" + bad
+	deepJS := strings.Repeat("`${", 10_000) + "import('./m.js')" + strings.Repeat("}`", 10_000)
+	deepParens := strings.Repeat("(", 10_000) + bad + strings.Repeat(")", 10_000)
+	hugeLine := strings.Repeat("var x = 1 < 2 && '</script>' + `<!--`; ", 50_000) // ~2 MB, one line
+	var chain []File
+	for i := 0; i < 10_000; i++ { // a 10,000-long module and @import chain
+		chain = append(chain, js("chain/"+itoa(i)+".js", "import './"+itoa(i+1)+".js';"))
+		chain = append(chain, css("chain/"+itoa(i)+".css", "@import '"+itoa(i+1)+".css';"))
+	}
+	files := append([]File{
+		htmlFile("index.html", "<!doctype html><head><link rel=stylesheet href=deep.css><link rel=stylesheet href=chain/0.css></head><body>"+
+			deepHTML+bad+"<script src=huge.js></script><script type=module src=deep.js></script>"+
+			"<script type=module src=chain/0.js></script><script src=parens.js></script><script>"+bad+"</script></body>"),
+		css("deep.css", deepCSS),
+		js("deep.js", deepJS),
+		js("m.js", bad),
+		js("parens.js", deepParens),
+		js("huge.js", hugeLine),
+		asset("a.png", "image/png", []byte(bad)),
+	}, chain...)
+	r := Compile(files, bridgeOpts)
+	if !utf8.ValidString(r.HTML) {
+		t.Error("document is not valid UTF-8")
+	}
+	if strings.Count(r.HTML, BridgeAttr) != 1 {
+		t.Errorf("bridge count = %d", strings.Count(r.HTML, BridgeAttr))
+	}
+	for _, s := range generatedScripts(r.HTML) {
+		if jsscan.HasUnsafeSequence(s) {
+			t.Fatal("generated script has an unsafe sequence")
+		}
+	}
+	if !strings.Contains(r.HTML, "/* Skipped workspace @import limit at: 33.css */") {
+		t.Error("the @import chain must stop at the limit")
+	}
+	limits := 0
+	for _, d := range r.Diagnostics {
+		if d.Kind == DiagModuleGraphLimit {
+			limits++
+		}
+	}
+	if limits != 1 {
+		t.Errorf("module-graph-limit diagnostics = %d, want 1", limits)
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestDeterministicAcrossInputOrderOfMaps(t *testing.T) {
+	// Many assets and modules: output must not depend on map iteration.
+	files := []File{htmlFile("index.html", "")}
+	var page strings.Builder
+	page.WriteString("<script type=module>")
+	for i := 0; i < 40; i++ {
+		n := itoa(i)
+		files = append(files, asset("a"+n+".png", "image/png", []byte(n)), js("m"+n+".js", "export default "+n))
+		page.WriteString("import './m" + n + ".js';")
+	}
+	page.WriteString("</script>")
+	for i := 0; i < 40; i++ {
+		page.WriteString("<img src=a" + itoa(i) + ".png>")
+	}
+	files[0].Source = page.String()
+	first := Compile(files, bridgeOpts)
+	for i := 0; i < 20; i++ {
+		if again := Compile(files, bridgeOpts); again.HTML != first.HTML || len(again.Diagnostics) != len(first.Diagnostics) {
+			t.Fatal("output differs between runs")
+		}
+	}
+}
