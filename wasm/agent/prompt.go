@@ -1,9 +1,6 @@
 package agent
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Default values of the arguments the planner fills in when the prompt does not give them
 // (REFERENCE §7.1).
@@ -22,61 +19,61 @@ const (
 	DefaultHeroSubtitle = "The agent selected tools, changed the workspace, and refreshed the preview."
 )
 
-// Keyword patterns (REFERENCE §7.1). They run on the keyword text (see promptText), never on
-// quoted values or path tokens. English keywords are case-insensitive and must start a word
-// (`\bcard` matches "cards" but not "discard"); the ones the reference calls words (undo,
-// redo, the path fallbacks) must also end one. Korean keywords match anywhere, since
-// particles attach to them ("파일을", "상태는").
+// Keyword patterns (REFERENCE §7.1). They run on the lower-cased keyword text (see
+// promptText), never on quoted values or path tokens, so matching is case-insensitive.
+// English keywords must start a word (`\bcard` matches "cards" but not "discard"); the ones
+// the reference calls words (undo, redo, the path fallbacks) must also end one. Korean
+// keywords match anywhere, since particles attach to them ("파일을", "상태는").
 var (
-	reResetKR      = regexp.MustCompile(`초기화|처음부터\s*(?:다시|시작)|기본\s*예제`)
-	reResetVerb    = regexp.MustCompile(`(?i)\b(?:reset|start\s+over|restore\s+demo)`)
-	reResetObject  = regexp.MustCompile(`(?i)\b(?:workspace|demo)|작업\s*공간|프로젝트|상태`)
-	reDelete       = regexp.MustCompile(`(?i)\b(?:delete|remove)|삭제|지워`)
-	reFileWord     = regexp.MustCompile(`(?i)\bfile|파일`)
-	reSave         = regexp.MustCompile(`(?i)\b(?:save|persist)|저장|폴더에\s*반영|파일\s*시스템`)
-	reSaveQuestion = regexp.MustCompile(`저장\s*가능`)
-	reDisconnect   = regexp.MustCompile(`(?i)\b(?:disconnect|unlink)|연결을?\s*해제|폴더\s*해제`)
-	reFolderWord   = regexp.MustCompile(`(?i)\b(?:folder|directory)|폴더|디렉[터토]리`)
-	reReloadVerb   = regexp.MustCompile(`(?i)\b(?:reload|re-read|refresh)|다시\s*읽|새로\s*고침|재로드`)
-	reStatus       = regexp.MustCompile(`(?i)\bstatus|상태|\bfolder\s+sync|폴더\s*연결|저장\s*가능|\bwritable`)
-	rePreviewWord  = regexp.MustCompile(`(?i)\bpreview|미리\s*보기`)
-	reStateWord    = regexp.MustCompile(`(?i)\b(?:status|state)|상태`)
-	reRename       = regexp.MustCompile(`(?i)\b(?:rename|move)|이름\s*(?:변경|바꾸|바꿔)|파일\s*이름`)
-	reOpen         = regexp.MustCompile(`(?i)\b(?:open|show|view)|열어|열기|보여|파일을\s*(?:선택|열)`)
-	reDownload     = regexp.MustCompile(`(?i)\b(?:download|export)|다운로드|내려\s*받|받아\s*줘`)
-	reUndo         = regexp.MustCompile(`(?i)\bundo\b|실행\s*취소|되돌리(?:기|어|줘|고)`)
-	reRedo         = regexp.MustCompile(`(?i)\bredo\b|재실행|다시\s*실행`)
-	reVisualCopy   = regexp.MustCompile(`(?i)\b(?:hero|headline|title|subtitle|feature|card|section)|제목|히어로|기능|카드|섹션`)
-	reEditVerb     = regexp.MustCompile(`(?i)\b(?:replace|change|edit|update)|바꾸|바꿔|변경|수정|교체`)
-	reRefreshVerb  = regexp.MustCompile(`(?i)\b(?:refresh|reload)|새로\s*고침|갱신`)
-	reCreate       = regexp.MustCompile(`(?i)\bcreate|생성|만들`)
-	reNewFile      = regexp.MustCompile(`새\s*파일`)
-	reNewWord      = regexp.MustCompile(`(?i)\bnew\b`)
-	reFeature      = regexp.MustCompile(`(?i)\b(?:feature|card|section)|기능|카드`)
-	reHero         = regexp.MustCompile(`(?i)\b(?:hero|headline|landing\s+page|update\s+(?:the\s+)?title)|제목|랜딩\s*페이지|히어로`)
-	reHeroCopy     = regexp.MustCompile(`(?i)\b(?:hero|headline|title|subtitle)|제목|히어로`)
+	reResetKR      = newKeyword(`초기화|처음부터\s*(?:다시|시작)|기본\s*예제`)
+	reResetVerb    = newKeyword(`\b(?:reset|start\s+over|restore\s+demo)`)
+	reResetObject  = newKeyword(`\b(?:workspace|demo)|작업\s*공간|프로젝트|상태`)
+	reDelete       = newKeyword(`\b(?:delete|remove)|삭제|지워`)
+	reFileWord     = newKeyword(`\bfile|파일`)
+	reSave         = newKeyword(`\b(?:save|persist)|저장|폴더에\s*반영|파일\s*시스템`)
+	reSaveQuestion = newKeyword(`저장\s*가능`)
+	reDisconnect   = newKeyword(`\b(?:disconnect|unlink)|연결을?\s*해제|폴더\s*해제`)
+	reFolderWord   = newKeyword(`\b(?:folder|directory)|폴더|디렉[터토]리`)
+	reReloadVerb   = newKeyword(`\b(?:reload|re-read|refresh)|다시\s*읽|새로\s*고침|재로드`)
+	reStatus       = newKeyword(`\bstatus|상태|\bfolder\s+sync|폴더\s*연결|저장\s*가능|\bwritable`)
+	rePreviewWord  = newKeyword(`\bpreview|미리\s*보기`)
+	reStateWord    = newKeyword(`\b(?:status|state)|상태`)
+	reRename       = newKeyword(`\b(?:rename|move)|이름\s*(?:변경|바꾸|바꿔)|파일\s*이름`)
+	reOpen         = newKeyword(`\b(?:open|show|view)|열어|열기|보여|파일을\s*(?:선택|열)`)
+	reDownload     = newKeyword(`\b(?:download|export)|다운로드|내려\s*받|받아\s*줘`)
+	reUndo         = newKeyword(`\bundo\b|실행\s*취소|되돌리(?:기|어|줘|고)`)
+	reRedo         = newKeyword(`\bredo\b|재실행|다시\s*실행`)
+	reVisualCopy   = newKeyword(`\b(?:hero|headline|title|subtitle|feature|card|section)|제목|히어로|기능|카드|섹션`)
+	reEditVerb     = newKeyword(`\b(?:replace|change|edit|update)|바꾸|바꿔|변경|수정|교체`)
+	reRefreshVerb  = newKeyword(`\b(?:refresh|reload)|새로\s*고침|갱신`)
+	reCreate       = newKeyword(`\bcreate|생성|만들`)
+	reNewFile      = newKeyword(`새\s*파일`)
+	reNewWord      = newKeyword(`\bnew\b`)
+	reFeature      = newKeyword(`\b(?:feature|card|section)|기능|카드`)
+	reHero         = newKeyword(`\b(?:hero|headline|landing\s+page|update\s+(?:the\s+)?title)|제목|랜딩\s*페이지|히어로`)
+	reHeroCopy     = newKeyword(`\b(?:hero|headline|title|subtitle)|제목|히어로`)
 
 	// Theme keywords in priority order: the first theme with a match wins.
 	themeKeywords = []struct {
 		theme string
-		re    *regexp.Regexp
+		re    *keyword
 	}{
-		{ThemeEmerald, regexp.MustCompile(`(?i)\b(?:emerald|green)`)},
-		{ThemeAmber, regexp.MustCompile(`(?i)\b(?:amber|orange)`)},
-		{ThemeRose, regexp.MustCompile(`(?i)\b(?:rose|pink)`)},
-		{ThemeViolet, regexp.MustCompile(`(?i)\b(?:violet|purple)|보라`)},
+		{ThemeEmerald, newKeyword(`\b(?:emerald|green)`)},
+		{ThemeAmber, newKeyword(`\b(?:amber|orange)`)},
+		{ThemeRose, newKeyword(`\b(?:rose|pink)`)},
+		{ThemeViolet, newKeyword(`\b(?:violet|purple)|보라`)},
 	}
 
 	// Path fallbacks when no explicit path token is present: whole words, in this order.
 	pathFallbacks = []struct {
-		re   *regexp.Regexp
+		re   *keyword
 		path string
 	}{
-		{regexp.MustCompile(`(?i)\breadme\b`), "README.md"},
-		{regexp.MustCompile(`(?i)\bindex\b`), "index.html"},
-		{regexp.MustCompile(`(?i)\bstyles?\b`), "styles.css"},
-		{regexp.MustCompile(`(?i)\bapp\b`), "app.js"},
-		{regexp.MustCompile(`(?i)\bnotes?\b`), "notes.md"},
+		{newKeyword(`\breadme\b`), "README.md"},
+		{newKeyword(`\bindex\b`), "index.html"},
+		{newKeyword(`\bstyles?\b`), "styles.css"},
+		{newKeyword(`\bapp\b`), "app.js"},
+		{newKeyword(`\bnotes?\b`), "notes.md"},
 	}
 )
 
@@ -84,8 +81,8 @@ var (
 type promptText struct {
 	quotes []quoted // every quoted span, left to right
 	paths  []string // path tokens outside quotes, plus quoted values that are one path token
-	// keywords is the prompt with every quoted span and every path token replaced by a
-	// space: the only text keyword patterns see.
+	// keywords is the prompt, lower-cased, with every quoted span and every path token
+	// replaced by a space: the only text keyword patterns see.
 	keywords string
 	// requested is the inferred path: the first path token, else a keyword fallback, else "".
 	requested string
@@ -120,13 +117,13 @@ func readPrompt(prompt string) promptText {
 		last = tok.end
 	}
 	kw.WriteString(text[last:])
-	t.keywords = kw.String()
+	t.keywords = strings.ToLower(kw.String())
 
 	if len(t.paths) > 0 {
 		t.requested = t.paths[0]
 	} else {
 		for _, f := range pathFallbacks {
-			if f.re.MatchString(t.keywords) {
+			if f.re.in(t.keywords) {
 				t.requested = f.path
 				break
 			}
@@ -227,12 +224,12 @@ func PromptToToolCallsWithActive(prompt, activePath string) []Call {
 func plan(prompt, activePath string) ([]Call, Ambiguity) {
 	t := readPrompt(prompt)
 	kw := t.keywords
-	has := func(re *regexp.Regexp) bool { return re.MatchString(kw) }
+	has := func(k *keyword) bool { return k.in(kw) }
 
 	folder := has(reFolderWord)
 	reloadFolder := has(reReloadVerb) && folder
 	disconnect := has(reDisconnect) && folder
-	save := reSave.MatchString(reSaveQuestion.ReplaceAllString(kw, " "))
+	save := reSave.in(reSaveQuestion.re.ReplaceAllString(kw, " "))
 	deleteRequest := has(reDelete) && has(reFileWord)
 
 	var patch *Call
