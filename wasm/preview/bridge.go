@@ -65,7 +65,7 @@ window.addEventListener("error",function(e){fail(e&&(e.message||(e.error!==undef
 window.addEventListener("unhandledrejection",function(e){fail(e?text(e.reason):"",@DEFREJ@);});
 window.addEventListener("load",function(){setTimeout(function(){loaded=true;maybeReady();},0);});
 try{Object.defineProperty(window,@GLOBAL@,{value:Object.freeze({track:function(p){pending++;Promise.resolve(p).then(function(){pending--;maybeReady();},function(e){pending--;fail(text(e),@DEFERR@);});}})});}catch(e){}
-function fmt(v){if(typeof v==="string")return v;try{if(v instanceof Error)return v.name+": "+v.message;if(v&&typeof v==="object"){var j=JSON.stringify(v);if(typeof j==="string")return j;}}catch(e){}try{return String(v);}catch(e){return "";}}
+function fmt(v){if(typeof v==="string")return v;try{if(Object.prototype.toString.call(v)==="[object Error]")return v.name+": "+v.message;if(v&&typeof v==="object"){var j=JSON.stringify(v);if(typeof j==="string")return j;}}catch(e){}try{return String(v);}catch(e){return "";}}
 var c=window.console;if(c){["log","warn","error"].forEach(function(level){var orig=c[level];if(typeof orig!=="function")return;c[level]=function(){try{if(consoleCount<@MAXCON@){consoleCount++;var parts=[];for(var i=0;i<arguments.length;i++)parts.push(cut(fmt(arguments[i]),@MAXTEXT@));post({type:@CONSOLE@,revision:REVISION,nonce:NONCE,level:level,text:cut(parts.join(" "),@MAXTEXT@)});}}catch(e){}return orig.apply(this,arguments);};});}
 })();`
 
