@@ -125,7 +125,9 @@ func TestQueueFixture(t *testing.T) {
 
 	// An acknowledgement classifier that fails yields unknown, never a guess.
 	req := queueReq(b, order{"o4", "kiwi"})
-	req.OnAck = func(context.Context, ack) (durable.Outcome, error) { return durable.Outcome{}, fmt.Errorf("schema drift") }
+	req.OnAck = func(context.Context, ack) (durable.Outcome, error) {
+		return durable.Outcome{}, fmt.Errorf("schema drift")
+	}
 	res, err = durable.RunQueue(ctx, f.run, req)
 	if err != nil || res.Status != durable.StatusUnknown || res.Reason != "acknowledgement classification failed: schema drift" {
 		t.Fatalf("classifier error = %+v, %v", res, err)

@@ -106,7 +106,9 @@ type RunResult struct {
 // PanicError is the error Classify receives when Execute panicked.
 type PanicError struct{ Value any }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("side-effect execution panicked: %v", e.Value) }
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("side-effect execution panicked: %v", e.Value)
+}
 
 // Runner runs side effects at most once per key through a Store (REFERENCE §6.4). Safe for
 // concurrent use; immutable.
