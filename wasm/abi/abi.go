@@ -14,6 +14,7 @@
 //   - session/configure Config → {configured: true}: rebuilds the session (registry and
 //     approval queue) from the host's configuration
 //   - ping → {}
+//   - any method in Session.Methods (operations that are not tools, SPEC §2.11)
 //   - notifications/cancelled {requestId, reason?} (MCP cancellation): cancels that in-flight
 //     request; within a batch every id is registered before any element runs
 //
@@ -49,7 +50,14 @@ const MaxBatch = 1000
 type Session struct {
 	Registry  *registry.Registry
 	Approvals *registry.ApprovalQueue // nil when approvals are not interactive
+	// Methods are extra JSON-RPC methods of this session (e.g. "agent/run", "preview/compile"):
+	// core operations that are not tools (SPEC §2.11). They cannot shadow the built-in methods.
+	Methods map[string]Method
 }
+
+// Method answers one extra JSON-RPC method. params is the raw params member (nil when
+// absent). A returned *jsonrpc.Error is sent as is; use CodeInvalidParams for bad params.
+type Method func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error)
 
 // Builder assembles a Session from a Config. It is the assembly function of the entry
 // (studio.Assemble supplies it).
@@ -247,6 +255,13 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 	case "notifications/cancelled":
 		h.cancel(params)
 		return json.RawMessage("{}"), nil
+	}
+	if m, ok := sess.Methods[method]; ok {
+		v, rerr := m(ctx, params)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return marshal(v)
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method %q not found", method)}
 }
