@@ -289,9 +289,12 @@ func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
 		top.coalesceKey == call.CoalesceKey && now.Sub(top.at) < CoalesceWindow {
 		m.history[m.histIndex] = cp
 	} else {
-		m.history = append(m.history[:m.histIndex+1:m.histIndex+1], cp)
+		// The history slice is never shared, so the redo branch is overwritten in place.
+		m.history = append(m.history[:m.histIndex+1], cp)
 		if len(m.history) > MaxHistory {
-			m.history = slices.Clone(m.history[len(m.history)-MaxHistory:])
+			n := copy(m.history, m.history[len(m.history)-MaxHistory:])
+			clear(m.history[n:])
+			m.history = m.history[:n]
 		}
 		m.histIndex = len(m.history) - 1
 	}

@@ -625,3 +625,23 @@ func TestStatusFilesystem(t *testing.T) {
 		t.Fatalf("%+v", fs)
 	}
 }
+
+func TestHistoryRestoreRespectsSourceLimit(t *testing.T) {
+	m, _, _ := newManager(t)
+	big := strings.Repeat("b", MaxSourceChars+1)
+	must(m.ImportUpload(ctx, tool("i"), "up", entries(map[string]string{"index.html": "h", "big.txt": big})))(t)
+	must(m.WriteFile(ctx, tool("w"), "big.txt", "short"))(t)
+	// While the over-budget text is still the saved original, undo may bring it back.
+	must(m.Undo(ctx, tool("u")))(t)
+	if source(t, m, "big.txt") != big {
+		t.Fatal("undo to the imported original")
+	}
+	must(m.Redo(ctx, tool("r")))(t)
+	must(m.SaveCheckpoint(ctx, tool("c")))(t) // "short" is now the saved state
+	rev := m.Revision()
+	_, err := m.Undo(ctx, tool("u"))
+	wantErr(t, err, mcp.CodeWorkspaceSourceLimit, false, map[string]any{"limit": MaxSourceChars})
+	if m.Revision() != rev || source(t, m, "big.txt") != "short" {
+		t.Fatal("a refused restore changed the workspace")
+	}
+}
