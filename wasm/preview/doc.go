@@ -27,7 +27,8 @@
 //  4. data/href/poster/src of audio, embed, image, img, link, object, source, track and video
 //     naming a workspace asset get the asset's URL (Options.AssetURL, or DataURL).
 //  5. The bridge script (BridgeScript) goes right after the first <head…>, else right before
-//     the first <body…>, else after <html…>, else after a leading doctype, else first.
+//     the first <body…>, else after <html…>, else after a leading doctype, else first — but
+//     never after the first <script> element, which it then precedes.
 //
 // Paths follow one rule (REFERENCE §5.2): trim, ignore empty/"#…"/"data:"/"blob:"/
 // "javascript:", refuse other schemes and "//", strip "?…"/"#…", URI-decode (failure =
@@ -51,6 +52,9 @@
 //   - When the entry has neither <head> nor <body>, the bridge goes after <html…> or a leading
 //     doctype instead of first in the file (REFERENCE: "prepended"), because a script before
 //     the doctype would switch the document to quirks mode.
+//   - The bridge never follows a script element: in a document like
+//     `<title>t</title><script>…</script><body>` it goes before the script rather than before
+//     <body>, so that script's errors and module import are reported.
 //   - A stylesheet link's media attribute is carried over to its <style>.
 //   - The @import limit counts imports that are actually inlined (not cyclic or unresolved
 //     ones); the module limit counts distinct modules added to the graph, so re-imports of a

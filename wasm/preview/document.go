@@ -109,7 +109,7 @@ func (c *compiler) document(entry *File) string {
 	if !c.diagOnly {
 		b.Grow(len(src) + len(src)/4 + 4096)
 	}
-	afterHead, beforeBody, afterHTML, afterDoctype := -1, -1, -1, -1
+	afterHead, beforeBody, afterHTML, afterDoctype, firstScript := -1, -1, -1, -1, -1
 	pos := 0
 	for pos < len(src) {
 		k := strings.IndexByte(src[pos:], '<')
@@ -162,6 +162,9 @@ func (c *compiler) document(entry *File) string {
 			case t.name == "link" && c.isStylesheetLink(t):
 				c.stylesheetLink(&b, entry.Path, src, t)
 			case t.name == "script":
+				if firstScript < 0 {
+					firstScript = b.Len()
+				}
 				textEnd, after := rawTextEnd(src, t.end, "script")
 				c.script(&b, entry.Path, src, t, src[t.end:textEnd], src[textEnd:after])
 				pos = after
@@ -199,6 +202,11 @@ func (c *compiler) document(entry *File) string {
 		at = afterHTML
 	case afterDoctype >= 0:
 		at = afterDoctype
+	}
+	if firstScript >= 0 && firstScript < at {
+		// A script before that point (e.g. in a document without <head>) must already find
+		// the bridge: its errors and its module import are reported through it.
+		at = firstScript
 	}
 	return out[:at] + BridgeScript(c.opts.Revision, c.opts.Nonce) + out[at:]
 }

@@ -46,6 +46,7 @@ var goldenCases = []goldenCase{
 	{name: "assets", blobAssets: true},
 	{name: "no-head"},
 	{name: "no-head-no-body"},
+	{name: "script-before-body"},
 }
 
 const (

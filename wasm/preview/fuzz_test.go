@@ -1,0 +1,60 @@
+package preview
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/preview/jsscan"
+)
+
+// FuzzCompile drives the HTML rewriter with an arbitrary entry document, stylesheet and
+// module. Invariants: no panic; byte-identical output for identical input; valid UTF-8;
+// exactly one bridge script (when the inputs do not spell its marker themselves) and none
+// without Bridge; generated scripts never contain "<!--" or "</script"; Diagnose agrees with
+// Compile.
+func FuzzCompile(f *testing.F) {
+	f.Add(`<!doctype html><head><link rel=stylesheet href=s.css></head><body><script src=c.js></script><script type=module src=m.js></script><img src=a.png></body>`,
+		`@import "t.css" print; a{background:url(a.png)}`, `import './m.js'; import('x'); export * from "https://e/x.js"`)
+	f.Add(`<html><body><script type="module">import a from './m.js'</script>`, `@import url(s.css);`, "`${import('./c.js')}`")
+	f.Add(`<head`, `url(`, `import`)
+	f.Add(`<!-- <head> --><script>`+"\xff"+`</script><body>`, `</style>`, `"</script><!--"`)
+	f.Add(`<img src="a%20b.png" data=x poster=/a.png><link href=s.css?x><script src='c.js' async></script><plaintext><head>`, `@import "../s.css"`, `import "/m.js"`)
+	f.Fuzz(func(t *testing.T, page, sheet, module string) {
+		files := []File{
+			htmlFile("index.html", page),
+			css("s.css", sheet),
+			css("t.css", "@import 's.css';"+sheet),
+			js("m.js", module),
+			js("c.js", module),
+			asset("a.png", "image/png", []byte(sheet)),
+		}
+		opts := Options{Revision: 1, Nonce: "n", Bridge: true}
+		r := Compile(files, opts)
+		if again := Compile(files, opts); again.HTML != r.HTML {
+			t.Fatal("not deterministic")
+		}
+		if !utf8.ValidString(r.HTML) {
+			t.Fatal("invalid UTF-8 in the document")
+		}
+		inputs := page + sheet + module
+		if !strings.Contains(inputs, BridgeAttr) {
+			if n := strings.Count(r.HTML, BridgeAttr); n != 1 {
+				t.Fatalf("%d bridge scripts", n)
+			}
+			if strings.Contains(Compile(files, Options{}).HTML, BridgeAttr) {
+				t.Fatal("bridge injected without Bridge")
+			}
+		}
+		if !strings.Contains(inputs, BootstrapAttr) && !strings.Contains(inputs, BridgeAttr) {
+			for _, s := range generatedScripts(r.HTML) {
+				if jsscan.HasUnsafeSequence(s) {
+					t.Fatalf("generated script with an unsafe sequence: %q", s)
+				}
+			}
+		}
+		if !equalDiags(Diagnose(files), r.Diagnostics) {
+			t.Fatal("Diagnose differs from Compile")
+		}
+	})
+}

@@ -1,0 +1,92 @@
+package preview
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// genWorkspace builds a workspace of n files (n ≥ 5) of about fileBytes each: an index.html
+// that links every stylesheet, loads every classic script, roots a module script at every
+// module, and shows every asset. A quarter of the files is each kind; stylesheets @import a
+// shared base and use url(); modules import one leaf each plus the shared leaf.
+func genWorkspace(n, fileBytes int) []File {
+	k := (n - 1) / 4
+	filler := func(prefix string, size int) string {
+		var b strings.Builder
+		for b.Len() < size {
+			b.WriteString(prefix)
+		}
+		return b.String()
+	}
+	var page strings.Builder
+	page.WriteString("<!doctype html><html><head><title>bench</title>\n")
+	files := []File{{}}
+	files = append(files, css("css/base.css", filler(".base{color:#123} /* comment */\n", fileBytes)))
+	files = append(files, js("js/leaf.js", filler("export const leaf = 'x'; // comment\n", fileBytes)))
+	for i := 0; i < k; i++ {
+		n := itoa(i)
+		files = append(files, css("css/s"+n+".css", "@import 'base.css' screen;\n.bg"+n+"{background:url(../img/a"+n+".png)}\n"+filler(".c"+n+"{margin:0 auto;padding:4px} /* x */\n", fileBytes)))
+		page.WriteString(`<link rel="stylesheet" href="css/s` + n + `.css">` + "\n")
+	}
+	page.WriteString("</head><body>\n")
+	for i := 0; i < k; i++ {
+		n := itoa(i)
+		files = append(files, js("js/c"+n+".js", filler("var s"+n+" = '</script>' + `${1 < 2}`; /* <!-- */ function f(a){ return a / 2; }\n", fileBytes)))
+		files = append(files, js("js/m"+n+".js", "import { leaf } from './leaf.js';\nimport('./leaf.js');\n"+filler("export const v = `import './no.js'` + \"x\"; // import './no.js'\n", fileBytes)))
+		files = append(files, asset("img/a"+n+".png", "image/png", []byte(filler("\x89PNG", fileBytes*3/4))))
+		page.WriteString(`<section><img src="img/a` + n + `.png" alt=""><script src="js/c` + n + `.js"></script><script type="module" src="js/m` + n + `.js"></script></section>` + "\n")
+	}
+	page.WriteString("</body></html>\n")
+	files[0] = htmlFile("index.html", page.String())
+	return files
+}
+
+func inputBytes(files []File) int64 {
+	var n int64
+	for _, f := range files {
+		n += int64(len(f.Source) + len(f.Data))
+	}
+	return n
+}
+
+func benchCompile(b *testing.B, files []File) {
+	b.Helper()
+	opts := Options{Revision: 1, Nonce: "bench", Bridge: true, AssetURL: fakeBlobURL}
+	b.SetBytes(inputBytes(files))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := Compile(files, opts)
+		if r.Entry == "" {
+			b.Fatal("no entry")
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(files)), "ns/file")
+}
+
+// BenchmarkCompile reports MB/s (input bytes) for the seed, a 200-file ~2 MB workspace, and
+// 20 → 200 → 2,000 files of the same shape (ns/file should stay roughly flat: linear growth).
+func BenchmarkCompile(b *testing.B) {
+	b.Run("seed", func(b *testing.B) {
+		benchCompile(b, loadWorkspace(b, filepath.Join("testdata", "seed", "files")))
+	})
+	b.Run("workspace-200-2MB", func(b *testing.B) {
+		benchCompile(b, genWorkspace(201, 10_000))
+	})
+	for _, n := range []int{20, 200, 2000} {
+		b.Run("files-"+itoa(n), func(b *testing.B) {
+			benchCompile(b, genWorkspace(n+1, 2_000))
+		})
+	}
+}
+
+// BenchmarkDiagnose measures the diagnostics-only walk on the 200-file workspace.
+func BenchmarkDiagnose(b *testing.B) {
+	files := genWorkspace(201, 10_000)
+	b.SetBytes(inputBytes(files))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Diagnose(files)
+	}
+}
