@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -82,6 +81,7 @@ type MemFolder struct {
 	Scope      string
 	Perm       Permission // "" means granted
 	Stale      bool       // every call fails with ErrFolderStale
+	// Paths that are not already normalized (NormalizePath(p) != p) fail with ErrFolderPathEscapes.
 
 	// FailWrite, when set, is called before each write or delete (op "write" | "delete"); a
 	// non-nil result is returned instead of performing the operation.
@@ -118,9 +118,12 @@ func (f *MemFolder) Permission(ctx context.Context) Permission {
 	return f.Perm
 }
 
-func (f *MemFolder) check() error {
+func (f *MemFolder) check(p string) error {
 	if f.Stale {
 		return ErrFolderStale
+	}
+	if n, err := NormalizePath(p); p != "." && (err != nil || n != p) {
+		return ErrFolderPathEscapes
 	}
 	if f.Perm != "" && f.Perm != PermissionGranted {
 		return ErrFolderPermission
@@ -131,7 +134,7 @@ func (f *MemFolder) check() error {
 func (f *MemFolder) ReadTree(ctx context.Context) ([]ImportEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	if err := f.check("."); err != nil {
 		return nil, err
 	}
 	var out []ImportEntry
@@ -146,7 +149,7 @@ func (f *MemFolder) ReadTree(ctx context.Context) ([]ImportEntry, error) {
 func (f *MemFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	if err := f.check(p); err != nil {
 		return nil, err
 	}
 	d, ok := f.files[p]
@@ -159,11 +162,8 @@ func (f *MemFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 func (f *MemFolder) WriteFile(ctx context.Context, p string, data []byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	if err := f.check(p); err != nil {
 		return err
-	}
-	if strings.Contains(p, "..") && strings.Contains("/"+p+"/", "/../") {
-		return ErrFolderPathEscapes
 	}
 	if f.FailWrite != nil {
 		if err := f.FailWrite("write", p); err != nil {
@@ -181,7 +181,7 @@ func (f *MemFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 func (f *MemFolder) DeleteFile(ctx context.Context, p string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.check(); err != nil {
+	if err := f.check(p); err != nil {
 		return err
 	}
 	if f.FailWrite != nil {
