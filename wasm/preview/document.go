@@ -165,7 +165,7 @@ func (c *compiler) document(entry *File) string {
 				if firstScript < 0 {
 					firstScript = b.Len()
 				}
-				textEnd, after := rawTextEnd(src, t.end, "script")
+				textEnd, after := scriptEnd(src, t.end)
 				c.script(&b, entry.Path, src, t, src[t.end:textEnd], src[textEnd:after])
 				pos = after
 			case assetTags[t.name]:

@@ -3,6 +3,8 @@ package preview
 import (
 	"html"
 	"strings"
+
+	"github.com/webcoding/studio/wasm/preview/jsscan"
 )
 
 // htmlAttr is one attribute of a start tag. Start/End span the attribute in the source
@@ -122,6 +124,20 @@ func rawTextEnd(src string, from int, name string) (textEnd, after int) {
 		}
 		i += 2
 	}
+}
+
+// scriptEnd is rawTextEnd for a script element: the end is found the way a browser finds
+// it (jsscan.ScriptDataEnd), so "<!--<script>" inside an inline script is honoured.
+func scriptEnd(src string, from int) (textEnd, after int) {
+	k := jsscan.ScriptDataEnd(src[from:])
+	if k < 0 {
+		return len(src), len(src)
+	}
+	textEnd = from + k
+	if e := strings.IndexByte(src[textEnd:], '>'); e >= 0 {
+		return textEnd, textEnd + e + 1
+	}
+	return textEnd, len(src)
 }
 
 // commentEnd returns the offset after the HTML comment that starts at src[i:] == "<!--".

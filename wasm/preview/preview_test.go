@@ -242,3 +242,50 @@ func TestDeterministicAcrossInputOrderOfMaps(t *testing.T) {
 		}
 	}
 }
+
+func TestInlineScriptEndsLikeABrowser(t *testing.T) {
+	// After "<!--<script>" the first "</script>" does not end the element (double-escaped
+	// state); the module source runs to the second one.
+	page := `<head></head><script type="module">const s = "<!--<script>"; </script> still code; --></script><p>after</p>`
+	r := Compile([]File{htmlFile("index.html", page)}, bridgeOpts)
+	want := jsonString(`const s = "<!--<script>"; </script> still code; -->`)
+	if !strings.Contains(r.HTML, want) {
+		t.Errorf("module source not taken up to the real end tag:\n%s", r.HTML)
+	}
+	if !strings.HasSuffix(r.HTML, "</script><p>after</p>") {
+		t.Errorf("markup after the script lost:\n%s", r.HTML)
+	}
+}
+
+func TestDiagnosticsOrderAndDedup(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<link rel=stylesheet href=a.css><img src=gone.png><script type=module>import './gone.js'; import 'lib'; import './gone.js'</script>`+
+			`<script src=gone.js></script><link rel=stylesheet href=gone.css><link rel=stylesheet href=gone.css><img src=gone.png>`),
+		css("a.css", `@import "b.css"; x{background:url(gone.png)}`),
+		css("b.css", `@import "a.css"; @import "https://x.example/y.css"; y{background:url(https://x.example/ok.png)}`),
+	}
+	type d struct{ kind, source, message string }
+	want := []d{
+		{DiagMissingReference, "index.html", "Missing stylesheet: gone.css"},
+		{DiagMissingReference, "index.html", "Missing script: gone.js"},
+		{DiagMissingReference, "index.html", "Missing module import: ./gone.js"},
+		{DiagUnsupportedModule, "index.html", "Bare module specifier is unavailable in the standalone preview: lib"},
+		{DiagMissingReference, "index.html", "Missing asset: gone.png"},
+		{DiagMissingReference, "a.css", "Missing asset: gone.png"},
+		{DiagBlockedExternal, "b.css", "External stylesheet import is blocked in the sandbox: https://x.example/y.css"},
+	}
+	for _, got := range [][]Diagnostic{Diagnose(files), Compile(files, bridgeOpts).Diagnostics} {
+		var g []d
+		for _, x := range got {
+			g = append(g, d{x.Kind, x.SourcePath, x.Message})
+		}
+		if len(g) != len(want) {
+			t.Fatalf("got %d diagnostics, want %d:\n%v", len(g), len(want), g)
+		}
+		for i := range want {
+			if g[i] != want[i] {
+				t.Errorf("diagnostic %d = %v, want %v", i, g[i], want[i])
+			}
+		}
+	}
+}

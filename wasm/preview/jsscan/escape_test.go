@@ -19,8 +19,8 @@ func TestScriptDataEndModel(t *testing.T) {
 		{"<!-- x --></script>", 10},
 	}
 	for _, c := range cases {
-		if got := scriptDataEnd(c.text); got != c.want {
-			t.Errorf("scriptDataEnd(%q) = %d, want %d", c.text, got, c.want)
+		if got := ScriptDataEnd(c.text); got != c.want {
+			t.Errorf("ScriptDataEnd(%q) = %d, want %d", c.text, got, c.want)
 		}
 	}
 }
@@ -50,7 +50,7 @@ func TestEscapeClassicScript(t *testing.T) {
 		if HasUnsafeSequence(got) {
 			t.Errorf("EscapeClassicScript(%q) = %q still unsafe", c.in, got)
 		}
-		if end := scriptDataEnd(got + "</script>"); end != len(got) {
+		if end := ScriptDataEnd(got + "</script>"); end != len(got) {
 			t.Errorf("element around %q ends at %d, want %d", got, end, len(got))
 		}
 	}

@@ -51,7 +51,7 @@ func FuzzEscapeClassicScript(f *testing.F) {
 		if HasUnsafeSequence(out) {
 			t.Fatalf("unsafe sequence left in %q", out)
 		}
-		if end := scriptDataEnd(out + "</script>"); end != len(out) {
+		if end := ScriptDataEnd(out + "</script>"); end != len(out) {
 			t.Fatalf("element ends at %d, want %d: %q", end, len(out), out)
 		}
 		if !HasUnsafeSequence(src) && out != src {
