@@ -107,7 +107,9 @@ func (c *compiler) document(entry *File) string {
 	src := entry.Source
 	var b strings.Builder
 	if !c.diagOnly {
-		b.Grow(len(src) + len(src)/4 + 4096)
+		// Inlined stylesheets and scripts come from the other text files: one allocation
+		// of that size avoids repeated growth (module maps and data: URLs may still grow it).
+		b.Grow(len(src) + c.ix.textBytes + len(src)/4 + 8192)
 	}
 	afterHead, beforeBody, afterHTML, afterDoctype, firstScript := -1, -1, -1, -1, -1
 	pos := 0

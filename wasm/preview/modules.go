@@ -41,6 +41,9 @@ func (c *compiler) moduleBootstrap(b *strings.Builder, rootKey, rootPath, rootSo
 	for i := 0; i < len(mods); i++ {
 		m := mods[i]
 		var sb strings.Builder
+		if !c.diagOnly {
+			sb.Grow(len(m.source) + 256)
+		}
 		last := 0
 		for _, r := range jsscan.FindRefs(m.source) {
 			v := r.Value
@@ -108,9 +111,9 @@ func (c *compiler) moduleBootstrap(b *strings.Builder, rootKey, rootPath, rootSo
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(jsonString(m.key))
+		writeJSONString(b, m.key)
 		b.WriteByte(':')
-		b.WriteString(jsonString(out[i]))
+		writeJSONString(b, out[i])
 	}
 	b.WriteString("},root=")
 	b.WriteString(jsonString(rootKey))

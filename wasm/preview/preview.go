@@ -112,8 +112,9 @@ func Export(files []File) (string, error) {
 
 // index is the compiler's read-only view of the workspace.
 type index struct {
-	files  []File
-	byPath map[string]int
+	files     []File
+	byPath    map[string]int
+	textBytes int // total bytes of text sources, to size the output once
 }
 
 func newIndex(files []File) *index {
@@ -121,6 +122,7 @@ func newIndex(files []File) *index {
 	for i, f := range files {
 		if f.Kind != KindAsset {
 			f.Source = strings.ToValidUTF8(f.Source, "\uFFFD")
+			ix.textBytes += len(f.Source)
 		}
 		ix.files[i] = f
 		if _, dup := ix.byPath[f.Path]; !dup {

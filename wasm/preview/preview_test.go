@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -286,6 +287,15 @@ func TestDiagnosticsOrderAndDedup(t *testing.T) {
 			if g[i] != want[i] {
 				t.Errorf("diagnostic %d = %v, want %v", i, g[i], want[i])
 			}
+		}
+	}
+}
+
+func TestJSONStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\"b\\c", "<script>&</script>", "\x00\x1f\n\r\t\x7f", "\u2028\u2029é😀", "bad\xffutf8\xc3"} {
+		want, _ := json.Marshal(s)
+		if got := jsonString(s); got != string(want) {
+			t.Errorf("jsonString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

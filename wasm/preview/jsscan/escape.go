@@ -75,8 +75,8 @@ func EscapeClassicScript(src string) string {
 			if n == 0 {
 				continue
 			}
-			switch t.Kind {
-			case String, Template:
+			// hexLT replaces the '<' at i, with the backslash escaping it if any, by \x3C.
+			hexLT := func() {
 				if backslashes(src, t.Start, i)%2 == 1 {
 					b.WriteString(src[last : i-1])
 				} else {
@@ -84,19 +84,17 @@ func EscapeClassicScript(src string) string {
 				}
 				b.WriteString(`\x3C`)
 				last = i + 1
+			}
+			switch t.Kind {
+			case String, Template:
+				hexLT()
 			case Regex:
 				if !cls.at(src, t.Start, i) && i-t.Start >= 2 && src[i-2:i] == "(?" && n == 4 {
 					b.WriteString(src[last : i+2])
 					b.WriteString("(?:)")
 					last = i + 2
 				} else {
-					if backslashes(src, t.Start, i)%2 == 1 {
-						b.WriteString(src[last : i-1])
-					} else {
-						b.WriteString(src[last:i])
-					}
-					b.WriteString(`\x3C`)
-					last = i + 1
+					hexLT()
 				}
 			case Comment:
 				b.WriteString(src[last:i])
