@@ -45,7 +45,21 @@
 //
 // Output depends only on the inputs: files are looked up by path but everything is emitted
 // in document or discovery order; no map is iterated for output, no clock or randomness is
-// used. Invalid UTF-8 in text files is replaced by U+FFFD first, so the document is valid UTF-8.
+// used. Invalid UTF-8 in paths, text sources and host asset URLs is replaced by U+FFFD first,
+// so the document is valid UTF-8.
+//
+// # Concurrency
+//
+// Compile, Diagnose and Export keep no state between calls and may run concurrently;
+// Options.AssetURL is called synchronously from the calling goroutine.
+//
+// # Tests
+//
+// Golden cases live in testdata/<case>/ (files/ is the input workspace; want.html and
+// want.diagnostics.json the expected output); `go test ./wasm/preview -update` rewrites them
+// and a directory no case uses fails the run. Tests that execute the generated JavaScript
+// (bridge runtime, module bootstrap, escaped classic scripts) run under Node.js when it is
+// installed and are skipped otherwise.
 //
 // # Rationale
 //

@@ -62,6 +62,7 @@ func (c *compiler) assetURLFor(raw, fromPath string) (string, bool) {
 	var a assetURL
 	if c.opts.AssetURL != nil {
 		a.url, a.ok = c.opts.AssetURL(*f)
+		a.url = strings.ToValidUTF8(a.url, "\uFFFD")
 	} else {
 		a.url, a.ok = DataURL(*f), true
 	}

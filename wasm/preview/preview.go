@@ -120,6 +120,7 @@ type index struct {
 func newIndex(files []File) *index {
 	ix := &index{files: make([]File, len(files)), byPath: make(map[string]int, len(files))}
 	for i, f := range files {
+		f.Path = strings.ToValidUTF8(f.Path, "\uFFFD")
 		if f.Kind != KindAsset {
 			f.Source = strings.ToValidUTF8(f.Source, "\uFFFD")
 			ix.textBytes += len(f.Source)
