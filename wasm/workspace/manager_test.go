@@ -645,3 +645,36 @@ func TestHistoryRestoreRespectsSourceLimit(t *testing.T) {
 		t.Fatal("a refused restore changed the workspace")
 	}
 }
+
+func TestRepositoryFailureAndResync(t *testing.T) {
+	repo := &failingRepo{failAfter: -1}
+	m := New(Options{Repository: repo})
+	m.Hydrate(ctx)
+	must(m.WriteFile(ctx, tool("w"), "app.js", "1"))(t)
+	repo.failAfter = repo.saves // fail from now on
+	must(m.Undo(ctx, tool("u")))(t)
+	if st := m.Status(ctx); st.StorageMode != StorageMemory || st.StorageError == "" {
+		t.Fatalf("snapshot failure: %+v", st)
+	}
+	_, err := m.SaveCheckpoint(ctx, tool("c"))
+	if err != nil {
+		t.Fatalf("already in memory mode: checkpoint must not touch the repository: %v", err)
+	}
+	// The repository works again: a whole-snapshot save (reset) resynchronizes it.
+	repo.failAfter = -1
+	must(m.Reset(ctx, tool("reset")))(t)
+	if st := m.Status(ctx); st.StorageMode != StorageIndexedDB || st.StorageError != "" {
+		t.Fatalf("after resync: %+v", st)
+	}
+	if s, _ := repo.Load(ctx); s.Revision != m.Revision() {
+		t.Fatal("repository not resynchronized")
+	}
+	// A failure while the checkpoint clears deletions propagates.
+	must(m.DeleteFile(ctx, tool("d"), "README.md"))(t)
+	repo.failAfter = repo.saves
+	_, err = m.SaveCheckpoint(ctx, tool("c"))
+	wantErr(t, err, mcp.CodeToolExecutionFailed, false, map[string]any{"operation": "checkpoint"})
+	if m.Status(ctx).StorageMode != StorageMemory {
+		t.Fatal("checkpoint failure must switch to memory mode")
+	}
+}
