@@ -2,11 +2,9 @@ package agent
 
 import (
 	"math/rand/v2"
-	"regexp/syntax"
+	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func allKeywords() []*keyword {
@@ -23,53 +21,60 @@ func allKeywords() []*keyword {
 	return ks
 }
 
-func TestRequiredLiterals(t *testing.T) {
-	tests := []struct {
-		pattern string
-		want    []string
-		ok      bool
-	}{
-		{`\bundo\b`, []string{"undo"}, true},
-		{`\b(?:reload|re-read|refresh)|다시\s*읽`, []string{"re", "다시"}, true}, // the parser factors "re"
-		{`디렉[터토]리`, []string{"디렉"}, true},
-		{`[ab]c`, nil, false},
-		{`(?i)abc`, nil, false},
-		{`x*`, nil, false},
-	}
-	for _, tt := range tests {
-		re, err := syntax.Parse(tt.pattern, syntax.Perl)
-		if err != nil {
-			t.Fatal(err)
+// phraseRegexp translates phrase syntax to the equivalent regexp, the specification the
+// matcher is checked against.
+func phraseRegexp(sources []string) *regexp.Regexp {
+	var alts []string
+	for _, src := range sources {
+		var b strings.Builder
+		if strings.HasPrefix(src, "<") {
+			b.WriteString(`\b`)
+			src = src[1:]
 		}
-		got, ok := requiredLiterals(re)
-		if ok != tt.ok || !cmp.Equal(got, tt.want) {
-			t.Errorf("requiredLiterals(%q) = %q, %v; want %q, %v", tt.pattern, got, ok, tt.want, tt.ok)
+		end := ""
+		if strings.HasSuffix(src, ">") {
+			end = `\b`
+			src = src[:len(src)-1]
 		}
+		for _, r := range src {
+			switch r {
+			case ' ':
+				b.WriteString(`\s+`)
+			case '~':
+				b.WriteString(`\s*`)
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		b.WriteString(end)
+		alts = append(alts, b.String())
 	}
+	return regexp.MustCompile(strings.Join(alts, "|"))
 }
 
-// TestKeywordPrefilter checks that every keyword has a prefilter and that the prefilter
-// never changes the answer of its regexp.
-func TestKeywordPrefilter(t *testing.T) {
+func TestKeywordMatchesRegexpSpecification(t *testing.T) {
 	words := []string{"reset", "start over", "restore demo", "workspace", "demo", "delete", "remove",
 		"file", "save", "persist", "disconnect", "unlink", "folder", "directory", "reload", "re-read",
 		"refresh", "status", "folder sync", "writable", "preview", "state", "rename", "move", "open",
 		"show", "view", "download", "export", "undo", "redo", "hero", "headline", "title", "subtitle",
-		"feature", "card", "section", "replace", "change", "edit", "update the title", "create", "new",
-		"landing page", "emerald", "green", "amber", "orange", "rose", "pink", "violet", "purple",
-		"readme", "index", "style", "styles", "app", "note", "notes",
-		"초기화", "처음부터 다시", "기본 예제", "작업공간", "프로젝트", "상태", "삭제", "지워", "파일",
-		"저장", "저장 가능", "폴더에 반영", "파일시스템", "연결 해제", "연결을 해제", "폴더 해제", "폴더",
-		"디렉터리", "다시 읽", "새로고침", "재로드", "폴더 연결", "미리보기", "이름 변경", "파일 이름",
-		"열어", "보여", "파일을 선택", "다운로드", "내려받", "받아 줘", "실행 취소", "되돌리기", "재실행",
-		"다시 실행", "제목", "부제목", "히어로", "기능", "카드", "섹션", "바꿔", "변경", "수정", "교체",
-		"갱신", "생성", "만들", "새 파일", "랜딩 페이지", "보라",
-		"x", "-", "_", " ", "\t", "\n", "é", "\xff", "k", "s", "/", ".md"}
+		"feature", "card", "section", "replace", "change", "edit", "update the title", "update  title",
+		"create", "new", "landing page", "emerald", "green", "amber", "orange", "rose", "pink", "violet",
+		"purple", "readme", "index", "style", "styles", "app", "note", "notes",
+		"초기화", "처음부터", "다시", "기본", "예제", "작업", "공간", "프로젝트", "상태", "삭제", "지워", "파일",
+		"저장", "가능", "폴더에", "반영", "시스템", "연결", "해제", "연결을", "폴더", "디렉터리", "읽",
+		"새로", "고침", "재로드", "미리", "보기", "이름", "변경", "바꾸", "바꿔", "열어", "보여", "파일을",
+		"선택", "열", "다운로드", "내려", "받", "받아", "줘", "실행", "취소", "되돌리기", "되돌려", "재실행",
+		"제목", "부제목", "히어로", "기능", "카드", "섹션", "수정", "교체", "갱신", "생성", "만들", "새",
+		"랜딩", "페이지", "보라",
+		"x", "-", "_", "9", " ", "  ", "\t", "\n", "\r\n", "é", "\ufffd", "/", ".md", "re"}
 	rng := rand.New(rand.NewPCG(1, 2))
+	type pair struct {
+		k  *keyword
+		re *regexp.Regexp
+	}
+	var pairs []pair
 	for _, k := range allKeywords() {
-		if k.needles == nil {
-			t.Errorf("%s: no prefilter", k.re)
-		}
+		pairs = append(pairs, pair{k, phraseRegexp(k.sources)})
 	}
 	for i := 0; i < 4000; i++ {
 		var b strings.Builder
@@ -80,10 +85,38 @@ func TestKeywordPrefilter(t *testing.T) {
 			}
 		}
 		text := strings.ToLower(b.String())
-		for _, k := range allKeywords() {
-			if got, want := k.in(text), k.re.MatchString(text); got != want {
-				t.Fatalf("%s on %q: prefiltered %v, regexp %v", k.re, text, got, want)
+		for _, p := range pairs {
+			if got, want := p.k.in(text), p.re.MatchString(text); got != want {
+				t.Fatalf("%q on %q: matcher %v, regexp %s says %v", p.k.sources, text, got, p.re, want)
+			}
+			if loc := p.re.FindStringIndex(text); loc != nil {
+				if s, e, _ := p.k.find(text, 0); s != loc[0] {
+					t.Fatalf("%q on %q: match at %d..%d, regexp at %v", p.k.sources, text, s, e, loc)
+				}
 			}
 		}
+	}
+}
+
+func TestKeywordRemoveAll(t *testing.T) {
+	got := reSaveQuestion.removeAll("폴더에 저장 가능? 저장가능. 저장")
+	if got != "폴더에  ?  . 저장" {
+		t.Errorf("removeAll = %q", got)
+	}
+	if got := reSaveQuestion.removeAll("nothing"); got != "nothing" {
+		t.Errorf("removeAll without a match = %q", got)
+	}
+}
+
+func TestNewKeywordRejectsEmptyParts(t *testing.T) {
+	for _, bad := range []string{"", "a  b", "a~", "<>", "~a"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("newKeyword(%q) did not panic", bad)
+				}
+			}()
+			newKeyword(bad)
+		}()
 	}
 }

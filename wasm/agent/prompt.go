@@ -19,49 +19,52 @@ const (
 	DefaultHeroSubtitle = "The agent selected tools, changed the workspace, and refreshed the preview."
 )
 
-// Keyword patterns (REFERENCE §7.1). They run on the lower-cased keyword text (see
-// promptText), never on quoted values or path tokens, so matching is case-insensitive.
-// English keywords must start a word (`\bcard` matches "cards" but not "discard"); the ones
-// the reference calls words (undo, redo, the path fallbacks) must also end one. Korean
-// keywords match anywhere, since particles attach to them ("파일을", "상태는").
+// Keywords (REFERENCE §7.1), in the phrase syntax of keyword. They run on the lower-cased
+// keyword text (see promptText), never on quoted values or path tokens, so matching is
+// case-insensitive. English keywords must start a word ("<card" matches "cards" but not
+// "discard"); the ones the reference calls words (undo, redo, the path fallbacks) must also
+// end one. Korean keywords match anywhere, since particles attach to them ("파일을",
+// "상태는"), and allow optional spaces inside ("작업 공간", "작업공간").
 var (
-	reResetKR      = newKeyword(`초기화|처음부터\s*(?:다시|시작)|기본\s*예제`)
-	reResetVerb    = newKeyword(`\b(?:reset|start\s+over|restore\s+demo)`)
-	reResetObject  = newKeyword(`\b(?:workspace|demo)|작업\s*공간|프로젝트|상태`)
-	reDelete       = newKeyword(`\b(?:delete|remove)|삭제|지워`)
-	reFileWord     = newKeyword(`\bfile|파일`)
-	reSave         = newKeyword(`\b(?:save|persist)|저장|폴더에\s*반영|파일\s*시스템`)
-	reSaveQuestion = newKeyword(`저장\s*가능`)
-	reDisconnect   = newKeyword(`\b(?:disconnect|unlink)|연결을?\s*해제|폴더\s*해제`)
-	reFolderWord   = newKeyword(`\b(?:folder|directory)|폴더|디렉[터토]리`)
-	reReloadVerb   = newKeyword(`\b(?:reload|re-read|refresh)|다시\s*읽|새로\s*고침|재로드`)
-	reStatus       = newKeyword(`\bstatus|상태|\bfolder\s+sync|폴더\s*연결|저장\s*가능|\bwritable`)
-	rePreviewWord  = newKeyword(`\bpreview|미리\s*보기`)
-	reStateWord    = newKeyword(`\b(?:status|state)|상태`)
-	reRename       = newKeyword(`\b(?:rename|move)|이름\s*(?:변경|바꾸|바꿔)|파일\s*이름`)
-	reOpen         = newKeyword(`\b(?:open|show|view)|열어|열기|보여|파일을\s*(?:선택|열)`)
-	reDownload     = newKeyword(`\b(?:download|export)|다운로드|내려\s*받|받아\s*줘`)
-	reUndo         = newKeyword(`\bundo\b|실행\s*취소|되돌리(?:기|어|줘|고)`)
-	reRedo         = newKeyword(`\bredo\b|재실행|다시\s*실행`)
-	reVisualCopy   = newKeyword(`\b(?:hero|headline|title|subtitle|feature|card|section)|제목|히어로|기능|카드|섹션`)
-	reEditVerb     = newKeyword(`\b(?:replace|change|edit|update)|바꾸|바꿔|변경|수정|교체`)
-	reRefreshVerb  = newKeyword(`\b(?:refresh|reload)|새로\s*고침|갱신`)
-	reCreate       = newKeyword(`\bcreate|생성|만들`)
-	reNewFile      = newKeyword(`새\s*파일`)
-	reNewWord      = newKeyword(`\bnew\b`)
-	reFeature      = newKeyword(`\b(?:feature|card|section)|기능|카드`)
-	reHero         = newKeyword(`\b(?:hero|headline|landing\s+page|update\s+(?:the\s+)?title)|제목|랜딩\s*페이지|히어로`)
-	reHeroCopy     = newKeyword(`\b(?:hero|headline|title|subtitle)|제목|히어로`)
+	reResetKR      = newKeyword("초기화", "처음부터~다시", "처음부터~시작", "기본~예제")
+	reResetVerb    = newKeyword("<reset", "<start over", "<restore demo")
+	reResetObject  = newKeyword("<workspace", "<demo", "작업~공간", "프로젝트", "상태")
+	reDelete       = newKeyword("<delete", "<remove", "삭제", "지워", "지우")
+	reFileWord     = newKeyword("<file", "파일")
+	reSave         = newKeyword("<save", "<persist", "저장", "폴더에~반영", "파일~시스템")
+	reSaveQuestion = newKeyword("저장~가능")
+	reDisconnect   = newKeyword("<disconnect", "<unlink", "연결~해제", "연결을~해제", "폴더~해제")
+	reFolderWord   = newKeyword("<folder", "<directory", "폴더", "디렉터리", "디렉토리")
+	reReloadVerb   = newKeyword("<reload", "<re-read", "<refresh", "다시~읽", "새로~고침", "재로드")
+	reStatus       = newKeyword("<status", "상태", "<folder sync", "폴더~연결", "저장~가능", "<writable")
+	rePreviewWord  = newKeyword("<preview", "미리~보기")
+	reStateWord    = newKeyword("<status", "<state", "상태")
+	reRename       = newKeyword("<rename", "<move", "이름~변경", "이름~바꾸", "이름~바꿔", "파일~이름")
+	reOpen         = newKeyword("<open", "<show", "<view", "열어", "열기", "보여", "파일을~선택", "파일을~열")
+	reDownload     = newKeyword("<download", "<export", "다운로드", "내려~받", "받아~줘")
+	reUndo         = newKeyword("<undo>", "실행~취소", "되돌리기", "되돌리어", "되돌리고", "되돌리줘", "되돌려")
+	reRedo         = newKeyword("<redo>", "재실행", "다시~실행")
+	reVisualCopy   = newKeyword("<hero", "<headline", "<title", "<subtitle", "<feature", "<card", "<section",
+		"제목", "히어로", "기능", "카드", "섹션")
+	reEditVerb    = newKeyword("<replace", "<change", "<edit", "<update", "바꾸", "바꿔", "변경", "수정", "교체")
+	reRefreshVerb = newKeyword("<refresh", "<reload", "새로~고침", "갱신")
+	reCreate      = newKeyword("<create", "생성", "만들")
+	reNewFile     = newKeyword("새~파일")
+	reNewWord     = newKeyword("<new>")
+	reFeature     = newKeyword("<feature", "<card", "<section", "기능", "카드")
+	reHero        = newKeyword("<hero", "<headline", "<landing page", "<update title", "<update the title",
+		"제목", "랜딩~페이지", "히어로")
+	reHeroCopy = newKeyword("<hero", "<headline", "<title", "<subtitle", "제목", "히어로")
 
 	// Theme keywords in priority order: the first theme with a match wins.
 	themeKeywords = []struct {
 		theme string
 		re    *keyword
 	}{
-		{ThemeEmerald, newKeyword(`\b(?:emerald|green)`)},
-		{ThemeAmber, newKeyword(`\b(?:amber|orange)`)},
-		{ThemeRose, newKeyword(`\b(?:rose|pink)`)},
-		{ThemeViolet, newKeyword(`\b(?:violet|purple)|보라`)},
+		{ThemeEmerald, newKeyword("<emerald", "<green")},
+		{ThemeAmber, newKeyword("<amber", "<orange")},
+		{ThemeRose, newKeyword("<rose", "<pink")},
+		{ThemeViolet, newKeyword("<violet", "<purple", "보라")},
 	}
 
 	// Path fallbacks when no explicit path token is present: whole words, in this order.
@@ -69,11 +72,11 @@ var (
 		re   *keyword
 		path string
 	}{
-		{newKeyword(`\breadme\b`), "README.md"},
-		{newKeyword(`\bindex\b`), "index.html"},
-		{newKeyword(`\bstyles?\b`), "styles.css"},
-		{newKeyword(`\bapp\b`), "app.js"},
-		{newKeyword(`\bnotes?\b`), "notes.md"},
+		{newKeyword("<readme>"), "README.md"},
+		{newKeyword("<index>"), "index.html"},
+		{newKeyword("<style>", "<styles>"), "styles.css"},
+		{newKeyword("<app>"), "app.js"},
+		{newKeyword("<note>", "<notes>"), "notes.md"},
 	}
 )
 
@@ -229,7 +232,7 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 	folder := has(reFolderWord)
 	reloadFolder := has(reReloadVerb) && folder
 	disconnect := has(reDisconnect) && folder
-	save := reSave.in(reSaveQuestion.re.ReplaceAllString(kw, " "))
+	save := reSave.in(reSaveQuestion.removeAll(kw))
 	deleteRequest := has(reDelete) && has(reFileWord)
 
 	var patch *Call
