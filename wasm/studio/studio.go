@@ -4,15 +4,19 @@
 package studio
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// Ports are the host adapters. The zero value uses in-memory implementations.
+// Ports are the host adapters. The zero value uses in-memory implementations: an in-memory
+// workspace (no Repository), no linked folder (browser-only mode), the headless preview, and
+// no download target.
 type Ports struct {
 	// Log receives diagnostic lines (never protocol bytes). Nil discards them.
 	Log func(level int, msg string)
@@ -20,23 +24,51 @@ type Ports struct {
 	Observer func(audit.ToolCallEvent)
 	// Clock returns the current time (nil: time.Now).
 	Clock func() time.Time
+
+	// Repository persists the workspace (IndexedDB in the browser, host state headless). Nil:
+	// memory only. Each session build hydrates a fresh Manager from it, so with a real
+	// Repository the workspace (and its revision) survives session/configure.
+	Repository workspace.Repository
+	// Folder is the linked local folder (the CLI's --dir). Nil: no folder (browser-only
+	// mode). Each session build imports it (ImportFolder): the folder's files replace the
+	// hydrated workspace and saveAll/reloadFolder work against it. If the import fails (no
+	// supported file, permission, stale root) the session starts without a folder and the
+	// failure is logged.
+	Folder workspace.FolderAdapter
+	// Preview is the preview port (the sandboxed iframe in the browser). Nil: a fresh
+	// HeadlessPreview per session build. A port given here outlives session rebuilds, so the
+	// workspace revision must keep increasing across them (a real Repository does that).
+	Preview PreviewPort
+	// Downloads delivers workspace.downloadFile: the file name (last path segment), its MIME
+	// type and bytes. Nil: downloadFile fails with TOOL_EXECUTION_FAILED, details
+	// {operation:"download", path, reason:"no-download-target"} (see ReasonNoDownloadTarget).
+	Downloads func(name, mimeType string, data []byte) error
 }
 
 // Catalog names accepted in abi.Config.Catalog.
 const (
+	CatalogStudio      = "studio"
 	CatalogDemo        = "demo"
 	CatalogConformance = "conformance"
 )
 
+// catalogFunc registers a catalog's tools on r and returns the session's extra JSON-RPC
+// methods (nil for none).
+type catalogFunc func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error)
+
 // catalogs maps a catalog name to the function that registers its tools. Build-tagged files
-// add entries (the conformance catalog exists only in builds with the conformance tag,
+// add entries (the conformance catalogs exist only in builds with the conformance tag,
 // SPEC §2.17).
-var catalogs = map[string]func(r *registry.Registry, p Ports) error{
-	CatalogDemo: registerDemo,
+var catalogs = map[string]catalogFunc{
+	CatalogStudio: registerStudio,
+	CatalogDemo: func(_ context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+		return nil, registerDemo(r, p)
+	},
 }
 
-// DefaultCatalog is the catalog of a session configured without one.
-var DefaultCatalog = CatalogDemo
+// DefaultCatalog is the catalog of a session configured without one: the 23-tool studio
+// catalog (REFERENCE §2).
+var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
 // session/configure rebuilds the registry with the same ports.
@@ -64,9 +96,39 @@ func Builder(p Ports) abi.Builder {
 			}
 		}
 		r := registry.New(opts)
-		if err := register(r, p); err != nil {
+		methods, err := register(context.Background(), r, p)
+		if err != nil {
 			return nil, err
 		}
-		return &abi.Session{Registry: r, Approvals: queue}, nil
+		return &abi.Session{Registry: r, Approvals: queue, Methods: methods}, nil
 	}
+}
+
+// registerStudio registers the 23 studio tools over a freshly hydrated workspace and returns
+// the session methods (agent/run, preview/compile, preview/export).
+func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	e := newEnv(ctx, p)
+	for _, t := range e.studioTools() {
+		if err := r.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return e.methods(r), nil
+}
+
+// newEnv creates the session's Manager (hydrated from p.Repository, then p.Folder imported
+// and linked) and resolves the preview port.
+func newEnv(ctx context.Context, p Ports) *env {
+	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock})
+	m.Hydrate(ctx)
+	if p.Folder != nil {
+		if _, err := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder); err != nil && p.Log != nil {
+			p.Log(2, "studio: the folder "+p.Folder.Name()+" could not be linked: "+err.Error())
+		}
+	}
+	port := p.Preview
+	if port == nil {
+		port = NewHeadlessPreview()
+	}
+	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout}
 }

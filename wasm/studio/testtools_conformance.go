@@ -10,19 +10,55 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
 )
 
 // Test-only tools (SPEC §2.17): compiled only with the conformance build tag, used by the
 // conformance vectors to reach every registry path. Shipped builds never contain them.
 
+// Conformance-only studio variants: the studio catalog with an in-memory folder linked (a
+// MemFolder named "site" holding the seed files), and faulty versions of it, so the vectors
+// reach the folder codes on every host without touching a disk.
+const (
+	CatalogStudioFolder       = "studio-folder"        // linked, permission granted
+	CatalogStudioFolderDenied = "studio-folder-denied" // linked, then permission "denied"
+	CatalogStudioFolderStale  = "studio-folder-stale"  // linked, then the root vanished
+	CatalogStudioFolderFaulty = "studio-folder-faulty" // linked; every write fails with an I/O error
+)
+
 func init() {
-	catalogs[CatalogConformance] = func(r *registry.Registry, p Ports) error {
+	catalogs[CatalogConformance] = func(_ context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
 		if err := registerDemo(r, p); err != nil {
-			return err
+			return nil, err
 		}
-		return registerTestTools(r)
+		return nil, registerTestTools(r)
+	}
+	catalogs[CatalogStudioFolder] = studioWithFolder(nil)
+	catalogs[CatalogStudioFolderDenied] = studioWithFolder(func(f *workspace.MemFolder) { f.Perm = workspace.PermissionDenied })
+	catalogs[CatalogStudioFolderStale] = studioWithFolder(func(f *workspace.MemFolder) { f.Stale = true })
+	catalogs[CatalogStudioFolderFaulty] = studioWithFolder(func(f *workspace.MemFolder) {
+		f.FailWrite = func(op, path string) error { return errors.New("input/output error") }
+	})
+}
+
+// studioWithFolder returns a catalog that links a fresh seed MemFolder, then applies spoil
+// (after the link, so the import itself succeeds).
+func studioWithFolder(spoil func(*workspace.MemFolder)) catalogFunc {
+	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+		files := map[string]string{}
+		for _, f := range workspace.Seed().Files {
+			files[f.Path] = f.Source
+		}
+		folder := workspace.NewMemFolder("site", files)
+		p.Folder = folder
+		methods, err := registerStudio(ctx, r, p)
+		if err == nil && spoil != nil {
+			spoil(folder)
+		}
+		return methods, err
 	}
 }
 

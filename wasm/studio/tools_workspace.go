@@ -1,0 +1,382 @@
+package studio
+
+import (
+	"context"
+	"path"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// Inputs of the workspace.* tools (decoded after strict schema validation).
+type (
+	inNone  struct{}
+	inGuard struct {
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	inPathOnly struct {
+		Path string `json:"path"`
+	}
+	inPathGuard struct {
+		Path             string `json:"path"`
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	inSourceArgs struct {
+		Path             string `json:"path"`
+		Source           string `json:"source"`
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	inRename struct {
+		FromPath         string `json:"fromPath"`
+		ToPath           string `json:"toPath"`
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	inPatch struct {
+		Path             string `json:"path"`
+		Search           string `json:"search"`
+		Replace          string `json:"replace"`
+		Occurrence       string `json:"occurrence"`
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+)
+
+// Results of the workspace.* tools; each embeds the persistence meta P.
+type (
+	statusOut struct {
+		workspace.Status
+	}
+	importOut struct {
+		RootName   string `json:"rootName"`
+		ActivePath string `json:"activePath"`
+		FileCount  int    `json:"fileCount"`
+		Revision   int64  `json:"revision"`
+		Preview    string `json:"preview"`
+		persist
+	}
+	listOut struct {
+		workspace.Listing
+		persist
+	}
+	readOut struct {
+		workspace.ReadResult
+		persist
+	}
+	downloadOut struct {
+		Path string `json:"path"`
+		Kind string `json:"kind"`
+		Size int    `json:"size"`
+		persist
+	}
+	openOut struct {
+		Path       string `json:"path"`
+		ActivePath string `json:"activePath"`
+		Revision   int64  `json:"revision"`
+		persist
+	}
+	createOut struct {
+		Path       string `json:"path"`
+		ActivePath string `json:"activePath"`
+		Revision   int64  `json:"revision"`
+		Preview    string `json:"preview"`
+		Language   string `json:"language"`
+		persist
+	}
+	renameOut struct {
+		FromPath   string `json:"fromPath"`
+		ToPath     string `json:"toPath"`
+		ActivePath string `json:"activePath"`
+		Revision   int64  `json:"revision"`
+		Preview    string `json:"preview"`
+		persist
+	}
+	pathSyncOut struct {
+		Path       string `json:"path"`
+		ActivePath string `json:"activePath"`
+		Revision   int64  `json:"revision"`
+		Preview    string `json:"preview"`
+		persist
+	}
+	saveOut struct {
+		workspace.SaveResult
+		persist
+	}
+	reloadOut struct {
+		RootName   string                    `json:"rootName"`
+		ActivePath string                    `json:"activePath"`
+		FileCount  int                       `json:"fileCount"`
+		Skipped    []workspace.Skipped       `json:"skipped"`
+		Revision   int64                     `json:"revision"`
+		Preview    string                    `json:"preview"`
+		Filesystem workspace.FilesystemState `json:"filesystem"`
+		persist
+	}
+	disconnectOut struct {
+		ActivePath string                    `json:"activePath"`
+		Revision   int64                     `json:"revision"`
+		Filesystem workspace.FilesystemState `json:"filesystem"`
+		persist
+	}
+	patchOut struct {
+		Path         string `json:"path"`
+		ActivePath   string `json:"activePath"`
+		Revision     int64  `json:"revision"`
+		Preview      string `json:"preview"`
+		Replacements int    `json:"replacements"`
+		persist
+	}
+	historyOut struct {
+		Direction  string `json:"direction"`
+		Changed    bool   `json:"changed"`
+		ActivePath string `json:"activePath"`
+		Revision   int64  `json:"revision"`
+		Preview    string `json:"preview"`
+		persist
+	}
+)
+
+// decode is registry.Call.Decode for a typed input.
+func decode[T any](c *registry.Call) (T, error) {
+	var v T
+	err := c.Decode(&v)
+	return v, err
+}
+
+// Handlers of the workspace.* tools. Each is thin: it calls the Manager, waits for the
+// preview ack when the tool "syncs" (REFERENCE §2), and adds the persistence meta.
+
+func (e *env) getStatus(ctx context.Context, c *registry.Call) (any, error) {
+	return statusOut{e.m.Status(ctx)}, nil
+}
+
+func (e *env) reset(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.Reset(ctx, wcall(c, in.ExpectedRevision))
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.sync(ctx, res.Revision, true, false); err != nil {
+		return nil, err
+	}
+	return importOut{RootName: res.RootName, ActivePath: res.ActivePath, FileCount: res.FileCount,
+		Revision: res.Revision, Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+}
+
+func (e *env) listFiles(ctx context.Context, c *registry.Call) (any, error) {
+	return listOut{e.m.ListFiles(), e.meta(ctx)}, nil
+}
+
+func (e *env) readFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPathOnly](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.ReadFile(in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	return readOut{res, e.meta(ctx)}, nil
+}
+
+func (e *env) downloadFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPathOnly](c)
+	if err != nil {
+		return nil, err
+	}
+	f, terr := e.m.File(in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	data, mime := f.Data, f.MimeType
+	if f.Kind != workspace.KindAsset {
+		data = []byte(f.Source)
+	}
+	if mime == "" {
+		mime = "text/plain"
+	}
+	if e.downloads == nil {
+		return nil, noDownloadTarget(f.Path)
+	}
+	if err := e.downloads(path.Base(f.Path), mime, data); err != nil {
+		return nil, err
+	}
+	return downloadOut{Path: f.Path, Kind: f.Kind, Size: len(data), persist: e.meta(ctx)}, nil
+}
+
+func (e *env) openFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPathOnly](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.OpenFile(ctx, in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	return openOut{Path: res.Path, ActivePath: res.ActivePath, Revision: res.Revision, persist: e.meta(ctx)}, nil
+}
+
+// synced waits for the ack of a mutation's result and returns it when synced.
+func (e *env) synced(ctx context.Context, res workspace.Result) error {
+	return e.sync(ctx, res.Revision, res.Changed, false)
+}
+
+func (e *env) createFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inSourceArgs](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.CreateFile(ctx, wcall(c, in.ExpectedRevision), in.Path, in.Source)
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.synced(ctx, res); err != nil {
+		return nil, err
+	}
+	return createOut{Path: res.Path, ActivePath: res.ActivePath, Revision: res.Revision,
+		Preview: workspace.PreviewSynced, Language: res.Language, persist: e.meta(ctx)}, nil
+}
+
+func (e *env) renameFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inRename](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.RenameFile(ctx, wcall(c, in.ExpectedRevision), in.FromPath, in.ToPath)
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.synced(ctx, res); err != nil {
+		return nil, err
+	}
+	return renameOut{FromPath: res.FromPath, ToPath: res.Path, ActivePath: res.ActivePath, Revision: res.Revision,
+		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+}
+
+// pathSync runs a path mutation and returns the common {path, activePath, revision, preview}.
+func (e *env) pathSync(ctx context.Context, res workspace.Result, terr *mcp.ToolError) (any, error) {
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.synced(ctx, res); err != nil {
+		return nil, err
+	}
+	return pathSyncOut{Path: res.Path, ActivePath: res.ActivePath, Revision: res.Revision,
+		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+}
+
+func (e *env) deleteFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPathGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.DeleteFile(ctx, wcall(c, in.ExpectedRevision), in.Path)
+	return e.pathSync(ctx, res, terr)
+}
+
+func (e *env) writeFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inSourceArgs](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.WriteFile(ctx, wcall(c, in.ExpectedRevision), in.Path, in.Source)
+	return e.pathSync(ctx, res, terr)
+}
+
+func (e *env) revertFile(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPathGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.RevertFile(ctx, wcall(c, in.ExpectedRevision), in.Path)
+	return e.pathSync(ctx, res, terr)
+}
+
+func (e *env) saveAll(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.SaveAll(ctx, wcall(c, in.ExpectedRevision), workspace.SaveOptions{})
+	if terr != nil {
+		return nil, terr
+	}
+	return saveOut{res, e.meta(ctx)}, nil
+}
+
+func (e *env) saveCheckpoint(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.SaveCheckpoint(ctx, wcall(c, in.ExpectedRevision))
+	if terr != nil {
+		return nil, terr
+	}
+	return saveOut{res, e.meta(ctx)}, nil
+}
+
+func (e *env) reloadFolder(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inGuard](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.ReloadFolder(ctx, wcall(c, in.ExpectedRevision))
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.sync(ctx, res.Revision, true, false); err != nil {
+		return nil, err
+	}
+	st := e.m.Status(ctx)
+	return reloadOut{RootName: res.RootName, ActivePath: res.ActivePath, FileCount: res.FileCount, Skipped: res.Skipped,
+		Revision: res.Revision, Preview: workspace.PreviewSynced, Filesystem: st.Filesystem,
+		persist: persist{StorageMode: st.StorageMode, StorageError: st.StorageError}}, nil
+}
+
+func (e *env) disconnectFolder(ctx context.Context, c *registry.Call) (any, error) {
+	res := e.m.DisconnectFolder(ctx)
+	st := e.m.Status(ctx)
+	return disconnectOut{ActivePath: res.ActivePath, Revision: res.Revision, Filesystem: st.Filesystem,
+		persist: persist{StorageMode: st.StorageMode, StorageError: st.StorageError}}, nil
+}
+
+func (e *env) applyPatch(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inPatch](c)
+	if err != nil {
+		return nil, err
+	}
+	res, terr := e.m.ApplyPatch(ctx, wcall(c, in.ExpectedRevision), in.Path, in.Search, in.Replace, in.Occurrence)
+	if terr != nil {
+		return nil, terr
+	}
+	if err := e.synced(ctx, res); err != nil {
+		return nil, err
+	}
+	return patchOut{Path: res.Path, ActivePath: res.ActivePath, Revision: res.Revision, Preview: workspace.PreviewSynced,
+		Replacements: res.Replacements, persist: e.meta(ctx)}, nil
+}
+
+func (e *env) history(direction string) registry.Handler {
+	return func(ctx context.Context, c *registry.Call) (any, error) {
+		in, err := decode[inGuard](c)
+		if err != nil {
+			return nil, err
+		}
+		step := e.m.Undo
+		if direction == workspace.DirectionRedo {
+			step = e.m.Redo
+		}
+		res, terr := step(ctx, wcall(c, in.ExpectedRevision))
+		if terr != nil {
+			return nil, terr
+		}
+		if err := e.sync(ctx, res.Revision, true, false); err != nil {
+			return nil, err
+		}
+		return historyOut{Direction: res.Direction, Changed: true, ActivePath: res.ActivePath, Revision: res.Revision,
+			Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+	}
+}
