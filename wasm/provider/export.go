@@ -188,40 +188,97 @@ func cloneTool(t mcp.Tool) mcp.Tool {
 // providerSchema returns a copy of schema (a JSON object already checked by Validate)
 // without its top-level "$schema" member; the other members keep their order and bytes.
 func providerSchema(schema json.RawMessage) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	if _, err := dec.Token(); err != nil { // '{'
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	n := 0
+	out := make([]byte, 0, len(schema))
 	dropped := false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, err
-		}
-		if key == "$schema" {
+	out = append(out, '{')
+	n := 0
+	pos := skipSpace(schema, 0) + 1 // '{'
+	pos = skipSpace(schema, pos)
+	for pos < len(schema) && schema[pos] != '}' {
+		kStart := pos
+		kEnd := skipString(schema, pos)
+		pos = skipSpace(schema, kEnd) + 1 // ':'
+		pos = skipSpace(schema, pos)
+		vEnd := skipValue(schema, pos)
+		if isSchemaKey(schema[kStart:kEnd]) {
 			dropped = true
-			continue
+		} else {
+			if n > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, schema[kStart:kEnd]...)
+			out = append(out, ':')
+			out = append(out, schema[pos:vEnd]...)
+			n++
 		}
-		if n > 0 {
-			b.WriteByte(',')
+		pos = skipSpace(schema, vEnd)
+		if pos < len(schema) && schema[pos] == ',' {
+			pos = skipSpace(schema, pos+1)
 		}
-		kb, _ := json.Marshal(key)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(val)
-		n++
 	}
 	if !dropped {
 		return bytes.Clone(schema), nil
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(out, '}'), nil
+}
+
+// isSchemaKey reports whether the raw key (quotes included) is "$schema", escaped or not.
+func isSchemaKey(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == `"$schema"`
+	}
+	var key string
+	return json.Unmarshal(raw, &key) == nil && key == "$schema"
+}
+
+// The helpers below walk JSON already checked by mcp.CheckJSON.
+
+func skipSpace(data []byte, pos int) int {
+	for pos < len(data) && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\n' || data[pos] == '\r') {
+		pos++
+	}
+	return pos
+}
+
+// skipString returns the position after the string that starts at data[pos].
+func skipString(data []byte, pos int) int {
+	for pos++; ; pos++ {
+		switch data[pos] {
+		case '\\':
+			pos++
+		case '"':
+			return pos + 1
+		}
+	}
+}
+
+// skipValue returns the position after the value that starts at data[pos].
+func skipValue(data []byte, pos int) int {
+	switch data[pos] {
+	case '"':
+		return skipString(data, pos)
+	case '{', '[':
+		depth := 0
+		for {
+			switch data[pos] {
+			case '"':
+				pos = skipString(data, pos)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return pos + 1
+				}
+			}
+			pos++
+		}
+	}
+	for ; pos < len(data); pos++ {
+		switch data[pos] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return pos
+		}
+	}
+	return pos
 }

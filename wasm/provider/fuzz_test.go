@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -41,6 +42,42 @@ func FuzzNameMap(f *testing.F) {
 				if back, ok := m.ToCanonical(p); !ok || back != c {
 					t.Fatalf("ToCanonical(%q) = %q, %v; want %q", p, back, ok, c)
 				}
+			}
+		}
+	})
+}
+
+// FuzzProviderSchema checks the $schema stripper against a decode-based reference on every
+// schema that Validate accepts.
+func FuzzProviderSchema(f *testing.F) {
+	for _, s := range []string{
+		`{"$schema":"x","type":"object"}`, `{"\u0024schema":1,"a":{"$schema":2}}`, `{ }`,
+		`{"a":"}\"","$schema":[{"}":"]"}],"b":-1.5e3}`, `{"$schema":null}`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if checkSchema(data, true) != nil {
+			return
+		}
+		got, err := providerSchema(data)
+		if err != nil {
+			t.Fatalf("providerSchema(%q): %v", data, err)
+		}
+		var want, have map[string]json.RawMessage
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		delete(want, "$schema")
+		if err := json.Unmarshal(got, &have); err != nil {
+			t.Fatalf("providerSchema(%q) = %q, not a JSON object: %v", data, got, err)
+		}
+		if len(want) != len(have) {
+			t.Fatalf("providerSchema(%q) = %q: %d members, want %d", data, got, len(have), len(want))
+		}
+		for k, v := range want {
+			if string(have[k]) != string(v) {
+				t.Fatalf("providerSchema(%q) = %q: member %q is %q, want %q", data, got, k, have[k], v)
 			}
 		}
 	})

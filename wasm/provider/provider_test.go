@@ -293,6 +293,11 @@ func TestProviderSchemaKeepsBytes(t *testing.T) {
 	if !strings.HasPrefix(string(got), `{"type":"object","description"`) {
 		t.Errorf("member order not kept: %s", got)
 	}
+	// An escaped spelling of the key is the same key; nested $schema members stay.
+	got, _ = providerSchema(json.RawMessage(`{"\u0024schema":"x","a":{"$schema":"y"},"b":[1,"}"]}`))
+	if string(got) != `{"a":{"$schema":"y"},"b":[1,"}"]}` {
+		t.Errorf("escaped key: %s", got)
+	}
 	// Without $schema the bytes are returned unchanged (a copy).
 	plain := json.RawMessage(`{ "type": "object" }`)
 	got, _ = providerSchema(plain)
