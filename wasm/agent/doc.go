@@ -54,8 +54,14 @@
 // exit; a single quote only opens a quoted value at a word start and closes it at a word end,
 // so apostrophes ("it's", "don't") are not quotes; the path scanner requires the extension
 // to end the token, so "data.json" is never read as "data.js" (the original's rename
-// pattern did); "새 파일" (new file) counts as a create request. Tokens with a ".."
-// segment are never proposed as paths.
+// pattern did); "새 파일" (new file) counts as a create request, and the common spoken forms
+// "되돌려" (undo) and "지우" (delete) are recognized. Tokens with a ".." segment are never
+// proposed as paths.
+//
+// Keywords are matched by a small phrase matcher (keyword.go), not package regexp. It does
+// the same job (a test checks it against the equivalent regular expressions) in a few
+// strings.Index calls, and its work depends only on its input; regexp's pooled machines made
+// fuzzing coverage vary between runs, which stalled the fuzzer's minimizer.
 //
 // Values are never truncated to fit a schema limit: an over-long quoted title is passed as
 // written and the tool's input validation refuses it (TOOL_VALIDATION_FAILED), which the run

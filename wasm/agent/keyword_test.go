@@ -76,7 +76,7 @@ func TestKeywordMatchesRegexpSpecification(t *testing.T) {
 	for _, k := range allKeywords() {
 		pairs = append(pairs, pair{k, phraseRegexp(k.sources)})
 	}
-	for i := 0; i < 4000; i++ {
+	for i := 0; i < 2000; i++ {
 		var b strings.Builder
 		for n := rng.IntN(6); n >= 0; n-- {
 			b.WriteString(words[rng.IntN(len(words))])
@@ -86,10 +86,11 @@ func TestKeywordMatchesRegexpSpecification(t *testing.T) {
 		}
 		text := strings.ToLower(b.String())
 		for _, p := range pairs {
-			if got, want := p.k.in(text), p.re.MatchString(text); got != want {
+			loc := p.re.FindStringIndex(text)
+			if got, want := p.k.in(text), loc != nil; got != want {
 				t.Fatalf("%q on %q: matcher %v, regexp %s says %v", p.k.sources, text, got, p.re, want)
 			}
-			if loc := p.re.FindStringIndex(text); loc != nil {
+			if loc != nil {
 				if s, e, _ := p.k.find(text, 0); s != loc[0] {
 					t.Fatalf("%q on %q: match at %d..%d, regexp at %v", p.k.sources, text, s, e, loc)
 				}
