@@ -1,0 +1,107 @@
+package studio
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/jsonrpc"
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+func runAgent(t *testing.T, s *abi.Session, params string) agent.Report {
+	t.Helper()
+	v, rerr := s.Methods[MethodAgentRun](context.Background(), json.RawMessage(params))
+	if rerr != nil {
+		t.Fatalf("agent/run: %+v", rerr)
+	}
+	return v.(agent.Report)
+}
+
+// TestMakeItEmeraldWithApprovalAndSave is the issue's done-when check over an in-memory
+// folder: the agent changes the accent tokens after approval, and saveAll writes the bytes.
+func TestMakeItEmeraldWithApprovalAndSave(t *testing.T) {
+	folder := seedFolder()
+	s := session(t, Ports{Folder: folder}, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+	rep := runAgent(t, s, `{"prompt":"Make it emerald","sessionId":"s1"}`)
+	if rep.Failed || len(rep.Calls) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep.Calls[0].Request.Name != ToolWorkspaceGetStatus || rep.Calls[1].Request.Name != ToolPreviewSetTheme {
+		t.Fatalf("calls %s, %s", rep.Calls[0].Request.Name, rep.Calls[1].Request.Name)
+	}
+	m := rep.Calls[1].Request.Meta
+	if m.ToolCallID != "local-model-s1-1-preview.setTheme" || m.Source != mcp.SourceLocal || m.Mode != mcp.ModeAgent || m.SessionID != "s1" {
+		t.Fatalf("meta %+v", m)
+	}
+	if rep.Summary != "Local agent inspected the workspace, called workspace.getStatus, preview.setTheme and refreshed the sandbox preview." {
+		t.Fatalf("summary %q", rep.Summary)
+	}
+	src := ok(t, call(t, s.Registry, ToolWorkspaceReadFile, map[string]any{"path": "styles.css"}))["source"].(string)
+	if !strings.Contains(src, "--accent: #10b981") || !strings.Contains(src, "--accent-soft: #e7fbf3") {
+		t.Fatalf("styles.css not emerald:\n%s", src)
+	}
+	if disk, _ := folder.Content("styles.css"); strings.Contains(disk, "#10b981") {
+		t.Fatal("written to the folder before saveAll")
+	}
+	rep = runAgent(t, s, `{"prompt":"Save the changes"}`)
+	if rep.Failed || rep.Calls[1].Request.Name != ToolWorkspaceSaveAll {
+		t.Fatalf("save report %+v", rep)
+	}
+	if string(rep.Calls[1].Request.Arguments) != `{"expectedRevision":4}` {
+		t.Fatalf("revision not threaded: %s", rep.Calls[1].Request.Arguments)
+	}
+	disk, _ := folder.Content("styles.css")
+	if !strings.Contains(disk, "--accent: #10b981") || !strings.Contains(disk, "--accent-soft: #e7fbf3") {
+		t.Fatalf("folder styles.css not emerald:\n%s", disk)
+	}
+}
+
+func TestAgentRunWithoutApprovalStops(t *testing.T) {
+	s := session(t, Ports{}, abi.Config{})
+	rep := runAgent(t, s, `{"prompt":"Make it emerald"}`)
+	if !rep.Failed || rep.FailedTool != ToolPreviewSetTheme || rep.ErrorCode != mcp.CodeToolApprovalRequired || rep.Retryable == nil || !*rep.Retryable {
+		t.Fatalf("report %+v", rep)
+	}
+	if !strings.HasPrefix(rep.Summary, "Completed workspace.getStatus before the failure. preview.setTheme failed: [TOOL_APPROVAL_REQUIRED]") {
+		t.Fatalf("summary %q", rep.Summary)
+	}
+	if rep.Calls[0].Request.Meta.ToolCallID != "local-model-run-0-workspace.getStatus" {
+		t.Fatalf("id %s", rep.Calls[0].Request.Meta.ToolCallID)
+	}
+}
+
+func TestAgentRunParams(t *testing.T) {
+	s := session(t, Ports{}, abi.Config{})
+	for _, bad := range []string{``, `{}`, `{"prompt":"  "}`, `{"prompt":1}`, `{"prompt":"x","extra":1}`, `{"prompt":"x","sessionId":""}`, `[]`} {
+		if _, rerr := s.Methods[MethodAgentRun](context.Background(), json.RawMessage(bad)); rerr == nil || rerr.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%q accepted: %+v", bad, rerr)
+		}
+	}
+}
+
+func TestPreviewCompileAndExport(t *testing.T) {
+	s := session(t, Ports{}, abi.Config{})
+	v, rerr := s.Methods[MethodPreviewCompile](context.Background(), nil)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	c := v.(CompileResult)
+	if c.Entry != "index.html" || c.Revision != 2 || c.Bytes != len(c.HTML) || !strings.Contains(c.HTML, "data-webcoding-preview-bridge") {
+		t.Fatalf("compile %+v", c.Entry)
+	}
+	if _, rerr := s.Methods[MethodPreviewCompile](context.Background(), json.RawMessage(`{"x":1}`)); rerr == nil {
+		t.Fatal("unknown param accepted")
+	}
+	v, rerr = s.Methods[MethodPreviewExport](context.Background(), json.RawMessage(`{}`))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	html := v.(map[string]any)["html"].(string)
+	if strings.Contains(html, "data-webcoding-preview-bridge") || !strings.Contains(html, "--accent") {
+		t.Fatal("export carries the bridge or lacks the inlined CSS")
+	}
+}
