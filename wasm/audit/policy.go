@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"strings"
 	"time"
 )
@@ -134,36 +135,57 @@ var builtinContainedKeys = []string{
 	"accesskey", "apikey", "authorization", "cookie", "password", "privatekey", "secret", "token",
 }
 
-// normalizeKey lower-cases k and removes '-', '_' and ' '.
-func normalizeKey(k string) string {
-	var b strings.Builder
-	b.Grow(len(k))
-	for _, r := range strings.ToLower(k) {
-		if r == '-' || r == '_' || r == ' ' {
-			continue
+// normalizeKey lower-cases k and removes '-', '_' and ' '. buf is scratch space for ASCII
+// keys, so that the common case does not allocate.
+func normalizeKey(k string, buf []byte) []byte {
+	out := buf[:0]
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c >= 0x80 {
+			return []byte(strings.Map(func(r rune) rune {
+				if r == '-' || r == '_' || r == ' ' {
+					return -1
+				}
+				return r
+			}, strings.ToLower(k)))
 		}
-		b.WriteRune(r)
+		switch {
+		case c == '-' || c == '_' || c == ' ':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		out = append(out, c)
 	}
-	return b.String()
+	return out
 }
 
 // IsRedactedKey reports whether the value under key k is redacted by p: k (lower-cased,
 // without '-', '_' and spaces) equals a built-in key or one of p.RedactedKeys, or contains
 // accesskey, apikey, authorization, cookie, password, privatekey, secret or token.
 func (p Policy) IsRedactedKey(k string) bool {
-	n := normalizeKey(k)
+	var buf [64]byte
+	n := normalizeKey(k, buf[:])
+	if isBuiltinRedacted(n) {
+		return true
+	}
+	var cbuf [64]byte
+	for _, c := range p.RedactedKeys {
+		if bytes.Equal(n, normalizeKey(c, cbuf[:])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBuiltinRedacted(n []byte) bool {
 	for _, e := range builtinExactKeys {
-		if n == e {
+		if string(n) == e {
 			return true
 		}
 	}
 	for _, c := range builtinContainedKeys {
-		if strings.Contains(n, c) {
-			return true
-		}
-	}
-	for _, c := range p.RedactedKeys {
-		if n == normalizeKey(c) {
+		if bytes.Contains(n, []byte(c)) {
 			return true
 		}
 	}

@@ -50,6 +50,8 @@ func TestRedactKeys(t *testing.T) {
 		{"sourceCode", false}, {"searchLength", false}, {"replacements", false}, {"resource", false},
 		// unrelated keys
 		{"path", false}, {"theme", false}, {"revision", false}, {"key", false}, {"", false},
+		// non-ASCII keys are normalized the same way
+		{"Ünicode-TOKEN", true}, {"pass word", true}, {"PASS_WORD", true}, {"пароль", false},
 	}
 	p := DefaultPolicy()
 	for _, c := range cases {
@@ -68,10 +70,10 @@ func TestRedactKeys(t *testing.T) {
 }
 
 func TestRedactCustomKeys(t *testing.T) {
-	p := Policy{RedactedKeys: []string{"session-id", "Workspace Name"}}
-	in := decode(t, `{"sessionId":"s-1","workspace_name":"demo","workspaceNameLength":4,"path":"a"}`)
+	p := Policy{RedactedKeys: []string{"session-id", "Workspace Name", "Ümlaut_Key"}}
+	in := decode(t, `{"sessionId":"s-1","workspace_name":"demo","workspaceNameLength":4,"path":"a","ümlaut-key":"u"}`)
 	got := roundTrip(t, p.Redact(in))
-	want := decode(t, `{"sessionId":"[sessionId redacted]","workspace_name":"[workspace_name redacted]","workspaceNameLength":4,"path":"a"}`)
+	want := decode(t, `{"sessionId":"[sessionId redacted]","workspace_name":"[workspace_name redacted]","workspaceNameLength":4,"path":"a","ümlaut-key":"[ümlaut-key redacted]"}`)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
