@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,5 +139,30 @@ func TestBuildReturnsIndependentArguments(t *testing.T) {
 	}
 	if a[0].Arguments == nil || len(a[0].Arguments) != 0 {
 		t.Fatalf("getStatus arguments = %#v, want an empty non-nil map", a[0].Arguments)
+	}
+}
+
+// TestDefaultsFitSchemaLimits: the planner's own default values satisfy REFERENCE §4.
+func TestDefaultsFitSchemaLimits(t *testing.T) {
+	limits := []struct {
+		name     string
+		value    string
+		min, max int
+	}{
+		{"feature title", DefaultFeatureTitle, 1, 70},
+		{"feature description", DefaultFeatureDescription, 1, 160},
+		{"hero title", DefaultHeroTitle, 1, 90},
+		{"hero subtitle", DefaultHeroSubtitle, 1, 180},
+		{"create path", DefaultCreatePath, 1, 160},
+		{"patch path", DefaultPatchPath, 1, 160},
+		{"create source", DefaultCreateSource, 0, 80_000},
+	}
+	for _, l := range limits {
+		if n := len([]rune(l.value)); n < l.min || n > l.max {
+			t.Errorf("%s has %d characters, want %d..%d", l.name, n, l.min, l.max)
+		}
+	}
+	if n := strings.Count(DefaultCreateSource, "\n"); n != 3 {
+		t.Errorf("create source has %d lines, want 3", n)
 	}
 }
