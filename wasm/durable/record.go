@@ -269,7 +269,11 @@ func DecodeRecord(raw []byte) (Record, error) {
 	if err != nil {
 		var uf *mcp.UnknownFieldError
 		if errors.As(err, &uf) {
-			return r, invalid(uf.Field, "is not a record member")
+			name := truncate(uf.Field, 64)
+			if name == "" {
+				name = `""` // an empty member name still gets a visible field name
+			}
+			return r, invalid(name, "is not a record member")
 		}
 		return r, invalid("record", "%v", err)
 	}
