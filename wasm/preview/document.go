@@ -113,6 +113,7 @@ func (c *compiler) document(entry *File) string {
 		b.Grow(len(src) + c.ix.textBytes + len(src)/4 + 8192)
 	}
 	afterHead, beforeBody, afterHTML, afterDoctype, firstScript := -1, -1, -1, -1, -1
+	lead := len(src) - len(strings.TrimLeft(src, " \t\n\r\f")) // offset of the first non-space byte
 	pos := 0
 	for pos < len(src) {
 		k := strings.IndexByte(src[pos:], '<')
@@ -133,7 +134,7 @@ func (c *compiler) document(entry *File) string {
 				end = i + 1 + e + 1
 			}
 			b.WriteString(src[i:end])
-			if src[i+1] == '!' && afterDoctype < 0 && strings.TrimSpace(src[:i]) == "" &&
+			if src[i+1] == '!' && afterDoctype < 0 && i == lead &&
 				len(src)-i >= 9 && strings.EqualFold(src[i+2:i+9], "doctype") {
 				afterDoctype = b.Len()
 			}
