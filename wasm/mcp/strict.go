@@ -57,7 +57,25 @@ func CheckJSON(data []byte) error {
 		return &JSONError{Err: ErrJSONSyntax}
 	}
 	s := scanner{data: data}
-	return s.value(0, "")
+	return s.value(0, nil)
+}
+
+// seg is one step of the JSON Pointer to the value being scanned; the pointer string is built
+// only when an error needs it, so a successful scan allocates nothing for paths.
+type seg struct {
+	parent *seg
+	key    []byte // object member name (unescaped), or nil for an array element
+	index  int
+}
+
+func (p *seg) pointer() string {
+	if p == nil {
+		return ""
+	}
+	if p.key == nil {
+		return p.parent.pointer() + "/" + itoa(p.index)
+	}
+	return p.parent.pointer() + "/" + escapePointer(string(p.key))
 }
 
 // scanner walks JSON already known to be valid. It allocates only for keys that contain
@@ -78,17 +96,17 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-func (s *scanner) value(depth int, ptr string) error {
+func (s *scanner) value(depth int, ptr *seg) error {
 	s.skipSpace()
 	switch s.data[s.pos] {
 	case '{':
 		if depth >= MaxJSONDepth {
-			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr}
+			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr.pointer()}
 		}
 		return s.object(depth+1, ptr)
 	case '[':
 		if depth >= MaxJSONDepth {
-			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr}
+			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr.pointer()}
 		}
 		s.pos++
 		s.skipSpace()
@@ -97,7 +115,7 @@ func (s *scanner) value(depth int, ptr string) error {
 			return nil
 		}
 		for i := 0; ; i++ {
-			if err := s.value(depth+1, ptr+"/"+itoa(i)); err != nil {
+			if err := s.value(depth+1, &seg{parent: ptr, index: i}); err != nil {
 				return err
 			}
 			s.skipSpace()
@@ -143,7 +161,7 @@ func (s *scanner) str() ([]byte, bool) {
 	}
 }
 
-func (s *scanner) object(depth int, ptr string) error {
+func (s *scanner) object(depth int, ptr *seg) error {
 	s.pos++
 	s.skipSpace()
 	if s.data[s.pos] == '}' {
@@ -163,13 +181,13 @@ func (s *scanner) object(depth int, ptr string) error {
 		}
 		for _, k := range keys {
 			if bytes.Equal(k, key) {
-				return &JSONError{Err: ErrJSONDuplicateKey, Pointer: ptr, Key: string(key)}
+				return &JSONError{Err: ErrJSONDuplicateKey, Pointer: ptr.pointer(), Key: string(key)}
 			}
 		}
 		keys = append(keys, key)
 		s.skipSpace()
 		s.pos++ // colon
-		if err := s.value(depth, ptr+"/"+escapePointer(string(key))); err != nil {
+		if err := s.value(depth, &seg{parent: ptr, key: key}); err != nil {
 			return err
 		}
 		s.skipSpace()
