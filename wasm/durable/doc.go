@@ -3,7 +3,7 @@
 // on it.
 //
 // It implements REFERENCE §6 (record §6.1, backend contract §6.2, state machine §6.3, runner
-// §6.4, queue bridge §6.5) in the fenced generation chosen by SPEC §2.5: every record carries
+// §6.4, HTTP and queue bridges §6.5) in the fenced generation chosen by SPEC §2.5: every record carries
 // an opaque incarnation, every claim returns a Fence {incarnation, revision}, and every
 // transition presents it. The TOOL_IDEMPOTENCY_* codes that the registry derives from these
 // errors are listed in REFERENCE §3.1.
@@ -24,7 +24,10 @@
 // a silent repair. Failures of a backend itself are always wrapped as ErrBackend (retryable), so
 // a caller can never mistake "the store is down" for "no record".
 //
-// This package is core: standard library and wasm/mcp only; no syscall/js, no os or net
-// access. The HTTP bridge lives in the httpbridge subpackage to keep net/http out of builds
-// that do not use it.
+// The HTTP bridge (RunHTTP) speaks in its own HTTPRequest/HTTPResponse types and takes the
+// caller's transport as a function, so the core never links net/http: native hosts pass a
+// net/http client, the browser a fetch adapter, the wasip1 module a host function.
+//
+// This package is core: standard library and wasm/mcp only; no syscall/js, no os, net or
+// net/http.
 package durable

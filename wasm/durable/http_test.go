@@ -1,6 +1,7 @@
-package httpbridge_test
+package durable_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/durable"
-	"github.com/webcoding/studio/wasm/durable/httpbridge"
 	"github.com/webcoding/studio/wasm/durable/memstore"
 )
 
@@ -117,6 +117,29 @@ func (l *lossyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// sender adapts an *http.Client to the bridge's Send: the test's (native) transport.
+func sender(c *http.Client) func(context.Context, durable.HTTPRequest) (durable.HTTPResponse, error) {
+	return func(ctx context.Context, r durable.HTTPRequest) (durable.HTTPResponse, error) {
+		req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bytes.NewReader(r.Body))
+		if err != nil {
+			return durable.HTTPResponse{}, err
+		}
+		for k, v := range r.Header {
+			req.Header[k] = v
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return durable.HTTPResponse{}, err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		if err != nil {
+			return durable.HTTPResponse{}, err
+		}
+		return durable.HTTPResponse{StatusCode: resp.StatusCode, Header: resp.Header, Body: body}, nil
+	}
+}
+
 func newRunner(t *testing.T, owner string) *durable.Runner {
 	t.Helper()
 	s, err := durable.New(memstore.New(), durable.Options{})
@@ -132,11 +155,8 @@ func newRunner(t *testing.T, owner string) *durable.Runner {
 
 // classify is the application's explicit response classifier: the bridge never interprets
 // status codes itself.
-func classify(_ context.Context, resp *http.Response) (durable.Outcome, error) {
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return durable.Unknown("response body lost: "+err.Error(), nil), nil
-	}
+func classify(_ context.Context, resp durable.HTTPResponse) (durable.Outcome, error) {
+	body := resp.Body
 	switch resp.StatusCode {
 	case http.StatusCreated:
 		return durable.Completed(body), nil
@@ -146,11 +166,11 @@ func classify(_ context.Context, resp *http.Response) (durable.Outcome, error) {
 	return durable.Unknown(fmt.Sprintf("provider answered %d", resp.StatusCode), nil), nil
 }
 
-func charge(srv *httptest.Server, client *http.Client, key string, amount int) httpbridge.Request {
-	return httpbridge.Request{
-		Key: key, Fingerprint: fmt.Sprintf("amount=%d", amount), Client: client,
-		NewRequest: func(ctx context.Context) (*http.Request, error) {
-			return http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/charges", strings.NewReader(fmt.Sprintf(`{"amount":%d}`, amount)))
+func charge(srv *httptest.Server, client *http.Client, key string, amount int) durable.HTTPSideEffect {
+	return durable.HTTPSideEffect{
+		Key: key, Fingerprint: fmt.Sprintf("amount=%d", amount), Send: sender(client),
+		Request: func(context.Context) (durable.HTTPRequest, error) {
+			return durable.HTTPRequest{Method: http.MethodPost, URL: srv.URL + "/charges", Body: []byte(fmt.Sprintf(`{"amount":%d}`, amount))}, nil
 		},
 		OnResponse: classify,
 	}
@@ -167,20 +187,20 @@ func TestHTTPFixture(t *testing.T) {
 	r := newRunner(t, "studio-a")
 
 	// 1. First call charges once.
-	res, err := httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-1", 500))
+	res, err := durable.RunHTTP(ctx, r, charge(srv, client, "order-1", 500))
 	if err != nil || res.Status != durable.StatusCompleted || string(res.Result) != `{"id":"ch_1","amount":500}` {
 		t.Fatalf("first charge = %+v, %v", res, err)
 	}
 	// 2. Same key again: replayed from the durable record; the provider is not even called.
 	_, before := p.counts()
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-1", 500))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-1", 500))
 	if charges, requests := p.counts(); err != nil || res.Status != durable.StatusReplayed || charges != 1 || requests != before {
 		t.Fatalf("replay = %+v, %v; charges %d, requests %d→%d", res, err, charges, before, requests)
 	}
 	// 3. Another deployment with an empty store sends the same Idempotency-Key: the provider
 	//    replays its stored response without a second mutation.
 	other := newRunner(t, "studio-b")
-	res, err = httpbridge.RunHTTP(ctx, other, charge(srv, client, "order-1", 500))
+	res, err = durable.RunHTTP(ctx, other, charge(srv, client, "order-1", 500))
 	if charges, _ := p.counts(); err != nil || res.Status != durable.StatusCompleted || string(res.Result) != `{"id":"ch_1","amount":500}` || charges != 1 {
 		t.Fatalf("provider-side replay = %+v, %v, charges %d", res, err, charges)
 	}
@@ -189,13 +209,13 @@ func TestHTTPFixture(t *testing.T) {
 	lossy.mu.Lock()
 	lossy.drop = true
 	lossy.mu.Unlock()
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
 	if charges, _ := p.counts(); err != nil || res.Status != durable.StatusUnknown || !strings.Contains(res.Reason, "connection reset") || charges != 2 {
 		t.Fatalf("lost ack = %+v, %v, charges %d", res, err, charges)
 	}
 	//    It stays unknown: no second request goes out.
 	_, before = p.counts()
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
 	if _, requests := p.counts(); err != nil || res.Status != durable.StatusUnknown || requests != before {
 		t.Fatalf("retry while unknown = %+v, %v, requests %d→%d", res, err, before, requests)
 	}
@@ -216,18 +236,18 @@ func TestHTTPFixture(t *testing.T) {
 	if err != nil || rec.Status != durable.StatusResolved || rec.Record.ReconciledBy != "status-query" {
 		t.Fatalf("reconcile = %+v, %v", rec, err)
 	}
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-2", 700))
 	if charges, _ := p.counts(); err != nil || res.Status != durable.StatusReplayed || string(res.Result) != `{"id":"ch_2","amount":700}` || charges != 2 {
 		t.Fatalf("after reconcile = %+v, %v, charges %d", res, err, charges)
 	}
 
 	// 5. The classifier decides: a 402 is failed because the application said so.
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-3", 0))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-3", 0))
 	if err != nil || res.Status != durable.StatusFailed || res.Reason != "payment declined" || string(res.Result) != `{"error":"declined"}` {
 		t.Fatalf("declined = %+v, %v", res, err)
 	}
 	// 6. Same key, other arguments: conflict before any request.
-	res, err = httpbridge.RunHTTP(ctx, r, charge(srv, client, "order-1", 999))
+	res, err = durable.RunHTTP(ctx, r, charge(srv, client, "order-1", 999))
 	if err != nil || res.Status != durable.StatusConflict {
 		t.Fatalf("conflict = %+v, %v", res, err)
 	}
@@ -238,24 +258,25 @@ func TestHTTPHeaderAndNoStatusGuessing(t *testing.T) {
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		seen = append(seen, r.Header.Get("Idempotency-Key"))
+		seen = append(seen, strings.Join(r.Header.Values("Idempotency-Key"), ","))
 		mu.Unlock()
 		w.WriteHeader(http.StatusInternalServerError)
 	}))
 	defer srv.Close()
 	r := newRunner(t, "o")
-	req := httpbridge.Request{
-		Key: "k1", Fingerprint: "f", IdempotencyKey: "idem-123", Client: srv.Client(),
-		NewRequest: func(ctx context.Context) (*http.Request, error) {
-			return http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, nil)
+	req := durable.HTTPSideEffect{
+		Key: "k1", Fingerprint: "f", IdempotencyKey: "idem-123", Send: sender(srv.Client()),
+		Request: func(context.Context) (durable.HTTPRequest, error) {
+			// A caller-set variant of the header is replaced, not duplicated.
+			return durable.HTTPRequest{Method: http.MethodPost, URL: srv.URL, Header: map[string][]string{"idempotency-key": {"stale"}, "X-Trace": {"1"}}}, nil
 		},
 		// A 500 is whatever the application says it is; here the provider documents that 500
 		// means "processed, response generation failed".
-		OnResponse: func(_ context.Context, resp *http.Response) (durable.Outcome, error) {
+		OnResponse: func(_ context.Context, resp durable.HTTPResponse) (durable.Outcome, error) {
 			return durable.Completed(json.RawMessage(fmt.Sprint(resp.StatusCode))), nil
 		},
 	}
-	res, err := httpbridge.RunHTTP(context.Background(), r, req)
+	res, err := durable.RunHTTP(context.Background(), r, req)
 	if err != nil || res.Status != durable.StatusCompleted || string(res.Result) != "500" {
 		t.Fatalf("RunHTTP = %+v, %v", res, err)
 	}
@@ -264,25 +285,29 @@ func TestHTTPHeaderAndNoStatusGuessing(t *testing.T) {
 	}
 	// Default header value is the durable key.
 	req.Key, req.IdempotencyKey = "k2", ""
-	if _, err := httpbridge.RunHTTP(context.Background(), r, req); err != nil || len(seen) != 2 || seen[1] != "k2" {
+	if _, err := durable.RunHTTP(context.Background(), r, req); err != nil || len(seen) != 2 || seen[1] != "k2" {
 		t.Fatalf("default key: %v, %q", err, seen)
 	}
 	// A request that cannot be built is failed (nothing was sent).
 	req.Key = "k3"
-	req.NewRequest = func(context.Context) (*http.Request, error) { return nil, errors.New("bad url") }
-	res, err = httpbridge.RunHTTP(context.Background(), r, req)
+	req.Request = func(context.Context) (durable.HTTPRequest, error) { return durable.HTTPRequest{}, errors.New("bad url") }
+	res, err = durable.RunHTTP(context.Background(), r, req)
 	if err != nil || res.Status != durable.StatusFailed || len(seen) != 2 {
 		t.Fatalf("build failure = %+v, %v", res, err)
 	}
 	// Invalid requests are refused before any claim.
 	bad := req
 	bad.Key, bad.IdempotencyKey = "k4", "a\r\nInjected: 1"
-	if _, err := httpbridge.RunHTTP(context.Background(), r, bad); !errors.Is(err, durable.ErrInvalid) {
+	if _, err := durable.RunHTTP(context.Background(), r, bad); !errors.Is(err, durable.ErrInvalid) {
 		t.Fatalf("header injection = %v", err)
 	}
 	bad.IdempotencyKey, bad.OnResponse = "", nil
-	if _, err := httpbridge.RunHTTP(context.Background(), r, bad); !errors.Is(err, durable.ErrInvalid) {
+	if _, err := durable.RunHTTP(context.Background(), r, bad); !errors.Is(err, durable.ErrInvalid) {
 		t.Fatalf("nil OnResponse = %v", err)
+	}
+	bad.OnResponse, bad.Send = req.OnResponse, nil
+	if _, err := durable.RunHTTP(context.Background(), r, bad); !errors.Is(err, durable.ErrInvalid) {
+		t.Fatalf("nil Send = %v", err)
 	}
 	if _, found, _ := r.Store().Get(context.Background(), "k4"); found {
 		t.Fatal("invalid request claimed its key")
@@ -299,7 +324,7 @@ func TestHTTPCancelledInFlight(t *testing.T) {
 	defer cancel()
 	req := charge(srv, srv.Client(), "order-x", 100)
 	req.AbortDiagnostic = json.RawMessage(`{"code":"TOOL_TIMEOUT"}`)
-	res, err := httpbridge.RunHTTP(ctx, r, req)
+	res, err := durable.RunHTTP(ctx, r, req)
 	if err != nil || res.Status != durable.StatusUnknown || res.Reason != durable.ReasonCancelledInFlight || string(res.Diagnostic) != `{"code":"TOOL_TIMEOUT"}` {
 		t.Fatalf("in-flight cancel = %+v, %v", res, err)
 	}
