@@ -290,7 +290,9 @@ func TestHTTPHeaderAndNoStatusGuessing(t *testing.T) {
 	}
 	// A request that cannot be built is failed (nothing was sent).
 	req.Key = "k3"
-	req.Request = func(context.Context) (durable.HTTPRequest, error) { return durable.HTTPRequest{}, errors.New("bad url") }
+	req.Request = func(context.Context) (durable.HTTPRequest, error) {
+		return durable.HTTPRequest{}, errors.New("bad url")
+	}
 	res, err = durable.RunHTTP(context.Background(), r, req)
 	if err != nil || res.Status != durable.StatusFailed || len(seen) != 2 {
 		t.Fatalf("build failure = %+v, %v", res, err)
