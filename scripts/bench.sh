@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# bench.sh — the benchmark figures quoted in the README, from one run on this machine.
+# Speed targets live here, never in unit tests. Output: raw `go test -bench` lines, then the
+# ratio table for tools/call (issue 2: native ≤ 1.5× floor and ≤ 100 allocs; wazero ≤ 10× native).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+BENCHTIME=${BENCHTIME:-2s}
+echo "== tools/call: native registry, floor, wazero module, MCP Go SDK, mcp-go"
+go test -tags conformance -run '^$' -bench 'BenchmarkCallTool' -benchtime "$BENCHTIME" -count 1 ./host/conformance | tee -a "$out"
+
+echo
+echo "== workspace, preview, agent, audit"
+go test -run '^$' -bench . -benchtime 1x -count 1 ./wasm/workspace ./wasm/preview ./wasm/agent ./wasm/audit 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+
+if eval "$(bash scripts/services.sh 2>/dev/null)"; then
+  export WEBCODING_REDIS_URL WEBCODING_POSTGRES_URL
+  echo
+  echo "== durable backends (claim+complete pairs/s beside each server's floor)"
+  go test -run '^$' -bench . -benchtime "$BENCHTIME" -count 1 ./wasm/durable/... ./host/redisstore ./host/pgstore 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+fi
+
+echo
+echo "== tools/call summary"
+awk '
+  /^BenchmarkCallTool\// {
+    split($1, p, "/"); name = p[2]; sub(/-[0-9]+$/, "", name)
+    for (i = 2; i <= NF; i++) { if ($(i+1) == "ns/op") ns[name] = $i; if ($(i+1) == "allocs/op") al[name] = $i }
+  }
+  END {
+    printf "%-8s %14s %10s\n", "side", "ns/op", "allocs/op"
+    split("native floor wazero gosdk mcpgo", order, " ")
+    for (k = 1; k <= 5; k++) { n = order[k]; if (n in ns) printf "%-8s %14.0f %10s\n", n, ns[n], al[n] }
+    if (("native" in ns) && ("floor" in ns)) printf "native / floor  = %.2fx (target <= 1.5x)\n", ns["native"] / ns["floor"]
+    if (("wazero" in ns) && ("native" in ns)) printf "wazero / native = %.1fx (target <= 10x)\n", ns["wazero"] / ns["native"]
+  }' "$out"
