@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/webcoding/studio/wasm/audit"
@@ -172,4 +172,3 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	})
 }
-
