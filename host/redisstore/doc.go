@@ -12,7 +12,9 @@
 //
 // CompareAndSet is one Lua script (compare the fence, then write or delete the record and its
 // index entry together) run with EVALSHA, falling back to EVAL when the server answers NOSCRIPT
-// (redis.Script.Run). ListPage is a second script so a page and its records are read atomically.
+// (redis.Script.Run). ListPage is a second script so a page and its records are read atomically;
+// it reads record hashes it did not declare in KEYS, which is safe because the hash tag keeps
+// every key of one prefix in one slot (and a standalone server has only one).
 // Read is one HMGET. Records are decoded strictly on every read (durable.DecodeRecord), and the
 // fence stored beside a record must match the record's own, so a tampered hash is reported as a
 // validation error, never repaired.
