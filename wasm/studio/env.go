@@ -59,8 +59,12 @@ func (e *env) sync(ctx context.Context, rev int64, applied, remount bool) error 
 	switch {
 	case errors.Is(err, ErrAckTimeout):
 		ms := e.ackTimeout.Milliseconds()
+		advice := "Refresh the preview."
+		if applied {
+			advice = "The change was applied: refresh the preview; do not repeat the change."
+		}
 		return mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": rev, "timeoutMs": ms, "applied": applied},
-			"Preview did not acknowledge revision %d within %d ms. Refresh the preview; do not repeat the change.", rev, ms)
+			"Preview did not acknowledge revision %d within %d ms. %s", rev, ms, advice)
 	case err != nil:
 		return err
 	case ack.Revision > rev:

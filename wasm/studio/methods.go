@@ -66,6 +66,9 @@ func noParams(params json.RawMessage) *jsonrpc.Error {
 func (e *env) methods(r *registry.Registry) map[string]abi.Method {
 	return map[string]abi.Method{
 		MethodAgentRun: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+			if len(bytes.TrimSpace(params)) == 0 {
+				return nil, invalidParams("agent/run: params {prompt, sessionId?} are required")
+			}
 			m, err := mcp.DecodeObject(params, []string{"prompt", "sessionId"}, nil)
 			if err != nil {
 				return nil, invalidParams("agent/run: " + err.Error())

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,10 +24,16 @@ import (
 // MemFolder named "site" holding the seed files), and faulty versions of it, so the vectors
 // reach the folder codes on every host without touching a disk.
 const (
-	CatalogStudioFolder       = "studio-folder"        // linked, permission granted
-	CatalogStudioFolderDenied = "studio-folder-denied" // linked, then permission "denied"
-	CatalogStudioFolderStale  = "studio-folder-stale"  // linked, then the root vanished
-	CatalogStudioFolderFaulty = "studio-folder-faulty" // linked; every write fails with an I/O error
+	CatalogStudioFolder       = "studio-folder"         // linked, permission granted
+	CatalogStudioFolderDenied = "studio-folder-denied"  // linked, then permission "denied"
+	CatalogStudioFolderStale  = "studio-folder-stale"   // linked, then the root vanished
+	CatalogStudioFolderFaulty = "studio-folder-faulty"  // linked; every write fails with an I/O error
+	CatalogStudioFolderEmpty  = "studio-folder-emptied" // linked, then every file removed from the folder
+
+	CatalogStudioDownloads        = "studio-downloads"          // downloads accepted (and discarded)
+	CatalogStudioPreviewTimeout   = "studio-preview-timeout"    // the preview never acknowledges
+	CatalogStudioPreviewError     = "studio-preview-error"      // every mount reports a runtime error
+	CatalogStudioPreviewSupersede = "studio-preview-superseded" // every ack is for the next revision
 )
 
 func init() {
@@ -42,6 +49,53 @@ func init() {
 	catalogs[CatalogStudioFolderFaulty] = studioWithFolder(func(f *workspace.MemFolder) {
 		f.FailWrite = func(op, path string) error { return errors.New("input/output error") }
 	})
+	catalogs[CatalogStudioFolderEmpty] = studioWithFolder(func(f *workspace.MemFolder) {
+		for _, sf := range workspace.Seed().Files {
+			_ = f.DeleteFile(context.Background(), sf.Path)
+		}
+	})
+	catalogs[CatalogStudioDownloads] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+		p.Downloads = func(name, mimeType string, data []byte) error { return nil }
+		return registerStudio(ctx, r, p)
+	}
+	catalogs[CatalogStudioPreviewTimeout] = studioWithPreview(func(m Mount) (Ack, error) { return Ack{}, ErrAckTimeout })
+	catalogs[CatalogStudioPreviewError] = studioWithPreview(func(m Mount) (Ack, error) {
+		return Ack{Revision: m.Revision, Status: workspace.PreviewError, Message: "TypeError: card is null", Runtime: RuntimeSandboxIframe}, nil
+	})
+	catalogs[CatalogStudioPreviewSupersede] = studioWithPreview(func(m Mount) (Ack, error) {
+		return Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced, Runtime: RuntimeSandboxIframe}, nil
+	})
+}
+
+// scriptedPreview is a PreviewPort whose acknowledgement of each mount is computed by answer,
+// immediately (no waiting), so the PREVIEW_* failures are reproducible on every host.
+type scriptedPreview struct {
+	mu     sync.Mutex
+	last   Mount
+	answer func(Mount) (Ack, error)
+}
+
+func (s *scriptedPreview) Mount(ctx context.Context, m Mount) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = m
+	return nil
+}
+
+func (s *scriptedPreview) Await(ctx context.Context, revision int64, timeout time.Duration) (Ack, error) {
+	s.mu.Lock()
+	m := s.last
+	s.mu.Unlock()
+	return s.answer(m)
+}
+
+func (s *scriptedPreview) Runtime() string { return RuntimeSandboxIframe }
+
+func studioWithPreview(answer func(Mount) (Ack, error)) catalogFunc {
+	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+		p.Preview = &scriptedPreview{answer: answer}
+		return registerStudio(ctx, r, p)
+	}
 }
 
 // studioWithFolder returns a catalog that links a fresh seed MemFolder, then applies spoil
