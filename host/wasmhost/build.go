@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ModulePath is the Go module path of the studio source tree that BuildModule compiles.
@@ -29,8 +30,9 @@ var buildMu sync.Mutex
 // returns the path of the .wasm file: outDir/reactor.wasm, or outDir/reactor-TAG1-TAG2.wasm
 // with build tags (sorted), e.g. "conformance" for test-only tools (SPEC §2.17).
 //
-// Cheap cache: the build is skipped when the output exists and is newer than go.mod, go.sum
-// and every non-test .go file under wasm/. The output is written to a temporary file and
+// Cheap cache: the build is skipped when the output exists, was built from the same source
+// tree (recorded in OUTPUT.src), and is newer than go.mod, go.sum and every non-test .go file
+// under wasm/. The output is written to a temporary file and
 // renamed, so concurrent builders never see a partial module. Builds in one process are
 // serialized.
 //
@@ -87,6 +89,9 @@ func BuildModule(ctx context.Context, outDir string, tags ...string) (string, er
 		args = append(args, "-tags", strings.Join(tags, ","))
 	}
 	args = append(args, "-o", tmp.Name(), ReactorPackage)
+	// Sources edited while the build runs must make the next call rebuild: the output gets the
+	// start time as its modification time.
+	started := time.Now().Add(-time.Second)
 	cmd := exec.CommandContext(ctx, goBin, args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
@@ -94,6 +99,12 @@ func BuildModule(ctx context.Context, outDir string, tags ...string) (string, er
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("wasmhost: GOOS=wasip1 GOARCH=wasm %s %s: %w\n%s", goBin, strings.Join(args, " "), err, outBuf.Bytes())
+	}
+	if err := os.Chtimes(tmp.Name(), started, started); err != nil {
+		return "", fmt.Errorf("wasmhost: build: %w", err)
+	}
+	if err := os.WriteFile(out+".src", []byte(root), 0o644); err != nil {
+		return "", fmt.Errorf("wasmhost: build: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return "", fmt.Errorf("wasmhost: build: %w", err)
@@ -108,6 +119,9 @@ func upToDate(out, root string) (bool, error) {
 		return false, nil
 	} else if err != nil {
 		return false, fmt.Errorf("wasmhost: build: %w", err)
+	}
+	if src, err := os.ReadFile(out + ".src"); err != nil || string(src) != root {
+		return false, nil
 	}
 	built := st.ModTime()
 	stale := false

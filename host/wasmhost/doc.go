@@ -23,6 +23,11 @@
 // ErrInstanceReset (and the context error, if any), and the next call instantiates a fresh
 // module.
 //
+// The termination checks cost: wazero calls out to the host at every loop header of the
+// guest, which slows the studio core's calls 8–10× (up to 40× on loop-heavy work such as
+// decoding a large request). Options.AbandonOnDeadline trades the guarantee for speed: a call
+// past its deadline is abandoned rather than stopped (see its doc).
+//
 // # Host functions
 //
 // The guest imports host functions from the module "webcoding" (see hostfuncs.go and

@@ -3,7 +3,6 @@ package wasmhost
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,21 +38,21 @@ func DefaultCacheDir() string {
 }
 
 // loadEngine returns the shared engine for the module at path, compiling it on first use.
-// cacheDir "" means no on-disk cache.
-func loadEngine(path, cacheDir string) (e *engine, compiled bool, err error) {
+// cacheDir "" means no on-disk cache; terminate is WithCloseOnContextDone.
+func loadEngine(path, cacheDir string, terminate bool) (e *engine, compiled bool, err error) {
 	bin, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("wasmhost: read module: %w", err)
 	}
 	sum := sha256.Sum256(bin)
-	key := cacheDir + "\x00" + hex.EncodeToString(sum[:])
+	key := fmt.Sprintf("%s\x00%x\x00%t", cacheDir, sum, terminate)
 
 	engines.Lock()
 	defer engines.Unlock()
 	if e := engines.m[key]; e != nil {
 		return e, false, nil
 	}
-	e, err = newEngine(bin, path, cacheDir)
+	e, err = newEngine(bin, path, cacheDir, terminate)
 	if err != nil {
 		return nil, false, err
 	}
@@ -65,10 +64,10 @@ func loadEngine(path, cacheDir string) (e *engine, compiled bool, err error) {
 }
 
 // newEngine creates a runtime with the host modules and compiles bin (read from path) in it.
-func newEngine(bin []byte, path, cacheDir string) (*engine, error) {
+func newEngine(bin []byte, path, cacheDir string, terminate bool) (*engine, error) {
 	// The engine outlives whatever context asked for it first.
 	ctx := context.Background()
-	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(true)
+	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(terminate)
 	if cacheDir != "" {
 		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 			return nil, fmt.Errorf("wasmhost: compilation cache: %w", err)

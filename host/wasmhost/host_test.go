@@ -49,7 +49,8 @@ func handle(t *testing.T, h *Host, req []byte) []byte {
 }
 
 func TestEchoRoundTripIsByteExact(t *testing.T) {
-	h := newHost(t, Options{})
+	h := sharedHost(t)
+	base := h.Stats().Instantiations
 	big := bytes.Repeat([]byte{0xff, 0x00, 'a', 0xc3}, 10<<20/4) // 10 MiB, not UTF-8
 	for name, payload := range map[string][]byte{
 		"empty":      {},
@@ -66,17 +67,23 @@ func TestEchoRoundTripIsByteExact(t *testing.T) {
 			}
 		})
 	}
-	if n := h.Stats().Instantiations; n != 1 {
-		t.Fatalf("instantiations = %d, want 1", n)
+	if n := h.Stats().Instantiations; n != base {
+		t.Fatalf("instantiations = %d, want %d", n, base)
 	}
+}
+
+// bigCall is a tools/call request carrying an n-byte string argument.
+func bigCall(n int) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"a.txt","content":"` +
+		strings.Repeat("x", n) + `"}}}`)
 }
 
 // Bad input goes through to the core, which answers with a JSON-RPC response; the host never
 // fails and the instance survives.
 func TestBadInputIsAnsweredByTheModule(t *testing.T) {
-	h := newHost(t, Options{})
-	huge := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"a.txt","content":"` +
-		strings.Repeat("x", 10<<20) + `"}}}`)
+	h := sharedHost(t)
+	base := h.Stats().Instantiations
+	huge := bigCall(1 << 20)
 	cases := map[string][]byte{
 		"empty":          {},
 		"non-utf8":       {0xff, 0xfe, '{', '}'},
@@ -84,7 +91,7 @@ func TestBadInputIsAnsweredByTheModule(t *testing.T) {
 		"malformed":      []byte(`{"jsonrpc":"2.0","id":1,`),
 		"not-object":     []byte(`42`),
 		"empty-batch":    []byte(`[]`),
-		"10MB-request":   huge,
+		"1MiB-request":   huge,
 		"deep":           bytes.Repeat([]byte("["), 100000),
 	}
 	for name, req := range cases {
@@ -95,8 +102,22 @@ func TestBadInputIsAnsweredByTheModule(t *testing.T) {
 			}
 		})
 	}
+	if n := h.Stats().Instantiations; n != base {
+		t.Fatalf("instantiations = %d, want %d (bad input must not reset the instance)", n, base)
+	}
+}
+
+// A 10 MB request reaches the core and is answered. It runs on a host without termination
+// checks (AbandonOnDeadline), as the CLI does: with them, decoding 10 MB in the guest takes
+// about a minute (see BenchmarkHandle).
+func TestTenMegabyteRequest(t *testing.T) {
+	h := newHost(t, Options{AbandonOnDeadline: true})
+	resp := handle(t, h, bigCall(10<<20))
+	if len(resp) == 0 || !json.Valid(resp) {
+		t.Fatalf("response is not JSON: %.300q", resp)
+	}
 	if n := h.Stats().Instantiations; n != 1 {
-		t.Fatalf("instantiations = %d, want 1 (bad input must not reset the instance)", n)
+		t.Fatalf("instantiations = %d, want 1", n)
 	}
 }
 
@@ -115,7 +136,8 @@ func TestOversizedRequestIsRefusedByTheHost(t *testing.T) {
 // A batch of 100 requests goes in as one call and comes back as one response. With the real
 // router it is an array answered in request order; the placeholder router answers one error.
 func TestBatchOf100(t *testing.T) {
-	h := newHost(t, Options{})
+	h := sharedHost(t)
+
 	var b bytes.Buffer
 	b.WriteByte('[')
 	for i := range 100 {
@@ -150,10 +172,25 @@ func TestBatchOf100(t *testing.T) {
 }
 
 func TestDeadlineClosesAHungInstance(t *testing.T) {
-	for _, hang := range []string{"spin", "sleep"} {
-		t.Run(hang, func(t *testing.T) {
+	for _, tc := range []struct {
+		hang string
+		opts Options
+	}{
+		{"spin", Options{}},
+		{"sleep", Options{}},
+		// Abandoning leaves the call running: only the sleeping hang, so no CPU is burnt.
+		{"sleep", Options{AbandonOnDeadline: true}},
+	} {
+		name := tc.hang
+		if tc.opts.AbandonOnDeadline {
+			name += "/abandon"
+		}
+		hang := tc.hang
+		t.Run(name, func(t *testing.T) {
 			var log bytes.Buffer
-			h := newHost(t, Options{Log: &syncWriter{w: &log}})
+			opts := tc.opts
+			opts.Log = &syncWriter{w: &log}
+			h := newHost(t, opts)
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			start := time.Now()
@@ -190,13 +227,14 @@ func TestCallTimeoutOption(t *testing.T) {
 }
 
 func TestPanicInHandleIsRecovered(t *testing.T) {
-	h := newHost(t, Options{})
+	h := sharedHost(t)
+	base := h.Stats().Instantiations
 	r := mustResponse(t, handle(t, h, []byte("#hosttest:panic")))
 	if r.Error == nil || r.Error.Code != -32603 || !strings.Contains(r.Error.Message, "hosttest panic") {
 		t.Fatalf("got %+v, want -32603 naming the panic", r.Error)
 	}
-	if n := h.Stats().Instantiations; n != 1 {
-		t.Fatalf("instantiations = %d, want 1 (a recovered panic keeps the instance)", n)
+	if n := h.Stats().Instantiations; n != base {
+		t.Fatalf("instantiations = %d, want %d (a recovered panic keeps the instance)", n, base)
 	}
 }
 
@@ -223,7 +261,8 @@ func TestLogHostFunction(t *testing.T) {
 }
 
 func TestGuestClockIsTheWallClock(t *testing.T) {
-	h := newHost(t, Options{})
+	h := sharedHost(t)
+
 	got := handle(t, h, []byte("#hosttest:time"))
 	ts, err := time.Parse(time.RFC3339Nano, string(got))
 	if err != nil {
@@ -235,7 +274,8 @@ func TestGuestClockIsTheWallClock(t *testing.T) {
 }
 
 func TestConcurrentCallersAreSerialized(t *testing.T) {
-	h := newHost(t, Options{})
+	h := sharedHost(t)
+	base := h.Stats().Instantiations
 	var wg sync.WaitGroup
 	errs := make(chan error, 8*25)
 	for g := range 8 {
@@ -260,8 +300,8 @@ func TestConcurrentCallersAreSerialized(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if n := h.Stats().Instantiations; n != 1 {
-		t.Fatalf("instantiations = %d, want 1", n)
+	if n := h.Stats().Instantiations; n != base {
+		t.Fatalf("instantiations = %d, want %d", n, base)
 	}
 }
 
@@ -291,10 +331,10 @@ func TestBadHandlePointerIsAnError(t *testing.T) {
 	h := newHost(t, Options{})
 	h.sem <- struct{}{}
 	s := []uint64{12345, 10}
-	err := h.handleF.CallWithStack(context.Background(), s)
+	err := h.inst.handleF.CallWithStack(context.Background(), s)
 	var resp []byte
 	if err == nil {
-		view, ok := h.mod.Memory().Read(uint32(s[0]>>32), uint32(s[0]))
+		view, ok := h.inst.mod.Memory().Read(uint32(s[0]>>32), uint32(s[0]))
 		if !ok {
 			t.Fatal("response outside memory")
 		}
@@ -339,18 +379,60 @@ func TestNewRejectsWhatIsNotAReactor(t *testing.T) {
 	}
 }
 
-func TestBuildModuleSkipsAFreshBuild(t *testing.T) {
-	fi1, err := os.Stat(testModule)
-	if err != nil {
-		t.Fatal(err)
+func TestBuildCacheFreshness(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string, age time.Duration) {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		when := time.Now().Add(-age)
+		os.Chtimes(p, when, when)
 	}
-	p, err := BuildModule(context.Background(), filepath.Dir(testModule), "hosttest", "hosttest")
-	if err != nil || p != testModule {
-		t.Fatalf("BuildModule = %q, %v; want %q", p, err, testModule)
+	write("go.mod", time.Hour)
+	write("go.sum", time.Hour)
+	write("wasm/core/a.go", time.Hour)
+	write("wasm/core/a_test.go", time.Hour)
+	write("wasm/core/testdata/x.go", time.Hour)
+	out := filepath.Join(t.TempDir(), "reactor.wasm")
+	fresh := func() bool {
+		ok, err := upToDate(out, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
 	}
-	fi2, _ := os.Stat(testModule)
-	if !fi2.ModTime().Equal(fi1.ModTime()) {
-		t.Fatal("a fresh module was rebuilt")
+	if fresh() {
+		t.Fatal("a missing output is fresh")
+	}
+	write("reactor.wasm", 30*time.Minute)
+	os.Rename(filepath.Join(root, "reactor.wasm"), out)
+	if fresh() {
+		t.Fatal("an output without a source stamp is fresh")
+	}
+	os.WriteFile(out+".src", []byte(root), 0o644)
+	if !fresh() {
+		t.Fatal("an output newer than every source is stale")
+	}
+	write("wasm/core/a_test.go", 0)
+	write("wasm/core/testdata/x.go", 0)
+	if !fresh() {
+		t.Fatal("a test file or testdata made the output stale")
+	}
+	write("wasm/other/b.go", 0)
+	if fresh() {
+		t.Fatal("a newer source did not make the output stale")
+	}
+	write("wasm/other/b.go", time.Hour)
+	write("go.sum", 0)
+	if fresh() {
+		t.Fatal("a newer go.sum did not make the output stale")
+	}
+	write("go.sum", time.Hour)
+	os.WriteFile(out+".src", []byte("/elsewhere"), 0o644)
+	if fresh() {
+		t.Fatal("an output built from another tree is fresh")
 	}
 	if _, err := BuildModule(context.Background(), t.TempDir(), "bad,tag"); err == nil {
 		t.Fatal("a bad tag was accepted")

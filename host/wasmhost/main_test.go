@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -32,6 +33,25 @@ func TestMain(m *testing.M) {
 	}
 	testModule, testBuildTime = p, time.Since(start)
 	os.Exit(m.Run())
+}
+
+var shared struct {
+	once sync.Once
+	h    *Host
+	err  error
+}
+
+// sharedHost is one default host for tests that neither change options nor depend on a fresh
+// instance (instantiating the core takes a fraction of a second each time).
+func sharedHost(t testing.TB) *Host {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.h, shared.err = New(context.Background(), Options{ModulePath: testModule})
+	})
+	if shared.err != nil {
+		t.Fatalf("New: %v", shared.err)
+	}
+	return shared.h
 }
 
 // newHost starts a host on the shared test module; it is closed when the test ends.

@@ -13,8 +13,9 @@ import (
 const benchRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"demo.readFile","arguments":{"path":"index.html"},"_meta":{"toolCallId":"bench-1","source":"local","mode":"direct"}}}`
 
 // BenchmarkHandle measures one request round trip through the module: malloc, copy in,
-// handle, copy out, two frees. "echo" is the ABI alone (the test-only echo of hosttest.go);
-// "tools-call" goes through the core.
+// handle, copy out, free. "echo" is the ABI alone (the test-only echo of hosttest.go);
+// "tools-call" goes through the core; "/abandon" runs with Options.AbandonOnDeadline (code
+// compiled without wazero's termination checks).
 func BenchmarkHandle(b *testing.B) {
 	req := []byte(benchRequest)
 	if r := os.Getenv("WEBCODING_BENCH_REQUEST"); r != "" {
@@ -23,12 +24,15 @@ func BenchmarkHandle(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		req  []byte
+		opts Options
 	}{
-		{"echo", []byte("#hosttest:echo" + `{"jsonrpc":"2.0","id":1,"result":{}}`)},
-		{"tools-call", req},
+		{"echo", []byte("#hosttest:echo" + `{"jsonrpc":"2.0","id":1,"result":{}}`), Options{}},
+		{"tools-call", req, Options{}},
+		{"echo/abandon", []byte("#hosttest:echo" + `{"jsonrpc":"2.0","id":1,"result":{}}`), Options{AbandonOnDeadline: true}},
+		{"tools-call/abandon", req, Options{AbandonOnDeadline: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			h := newHost(b, Options{})
+			h := newHost(b, bc.opts)
 			ctx := context.Background()
 			first, err := h.Handle(ctx, bc.req)
 			if err != nil {
@@ -56,7 +60,7 @@ func BenchmarkCompile(b *testing.B) {
 		b.Fatal(err)
 	}
 	warmDir := b.TempDir()
-	if e, err := newEngine(bin, testModule, warmDir); err != nil {
+	if e, err := newEngine(bin, testModule, warmDir, true); err != nil {
 		b.Fatal(err)
 	} else {
 		e.close()
@@ -71,7 +75,7 @@ func BenchmarkCompile(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				e, err := newEngine(bin, testModule, bc.dir())
+				e, err := newEngine(bin, testModule, bc.dir(), true)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -40,6 +40,10 @@ func moduleCacheDir() string {
 }
 
 // openHost finds or builds the module and starts a host on it.
+//
+// The CLI runs the module without wazero's termination checks (AbandonOnDeadline), which makes
+// calls several times faster: a call past --host-timeout is abandoned rather than stopped,
+// which is safe here because a host failure ends the command and the process exits with it.
 func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 	path := hf.module
 	if path == "" {
@@ -59,5 +63,5 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 	if hf.timeout <= 0 {
 		return nil, usagef("--host-timeout must be positive")
 	}
-	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, Log: e.stderr})
+	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr})
 }
