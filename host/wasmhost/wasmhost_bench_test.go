@@ -10,7 +10,7 @@ import (
 // benchRequest is the tools/call request of BenchmarkHandle/tools-call: a read-only tool with
 // a small schema (path string 1..160, closed object), the issue's performance figure (c).
 // WEBCODING_BENCH_REQUEST replaces it.
-const benchRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"demo.readFile","arguments":{"path":"index.html"},"_meta":{"toolCallId":"bench-1","source":"local","mode":"direct"}}}`
+const benchRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"index.html"},"_meta":{"toolCallId":"bench-1","source":"local","mode":"direct"}}}`
 
 // BenchmarkHandle measures one request round trip through the module: malloc, copy in,
 // handle, copy out, free. "echo" is the ABI alone (the test-only echo of hosttest.go);

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// FuzzPrepareParams checks the CLI's rewriting of a stdin line: either a canonical error, or
+// params that the core's parser accepts, with name and arguments untouched and the CLI's
+// context (source local, the flag's mode, the call id) in _meta.
+func FuzzPrepareParams(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"a"}`, `{"name":"a","arguments":{"path":"<b>&"}}`, `{"name":"a","_meta":{"toolCallId":"x","k":[1,{"z":null}]}}`,
+		`{"name":"a","_meta":{"mode":"direct","source":"local"}}`, `{"name":"a","_meta":{"Mode":"direct"}}`,
+		`{"name":"a","name":"b"}`, "{\"name\":\"\xff\"}", `[]`, ``, `{"name":"a","_meta":null}`,
+		`{"name":"a","_meta":{"toolCallId":""}}`, `{"name":"\u2028","arguments":{"s":"\ud800"}}`,
+	} {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, agent bool) {
+		mode := mcp.ModeDirect
+		if agent {
+			mode = mcp.ModeAgent
+		}
+		params, id, terr := prepareParams(line, mode)
+		if id == "" {
+			t.Fatalf("no toolCallId for %q", line)
+		}
+		if terr != nil {
+			if terr.Code != mcp.CodeToolValidationFailed || terr.Message == "" {
+				t.Fatalf("line %q: error %+v", line, terr)
+			}
+			if err := mcp.ValidateCallToolResult(mcp.ErrorResult(id, terr)); err != nil {
+				t.Fatalf("line %q: error result not canonical: %v", line, err)
+			}
+			return
+		}
+		orig, oerr := mcp.ParseCallToolParams(line)
+		got, gerr := mcp.ParseCallToolParams(params)
+		if oerr != nil || gerr != nil {
+			t.Fatalf("line %q -> params %q: parse errors %v / %v", line, params, oerr, gerr)
+		}
+		if got.Name != orig.Name || !bytes.Equal(got.Arguments, orig.Arguments) {
+			t.Fatalf("line %q -> params %q changed name or arguments", line, params)
+		}
+		if got.Meta == nil || got.Meta.Source != mcp.SourceLocal || got.Meta.Mode != mode || got.Meta.ToolCallID != id {
+			t.Fatalf("line %q -> params %q: meta %+v, id %q", line, params, got.Meta, id)
+		}
+		if orig.Meta != nil && orig.Meta.ToolCallID != "" && orig.Meta.ToolCallID != id {
+			t.Fatalf("line %q: its toolCallId was replaced by %q", line, id)
+		}
+		if !json.Valid(params) {
+			t.Fatalf("params not JSON: %q", params)
+		}
+	})
+}
