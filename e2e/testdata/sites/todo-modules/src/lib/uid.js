@@ -1,0 +1,2 @@
+let next = Date.now();
+export const uid = () => next++;
