@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
 )
@@ -71,3 +72,10 @@ func details(t *testing.T, e *mcp.ToolError) map[string]any {
 	_ = json.Unmarshal(b, &m)
 	return m
 }
+
+type agentReport = agent.Report
+
+var (
+	jsonMarshal = json.Marshal
+	agentCallID = agent.CallID
+)
