@@ -2,14 +2,16 @@
 //
 // It does not parse JavaScript. It splits source text into tokens precisely enough to tell
 // real code apart from string literals, template-literal text, regular-expression literals
-// and comments (REFERENCE §5.3: "only where the match starts in real code"), and offers two
-// passes built on that split:
+// and comments (REFERENCE §5.3: "only where the match starts in real code"), and offers these
+// passes:
 //
 //   - FindRefs: the module references of a source (`import … from 'x'`, `export … from 'x'`,
 //     `import 'x'`, `import('x')`), as spans of the string literal to rewrite;
 //   - EscapeClassicScript: neutralises `<!--` and `</script` so a classic script can be
 //     inlined between `<script>` and `</script>` without the HTML parser ending the element
-//     early or entering the "script data escaped" states (see that function's notes).
+//     early or entering the "script data escaped" states (see that function's notes);
+//   - ScriptDataEnd: where a browser ends a <script> element, following the HTML tokenizer's
+//     script-data states (used to read inline scripts and to check EscapeClassicScript).
 //
 // # Notes
 //
