@@ -1,14 +1,18 @@
 package durable_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/durable/memstore"
+	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // FuzzDecodeRecord: any bytes either decode to a record that validates and survives an
@@ -27,6 +31,13 @@ func FuzzDecodeRecord(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		rec, err := durable.DecodeRecord(raw)
+		ref, refErr := referenceDecode(raw)
+		if (err == nil) != (refErr == nil) {
+			t.Fatalf("decoders disagree on %q: %v vs reference %v", raw, err, refErr)
+		}
+		if err == nil && !reflect.DeepEqual(rec, ref) {
+			t.Fatalf("decoders disagree on %q:\n%+v\n%+v", raw, rec, ref)
+		}
 		if err != nil {
 			var ve *durable.ValidationError
 			if !errors.As(err, &ve) || ve.Field == "" || !errors.Is(err, durable.ErrInvalid) {
@@ -88,4 +99,103 @@ func FuzzClaim(f *testing.F) {
 			t.Fatalf("Complete: %v", err)
 		}
 	})
+}
+
+// referenceDecode is the first, straightforward DecodeRecord (mcp.DecodeObject, then one
+// json.Unmarshal per member), kept as the differential oracle for the single-pass decoder.
+func referenceDecode(raw []byte) (durable.Record, error) {
+	var r durable.Record
+	if len(raw) > durable.MaxRecordBytes {
+		return r, refInvalid("record", "is %d bytes, limit %d", len(raw), durable.MaxRecordBytes)
+	}
+	members, err := mcp.DecodeObject(raw, refFields, nil)
+	if err != nil {
+		var uf *mcp.UnknownFieldError
+		if errors.As(err, &uf) {
+			name := uf.Field
+			if name == "" {
+				name = `""` // an empty member name still gets a visible field name
+			}
+			return r, refInvalid(name, "is not a record member")
+		}
+		return r, refInvalid("record", "%v", err)
+	}
+	str := func(name string, dst *string, required bool) error {
+		v, ok := members[name]
+		if !ok {
+			if required {
+				return refInvalid(name, "is missing")
+			}
+			return nil
+		}
+		if len(v) == 0 || v[0] != '"' {
+			return refInvalid(name, "must be a string")
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return refInvalid(name, "must be a string")
+		}
+		if *dst == "" && !required {
+			return refInvalid(name, "must be omitted rather than empty")
+		}
+		return nil
+	}
+	num := func(name string, dst *int64, required bool) error {
+		v, ok := members[name]
+		if !ok {
+			if required {
+				return refInvalid(name, "is missing")
+			}
+			return nil
+		}
+		if len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
+			return refInvalid(name, "must be an integer")
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return refInvalid(name, "must be an integer within int64 (got %s)", string(v))
+		}
+		if *dst == 0 && !required {
+			return refInvalid(name, "must be omitted rather than zero")
+		}
+		return nil
+	}
+	var state string
+	for _, step := range []error{
+		str("key", &r.Key, true),
+		str("fingerprint", &r.Fingerprint, true),
+		str("ownerId", &r.OwnerID, true),
+		str("incarnation", &r.Incarnation, true),
+		num("revision", &r.Revision, true),
+		str("state", &state, true),
+		str("reason", &r.Reason, false),
+		num("createdAt", &r.CreatedAt, true),
+		num("updatedAt", &r.UpdatedAt, true),
+		num("leaseExpiresAt", &r.LeaseExpiresAt, false),
+		str("reconciledBy", &r.ReconciledBy, false),
+		num("reconciledAt", &r.ReconciledAt, false),
+	} {
+		if step != nil {
+			return durable.Record{}, step
+		}
+	}
+	r.State = durable.State(state)
+	if v, ok := members["result"]; ok {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, v); err != nil {
+			return durable.Record{}, refInvalid("result", "%v", err)
+		}
+		r.Result = buf.Bytes()
+	}
+	if err := r.Validate(); err != nil {
+		return durable.Record{}, err
+	}
+	return r, nil
+}
+
+var refFields = []string{
+	"key", "fingerprint", "ownerId", "incarnation", "revision", "state", "result", "reason",
+	"createdAt", "updatedAt", "leaseExpiresAt", "reconciledBy", "reconciledAt",
+}
+
+func refInvalid(field, format string, args ...any) error {
+	return &durable.ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }

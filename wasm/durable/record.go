@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -97,11 +98,6 @@ func (r Record) Clone() Record {
 		r.Result = append(json.RawMessage(nil), r.Result...)
 	}
 	return r
-}
-
-var recordFields = []string{
-	"key", "fingerprint", "ownerId", "incarnation", "revision", "state", "result", "reason",
-	"createdAt", "updatedAt", "leaseExpiresAt", "reconciledBy", "reconciledAt",
 }
 
 // checkText validates a required or optional identifier-like string.
@@ -265,87 +261,230 @@ func DecodeRecord(raw []byte) (Record, error) {
 	if len(raw) > MaxRecordBytes {
 		return r, invalid("record", "is %d bytes, limit %d", len(raw), MaxRecordBytes)
 	}
-	members, err := mcp.DecodeObject(raw, recordFields, nil)
-	if err != nil {
-		var uf *mcp.UnknownFieldError
-		if errors.As(err, &uf) {
-			name := truncate(uf.Field, 64)
-			if name == "" {
-				name = `""` // an empty member name still gets a visible field name
-			}
-			return r, invalid(name, "is not a record member")
-		}
+	if err := mcp.CheckJSON(raw); err != nil {
 		return r, invalid("record", "%v", err)
 	}
-	str := func(name string, dst *string, required bool) error {
-		v, ok := members[name]
-		if !ok {
-			if required {
-				return invalid(name, "is missing")
-			}
-			return nil
-		}
-		if len(v) == 0 || v[0] != '"' {
-			return invalid(name, "must be a string")
-		}
-		if err := json.Unmarshal(v, dst); err != nil {
-			return invalid(name, "must be a string")
-		}
-		if *dst == "" && !required {
-			return invalid(name, "must be omitted rather than empty")
-		}
-		return nil
+	// raw is now one valid JSON value with no repeated member: walk its top-level members.
+	p := flatParser{data: raw}
+	p.space()
+	if p.data[p.pos] != '{' {
+		return r, invalid("record", "expected a JSON object")
 	}
-	num := func(name string, dst *int64, required bool) error {
-		v, ok := members[name]
-		if !ok {
-			if required {
-				return invalid(name, "is missing")
+	p.pos++
+	var (
+		seen  uint16
+		state string
+	)
+	p.space()
+	if p.data[p.pos] == '}' {
+		p.pos++
+	} else {
+		for {
+			p.space()
+			name := p.key()
+			p.space()
+			p.pos++ // colon
+			p.space()
+			start := p.pos
+			p.skipValue()
+			v := p.data[start:p.pos]
+			var err error
+			switch name {
+			case "key":
+				r.Key, err = stringMember(name, v, true)
+			case "fingerprint":
+				r.Fingerprint, err = stringMember(name, v, true)
+			case "ownerId":
+				r.OwnerID, err = stringMember(name, v, true)
+			case "incarnation":
+				r.Incarnation, err = stringMember(name, v, true)
+			case "revision":
+				r.Revision, err = intMember(name, v, true)
+			case "state":
+				state, err = stringMember(name, v, true)
+			case "result":
+				r.Result, err = rawMember(v)
+			case "reason":
+				r.Reason, err = stringMember(name, v, false)
+			case "createdAt":
+				r.CreatedAt, err = intMember(name, v, true)
+			case "updatedAt":
+				r.UpdatedAt, err = intMember(name, v, true)
+			case "leaseExpiresAt":
+				r.LeaseExpiresAt, err = intMember(name, v, false)
+			case "reconciledBy":
+				r.ReconciledBy, err = stringMember(name, v, false)
+			case "reconciledAt":
+				r.ReconciledAt, err = intMember(name, v, false)
+			default:
+				field := truncate(name, 64)
+				if field == "" {
+					field = `""` // an empty member name still gets a visible field name
+				}
+				err = invalid(field, "is not a record member")
 			}
-			return nil
+			if err != nil {
+				return Record{}, withKey(err, r.Key)
+			}
+			seen |= memberBit(name)
+			p.space()
+			c := p.data[p.pos]
+			p.pos++
+			if c == '}' {
+				break
+			}
 		}
-		if len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
-			return invalid(name, "must be an integer")
-		}
-		if err := json.Unmarshal(v, dst); err != nil {
-			return invalid(name, "must be an integer within int64 (got %s)", truncate(string(v), 40))
-		}
-		if *dst == 0 && !required {
-			return invalid(name, "must be omitted rather than zero")
-		}
-		return nil
 	}
-	var state string
-	for _, step := range []error{
-		str("key", &r.Key, true),
-		str("fingerprint", &r.Fingerprint, true),
-		str("ownerId", &r.OwnerID, true),
-		str("incarnation", &r.Incarnation, true),
-		num("revision", &r.Revision, true),
-		str("state", &state, true),
-		str("reason", &r.Reason, false),
-		num("createdAt", &r.CreatedAt, true),
-		num("updatedAt", &r.UpdatedAt, true),
-		num("leaseExpiresAt", &r.LeaseExpiresAt, false),
-		str("reconciledBy", &r.ReconciledBy, false),
-		num("reconciledAt", &r.ReconciledAt, false),
-	} {
-		if step != nil {
-			return Record{}, withKey(step, r.Key)
+	for i, name := range requiredMembers {
+		if seen&(1<<i) == 0 {
+			return Record{}, withKey(invalid(name, "is missing"), r.Key)
 		}
 	}
 	r.State = State(state)
-	if v, ok := members["result"]; ok {
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, v); err != nil {
-			return Record{}, withKey(invalid("result", "%v", err), r.Key)
-		}
-		r.Result = buf.Bytes()
-	}
 	if err := r.Validate(); err != nil {
 		return Record{}, err
 	}
 	return r, nil
+}
+
+// requiredMembers are the members every record carries; their index is their bit in memberBit.
+var requiredMembers = [...]string{"key", "fingerprint", "ownerId", "incarnation", "revision", "state", "createdAt", "updatedAt"}
+
+func memberBit(name string) uint16 {
+	for i, n := range requiredMembers {
+		if n == name {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// stringMember decodes a JSON string member; optional members may not be present-but-empty.
+func stringMember(name string, v []byte, required bool) (string, error) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", invalid(name, "must be a string")
+	}
+	var s string
+	if bytes.IndexByte(v, '\\') < 0 {
+		s = string(v[1 : len(v)-1])
+	} else if err := json.Unmarshal(v, &s); err != nil {
+		return "", invalid(name, "must be a string")
+	}
+	if s == "" && !required {
+		return "", invalid(name, "must be omitted rather than empty")
+	}
+	return s, nil
+}
+
+// intMember decodes a JSON integer member within int64; optional members may not be
+// present-but-zero.
+func intMember(name string, v []byte, required bool) (int64, error) {
+	if len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
+		return 0, invalid(name, "must be an integer")
+	}
+	if bytes.ContainsAny(v, ".eE") {
+		return 0, invalid(name, "must be an integer (got %s)", truncate(string(v), 40))
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		return 0, invalid(name, "must be an integer within int64 (got %s)", truncate(string(v), 40))
+	}
+	if n == 0 && !required {
+		return 0, invalid(name, "must be omitted rather than zero")
+	}
+	return n, nil
+}
+
+// rawMember copies a result value, compacted.
+func rawMember(v []byte) (json.RawMessage, error) {
+	if !bytes.ContainsAny(v, " \t\r\n") {
+		return append(json.RawMessage(nil), v...), nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v); err != nil {
+		return nil, invalid("result", "%v", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// flatParser walks JSON already checked by mcp.CheckJSON; it never sees malformed input.
+type flatParser struct {
+	data []byte
+	pos  int
+}
+
+func (p *flatParser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// skipString advances past the string starting at pos.
+func (p *flatParser) skipString() {
+	p.pos++
+	for {
+		switch p.data[p.pos] {
+		case '\\':
+			p.pos += 2
+		case '"':
+			p.pos++
+			return
+		default:
+			p.pos++
+		}
+	}
+}
+
+// key reads a member name (unescaping only when needed).
+func (p *flatParser) key() string {
+	start := p.pos
+	p.skipString()
+	v := p.data[start:p.pos]
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	var s string
+	_ = json.Unmarshal(v, &s) // valid JSON string: cannot fail
+	return s
+}
+
+// skipValue advances past one value starting at pos.
+func (p *flatParser) skipValue() {
+	switch p.data[p.pos] {
+	case '"':
+		p.skipString()
+	case '{', '[':
+		depth := 0
+		for {
+			switch p.data[p.pos] {
+			case '"':
+				p.skipString()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					p.pos++
+					return
+				}
+			}
+			p.pos++
+		}
+	default:
+		for p.pos < len(p.data) {
+			switch p.data[p.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			p.pos++
+		}
+	}
 }
 
 func withKey(err error, key string) error {

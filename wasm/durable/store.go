@@ -118,7 +118,7 @@ func (s *Store) read(ctx context.Context, key string) (Record, bool, error) {
 
 func (s *Store) cas(ctx context.Context, key string, expected *Fence, next *Record) (bool, error) {
 	if next != nil {
-		if _, err := EncodeRecord(*next); err != nil {
+		if err := next.Validate(); err != nil {
 			return false, err
 		}
 	}
