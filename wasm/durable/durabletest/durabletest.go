@@ -131,8 +131,21 @@ func sameRecord(t *testing.T, got, want durable.Record) {
 	}
 }
 
-// Run runs the backend contract against fresh backends from newBackend, one per subtest.
-// newBackend must return an empty, isolated backend and register its own cleanup.
+// Run runs the backend contract (REFERENCE §6.2–§6.3, SPEC §2.5) against fresh backends from
+// newBackend, one or more per subtest. newBackend must return an empty backend isolated from
+// every other one it returned (its own key prefix, schema or database), register its own
+// cleanup with t.Cleanup, and implement RawPutter. Subtests:
+//   - CAS: insert-if-absent, fence match on incarnation and revision, delete, absent+delete,
+//     refusal to store an invalid record;
+//   - ListPage: byte-wise key order for limits 1..1000, next cursor = last key, deleting every
+//     listed record before the next page;
+//   - ClaimOutcomes, Fences, ResolveUnknown, Prune (page size 3, page cap), Validation;
+//   - Tampered: unknown/case-folded/duplicate members, wrong types, overflow, missing members,
+//     another key's record — each a *durable.ValidationError naming the field, never rewritten;
+//   - BackendFailure: every backend error surfaces as retryable durable.ErrBackend (driver
+//     errors do not leak through errors.Is), cancelled contexts included;
+//   - ConcurrentClaimers: 12 goroutines claim one key: exactly one owner, the rest pending, and
+//     after completion only replay or pending.
 func Run(t *testing.T, newBackend func(t *testing.T) durable.Backend) {
 	t.Run("CAS", func(t *testing.T) { testCAS(t, newBackend) })
 	t.Run("ListPage", func(t *testing.T) { testListPage(t, newBackend) })
