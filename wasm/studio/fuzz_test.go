@@ -22,8 +22,14 @@ func FuzzToolCalls(f *testing.F) {
 	f.Add(uint8(3), []byte(`{"path":"..\\x"}`), uint8(1), []byte(`{"expectedRevision":2}`))
 	f.Add(uint8(8), []byte(`{"path":"README.md"}`), uint8(15), []byte(`{"path":"README.md","expectedRevision":3}`))
 	names := ToolNames()
+	// One session per fuzz worker (a build compiles 23 schemas); each input starts from a
+	// workspace.reset, so inputs stay independent.
+	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(abi.Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, i1 uint8, a1 []byte, i2 uint8, a2 []byte) {
-		s := session(t, Ports{Downloads: func(string, string, []byte) error { return nil }}, abi.Config{})
+		ok(t, call(t, s.Registry, ToolWorkspaceReset, nil))
 		last := int64(0)
 		for _, c := range []struct {
 			i    uint8
@@ -87,9 +93,13 @@ func FuzzAgentRun(f *testing.F) {
 		"Rename index.html to a.html", "undo", "작업공간 초기화", `Add a feature card "</script>" "<!--"`, "Reset demo workspace then save"} {
 		f.Add(p)
 	}
+	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(
+		abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, prompt string) {
-		s := session(t, Ports{Downloads: func(string, string, []byte) error { return nil }},
-			abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+		ok(t, call(t, s.Registry, ToolWorkspaceReset, nil))
 		params, _ := jsonMarshal(map[string]string{"prompt": prompt})
 		v, rerr := s.Methods[MethodAgentRun](context.Background(), params)
 		if rerr != nil {
