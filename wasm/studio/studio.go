@@ -1,6 +1,3 @@
-// Package studio assembles the studio core — registry, tool catalog, policies, ports — and
-// returns its abi.Handler. Both entries (the js build and the wasip1 reactor) call Assemble,
-// so the catalog, policies and schemas are identical on every host (SPEC §1).
 package studio
 
 import (

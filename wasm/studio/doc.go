@@ -1,0 +1,51 @@
+// Package studio assembles the studio core — registry, tool catalog, policies, ports — and
+// returns its abi.Handler. Both entries (the js build and the wasip1 reactor) call Assemble,
+// so the catalog, policies and schemas are identical on every host (SPEC §1).
+//
+// # Catalogs
+//
+// abi.Config.Catalog selects what a session serves:
+//
+//   - "studio" (DefaultCatalog): the 23 tools of REFERENCE §2 in table order (ToolNames),
+//     over a workspace.Manager built per session and hydrated from Ports.Repository.
+//   - "demo": a 4-tool stand-in kept for registry tests.
+//   - conformance builds only (build tag conformance, SPEC §2.17): "conformance" (demo + the
+//     test.* tools) and studio variants with an in-memory folder ("studio-folder",
+//     "-denied", "-stale", "-faulty", "-emptied"), a download sink ("studio-downloads") and
+//     scripted previews ("studio-preview-timeout", "-error", "-superseded").
+//
+// # Tools
+//
+// Input schemas are JSON Schema 2020-12 and closed (additionalProperties false); their
+// limits are the workspace constants (path 1..MaxPathChars, source ≤
+// workspace.MaxSourceChars = 80,000 code points, patch search 1..20,000 and replace
+// 0..20,000, feature and hero lengths, themes ThemeNames). Output schemas are closed too and
+// list every field of REFERENCE §2 plus the persistence meta {storageMode, storageError?}.
+// Annotations are those of the REFERENCE table; the policy is abi's registry.DefaultPolicy
+// (read-only or direct ⇒ allow; agent-mode mutations ⇒ approver).
+//
+// Handlers are thin: they decode, call the Manager, and — for tools that "sync" — mount the
+// new revision in the PreviewPort and wait up to PreviewAckTimeout (2,500 ms) for its ack
+// before answering with preview "synced". A preview failure after an applied change keeps the
+// change (SPEC §2.13): PREVIEW_ACK_TIMEOUT (retryable; {revision, timeoutMs, applied}),
+// PREVIEW_REVISION_SUPERSEDED (retryable; {requestedRevision, actualRevision, revision,
+// applied}), PREVIEW_RUNTIME_ERROR ({revision, applied}). workspace.downloadFile without
+// Ports.Downloads fails with TOOL_EXECUTION_FAILED {operation:"download", path,
+// reason:"no-download-target"}.
+//
+// # Session methods (SPEC §2.11: operations that are not tools)
+//
+//   - agent/run {prompt, sessionId?} → agent.Report: the local agent executed through the
+//     registry exactly like a model (source local, mode agent, ids
+//     local-model-<session>-<index>-<tool>), so approvals apply.
+//   - preview/compile {} → {entry, revision, diagnostics, bytes, html}.
+//   - preview/export {} → {html} (standalone: CSS/JS inlined, assets as data: URLs).
+//
+// # Ports
+//
+// Ports carries the host adapters; every one is optional (in-memory workspace, no folder,
+// HeadlessPreview, no download target). PreviewPort is defined here; AckBoard is the ack
+// bookkeeping any implementation can reuse.
+//
+// This package is core: no syscall/js, os or net.
+package studio
