@@ -86,15 +86,22 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 // BenchmarkInstantiate measures a fresh instance of the shared compiled module, _initialize
-// (Go runtime start and studio.Assemble) included.
+// (Go runtime start and studio.Assemble) included, with and without termination checks.
 func BenchmarkInstantiate(b *testing.B) {
-	h := newHost(b, Options{})
-	ctx := context.WithValue(context.Background(), hostKey{}, h)
-	for b.Loop() {
-		mod, err := h.eng.rt.InstantiateModule(ctx, h.eng.compiled, h.modCfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		mod.Close(ctx)
+	for _, bc := range []struct {
+		name string
+		opts Options
+	}{{"terminate", Options{}}, {"abandon", Options{AbandonOnDeadline: true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := newHost(b, bc.opts)
+			ctx := context.WithValue(context.Background(), hostKey{}, h)
+			for b.Loop() {
+				mod, err := h.eng.rt.InstantiateModule(ctx, h.eng.compiled, h.modCfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				mod.Close(ctx)
+			}
+		})
 	}
 }
