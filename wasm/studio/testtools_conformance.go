@@ -29,6 +29,7 @@ const (
 	CatalogStudioFolderStale  = "studio-folder-stale"   // linked, then the root vanished
 	CatalogStudioFolderFaulty = "studio-folder-faulty"  // linked; every write fails with an I/O error
 	CatalogStudioFolderEmpty  = "studio-folder-emptied" // linked, then every file removed from the folder
+	CatalogStudioFolderAssets = "studio-folder-assets"  // linked; the seed plus two assets (img/logo.svg, img/dot.png); downloads accepted
 
 	CatalogStudioDownloads        = "studio-downloads"          // downloads accepted (and discarded)
 	CatalogStudioPreviewTimeout   = "studio-preview-timeout"    // the preview never acknowledges
@@ -44,6 +45,16 @@ func init() {
 		return nil, registerTestTools(r)
 	}
 	catalogs[CatalogStudioFolder] = studioWithFolder(nil)
+	catalogs[CatalogStudioFolderAssets] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+		files := seedFiles()
+		files["img/logo.svg"] = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="#10b981"/></svg>`
+		files["img/dot.png"] = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+		files["index.html"] = strings.Replace(files["index.html"], "<main>", `<main><img src="img/logo.svg" alt=""><img src="img/dot.png" alt="">`, 1)
+		files["styles.css"] += "\n.hero { background-image: url(img/logo.svg); }\n"
+		p.Folder = workspace.NewMemFolder("assets", files)
+		p.Downloads = func(name, mimeType string, data []byte) error { return nil }
+		return registerStudio(ctx, r, p)
+	}
 	catalogs[CatalogStudioFolderDenied] = studioWithFolder(func(f *workspace.MemFolder) { f.Perm = workspace.PermissionDenied })
 	catalogs[CatalogStudioFolderStale] = studioWithFolder(func(f *workspace.MemFolder) { f.Stale = true })
 	catalogs[CatalogStudioFolderFaulty] = studioWithFolder(func(f *workspace.MemFolder) {
@@ -102,11 +113,7 @@ func studioWithPreview(answer func(Mount) (Ack, error)) catalogFunc {
 // (after the link, so the import itself succeeds).
 func studioWithFolder(spoil func(*workspace.MemFolder)) catalogFunc {
 	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
-		files := map[string]string{}
-		for _, f := range workspace.Seed().Files {
-			files[f.Path] = f.Source
-		}
-		folder := workspace.NewMemFolder("site", files)
+		folder := workspace.NewMemFolder("site", seedFiles())
 		p.Folder = folder
 		methods, err := registerStudio(ctx, r, p)
 		if err == nil && spoil != nil {
@@ -206,4 +213,13 @@ func registerTestTools(r *registry.Registry) error {
 		}
 	}
 	return nil
+}
+
+// seedFiles returns the seed workspace as path → source.
+func seedFiles() map[string]string {
+	files := map[string]string{}
+	for _, f := range workspace.Seed().Files {
+		files[f.Path] = f.Source
+	}
+	return files
 }
