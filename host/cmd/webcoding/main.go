@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 )
@@ -73,14 +72,14 @@ func (u *usageError) Error() string { return u.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// main runs one command. Interrupts keep their default effect (the process ends at once):
+// the module's state lives in this process, and commands that must finish cleanly on a signal
+// (serve, mcp) install their own handling.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], &env{
+	os.Exit(run(context.Background(), os.Args[1:], &env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, newHost: openHost,
-	})
-	stop()
-	os.Exit(code)
+	}))
 }
 
 // run executes one command line and returns its exit status.
