@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -103,5 +105,28 @@ func TestPreviewCompileAndExport(t *testing.T) {
 	html := v.(map[string]any)["html"].(string)
 	if strings.Contains(html, "data-webcoding-preview-bridge") || !strings.Contains(html, "--accent") {
 		t.Fatal("export carries the bridge or lacks the inlined CSS")
+	}
+}
+
+// TestAgentRunEmitsModelLikeEvents: every agent call passes the registry pipeline with
+// source local and mode agent, so observers (the trace) see it like a model's call.
+func TestAgentRunEmitsModelLikeEvents(t *testing.T) {
+	var mu sync.Mutex
+	var events []audit.ToolCallEvent
+	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	}}, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	runAgent(t, s, `{"prompt":"Make it amber","sessionId":"trace"}`)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 4 {
+		t.Fatalf("%d events, want started+completed for 2 calls", len(events))
+	}
+	for _, e := range events {
+		if e.Source != mcp.SourceLocal || e.Mode != mcp.ModeAgent || e.SessionID != "trace" || !strings.HasPrefix(e.ToolCallID, "local-model-trace-") {
+			t.Fatalf("event %+v", e)
+		}
 	}
 }
