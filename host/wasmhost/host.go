@@ -49,10 +49,11 @@ type Options struct {
 	// call past its deadline can no longer be stopped, only abandoned: Handle still returns at
 	// the deadline with ErrInstanceReset and the next call gets a fresh instance, while the
 	// abandoned call keeps a goroutine (and a CPU, if it spins) until it ends on its own or
-	// the process exits. The default (false) is the safe mode the issue asks for.
+	// the process exits. Instantiation is not abandoned: a module whose _initialize never
+	// returns hangs New. The default (false) is the safe mode the issue asks for.
 	AbandonOnDeadline bool
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
-	// each. Nil discards them. Writes happen on the calling goroutine of Handle or New.
+	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer
 }
 
@@ -388,10 +389,13 @@ func (h *Host) logf(format string, args ...any) {
 type lineWriter struct {
 	h      *Host
 	prefix string
+	mu     sync.Mutex
 	buf    []byte
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.buf = append(w.buf, p...)
 	for {
 		i := indexNL(w.buf)
