@@ -145,7 +145,10 @@ func sameRecord(t *testing.T, got, want durable.Record) {
 //   - BackendFailure: every backend error surfaces as retryable durable.ErrBackend (driver
 //     errors do not leak through errors.Is), cancelled contexts included;
 //   - ConcurrentClaimers: 12 goroutines claim one key: exactly one owner, the rest pending, and
-//     after completion only replay or pending.
+//     after completion only replay or pending;
+//   - ConcurrentTakeover: 12 goroutines race to take over one expired lease: exactly one owner;
+//   - ConcurrentTransitions: 12 goroutines complete one claim with the same fence: exactly one
+//     succeeds, every other gets ErrFenceChanged, ErrStaleFence or ErrNotPending.
 func Run(t *testing.T, newBackend func(t *testing.T) durable.Backend) {
 	t.Run("CAS", func(t *testing.T) { testCAS(t, newBackend) })
 	t.Run("ListPage", func(t *testing.T) { testListPage(t, newBackend) })
@@ -157,6 +160,8 @@ func Run(t *testing.T, newBackend func(t *testing.T) durable.Backend) {
 	t.Run("Tampered", func(t *testing.T) { testTampered(t, newBackend) })
 	t.Run("BackendFailure", func(t *testing.T) { testBackendFailure(t, newBackend) })
 	t.Run("ConcurrentClaimers", func(t *testing.T) { testConcurrent(t, newBackend) })
+	t.Run("ConcurrentTakeover", func(t *testing.T) { testConcurrentTakeover(t, newBackend) })
+	t.Run("ConcurrentTransitions", func(t *testing.T) { testConcurrentTransitions(t, newBackend) })
 }
 
 func testCAS(t *testing.T, nb func(t *testing.T) durable.Backend) {
@@ -856,6 +861,92 @@ func testConcurrent(t *testing.T, nb func(t *testing.T) durable.Backend) {
 		}
 		if c := e.claim(key, "fp", "after", time.Minute); c.Outcome != durable.ClaimReplay || string(c.Record.Result) != `"done"` {
 			t.Fatalf("after completion: %+v", c)
+		}
+	}
+}
+
+func testConcurrentTakeover(t *testing.T, nb func(t *testing.T) durable.Backend) {
+	e := newEnv(t, nb, durable.Options{})
+	const workers = 12
+	for round := 0; round < 3; round++ {
+		key := fmt.Sprintf("takeover/%d", round)
+		first := e.claim(key, "fp", "first", time.Second)
+		e.clock.Advance(time.Second)
+		results := make([]durable.Claim, workers)
+		errs := make([]error, workers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := 0; i < workers; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				results[i], errs[i] = e.s.Claim(e.ctx, key, "fp", fmt.Sprintf("taker-%d", i), time.Minute)
+			}(i)
+		}
+		close(start)
+		wg.Wait()
+		owners := 0
+		for i, c := range results {
+			if errs[i] != nil {
+				t.Fatalf("round %d taker %d: %v", round, i, errs[i])
+			}
+			switch c.Outcome {
+			case durable.ClaimOwner:
+				owners++
+				if !c.TookOver || c.Fence.Revision != 2 || c.Fence.Incarnation != first.Fence.Incarnation {
+					t.Fatalf("round %d: takeover claim %+v", round, c)
+				}
+			case durable.ClaimPending:
+			default:
+				t.Fatalf("round %d taker %d: outcome %q", round, i, c.Outcome)
+			}
+		}
+		if owners != 1 {
+			t.Fatalf("round %d: %d owners after racing takeovers, want 1", round, owners)
+		}
+	}
+}
+
+func testConcurrentTransitions(t *testing.T, nb func(t *testing.T) durable.Backend) {
+	e := newEnv(t, nb, durable.Options{})
+	const workers = 12
+	for round := 0; round < 3; round++ {
+		key := fmt.Sprintf("transitions/%d", round)
+		c := e.claim(key, "fp", "owner", time.Minute)
+		errs := make([]error, workers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := 0; i < workers; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				if i%2 == 0 {
+					_, errs[i] = e.s.Complete(e.ctx, key, "owner", c.Fence, json.RawMessage(fmt.Sprint(i)))
+				} else {
+					_, errs[i] = e.s.MarkUnknown(e.ctx, key, "owner", c.Fence, fmt.Sprint("worker ", i), nil)
+				}
+			}(i)
+		}
+		close(start)
+		wg.Wait()
+		wins := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, durable.ErrFenceChanged), errors.Is(err, durable.ErrStaleFence), errors.Is(err, durable.ErrNotPending):
+			default:
+				t.Fatalf("round %d worker %d: %v", round, i, err)
+			}
+		}
+		if wins != 1 {
+			t.Fatalf("round %d: %d transitions succeeded with one fence, want 1", round, wins)
+		}
+		got, _, err := e.s.Get(e.ctx, key)
+		if err != nil || got.Revision != 2 || got.State == durable.StatePending {
+			t.Fatalf("round %d: record after the race %+v, %v", round, got, err)
 		}
 	}
 }
