@@ -262,3 +262,14 @@ func FuzzStableJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestFingerprintWhitespaceAfterComma is the regression for a panic found by the idempotency
+// conformance vector: whitespace between a comma and the next key.
+func TestFingerprintWhitespaceAfterComma(t *testing.T) {
+	compact := Fingerprint("t", []byte(`{"a":1,"b":[1,2]}`))
+	for _, s := range []string{"{ \"a\" : 1 , \"b\" : [ 1 , 2 ] }", "{\n \"b\": [1,\n 2],\n \"a\": 1\n }"} {
+		if got := Fingerprint("t", []byte(s)); got != compact {
+			t.Errorf("Fingerprint(%q) = %s, want %s", s, got, compact)
+		}
+	}
+}

@@ -189,6 +189,7 @@ func (w *stableWriter) object() {
 	members := buf[:0]
 	sorted := true
 	for {
+		w.pos = skipSpace(w.data, w.pos) // whitespace after a comma
 		start := len(w.out)
 		key := w.str()
 		w.out = append(w.out, ':')

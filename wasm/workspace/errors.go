@@ -62,7 +62,11 @@ func TypeConflict(p, operation, actualKind, expectedKind string) *mcp.ToolError 
 	if expectedKind != "" {
 		d["expectedKind"] = expectedKind
 	}
-	msg := fmt.Sprintf("Workspace file %q cannot be used for %s: it is not a %s file.", p, operation, expectedKind)
+	article := "a"
+	if expectedKind == "asset" {
+		article = "an"
+	}
+	msg := fmt.Sprintf("Workspace file %q cannot be used for %s: it is not %s %s file.", p, operation, article, expectedKind)
 	if actualKind == "" {
 		msg = fmt.Sprintf("Workspace path %q would change the file kind; %s needs a %s file.", p, operation, expectedKind)
 	}
