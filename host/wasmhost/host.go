@@ -207,7 +207,7 @@ func (h *Host) sleep(ns int64) {
 }
 
 // Handle sends one JSON-RPC 2.0 request or batch to the module and returns a copy of its
-// response. Bad input (malformed JSON, non-UTF-8, an empty request) is the module's to answer:
+// response: nil for a notification or a batch of notifications (JSON-RPC 2.0 §4.1, §6). Bad input (malformed JSON, non-UTF-8, an empty request) is the module's to answer:
 // the bytes go through unchanged. A request longer than MaxRequestBytes is answered by the
 // host with a JSON-RPC -32600 error response (id null) and a nil error.
 //

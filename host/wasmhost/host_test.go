@@ -121,6 +121,19 @@ func TestTenMegabyteRequest(t *testing.T) {
 	}
 }
 
+// A notification (no id) gets no response at all, through the ABI as a zero-length answer.
+func TestNotificationHasNoResponse(t *testing.T) {
+	h := sharedHost(t)
+	for _, req := range []string{
+		`{"jsonrpc":"2.0","method":"ping"}`,
+		`[{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","method":"ping"}]`,
+	} {
+		if resp := handle(t, h, []byte(req)); len(resp) != 0 {
+			t.Errorf("notification %s answered %s", req, resp)
+		}
+	}
+}
+
 func TestOversizedRequestIsRefusedByTheHost(t *testing.T) {
 	h := newHost(t, Options{MaxRequestBytes: 1024})
 	resp := handle(t, h, bytes.Repeat([]byte("x"), 1025))

@@ -14,6 +14,8 @@
 //	handle(ptr u32, len u32) -> u64 answers the request in bytes [ptr, ptr+len) of a buffer
 //	                                from malloc (len <= its size); returns respPtr<<32 | respLen.
 //	                                The response stays pinned until the host calls free(respPtr).
+//	                                respLen is 0 when JSON-RPC says there is no response (a
+//	                                notification, or a batch of notifications).
 //
 // handle copies the request before the core sees it, so the host may reuse one request buffer
 // for many calls and the core may keep slices of its input. The host frees the response buffer
@@ -116,11 +118,8 @@ func handle(ptr, size uint32) (out uint64) {
 			return pack(resp)
 		}
 	}
-	resp := handler.Handle(context.Background(), req)
-	if len(resp) == 0 {
-		resp = errorResponse(-32603, "Internal error: the core returned an empty response.")
-	}
-	return pack(resp)
+	// An empty response is legitimate: a notification (or a batch of them) gets no answer.
+	return pack(handler.Handle(context.Background(), req))
 }
 
 func pack(resp []byte) uint64 {
