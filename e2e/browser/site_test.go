@@ -1,0 +1,3 @@
+package browser
+
+func stopSite() {}

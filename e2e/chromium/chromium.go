@@ -1,0 +1,243 @@
+package chromium
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	mu         sync.Mutex
+	browserCtx context.Context
+	cancelAll  []context.CancelFunc
+	userDir    string
+	startErr   error
+	installTry sync.Once
+)
+
+// ExecPath returns the Chromium binary: CHROME_PATH, else chromium, chromium-browser or
+// google-chrome on PATH. When none is found and the process runs as root, it runs
+// `apt-get install -y chromium` once and looks again.
+func ExecPath() (string, error) {
+	if p := os.Getenv("CHROME_PATH"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("chromium: CHROME_PATH=%s: %w", p, err)
+		}
+		return p, nil
+	}
+	if p := lookPath(); p != "" {
+		return p, nil
+	}
+	var installErr error
+	installTry.Do(func() {
+		if os.Geteuid() != 0 {
+			installErr = errors.New("not root, so apt-get was not tried")
+			return
+		}
+		out, err := exec.Command("apt-get", "install", "-y", "chromium").CombinedOutput()
+		if err != nil {
+			installErr = fmt.Errorf("apt-get install -y chromium: %v: %s", err, tail(string(out), 400))
+		}
+	})
+	if p := lookPath(); p != "" {
+		return p, nil
+	}
+	msg := "chromium: no Chromium found: install it (Debian: apt-get install -y chromium) or set CHROME_PATH"
+	if installErr != nil {
+		msg += " (" + installErr.Error() + ")"
+	}
+	return "", errors.New(msg)
+}
+
+func lookPath() string {
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// Start launches the shared browser if it is not running and returns its context. Errors:
+// no Chromium (see ExecPath) or a browser that did not start.
+func Start() (context.Context, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if browserCtx != nil || startErr != nil {
+		return browserCtx, startErr
+	}
+	path, err := ExecPath()
+	if err != nil {
+		startErr = err
+		return nil, err
+	}
+	userDir, err = os.MkdirTemp("", "webcoding-chromium-")
+	if err != nil {
+		startErr = err
+		return nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(userDir),
+		chromedp.WindowSize(1440, 1000),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	// The first Run starts the browser.
+	if err := chromedp.Do(bctx); err != nil {
+		cancelB()
+		cancelA()
+		startErr = fmt.Errorf("chromium: start %s: %w", path, err)
+		return nil, startErr
+	}
+	browserCtx = bctx
+	cancelAll = []context.CancelFunc{cancelB, cancelA}
+	return browserCtx, nil
+}
+
+// Shutdown closes the shared browser and removes its profile. Call it from TestMain after
+// m.Run; it is safe to call when the browser never started.
+func Shutdown() {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range cancelAll {
+		c()
+	}
+	cancelAll = nil
+	browserCtx = nil
+	if userDir != "" {
+		_ = os.RemoveAll(userDir)
+		userDir = ""
+	}
+}
+
+// ConsoleEntry is one console call or uncaught exception seen in a tab.
+type ConsoleEntry struct {
+	Level string // "log", "warning", "error", … or "exception"
+	Text  string
+}
+
+// Tab is one page of the shared browser with its console log.
+type Tab struct {
+	Ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	console []ConsoleEntry
+}
+
+// NewTab opens a tab in the shared browser (starting it when needed) and closes it when the
+// test ends. A missing Chromium fails the test (never skips it).
+func NewTab(t testing.TB) *Tab {
+	t.Helper()
+	bctx, err := Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := &Tab{}
+	listener := func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range e.Args {
+				if a.Value != nil {
+					s := string(a.Value)
+					if len(s) > 1 && s[0] == '"' {
+						s = strings.Trim(s, `"`)
+					}
+					parts = append(parts, s)
+				} else {
+					parts = append(parts, a.Description)
+				}
+			}
+			tab.add(ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " ")})
+		case *runtime.EventExceptionThrown:
+			text := e.ExceptionDetails.Text
+			if e.ExceptionDetails.Exception != nil {
+				text += " " + e.ExceptionDetails.Exception.Description
+			}
+			tab.add(ConsoleEntry{Level: "exception", Text: text})
+		}
+	}
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithListener(listener))
+	tab.Ctx, tab.cancel = ctx, cancel
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		t.Fatalf("chromium: new tab: %v", err)
+	}
+	t.Cleanup(cancel)
+	return tab
+}
+
+func (t *Tab) add(e ConsoleEntry) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.console) < 10000 {
+		t.console = append(t.console, e)
+	}
+}
+
+// Console returns a copy of every console entry so far.
+func (t *Tab) Console() []ConsoleEntry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]ConsoleEntry(nil), t.console...)
+}
+
+// Errors returns the console errors and uncaught exceptions so far.
+func (t *Tab) Errors() []ConsoleEntry {
+	var out []ConsoleEntry
+	for _, e := range t.Console() {
+		if e.Level == "error" || e.Level == "exception" || e.Level == "assert" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Do runs chromedp steps in the tab, in order, with a timeout for all of them.
+func (t *Tab) Do(timeout time.Duration, steps ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(t.Ctx, timeout)
+	defer cancel()
+	return chromedp.Do(ctx, steps...)
+}
+
+// Eval evaluates a JavaScript expression in the tab (awaiting a Promise result) and decodes
+// its value into T.
+func Eval[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(t.Ctx, timeout)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+}
+
+// WaitFor polls a JavaScript expression until it is truthy and decodes that value into T.
+func WaitFor[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(t.Ctx, timeout+time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+}

@@ -1,0 +1,17 @@
+// Package chromium is the shared headless-Chromium harness of the browser tests (e2e/browser
+// and any package that runs Go code in a page).
+//
+// One browser per test binary: Start launches it (lazily, once) and Shutdown, called from
+// TestMain, closes it; every test opens its own tab with NewTab (PLATFORM "chromedp": browser
+// start costs 1.3–1.8 s, a tab a few ms). The browser is Debian's Chromium: CHROME_PATH when
+// set, else the first of chromium, chromium-browser, google-chrome on PATH; when none is found
+// the harness runs `apt-get install -y chromium` once (as root only) and otherwise fails the
+// test with a message that says how to install it. Flags: headless, no-sandbox (tests run as
+// root in containers), disable-gpu, no-first-run, disable-background-networking,
+// disable-component-update, disable-sync, disable-dev-shm-usage and a fresh user-data-dir.
+//
+// A Tab records the page's console messages and uncaught exceptions, so tests can assert
+// "no console errors" (Tab.Errors). RunGoWasm serves a GOOS=js test binary with wasm_exec.js
+// and runs it in a tab, returning its output and exit code: this is how adapter packages
+// that need a real browser (IndexedDB) run their Go tests.
+package chromium
