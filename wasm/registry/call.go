@@ -314,6 +314,9 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 		if !owner {
 			return s.wait(ctx, hctx, ex)
 		}
+		if s.r.opts.Durable != nil {
+			return s.durableRun(ctx, hctx, e, ex, string(scoped), fp)
+		}
 	}
 
 	done := make(chan outcome, 1)

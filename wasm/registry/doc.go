@@ -20,7 +20,10 @@
 //     TOOL_APPROVAL_REQUIRED, TOOL_POLICY_FAILED, TOOL_CANCELLED
 //  8. readiness: TOOL_REGISTRY_NOT_READY
 //  9. in-memory idempotency (same key and argument fingerprint share one execution):
-//     TOOL_IDEMPOTENCY_CONFLICT, TOOL_EXECUTION_ABORTED
+//     TOOL_IDEMPOTENCY_CONFLICT, TOOL_EXECUTION_ABORTED; with Options.Durable, the owner of
+//     the in-memory execution then claims the durable record before the handler and records
+//     its outcome after it: TOOL_IDEMPOTENCY_PENDING, TOOL_IDEMPOTENCY_UNKNOWN,
+//     TOOL_IDEMPOTENCY_STORE_FAILED, TOOL_IDEMPOTENCY_CONFLICT, or a replay (see durable.go)
 //  10. handler, with a context carrying cancellation and the timeout: TOOL_CANCELLED,
 //     TOOL_TIMEOUT {timeoutMs, executionState: "detached"}, TOOL_EXECUTION_FAILED
 //     {handlerId, message} for errors without a code and for recovered panics; handler

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/schema"
@@ -85,6 +86,16 @@ type Options struct {
 	// 5 min); IdempotencyMaxEntries bounds the settled entries kept (default 1,000).
 	IdempotencyRetention  time.Duration
 	IdempotencyMaxEntries int
+
+	// Durable, when set, makes every call with an idempotencyKey claim the durable record
+	// OperationKey(sessionId, tool, key) before its handler runs and record the outcome after
+	// it (REFERENCE §3.1, §6; see durable.go). Nil: in-memory idempotency only.
+	Durable *durable.Store
+	// DurableOwnerID is the owner id of durable claims (default OwnerID + ":" + 12 random hex
+	// digits, so each registry is its own owner).
+	DurableOwnerID string
+	// DurableLease is the lease of a durable claim (default DefaultDurableLease, 5 min).
+	DurableLease time.Duration
 }
 
 // Registry is the ToolContext. See the package documentation for the call pipeline.
@@ -132,6 +143,12 @@ func New(opts Options) *Registry {
 	}
 	if opts.IdempotencyMaxEntries <= 0 {
 		opts.IdempotencyMaxEntries = DefaultIdempotencyMaxEntries
+	}
+	if opts.DurableOwnerID == "" {
+		opts.DurableOwnerID = defaultDurableOwner(opts.OwnerID)
+	}
+	if opts.DurableLease <= 0 {
+		opts.DurableLease = DefaultDurableLease
 	}
 	r := &Registry{opts: opts, byName: map[string]*entry{}}
 	if opts.AllowedTools != nil {
