@@ -17,8 +17,8 @@ import (
 	"time"
 )
 
-// ModulePath is the Go module path of the studio source tree that BuildModule compiles.
-const ModulePath = "github.com/webcoding/studio"
+// SourceModule is the Go module path of the studio source tree that BuildModule compiles.
+const SourceModule = "github.com/webcoding/studio"
 
 // ReactorPackage is the package BuildModule builds, relative to the source root.
 const ReactorPackage = "./wasm/cmd/reactor"
@@ -37,7 +37,7 @@ var buildMu sync.Mutex
 // serialized.
 //
 // The source tree is found from the working directory upwards (the directory whose go.mod
-// declares ModulePath), else from this file's compile-time location. Built modules are build
+// declares SourceModule), else from this file's compile-time location. Built modules are build
 // outputs: never commit or embed them.
 //
 // Errors: no source tree or no go command found; outDir cannot be created; go build failed (its
@@ -161,7 +161,7 @@ func upToDate(out, root string) (bool, error) {
 }
 
 // SourceRoot returns the root of the studio source tree: the nearest directory at or above
-// the working directory whose go.mod declares ModulePath, else the one above this source file
+// the working directory whose go.mod declares SourceModule, else the one above this source file
 // (when the binary was built from a checkout without -trimpath).
 func SourceRoot() (string, error) {
 	var starts []string
@@ -183,7 +183,7 @@ func SourceRoot() (string, error) {
 			dir = parent
 		}
 	}
-	return "", fmt.Errorf("wasmhost: cannot find the studio source tree (a go.mod declaring %s) above the working directory; run from a checkout, or give a built module", ModulePath)
+	return "", fmt.Errorf("wasmhost: cannot find the studio source tree (a go.mod declaring %s) above the working directory; run from a checkout, or give a built module", SourceModule)
 }
 
 func declaresModule(gomod string) bool {
@@ -195,7 +195,7 @@ func declaresModule(gomod string) bool {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
-			return strings.Trim(fields[1], `"`) == ModulePath
+			return strings.Trim(fields[1], `"`) == SourceModule
 		}
 	}
 	return false
