@@ -14,6 +14,7 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/studio"
 )
@@ -38,8 +39,11 @@ func BenchmarkCallTool(b *testing.B) {
 
 	b.Run("native", func(b *testing.B) {
 		var events int
-		h := studio.Assemble(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})
-		r := h.Session().Registry
+		sess, err := studio.Builder(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})(abi.Config{Catalog: studio.CatalogDemo})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := sess.Registry
 		raw := []byte(benchParams)
 		b.ReportAllocs()
 		for b.Loop() {

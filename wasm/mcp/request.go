@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,27 +51,46 @@ var (
 // TOOL_INVALID_OPTIONS checks, not this parser's.
 func ParseCallToolParams(raw []byte) (CallToolParams, *ToolError) {
 	var p CallToolParams
-	members, err := DecodeObject(raw, callParamKeys, nil)
-	if err != nil {
+	if err := CheckJSON(raw); err != nil {
 		return p, requestError("tools/call params", err)
 	}
-	nameRaw, ok := members["name"]
-	if !ok {
+	if k := jsonKind(raw); k != "object" {
+		return p, requestError("tools/call params", errors.New("mcp: expected a JSON object, got "+k))
+	}
+	var terr *ToolError
+	var nameRaw, metaRaw []byte
+	eachMember(raw, func(key, val []byte) bool {
+		switch string(key) {
+		case "name":
+			nameRaw = val
+		case "arguments":
+			if k := jsonKind(val); k != "object" {
+				terr = invalidRequest("Tool \"arguments\" must be an object, got "+k+".", "arguments", "type")
+				return false
+			}
+			p.Arguments = val
+		case "_meta":
+			metaRaw = val
+		default:
+			terr = requestError("tools/call params", &UnknownFieldError{Field: string(key), Allowed: callParamKeys})
+			return false
+		}
+		return true
+	})
+	if terr != nil {
+		return p, terr
+	}
+	if nameRaw == nil {
 		return p, invalidRequest("tools/call params need a \"name\" string.", "name", "missing")
 	}
-	if err := json.Unmarshal(nameRaw, &p.Name); err != nil {
+	if jsonKind(nameRaw) != "string" {
 		return p, invalidRequest("Tool \"name\" must be a string, got "+jsonKind(nameRaw)+".", "name", "type")
 	}
+	p.Name = decodeString(nameRaw)
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > MaxToolNameChars {
 		return p, invalidRequest("Tool \"name\" must be 1..128 characters.", "name", "length")
 	}
-	if args, ok := members["arguments"]; ok {
-		if k := jsonKind(args); k != "object" {
-			return p, invalidRequest("Tool \"arguments\" must be an object, got "+k+".", "arguments", "type")
-		}
-		p.Arguments = args
-	}
-	if metaRaw, ok := members["_meta"]; ok {
+	if metaRaw != nil {
 		meta, terr := parseCallMeta(metaRaw)
 		if terr != nil {
 			return p, terr
@@ -84,20 +104,11 @@ func parseCallMeta(raw json.RawMessage) (*CallMeta, *ToolError) {
 	if jsonKind(raw) != "object" {
 		return nil, invalidRequest("\"_meta\" must be an object, got "+jsonKind(raw)+".", "_meta", "type")
 	}
-	var all map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &all)
 	m := &CallMeta{}
-	for k, v := range all {
-		if !contains(metaKeys, k) {
-			for _, known := range metaKeys {
-				if strings.EqualFold(k, known) {
-					return nil, invalidRequest("\"_meta\" key \""+k+"\" differs from \""+known+"\" only by case.", "_meta."+k, "ambiguous-key")
-				}
-			}
-			continue
-		}
+	var terr *ToolError
+	eachMember(raw, func(kb, v []byte) bool {
 		var perr error
-		switch k {
+		switch string(kb) {
 		case "toolCallId":
 			perr = metaString(v, &m.ToolCallID, MaxToolCallIDChars)
 		case "sessionId":
@@ -107,25 +118,39 @@ func parseCallMeta(raw json.RawMessage) (*CallMeta, *ToolError) {
 		case "mode":
 			perr = metaEnum(v, &m.Mode, ModeAgent, ModeDirect)
 		case "idempotencyKey":
-			var s string
-			if perr = json.Unmarshal(v, &s); perr == nil && jsonKind(v) == "string" {
-				m.IdempotencyKey = &s
-			} else {
+			if jsonKind(v) != "string" {
 				perr = errors.New("must be a string")
+			} else {
+				s := decodeString(v)
+				m.IdempotencyKey = &s
 			}
 		case "timeoutMs", "maxOutputBytes":
-			var f float64
-			if jsonKind(v) != "number" || json.Unmarshal(v, &f) != nil {
+			f, err := strconv.ParseFloat(string(v), 64)
+			if jsonKind(v) != "number" || err != nil {
 				perr = errors.New("must be a number")
-			} else if k == "timeoutMs" {
+			} else if string(kb) == "timeoutMs" {
 				m.TimeoutMs = &f
 			} else {
 				m.MaxOutputBytes = &f
 			}
+		default:
+			k := string(kb)
+			for _, known := range metaKeys {
+				if strings.EqualFold(k, known) {
+					terr = invalidRequest("\"_meta\" key \""+k+"\" differs from \""+known+"\" only by case.", "_meta."+k, "ambiguous-key")
+					return false
+				}
+			}
+			return true // other _meta keys are the client's (MCP allows them)
 		}
 		if perr != nil {
-			return nil, invalidRequest("\"_meta."+k+"\" "+perr.Error()+".", "_meta."+k, "type")
+			terr = invalidRequest("\"_meta."+string(kb)+"\" "+perr.Error()+".", "_meta."+string(kb), "type")
+			return false
 		}
+		return true
+	})
+	if terr != nil {
+		return nil, terr
 	}
 	return m, nil
 }
@@ -134,7 +159,7 @@ func metaString(v json.RawMessage, dst *string, max int) error {
 	if jsonKind(v) != "string" {
 		return errors.New("must be a string")
 	}
-	_ = json.Unmarshal(v, dst)
+	*dst = decodeString(v)
 	if n := utf8.RuneCountInString(*dst); n == 0 || n > max || strings.ContainsRune(*dst, 0) {
 		return errors.New("must be 1.." + itoa(max) + " characters without NUL")
 	}
@@ -145,7 +170,7 @@ func metaEnum(v json.RawMessage, dst *string, allowed ...string) error {
 	if jsonKind(v) != "string" {
 		return errors.New("must be a string")
 	}
-	_ = json.Unmarshal(v, dst)
+	*dst = decodeString(v)
 	if !contains(allowed, *dst) {
 		return errors.New("must be one of " + strings.Join(allowed, ", "))
 	}

@@ -287,3 +287,83 @@ func jsonKind(raw []byte) string {
 	}
 	return "number"
 }
+
+// eachMember calls fn with the decoded key and the raw value of every member of the JSON
+// object obj, in document order, until fn returns false. obj must have passed CheckJSON and
+// be an object.
+func eachMember(obj []byte, fn func(key, value []byte) bool) {
+	s := scanner{data: obj}
+	s.skipSpace()
+	s.pos++ // '{'
+	s.skipSpace()
+	if s.data[s.pos] == '}' {
+		return
+	}
+	for {
+		s.skipSpace()
+		kStart := s.pos
+		raw, escaped := s.str()
+		key := raw
+		if escaped {
+			key = []byte(decodeString(s.data[kStart:s.pos]))
+		}
+		s.skipSpace()
+		s.pos++ // ':'
+		s.skipSpace()
+		vStart := s.pos
+		s.skipValue()
+		if !fn(key, s.data[vStart:s.pos]) {
+			return
+		}
+		s.skipSpace()
+		c := s.data[s.pos]
+		s.pos++
+		if c == '}' {
+			return
+		}
+	}
+}
+
+// skipValue moves past the value at s.pos (valid JSON, no leading space).
+func (s *scanner) skipValue() {
+	switch s.data[s.pos] {
+	case '"':
+		s.str()
+	case '{', '[':
+		depth := 0
+		for {
+			switch s.data[s.pos] {
+			case '"':
+				s.str()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return
+				}
+			}
+			s.pos++
+		}
+	default:
+		for s.pos < len(s.data) {
+			switch s.data[s.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			s.pos++
+		}
+	}
+}
+
+// decodeString decodes a raw JSON string (quotes included) that passed CheckJSON.
+func decodeString(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}

@@ -77,21 +77,6 @@ func MustCompile(name string, raw json.RawMessage) *Schema {
 // Raw returns the schema document as registered.
 func (s *Schema) Raw() json.RawMessage { return s.raw }
 
-// Decode parses a JSON instance for validation (numbers kept as json.Number, so integers
-// beyond 2^53 are judged exactly).
-func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("schema: trailing data after the JSON value")
-	}
-	return v, nil
-}
-
 // ValidateValue validates an already decoded instance (from Decode or json.Unmarshal) and
 // returns nil when it is valid.
 func (s *Schema) ValidateValue(v any) []Issue {

@@ -1,0 +1,129 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+)
+
+// errNotJSON is returned by Decode for input that is not exactly one well-formed JSON value.
+var errNotJSON = errors.New("schema: instance is not one well-formed JSON value")
+
+// Decode parses a JSON instance for validation: objects become map[string]any, arrays []any,
+// numbers json.Number (so integers beyond 2^53 are judged exactly), strings, booleans and nil.
+// It is a small direct decoder — no reflection — because every tools/call decodes its
+// arguments and its result once for validation. Invalid UTF-8 and malformed JSON are errors.
+func Decode(data []byte) (any, error) {
+	if !utf8.Valid(data) || !json.Valid(data) {
+		return nil, errNotJSON
+	}
+	d := decoder{data: data}
+	v := d.value()
+	return v, nil
+}
+
+// decoder walks JSON already known to be valid.
+type decoder struct {
+	data []byte
+	pos  int
+}
+
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value() any {
+	d.space()
+	switch c := d.data[d.pos]; c {
+	case '{':
+		d.pos++
+		m := make(map[string]any, 4)
+		d.space()
+		if d.data[d.pos] == '}' {
+			d.pos++
+			return m
+		}
+		for {
+			d.space()
+			k := d.str()
+			d.space()
+			d.pos++ // ':'
+			m[k] = d.value()
+			d.space()
+			c := d.data[d.pos]
+			d.pos++
+			if c == '}' {
+				return m
+			}
+		}
+	case '[':
+		d.pos++
+		a := make([]any, 0, 4)
+		d.space()
+		if d.data[d.pos] == ']' {
+			d.pos++
+			return a
+		}
+		for {
+			a = append(a, d.value())
+			d.space()
+			c := d.data[d.pos]
+			d.pos++
+			if c == ']' {
+				return a
+			}
+		}
+	case '"':
+		return d.str()
+	case 't':
+		d.pos += 4
+		return true
+	case 'f':
+		d.pos += 5
+		return false
+	case 'n':
+		d.pos += 4
+		return nil
+	default:
+		start := d.pos
+		for d.pos < len(d.data) {
+			switch d.data[d.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return json.Number(d.data[start:d.pos])
+			}
+			d.pos++
+		}
+		return json.Number(d.data[start:d.pos])
+	}
+}
+
+// str consumes a string at d.pos and returns its decoded value.
+func (d *decoder) str() string {
+	start := d.pos
+	d.pos++
+	escaped := false
+	for {
+		switch d.data[d.pos] {
+		case '\\':
+			escaped = true
+			d.pos += 2
+			continue
+		case '"':
+			d.pos++
+			if !escaped {
+				return string(d.data[start+1 : d.pos-1])
+			}
+			var s string
+			_ = json.Unmarshal(d.data[start:d.pos], &s)
+			return s
+		}
+		d.pos++
+	}
+}
