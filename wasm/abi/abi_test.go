@@ -62,7 +62,7 @@ func TestBatchAnswersInOrder(t *testing.T) {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"tools/call","params":{"name":"demo.readFile","arguments":{"path":"index.html"},"_meta":{"toolCallId":"c` + itoa(i) + `"}}}`)
+		b.WriteString(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"index.html"},"_meta":{"toolCallId":"c` + itoa(i) + `"}}}`)
 	}
 	b.WriteString(`,{"jsonrpc":"2.0","method":"ping"}]`)
 	var resp []struct {
