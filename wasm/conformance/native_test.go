@@ -31,7 +31,8 @@ func TestNative(t *testing.T) {
 }
 
 // TestVectorsCoverRegistryCodes proves that the vectors exercise every TOOL_* code the registry
-// itself emits (the rest belong to the provider serializer and the durable store).
+// itself emits, the durable TOOL_IDEMPOTENCY_* codes included (testdata/durable); the rest
+// belong to the provider serializer.
 func TestVectorsCoverRegistryCodes(t *testing.T) {
 	vectors, err := conformance.Vectors()
 	if err != nil {
@@ -53,9 +54,6 @@ func TestVectorsCoverRegistryCodes(t *testing.T) {
 	notRegistry := map[mcp.Code]string{
 		mcp.CodeToolResultValidationFailed:    "provider serializer",
 		mcp.CodeToolResultSerializationFailed: "provider serializer",
-		mcp.CodeToolIdempotencyPending:        "durable store (issue 5)",
-		mcp.CodeToolIdempotencyUnknown:        "durable store (issue 5)",
-		mcp.CodeToolIdempotencyStoreFailed:    "durable store (issue 5)",
 	}
 	for _, c := range mcp.ToolCodes {
 		if _, skip := notRegistry[c]; skip {

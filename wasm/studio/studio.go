@@ -7,6 +7,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -40,6 +41,12 @@ type Ports struct {
 	// type and bytes. Nil: downloadFile fails with TOOL_EXECUTION_FAILED, details
 	// {operation:"download", path, reason:"no-download-target"} (see ReasonNoDownloadTarget).
 	Downloads func(name, mimeType string, data []byte) error
+	// Durable is the durable-operation backend (IndexedDB in the browser, Redis or PostgreSQL
+	// through host functions headless). Non-nil: every session claims idempotent calls in it
+	// (abi.DurableStore). Nil: the session's "durable" config decides ("memory" builds an
+	// in-module store per session; absent means in-memory idempotency only). With a durable
+	// store the session also answers operations/get and operations/reconcile.
+	Durable durable.Backend
 }
 
 // Catalog names accepted in abi.Config.Catalog.
@@ -92,10 +99,27 @@ func Builder(p Ports) abi.Builder {
 				p.Log(1, fmt.Sprintf("arguments for %s do not match its schema: %v", name, issues))
 			}
 		}
-		r := registry.New(opts)
-		methods, err := register(context.Background(), r, p)
+		store, err := abi.DurableStore(cfg, p.Durable, p.Clock)
 		if err != nil {
 			return nil, err
+		}
+		cp := p // per build: never write to the captured Ports
+		if store != nil {
+			opts.Durable = store
+			cp.Durable = store.Backend() // the catalog sees the session's backend
+		}
+		r := registry.New(opts)
+		methods, err := register(context.Background(), r, cp)
+		if err != nil {
+			return nil, err
+		}
+		if store != nil {
+			if methods == nil {
+				methods = map[string]abi.Method{}
+			}
+			for name, m := range abi.OperationMethods(r) {
+				methods[name] = m
+			}
 		}
 		return &abi.Session{Registry: r, Approvals: queue, Methods: methods}, nil
 	}

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/durable/memstore"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -37,12 +40,59 @@ const (
 	CatalogStudioPreviewSupersede = "studio-preview-superseded" // every ack is for the next revision
 )
 
+// Conformance-only durable backends (abi.DurableConfig.Backend names), so the vectors reach
+// TOOL_IDEMPOTENCY_STORE_FAILED on every host without a real server.
+const (
+	// DurableBackendUnavailable fails every read and compare-and-set ("store unavailable").
+	DurableBackendUnavailable = "memory-unavailable"
+	// DurableBackendWritesFail lets the first compare-and-set through (a claim's insert) and
+	// fails every later one, so terminal transitions fail to persist.
+	DurableBackendWritesFail = "memory-writes-fail"
+)
+
+// SeededLeaseExpiresAt is the lease expiry of records written by test.seedOperation:
+// 2100-01-01T00:00:00Z in Unix ms, so the pending details are the same on every run.
+const SeededLeaseExpiresAt = 4102444800000
+
+// faultyBackend is a memstore whose operations fail on demand.
+type faultyBackend struct {
+	*memstore.Backend
+	failReads bool
+	limitCAS  bool         // when set, only casOK compare-and-sets succeed
+	casOK     atomic.Int64 // compare-and-sets left before they start failing
+}
+
+func (b *faultyBackend) Read(ctx context.Context, key string) (durable.Record, bool, error) {
+	if b.failReads {
+		return durable.Record{}, false, durable.BackendFailure("read", errors.New("store unavailable"))
+	}
+	return b.Backend.Read(ctx, key)
+}
+
+func (b *faultyBackend) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
+	if b.limitCAS && b.casOK.Add(-1) < 0 {
+		return false, durable.BackendFailure("compareAndSet", errors.New("store unavailable"))
+	}
+	return b.Backend.CompareAndSet(ctx, key, expected, next)
+}
+
 func init() {
+	abi.RegisterDurableBackend(DurableBackendUnavailable, func() durable.Backend {
+		return &faultyBackend{Backend: memstore.New(), failReads: true, limitCAS: true}
+	})
+	abi.RegisterDurableBackend(DurableBackendWritesFail, func() durable.Backend {
+		b := &faultyBackend{Backend: memstore.New(), limitCAS: true}
+		b.casOK.Store(1)
+		return b
+	})
 	catalogs[CatalogConformance] = func(_ context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
 		if err := registerDemo(r, p); err != nil {
 			return nil, err
 		}
-		return nil, registerTestTools(r)
+		if err := registerTestTools(r); err != nil {
+			return nil, err
+		}
+		return nil, r.Register(seedOperationTool(p.Durable))
 	}
 	catalogs[CatalogStudioFolder] = studioWithFolder(nil)
 	catalogs[CatalogStudioFolderAssets] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
@@ -213,6 +263,47 @@ func registerTestTools(r *registry.Registry) error {
 		}
 	}
 	return nil
+}
+
+// seedOperationTool writes a pending durable record owned by another owner, as if another
+// tab or process had claimed the call first: key registry.OperationKey(sessionId, tool,
+// idempotencyKey), fingerprint audit.Fingerprint(tool, arguments), incarnation "seeded",
+// revision 1, lease until SeededLeaseExpiresAt. Without a durable store it fails with
+// TOOL_EXECUTION_FAILED.
+func seedOperationTool(b durable.Backend) registry.Tool {
+	return registry.Tool{Name: "test.seedOperation", Description: "Seed a pending durable claim by another owner.",
+		InputSchema: obj(`"sessionId":{"type":"string","minLength":1},"tool":{"type":"string","minLength":1},`+
+			`"idempotencyKey":{"type":"string","minLength":1},"ownerId":{"type":"string","minLength":1},"arguments":{"type":"object"}`,
+			"tool", "idempotencyKey", "ownerId", "arguments"),
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+		Handler: func(ctx context.Context, c *registry.Call) (any, error) {
+			if b == nil {
+				return nil, errors.New("no durable store in this session")
+			}
+			var in struct {
+				SessionID      string          `json:"sessionId"`
+				Tool           string          `json:"tool"`
+				IdempotencyKey string          `json:"idempotencyKey"`
+				OwnerID        string          `json:"ownerId"`
+				Arguments      json.RawMessage `json:"arguments"`
+			}
+			if err := c.Decode(&in); err != nil {
+				return nil, err
+			}
+			key := registry.OperationKey(in.SessionID, in.Tool, in.IdempotencyKey)
+			now := time.Now().UnixMilli()
+			rec := durable.Record{Key: key, Fingerprint: audit.Fingerprint(in.Tool, in.Arguments), OwnerID: in.OwnerID,
+				Incarnation: "seeded", Revision: 1, State: durable.StatePending, CreatedAt: now, UpdatedAt: now,
+				LeaseExpiresAt: SeededLeaseExpiresAt}
+			if err := rec.Validate(); err != nil {
+				return nil, err
+			}
+			ok, err := b.CompareAndSet(ctx, key, nil, &rec)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"operationKey": key, "seeded": ok}, nil
+		}}
 }
 
 // seedFiles returns the seed workspace as path → source.
