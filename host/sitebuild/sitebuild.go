@@ -1,16 +1,44 @@
-// Package sitebuild writes the static site into OUT/<base without slashes>/ (SPEC §3,
-// `webcoding build`). For now it copies site/ with the base path filled in; the bundling of the
-// shim and CodeMirror, the GOOS=js core, content hashes, precompression and the service worker
-// come with the browser studio (issue 4).
+// Package sitebuild writes the static studio into OUT/<base without slashes>/ (SPEC §1, §3:
+// `webcoding build --base /web-coding/ --out dist`).
+//
+// # Steps
+//
+//  1. Compile the browser core: GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
+//     ./wasm/cmd/browser (skipped when Options.Wasm names a prebuilt module).
+//  2. Copy wasm_exec.js from the Go toolchain ($GOROOT/lib/wasm, or misc/wasm before Go 1.24).
+//  3. Bundle site/js/main.js (the shim: preview bridge + boot) and site/css/studio.css with
+//     esbuild's Go API (minified, ES2020, one file each).
+//  4. Give those four assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
+//     is the first 8 bytes of the SHA-256 of the bytes, hex).
+//  5. Fill the templates: index.html ({{BASE}}, {{BUILD}}, {{ASSET:<logical path>}}) and
+//     sw.js ({{BUILD}}, {{ASSETS}} = the JSON list the service worker precaches: "./" and
+//     every hashed asset). Other files under site/ are copied as they are (package.json,
+//     package-lock.json, node_modules and dot-files are skipped).
+//  6. Precompress every .html, .js, .css, .wasm, .json, .svg and .webmanifest file into
+//     .gz (compress/gzip, best) and .br (andybalholm/brotli, quality Options.BrotliQuality).
+//
+// Build requires the go command on PATH (step 1–2) and runs from the module root unless
+// Options.Module says otherwise.
 package sitebuild
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // Options configure Build.
@@ -22,12 +50,37 @@ type Options struct {
 	Out string
 	// Site is the site source directory (default "site").
 	Site string
+	// Module is the Go module root the core is compiled from (default ".").
+	Module string
+	// Wasm, when set, is a prebuilt GOOS=js module used instead of compiling one.
+	Wasm string
+	// BrotliQuality is the brotli quality 0..11 (default 11).
+	BrotliQuality int
 }
 
-// Build writes the site and returns the directory it wrote.
+// Report describes a finished build.
+type Report struct {
+	// Dir is the directory written (Out/<base>).
+	Dir string `json:"dir"`
+	// Build is the build id: the first 12 hex digits of the SHA-256 over the hashed names.
+	Build string `json:"build"`
+	// Assets maps logical paths ("studio.wasm", "js/main.js") to the hashed paths relative to
+	// Dir ("assets/studio.1a2b3c4d.wasm").
+	Assets map[string]string `json:"assets"`
+	// Wasm sizes in bytes: raw, gzip and brotli.
+	WasmBytes  int `json:"wasmBytes"`
+	WasmGzip   int `json:"wasmGzip"`
+	WasmBrotli int `json:"wasmBrotli"`
+}
+
+// compressible lists the extensions that get .gz and .br siblings.
+var compressible = map[string]bool{".html": true, ".js": true, ".css": true, ".wasm": true, ".json": true, ".svg": true, ".webmanifest": true}
+
+// Build writes the site and reports what it wrote.
 //
-// Errors: a base that is not "/…/", a missing site directory, or a write failure.
-func Build(o Options) (string, error) {
+// Errors: a base that is not "/…/" (or contains ".."), a missing site directory or template
+// file, a failed go build, an esbuild error (with its messages), or a write failure.
+func Build(o Options) (Report, error) {
 	if o.Base == "" {
 		o.Base = "/web-coding/"
 	}
@@ -37,39 +90,292 @@ func Build(o Options) (string, error) {
 	if o.Site == "" {
 		o.Site = "site"
 	}
-	if !strings.HasPrefix(o.Base, "/") || !strings.HasSuffix(o.Base, "/") || strings.Contains(o.Base, "..") {
-		return "", fmt.Errorf("sitebuild: base %q must start and end with \"/\"", o.Base)
+	if o.Module == "" {
+		o.Module = "."
+	}
+	if o.BrotliQuality == 0 {
+		o.BrotliQuality = 11
+	}
+	var rep Report
+	if !strings.HasPrefix(o.Base, "/") || !strings.HasSuffix(o.Base, "/") || strings.Contains(o.Base, "..") || strings.Contains(o.Base, "//") {
+		return rep, fmt.Errorf("sitebuild: base %q must start and end with \"/\"", o.Base)
+	}
+	if st, err := os.Stat(o.Site); err != nil || !st.IsDir() {
+		return rep, fmt.Errorf("sitebuild: site directory %q not found (run from the repository root)", o.Site)
 	}
 	dst := filepath.Join(o.Out, filepath.FromSlash(strings.Trim(o.Base, "/")))
 	if err := os.RemoveAll(dst); err != nil {
-		return "", fmt.Errorf("sitebuild: %w", err)
+		return rep, fmt.Errorf("sitebuild: %w", err)
 	}
+	if err := os.MkdirAll(filepath.Join(dst, "assets"), 0o755); err != nil {
+		return rep, fmt.Errorf("sitebuild: %w", err)
+	}
+	rep.Dir = dst
+
+	// 1–3: the four build assets.
+	wasm, err := coreWasm(o)
+	if err != nil {
+		return rep, err
+	}
+	execJS, err := wasmExecJS()
+	if err != nil {
+		return rep, err
+	}
+	mainJS, err := bundle(o.Site, "js/main.js")
+	if err != nil {
+		return rep, err
+	}
+	css, err := bundle(o.Site, "css/studio.css")
+	if err != nil {
+		return rep, err
+	}
+	raw := map[string][]byte{"studio.wasm": wasm, "wasm_exec.js": execJS, "js/main.js": mainJS, "css/studio.css": css}
+
+	// 4: hashed names.
+	rep.Assets = map[string]string{}
+	logical := make([]string, 0, len(raw))
+	for name := range raw {
+		logical = append(logical, name)
+	}
+	sort.Strings(logical)
+	idHash := sha256.New()
+	for _, name := range logical {
+		h := hashedName(name, raw[name])
+		rep.Assets[name] = h
+		idHash.Write([]byte(h + "\n"))
+		if err := os.WriteFile(filepath.Join(dst, filepath.FromSlash(h)), raw[name], 0o644); err != nil {
+			return rep, fmt.Errorf("sitebuild: %w", err)
+		}
+	}
+	rep.Build = hex.EncodeToString(idHash.Sum(nil))[:12]
+
+	// 5: templates and plain files.
+	if err := copySite(o, dst, rep); err != nil {
+		return rep, err
+	}
+
+	// 6: precompression.
+	if err := precompress(dst, o.BrotliQuality, &rep); err != nil {
+		return rep, err
+	}
+	rep.WasmBytes = len(wasm)
+	return rep, nil
+}
+
+// hashedName is assets/<base>.<hash8>.<ext> for a logical path.
+func hashedName(logical string, b []byte) string {
+	sum := sha256.Sum256(b)
+	base := path.Base(logical)
+	ext := path.Ext(base)
+	return "assets/" + strings.TrimSuffix(base, ext) + "." + hex.EncodeToString(sum[:4]) + ext
+}
+
+// coreWasm compiles ./wasm/cmd/browser for GOOS=js (or reads Options.Wasm).
+func coreWasm(o Options) ([]byte, error) {
+	if o.Wasm != "" {
+		b, err := os.ReadFile(o.Wasm)
+		if err != nil {
+			return nil, fmt.Errorf("sitebuild: prebuilt wasm: %w", err)
+		}
+		return b, nil
+	}
+	tmp, err := os.MkdirTemp("", "webcoding-build-")
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "studio.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./wasm/cmd/browser")
+	cmd.Dir = o.Module
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go build ./wasm/cmd/browser: %v\n%s", err, b)
+	}
+	return os.ReadFile(out)
+}
+
+// wasmExecJS reads the toolchain's wasm_exec.js.
+func wasmExecJS() ([]byte, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: go env GOROOT: %w", err)
+	}
+	root := strings.TrimSpace(string(out))
+	for _, p := range []string{filepath.Join(root, "lib", "wasm", "wasm_exec.js"), filepath.Join(root, "misc", "wasm", "wasm_exec.js")} {
+		if b, err := os.ReadFile(p); err == nil {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("sitebuild: wasm_exec.js not found under %s/lib/wasm or %s/misc/wasm", root, root)
+}
+
+// bundle runs esbuild on one entry under site and returns the single output file.
+func bundle(site, entry string) ([]byte, error) {
+	abs, err := filepath.Abs(site)
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: %w", err)
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints:       []string{filepath.Join(abs, filepath.FromSlash(entry))},
+		AbsWorkingDir:     abs,
+		Bundle:            true,
+		Write:             false,
+		Outdir:            filepath.Join(abs, "out"),
+		Format:            formatFor(entry),
+		Target:            api.ES2020,
+		Platform:          api.PlatformBrowser,
+		MinifyWhitespace:  true,
+		MinifySyntax:      true,
+		MinifyIdentifiers: true,
+		LogLevel:          api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		var msgs []string
+		for _, m := range res.Errors {
+			loc := ""
+			if m.Location != nil {
+				loc = fmt.Sprintf("%s:%d: ", m.Location.File, m.Location.Line)
+			}
+			msgs = append(msgs, loc+m.Text)
+		}
+		return nil, fmt.Errorf("sitebuild: esbuild %s: %s", entry, strings.Join(msgs, "; "))
+	}
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, path.Ext(entry)) {
+			return f.Contents, nil
+		}
+	}
+	return nil, fmt.Errorf("sitebuild: esbuild %s: no output", entry)
+}
+
+func formatFor(entry string) api.Format {
+	if strings.HasSuffix(entry, ".js") {
+		return api.FormatESModule
+	}
+	return api.FormatDefault
+}
+
+// copySite writes index.html and sw.js from their templates and copies every other file
+// that is not a bundle input.
+func copySite(o Options, dst string, rep Report) error {
+	assets := []string{"./"}
+	for _, name := range sortedKeys(rep.Assets) {
+		assets = append(assets, rep.Assets[name])
+	}
+	list, _ := json.Marshal(assets)
 	src := os.DirFS(o.Site)
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		target := filepath.Join(dst, filepath.FromSlash(p))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+		name := d.Name()
+		if p != "." && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") || d.Name() == "package.json" || d.Name() == "package-lock.json" {
+		if d.IsDir() || name == "package.json" || name == "package-lock.json" {
+			return nil
+		}
+		// Bundle inputs are not shipped as they are.
+		if strings.HasPrefix(p, "js/") || strings.HasPrefix(p, "css/") {
 			return nil
 		}
 		b, err := fs.ReadFile(src, p)
 		if err != nil {
 			return err
 		}
-		if strings.HasSuffix(p, ".html") {
-			b = []byte(strings.ReplaceAll(string(b), "{{BASE}}", o.Base))
+		switch p {
+		case "index.html":
+			b, err = fillIndex(b, o.Base, rep)
+			if err != nil {
+				return err
+			}
+		case "sw.js":
+			b = bytes.ReplaceAll(b, []byte("{{BUILD}}"), []byte(rep.Build))
+			b = bytes.ReplaceAll(b, []byte("{{ASSETS}}"), list)
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("sitebuild: site directory %q not found (run from the repository root)", o.Site)
-	}
 	if err != nil {
-		return "", fmt.Errorf("sitebuild: %w", err)
+		return fmt.Errorf("sitebuild: %w", err)
 	}
-	return dst, nil
+	return nil
+}
+
+// fillIndex replaces {{BASE}}, {{BUILD}} and {{ASSET:name}}; an unknown asset name is an
+// error.
+func fillIndex(b []byte, base string, rep Report) ([]byte, error) {
+	s := strings.ReplaceAll(string(b), "{{BASE}}", base)
+	s = strings.ReplaceAll(s, "{{BUILD}}", rep.Build)
+	var out strings.Builder
+	for {
+		i := strings.Index(s, "{{ASSET:")
+		if i < 0 {
+			out.WriteString(s)
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			return nil, errors.New("sitebuild: index.html: unterminated {{ASSET:")
+		}
+		name := s[i+len("{{ASSET:") : i+j]
+		h, ok := rep.Assets[name]
+		if !ok {
+			return nil, fmt.Errorf("sitebuild: index.html names unknown asset %q", name)
+		}
+		out.WriteString(s[:i])
+		out.WriteString(h)
+		s = s[i+j+2:]
+	}
+	return []byte(out.String()), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// precompress writes .gz and .br siblings and records the wasm's compressed sizes.
+func precompress(dir string, quality int, rep *Report) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !compressible[filepath.Ext(p)] {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(b)
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		var br bytes.Buffer
+		bw := brotli.NewWriterLevel(&br, quality)
+		bw.Write(b)
+		if err := bw.Close(); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p+".gz", gz.Bytes(), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p+".br", br.Bytes(), 0o644); err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".wasm") {
+			rep.WasmGzip, rep.WasmBrotli = gz.Len(), br.Len()
+		}
+		return nil
+	})
 }

@@ -7,23 +7,110 @@ import (
 	"testing"
 )
 
-func TestBuildFillsBase(t *testing.T) {
+// fakeSite writes a minimal site with the templates and bundle inputs Build needs.
+func fakeSite(t *testing.T) string {
+	t.Helper()
 	site := t.TempDir()
-	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte(`<base href="{{BASE}}">`), 0o644); err != nil {
+	files := map[string]string{
+		"index.html":     `<base href="{{BASE}}"><meta name="b" content="{{BUILD}}"><script src="{{ASSET:js/main.js}}"></script><link href="{{ASSET:css/studio.css}}"><meta content="{{ASSET:studio.wasm}}">`,
+		"sw.js":          `const B="{{BUILD}}";const A={{ASSETS}};`,
+		"js/main.js":     `import {x} from "./dep.js"; console.log(x);`,
+		"js/dep.js":      `export const x = 42;`,
+		"css/studio.css": `body { color: red; }`,
+		"icon.svg":       `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+		"package.json":   `{}`,
+		".hidden":        `x`,
+	}
+	for p, c := range files {
+		full := filepath.Join(site, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return site
+}
+
+func TestBuild(t *testing.T) {
+	site := fakeSite(t)
+	wasm := filepath.Join(t.TempDir(), "core.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm fake core"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	dst, err := Build(Options{Base: "/x/y/", Out: out, Site: site})
+	rep, err := Build(Options{Base: "/x/y/", Out: out, Site: site, Wasm: wasm, BrotliQuality: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dst, "index.html"))
-	if err != nil || !strings.Contains(string(b), `href="/x/y/"`) || dst != filepath.Join(out, "x", "y") {
-		t.Fatalf("%s %q %v", dst, b, err)
+	if rep.Dir != filepath.Join(out, "x", "y") || len(rep.Build) != 12 {
+		t.Fatalf("report %+v", rep)
 	}
-	for _, bad := range []string{"web-coding", "/a/../b/", "/a"} {
-		if _, err := Build(Options{Base: bad, Out: out, Site: site}); err == nil {
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(rep.Dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	index := read("index.html")
+	for _, want := range []string{`href="/x/y/"`, rep.Build, rep.Assets["js/main.js"], rep.Assets["css/studio.css"], rep.Assets["studio.wasm"]} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %q: %s", want, index)
+		}
+	}
+	if strings.Contains(index, "{{") {
+		t.Errorf("unfilled template: %s", index)
+	}
+	if js := read(rep.Assets["js/main.js"]); !strings.Contains(js, "42") || strings.Contains(js, "import") {
+		t.Errorf("main.js not bundled: %s", js)
+	}
+	if !strings.HasPrefix(rep.Assets["js/main.js"], "assets/main.") || !strings.HasSuffix(rep.Assets["studio.wasm"], ".wasm") {
+		t.Errorf("hashed names %v", rep.Assets)
+	}
+	sw := read("sw.js")
+	if !strings.Contains(sw, `"./"`) || !strings.Contains(sw, rep.Assets["studio.wasm"]) || !strings.Contains(sw, rep.Build) {
+		t.Errorf("sw.js %s", sw)
+	}
+	for _, p := range []string{"index.html.gz", "index.html.br", rep.Assets["studio.wasm"] + ".br", "icon.svg.gz"} {
+		if _, err := os.Stat(filepath.Join(rep.Dir, filepath.FromSlash(p))); err != nil {
+			t.Errorf("missing %s", p)
+		}
+	}
+	for _, p := range []string{"package.json", ".hidden", "js/main.js", "css/studio.css"} {
+		if _, err := os.Stat(filepath.Join(rep.Dir, filepath.FromSlash(p))); err == nil {
+			t.Errorf("%s was shipped", p)
+		}
+	}
+	if rep.WasmBytes != len("\x00asm fake core") || rep.WasmGzip == 0 || rep.WasmBrotli == 0 {
+		t.Errorf("sizes %+v", rep)
+	}
+	// Same input, same names (content hashes are deterministic).
+	rep2, err := Build(Options{Base: "/x/y/", Out: t.TempDir(), Site: site, Wasm: wasm, BrotliQuality: 4})
+	if err != nil || rep2.Build != rep.Build {
+		t.Errorf("rebuild %v %s != %s", err, rep2.Build, rep.Build)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	site := fakeSite(t)
+	wasm := filepath.Join(t.TempDir(), "core.wasm")
+	os.WriteFile(wasm, []byte("x"), 0o644)
+	for _, bad := range []string{"web-coding", "/a/../b/", "/a", "//"} {
+		if _, err := Build(Options{Base: bad, Out: t.TempDir(), Site: site, Wasm: wasm}); err == nil {
 			t.Errorf("base %q accepted", bad)
 		}
+	}
+	if _, err := Build(Options{Out: t.TempDir(), Site: filepath.Join(site, "nope"), Wasm: wasm}); err == nil {
+		t.Error("missing site accepted")
+	}
+	os.WriteFile(filepath.Join(site, "index.html"), []byte(`{{ASSET:nope.js}}`), 0o644)
+	if _, err := Build(Options{Out: t.TempDir(), Site: site, Wasm: wasm}); err == nil || !strings.Contains(err.Error(), "nope.js") {
+		t.Errorf("unknown asset: %v", err)
+	}
+	os.WriteFile(filepath.Join(site, "js", "main.js"), []byte(`import "./missing.js";`), 0o644)
+	if _, err := Build(Options{Out: t.TempDir(), Site: site, Wasm: wasm}); err == nil || !strings.Contains(err.Error(), "esbuild") {
+		t.Errorf("esbuild error: %v", err)
 	}
 }

@@ -25,10 +25,11 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	dir, err := sitebuild.Build(sitebuild.Options{Base: *base, Out: *out, Site: *site})
+	rep, err := sitebuild.Build(sitebuild.Options{Base: *base, Out: *out, Site: *site})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "webcoding build: wrote %s (base %s)\n", dir, *base)
+	fmt.Fprintf(e.stderr, "webcoding build: wrote %s (base %s, build %s; wasm %d bytes, %d gzip, %d brotli)\n",
+		rep.Dir, *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli)
 	return nil
 }

@@ -1,0 +1,39 @@
+// main.js — boots the studio: installs the preview bridge, streams and starts the Go core,
+// and registers the service worker. Everything else (UI, state, tools) lives in Go.
+import { createPreviewBridge } from "./preview-bridge.js";
+
+const timings = (globalThis.webcodingTimings = globalThis.webcodingTimings || {});
+timings.scriptStart = performance.now();
+
+globalThis.webcodingPreview = createPreviewBridge(document.getElementById("preview-host"));
+
+function showFailure(text) {
+  const el = document.getElementById("status-text");
+  if (el) { el.textContent = text; el.classList.remove("loading"); }
+  document.body.dataset.state = "failed";
+}
+
+async function boot() {
+  const url = document.querySelector('meta[name="webcoding-wasm"]').content;
+  if (typeof Go !== "function") {
+    await new Promise((resolve) => window.addEventListener("DOMContentLoaded", resolve, { once: true }));
+  }
+  const go = new Go();
+  let result;
+  if (WebAssembly.instantiateStreaming) {
+    result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
+  } else {
+    const bytes = await (await fetch(url)).arrayBuffer();
+    result = await WebAssembly.instantiate(bytes, go.importObject);
+  }
+  timings.wasmInstantiated = performance.now();
+  go.run(result.instance).then(() => showFailure("The studio core stopped. Reload the page."));
+}
+
+boot().catch((err) => showFailure("The studio core could not start: " + err));
+
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("service worker:", err));
+  });
+}

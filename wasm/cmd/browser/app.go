@@ -1,0 +1,449 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+	"time"
+
+	"github.com/hack-pad/safejs"
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/adapters/iframe"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/registry"
+)
+
+// Bounds of the UI's own lists.
+const (
+	maxTranscript = 200 // transcript entries kept (oldest dropped)
+	maxLogLines   = 50
+)
+
+// fileRow is one workspace.listFiles entry.
+type fileRow struct {
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	Size     int    `json:"size"`
+	Kind     string `json:"kind"`
+	Dirty    bool   `json:"dirty"`
+}
+
+// entry is one transcript line. Kind: "user", "call", "result", "agent", "error", "info".
+type entry struct {
+	Kind string
+	Text string
+}
+
+// state is everything the UI renders; guarded by app.mu.
+type state struct {
+	ready        bool
+	tools        int
+	statusText   string
+	rootName     string
+	activePath   string
+	revision     int64
+	storageMode  string
+	storageError string
+	files        []fileRow
+	source       string
+	sourcePath   string
+	sourceRev    int64
+	approvals    []registry.Approval
+	transcript   []entry
+	running      string // JSON-RPC id of the running agent/run, "" when idle
+	preview      iframe.Status
+	focusApprove bool
+}
+
+type app struct {
+	h    *abi.Handler
+	port *iframe.Port
+
+	mu   sync.Mutex
+	st   state
+	subs map[int]js.Value
+	next int
+
+	sess     *abi.Session // session whose approval queue we subscribed to
+	unsubQ   func()
+	reqID    atomic.Int64
+	runSeq   atomic.Int64
+	dirty    chan struct{} // coalesced render requests
+	refresh  chan struct{} // coalesced workspace re-reads
+	firstAck atomic.Bool
+
+	// guarded by mu
+	cancelled bool   // the running agent/run was cancelled
+	draftPath string // editor draft not yet written ("" none)
+	draftText string
+	draftGen  int
+	flushMu   sync.Mutex // serializes draft flushes
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func newApp() *app {
+	return &app{subs: map[int]js.Value{}, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+		st: state{statusText: "Loading…", storageMode: "loading"}}
+}
+
+func (a *app) log(level int, msg string) {
+	method := "log"
+	if level >= 2 {
+		method = "warn"
+	}
+	js.Global().Get("console").Call(method, "webcoding: "+msg)
+}
+
+// rpc sends one JSON-RPC request through the handler and decodes the result into out (may be
+// nil). The error is the JSON-RPC error message, if any.
+func (a *app) rpc(ctx context.Context, id, method string, params any, out any) error {
+	if id == "" {
+		id = "ui-" + strconv.FormatInt(a.reqID.Add(1), 10)
+	}
+	req := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		req["params"] = params
+	}
+	raw, _ := json.Marshal(req)
+	resp := a.handle(ctx, raw)
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil {
+		return fmt.Errorf("%s: bad response: %w", method, err)
+	}
+	if r.Error != nil {
+		return fmt.Errorf("%s: %s", method, r.Error.Message)
+	}
+	if out != nil {
+		return json.Unmarshal(r.Result, out)
+	}
+	return nil
+}
+
+// handle is the one way into the core; it keeps the approval subscription on the current
+// session (session/configure replaces the queue).
+func (a *app) handle(ctx context.Context, req []byte) []byte {
+	out := a.h.Handle(ctx, req)
+	a.watchSession()
+	return out
+}
+
+// toolResult is the part of a CallToolResult the UI reads.
+type toolResult struct {
+	IsError           bool            `json:"isError"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	Error             *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// tool calls a tool in direct mode as the UI (source local), decoding structuredContent
+// into out. A tool error is returned as "[CODE] message".
+func (a *app) tool(ctx context.Context, name string, args any, out any) error {
+	if args == nil {
+		args = map[string]any{}
+	}
+	var res toolResult
+	params := map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"source": "local", "mode": "direct"}}
+	if err := a.rpc(ctx, "", "tools/call", params, &res); err != nil {
+		return err
+	}
+	if res.IsError {
+		if res.Error != nil {
+			return fmt.Errorf("[%s] %s", res.Error.Code, res.Error.Message)
+		}
+		return fmt.Errorf("%s failed", name)
+	}
+	if out != nil && len(res.StructuredContent) > 0 {
+		return json.Unmarshal(res.StructuredContent, out)
+	}
+	return nil
+}
+
+// watchSession subscribes to the current session's approval queue when it changed.
+func (a *app) watchSession() {
+	s := a.h.Session()
+	a.mu.Lock()
+	if s == a.sess {
+		a.mu.Unlock()
+		return
+	}
+	if a.unsubQ != nil {
+		a.unsubQ()
+		a.unsubQ = nil
+	}
+	a.sess = s
+	a.mu.Unlock()
+	if s.Approvals != nil {
+		unsub := s.Approvals.Subscribe(a.approvalsChanged)
+		a.mu.Lock()
+		a.unsubQ = unsub
+		a.mu.Unlock()
+		a.approvalsChanged(s.Approvals.Snapshot())
+	}
+}
+
+// approvalsChanged runs on the goroutine that changed the queue; it must not block.
+func (a *app) approvalsChanged(list []registry.Approval) {
+	a.mu.Lock()
+	grew := len(list) > 0 && (len(a.st.approvals) == 0 || list[0].ID != a.st.approvals[0].ID)
+	a.st.approvals = list
+	if grew {
+		a.st.focusApprove = true
+	}
+	a.mu.Unlock()
+	a.emit(map[string]any{"kind": "approvals", "approvals": list})
+	a.markDirty()
+}
+
+// readOnlyTools are the reads the UI itself makes on every refresh; their completion does not
+// trigger another refresh.
+var readOnlyTools = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
+	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false}
+
+// observe receives every tool-call lifecycle event (Ports.Observer); it must not block.
+func (a *app) observe(e audit.ToolCallEvent) {
+	ev := map[string]any{"kind": "tool", "type": e.Type, "name": e.Name, "toolCallId": e.ToolCallID, "source": e.Source, "mode": e.Mode}
+	if e.Result != nil {
+		ev["isError"] = e.Result.IsError
+		if e.Result.Error != nil {
+			ev["errorCode"] = e.Result.Error.Code
+		}
+	}
+	a.emit(ev)
+	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) {
+		return
+	}
+	if e.Mode == "agent" {
+		text := "✓ " + e.Name
+		kind := "result"
+		if e.Result == nil || e.Result.IsError {
+			kind, text = "error", "✗ "+e.Name
+			if e.Result != nil && e.Result.Error != nil {
+				text += " [" + string(e.Result.Error.Code) + "] " + e.Result.Error.Message
+			}
+		}
+		a.addEntry(entry{Kind: kind, Text: text})
+	}
+	a.requestRefresh()
+}
+
+func (a *app) addEntry(e entry) {
+	a.mu.Lock()
+	a.st.transcript = append(a.st.transcript, e)
+	if over := len(a.st.transcript) - maxTranscript; over > 0 {
+		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
+	}
+	a.mu.Unlock()
+	a.markDirty()
+}
+
+// previewChanged is the iframe port's OnChange (called from a goroutine).
+func (a *app) previewChanged(s iframe.Status) {
+	a.mu.Lock()
+	a.st.preview = s
+	a.mu.Unlock()
+	if s.State == iframe.StateAcknowledged && a.firstAck.CompareAndSwap(false, true) {
+		setTiming("firstAck", s.AckAt)
+	}
+	a.emit(map[string]any{"kind": "preview", "status": s})
+	a.markDirty()
+}
+
+func setTiming(name string, ms float64) {
+	t := js.Global().Get("webcodingTimings")
+	if t.Type() != js.TypeObject {
+		t = js.Global().Get("Object").New()
+		js.Global().Set("webcodingTimings", t)
+	}
+	t.Set(name, ms)
+}
+
+func (a *app) markDirty() {
+	select {
+	case a.dirty <- struct{}{}:
+	default:
+	}
+}
+
+func (a *app) requestRefresh() {
+	select {
+	case a.refresh <- struct{}{}:
+	default:
+	}
+}
+
+// emit sends one event to every webcodingSubscribe callback (from a goroutine).
+func (a *app) emit(ev map[string]any) {
+	a.mu.Lock()
+	if len(a.subs) == 0 {
+		a.mu.Unlock()
+		return
+	}
+	cbs := make([]js.Value, 0, len(a.subs))
+	for _, cb := range a.subs {
+		cbs = append(cbs, cb)
+	}
+	a.mu.Unlock()
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	for _, cb := range cbs {
+		// safejs turns a throwing callback into an error instead of a Go panic.
+		_, _ = safejs.Safe(cb).Invoke(string(raw))
+	}
+}
+
+// exposeGlobals installs webcodingHandle and webcodingSubscribe (see the package doc).
+func (a *app) exposeGlobals() {
+	handle := jsbridge.Func("webcodingHandle", func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("TypeError").New("webcodingHandle(requestJSON): a string is required"))
+		}
+		req := []byte(args[0].String())
+		return jsbridge.Promise(context.Background(), "webcodingHandle", func(ctx context.Context) ([]byte, error) {
+			out := a.handle(ctx, req)
+			a.requestRefresh()
+			return out, nil
+		})
+	})
+	subscribe := jsbridge.Func("webcodingSubscribe", func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeFunction {
+			return js.Undefined()
+		}
+		a.mu.Lock()
+		id := a.next
+		a.next++
+		a.subs[id] = args[0]
+		a.mu.Unlock()
+		var unsub js.Func
+		unsub = jsbridge.Func("webcodingSubscribe.unsubscribe", func(js.Value, []js.Value) any {
+			a.mu.Lock()
+			delete(a.subs, id)
+			a.mu.Unlock()
+			unsub.Release()
+			return nil
+		})
+		return unsub
+	})
+	js.Global().Set("webcodingHandle", handle)
+	js.Global().Set("webcodingSubscribe", subscribe)
+}
+
+// start configures the session, mounts the first preview, and runs the render and refresh
+// loops. It returns once the loops run.
+func (a *app) start(ctx context.Context) {
+	a.bindDOM()
+	go a.renderLoop()
+	jsbridge.Go("refreshLoop", a.refreshLoop)
+	jsbridge.Go("boot", func() {
+		cfg := map[string]any{"approval": map[string]any{"mode": "queue"}}
+		if err := a.rpc(ctx, "", "session/configure", cfg, nil); err != nil {
+			a.fail(err)
+			return
+		}
+		var list struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if err := a.rpc(ctx, "", "tools/list", map[string]any{}, &list); err != nil {
+			a.fail(err)
+			return
+		}
+		a.mu.Lock()
+		a.st.ready, a.st.tools, a.st.statusText = true, len(list.Tools), "Ready"
+		a.mu.Unlock()
+		setTiming("coreReady", now())
+		a.emit(map[string]any{"kind": "ready", "tools": len(list.Tools)})
+		a.reload(ctx)
+		if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
+			a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
+		}
+		a.reload(ctx)
+	})
+}
+
+func (a *app) fail(err error) {
+	a.mu.Lock()
+	a.st.statusText = "Studio failed to start: " + err.Error()
+	a.mu.Unlock()
+	a.markDirty()
+}
+
+// refreshLoop re-reads the workspace after changes (coalesced).
+func (a *app) refreshLoop() {
+	for range a.refresh {
+		a.reload(context.Background())
+	}
+}
+
+// reload reads the file list and the active file through the registry.
+func (a *app) reload(ctx context.Context) {
+	var list struct {
+		ActivePath   string    `json:"activePath"`
+		Revision     int64     `json:"revision"`
+		Files        []fileRow `json:"files"`
+		StorageMode  string    `json:"storageMode"`
+		StorageError string    `json:"storageError"`
+	}
+	if err := a.tool(ctx, "workspace.listFiles", nil, &list); err != nil {
+		a.log(2, "listFiles: "+err.Error())
+		return
+	}
+	var status struct {
+		RootName string `json:"rootName"`
+	}
+	_ = a.tool(ctx, "workspace.getStatus", nil, &status)
+	a.mu.Lock()
+	needSource := list.ActivePath != "" && (list.ActivePath != a.st.sourcePath || list.Revision != a.st.sourceRev)
+	a.st.activePath, a.st.revision, a.st.files = list.ActivePath, list.Revision, list.Files
+	a.st.storageMode, a.st.storageError, a.st.rootName = list.StorageMode, list.StorageError, status.RootName
+	a.mu.Unlock()
+	if needSource {
+		src := ""
+		for _, f := range list.Files {
+			if f.Path == list.ActivePath && f.Kind == "asset" {
+				src = "(binary asset: " + strconv.Itoa(f.Size) + " bytes)"
+			}
+		}
+		if src == "" {
+			var rf struct {
+				Source string `json:"source"`
+			}
+			if err := a.tool(ctx, "workspace.readFile", map[string]any{"path": list.ActivePath}, &rf); err == nil {
+				src = rf.Source
+			}
+		}
+		a.mu.Lock()
+		a.st.source, a.st.sourcePath, a.st.sourceRev = src, list.ActivePath, list.Revision
+		a.mu.Unlock()
+	}
+	a.markDirty()
+}
+
+// renderLoop renders after every state change (coalesced; at most one render per frame).
+func (a *app) renderLoop() {
+	defer func() {
+		if v := recover(); v != nil {
+			a.log(2, fmt.Sprintf("render loop stopped: %v", v))
+		}
+	}()
+	for range a.dirty {
+		a.render()
+		time.Sleep(8 * time.Millisecond)
+	}
+}

@@ -1,0 +1,38 @@
+//go:build js && wasm
+
+// Command browser is the studio's GOOS=js entry (SPEC §1): it assembles the same core as the
+// headless reactor (studio.Assemble) over the browser adapters — IndexedDB workspace
+// repository (wasm/adapters/idb), the sandboxed-iframe preview port (wasm/adapters/iframe),
+// downloads through a Blob link — configures the session with interactive approvals
+// (approval.mode "queue"), and renders the studio UI from Go into the region containers of
+// site/index.html.
+//
+// # JavaScript surface (one coarse entry, STYLE §10.5)
+//
+//   - globalThis.webcodingHandle(requestJSON) → Promise<responseJSON>: one JSON-RPC 2.0
+//     request or batch into abi.Handler.Handle; a notification resolves with "".
+//   - globalThis.webcodingSubscribe(callback) → unsubscribe(): callback(eventJSON) receives
+//     state events, one JSON object each:
+//     {"kind":"tool", "type":"started"|"completed"|"failed"|…, "name", "toolCallId", "source",
+//     "mode", "isError"?, "errorCode"?} (lifecycle events from Ports.Observer, without
+//     arguments or results), {"kind":"approvals", "approvals":[…]} (queue snapshots),
+//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 23}.
+//   - globalThis.webcodingTimings: {coreReady, firstAck} in ms since navigation start.
+//
+// # Event loop (PLATFORM rules 1–2)
+//
+// Every js.FuncOf callback (the two globals, the delegated DOM listeners, the preview shim's
+// message callback) is made with jsbridge.Func: it copies the strings it needs out of the
+// event, calls preventDefault where needed, and hands the rest to a goroutine (jsbridge.Go or
+// jsbridge.Promise). Nothing that may wait — the registry, IndexedDB, the preview ack — ever
+// runs inside a callback, and every goroutine recovers from panics. main itself blocks only
+// on the first IndexedDB load (not a callback), then parks in select{}.
+//
+// # UI
+//
+// UI actions go through the same JSON-RPC entry as everything else: buttons call tools/call
+// with _meta {source:"local", mode:"direct"}; prompts call agent/run (agent mode, so writes
+// wait for Approve/Deny cards); Escape calls approvals/denyAll and cancels the run
+// (notifications/cancelled). Regions are rendered with html/template (file names and model
+// text are escaped) and focus is restored by element id after each render.
+package main

@@ -1,0 +1,234 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+)
+
+// draftDelay is the idle time after the last keystroke before the editor's draft is written
+// through workspace.writeFile (REFERENCE §11: 650 ms).
+const draftDelay = 650 * time.Millisecond
+
+// listeners are kept referenced for the life of the page.
+var listeners []js.Func
+
+func on(target js.Value, event string, fn func(this js.Value, args []js.Value) any) {
+	f := jsbridge.Func("dom."+event, fn)
+	listeners = append(listeners, f)
+	target.Call("addEventListener", event, f)
+}
+
+// bindDOM installs the delegated listeners. Each one reads what it needs from the event
+// synchronously and hands the work to a goroutine.
+func (a *app) bindDOM() {
+	doc := js.Global().Get("document")
+	on(doc, "click", func(_ js.Value, args []js.Value) any {
+		el := args[0].Get("target")
+		if el.Get("closest").Type() != js.TypeFunction {
+			return nil
+		}
+		btn := el.Call("closest", "[data-action]")
+		if btn.IsNull() {
+			return nil
+		}
+		action := btn.Get("dataset").Get("action").String()
+		path := attr(btn, "data-path")
+		id := attr(btn, "data-id")
+		args[0].Call("preventDefault")
+		jsbridge.Go("action."+action, func() { a.action(action, path, id) })
+		return nil
+	})
+	if form := doc.Call("getElementById", "chat-form"); !form.IsNull() {
+		on(form, "submit", func(_ js.Value, args []js.Value) any {
+			args[0].Call("preventDefault")
+			box := doc.Call("getElementById", "prompt")
+			prompt := strings.TrimSpace(box.Get("value").String())
+			if prompt == "" {
+				return nil
+			}
+			box.Set("value", "")
+			jsbridge.Go("agent.run", func() { a.runPrompt(prompt) })
+			return nil
+		})
+	}
+	on(doc, "keydown", func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		key := ev.Get("key").String()
+		switch {
+		case key == "Escape":
+			a.mu.Lock()
+			busy := a.st.running != "" || len(a.st.approvals) > 0
+			a.mu.Unlock()
+			if busy {
+				ev.Call("preventDefault")
+				jsbridge.Go("cancel", a.cancelRun)
+			}
+		case (key == "s" || key == "S") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()):
+			ev.Call("preventDefault")
+			jsbridge.Go("save", func() { a.flushDraft(context.Background()) })
+		}
+		return nil
+	})
+	if ta := doc.Call("getElementById", "editor-text"); !ta.IsNull() {
+		on(ta, "input", func(this js.Value, _ []js.Value) any {
+			path := attr(this, "data-path")
+			text := this.Get("value").String()
+			jsbridge.Go("editor.input", func() { a.draft(path, text) })
+			return nil
+		})
+		on(ta, "blur", func(js.Value, []js.Value) any {
+			jsbridge.Go("editor.blur", func() { a.flushDraft(context.Background()) })
+			return nil
+		})
+	}
+}
+
+func attr(el js.Value, name string) string {
+	v := el.Call("getAttribute", name)
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
+}
+
+// action runs one UI button through the registry.
+func (a *app) action(action, path, id string) {
+	ctx := context.Background()
+	var err error
+	switch action {
+	case "open":
+		a.flushDraft(ctx)
+		err = a.tool(ctx, "workspace.openFile", map[string]any{"path": path}, nil)
+		a.reload(ctx)
+	case "approve", "deny":
+		decision := "allow"
+		if action == "deny" {
+			decision = "deny"
+		}
+		err = a.rpc(ctx, "", "approvals/resolve", map[string]any{"id": id, "decision": decision}, nil)
+	case "cancel":
+		a.cancelRun()
+	case "refresh-preview":
+		err = a.tool(ctx, "preview.refresh", nil, nil)
+	case "save":
+		a.flushDraft(ctx)
+	case "recipe":
+		a.runPrompt(path)
+	}
+	if err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	}
+}
+
+// runPrompt runs the local agent through agent/run; its write calls wait for approval cards.
+func (a *app) runPrompt(prompt string) {
+	ctx := context.Background()
+	a.flushDraft(ctx)
+	id := "agent-" + strconv.FormatInt(a.runSeq.Add(1), 10)
+	a.mu.Lock()
+	if a.st.running != "" {
+		a.mu.Unlock()
+		a.addEntry(entry{Kind: "info", Text: "A run is already in progress."})
+		return
+	}
+	a.st.running, a.cancelled, a.st.statusText = id, false, "Running…"
+	a.mu.Unlock()
+	a.addEntry(entry{Kind: "user", Text: prompt})
+	var rep struct {
+		Summary   string `json:"summary"`
+		Failed    bool   `json:"failed"`
+		ErrorCode string `json:"errorCode"`
+	}
+	err := a.rpc(ctx, id, "agent/run", map[string]any{"prompt": prompt, "sessionId": "studio"}, &rep)
+	a.mu.Lock()
+	cancelled := a.cancelled
+	a.st.running = ""
+	switch {
+	case cancelled:
+		a.st.statusText = "Execution cancelled."
+	case err != nil:
+		a.st.statusText = "Ready"
+	default:
+		a.st.statusText = "Ready"
+	}
+	a.mu.Unlock()
+	switch {
+	case cancelled:
+		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
+	case err != nil:
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	default:
+		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
+	}
+	a.requestRefresh()
+}
+
+// cancelRun denies every pending approval and cancels the running agent/run (Escape, Cancel).
+func (a *app) cancelRun() {
+	ctx := context.Background()
+	a.mu.Lock()
+	id := a.st.running
+	if id != "" {
+		a.cancelled = true
+	}
+	a.st.statusText = "Execution cancelled."
+	a.mu.Unlock()
+	_ = a.rpc(ctx, "", "approvals/denyAll", nil, nil)
+	if id != "" {
+		a.notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": "cancelled in the studio"})
+	}
+	a.markDirty()
+}
+
+// notify sends a JSON-RPC notification (no id, no response).
+func (a *app) notify(ctx context.Context, method string, params any) {
+	raw, _ := jsonMarshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	a.handle(ctx, raw)
+}
+
+// draft records the editor's text and schedules a flush after draftDelay of idle time.
+func (a *app) draft(path, text string) {
+	if path == "" {
+		return
+	}
+	a.mu.Lock()
+	a.draftPath, a.draftText = path, text
+	a.draftGen++
+	gen := a.draftGen
+	a.mu.Unlock()
+	time.AfterFunc(draftDelay, func() {
+		defer func() { _ = recover() }()
+		a.mu.Lock()
+		current := a.draftGen == gen
+		a.mu.Unlock()
+		if current {
+			a.flushDraft(context.Background())
+		}
+	})
+}
+
+// flushDraft writes the pending draft with workspace.writeFile (direct mode, expectedRevision
+// = the revision the draft was typed against).
+func (a *app) flushDraft(ctx context.Context) {
+	a.flushMu.Lock()
+	defer a.flushMu.Unlock()
+	a.mu.Lock()
+	path, text, rev := a.draftPath, a.draftText, a.st.revision
+	a.draftPath, a.draftText = "", ""
+	a.mu.Unlock()
+	if path == "" {
+		return
+	}
+	err := a.tool(ctx, "workspace.writeFile", map[string]any{"path": path, "source": text, "expectedRevision": rev}, nil)
+	if err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	}
+	a.reload(ctx)
+}

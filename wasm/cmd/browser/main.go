@@ -1,0 +1,38 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/idb"
+	"github.com/webcoding/studio/wasm/adapters/iframe"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+func main() {
+	jsbridge.OnPanic = func(where string, v any, stack []byte) {
+		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmtAny(v)+"\n"+string(stack))
+	}
+	a := newApp()
+	port, err := iframe.New(iframe.Options{Shim: js.Global().Get("webcodingPreview"), OnChange: a.previewChanged})
+	ports := studio.Ports{
+		Log:        a.log,
+		Observer:   func(e audit.ToolCallEvent) { a.observe(e) },
+		Repository: idb.New(idb.DefaultName),
+		Downloads:  download,
+	}
+	if err == nil {
+		ports.Preview = port
+		a.port = port
+	} else {
+		a.log(2, err.Error())
+	}
+	a.h = studio.Assemble(ports)
+	a.exposeGlobals()
+	a.start(context.Background())
+	select {}
+}

@@ -1,0 +1,169 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"hash/fnv"
+	"html/template"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/adapters/iframe"
+	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// Region templates. Everything interpolated is escaped by html/template.
+var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
+{{define "status"}}<span id="status-text">{{.StatusText}}</span>{{if .Ready}} · <span id="tools-count">tools/list · {{.Tools}}</span> · <span id="status-revision">revision {{.Revision}}</span>{{end}}{{end}}
+{{define "storage"}}{{if eq .Mode "indexed-db"}}Saved in this browser (IndexedDB){{else if eq .Mode "memory"}}Memory only — not saved{{if .Error}}: {{.Error}}{{end}}{{else}}Loading storage…{{end}}{{end}}
+{{define "files"}}<ul class="file-list">{{range .Files}}<li><button type="button" class="file{{if .Active}} active{{end}}" id="{{fileID .Path}}" data-action="open" data-path="{{.Path}}" aria-label="Open {{.Path}}"{{if .Active}} aria-current="true"{{end}}><span class="file-name">{{.Path}}</span>{{if .Dirty}}<span class="dirty" title="Unsaved changes">•</span>{{end}}</button></li>{{end}}</ul>{{end}}
+{{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p><div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button></div></article>{{end}}{{end}}
+{{define "transcript"}}{{range .}}<li class="entry entry-{{.Kind}}">{{.Text}}</li>{{end}}{{end}}
+{{define "console"}}{{range .}}<li class="console-{{.Level}}"><span class="console-level">{{.Level}}</span> {{.Text}}</li>{{end}}{{end}}
+{{define "diagnostics"}}{{if .}}<h3>Diagnostics</h3><ul>{{range .}}<li>{{.Message}} <span class="muted">({{.SourcePath}})</span></li>{{end}}</ul>{{end}}{{end}}
+{{define "previewError"}}{{if .}}<div role="alert" aria-label="Preview runtime error" class="preview-alert"><p>{{.}}</p><button type="button" data-action="refresh-preview" aria-label="Refresh preview after runtime error">Refresh preview</button></div>{{end}}{{end}}
+`))
+
+// fileID is a stable element id for a path (focus survives re-renders).
+func fileID(p string) string {
+	h := fnv.New64a()
+	h.Write([]byte(p))
+	return "file-" + hex.EncodeToString(h.Sum(nil))
+}
+
+type fileView struct {
+	Path   string
+	Dirty  bool
+	Active bool
+}
+
+// lastHTML remembers what each region holds, so unchanged regions are not rewritten (which
+// would drop focus and selection).
+var lastHTML = map[string]string{}
+
+func execTpl(name string, data any) string {
+	var b bytes.Buffer
+	if err := tpl.ExecuteTemplate(&b, name, data); err != nil {
+		return template.HTMLEscapeString(err.Error())
+	}
+	return b.String()
+}
+
+// setRegion writes html into the element with id when it changed, restoring focus by id.
+func setRegion(id, html string) bool {
+	if lastHTML[id] == html {
+		return false
+	}
+	el := js.Global().Get("document").Call("getElementById", id)
+	if el.IsNull() {
+		return false
+	}
+	focused := ""
+	if ae := js.Global().Get("document").Get("activeElement"); !ae.IsNull() && ae.Truthy() {
+		if el.Call("contains", ae).Bool() {
+			focused = ae.Get("id").String()
+		}
+	}
+	el.Set("innerHTML", html)
+	lastHTML[id] = html
+	if focused != "" {
+		if f := js.Global().Get("document").Call("getElementById", focused); !f.IsNull() {
+			f.Call("focus")
+		}
+	}
+	return true
+}
+
+func setText(id, text string) {
+	el := js.Global().Get("document").Call("getElementById", id)
+	if !el.IsNull() && el.Get("textContent").String() != text {
+		el.Set("textContent", text)
+	}
+}
+
+// previewText is the preview status line (REFERENCE §5.5).
+func previewText(s iframe.Status) string {
+	switch s.State {
+	case iframe.StateAcknowledged:
+		return "revision " + strconv.FormatInt(s.Revision, 10) + " acknowledged"
+	case iframe.StateError:
+		return "revision " + strconv.FormatInt(s.Revision, 10) + " error: " + s.Message
+	case iframe.StatePending:
+		return "revision " + strconv.FormatInt(s.Revision, 10) + " pending acknowledgement"
+	}
+	return "pending acknowledgement"
+}
+
+// render draws every region from the current state (called only by renderLoop).
+func (a *app) render() {
+	a.mu.Lock()
+	st := a.st
+	st.files = append([]fileRow(nil), a.st.files...)
+	st.approvals = append([]registry.Approval(nil), a.st.approvals...)
+	st.transcript = append([]entry(nil), a.st.transcript...)
+	focusApprove := a.st.focusApprove && len(st.approvals) > 0
+	a.st.focusApprove = false
+	draft := a.draftPath
+	a.mu.Unlock()
+
+	doc := js.Global().Get("document")
+	doc.Get("body").Get("dataset").Set("state", map[bool]string{true: "ready", false: "loading"}[st.ready])
+	setRegion("studio-status", execTpl("status", map[string]any{"StatusText": st.statusText, "Ready": st.ready, "Tools": st.tools, "Revision": st.revision}))
+	setRegion("storage-mode", execTpl("storage", map[string]any{"Mode": st.storageMode, "Error": st.storageError}))
+	setText("workspace-name", st.rootName)
+	views := make([]fileView, len(st.files))
+	for i, f := range st.files {
+		views[i] = fileView{Path: f.Path, Dirty: f.Dirty, Active: f.Path == st.activePath}
+	}
+	setRegion("file-list", execTpl("files", map[string]any{"Files": views}))
+
+	// Editor: the textarea is static; its value follows the active file unless a local
+	// draft of that file is pending.
+	ta := doc.Call("getElementById", "editor-text")
+	if !ta.IsNull() {
+		ta.Set("readOnly", st.running != "" || strings.HasPrefix(st.source, "(binary asset"))
+		if st.sourcePath != "" {
+			ta.Call("setAttribute", "aria-label", "Edit "+st.sourcePath)
+			ta.Get("dataset").Set("path", st.sourcePath)
+		}
+		if draft != st.sourcePath && ta.Get("value").String() != st.source {
+			ta.Set("value", st.source)
+		}
+		n := utf8.RuneCountInString(ta.Get("value").String())
+		over := ""
+		if n > workspace.MaxSourceChars {
+			over = " — over budget"
+		}
+		setText("editor-path", st.sourcePath)
+		setText("editor-count", strconv.Itoa(n)+" / 80,000 chars"+over)
+	}
+
+	if setRegion("approvals", execTpl("approvals", st.approvals)) || focusApprove {
+		if focusApprove {
+			if b := doc.Call("getElementById", "approve-0"); !b.IsNull() {
+				b.Call("focus")
+			}
+		}
+	}
+	if setRegion("transcript", execTpl("transcript", st.transcript)) {
+		if t := doc.Call("getElementById", "transcript"); !t.IsNull() {
+			t.Set("scrollTop", t.Get("scrollHeight"))
+		}
+	}
+	setText("preview-status", previewText(st.preview))
+	msg := ""
+	if st.preview.State == iframe.StateError {
+		msg = st.preview.Message
+	}
+	setRegion("preview-error", execTpl("previewError", msg))
+	setRegion("preview-diagnostics", execTpl("diagnostics", st.preview.Diagnostics))
+	setRegion("preview-console", execTpl("console", st.preview.Console))
+	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
+		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
+	}
+}
