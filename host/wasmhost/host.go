@@ -13,6 +13,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/webcoding/studio/host/folder"
 )
 
 // Defaults for Options.
@@ -52,6 +54,16 @@ type Options struct {
 	// the process exits. Instantiation is not abandoned: a module whose _initialize never
 	// returns hangs New. The default (false) is the safe mode the issue asks for.
 	AbandonOnDeadline bool
+	// FolderDir is the linked folder (the CLI's --dir): the module's workspace.FolderAdapter
+	// reaches it through the folder_* host functions over host/folder.DirFolder (rooted, no
+	// path or symlink escapes, atomic replace). Every instance imports it at start. "" means
+	// no folder: the module works on its built-in seed workspace. New fails when it is not an
+	// existing directory.
+	FolderDir string
+	// DownloadsDir receives workspace.downloadFile (the CLI's --downloads): each download is
+	// written as DIR/<last path segment of its name>, replacing a file of that name; DIR is
+	// created on first use. "" means no download target (the tool reports so).
+	DownloadsDir string
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
 	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer
@@ -82,6 +94,7 @@ type Host struct {
 	logMu  sync.Mutex
 
 	sem chan struct{} // one slot: held by the running call
+	io  hostIO        // folder, downloads and parked results
 
 	// Guarded by sem.
 	inst   *instance // nil after a reset, until the next call
@@ -125,6 +138,20 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		opts.Log = io.Discard
 	}
 	h := &Host{opts: opts, sem: make(chan struct{}, 1)}
+	h.io.downloadsDir = opts.DownloadsDir
+	if opts.FolderDir != "" {
+		f, err := folder.Open(opts.FolderDir)
+		if err != nil {
+			return nil, fmt.Errorf("wasmhost: FolderDir: %w", err)
+		}
+		h.io.folder = f
+	}
+	ok := false
+	defer func() {
+		if !ok && h.io.folder != nil {
+			h.io.folder.Close()
+		}
+	}()
 	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, !opts.AbandonOnDeadline)
 	if err != nil {
 		return nil, err
@@ -152,6 +179,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err := h.instantiate(callCtx); err != nil {
 		return nil, err
 	}
+	ok = true
 	return h, nil
 }
 
@@ -370,6 +398,9 @@ func (h *Host) Close(ctx context.Context) error {
 		return fmt.Errorf("wasmhost: close: waiting for the running call: %w", ctx.Err())
 	}
 	defer func() { <-h.sem }()
+	if !h.closed && h.io.folder != nil {
+		defer h.io.folder.Close()
+	}
 	h.closed = true
 	if h.inst == nil {
 		return nil

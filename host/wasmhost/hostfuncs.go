@@ -25,6 +25,30 @@ var hostFuncs = []struct {
 }{
 	// log(level i32, ptr u32, len u32): one diagnostic line to Options.Log.
 	{"log", hostLog},
+	// The functions below answer through (buf u32, cap u32, out u32): the result bytes go
+	// into buf, their length into out[0] (u32 LE); a successful result longer than cap is
+	// parked, out[1] = its ticket and the status is 7 (statusTooLarge). They return a status
+	// (folder.go: 0 ok, 1 stale, 2 missing, 3 permission, 4 escapes, 5 failed, 6 none); an
+	// error's result bytes are its message.
+	//
+	// info(buf, cap, out): {"folder":{"name","scopeId"}|null,"downloads":bool}.
+	{"info", hostInfo},
+	// folder_permission(buf, cap, out): the folder's permission state as text.
+	{"folder_permission", hostFolderPermission},
+	// folder_tree(buf, cap, out): [{"path","size"}...] (host/folder.DirFolder.ReadTree).
+	{"folder_tree", hostFolderTree},
+	// folder_read(path, pathLen, buf, cap, out): the file's bytes.
+	{"folder_read", hostFolderRead},
+	// folder_write(path, pathLen, data, dataLen, buf, cap, out): atomic replace.
+	{"folder_write", hostFolderWrite},
+	// folder_delete(path, pathLen, buf, cap, out): remove; an absent file is success.
+	{"folder_delete", hostFolderDelete},
+	// download(name, nameLen, mime, mimeLen, data, dataLen, buf, cap, out): write into
+	// Options.DownloadsDir under the name's last segment.
+	{"download", hostDownload},
+	// result_take(ticket, buf, cap) → status: copy a parked result (exactly its length) into
+	// buf and forget it.
+	{"result_take", hostResultTake},
 }
 
 func instantiateHostModule(ctx context.Context, rt wazero.Runtime) error {

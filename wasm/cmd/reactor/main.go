@@ -47,7 +47,27 @@ const MaxAlloc = 1 << 30
 
 // handler is the one assembled core of this instance. It holds the workspace state, so the host
 // keeps one instance per workspace and serializes calls.
-var handler *abi.Handler = studio.Assemble(studio.Ports{Log: hostcall.Log})
+var handler *abi.Handler = assemble()
+
+// folder is the host's folder adapter, nil when the host has none (kept for test hooks).
+var folder *hostcall.Folder
+
+// assemble asks the host what it offers (webcoding.info) and assembles the core over it: the
+// host's folder as Ports.Folder (nil when the host has no folder: browser-only mode, the seed
+// workspace) and its download directory as Ports.Downloads (nil: downloadFile reports that
+// there is no download target).
+func assemble() *abi.Handler {
+	ports := studio.Ports{Log: hostcall.Log}
+	info := hostcall.Info()
+	if info.Folder != nil {
+		folder = hostcall.NewFolder(*info.Folder)
+		ports.Folder = folder
+	}
+	if info.Downloads {
+		ports.Downloads = hostcall.Download
+	}
+	return studio.Assemble(ports)
+}
 
 // intercept, when set (only by test builds, see hosttest.go), answers a request before the core.
 var intercept func(req []byte) ([]byte, bool)
