@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -56,33 +57,47 @@ func CheckJSON(data []byte) error {
 	if !json.Valid(data) {
 		return &JSONError{Err: ErrJSONSyntax}
 	}
-	s := scanner{data: data}
-	return s.value(0, nil)
+	s := &scanner{data: data}
+	s.keys, s.path = s.keyBuf[:0], s.pathBuf[:0]
+	return s.value(0)
 }
 
 // seg is one step of the JSON Pointer to the value being scanned; the pointer string is built
-// only when an error needs it, so a successful scan allocates nothing for paths.
+// only when an error needs it.
 type seg struct {
-	parent *seg
-	key    []byte // object member name (unescaped), or nil for an array element
-	index  int
+	key   []byte // object member name (unescaped), or nil for an array element
+	index int
 }
 
-func (p *seg) pointer() string {
-	if p == nil {
-		return ""
+func (s *scanner) pointer() string {
+	var b strings.Builder
+	for _, p := range s.path {
+		b.WriteByte('/')
+		if p.key == nil {
+			b.WriteString(itoa(p.index))
+		} else {
+			b.WriteString(escapePointer(string(p.key)))
+		}
 	}
-	if p.key == nil {
-		return p.parent.pointer() + "/" + itoa(p.index)
-	}
-	return p.parent.pointer() + "/" + escapePointer(string(p.key))
+	return b.String()
 }
 
 // scanner walks JSON already known to be valid. It allocates only for keys that contain
 // escapes and for error reporting.
 type scanner struct {
-	data []byte
-	pos  int
+	data    []byte
+	pos     int
+	path    []seg // JSON Pointer steps to the value being scanned (only for error messages)
+	keys    []keySpan
+	decoded [][]byte // member names that had escapes, decoded
+	keyBuf  [24]keySpan
+	pathBuf [8]seg
+}
+
+// keySpan is one member name of an object being scanned: data[start:end], or decoded[dec-1]
+// when the name had escapes.
+type keySpan struct {
+	start, end, dec int32
 }
 
 func (s *scanner) skipSpace() {
@@ -96,17 +111,17 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-func (s *scanner) value(depth int, ptr *seg) error {
+func (s *scanner) value(depth int) error {
 	s.skipSpace()
 	switch s.data[s.pos] {
 	case '{':
 		if depth >= MaxJSONDepth {
-			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr.pointer()}
+			return &JSONError{Err: ErrJSONTooDeep, Pointer: s.pointer()}
 		}
-		return s.object(depth+1, ptr)
+		return s.object(depth + 1)
 	case '[':
 		if depth >= MaxJSONDepth {
-			return &JSONError{Err: ErrJSONTooDeep, Pointer: ptr.pointer()}
+			return &JSONError{Err: ErrJSONTooDeep, Pointer: s.pointer()}
 		}
 		s.pos++
 		s.skipSpace()
@@ -115,9 +130,11 @@ func (s *scanner) value(depth int, ptr *seg) error {
 			return nil
 		}
 		for i := 0; ; i++ {
-			if err := s.value(depth+1, &seg{parent: ptr, index: i}); err != nil {
+			s.path = append(s.path, seg{index: i})
+			if err := s.value(depth + 1); err != nil {
 				return err
 			}
+			s.path = s.path[:len(s.path)-1]
 			s.skipSpace()
 			c := s.data[s.pos]
 			s.pos++
@@ -161,35 +178,41 @@ func (s *scanner) str() ([]byte, bool) {
 	}
 }
 
-func (s *scanner) object(depth int, ptr *seg) error {
+func (s *scanner) object(depth int) error {
 	s.pos++
 	s.skipSpace()
 	if s.data[s.pos] == '}' {
 		s.pos++
 		return nil
 	}
-	var seen [16][]byte
-	keys := seen[:0]
+	base := len(s.keys)
+	defer func() { s.keys = s.keys[:base] }()
 	for {
 		s.skipSpace()
+		kStart := s.pos
 		raw, escaped := s.str()
+		k := keySpan{start: int32(kStart + 1), end: int32(s.pos - 1)}
 		key := raw
 		if escaped {
-			var k string
-			_ = json.Unmarshal(s.data[s.pos-len(raw)-2:s.pos], &k)
-			key = []byte(k)
+			var u string
+			_ = json.Unmarshal(s.data[kStart:s.pos], &u)
+			s.decoded = append(s.decoded, []byte(u))
+			k.dec = int32(len(s.decoded))
+			key = s.decoded[k.dec-1]
 		}
-		for _, k := range keys {
-			if bytes.Equal(k, key) {
-				return &JSONError{Err: ErrJSONDuplicateKey, Pointer: ptr.pointer(), Key: string(key)}
+		for _, other := range s.keys[base:] {
+			if bytes.Equal(s.keyBytes(other), key) {
+				return &JSONError{Err: ErrJSONDuplicateKey, Pointer: s.pointer(), Key: string(key)}
 			}
 		}
-		keys = append(keys, key)
+		s.keys = append(s.keys, k)
 		s.skipSpace()
 		s.pos++ // colon
-		if err := s.value(depth, &seg{parent: ptr, key: key}); err != nil {
+		s.path = append(s.path, seg{key: key})
+		if err := s.value(depth); err != nil {
 			return err
 		}
+		s.path = s.path[:len(s.path)-1]
 		s.skipSpace()
 		c := s.data[s.pos]
 		s.pos++
@@ -197,6 +220,13 @@ func (s *scanner) object(depth int, ptr *seg) error {
 			return nil
 		}
 	}
+}
+
+func (s *scanner) keyBytes(k keySpan) []byte {
+	if k.dec > 0 {
+		return s.decoded[k.dec-1]
+	}
+	return s.data[k.start:k.end]
 }
 
 func escapePointer(key string) string {
@@ -292,7 +322,7 @@ func jsonKind(raw []byte) string {
 // object obj, in document order, until fn returns false. obj must have passed CheckJSON and
 // be an object.
 func eachMember(obj []byte, fn func(key, value []byte) bool) {
-	s := scanner{data: obj}
+	s := &scanner{data: obj}
 	s.skipSpace()
 	s.pos++ // '{'
 	s.skipSpace()

@@ -190,13 +190,8 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 			"Tool %q is not allowed in this context.", s.call.Name), audit.StateFailed)
 	}
 	// 6. strict validation, before any policy.
-	inst, err := schema.Decode(s.call.Arguments)
-	var issues []schema.Issue
-	if err != nil {
-		issues = []schema.Issue{{Keyword: "json", Message: "arguments are not valid JSON"}}
-	} else {
-		issues = e.in.ValidateValue(inst)
-	}
+	// Arguments passed mcp.CheckJSON in the request guard.
+	issues := e.in.ValidateValue(schema.DecodeValid(s.call.Arguments))
 	if len(issues) > 0 {
 		switch r.opts.Validation {
 		case ValidationWarn:
@@ -385,20 +380,32 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 		return s.classify(runCtx, callerCtx, err)
 	}
 	var sc json.RawMessage
+	var inst any
 	switch x := v.(type) {
 	case json.RawMessage:
 		sc = x
+		inst, _ = schema.Decode(sc) // handler-made bytes: check them
 	case []byte:
 		sc = x
+		inst, _ = schema.Decode(sc)
+	case map[string]any:
+		// Already a generic JSON value: validate it as is and marshal once (no decode).
+		if sc, err = json.Marshal(x); err == nil && genericJSON(x, 0) {
+			inst = x
+		} else if err == nil {
+			inst = schema.DecodeValid(sc)
+		}
 	default:
-		if sc, err = json.Marshal(v); err != nil {
-			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
-				map[string]any{"handlerId": s.call.Name, "message": "result is not serializable: " + err.Error()},
-				"Tool %q returned a result that cannot be serialized.", s.call.Name)}
+		if sc, err = json.Marshal(v); err == nil {
+			inst = schema.DecodeValid(sc) // encoding/json output is valid JSON
 		}
 	}
-	inst, derr := schema.Decode(sc)
-	if _, isObj := inst.(map[string]any); derr != nil || !isObj {
+	if err != nil {
+		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+			map[string]any{"handlerId": s.call.Name, "message": "result is not serializable: " + err.Error()},
+			"Tool %q returned a result that cannot be serialized.", s.call.Name)}
+	}
+	if _, isObj := inst.(map[string]any); !isObj {
 		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
 			map[string]any{"issues": []schema.Issue{{Keyword: "type", Message: "structuredContent must be a JSON object"}}},
 			"Tool %q returned a result that is not a JSON object.", s.call.Name)}
@@ -411,6 +418,37 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 		}
 	}
 	return outcome{sc: sc, state: audit.StateCompleted}
+}
+
+// genericJSON reports whether v holds only the types the schema validator understands
+// (map[string]any, []any, string, bool, nil, json.Number, float64, int, int64), so it can be
+// validated without a marshal/decode round trip. Non-finite floats are refused (they do not
+// marshal).
+func genericJSON(v any, depth int) bool {
+	if depth > mcp.MaxJSONDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, string, json.Number, int, int64:
+		return true
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		for _, e := range x {
+			if !genericJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !genericJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // classify maps a handler error to an outcome (REFERENCE §3.1 retryable rules).

@@ -3,8 +3,18 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
+
+// alias returns b as a string without copying (see Decode).
+func alias(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
 
 // errNotJSON is returned by Decode for input that is not exactly one well-formed JSON value.
 var errNotJSON = errors.New("schema: instance is not one well-formed JSON value")
@@ -13,13 +23,28 @@ var errNotJSON = errors.New("schema: instance is not one well-formed JSON value"
 // numbers json.Number (so integers beyond 2^53 are judged exactly), strings, booleans and nil.
 // It is a small direct decoder — no reflection — because every tools/call decodes its
 // arguments and its result once for validation. Invalid UTF-8 and malformed JSON are errors.
+//
+// Strings without escapes (keys and values) share data's memory instead of being copied: the
+// caller must not modify data while the returned value is in use. Validate and the registry
+// only use the value for the duration of one validation.
 func Decode(data []byte) (any, error) {
 	if !utf8.Valid(data) || !json.Valid(data) {
 		return nil, errNotJSON
 	}
+	return DecodeValid(data), nil
+}
+
+// DecodeValid is Decode for bytes the caller has already checked (valid UTF-8, exactly one
+// well-formed JSON value: e.g. after mcp.CheckJSON, or the output of encoding/json). On other
+// input its result is unspecified, but it never reads outside data.
+func DecodeValid(data []byte) (v any) {
+	defer func() {
+		if recover() != nil {
+			v = nil
+		}
+	}()
 	d := decoder{data: data}
-	v := d.value()
-	return v, nil
+	return d.value()
 }
 
 // decoder walks JSON already known to be valid.
@@ -96,11 +121,11 @@ func (d *decoder) value() any {
 		for d.pos < len(d.data) {
 			switch d.data[d.pos] {
 			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return json.Number(d.data[start:d.pos])
+				return json.Number(alias(d.data[start:d.pos]))
 			}
 			d.pos++
 		}
-		return json.Number(d.data[start:d.pos])
+		return json.Number(alias(d.data[start:d.pos]))
 	}
 }
 
@@ -118,12 +143,79 @@ func (d *decoder) str() string {
 		case '"':
 			d.pos++
 			if !escaped {
-				return string(d.data[start+1 : d.pos-1])
+				return alias(d.data[start+1 : d.pos-1])
 			}
-			var s string
-			_ = json.Unmarshal(d.data[start:d.pos], &s)
-			return s
+			return unescape(d.data[start+1 : d.pos-1])
 		}
 		d.pos++
 	}
+}
+
+// unescape decodes the body of a JSON string with escapes (RFC 8259 §7). Invalid escapes
+// and lone surrogates become U+FFFD, as encoding/json does.
+func unescape(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hex4(b, i+1)
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					r2 = hex4(b, i+3)
+				}
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					i += 6
+					r = dec
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return string(out)
+}
+
+// hex4 reads four hex digits at b[i:]; -1 when they are missing or invalid.
+func hex4(b []byte, i int) rune {
+	if i+4 > len(b) {
+		return -1
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }

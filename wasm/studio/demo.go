@@ -82,7 +82,7 @@ func registerDemo(r *registry.Registry, _ Ports) error {
 				if !ok {
 					return nil, mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": in.Path}, "File %q was not found.", in.Path)
 				}
-				return readResult{Path: in.Path, Source: src, Revision: st.revision}, nil
+				return map[string]any{"path": in.Path, "source": src, "revision": st.revision}, nil
 			}},
 		{Name: ToolDemoWriteFile, Description: "Write one demo file (source up to 80,000 characters).",
 			InputSchema: demoWriteIn, OutputSchema: demoWriteOut,
@@ -126,11 +126,4 @@ func registerDemo(r *registry.Registry, _ Ports) error {
 		}
 	}
 	return nil
-}
-
-// readResult is a typed result, so the hot path marshals a struct rather than a map.
-type readResult struct {
-	Path     string `json:"path"`
-	Source   string `json:"source"`
-	Revision int64  `json:"revision"`
 }
