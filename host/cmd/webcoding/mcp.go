@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/webcoding/studio/host/mcpserver"
+)
+
+func init() {
+	register(&command{
+		Name: "mcp",
+		Usage: "[--dir DIR] [--http ADDR] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
+			"[--autosave] [--durable memory] [--module PATH] [--host-timeout D]",
+		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
+		Run:     runMCP,
+	})
+}
+
+// mcpFlags are the flags of `mcp` (SPEC §3).
+type mcpFlags struct {
+	dir, http, names, approve, durable string
+	allowDestructive, autosave         bool
+}
+
+// runMCP serves the core's registry over MCP (host/mcpserver): on stdin/stdout by default,
+// or on Streamable HTTP at --http ADDR (a bare port binds 127.0.0.1). stdout carries protocol
+// bytes only; diagnostics go to stderr. SIGINT/SIGTERM end the server after the calls inside
+// the core finish.
+//
+// Errors (exit 1): the module cannot start; the server cannot be built (catalog); the HTTP
+// address cannot be bound; --dir or a --durable backend that this build cannot serve yet.
+// Bad flags exit 2.
+func runMCP(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("mcp", e)
+	var f mcpFlags
+	fs.StringVar(&f.dir, "dir", "", "the workspace `folder` (default: the built-in seed workspace)")
+	fs.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; a bare port binds 127.0.0.1) instead of stdio")
+	fs.StringVar(&f.names, "names", mcpserver.NamesProvider, "tool names: provider (workspace_getStatus) or canonical (workspace.getStatus)")
+	fs.StringVar(&f.approve, "approve", "none", "approved mutations: none, all, or a comma-separated list of tool names")
+	fs.BoolVar(&f.allowDestructive, "allow-destructive", false, "let approved tools marked destructiveHint run")
+	fs.BoolVar(&f.autosave, "autosave", false, "follow every successful mutation with workspace.saveAll")
+	fs.StringVar(&f.durable, "durable", "", "durable idempotency records: memory")
+	hf := addHostFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if f.names != mcpserver.NamesProvider && f.names != mcpserver.NamesCanonical {
+		return usagef("--names must be provider or canonical, got %q", f.names)
+	}
+	approval, err := mcpserver.ParseApprove(f.approve)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var listen string
+	if f.http != "" {
+		addr, loopback, err := mcpserver.ListenAddr(f.http)
+		if err != nil {
+			return usagef("--http %q: %v", f.http, err)
+		}
+		if !loopback {
+			fmt.Fprintf(e.stderr, "webcoding mcp: warning: %s is not a loopback address; any host that can reach it can edit the workspace (browsers are still limited to loopback origins)\n", addr)
+		}
+		listen = addr
+	}
+	if f.dir != "" {
+		return errors.New("--dir is not yet supported by this build (the headless folder link has not landed); run without --dir to serve the built-in seed workspace")
+	}
+	switch {
+	case f.durable == "" || f.durable == "memory":
+	case strings.HasPrefix(f.durable, "redis://"), strings.HasPrefix(f.durable, "postgres://"), strings.HasPrefix(f.durable, "postgresql://"):
+		return fmt.Errorf("--durable %s is not yet supported by `mcp`; use --durable memory", redactURL(f.durable))
+	default:
+		return usagef("--durable must be memory, redis://… or postgres://…, got %q", redactURL(f.durable))
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h, err := e.newHost(ctx, e, hf)
+	if err != nil {
+		return err
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+	srv, err := mcpserver.New(ctx, h, mcpserver.Options{Names: f.names, Approval: approval,
+		AllowDestructive: f.allowDestructive, Autosave: f.autosave, Durable: f.durable, Log: e.stderr})
+	if err != nil {
+		return err
+	}
+	for _, n := range srv.UnknownApprovals() {
+		fmt.Fprintf(e.stderr, "webcoding mcp: warning: --approve names %q, which is not a tool\n", n)
+	}
+	if listen == "" {
+		err := srv.Run(ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.stdout, Log: e.stderr})
+		if ctx.Err() != nil { // a signal: a clean stop
+			return nil
+		}
+		return err
+	}
+	return serveMCPHTTP(ctx, e, srv, listen)
+}
+
+// serveMCPHTTP serves srv at addr until ctx ends, then shuts down (in-flight requests get 10 s)
+// and waits for the calls inside the core.
+func serveMCPHTTP(ctx context.Context, e *env, srv *mcpserver.Server, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--http: %w", err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.stderr, "webcoding mcp: serving MCP (Streamable HTTP) at http://%s/\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		srv.Wait()
+		return fmt.Errorf("--http: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	srv.Wait()
+	return nil
+}
+
+// redactURL drops the user information of a URL-like flag value (passwords never reach logs).
+func redactURL(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		if j := strings.LastIndex(s, "@"); j > i {
+			return s[:i+3] + "…@" + s[j+1:]
+		}
+	}
+	return s
+}

@@ -1,0 +1,286 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// SaveAllTool is the tool Options.Autosave calls after a successful mutation.
+const SaveAllTool = "workspace.saveAll"
+
+// handler is the raw SDK tool handler of one canonical tool.
+//
+// It returns an error only when ctx ended before the core answered (the SDK then answers
+// nothing, as MCP cancellation asks); every other outcome is a result.
+func (s *Server) handler(canonical string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		s.wg.Add(1)
+		defer s.wg.Done()
+		var p *sdk.CallToolParamsRaw
+		if req != nil {
+			p = req.Params
+		}
+		if p == nil {
+			p = &sdk.CallToolParamsRaw{}
+		}
+		raw, id := s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+		if raw == nil { // ctx ended before the core answered
+			return nil, ctx.Err()
+		}
+		return s.project(raw, id, canonical)
+	}
+}
+
+// callCanonical runs one canonical tools/call (plus the autosave) and returns the canonical
+// result bytes and its toolCallId; nil bytes when ctx ended first.
+func (s *Server) callCanonical(ctx context.Context, canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string) {
+	params, id, terr := s.buildParams(canonical, args, meta)
+	if terr != nil {
+		return mustMarshal(mcp.ErrorResult(id, terr)), id
+	}
+	res, herr := s.coreCall(ctx, params, id)
+	if res == nil && herr == nil {
+		return nil, id
+	}
+	if herr != nil {
+		return mustMarshal(mcp.ErrorResult(id, herr)), id
+	}
+	if s.opts.Autosave && canonical != SaveAllTool && !s.readOnly(canonical) {
+		res = s.autosave(ctx, res, id)
+	}
+	return res, id
+}
+
+func (s *Server) readOnly(canonical string) bool {
+	t, ok := s.tools[canonical]
+	return ok && t.Annotations != nil && t.Annotations.ReadOnlyHint
+}
+
+// coreCall sends tools/call params to the core. It returns the result bytes, or a tool error
+// for a JSON-RPC error or a host failure, or (nil, nil) when ctx ended before the call ran.
+func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte, *mcp.ToolError) {
+	res, rerr, err := s.core.call(ctx, mcp.MethodToolsCall, params)
+	switch {
+	case err != nil && ctx.Err() != nil && res == nil && rerr == nil && err == ctx.Err():
+		return nil, nil
+	case err != nil:
+		s.log.Error("core call failed", "toolCallId", id, "error", err)
+		return nil, mcp.NewError(mcp.CodeToolExecutionUnknown, false, map[string]any{"reason": "host-failure"},
+			"The host could not complete the call; whether it took effect is unknown, and unsaved edits may be lost: %v", err)
+	case rerr != nil:
+		return nil, mcp.NewError(mcp.CodeToolExecutionFailed, false,
+			map[string]any{"jsonrpc": map[string]any{"code": rerr.Code, "message": rerr.Message}},
+			"The core refused the request: %s (JSON-RPC %d).", rerr.Message, rerr.Code)
+	}
+	return res, nil
+}
+
+// buildParams returns the canonical tools/call params: the canonical name, the arguments as
+// received, and the client's _meta with source "mcp", mode "agent" and a toolCallId (the
+// client's, else "mcp-" and 16 hex digits).
+func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string, *mcp.ToolError) {
+	id := ""
+	if v, ok := meta["toolCallId"].(string); ok && v != "" {
+		id = v
+	}
+	if id == "" {
+		id = newCallID()
+	}
+	for field, want := range map[string]string{"source": mcp.SourceMCP, "mode": mcp.ModeAgent} {
+		if v, ok := meta[field]; ok && v != want {
+			return nil, id, mcp.NewError(mcp.CodeToolValidationFailed, false,
+				map[string]any{"reason": "mcp-context", "field": "_meta." + field},
+				"Invalid tools request: \"_meta.%s\" is %v, but this MCP server runs calls with %s %q; a call cannot change it.", field, jsonText(v), field, want)
+		}
+	}
+	m := make(map[string]any, len(meta)+3)
+	for k, v := range meta {
+		m[k] = v
+	}
+	m["source"] = mcp.SourceMCP
+	m["mode"] = mcp.ModeAgent
+	m["toolCallId"] = id
+	type params struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments,omitempty"`
+		Meta      map[string]any  `json:"_meta"`
+	}
+	b, err := marshal(params{Name: canonical, Arguments: args, Meta: m})
+	if err != nil { // the SDK decoded both from JSON: cannot happen
+		return nil, id, mcp.NewError(mcp.CodeToolValidationFailed, false, nil, "Invalid tools request: %v", err)
+	}
+	return b, id, nil
+}
+
+// autosave runs workspace.saveAll after a successful mutation and records the outcome in the
+// result's _meta.autosave ({"saved": true} or {"saved": false, "error": {...}}); a failed save
+// also adds a text block, so a text-only client sees it. The save runs in mode "direct": the
+// user asked for it by starting the server with --autosave, so it is not an agent's decision.
+func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
+	var r map[string]json.RawMessage
+	if json.Unmarshal(res, &r) != nil || string(r["isError"]) == "true" {
+		return res
+	}
+	params, _ := marshal(map[string]any{"name": SaveAllTool, "arguments": map[string]any{},
+		"_meta": map[string]any{"source": mcp.SourceMCP, "mode": mcp.ModeDirect, "toolCallId": id + "-autosave"}})
+	var outcome map[string]any
+	saved, terr := s.coreCall(context.WithoutCancel(ctx), params, id)
+	if terr == nil {
+		var sr mcp.CallToolResult
+		if json.Unmarshal(saved, &sr) != nil {
+			terr = mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil, "The core answered a save result that is not JSON.")
+		} else if sr.IsError && sr.Error != nil {
+			terr = sr.Error
+		}
+	}
+	if terr == nil {
+		outcome = map[string]any{"saved": true}
+	} else {
+		outcome = map[string]any{"saved": false, "error": terr}
+		var content []json.RawMessage
+		_ = json.Unmarshal(r["content"], &content)
+		content = append(content, mustMarshal(mcp.TextContent("Autosave failed: "+terr.Error())))
+		r["content"] = mustMarshal(content)
+	}
+	r["autosave"] = mustMarshal(outcome)
+	return mustMarshal(r)
+}
+
+// project turns a canonical result into the MCP result (SPEC §2.10): toolCallId, error and
+// autosave move under _meta; content, isError and, on success, structuredContent (bytes
+// unchanged) stay. A failed call's structuredContent (the error object again) is dropped,
+// because it does not match the tool's outputSchema. A TOOL_APPROVAL_REQUIRED message is
+// extended with the flags that allow the call.
+func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult, error) {
+	var r struct {
+		Content           json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+		ToolCallID        string          `json:"toolCallId"`
+		Error             *mcp.ToolError  `json:"error"`
+		Autosave          json.RawMessage `json:"autosave"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		terr := mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil, "The core answered a result that is not JSON: %v", err)
+		return s.project(mustMarshal(mcp.ErrorResult(id, terr)), id, canonical)
+	}
+	if r.ToolCallID == "" {
+		r.ToolCallID = id
+	}
+	if r.Error != nil && r.Error.Code == mcp.CodeToolApprovalRequired {
+		hint := s.approvalHint(canonical)
+		r.Error.Message += " " + hint
+		r.Content = s.replaceErrorText(r.Content, r.Error)
+	}
+	var out sdk.CallToolResult
+	// The SDK decodes content blocks into its own types (text, image, resource, ...).
+	if err := json.Unmarshal(mustMarshal(map[string]json.RawMessage{"content": nonNull(r.Content)}), &out); err != nil {
+		terr := mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil, "The core answered content the MCP SDK cannot carry: %v", err)
+		return s.project(mustMarshal(mcp.ErrorResult(id, terr)), id, canonical)
+	}
+	// On failure the canonical structuredContent is the error object, which does not match the
+	// tool's outputSchema; MCP clients validate structuredContent against it (the TypeScript
+	// SDK even on isError results), so the projection carries the error in _meta.error and
+	// the text block only.
+	if !r.IsError && len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		out.StructuredContent = r.StructuredContent
+	}
+	out.IsError = r.IsError
+	out.Meta = sdk.Meta{"toolCallId": r.ToolCallID}
+	if r.Error != nil {
+		out.Meta["error"] = r.Error
+	}
+	if len(r.Autosave) > 0 {
+		out.Meta["autosave"] = r.Autosave
+	}
+	return &out, nil
+}
+
+// approvalHint tells the user which flags allow a refused call.
+func (s *Server) approvalHint(canonical string) string {
+	name := s.servedName(canonical)
+	destructive := false
+	if t, ok := s.tools[canonical]; ok && t.Annotations != nil {
+		destructive = t.Annotations.DestructiveHint
+	}
+	approved := s.opts.Approval.All || slices.ContainsFunc(s.opts.Approval.Tools, func(t string) bool {
+		return t == canonical || t == name
+	})
+	f := s.opts.Flags
+	switch {
+	case destructive && approved:
+		return fmt.Sprintf("This MCP server approves %s, but it is destructive (destructiveHint): restart the server with %s to allow it.", name, f.AllowDestructive)
+	case destructive:
+		return fmt.Sprintf("This MCP server runs calls in agent mode and approves no call of %s: restart it with %s %s (or %s all) and %s, because the tool is destructive (destructiveHint).", name, f.Approve, name, f.Approve, f.AllowDestructive)
+	default:
+		return fmt.Sprintf("This MCP server runs calls in agent mode and approves no call of %s: restart it with %s %s (or %s all) to allow it.", name, f.Approve, name, f.Approve)
+	}
+}
+
+// replaceErrorText rewrites the first text block that reads "[CODE] old message" to the
+// extended error's text.
+func (s *Server) replaceErrorText(content json.RawMessage, e *mcp.ToolError) json.RawMessage {
+	var blocks []map[string]any
+	if json.Unmarshal(content, &blocks) != nil {
+		return content
+	}
+	prefix := "[" + string(e.Code) + "]"
+	for _, b := range blocks {
+		if t, _ := b["text"].(string); b["type"] == "text" && len(t) >= len(prefix) && t[:len(prefix)] == prefix {
+			b["text"] = e.Error()
+			return mustMarshal(blocks)
+		}
+	}
+	blocks = append([]map[string]any{{"type": "text", "text": e.Error()}}, blocks...)
+	return mustMarshal(blocks)
+}
+
+func nonNull(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 || string(b) == "null" {
+		return json.RawMessage("[]")
+	}
+	return b
+}
+
+// newCallID returns "mcp-" and 16 random hex digits.
+func newCallID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "mcp-" + hex.EncodeToString(b[:])
+}
+
+func jsonText(v any) string {
+	b, err := marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// marshal encodes v without HTML escaping and without a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func mustMarshal(v any) []byte {
+	b, err := marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: marshal %T: %v", v, err))
+	}
+	return b
+}

@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/webcoding/studio/host/wasmhost"
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// coreClient sends JSON-RPC requests to the core one at a time. A request waits for its turn
+// under the caller's context (so a cancelled request that never reached the module never
+// runs), then runs under a context that the caller cannot cancel: interrupting the module
+// would close its instance and lose the workspace (see the package doc). After the core lost
+// its instance (wasmhost.ErrInstanceReset), the session configuration is sent again before the
+// next request.
+type coreClient struct {
+	core   Core
+	sem    chan struct{}
+	next   atomic.Int64
+	config []byte // session/configure params
+
+	mu           sync.Mutex // guards needsConfig
+	needsConfig  bool
+	lastResetErr error
+}
+
+// rpcError is a JSON-RPC error object from the core.
+type rpcError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// call sends one request and returns its result, or the core's JSON-RPC error, or a host error
+// (the module failed, or answered something that is not the response to this request).
+// ctx bounds only the wait for the core; see coreClient.
+func (c *coreClient) call(ctx context.Context, method string, params []byte) (json.RawMessage, *rpcError, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	defer func() { <-c.sem }()
+	if ctx.Err() != nil { // cancelled while the previous call finished
+		return nil, nil, ctx.Err()
+	}
+	run := context.WithoutCancel(ctx)
+	c.mu.Lock()
+	reconfigure := c.needsConfig
+	c.mu.Unlock()
+	if reconfigure && method != "session/configure" {
+		if _, rerr, err := c.roundTrip(run, "session/configure", c.config); err != nil || rerr != nil {
+			return nil, nil, fmt.Errorf("reconfiguring the core after a reset: %w", errors.Join(err, errOrNil(rerr)))
+		}
+		c.mu.Lock()
+		c.needsConfig = false
+		c.mu.Unlock()
+	}
+	return c.roundTrip(run, method, params)
+}
+
+func errOrNil(e *rpcError) error {
+	if e == nil {
+		return nil
+	}
+	return e
+}
+
+// roundTrip is one Handle call. Caller holds sem.
+func (c *coreClient) roundTrip(ctx context.Context, method string, params []byte) (json.RawMessage, *rpcError, error) {
+	id := strconv.FormatInt(c.next.Add(1), 10)
+	req := make([]byte, 0, len(params)+64)
+	req = append(req, `{"jsonrpc":"2.0","id":`...)
+	req = append(req, id...)
+	req = append(req, `,"method":`...)
+	req = strconv.AppendQuote(req, method) // method names are ASCII
+	if params != nil {
+		req = append(req, `,"params":`...)
+		req = append(req, params...)
+	}
+	req = append(req, '}')
+	resp, err := c.core.Handle(ctx, req)
+	if err != nil {
+		if errors.Is(err, wasmhost.ErrInstanceReset) {
+			c.mu.Lock()
+			c.needsConfig = true
+			c.lastResetErr = err
+			c.mu.Unlock()
+		}
+		return nil, nil, err
+	}
+	var r struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+		Error   *rpcError       `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil {
+		return nil, nil, fmt.Errorf("%s: the core answered something that is not a JSON-RPC response: %v: %.200q", method, err, resp)
+	}
+	switch {
+	case r.JSONRPC != "2.0":
+		return nil, nil, fmt.Errorf("%s: the core's response has jsonrpc %q", method, r.JSONRPC)
+	case r.Error != nil:
+		if string(r.ID) != id && string(r.ID) != "null" {
+			return nil, nil, fmt.Errorf("%s: the core answered id %s to request %s", method, r.ID, id)
+		}
+		return nil, r.Error, nil
+	case string(r.ID) != id:
+		return nil, nil, fmt.Errorf("%s: the core answered id %s to request %s", method, r.ID, id)
+	case r.Result == nil:
+		return nil, nil, fmt.Errorf("%s: the core's response has neither result nor error", method)
+	}
+	return r.Result, nil, nil
+}
+
+// configure sends the session configuration now.
+func (c *coreClient) configure(ctx context.Context) error {
+	_, rerr, err := c.call(ctx, "session/configure", c.config)
+	if err != nil {
+		return fmt.Errorf("session/configure: %w", err)
+	}
+	if rerr != nil {
+		return fmt.Errorf("session/configure: the core answered %w", rerr)
+	}
+	return nil
+}
+
+// listPage fetches one tools/list page (registry.ListPageFunc).
+func (c *coreClient) listPage(ctx context.Context, cursor string) (*mcp.ListToolsResult, error) {
+	var params []byte
+	if cursor != "" {
+		params, _ = json.Marshal(mcp.ListToolsParams{Cursor: cursor})
+	}
+	res, rerr, err := c.call(ctx, mcp.MethodToolsList, params)
+	if err != nil {
+		return nil, err
+	}
+	if rerr != nil {
+		return nil, fmt.Errorf("the core answered %w", rerr)
+	}
+	var page mcp.ListToolsResult
+	if err := json.Unmarshal(res, &page); err != nil || page.Tools == nil {
+		return nil, fmt.Errorf("tools/list page is not {tools, nextCursor?}: %.200q", res)
+	}
+	return &page, nil
+}

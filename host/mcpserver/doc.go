@@ -1,0 +1,48 @@
+// Package mcpserver serves the studio's tool registry as a Model Context Protocol server on
+// the official Go SDK (github.com/modelcontextprotocol/go-sdk), for `webcoding mcp` (SPEC §3,
+// issue 7). The registry runs inside the wazero-hosted core module (host/wasmhost); this
+// package only translates.
+//
+// # What is served
+//
+// tools/list is the core's canonical catalog, every page (registry.ListAllTools), read once in
+// New: names, titles, descriptions, input and output schemas (raw JSON Schema 2020-12 bytes,
+// never re-encoded) and the four annotation hints are passed through. Names are served in the
+// provider-legal form by default (workspace.getStatus → workspace_getStatus, through
+// provider.NewNameMap; SPEC §2.1) and mapped back before dispatch; Names "canonical" serves the
+// dotted names. Tools are added with the SDK's low-level Server.AddTool and a raw handler, so
+// the SDK neither rewrites the schemas nor validates arguments: the registry validates.
+//
+// # Calls
+//
+// Every tools/call goes to the core as a canonical tools/call with _meta.source "mcp" and
+// _meta.mode "agent"; the client's other _meta members (idempotencyKey, timeoutMs,
+// maxOutputBytes, toolCallId, anything else) are passed through, and a client that sets source
+// or mode to something else gets a TOOL_VALIDATION_FAILED result. Read-only tools run;
+// mutations follow Options.Approval (the core's static approver: named tools or all;
+// destructiveHint tools only with AllowDestructive). A TOOL_APPROVAL_REQUIRED result's message
+// names the flags that would allow the call.
+//
+// The result is the MCP projection of the canonical result (SPEC §2.10): content,
+// structuredContent and isError unchanged, toolCallId and error moved under _meta. A registry
+// error is a result with isError true; JSON-RPC errors are for malformed requests only (and
+// for unknown tool names, which MCP makes a protocol error and the SDK answers with -32602).
+//
+// # Cancellation
+//
+// The core module runs one call at a time and cannot be interrupted without losing its
+// in-memory workspace (wasmhost: a cancelled call closes the instance). A call that the client
+// cancels (notifications/cancelled) or abandons (disconnect) before it reaches the module never
+// runs. A call already inside the module runs to its end (the host's --host-timeout still
+// bounds it); its result is dropped. Server.Close waits for such calls, so a save that started
+// is never cut off by the process exiting.
+//
+// # Transports
+//
+// LineTransport is stdio's newline-delimited JSON with the error handling MCP clients need: a
+// line that is not a JSON-RPC message (bad JSON, invalid UTF-8, over the size limit, a batch)
+// is answered with a JSON-RPC error and the server keeps reading; the SDK's own StdioTransport
+// ends the session instead. HTTPHandler serves the Streamable HTTP transport behind
+// OriginGuard, which answers 403 to a request whose Origin header is present and not a
+// loopback origin (MCP "Transports", security warning: DNS rebinding).
+package mcpserver

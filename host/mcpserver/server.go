@@ -1,0 +1,272 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider"
+	"github.com/webcoding/studio/wasm/registry"
+)
+
+// Name forms of Options.Names.
+const (
+	NamesProvider  = "provider"  // workspace_getStatus (default)
+	NamesCanonical = "canonical" // workspace.getStatus
+)
+
+// ServerName is the implementation name the server reports in initialize.
+const ServerName = "webcoding-studio"
+
+// Core is the part of *wasmhost.Host the server uses: one JSON-RPC 2.0 request in, its
+// response out (nil for a notification). Calls may be concurrent; the server serializes them.
+type Core interface {
+	Handle(ctx context.Context, req []byte) ([]byte, error)
+}
+
+// Approval is the --approve policy: None (the zero value), All, or the named Tools (canonical
+// or provider names). Destructive tools also need Options.AllowDestructive.
+type Approval struct {
+	All   bool
+	Tools []string
+}
+
+// ParseApprove parses a --approve value: "" or "none", "all", or a comma-separated list of
+// tool names (surrounding spaces ignored).
+//
+// Errors: an empty element ("a,,b", "a,") or a name containing whitespace.
+func ParseApprove(s string) (Approval, error) {
+	switch strings.TrimSpace(s) {
+	case "", "none":
+		return Approval{}, nil
+	case "all":
+		return Approval{All: true}, nil
+	}
+	var a Approval
+	for _, t := range strings.Split(s, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" || strings.ContainsAny(t, " \t\r\n") {
+			return Approval{}, fmt.Errorf("--approve must be all, none or TOOL,TOOL,...; got %q", s)
+		}
+		a.Tools = append(a.Tools, t)
+	}
+	return a, nil
+}
+
+// Options configure a Server. The zero value serves provider names and approves nothing.
+type Options struct {
+	// Names is NamesProvider ("" too) or NamesCanonical.
+	Names string
+	// Approval decides agent-mode mutations (default: none are approved).
+	Approval Approval
+	// AllowDestructive lets approved tools with destructiveHint run.
+	AllowDestructive bool
+	// Autosave follows every successful call of a tool that is not read-only with
+	// workspace.saveAll, in the same tools/call (see Server.autosave).
+	Autosave bool
+	// Durable names the durable idempotency backend built inside the module: "" (off; the
+	// registry's in-memory idempotency still applies) or "memory" (abi.DurableConfig).
+	Durable string
+	// Version is the implementation version reported in initialize ("" means "dev").
+	Version string
+	// Log receives diagnostics (never protocol bytes). Nil discards them.
+	Log io.Writer
+	// Flags names the command-line flags in approval messages; nil uses DefaultFlags.
+	Flags *FlagNames
+}
+
+// FlagNames are the flag spellings quoted in TOOL_APPROVAL_REQUIRED messages.
+type FlagNames struct {
+	Approve, AllowDestructive string
+}
+
+// DefaultFlags are the flags of `webcoding mcp`.
+var DefaultFlags = FlagNames{Approve: "--approve", AllowDestructive: "--allow-destructive"}
+
+// Server is one MCP server over one core. It is safe for concurrent use by many sessions
+// (stdio has one; Streamable HTTP may have several, all over the same workspace).
+type Server struct {
+	opts  Options
+	core  *coreClient
+	sdk   *sdk.Server
+	log   *slog.Logger
+	names *provider.NameMap
+	tools map[string]mcp.Tool // canonical name → tool
+	wg    sync.WaitGroup      // calls in flight (Close waits)
+}
+
+// New configures the core's session (static approvals from opts), reads the whole catalog
+// with registry.ListAllTools and registers every tool with the SDK server.
+//
+// Errors: opts.Names is not a name form; the core refuses session/configure or tools/list
+// (JSON-RPC error, host failure or a malformed page); two tool names collide in provider form;
+// a tool's input schema is not an object schema.
+func New(ctx context.Context, core Core, opts Options) (*Server, error) {
+	switch opts.Names {
+	case "":
+		opts.Names = NamesProvider
+	case NamesProvider, NamesCanonical:
+	default:
+		return nil, fmt.Errorf("mcpserver: names must be %q or %q, got %q", NamesProvider, NamesCanonical, opts.Names)
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.Flags == nil {
+		opts.Flags = &DefaultFlags
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	s.core = &coreClient{core: core, sem: make(chan struct{}, 1)}
+
+	tools, err := registry.ListAllTools(ctx, s.core.listPage, registry.ListAllOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	canon := make([]string, len(tools))
+	s.tools = make(map[string]mcp.Tool, len(tools))
+	for i, t := range tools {
+		canon[i] = t.Name
+		s.tools[t.Name] = t
+	}
+	if s.names, err = provider.NewNameMap(canon); err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	s.core.config = s.sessionConfig()
+	if err := s.core.configure(ctx); err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Title: "Web Coding Studio", Version: opts.Version},
+		&sdk.ServerOptions{Logger: s.log, Instructions: instructions})
+	for _, t := range tools {
+		st, err := s.sdkTool(t)
+		if err != nil {
+			return nil, err
+		}
+		s.sdk.AddTool(st, s.handler(t.Name))
+	}
+	return s, nil
+}
+
+const instructions = "Tools of the Web Coding Studio workspace (HTML/CSS/JS files). Read-only tools run; " +
+	"mutations need the approvals the server was started with. Edits live in memory until workspace_saveAll."
+
+// sessionConfig is the session/configure params: static approvals with canonical tool names
+// (provider names in Approval.Tools are mapped back; unknown names are kept and never match).
+func (s *Server) sessionConfig() []byte {
+	type approval struct {
+		Mode             string   `json:"mode"`
+		All              bool     `json:"all,omitempty"`
+		Tools            []string `json:"tools,omitempty"`
+		AllowDestructive bool     `json:"allowDestructive,omitempty"`
+	}
+	a := approval{Mode: "static", All: s.opts.Approval.All, AllowDestructive: s.opts.AllowDestructive}
+	for _, t := range s.opts.Approval.Tools {
+		if c, ok := s.names.ToCanonical(t); ok {
+			t = c
+		}
+		a.Tools = append(a.Tools, t)
+	}
+	type durable struct {
+		Backend string `json:"backend"`
+	}
+	cfg := struct {
+		Approval approval `json:"approval"`
+		Durable  *durable `json:"durable,omitempty"`
+	}{Approval: a}
+	if s.opts.Durable != "" {
+		cfg.Durable = &durable{Backend: s.opts.Durable}
+	}
+	b, _ := json.Marshal(cfg)
+	return b
+}
+
+// UnknownApprovals returns the --approve names that name no tool (for a warning).
+func (s *Server) UnknownApprovals() []string {
+	var out []string
+	for _, t := range s.opts.Approval.Tools {
+		if _, ok := s.tools[t]; ok {
+			continue
+		}
+		if _, ok := s.names.ToCanonical(t); ok {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// servedName is a canonical name in the served form.
+func (s *Server) servedName(canonical string) string {
+	if s.opts.Names == NamesCanonical {
+		return canonical
+	}
+	p, _ := s.names.ToProvider(canonical) // every tool is in the map (New)
+	return p
+}
+
+// sdkTool converts a canonical tool to the SDK's, keeping schemas as raw bytes and every hint
+// explicit.
+func (s *Server) sdkTool(t mcp.Tool) (*sdk.Tool, error) {
+	var probe struct {
+		Type any `json:"type"`
+	}
+	if json.Unmarshal(t.InputSchema, &probe) != nil || probe.Type != "object" {
+		return nil, fmt.Errorf("mcpserver: tool %q: input schema is not {\"type\":\"object\",...}", t.Name)
+	}
+	st := &sdk.Tool{
+		Name:        s.servedName(t.Name),
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.InputSchema,
+	}
+	if len(t.OutputSchema) > 0 {
+		st.OutputSchema = t.OutputSchema
+	}
+	if a := t.Annotations; a != nil {
+		d, o := a.DestructiveHint, a.OpenWorldHint
+		st.Annotations = &sdk.ToolAnnotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint,
+			DestructiveHint: &d, IdempotentHint: a.IdempotentHint, OpenWorldHint: &o}
+	}
+	return st, nil
+}
+
+// SDK returns the underlying SDK server (for transports other than Run's).
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Tools returns the canonical catalog as read in New, in order of the served names' map.
+func (s *Server) Tools() []mcp.Tool {
+	out := make([]mcp.Tool, 0, len(s.tools))
+	for _, c := range s.names.Canonical() {
+		out = append(out, s.tools[c])
+	}
+	return out
+}
+
+// Run serves one session over t until the client disconnects or ctx ends, then waits for the
+// calls still inside the core (see the package doc, "Cancellation").
+//
+// Errors: the transport fails or ctx ended (ctx.Err()); a client that simply disconnects
+// (EOF) is not an error.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	err := s.sdk.Run(ctx, t)
+	s.wg.Wait()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// Wait blocks until no call is inside the core.
+func (s *Server) Wait() { s.wg.Wait() }
