@@ -79,7 +79,10 @@ func decodeStored(raw json.RawMessage) (storedResult, bool) {
 	if sr.IsError != (sr.Error != nil) {
 		return sr, false
 	}
-	if !sr.IsError && len(sr.StructuredContent) == 0 {
+	if sr.IsError && !mcp.ValidCode(sr.Error.Code) {
+		return sr, false
+	}
+	if !sr.IsError && (len(sr.StructuredContent) == 0 || sr.StructuredContent[0] != '{') {
 		return sr, false
 	}
 	return sr, true

@@ -424,7 +424,9 @@ func TestRecoverOperation(t *testing.T) {
 
 func TestDecodeStoredRefusesForeignShapes(t *testing.T) {
 	for _, raw := range []string{``, `{}`, `{"content":[]}`, `{"content":[{"type":"text","text":"x"}],"isError":false}`,
-		`{"content":[{"type":"text","text":"x"}],"isError":true}`, `{"content":[{"type":"text","text":"x"}],"structuredContent":{},"isError":false,"extra":1}`, `[1]`} {
+		`{"content":[{"type":"text","text":"x"}],"isError":true}`, `{"content":[{"type":"text","text":"x"}],"structuredContent":{},"isError":false,"extra":1}`, `[1]`,
+		`{"content":[{"type":"text","text":"x"}],"structuredContent":"x","isError":false}`,
+		`{"content":[{"type":"text","text":"x"}],"isError":true,"error":{"code":"bad code!","message":"m","retryable":false}}`} {
 		if _, ok := decodeStored(json.RawMessage(raw)); ok {
 			t.Errorf("decodeStored(%s) accepted", raw)
 		}
@@ -436,4 +438,30 @@ func TestDecodeStoredRefusesForeignShapes(t *testing.T) {
 	if out := replayOutcome(rec); out.err == nil || out.err.Code != mcp.CodeToolIdempotencyUnknown {
 		t.Fatalf("foreign result replayed: %+v", out)
 	}
+}
+
+// FuzzReplayStored: whatever a backend hands back as a record's result (another version,
+// tampering), replaying it never panics, and it is either a well-formed replay (a JSON-object
+// success or an error with a valid code) or TOOL_IDEMPOTENCY_UNKNOWN.
+func FuzzReplayStored(f *testing.F) {
+	f.Add([]byte(encodeStored(successStored(json.RawMessage(`{"count":1}`)))), "completed")
+	f.Add([]byte(`{"content":[{"type":"text","text":"x"}],"isError":true,"error":{"code":"TOOL_TIMEOUT","message":"m","retryable":true}}`), "failed")
+	f.Add([]byte(`{"content":[],"isError":false}`), "completed")
+	f.Add([]byte(`null`), "failed")
+	f.Add([]byte(`{"content":[{"type":"text","text":"x"}],"structuredContent":"x","isError":false}`), "completed")
+	f.Fuzz(func(t *testing.T, raw []byte, state string) {
+		rec := durable.Record{Key: "k", State: durable.State(state), Result: raw}
+		out := replayOutcome(rec)
+		switch {
+		case out.err == nil:
+			if len(out.sc) == 0 || out.sc[0] != '{' || !json.Valid(out.sc) {
+				t.Fatalf("success replay with structuredContent %q", out.sc)
+			}
+		case out.err.Code == mcp.CodeToolIdempotencyUnknown:
+		default:
+			if _, err := json.Marshal(mcp.ErrorResult("c", out.err)); err != nil {
+				t.Fatalf("replayed error does not serialize: %v", err)
+			}
+		}
+	})
 }
