@@ -1,11 +1,14 @@
 package browser
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
@@ -57,5 +60,174 @@ func noConsoleErrors(t *testing.T, tab *chromium.Tab) {
 func TestFirstLoad(t *testing.T) {
 	tab := openStudio(t)
 	waitContains(t, tab, "#tools-count", "tools/list · 23")
+	noConsoleErrors(t, tab)
+}
+
+// rpc calls globalThis.webcodingHandle in the page and returns the decoded response.
+func rpc(t *testing.T, tab *chromium.Tab, req string) map[string]any {
+	t.Helper()
+	out, err := chromium.Eval[string](tab, loadTimeout, `webcodingHandle(`+jsString(req)+`)`)
+	if err != nil {
+		t.Fatalf("webcodingHandle(%s): %v", req, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("response %q: %v", out, err)
+	}
+	return m
+}
+
+// directCall runs a tool in direct mode (like a UI button) and returns structuredContent,
+// failing the test on a tool error.
+func directCall(t *testing.T, tab *chromium.Tab, name, args string) map[string]any {
+	t.Helper()
+	resp := rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`,"_meta":{"source":"local","mode":"direct"}}}`)
+	res, _ := resp["result"].(map[string]any)
+	if res == nil || res["isError"] == true {
+		t.Fatalf("%s failed: %v", name, resp)
+	}
+	sc, _ := res["structuredContent"].(map[string]any)
+	return sc
+}
+
+// ackedRevision reads "revision N acknowledged" from the preview status.
+func ackedRevision(t *testing.T, tab *chromium.Tab) int {
+	t.Helper()
+	waitContains(t, tab, "#preview-status", "acknowledged")
+	s, err := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-status").textContent`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if _, err := fmt.Sscanf(s, "revision %d acknowledged", &n); err != nil {
+		t.Fatalf("preview status %q: %v", s, err)
+	}
+	return n
+}
+
+const accentExpr = `getComputedStyle(document.documentElement).getPropertyValue("--accent").trim()`
+
+func sendPrompt(t *testing.T, tab *chromium.Tab, prompt string) {
+	t.Helper()
+	if err := tab.Do(10*time.Second,
+		chromedp.SetValue(chromedp.CSS("#prompt"), prompt),
+		chromedp.Click(chromedp.CSS(`#chat-form button[type="submit"]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitApproval waits for the first approval card's button for tool and checks it has focus.
+func waitApproval(t *testing.T, tab *chromium.Tab, tool string) {
+	t.Helper()
+	waitText(t, tab, "#approve-0", "Approve "+tool)
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.activeElement && document.activeElement.id === "approve-0"`); err != nil {
+		t.Errorf("the first approval button is not focused: %v", err)
+	}
+}
+
+func TestEmeraldApproved(t *testing.T) {
+	tab := openStudio(t)
+	before := ackedRevision(t, tab)
+	sendPrompt(t, tab, "Make it emerald")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#approve-0"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", before+1))
+	if got, err := chromium.WaitInFrame(tab, 10*time.Second, accentExpr, "#10b981"); err != nil {
+		t.Fatalf("iframe --accent = %q: %v", got, err)
+	}
+	waitContains(t, tab, "#transcript", "✓ preview.setTheme")
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll(".approval-card").length`); n != 0 {
+		t.Errorf("%d approval cards left", n)
+	}
+	noConsoleErrors(t, tab)
+}
+
+func TestEscapeCancelsPendingApproval(t *testing.T) {
+	tab := openStudio(t)
+	before := ackedRevision(t, tab)
+	accent, err := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	waitContains(t, tab, "#transcript", "Execution cancelled.")
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll(".approval-card").length`); n != 0 {
+		t.Errorf("%d approval cards left after Escape", n)
+	}
+	st := directCall(t, tab, "workspace.getStatus", `{}`)
+	if rev, _ := st["revision"].(float64); int(rev) != before {
+		t.Errorf("revision %v after a cancelled run, want %d (nothing executed)", st["revision"], before)
+	}
+	if got, _ := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr); got != accent {
+		t.Errorf("--accent changed from %q to %q by a cancelled run", accent, got)
+	}
+	noConsoleErrors(t, tab)
+}
+
+func TestReloadRestoresFromIndexedDB(t *testing.T) {
+	tab := openStudio(t)
+	waitContains(t, tab, "#storage-mode", "IndexedDB")
+	marker := fmt.Sprintf("# reload marker %d", time.Now().UnixNano())
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(marker)+`}`)
+	directCall(t, tab, "workspace.openFile", `{"path":"README.md"}`)
+	st := directCall(t, tab, "workspace.getStatus", `{}`)
+	rev := int(st["revision"].(float64))
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	after := directCall(t, tab, "workspace.getStatus", `{}`)
+	// The revision continues from the stored one (SPEC §2.12): each session build hydrates
+	// at stored+1, and the page builds two (the default session, then session/configure).
+	if got := int(after["revision"].(float64)); got <= rev || got > rev+2 {
+		t.Errorf("revision after reload = %d, want it to continue from the stored %d", got, rev)
+	}
+	if after["activePath"] != "README.md" {
+		t.Errorf("active path after reload = %v", after["activePath"])
+	}
+	if src := directCall(t, tab, "workspace.readFile", `{"path":"README.md"}`)["source"]; src != marker {
+		t.Errorf("README.md after reload = %q", src)
+	}
+	waitContains(t, tab, "#editor-text", "") // editor present
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#editor-text").value`); v != marker {
+		t.Errorf("editor shows %q after reload, want the marker", v)
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestForgedAcksIgnored: the preview document itself posts an error for a forged nonce and
+// one for the right nonce but another revision; both are ignored, and the real ready is
+// accepted.
+func TestForgedAcksIgnored(t *testing.T) {
+	tab := openStudio(t)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	forger := `
+(function(){
+  var rev = Number((document.querySelector("[data-webcoding-preview-bridge]").textContent.match(/REVISION=(\d+)/)||[])[1]);
+  var nonce = (document.querySelector("[data-webcoding-preview-bridge]").textContent.match(/NONCE="([0-9a-f]+)"/)||[])[1];
+  parent.postMessage({type:"webcoding.preview.error", revision: rev, nonce: "forged", message: "forged nonce"}, "*");
+  parent.postMessage({type:"webcoding.preview.error", revision: rev + 1, nonce: nonce, message: "forged revision"}, "*");
+  parent.postMessage({type:"webcoding.preview.ready", revision: rev + 1, nonce: nonce}, "*");
+})();
+`
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	res := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(forger+src)+`}`)
+	rev := int(res["revision"].(float64))
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", rev))
+	time.Sleep(200 * time.Millisecond)
+	if s, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-status").textContent`); s != fmt.Sprintf("revision %d acknowledged", rev) {
+		t.Errorf("preview status %q after forged messages", s)
+	}
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#preview-error [role=alert]").length`); n != 0 {
+		t.Error("a forged error was shown as a runtime error")
+	}
 	noConsoleErrors(t, tab)
 }

@@ -1,0 +1,106 @@
+package chromium
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// ErrNoChildFrame is returned by EvalInFrame when the page has no child frame yet.
+var ErrNoChildFrame = errors.New("chromium: the page has no child frame")
+
+// EvalInFrame evaluates expr in an isolated world of the page's first child frame (the
+// sandboxed preview) and decodes its JSON value into T. An isolated world shares the frame's
+// DOM and computed styles but not its globals, so the test reads what the page shows without
+// touching the preview's own scripts (the sandboxed, opaque-origin frame is out of reach of
+// the parent's JavaScript by design).
+//
+// Chromium isolates sandboxed frames in their own process (an "iframe" target that the
+// page's frame tree does not reach); EvalInFrame then attaches to that target instead
+// (detaching, never closing, when done).
+func EvalInFrame[T any](tab *Tab, timeout time.Duration, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(tab.Ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, inChildFrame[T](expr))
+	if !errors.Is(err, ErrNoChildFrame) {
+		return v, err
+	}
+	infos, terr := chromedp.Targets(ctx)
+	if terr != nil {
+		return v, terr
+	}
+	pageID := chromedp.FromContext(tab.Ctx).Target.TargetID
+	for _, info := range infos {
+		if info.Type != "iframe" || (info.ParentID != "" && info.ParentID != pageID) {
+			continue
+		}
+		fctx, fcancel := chromedp.NewContext(tab.Ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
+		defer fcancel()
+		tctx, tcancel := context.WithTimeout(fctx, timeout)
+		defer tcancel()
+		return chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	}
+	return v, err
+}
+
+// inChildFrame evaluates expr in an isolated world of the first child frame of the page's
+// own frame tree.
+func inChildFrame[T any](expr string) chromedp.Action[T] {
+	return chromedp.Action[T](func(ctx context.Context, t *chromedp.Target) (T, error) {
+		var zero T
+		tree, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return zero, err
+		}
+		if tree.FrameTree == nil || len(tree.FrameTree.ChildFrames) == 0 {
+			return zero, ErrNoChildFrame
+		}
+		frame := tree.FrameTree.ChildFrames[0].Frame
+		world, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame.ID, WorldName: "webcoding-e2e"})
+		if err != nil {
+			return zero, err
+		}
+		yes := true
+		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes})
+		if err != nil {
+			return zero, err
+		}
+		if res.ExceptionDetails != nil {
+			return zero, fmt.Errorf("chromium: frame eval: %s", res.ExceptionDetails.Text)
+		}
+		var v T
+		if res.Result == nil || len(res.Result.Value) == 0 {
+			return zero, errors.New("chromium: frame eval returned no value")
+		}
+		if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+			return zero, err
+		}
+		return v, nil
+	})
+}
+
+// WaitInFrame polls EvalInFrame every 25 ms until it returns want (compared as JSON) or the
+// timeout ends; it returns the last value seen.
+func WaitInFrame[T comparable](tab *Tab, timeout time.Duration, expr string, want T) (T, error) {
+	deadline := time.Now().Add(timeout)
+	var last T
+	var err error
+	for time.Now().Before(deadline) {
+		last, err = EvalInFrame[T](tab, 5*time.Second, expr)
+		if err == nil && last == want {
+			return last, nil
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if err == nil {
+		err = fmt.Errorf("chromium: frame value %v, want %v", last, want)
+	}
+	return last, err
+}
