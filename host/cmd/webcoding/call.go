@@ -26,7 +26,7 @@ const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
 func init() {
 	register(&command{
 		Name:    "call",
-		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--durable URL] [--module PATH] [--host-timeout D]",
+		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable URL] [--module PATH] [--host-timeout D]",
 		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
 		Run:     runCall,
 	})
@@ -34,8 +34,9 @@ func init() {
 
 // callFlags are the flags of `call` (SPEC §3).
 type callFlags struct {
-	dir, mode, approve, durable string
-	autosave                    bool
+	mode, approve, durable string
+	autosave               bool
+	ws                     *workspaceFlags
 }
 
 // runCall reads JSON Lines of MCP tools/call params ({"name","arguments"?,"_meta"?}) from stdin
@@ -48,16 +49,26 @@ type callFlags struct {
 // is not valid params (the result is the same TOOL_VALIDATION_FAILED the core gives) or is
 // longer than maxLineBytes. A JSON-RPC error from the core becomes an error result too.
 //
-// Errors (exit 1): the module cannot start; a call fails in the host (deadline, trap) — its
-// line still gets a TOOL_EXECUTION_UNKNOWN result, then the command stops, because the module's
-// state was lost; stdin or stdout fail.
+// Workspace (SPEC §3): --dir links a folder (else the seed workspace); edits live in memory
+// and reach the folder only through workspace.saveAll or --autosave, which follows every
+// successful call that left unsaved changes with a workspace.saveAll (direct mode, id
+// "cli-autosave-<hex>"; its result is not printed, a failure is reported on stderr). When
+// changes are left unsaved at the end, one last line says so:
+//
+//	{"unsaved":{"dirtyPaths":[...],"deletedPaths":[...]},"message":"Changes were not written ..."}
+//
+// In agent mode --approve becomes the session's static approver (see approvalConfig); in
+// direct mode it is accepted and ignored.
+//
+// Errors (exit 1): the module cannot start (a --dir that is not a directory included); a call
+// fails in the host (deadline, trap) — its line still gets a TOOL_EXECUTION_UNKNOWN result,
+// then the command stops, because the module's state was lost; stdin or stdout fail.
 func runCall(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("call", e)
-	var f callFlags
-	fs.StringVar(&f.dir, "dir", "", "the workspace `folder` (default: the built-in seed workspace)")
+	f := callFlags{ws: addWorkspaceFlags(fs, true)}
 	fs.StringVar(&f.mode, "mode", mcp.ModeDirect, "call mode: direct (explicit calls, allowed by policy) or agent (--approve decides)")
 	fs.StringVar(&f.approve, "approve", "", "agent-mode approvals: all, none, or a comma-separated list of tool names (default none)")
-	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change")
+	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change (workspace.saveAll)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend `URL` (redis://, postgres://)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -67,6 +78,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	f.reportUnsupported(e)
+	f.ws.apply(hf)
 
 	h, err := e.newHost(ctx, e, hf)
 	if err != nil {
@@ -74,91 +86,136 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
+	if f.mode == mcp.ModeAgent {
+		if err := configureApproval(ctx, c, f.approve); err != nil {
+			return err
+		}
+	}
 	in := bufio.NewReaderSize(e.stdin, 64<<10)
 	out := bufio.NewWriter(e.stdout)
+	calls := 0
 	for {
 		line, size, rerr := readLine(in, maxLineBytes)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read stdin: %w", rerr)
 		}
 		if size > 0 || len(bytes.TrimSpace(line)) > 0 {
-			result, herr := callLine(ctx, c, f.mode, line, size)
+			result, sent, herr := callLine(ctx, c, f.mode, line, size)
+			if sent {
+				calls++
+			}
 			if werr := writeLine(out, result); werr != nil {
 				return werr
 			}
 			if herr != nil {
 				return herr
 			}
+			if f.autosave && sent && !isErrorResult(result) {
+				if err := autosave(ctx, e, c); err != nil {
+					return err
+				}
+			}
 		}
 		if rerr != nil { // io.EOF
-			return nil
+			break
 		}
 	}
+	if calls == 0 {
+		return nil
+	}
+	return reportUnsaved(ctx, c, out, f.ws.dir, "run workspace.saveAll or use --autosave")
+}
+
+// isErrorResult reports whether a result line is an error result.
+func isErrorResult(line []byte) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(line, &r) != nil || r.IsError
+}
+
+// autosave writes unsaved changes back with workspace.saveAll (direct mode) when there are any
+// and the folder can take them. A failed save is reported on stderr and leaves the changes
+// unsaved (the last line then says so); only a host failure stops the command.
+func autosave(ctx context.Context, e *env, c *rpcClient) error {
+	u, err := workspaceStatus(ctx, c)
+	if err != nil {
+		return err
+	}
+	if u == nil || !u.any() || !u.Filesystem.SaveAllAvailable {
+		return nil
+	}
+	_, _, res, err := toolCall(ctx, c, "workspace.saveAll", nil, mcp.ModeDirect, "cli-autosave-")
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		fmt.Fprintf(e.stderr, "webcoding call: --autosave: workspace.saveAll failed: %v\n", res.Error)
+	}
+	return nil
+}
+
+// reportUnsaved writes the closing line when getStatus reports unsaved changes.
+func reportUnsaved(ctx context.Context, c *rpcClient, out *bufio.Writer, dir, how string) error {
+	u, err := workspaceStatus(ctx, c)
+	if err != nil {
+		return err
+	}
+	if u == nil || !u.any() {
+		return nil
+	}
+	line, err := marshal(map[string]any{
+		"unsaved": map[string]any{"dirtyPaths": u.DirtyPaths, "deletedPaths": u.DeletedPaths},
+		"message": unsavedNote(dir, how),
+	})
+	if err != nil {
+		return err
+	}
+	return writeLine(out, line)
 }
 
 func (f *callFlags) validate() error {
 	if f.mode != mcp.ModeDirect && f.mode != mcp.ModeAgent {
 		return usagef("--mode must be direct or agent, got %q", f.mode)
 	}
-	switch f.approve {
-	case "", "all", "none":
-	default:
-		for _, t := range strings.Split(f.approve, ",") {
-			if strings.TrimSpace(t) == "" {
-				return usagef("--approve must be all, none or TOOL,TOOL,...; got %q", f.approve)
-			}
-		}
-	}
-	return nil
+	return validateApprove(f.approve)
 }
 
 // reportUnsupported names, on stderr, the flags that are accepted but not wired yet.
 func (f *callFlags) reportUnsupported(e *env) {
-	var names []string
-	if f.dir != "" {
-		names = append(names, "--dir (the built-in seed workspace is used)")
-	}
-	if f.approve != "" && f.mode == mcp.ModeAgent {
-		names = append(names, "--approve (agent-mode calls that need approval are refused)")
-	}
-	if f.autosave {
-		names = append(names, "--autosave")
-	}
 	if f.durable != "" {
-		names = append(names, "--durable")
-	}
-	for _, n := range names {
-		fmt.Fprintf(e.stderr, "webcoding call: %s is not yet supported\n", n)
+		fmt.Fprintf(e.stderr, "webcoding call: --durable is not yet supported\n")
 	}
 }
 
-// callLine runs one stdin line through the module and returns its result line. herr is a host
-// failure after which the command must stop (the result then describes it).
-func callLine(ctx context.Context, c *rpcClient, mode string, line []byte, tooLong int) (result []byte, herr error) {
+// callLine runs one stdin line through the module and returns its result line; sent says
+// whether the line reached the module. herr is a host failure after which the command must
+// stop (the result then describes it).
+func callLine(ctx context.Context, c *rpcClient, mode string, line []byte, tooLong int) (result []byte, sent bool, herr error) {
 	if tooLong > 0 {
 		return errorLine(newCallID(), mcp.NewError(mcp.CodeToolValidationFailed, false,
 			map[string]any{"reason": "too-large", "bytes": tooLong, "limit": maxLineBytes},
-			"Invalid tools request: the line is %d bytes; the limit is %d bytes.", tooLong, maxLineBytes)), nil
+			"Invalid tools request: the line is %d bytes; the limit is %d bytes.", tooLong, maxLineBytes)), false, nil
 	}
 	params, id, terr := prepareParams(line, mode)
 	if terr != nil {
-		return errorLine(id, terr), nil
+		return errorLine(id, terr), false, nil
 	}
 	res, rerr, err := c.call(ctx, mcp.MethodToolsCall, params)
 	if err != nil {
 		return errorLine(id, mcp.NewError(mcp.CodeToolExecutionUnknown, false,
 			map[string]any{"reason": "host-failure"},
-			"The host could not complete the call; whether it took effect is unknown and the module's state was reset: %v", err)), err
+			"The host could not complete the call; whether it took effect is unknown and the module's state was reset: %v", err)), true, err
 	}
 	if rerr != nil {
-		return errorLine(id, rpcErrorToTool(rerr)), nil
+		return errorLine(id, rpcErrorToTool(rerr)), true, nil
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, res); err != nil {
 		return errorLine(id, mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil,
-			"The module answered a result that is not JSON: %v", err)), nil
+			"The module answered a result that is not JSON: %v", err)), true, nil
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), true, nil
 }
 
 // prepareParams validates a line as tools/call params (the core's own parser, so a bad line

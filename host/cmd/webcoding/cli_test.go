@@ -16,6 +16,13 @@ func TestUsageAndBadFlagsExit2(t *testing.T) {
 		{"nope"},
 		{"call", "--mode", "sideways"},
 		{"call", "--approve", "a,,b"},
+		{"agent"},
+		{"agent", "  "},
+		{"agent", "a", "b"},
+		{"agent", "--approve", ",", "p"},
+		{"agent", "--provider", "x", "p"},
+		{"export"},
+		{"preview", "x"},
 		{"call", "--no-such-flag"},
 		{"call", "extra-arg"},
 		{"tools", "--pretty=maybe"},
@@ -154,8 +161,10 @@ func TestCallMalformedLinesYieldErrorResults(t *testing.T) {
 	if rs[6].ToolCallID != "t-9" {
 		t.Errorf("the line's toolCallId was not kept on its error: %q", rs[6].ToolCallID)
 	}
-	if len(f.requests) != 0 {
-		t.Errorf("refused lines reached the module: %q", f.requests)
+	for _, r := range f.requests {
+		if strings.Contains(string(r), `"tools/call"`) {
+			t.Errorf("a refused line reached the module: %q", r)
+		}
 	}
 }
 
@@ -194,10 +203,33 @@ func TestCallHostFailureStopsWithExit1(t *testing.T) {
 }
 
 func TestCallReportsUnwiredFlags(t *testing.T) {
-	_, _, stderr := runCLI(t, &fakeHost{}, "", "call", "--dir", ".", "--autosave", "--durable", "redis://x", "--mode", "agent", "--approve", "all")
-	for _, f := range []string{"--dir", "--autosave", "--durable", "--approve"} {
-		if !strings.Contains(stderr, f+" ") {
-			t.Errorf("stderr does not mention %s: %q", f, stderr)
+	_, _, stderr := runCLI(t, &fakeHost{}, "", "call", "--durable", "redis://x")
+	if !strings.Contains(stderr, "--durable is not yet supported") {
+		t.Errorf("stderr does not mention --durable: %q", stderr)
+	}
+}
+
+// TestApproveBecomesStaticApproval: in agent mode --approve configures the session's static
+// approver (destructive tools included: the CLI's flag is the person's decision); in direct
+// mode no configuration is sent.
+func TestApproveBecomesStaticApproval(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // "" = no session/configure
+	}{
+		{[]string{"call", "--mode", "agent"}, `{"approval":{"mode":"static"}}`},
+		{[]string{"call", "--mode", "agent", "--approve", "none"}, `{"approval":{"mode":"static"}}`},
+		{[]string{"call", "--mode", "agent", "--approve", "all"}, `{"approval":{"all":true,"allowDestructive":true,"mode":"static"}}`},
+		{[]string{"call", "--mode", "agent", "--approve", "workspace.writeFile, workspace.saveAll"}, `{"approval":{"allowDestructive":true,"mode":"static","tools":["workspace.writeFile","workspace.saveAll"]}}`},
+		{[]string{"call", "--approve", "all"}, ""},
+	} {
+		f := &fakeHost{}
+		if code, _, stderr := runCLI(t, f, `{"name":"a"}`+"\n", c.args...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.args, code, stderr)
+		}
+		got := strings.Join(f.configs, "|")
+		if got != c.want {
+			t.Errorf("%q: configure %s, want %s", c.args, got, c.want)
 		}
 	}
 }

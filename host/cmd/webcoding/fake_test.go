@@ -19,6 +19,7 @@ type fakeHost struct {
 	callErr  error    // returned by Handle for tools/call
 	rpcError string   // when set, every request is answered with this JSON-RPC error object
 	requests [][]byte
+	configs  []string // session/configure params received
 	closed   bool
 }
 
@@ -39,6 +40,9 @@ func (f *fakeHost) Handle(ctx context.Context, req []byte) ([]byte, error) {
 		return []byte(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"error":` + f.rpcError + `}`), nil
 	}
 	switch r.Method {
+	case "session/configure":
+		f.configs = append(f.configs, string(r.Params))
+		return []byte(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{}}`), nil
 	case "tools/list":
 		page := 0
 		if r.Params != nil {

@@ -21,6 +21,8 @@ type rpcHost interface {
 type hostFlags struct {
 	module  string
 	timeout time.Duration
+	// Set by the command from its workspace flags (not flags of their own here).
+	folderDir, downloadsDir string
 }
 
 func addHostFlags(fs *flag.FlagSet) *hostFlags {
@@ -39,7 +41,8 @@ func moduleCacheDir() string {
 	return filepath.Join(dir, "webcoding", "module")
 }
 
-// openHost finds or builds the module and starts a host on it.
+// openHost finds or builds the module and starts a host on it, over hf.folderDir (the linked
+// folder; "" = the seed workspace) and hf.downloadsDir.
 //
 // The CLI runs the module without wazero's termination checks (AbandonOnDeadline), which makes
 // calls several times faster: a call past --host-timeout is abandoned rather than stopped,
@@ -63,5 +66,6 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 	if hf.timeout <= 0 {
 		return nil, usagef("--host-timeout must be positive")
 	}
-	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr})
+	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr,
+		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir})
 }

@@ -8,8 +8,18 @@
 //
 // Commands (one file each; add a command by writing a file that calls register in init):
 //
-//	tools   print the full canonical tools/list as {"tools":[...]}
-//	call    run JSON Lines of tools/call params from stdin, one result line each on stdout
+//	tools    print the full canonical tools/list as {"tools":[...]}
+//	call     run JSON Lines of tools/call params from stdin, one result line each on stdout
+//	agent    run the local agent on a prompt: JSON Lines of its calls, then the summary
+//	preview  compile the preview: {"entry","revision","diagnostics","bytes"}, document to --out
+//	export   write the standalone HTML export to --out
+//	build    write the static site (build.go)
+//	serve    serve a built site (serve.go)
+//
+// Workspace commands take --dir DIR, a folder linked like a picked folder (the module reaches
+// it through host functions, wasmhost.Options.FolderDir); without it the built-in 4-file seed
+// workspace is used, in memory. Edits reach DIR only through workspace.saveAll (call's
+// --autosave, agent's --save).
 //
 // The core module is found with --module PATH, else $WEBCODING_MODULE, else it is built from
 // the source tree (wasmhost.BuildModule) into os.UserCacheDir()/webcoding/module and reused

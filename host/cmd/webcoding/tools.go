@@ -5,10 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-)
 
-// maxToolPages bounds how many tools/list pages `tools` follows (as registry.ListAllTools).
-const maxToolPages = 1000
+	"github.com/webcoding/studio/wasm/mcp"
+)
 
 func init() {
 	register(&command{
@@ -19,11 +18,11 @@ func init() {
 	})
 }
 
-// runTools follows nextCursor through every tools/list page of the module and prints
-// {"tools":[...]} on one line (or indented with --pretty).
+// runTools follows nextCursor through every tools/list page of the module
+// (registry.ListAllTools) and prints {"tools":[...]} on one line (or indented with --pretty).
 //
 // Errors (exit 1): the module cannot start, answers a JSON-RPC error, a page has no tools
-// array, a cursor repeats, or there are more than maxToolPages pages.
+// array, a cursor repeats, or there are more than registry.DefaultMaxPages pages.
 func runTools(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("tools", e)
 	pretty := fs.Bool("pretty", false, "indent the output")
@@ -36,42 +35,15 @@ func runTools(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer h.Close(context.WithoutCancel(ctx))
-	c := &rpcClient{h: h}
-
-	tools := []json.RawMessage{}
-	seen := map[string]bool{}
-	var params []byte
-	for page := 0; ; page++ {
-		if page == maxToolPages {
-			return fmt.Errorf("tools/list: more than %d pages", maxToolPages)
-		}
-		res, rerr, err := c.call(ctx, "tools/list", params)
-		if err != nil {
-			return err
-		}
-		if rerr != nil {
-			return fmt.Errorf("tools/list: the core answered %v", rerr)
-		}
-		var p struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &p); err != nil || p.Tools == nil {
-			return fmt.Errorf("tools/list: page %d is not {tools, nextCursor?}: %.200q", page+1, res)
-		}
-		tools = append(tools, p.Tools...)
-		if p.NextCursor == "" {
-			break
-		}
-		if seen[p.NextCursor] {
-			return fmt.Errorf("tools/list: cursor %q repeated on page %d", p.NextCursor, page+1)
-		}
-		seen[p.NextCursor] = true
-		params = appendString([]byte(`{"cursor":`), p.NextCursor)
-		params = append(params, '}')
+	tools, err := listAllTools(ctx, &rpcClient{h: h})
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	if tools == nil {
+		tools = []mcp.Tool{}
 	}
 	out, err := marshal(struct {
-		Tools []json.RawMessage `json:"tools"`
+		Tools []mcp.Tool `json:"tools"`
 	}{tools})
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
