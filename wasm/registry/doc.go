@@ -33,6 +33,28 @@
 //     {maxOutputBytes, usedOutputBytes}
 //  13. "completed" or "failed" event
 //
+// # Durable idempotency
+//
+// With Options.Durable the two idempotency layers compose as in the original ToolContext
+// (REFERENCE §6.6, §3.1 pipeline order): the in-memory layer stays in front, and the durable
+// claim, the handler and the durable bookkeeping together are the one execution that
+// same-process callers with the same key and fingerprint share. The owner of that execution
+// claims OperationKey(sessionId, tool, key) with the argument fingerprint (audit.Fingerprint)
+// before the handler: owner → run; completed/failed record → replay of the stored result with
+// the caller's toolCallId, handler not run; live claim of another owner (or an unfinished own
+// claim) → TOOL_IDEMPOTENCY_PENDING {state, ownerId, leaseExpiresAt}; unknown →
+// TOOL_IDEMPOTENCY_UNKNOWN {state, reason}; other fingerprint → TOOL_IDEMPOTENCY_CONFLICT
+// {operationKey}; store failure → TOOL_IDEMPOTENCY_STORE_FAILED {operationKey}, never an
+// unguarded run. After the handler (or the moment a timeout or cancellation detaches it),
+// REFERENCE §3.1 "Durable persistence of results": success → Complete with the result without
+// toolCallId; TOOL_TIMEOUT, TOOL_CANCELLED, TOOL_EXECUTION_ABORTED, TOOL_EXECUTION_UNKNOWN →
+// MarkUnknown; other errors → Fail; errors stored as audit.DurableDiagnostic. A transition
+// that fails to persist turns the result into TOOL_IDEMPOTENCY_STORE_FAILED {operationKey}.
+// Only outcomes that mirror a completed or failed record stay in memory; every other outcome
+// is given to the callers already waiting and then dropped, so the next call re-reads the
+// durable record. GetOperationStatus, ReconcileOperation and RecoverOperation read and settle
+// records.
+//
 // # Concurrency
 //
 // A Registry is safe for concurrent use once registration is over; Register must not race

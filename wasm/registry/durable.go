@@ -104,6 +104,9 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 	keep := false
 	defer func() { s.r.idem.settleDurable(ex, out, keep) }()
 	store, owner := s.r.opts.Durable, s.r.opts.DurableOwnerID
+	if ctx.Err() != nil {
+		return s.interrupted(ctx) // cancelled before the claim: nothing stored (REFERENCE §6.4)
+	}
 	c, err := store.Claim(ctx, key, fp, owner, s.r.opts.DurableLease)
 	if err != nil {
 		return outcome{state: audit.StateFailed, err: durable.StoreError(key, err)}

@@ -465,3 +465,45 @@ func FuzzReplayStored(f *testing.F) {
 		}
 	})
 }
+
+func TestDurableCancelledBeforeClaimStoresNothing(t *testing.T) {
+	store := newStore(t, memstore.New())
+	var runs atomic.Int64
+	f := newDurableFixture(t, store, "owner-a", &runs)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	key := "k"
+	res := f.r.Call(ctx, call("t.count", `{}`, &mcp.CallMeta{IdempotencyKey: &key}))
+	if errCode(res) != mcp.CodeToolCancelled || runs.Load() != 0 {
+		t.Fatalf("cancelled: %+v, runs %d", res.Error, runs.Load())
+	}
+	if _, found, err := f.r.GetOperationStatus(context.Background(), "", "t.count", "k"); found || err != nil {
+		t.Fatalf("a record was stored: %v %v", found, err)
+	}
+	// Not cached: the next call runs.
+	if res := f.call("c-2", `{}`, "k", 0); res.IsError || runs.Load() != 1 {
+		t.Fatalf("next call: %+v", res.Error)
+	}
+}
+
+func TestDurableCancelledWhileRunningMarksUnknown(t *testing.T) {
+	store := newStore(t, memstore.New())
+	var runs atomic.Int64
+	f := newDurableFixture(t, store, "owner-a", &runs)
+	ctx, cancel := context.WithCancel(context.Background())
+	key := "k"
+	go func() {
+		for runs.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	res := f.r.Call(ctx, call("t.count", `{"blockMs":200}`, &mcp.CallMeta{IdempotencyKey: &key}))
+	if errCode(res) != mcp.CodeToolCancelled {
+		t.Fatalf("cancelled: %+v", res.Error)
+	}
+	rec, found, err := f.r.GetOperationStatus(context.Background(), "", "t.count", "k")
+	if err != nil || !found || rec.State != durable.StateUnknown || rec.Reason != "Tool execution ended with TOOL_CANCELLED; reconcile before retrying." {
+		t.Fatalf("record after cancellation: %+v %v %v", rec, found, err)
+	}
+}
