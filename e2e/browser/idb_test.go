@@ -8,6 +8,23 @@ import (
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
+// TestAdapterTestsInChromium runs the Go tests of the js-only adapters (compiled for
+// GOOS=js) inside Chromium: the promise glue, and the iframe preview port with a fake shim.
+func TestAdapterTestsInChromium(t *testing.T) {
+	for _, pkg := range []string{"./wasm/adapters/jsbridge", "./wasm/adapters/iframe"} {
+		t.Run(strings.TrimPrefix(pkg, "./wasm/adapters/"), func(t *testing.T) {
+			bin := chromium.BuildTestWasm(t, repoRoot(), pkg)
+			out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v")
+			if code != 0 || !strings.Contains(out, "\nPASS") {
+				t.Fatalf("%s tests exited with %d:\n%s", pkg, code, out)
+			}
+			if strings.Contains(out, "--- FAIL") {
+				t.Fatalf("failures:\n%s", out)
+			}
+		})
+	}
+}
+
 // TestIndexedDBRepository runs wasm/adapters/idb's Go tests (the workspace Repository
 // contract, reopen, missing IndexedDB) compiled for GOOS=js inside Chromium.
 func TestIndexedDBRepository(t *testing.T) {

@@ -1,0 +1,224 @@
+//go:build js && wasm
+
+package iframe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// fakeShim is a JS object with mount/attach that records mounts (no iframe).
+type fakeShim struct {
+	obj     js.Value
+	funcs   []js.Func
+	mu      sync.Mutex
+	mounts  []mounted
+	deliver js.Value
+}
+
+type mounted struct {
+	revision int64
+	nonce    string
+	html     string
+}
+
+func newFakeShim(t *testing.T) *fakeShim {
+	s := &fakeShim{obj: js.Global().Get("Object").New()}
+	mount := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		s.mu.Lock()
+		s.mounts = append(s.mounts, mounted{int64(args[0].Float()), args[1].String(), args[2].String()})
+		s.mu.Unlock()
+		return nil
+	})
+	attach := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		s.deliver = args[0]
+		return nil
+	})
+	s.funcs = append(s.funcs, mount, attach)
+	s.obj.Set("mount", mount)
+	s.obj.Set("attach", attach)
+	t.Cleanup(func() {
+		for _, f := range s.funcs {
+			f.Release()
+		}
+	})
+	return s
+}
+
+func (s *fakeShim) last(t *testing.T) mounted {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.mounts) == 0 {
+		t.Fatal("nothing mounted")
+	}
+	return s.mounts[len(s.mounts)-1]
+}
+
+func msg(typ string, rev int64, nonce string, extra map[string]any) string {
+	m := map[string]any{"type": typ, "revision": rev, "nonce": nonce}
+	for k, v := range extra {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func seedFiles() []preview.File {
+	var out []preview.File
+	for _, f := range workspace.Seed().Files {
+		out = append(out, preview.File{Path: f.Path, Language: f.Language, Kind: f.Kind, MimeType: f.MimeType, Source: f.Source, Data: f.Data})
+	}
+	return out
+}
+
+func TestNewNeedsShim(t *testing.T) {
+	if _, err := New(Options{Shim: js.Global().Get("Object").New()}); !errors.Is(err, ErrNoShim) {
+		t.Fatalf("New without mount/attach = %v", err)
+	}
+	if _, err := New(Options{Shim: js.Undefined()}); !errors.Is(err, ErrNoShim) {
+		t.Fatalf("New(undefined) = %v", err)
+	}
+}
+
+func TestMountCompilesWithFreshNonce(t *testing.T) {
+	shim := newFakeShim(t)
+	p, err := New(Options{Shim: shim.obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	a := shim.last(t)
+	if a.revision != 3 || len(a.nonce) != 32 || !strings.Contains(a.html, a.nonce) || !strings.Contains(a.html, preview.BridgeAttr) {
+		t.Fatalf("mount %d %q (html has nonce: %v)", a.revision, a.nonce, strings.Contains(a.html, a.nonce))
+	}
+	if st := p.Status(); st.State != StatePending || st.Revision != 3 || st.Entry != "index.html" {
+		t.Fatalf("status %+v", st)
+	}
+	// Same revision: no-op; Remount: a new nonce.
+	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()})
+	if n := len(shim.mounts); n != 1 {
+		t.Fatalf("%d mounts after re-mounting the same revision", n)
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	if b := shim.last(t); b.nonce == a.nonce {
+		t.Fatal("remount reused the nonce")
+	}
+}
+
+func TestDeliverChecksNonceAndRevision(t *testing.T) {
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	ctx := context.Background()
+	if p.Deliver(msg(preview.MessageReady, 0, "", nil)) {
+		t.Fatal("accepted a message before any mount")
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles()})
+	m := shim.last(t)
+	for name, raw := range map[string]string{
+		"forged nonce":   msg(preview.MessageReady, 5, "forged", nil),
+		"other revision": msg(preview.MessageReady, 4, m.nonce, nil),
+		"newer revision": msg(preview.MessageReady, 6, m.nonce, nil),
+		"unknown type":   msg("webcoding.preview.other", 5, m.nonce, nil),
+		"not json":       "{",
+		"empty nonce":    msg(preview.MessageError, 5, "", map[string]any{"message": "x"}),
+	} {
+		if p.Deliver(raw) {
+			t.Errorf("%s accepted", name)
+		}
+	}
+	if st := p.Status(); st.State != StatePending {
+		t.Fatalf("state %s after rejected messages", st.State)
+	}
+	// A stale nonce from the previous mount is rejected after a remount.
+	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles(), Remount: true})
+	if p.Deliver(msg(preview.MessageReady, 5, m.nonce, nil)) {
+		t.Fatal("stale nonce accepted")
+	}
+	cur := shim.last(t)
+	if !p.Deliver(msg(preview.MessageReady, 5, cur.nonce, nil)) {
+		t.Fatal("the current mount's ready was rejected")
+	}
+	if p.Deliver(msg(preview.MessageReady, 5, cur.nonce, nil)) {
+		t.Fatal("a second ready was accepted")
+	}
+	ack, err := p.Await(ctx, 5, time.Second)
+	if err != nil || ack.Status != workspace.PreviewSynced || ack.Runtime != studio.RuntimeSandboxIframe {
+		t.Fatalf("Await = %+v, %v", ack, err)
+	}
+	if st := p.Status(); st.State != StateAcknowledged {
+		t.Fatalf("state %s", st.State)
+	}
+}
+
+func TestErrorAckAndBounds(t *testing.T) {
+	shim := newFakeShim(t)
+	var changes int
+	var mu sync.Mutex
+	p, _ := New(Options{Shim: shim.obj, OnChange: func(Status) { mu.Lock(); changes++; mu.Unlock() }})
+	ctx := context.Background()
+	_ = p.Mount(ctx, studio.Mount{Revision: 9, Files: seedFiles()})
+	m := shim.last(t)
+	long := strings.Repeat("é", 300)
+	if !p.Deliver(msg(preview.MessageError, 9, m.nonce, map[string]any{"message": long})) {
+		t.Fatal("error rejected")
+	}
+	ack, err := p.Await(ctx, 9, time.Second)
+	if err != nil || ack.Status != workspace.PreviewError || len([]rune(ack.Message)) != preview.MaxErrorMessageChars {
+		t.Fatalf("error ack %+v (%d chars), %v", ack, len([]rune(ack.Message)), err)
+	}
+	if p.Deliver(msg(preview.MessageReady, 9, m.nonce, nil)) {
+		t.Fatal("ready after error accepted")
+	}
+	for i := 0; i < MaxConsole+25; i++ {
+		p.Deliver(msg(preview.MessageConsole, 9, m.nonce, map[string]any{"level": "warn", "text": strings.Repeat("x", 900)}))
+	}
+	st := p.Status()
+	if len(st.Console) != MaxConsole || len(st.Console[0].Text) != preview.MaxConsoleTextChars || st.Console[0].Level != "warn" {
+		t.Fatalf("console %d lines, first %d chars", len(st.Console), len(st.Console[0].Text))
+	}
+	p.ClearConsole()
+	if len(p.Status().Console) != 0 {
+		t.Fatal("ClearConsole left lines")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if changes < MaxConsole {
+		t.Fatalf("OnChange called %d times", changes)
+	}
+}
+
+func TestAwaitTimesOut(t *testing.T) {
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(context.Background(), studio.Mount{Revision: 2, Files: seedFiles()})
+	if _, err := p.Await(context.Background(), 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+		t.Fatalf("Await = %v, want ErrAckTimeout", err)
+	}
+}
+
+// TestShimCallbackHandsOff checks that a message delivered through the JS callback (as the
+// shim does) reaches the port.
+func TestShimCallbackHandsOff(t *testing.T) {
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(context.Background(), studio.Mount{Revision: 4, Files: seedFiles()})
+	m := shim.last(t)
+	shim.deliver.Invoke(msg(preview.MessageReady, 4, m.nonce, nil))
+	if _, err := p.Await(context.Background(), 4, time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
