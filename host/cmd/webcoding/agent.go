@@ -169,9 +169,12 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if u != nil && u.any() {
+	switch {
+	case u != nil && u.any():
 		sum.Unsaved = &unsavedChanges{DirtyPaths: u.DirtyPaths, DeletedPaths: u.DeletedPaths}
 		sum.Message = unsavedNote(f.ws.dir, how)
+	case f.save && rep.Failed:
+		sum.Message = "workspace.saveAll was not run because the run failed; nothing was written."
 	}
 	return writeJSONLine(out, sum)
 }

@@ -164,10 +164,10 @@ func reportUnsaved(ctx context.Context, c *rpcClient, out *bufio.Writer, dir, ho
 	if u == nil || !u.any() {
 		return nil
 	}
-	line, err := marshal(map[string]any{
-		"unsaved": map[string]any{"dirtyPaths": u.DirtyPaths, "deletedPaths": u.DeletedPaths},
-		"message": unsavedNote(dir, how),
-	})
+	line, err := marshal(struct {
+		Unsaved unsavedChanges `json:"unsaved"`
+		Message string         `json:"message"`
+	}{unsavedChanges{u.DirtyPaths, u.DeletedPaths}, unsavedNote(dir, how)})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,536 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// These run the CLI's workspace commands against the real module (TestMain builds it once)
+// over folders on disk: the folder host functions, DirFolder and the studio catalog end to end.
+
+// seedCopy writes the built-in seed workspace (REFERENCE §1, canvas-landing) into a fresh
+// directory and returns it.
+func seedCopy(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "site")
+	for _, f := range workspace.Seed().Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.Source), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// tree returns every regular file under dir (slash path → content).
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameTree(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("files %v, want %v", keys(got), keys(want))
+	}
+	for p, s := range want {
+		if got[p] != s {
+			t.Fatalf("%s changed on disk:\n%.300s", p, got[p])
+		}
+	}
+}
+
+func keys(m map[string]string) []string {
+	var k []string
+	for p := range m {
+		k = append(k, p)
+	}
+	return k
+}
+
+// runCLIReader is runCLI with any stdin reader against the real module.
+func runCLIReader(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: stdin, stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if k == "WEBCODING_MODULE" {
+			return testModule
+		}
+		return ""
+	}, newHost: openHost}
+	code = run(context.Background(), args, e)
+	return code, out.String(), errb.String()
+}
+
+// stepReader hands out one line per Read and runs a step's hook before its line, so a test
+// can change the disk between two calls of one `call` command.
+type stepReader struct {
+	steps []step
+	buf   []byte
+}
+
+type step struct {
+	before func()
+	line   string
+}
+
+func (r *stepReader) Read(p []byte) (int, error) {
+	if len(r.buf) == 0 {
+		if len(r.steps) == 0 {
+			return 0, io.EOF
+		}
+		s := r.steps[0]
+		r.steps = r.steps[1:]
+		if s.before != nil {
+			s.before()
+		}
+		r.buf = []byte(s.line + "\n")
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// lines splits stdout into JSON lines.
+func lines(t *testing.T, out string) []json.RawMessage {
+	t.Helper()
+	var ls []json.RawMessage
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("not a JSON line: %q", l)
+		}
+		ls = append(ls, json.RawMessage(l))
+	}
+	return ls
+}
+
+func result(t *testing.T, raw json.RawMessage) *mcp.CallToolResult {
+	t.Helper()
+	var r mcp.CallToolResult
+	if err := json.Unmarshal(raw, &r); err != nil || r.ToolCallID == "" || r.Content == nil {
+		t.Fatalf("not a result line (%v): %s", err, raw)
+	}
+	return &r
+}
+
+func errCode(r *mcp.CallToolResult) mcp.Code {
+	if r.Error == nil {
+		return ""
+	}
+	return r.Error.Code
+}
+
+type summaryLine struct {
+	Summary   string `json:"summary"`
+	Failed    bool   `json:"failed"`
+	ErrorCode string `json:"errorCode"`
+	Saved     bool   `json:"saved"`
+	Unsaved   *struct {
+		DirtyPaths []string `json:"dirtyPaths"`
+	} `json:"unsaved"`
+	Message string `json:"message"`
+}
+
+// agentOutput parses `agent` stdout: call lines {request, result} and the summary line.
+func agentOutput(t *testing.T, out string) (calls []agentCall, sum summaryLine) {
+	t.Helper()
+	ls := lines(t, out)
+	if len(ls) == 0 {
+		t.Fatal("no output")
+	}
+	for _, l := range ls[:len(ls)-1] {
+		var c agentCall
+		if err := json.Unmarshal(l, &c); err != nil || c.Request == nil || c.Result == nil {
+			t.Fatalf("not a call line: %s", l)
+		}
+		calls = append(calls, c)
+	}
+	if err := json.Unmarshal(ls[len(ls)-1], &sum); err != nil || sum.Summary == "" {
+		t.Fatalf("not a summary line: %s", ls[len(ls)-1])
+	}
+	return calls, sum
+}
+
+const (
+	emeraldAccent = "--accent: #10b981;"
+	emeraldSoft   = "--accent-soft: #e7fbf3;"
+)
+
+// TestAgentEmeraldSavesToDisk is issue 3's done-when: the agent with --approve all --save
+// changes styles.css in a copy of the seed on disk to the emerald tokens.
+func TestAgentEmeraldSavesToDisk(t *testing.T) {
+	dir := seedCopy(t)
+	before := tree(t, dir)
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "agent", "--dir", dir, "--approve", "all", "--save", "Make it emerald")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	calls, sum := agentOutput(t, out)
+	if sum.Failed || !sum.Saved || sum.Unsaved != nil || sum.Message != "" {
+		t.Fatalf("summary %+v", sum)
+	}
+	last := calls[len(calls)-1]
+	var req mcp.CallToolParams
+	json.Unmarshal(last.Request, &req)
+	if req.Name != "workspace.saveAll" || result(t, last.Result).IsError {
+		t.Fatalf("last call %s → %s", last.Request, last.Result)
+	}
+	css := tree(t, dir)["styles.css"]
+	if !strings.Contains(css, emeraldAccent) || !strings.Contains(css, emeraldSoft) {
+		t.Fatalf("styles.css on disk:\n%s", css)
+	}
+	after := tree(t, dir)
+	delete(after, "styles.css")
+	delete(before, "styles.css")
+	sameTree(t, after, before)
+}
+
+// TestAgentWithoutSaveWritesNothing: the same run without --save leaves the disk untouched,
+// and the summary says the change was not written.
+func TestAgentWithoutSaveWritesNothing(t *testing.T) {
+	dir := seedCopy(t)
+	before := tree(t, dir)
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "agent", "--dir", dir, "--approve", "all", "Make it emerald")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	calls, sum := agentOutput(t, out)
+	if sum.Failed || sum.Saved || sum.Unsaved == nil || len(sum.Unsaved.DirtyPaths) != 1 || sum.Unsaved.DirtyPaths[0] != "styles.css" ||
+		!strings.Contains(sum.Message, "not written") || !strings.Contains(sum.Message, "--save") {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, c := range calls {
+		if strings.Contains(string(c.Request), "workspace.saveAll") {
+			t.Fatal("saveAll ran without --save")
+		}
+	}
+	sameTree(t, tree(t, dir), before)
+}
+
+// TestAgentApprovalsApplyToSave: approvals decide both the agent's calls and --save's saveAll.
+func TestAgentApprovalsApplyToSave(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
+		dir := seedCopy(t)
+		before := tree(t, dir)
+		code, out, _ := runCLIReader(t, strings.NewReader(""), "agent", "--dir", dir, "--save", "Make it emerald")
+		_, sum := agentOutput(t, out)
+		if code != 0 || !sum.Failed || sum.ErrorCode != string(mcp.CodeToolApprovalRequired) || sum.Saved ||
+			!strings.Contains(sum.Message, "not run because the run failed") {
+			t.Fatalf("exit %d, summary %+v", code, sum)
+		}
+		sameTree(t, tree(t, dir), before)
+	})
+	t.Run("theme only", func(t *testing.T) {
+		dir := seedCopy(t)
+		before := tree(t, dir)
+		code, out, _ := runCLIReader(t, strings.NewReader(""), "agent", "--dir", dir, "--approve", "preview.setTheme", "--save", "Make it emerald")
+		calls, sum := agentOutput(t, out)
+		save := result(t, calls[len(calls)-1].Result)
+		if code != 0 || sum.Failed || sum.Saved || errCode(save) != mcp.CodeToolApprovalRequired ||
+			!strings.Contains(sum.Message, "not written") {
+			t.Fatalf("exit %d, save %+v, summary %+v", code, save.Error, sum)
+		}
+		sameTree(t, tree(t, dir), before)
+	})
+}
+
+// TestAgentOnTheSeed: without --dir the seed is used and nothing can be saved.
+func TestAgentOnTheSeed(t *testing.T) {
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "agent", "--approve", "all", "Make it emerald")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, sum := agentOutput(t, out)
+	if sum.Failed || sum.Saved || !strings.Contains(sum.Message, "no --dir") {
+		t.Fatalf("summary %+v", sum)
+	}
+}
+
+func writeFileLine(path, source string) string {
+	b, _ := json.Marshal(map[string]any{"name": "workspace.writeFile", "arguments": map[string]any{"path": path, "source": source}})
+	return string(b)
+}
+
+func createFileLine(path, source string) string {
+	b, _ := json.Marshal(map[string]any{"name": "workspace.createFile", "arguments": map[string]any{"path": path, "source": source}})
+	return string(b)
+}
+
+const (
+	saveAllLine = `{"name":"workspace.saveAll"}`
+	newCSS      = ":root { --accent: #123456; }\n"
+)
+
+// TestCallDirEditsLiveInMemoryUntilSaveAll: writeFile alone changes nothing on disk and the
+// last line says so; writeFile + saveAll writes the file.
+func TestCallDirEditsLiveInMemoryUntilSaveAll(t *testing.T) {
+	dir := seedCopy(t)
+	before := tree(t, dir)
+	code, out, stderr := runCLIReader(t, strings.NewReader(writeFileLine("styles.css", newCSS)+"\n"), "call", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ls := lines(t, out)
+	if len(ls) != 2 || result(t, ls[0]).IsError {
+		t.Fatalf("output:\n%s", out)
+	}
+	var last struct {
+		Unsaved struct {
+			DirtyPaths []string `json:"dirtyPaths"`
+		} `json:"unsaved"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(ls[1], &last) != nil || len(last.Unsaved.DirtyPaths) != 1 || !strings.Contains(last.Message, "not written to "+dir) {
+		t.Fatalf("last line %s", ls[1])
+	}
+	sameTree(t, tree(t, dir), before)
+
+	code, out, stderr = runCLIReader(t, strings.NewReader(writeFileLine("styles.css", newCSS)+"\n"+saveAllLine+"\n"), "call", "--dir", dir)
+	ls = lines(t, out)
+	if code != 0 || len(ls) != 2 || result(t, ls[0]).IsError || result(t, ls[1]).IsError {
+		t.Fatalf("exit %d, output:\n%s%s", code, out, stderr)
+	}
+	if got := tree(t, dir)["styles.css"]; got != newCSS {
+		t.Fatalf("styles.css = %q", got)
+	}
+}
+
+// TestCallAutosave: every successful mutation is written back in the same command.
+func TestCallAutosave(t *testing.T) {
+	dir := seedCopy(t)
+	var seen []string
+	r := &stepReader{steps: []step{
+		{line: writeFileLine("styles.css", newCSS)},
+		{before: func() { seen = append(seen, tree(t, dir)["styles.css"]) }, line: `{"name":"workspace.deleteFile","arguments":{"path":"README.md"}}`},
+		{before: func() { _, ok := tree(t, dir)["README.md"]; seen = append(seen, map[bool]string{true: "readme", false: "gone"}[ok]) }, line: `{"name":"workspace.readFile","arguments":{"path":"nope.css"}}`},
+	}}
+	code, out, stderr := runCLIReader(t, r, "call", "--dir", dir, "--autosave")
+	ls := lines(t, out)
+	if code != 0 || len(ls) != 3 {
+		t.Fatalf("exit %d, %d lines (no unsaved line expected):\n%s%s", code, len(ls), out, stderr)
+	}
+	if len(seen) != 2 || seen[0] != newCSS || seen[1] != "gone" {
+		t.Fatalf("disk between calls: %q", seen)
+	}
+	if !result(t, ls[2]).IsError {
+		t.Fatal("reading a missing file succeeded")
+	}
+}
+
+// TestCallDeleteAndSaveAll removes the file on disk.
+func TestCallDeleteAndSaveAll(t *testing.T) {
+	dir := seedCopy(t)
+	code, out, _ := runCLIReader(t, strings.NewReader(`{"name":"workspace.deleteFile","arguments":{"path":"README.md"}}`+"\n"+saveAllLine+"\n"), "call", "--dir", dir)
+	ls := lines(t, out)
+	if code != 0 || len(ls) != 2 || result(t, ls[0]).IsError || result(t, ls[1]).IsError {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if _, ok := tree(t, dir)["README.md"]; ok {
+		t.Fatal("README.md still on disk")
+	}
+}
+
+// TestCallReloadFolderAndStaleRoot: reloadFolder picks up a change made on disk between calls;
+// a folder removed meanwhile makes saveAll fail with WORKSPACE_FOLDER_STALE.
+func TestCallReloadFolderAndStaleRoot(t *testing.T) {
+	dir := seedCopy(t)
+	r := &stepReader{steps: []step{
+		{line: `{"name":"workspace.readFile","arguments":{"path":"app.js"}}`},
+		{before: func() {
+			if err := os.WriteFile(filepath.Join(dir, "app.js"), []byte("console.log('disk');\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}, line: `{"name":"workspace.reloadFolder"}`},
+		{line: `{"name":"workspace.readFile","arguments":{"path":"app.js"}}`},
+		{line: writeFileLine("app.js", "x();\n")},
+		{before: func() { os.RemoveAll(dir) }, line: saveAllLine},
+	}}
+	code, out, stderr := runCLIReader(t, r, "call", "--dir", dir)
+	ls := lines(t, out)
+	if code != 0 || len(ls) < 5 {
+		t.Fatalf("exit %d:\n%s%s", code, out, stderr)
+	}
+	for i := 0; i < 4; i++ {
+		if res := result(t, ls[i]); res.IsError {
+			t.Fatalf("line %d: %+v", i+1, res.Error)
+		}
+	}
+	if !strings.Contains(string(result(t, ls[2]).StructuredContent), "console.log('disk')") {
+		t.Fatalf("readFile after reloadFolder: %s", result(t, ls[2]).StructuredContent)
+	}
+	if c := errCode(result(t, ls[4])); c != mcp.CodeWorkspaceFolderStale {
+		t.Fatalf("saveAll on a removed folder: %s", ls[4])
+	}
+}
+
+// TestCallPathEscapesAreRefused: "../x", an absolute path and a symlink that leaves the folder
+// write nothing outside it.
+func TestCallPathEscapesAreRefused(t *testing.T) {
+	dir := seedCopy(t)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Skip("symlinks:", err)
+	}
+	stdin := createFileLine("../x.css", "a{}") + "\n" +
+		createFileLine("a/../../x.css", "a{}") + "\n" +
+		createFileLine(filepath.Join(outside, "abs.css"), "a{}") + "\n" +
+		createFileLine("out/x.css", "a{}") + "\n" +
+		saveAllLine + "\n"
+	code, out, stderr := runCLIReader(t, strings.NewReader(stdin), "call", "--dir", dir, "--autosave")
+	ls := lines(t, out)
+	if code != 0 || len(ls) < 5 {
+		t.Fatalf("exit %d:\n%s%s", code, out, stderr)
+	}
+	for i := 0; i < 2; i++ {
+		if c := errCode(result(t, ls[i])); c != mcp.CodeWorkspacePathInvalid {
+			t.Errorf("line %d: %s, want WORKSPACE_PATH_INVALID", i+1, ls[i])
+		}
+	}
+	// An absolute path is normalized into the workspace (leading "/" dropped): it stays inside.
+	if res := result(t, ls[2]); res.IsError {
+		t.Errorf("absolute path: %s", ls[2])
+	}
+	// The symlinked path lands in the workspace, but writing it to disk is refused (the
+	// folder's ErrFolderPathEscapes surfaces as WORKSPACE_PATH_INVALID); autosave after it
+	// failed too, so the last line reports it unsaved.
+	if c := errCode(result(t, ls[4])); c != mcp.CodeWorkspacePathInvalid {
+		t.Errorf("saveAll through a symlink that leaves the folder: %s", ls[4])
+	}
+	if len(ls) != 6 || !strings.Contains(string(ls[5]), `"out/x.css"`) || !strings.Contains(stderr, "--autosave") {
+		t.Errorf("unsaved line / autosave report missing:\n%s\n%s", out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(filepath.ToSlash(outside), "/")), "abs.css")); err != nil {
+		t.Errorf("the absolute path was not saved inside the folder: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("written outside the folder: %v", entries)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "x.css")); err == nil {
+		t.Fatal("../x.css written beside the folder")
+	}
+}
+
+// TestCallDownloads: downloadFile writes into --downloads DIR; without it the tool reports
+// that there is no download target.
+func TestCallDownloads(t *testing.T) {
+	dl := filepath.Join(t.TempDir(), "dl")
+	line := `{"name":"workspace.downloadFile","arguments":{"path":"README.md"}}` + "\n"
+	code, out, _ := runCLIReader(t, strings.NewReader(line), "call", "--downloads", dl)
+	if ls := lines(t, out); code != 0 || result(t, ls[0]).IsError {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dl, "README.md"))
+	want := workspace.Seed().Files
+	found := false
+	for _, f := range want {
+		if f.Path == "README.md" {
+			found = string(got) == f.Source
+		}
+	}
+	if err != nil || !found {
+		t.Fatalf("download: %v %q", err, got)
+	}
+	code, out, _ = runCLIReader(t, strings.NewReader(line), "call")
+	if r := result(t, lines(t, out)[0]); code != 0 || !r.IsError || !strings.Contains(string(r.StructuredContent), "no-download-target") {
+		t.Fatalf("without --downloads: %s", out)
+	}
+}
+
+// TestPreviewAndExport: preview prints the compile summary and writes the document; export
+// writes the standalone HTML.
+func TestPreviewAndExport(t *testing.T) {
+	dir := seedCopy(t)
+	doc := filepath.Join(t.TempDir(), "preview.html")
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "preview", "--dir", dir, "--out", doc)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p struct {
+		Entry       string            `json:"entry"`
+		Revision    int64             `json:"revision"`
+		Diagnostics []json.RawMessage `json:"diagnostics"`
+		Bytes       int               `json:"bytes"`
+	}
+	var keys map[string]json.RawMessage
+	json.Unmarshal([]byte(out), &keys)
+	if err := json.Unmarshal([]byte(out), &p); err != nil || len(keys) != 4 || p.Entry != "index.html" || p.Revision < 1 || p.Diagnostics == nil {
+		t.Fatalf("stdout %s", out)
+	}
+	html, err := os.ReadFile(doc)
+	if err != nil || len(html) != p.Bytes || !strings.Contains(string(html), "--accent") {
+		t.Fatalf("document: %v, %d bytes, want %d", err, len(html), p.Bytes)
+	}
+
+	exp := filepath.Join(t.TempDir(), "export.html")
+	code, out, stderr = runCLIReader(t, strings.NewReader(""), "export", "--dir", dir, "--out", exp)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	html, err = os.ReadFile(exp)
+	if err != nil || !strings.Contains(string(html), "--accent") || !strings.Contains(string(html), "hero-button") || strings.Contains(string(html), `src="app.js"`) {
+		t.Fatalf("export: %v\n%.400s", err, html)
+	}
+	if !strings.Contains(out, `"bytes":`) {
+		t.Fatalf("export stdout %q", out)
+	}
+	// Without --dir: the seed.
+	if code, out, _ := runCLIReader(t, strings.NewReader(""), "preview"); code != 0 || !strings.Contains(out, `"entry":"index.html"`) {
+		t.Fatalf("preview on the seed: exit %d %s", code, out)
+	}
+}
+
+// TestExitStatuses: 0 when the command ran (tool errors are results), 2 for bad flags, 1 for
+// host failures (a --dir that is not a directory).
+func TestExitStatuses(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"call", "--dir", missing}, exitHost},
+		{[]string{"agent", "--dir", missing, "hi"}, exitHost},
+		{[]string{"preview", "--dir", missing}, exitHost},
+		{[]string{"export", "--dir", missing, "--out", filepath.Join(missing, "x.html")}, exitHost},
+		{[]string{"export"}, exitUsage},
+		{[]string{"agent"}, exitUsage},
+		{[]string{"agent", "--save=maybe", "x"}, exitUsage},
+		{[]string{"preview", "--bogus"}, exitUsage},
+	} {
+		code, _, stderr := runCLIReader(t, strings.NewReader(""), c.args...)
+		if code != c.want || stderr == "" {
+			t.Errorf("%q: exit %d (%q), want %d", c.args, code, stderr, c.want)
+		}
+	}
+	code, out, _ := runCLIReader(t, strings.NewReader(`{"name":"workspace.readFile","arguments":{"path":"nope"}}`+"\n"), "call", "--dir", seedCopy(t))
+	if code != exitOK || !result(t, lines(t, out)[0]).IsError {
+		t.Fatalf("a tool error: exit %d %s", code, out)
+	}
+}
