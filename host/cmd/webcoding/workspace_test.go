@@ -330,7 +330,10 @@ func TestCallAutosave(t *testing.T) {
 	r := &stepReader{steps: []step{
 		{line: writeFileLine("styles.css", newCSS)},
 		{before: func() { seen = append(seen, tree(t, dir)["styles.css"]) }, line: `{"name":"workspace.deleteFile","arguments":{"path":"README.md"}}`},
-		{before: func() { _, ok := tree(t, dir)["README.md"]; seen = append(seen, map[bool]string{true: "readme", false: "gone"}[ok]) }, line: `{"name":"workspace.readFile","arguments":{"path":"nope.css"}}`},
+		{before: func() {
+			_, ok := tree(t, dir)["README.md"]
+			seen = append(seen, map[bool]string{true: "readme", false: "gone"}[ok])
+		}, line: `{"name":"workspace.readFile","arguments":{"path":"nope.css"}}`},
 	}}
 	code, out, stderr := runCLIReader(t, r, "call", "--dir", dir, "--autosave")
 	ls := lines(t, out)
