@@ -71,7 +71,7 @@ func TestDurableStoreChoice(t *testing.T) {
 
 // opsFixture is a registry with a durable store, a tool "t.unknown" whose handler reports
 // TOOL_EXECUTION_UNKNOWN, and the operation methods over it.
-func opsFixture(t *testing.T) (*registry.Registry, map[string]abi.Method, *int) {
+func opsFixture(t testing.TB) (*registry.Registry, map[string]abi.Method, *int) {
 	t.Helper()
 	store, err := durable.New(memstore.New(), durable.Options{})
 	if err != nil {
@@ -186,4 +186,35 @@ func TestOperationMethodsStoreDown(t *testing.T) {
 	if rerr == nil || rerr.Code != jsonrpc.CodeInternalError || rerr.Data.(map[string]any)["retryable"] != true {
 		t.Fatalf("store down: %+v", rerr)
 	}
+}
+
+// FuzzOperationParams: any params bytes given to operations/get and operations/reconcile are
+// answered with a result or a JSON-RPC error (never a panic), and a result serializes.
+func FuzzOperationParams(f *testing.F) {
+	for _, s := range []string{
+		`{"tool":"t.unknown","idempotencyKey":"k"}`,
+		`{"sessionId":"s1","tool":"t.unknown","idempotencyKey":"k","state":"completed","structuredContent":{"a":1}}`,
+		`{"tool":"t.unknown","idempotencyKey":"k","state":"failed","reason":"r","fence":{"incarnation":"i","revision":2}}`,
+		`{"tool":"t.unknown","idempotencyKey":"k","state":"completed","structuredContent":[1],"reconcilerId":"x"}`,
+		`null`, ``, `{"tool":"\u0000","idempotencyKey":"k"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	r, ms, _ := opsFixture(f)
+	key := "k"
+	r.Call(context.Background(), mcp.CallToolParams{Name: "t.unknown", Meta: &mcp.CallMeta{IdempotencyKey: &key, Mode: mcp.ModeDirect}})
+	f.Fuzz(func(t *testing.T, params []byte) {
+		for _, name := range []string{abi.MethodOperationsGet, abi.MethodOperationsReconcile} {
+			v, rerr := ms[name](context.Background(), params)
+			if rerr != nil {
+				if rerr.Code != jsonrpc.CodeInvalidParams && rerr.Code != jsonrpc.CodeInternalError {
+					t.Fatalf("%s: code %d", name, rerr.Code)
+				}
+				continue
+			}
+			if _, err := json.Marshal(v); err != nil {
+				t.Fatalf("%s: result does not serialize: %v", name, err)
+			}
+		}
+	})
 }
