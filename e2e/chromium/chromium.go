@@ -155,6 +155,18 @@ type Tab struct {
 // test ends. A missing Chromium fails the test (never skips it).
 func NewTab(t testing.TB) *Tab {
 	t.Helper()
+	return newTab(t)
+}
+
+// NewIsolatedTab opens a tab in a new browser context (its own HTTP cache, storage and
+// service workers, like a fresh profile); the context is disposed with the tab.
+func NewIsolatedTab(t testing.TB) *Tab {
+	t.Helper()
+	return newTab(t, chromedp.WithNewBrowserContext())
+}
+
+func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
+	t.Helper()
 	bctx, err := Start()
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +196,7 @@ func NewTab(t testing.TB) *Tab {
 			tab.add(ConsoleEntry{Level: "exception", Text: text})
 		}
 	}
-	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithListener(listener))
+	ctx, cancel := chromedp.NewContext(bctx, append(opts, chromedp.WithListener(listener))...)
 	tab.Ctx, tab.cancel = ctx, cancel
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()

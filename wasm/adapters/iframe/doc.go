@@ -25,9 +25,12 @@
 //
 // # Assets (SPEC §2.15, measured)
 //
-// Assets use data: URLs (preview.DataURL, the compiler's default). Measured in Chromium 156
-// by e2e/browser TestBlobURLInOpaqueFrame: see that test for the current answer; the port
-// does not depend on blob: URLs either way.
+// Assets use data: URLs (preview.DataURL, the compiler's default). Measured with
+// e2e/browser TestBlobURLInOpaqueFrame in Debian's Chromium (headless, site isolation on): in
+// a sandboxed srcdoc frame without allow-same-origin (origin "null"), an <img> whose src is a
+// blob: URL created by the parent fails to load (error event) and fetch() of it rejects
+// ("TypeError: Failed to fetch"), while a data: URL image loads. So parent-made blob: URLs
+// are not used; the module bootstrap's blob: URLs are created inside the frame, which works.
 //
 // # Event loop
 //

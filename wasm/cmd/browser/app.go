@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -318,7 +319,11 @@ func (a *app) exposeGlobals() {
 		req := []byte(args[0].String())
 		return jsbridge.Promise(context.Background(), "webcodingHandle", func(ctx context.Context) ([]byte, error) {
 			out := a.handle(ctx, req)
-			a.requestRefresh()
+			// Mutating tool calls refresh the UI through their lifecycle events; these
+			// methods change what is shown without one.
+			if bytes.Contains(req, []byte(`"session/configure"`)) || bytes.Contains(req, []byte(`"approvals/`)) {
+				a.requestRefresh()
+			}
 			return out, nil
 		})
 	})

@@ -1,0 +1,23 @@
+// Package browser holds the studio's browser tests: the built site (host/sitebuild, built once
+// per test binary into a temp dir) served by host/devserver on 127.0.0.1:0 and driven in
+// headless Chromium through the shared harness e2e/chromium (one browser per binary, one tab
+// per test).
+//
+// Covered: first load ("Ready", "tools/list · 23", first preview ack); "Make it emerald" →
+// approval card (focused) → Approve → the sandboxed iframe's computed --accent is #10b981 and
+// the preview status shows the new revision acknowledged; Escape during a pending approval
+// cancels with nothing executed; a reload restores files, active path and revision from
+// IndexedDB; forged acks (wrong nonce, wrong revision) posted by the preview are ignored; a
+// reload with the server stopped opens the studio from the service worker; a page without
+// IndexedDB runs in memory mode with the storage error shown and returned; no console errors.
+// The js-only adapters' own Go tests (jsbridge, iframe, idb — the workspace Repository
+// contract) are compiled for GOOS=js and run in a page (TestAdapterTestsInChromium,
+// TestIndexedDBRepository); TestBlobURLInOpaqueFrame measures SPEC §2.15.
+//
+// Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
+// edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
+// fresh browser context).
+//
+// Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
+// apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
+package browser
