@@ -105,3 +105,47 @@ func BenchmarkInstantiate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFolderHostCalls measures one FolderAdapter call made inside the module through the
+// folder host functions over a directory (the "#hosttest:folder" hook: JSON in, the guest's
+// hostcall.Folder, the host's DirFolder, JSON out): "read" a 1 KiB file, "read-256k" a file
+// that takes the parked-result path, "write" an atomic replace (fsync included).
+func BenchmarkFolderHostCalls(b *testing.B) {
+	dir := b.TempDir()
+	small := bytes.Repeat([]byte("a"), 1<<10)
+	big := bytes.Repeat([]byte("b"), 256<<10)
+	if err := os.WriteFile(dir+"/small.css", small, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/big.css", big, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ name, req string }{
+		{"read", `{"op":"read","path":"small.css"}`},
+		{"read-256k", `{"op":"read","path":"big.css"}`},
+		{"write", `{"op":"write","path":"w.css","data":"YWJj"}`},
+	} {
+		for _, abandon := range []bool{false, true} {
+			name := bc.name
+			if abandon {
+				name += "/abandon"
+			}
+			b.Run(name, func(b *testing.B) {
+				h := newHost(b, Options{FolderDir: dir, AbandonOnDeadline: abandon})
+				req := []byte("#hosttest:folder" + bc.req)
+				ctx := context.Background()
+				first, err := h.Handle(ctx, req)
+				if err != nil || bytes.Contains(first, []byte(`"err"`)) {
+					b.Fatalf("%v %.200s", err, first)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := h.Handle(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

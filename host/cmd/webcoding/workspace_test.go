@@ -19,7 +19,7 @@ import (
 
 // seedCopy writes the built-in seed workspace (REFERENCE §1, canvas-landing) into a fresh
 // directory and returns it.
-func seedCopy(t *testing.T) string {
+func seedCopy(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "site")
 	for _, f := range workspace.Seed().Files {
@@ -35,7 +35,7 @@ func seedCopy(t *testing.T) string {
 }
 
 // tree returns every regular file under dir (slash path → content).
-func tree(t *testing.T, dir string) map[string]string {
+func tree(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
