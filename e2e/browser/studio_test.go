@@ -231,3 +231,8 @@ func TestForgedAcksIgnored(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
