@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,6 +46,59 @@ func FuzzHandle(f *testing.F) {
 		}
 		if n := h.Stats().Instantiations; n != before {
 			t.Fatalf("Handle(%q) reset the instance", req)
+		}
+	})
+}
+
+// FuzzFolderPath writes arbitrary paths and bytes through the guest's folder adapter (the
+// folder host functions over DirFolder, see folder_test.go). Either the write succeeds, the
+// file lies inside the folder and reads back byte for byte, or it fails; and nothing is ever
+// written beside the folder, whose parent also holds a symlink target the folder links to.
+func FuzzFolderPath(f *testing.F) {
+	for _, s := range []string{"a.css", "../x", "a/../../x", "/etc/x", "out/x", "out/../../x", "a\\..\\..\\x",
+		"", ".", "a//b", "./a", "a\x00b", "%2e%2e/x", "é/ü.css", "a/b/c/d/e/f.js"} {
+		f.Add(s, []byte("data"))
+	}
+	parent := f.TempDir()
+	dir := filepath.Join(parent, "site")
+	outside := filepath.Join(parent, "outside")
+	for _, d := range []string{dir, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		f.Skip("symlinks:", err)
+	}
+	h, err := New(context.Background(), Options{ModulePath: testModule, FolderDir: dir, AbandonOnDeadline: true, CallTimeout: 20 * time.Second})
+	if err != nil {
+		f.Fatal(err)
+	}
+	g := &guestFolder{h: h}
+	f.Fuzz(func(t *testing.T, p string, data []byte) {
+		g.t = t
+		// The hook carries the path in JSON, which turns invalid UTF-8 into U+FFFD: check the
+		// path the guest actually sees (testdata: the first fuzz failure was this harness bug).
+		if b, err := json.Marshal(p); err == nil {
+			_ = json.Unmarshal(b, &p)
+		}
+		ctx := context.Background()
+		werr := g.WriteFile(ctx, p, data)
+		if werr == nil {
+			got, rerr := g.ReadFile(ctx, p)
+			if rerr != nil || !bytes.Equal(got, data) {
+				t.Fatalf("WriteFile(%q) succeeded, read back %d bytes, %v", p, len(got), rerr)
+			}
+			real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(p)))
+			if err != nil || !strings.HasPrefix(real, dir+string(filepath.Separator)) {
+				t.Fatalf("WriteFile(%q) wrote %q (%v), outside %s", p, real, err, dir)
+			}
+		}
+		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+			t.Fatalf("WriteFile(%q) = %v wrote outside the folder: %v", p, werr, entries)
+		}
+		if entries, _ := os.ReadDir(parent); len(entries) != 2 {
+			t.Fatalf("WriteFile(%q) = %v wrote beside the folder: %v", p, werr, entries)
 		}
 	})
 }
