@@ -1,0 +1,29 @@
+// Package openrouter is the OpenRouter provider loop (REFERENCE §3.3, §4, §7.5; SPEC §2.1,
+// §2.10, §3): it sends the canonical tools/list to an OpenAI-compatible chat-completions
+// endpoint, decodes the model's answer defensively, runs the requested tool calls through the
+// registry (source "model", mode "agent", one sessionId per run, the provider's call id kept)
+// and feeds their serialized results back, for at most MaxTurns turns and MaxToolCalls calls.
+//
+// The package is core: HTTP goes through the Transport port (Request/Response as plain bytes),
+// sleeping and the clock through Options.Sleep / Options.Now, so it builds for GOOS=js and
+// GOOS=wasip1 and its tests run natively with a fake clock. It never imports net/http.
+//
+// # The API key
+//
+// The key is an input, never state: Config.APIKey, when set, becomes the Authorization header
+// of the chat request (the browser build, where the key lives in the page). Headless, the
+// wasip1 module leaves it empty and the host transport adds the header from
+// OPENROUTER_API_KEY itself (SPEC §3), so the key never enters the module. Either way the key
+// is never logged, never put in an error, a notice, a report or a tool payload; text that
+// comes back from the network is scrubbed of it before it is shown.
+//
+// # Files
+//
+//   - transport.go: the Transport port and its Request/Response.
+//   - request.go: Config, messages and the chat-completions request body.
+//   - decode.go: DecodeResponse, the validating response decoder, and argument parsing.
+//   - status.go: HTTP status classes, error excerpts, Retry-After and the backoff schedule.
+//   - serialize.go: SerializeResult, a canonical result as the provider sees it.
+//   - loop.go: Run, the turn loop, budgets, retries and the Report.
+//   - models.go: the model catalog (models endpoint query and parsing).
+package openrouter

@@ -1,0 +1,422 @@
+package openrouter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider"
+	"github.com/webcoding/studio/wasm/registry"
+)
+
+// Budgets (REFERENCE §4).
+const (
+	// MaxTurns is how many chat requests one run makes at most (OPENROUTER_TOOL_LOOP_LIMIT).
+	MaxTurns = 5
+	// MaxToolCalls is how many tool calls one run executes at most
+	// (OPENROUTER_TOOL_CALL_LIMIT, checked before a batch runs).
+	MaxToolCalls = 12
+	// MaxOutputBytes is the maxOutputBytes of every model-originated call (64 KiB): a larger
+	// result becomes TOOL_OUTPUT_LIMIT_EXCEEDED, which the model reads instead.
+	MaxOutputBytes = 64 << 10
+	// MaxConversationBytes bounds the content carried from one prompt to the next; beyond it
+	// the oldest tool results are replaced by ElidedResult first.
+	MaxConversationBytes = 96 << 10
+)
+
+// ElidedResult replaces an old tool result when the conversation outgrows
+// MaxConversationBytes.
+const ElidedResult = `{"status":"elided","message":"Older tool result elided to keep the conversation bounded."}`
+
+// Notice is a retry notice: Text is "retrying provider request <Attempt>/<Max>", shown by
+// the UI and the CLI while the backoff of Delay runs. Code is the transient failure.
+type Notice struct {
+	Attempt int           `json:"attempt"`
+	Max     int           `json:"max"`
+	Delay   time.Duration `json:"delayNs"`
+	Code    mcp.Code      `json:"code"`
+	Text    string        `json:"text"`
+}
+
+// Conversation is the chat history that a follow-up prompt continues (the provider's view;
+// the visible transcript is the caller's projection of Reports). The zero value is an empty
+// chat ("New chat" is Reset). It is not safe for concurrent runs.
+type Conversation struct {
+	messages []Message
+}
+
+// Messages returns a copy of the history, system message first.
+func (c *Conversation) Messages() []Message { return append([]Message(nil), c.messages...) }
+
+// Reset empties the conversation.
+func (c *Conversation) Reset() { c.messages = nil }
+
+// Options are the inputs of Run besides the prompt.
+type Options struct {
+	Config
+	// Transport performs the HTTP requests (required).
+	Transport Transport
+	// ListTools fetches one tools/list page (required); every page is read
+	// (registry.ListAllTools) and converted with provider.ToOpenAI.
+	ListTools registry.ListPageFunc
+	// Exec runs one tools/call through the registry (required).
+	Exec agent.Executor
+	// SessionID is the sessionId of every call of this run ("" → none).
+	SessionID string
+	// Conversation, when non-nil, is continued and updated; nil starts a fresh chat.
+	Conversation *Conversation
+	// OnNotice receives retry notices; nil drops them (they are also in Report.Notices).
+	OnNotice func(Notice)
+	// Sleep waits d or until ctx is done, returning ctx's error then (nil: a timer).
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock for Retry-After dates (nil: time.Now).
+	Now func() time.Time
+}
+
+// Report is the outcome of Run: the local agent's Report (calls, summary, failed,
+// errorCode, retryable, failedTool) plus the provider facts:
+//
+//	{"calls", "summary", "failed", "failedTool"?, "errorCode"?, "retryable"?,
+//	 "provider": "openrouter", "model", "turns", "cancelled"?, "error"?, "notices"?}
+//
+// A run fails (failed true, error set) only on a provider or budget error; tool errors are
+// results the model reads. A cancelled run is cancelled, not failed.
+type Report struct {
+	agent.Report
+	Provider  string         `json:"provider"`
+	Model     string         `json:"model"`
+	Turns     int            `json:"turns"`
+	Cancelled bool           `json:"cancelled,omitempty"`
+	Error     *mcp.ToolError `json:"error,omitempty"`
+	Notices   []string       `json:"notices,omitempty"`
+}
+
+// errCancelled marks a run stopped by its context.
+var errCancelled = errors.New("cancelled")
+
+// Run sends prompt (with the conversation so far) to the provider and runs the tool calls it
+// asks for, turn after turn, until the model answers with text (REFERENCE §7.5):
+//   - at most MaxTurns requests; still calling tools after the last → OPENROUTER_TOOL_LOOP_LIMIT;
+//   - each request retried at most MaxRetries times on a transient failure, after Backoff
+//     (Retry-After honoured), with a Notice each time; cancellation during the backoff stops
+//     the run without another request;
+//   - a batch whose calls would bring the run over MaxToolCalls is refused before any runs
+//     (OPENROUTER_TOOL_CALL_LIMIT);
+//   - each call is dispatched under its canonical name with _meta {toolCallId: the provider's
+//     id, sessionId, source "model", mode "agent", maxOutputBytes 65536}; null members of the
+//     arguments that the tool does not require are dropped first (null means absent);
+//   - calls whose arguments were unusable are not run: their result is the
+//     OPENROUTER_INVALID_TOOL_CALL error, which the model reads.
+//
+// Run never panics on provider input and never returns the API key in any field.
+func Run(ctx context.Context, prompt string, opts Options) Report {
+	l := &loop{opts: opts, rep: Report{Provider: "openrouter", Model: opts.model()}}
+	l.rep.Calls = []agent.Step{}
+	if opts.Conversation == nil {
+		l.conv = &Conversation{}
+	} else {
+		l.conv = opts.Conversation
+	}
+	l.run(ctx, prompt)
+	return l.rep
+}
+
+type loop struct {
+	opts     Options
+	rep      Report
+	conv     *Conversation
+	names    *provider.NameMap
+	required map[string]map[string]bool
+	tools    []provider.OpenAITool
+}
+
+func (l *loop) run(ctx context.Context, prompt string) {
+	if l.opts.Transport == nil || l.opts.ListTools == nil || l.opts.Exec == nil {
+		l.fail(mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "OpenRouter run is missing its transport, tool list or executor."))
+		return
+	}
+	if err := l.loadTools(ctx); err != nil {
+		if ctx.Err() != nil {
+			l.cancel()
+			return
+		}
+		l.fail(mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "The tool catalog could not be prepared for OpenRouter: %s.", err.Error()))
+		return
+	}
+	if len(l.conv.messages) == 0 {
+		l.conv.messages = append(l.conv.messages, Message{Role: RoleSystem, Content: text(SystemPrompt)})
+	}
+	l.conv.messages = append(l.conv.messages, Message{Role: RoleUser, Content: text(prompt)})
+	completed := 0
+	for turn := 1; turn <= MaxTurns; turn++ {
+		l.rep.Turns = turn
+		boundConversation(l.conv)
+		comp, terr := l.request(ctx)
+		if errors.Is(terr, errCancelled) {
+			l.cancel()
+			return
+		}
+		if terr != nil {
+			l.fail(terr.(*mcp.ToolError))
+			return
+		}
+		if len(comp.Calls) == 0 {
+			final := ""
+			if comp.Content != nil {
+				final = *comp.Content
+			}
+			l.conv.messages = append(l.conv.messages, Message{Role: RoleAssistant, Content: text(final)})
+			if strings.TrimSpace(final) == "" {
+				final = fmt.Sprintf("OpenRouter completed %d tool call(s).", completed)
+			}
+			l.rep.Summary = strings.TrimSpace(final)
+			return
+		}
+		if completed+len(comp.Calls) > MaxToolCalls {
+			l.fail(mcp.NewError(mcp.CodeOpenRouterToolCallLimit, false,
+				map[string]any{"completed": completed, "requested": len(comp.Calls), "limit": MaxToolCalls},
+				"OpenRouter requested %d more tool call(s) after %d; a run allows at most %d.", len(comp.Calls), completed, MaxToolCalls))
+			return
+		}
+		l.runBatch(ctx, comp)
+		completed += len(comp.Calls)
+		if ctx.Err() != nil {
+			l.cancel()
+			return
+		}
+	}
+	l.fail(mcp.NewError(mcp.CodeOpenRouterToolLoopLimit, false, map[string]any{"turns": MaxTurns, "toolCalls": completed},
+		"OpenRouter was still calling tools after %d turns.", MaxTurns))
+}
+
+func (l *loop) loadTools(ctx context.Context) error {
+	all, err := registry.ListAllTools(ctx, l.opts.ListTools, registry.ListAllOptions{})
+	if err != nil {
+		return err
+	}
+	if l.tools, err = provider.ToOpenAI(all); err != nil {
+		return err
+	}
+	names := make([]string, len(all))
+	l.required = make(map[string]map[string]bool, len(all))
+	for i, t := range all {
+		names[i] = t.Name
+		var s struct {
+			Required []string `json:"required"`
+		}
+		_ = json.Unmarshal(t.InputSchema, &s)
+		req := map[string]bool{}
+		for _, r := range s.Required {
+			req[r] = true
+		}
+		l.required[t.Name] = req
+	}
+	l.names, err = provider.NewNameMap(names)
+	return err
+}
+
+// runBatch appends the assistant tool-call message, then runs every call and appends its
+// tool message. After a cancellation the remaining calls are answered TOOL_CANCELLED without
+// running, so the history stays well-formed.
+func (l *loop) runBatch(ctx context.Context, comp *Completion) {
+	am := Message{Role: RoleAssistant, Content: comp.Content}
+	if comp.Content != nil && *comp.Content == "" {
+		am.Content = text("")
+	}
+	for _, c := range comp.Calls {
+		args := "{}"
+		if c.ArgError == nil {
+			args = string(c.Arguments)
+		}
+		am.ToolCalls = append(am.ToolCalls, ToolCall{ID: c.ID, Type: "function", Function: ToolCallFunction{Name: c.Name, Arguments: args}})
+	}
+	l.conv.messages = append(l.conv.messages, am)
+	limit := float64(MaxOutputBytes)
+	for _, c := range comp.Calls {
+		name, ok := l.names.ToCanonical(c.Name)
+		if !ok {
+			name = c.Name // unknown: the registry answers TOOL_NOT_FOUND
+		}
+		p := mcp.CallToolParams{Name: name, Meta: &mcp.CallMeta{ToolCallID: c.ID, SessionID: l.opts.SessionID,
+			Source: mcp.SourceModel, Mode: mcp.ModeAgent, MaxOutputBytes: &limit}}
+		var res *mcp.CallToolResult
+		switch {
+		case c.ArgError != nil:
+			res = mcp.ErrorResult(c.ID, c.ArgError)
+		case ctx.Err() != nil:
+			p.Arguments = c.Arguments
+			res = mcp.ErrorResult(c.ID, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Tool call cancelled before it started."))
+		default:
+			p.Arguments = dropOptionalNulls(c.Arguments, l.required[name])
+			res = l.opts.Exec(ctx, p)
+		}
+		l.rep.Calls = append(l.rep.Calls, agent.Step{Request: p, Result: res})
+		l.conv.messages = append(l.conv.messages, Message{Role: RoleTool, ToolCallID: c.ID, Content: text(SerializeResult(res))})
+	}
+}
+
+// dropOptionalNulls removes top-level members whose value is null and whose name is not
+// required; required nulls stay, so validation refuses them.
+func dropOptionalNulls(args json.RawMessage, required map[string]bool) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return args
+	}
+	dropped := false
+	for k, v := range m {
+		if kindOf(v) == "null" && !required[k] {
+			delete(m, k)
+			dropped = true
+		}
+	}
+	if !dropped {
+		return args
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return b
+}
+
+// request performs one turn's request with retries. It returns errCancelled when ctx ended.
+func (l *loop) request(ctx context.Context) (*Completion, error) {
+	req, err := BuildRequest(l.opts.Config, l.conv.messages, l.tools)
+	if err != nil {
+		return nil, mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "The OpenRouter request could not be built: %s.", err.Error())
+	}
+	for attempt := 0; ; attempt++ {
+		comp, terr, retryAfter := l.once(ctx, req)
+		if ctx.Err() != nil {
+			return nil, errCancelled
+		}
+		if terr == nil {
+			return comp, nil
+		}
+		if !Transient(terr.Code) || attempt >= MaxRetries {
+			if d, ok := terr.Details.(map[string]any); ok {
+				d["attempts"] = attempt + 1
+			} else if terr.Details == nil {
+				terr.Details = map[string]any{"attempts": attempt + 1}
+			}
+			return nil, terr
+		}
+		delay := Backoff(attempt, retryAfter)
+		n := Notice{Attempt: attempt + 1, Max: MaxRetries, Delay: delay, Code: terr.Code,
+			Text: fmt.Sprintf("retrying provider request %d/%d", attempt+1, MaxRetries)}
+		l.rep.Notices = append(l.rep.Notices, n.Text)
+		if l.opts.OnNotice != nil {
+			l.opts.OnNotice(n)
+		}
+		if err := l.sleep(ctx, delay); err != nil || ctx.Err() != nil {
+			return nil, errCancelled
+		}
+	}
+}
+
+// once performs one HTTP attempt and classifies its outcome.
+func (l *loop) once(ctx context.Context, req Request) (*Completion, *mcp.ToolError, time.Duration) {
+	actx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	resp, err := l.opts.Transport.Do(actx, req)
+	timedOut := actx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if ctx.Err() != nil {
+		return nil, nil, 0
+	}
+	if err != nil || timedOut {
+		if timedOut {
+			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds()},
+				"OpenRouter request timed out after %d ms.", RequestTimeout.Milliseconds()), 0
+		}
+		return nil, mcp.NewError(mcp.CodeOpenRouterNetworkError, true, nil, "Network request failed: %s", l.scrub(Excerpt(err.Error(), ExcerptChars))), 0
+	}
+	retryAfter := RetryAfter(HeaderValue(resp.Header, "Retry-After"), l.now())
+	if resp.Status < 200 || resp.Status > 299 {
+		detail, code := errorBodyDetail(resp.Body)
+		return nil, StatusError(resp.Status, l.scrub(detail), l.scrub(code)), retryAfter
+	}
+	comp, pe, terr := DecodeResponse(resp.Body)
+	switch {
+	case pe != nil:
+		return nil, StatusError(pe.Status, l.scrub(Excerpt(pe.Message, ExcerptChars)), l.scrub(pe.Code)), retryAfter
+	case terr != nil:
+		return nil, terr, 0
+	}
+	return comp, nil, 0
+}
+
+func (l *loop) sleep(ctx context.Context, d time.Duration) error {
+	if l.opts.Sleep != nil {
+		return l.opts.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (l *loop) now() time.Time {
+	if l.opts.Now != nil {
+		return l.opts.Now()
+	}
+	return time.Now()
+}
+
+// scrub removes the API key from text that came from the network or the transport.
+func (l *loop) scrub(s string) string {
+	if l.opts.APIKey == "" || len(l.opts.APIKey) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, l.opts.APIKey, "[api key redacted]")
+}
+
+func (l *loop) fail(terr *mcp.ToolError) {
+	retry := terr.Retryable
+	l.rep.Failed, l.rep.ErrorCode, l.rep.Retryable, l.rep.Error = true, terr.Code, &retry, terr
+	l.rep.Summary = terr.Error()
+}
+
+func (l *loop) cancel() {
+	l.rep.Cancelled = true
+	l.rep.Summary = "OpenRouter run cancelled."
+}
+
+// boundConversation elides the oldest tool results until the content fits
+// MaxConversationBytes (the system message and the newest prompt are never touched).
+func boundConversation(c *Conversation) {
+	size := 0
+	for _, m := range c.messages {
+		size += msgSize(m)
+	}
+	for i := range c.messages {
+		if size <= MaxConversationBytes {
+			return
+		}
+		m := &c.messages[i]
+		if m.Role != RoleTool || m.Content == nil || *m.Content == ElidedResult {
+			continue
+		}
+		size -= len(*m.Content) - len(ElidedResult)
+		m.Content = text(ElidedResult)
+	}
+}
+
+func msgSize(m Message) int {
+	n := 0
+	if m.Content != nil {
+		n += len(*m.Content)
+	}
+	for _, tc := range m.ToolCalls {
+		n += len(tc.Function.Arguments) + len(tc.Function.Name) + len(tc.ID)
+	}
+	return n
+}

@@ -1,0 +1,57 @@
+package openrouter
+
+import (
+	"context"
+	"strings"
+)
+
+// Request is one HTTP request the loop asks a Transport to perform. Header names are
+// canonical MIME header names ("Content-Type", "HTTP-Referer", "X-Title", "Authorization");
+// Body is the complete request body (nil for GET).
+type Request struct {
+	Method string
+	URL    string
+	Header map[string]string
+	Body   []byte
+}
+
+// Response is a complete HTTP response: the status code, the response headers (any case;
+// read them with HeaderValue) and the whole body, read as bytes before any decoding.
+type Response struct {
+	Status int
+	Header map[string]string
+	Body   []byte
+}
+
+// Transport performs HTTP requests for the loop: net/http natively and on the host, fetch in
+// the browser, a host function in the wasip1 module. Do returns a non-nil error only when no
+// HTTP response arrived (DNS, connection refused, reset, aborted): the loop reports that as
+// OPENROUTER_NETWORK_ERROR, or OPENROUTER_TIMEOUT when the attempt's context deadline (20 s)
+// expired, and a cancelled ctx as a cancelled run. Do must honour ctx: return promptly once it
+// is done.
+//
+// A transport may add headers (the host adds Authorization from OPENROUTER_API_KEY); it must
+// not follow the request to any origin other than Request.URL's.
+type Transport interface {
+	Do(ctx context.Context, req Request) (Response, error)
+}
+
+// TransportFunc adapts a function to Transport.
+type TransportFunc func(ctx context.Context, req Request) (Response, error)
+
+// Do calls f.
+func (f TransportFunc) Do(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
+
+// HeaderValue returns the value of header name in h, matching names case-insensitively, and
+// "" when it is absent.
+func HeaderValue(h map[string]string, name string) string {
+	if v, ok := h[name]; ok {
+		return v
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
