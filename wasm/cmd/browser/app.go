@@ -61,6 +61,7 @@ type state struct {
 	running      string // JSON-RPC id of the running agent/run, "" when idle
 	preview      iframe.Status
 	focusApprove bool
+	persistence  string // "persistent storage granted" / "… not granted" / ""
 }
 
 type app struct {
@@ -375,6 +376,7 @@ func (a *app) start(ctx context.Context) {
 		setTiming("coreReady", now())
 		a.emit(map[string]any{"kind": "ready", "tools": len(list.Tools)})
 		a.reload(ctx)
+		jsbridge.Go("persist", a.requestPersistence)
 		if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
 			a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
 		}
@@ -451,4 +453,32 @@ func (a *app) renderLoop() {
 		a.render()
 		time.Sleep(8 * time.Millisecond)
 	}
+}
+
+// requestPersistence asks for persistent storage (navigator.storage.persist) so the browser
+// does not evict the workspace under storage pressure, and shows the answer.
+func (a *app) requestPersistence() {
+	storage := js.Global().Get("navigator").Get("storage")
+	if storage.Type() != js.TypeObject || storage.Get("persist").Type() != js.TypeFunction {
+		a.setPersistence("persistent storage unavailable")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	v, err := jsbridge.Await(ctx, storage.Call("persist"))
+	switch {
+	case err != nil:
+		a.setPersistence("persistent storage unavailable")
+	case v.Truthy():
+		a.setPersistence("persistent storage granted")
+	default:
+		a.setPersistence("persistent storage not granted")
+	}
+}
+
+func (a *app) setPersistence(s string) {
+	a.mu.Lock()
+	a.st.persistence = s
+	a.mu.Unlock()
+	a.markDirty()
 }

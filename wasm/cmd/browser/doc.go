@@ -31,8 +31,13 @@
 // # UI
 //
 // UI actions go through the same JSON-RPC entry as everything else: buttons call tools/call
-// with _meta {source:"local", mode:"direct"}; prompts call agent/run (agent mode, so writes
-// wait for Approve/Deny cards); Escape calls approvals/denyAll and cancels the run
-// (notifications/cancelled). Regions are rendered with html/template (file names and model
+// with _meta {source:"local", mode:"direct"}; prompts and the 14 recipe chips call agent/run
+// (agent mode, so writes wait for Approve/Deny cards; the first card's Approve button gets
+// focus); Escape calls approvals/denyAll and cancels the run (notifications/cancelled).
+// Editor typing keeps a local draft and flushes it through workspace.writeFile (direct mode,
+// expectedRevision) after 650 ms idle, on blur, Ctrl/Cmd+S, and before any other action;
+// Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl+Y) outside text fields call workspace.undo/redo;
+// Export calls preview/export and downloads <rootName>.html. At start the studio asks for
+// persistent storage (navigator.storage.persist) and shows the answer in the header. Regions are rendered with html/template (file names and model
 // text are escaped) and focus is restored by element id after each render.
 package main

@@ -40,6 +40,9 @@ func (a *app) bindDOM() {
 		}
 		action := btn.Get("dataset").Get("action").String()
 		path := attr(btn, "data-path")
+		if action == "recipe" {
+			path = attr(btn, "data-prompt")
+		}
 		id := attr(btn, "data-id")
 		args[0].Call("preventDefault")
 		jsbridge.Go("action."+action, func() { a.action(action, path, id) })
@@ -73,6 +76,17 @@ func (a *app) bindDOM() {
 		case (key == "s" || key == "S") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()):
 			ev.Call("preventDefault")
 			jsbridge.Go("save", func() { a.flushDraft(context.Background()) })
+		case (key == "z" || key == "Z" || key == "y" || key == "Y") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()) && !inTextField(ev.Get("target")):
+			// Workspace undo/redo outside text fields (text fields keep their own undo).
+			redo := key == "y" || key == "Y" || ev.Get("shiftKey").Bool()
+			ev.Call("preventDefault")
+			jsbridge.Go("history", func() {
+				if redo {
+					a.action("redo", "", "")
+				} else {
+					a.action("undo", "", "")
+				}
+			})
 		}
 		return nil
 	})
@@ -88,6 +102,18 @@ func (a *app) bindDOM() {
 			return nil
 		})
 	}
+}
+
+// inTextField reports whether el is a textarea, an input or editable content.
+func inTextField(el js.Value) bool {
+	if el.Type() != js.TypeObject || el.Get("tagName").Type() != js.TypeString {
+		return false
+	}
+	switch el.Get("tagName").String() {
+	case "TEXTAREA", "INPUT", "SELECT":
+		return true
+	}
+	return el.Get("isContentEditable").Truthy()
 }
 
 func attr(el js.Value, name string) string {
@@ -119,6 +145,11 @@ func (a *app) action(action, path, id string) {
 		err = a.tool(ctx, "preview.refresh", nil, nil)
 	case "save":
 		a.flushDraft(ctx)
+	case "undo", "redo":
+		a.flushDraft(ctx)
+		err = a.tool(ctx, "workspace."+action, map[string]any{}, nil)
+	case "export":
+		err = a.export(ctx)
 	case "recipe":
 		a.runPrompt(path)
 	}
@@ -231,4 +262,27 @@ func (a *app) flushDraft(ctx context.Context) {
 		a.addEntry(entry{Kind: "error", Text: err.Error()})
 	}
 	a.reload(ctx)
+}
+
+// export downloads the standalone HTML export (preview/export: CSS/JS inlined, assets as
+// data: URLs, no bridge) as <rootName>.html. It is a core operation, not a tool (SPEC §2.11).
+func (a *app) export(ctx context.Context) error {
+	a.flushDraft(ctx)
+	var out struct {
+		HTML string `json:"html"`
+	}
+	if err := a.rpc(ctx, "", "preview/export", map[string]any{}, &out); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	name := a.st.rootName
+	a.mu.Unlock()
+	if name == "" {
+		name = "workspace"
+	}
+	if err := download(name+".html", "text/html", []byte(out.HTML)); err != nil {
+		return err
+	}
+	a.addEntry(entry{Kind: "info", Text: "Exported " + name + ".html"})
+	return nil
 }

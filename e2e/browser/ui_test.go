@@ -1,0 +1,80 @@
+package browser
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+func readREADME(t *testing.T, tab *chromium.Tab) string {
+	t.Helper()
+	return directCall(t, tab, "workspace.readFile", `{"path":"README.md"}`)["source"].(string)
+}
+
+// TestUndoRedoShortcuts: Ctrl+Z / Ctrl+Shift+Z outside text fields run workspace.undo/redo.
+func TestUndoRedoShortcuts(t *testing.T) {
+	tab := openStudio(t)
+	before := readREADME(t, tab)
+	marker := before + "\nundo marker " + time.Now().Format(time.RFC3339Nano)
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(marker)+`}`)
+	blur := chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`)
+	if err := tab.Do(10*time.Second, blur, chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingHandle(`+jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"README.md"},"_meta":{"source":"local","mode":"direct"}}}`)+`).then(r => JSON.parse(r).result.structuredContent.source === `+jsString(before)+`)`); err != nil {
+		t.Fatalf("Ctrl+Z did not undo the write: README.md = %q", readREADME(t, tab))
+	}
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingHandle(`+jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"README.md"},"_meta":{"source":"local","mode":"direct"}}}`)+`).then(r => JSON.parse(r).result.structuredContent.source === `+jsString(marker)+`)`); err != nil {
+		t.Fatalf("Ctrl+Shift+Z did not redo: README.md = %q", readREADME(t, tab))
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestRecipesExportAndPersistence: the 14 recipes are shown and run through agent/run; Export
+// downloads the standalone HTML; the studio asked for persistent storage and shows the answer.
+func TestRecipesExportAndPersistence(t *testing.T) {
+	tab := openStudio(t)
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#recipes button").length`); n != 14 {
+		t.Errorf("%d recipe buttons, want 14", n)
+	}
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show workspace status"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Show workspace status")
+	waitContains(t, tab, "#transcript", "✓ workspace.getStatus")
+	waitRunDone(t, tab)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Export standalone HTML"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Exported canvas-landing.html")
+	waitContains(t, tab, "#persistence", "persistent storage")
+	noConsoleErrors(t, tab)
+}
+
+// TestTypingWritesThroughTheRegistry: typing in the editor is written by workspace.writeFile
+// after the idle delay and the preview acknowledges the new revision.
+func TestTypingWritesThroughTheRegistry(t *testing.T) {
+	tab := openStudio(t)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Open index.html"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#editor-path", "index.html")
+	rev := ackedRevision(t, tab)
+	// Type a marker into the hero title through real key events.
+	set := chromedp.Evaluate[chromedp.Void](`(() => { const ta = document.querySelector("#editor-text"); const i = ta.value.indexOf("Sketch, ship"); ta.focus(); ta.setSelectionRange(i, i); })()`)
+	if err := tab.Do(10*time.Second, set, chromedp.KeyEvent("Typed ")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame(tab, 10*time.Second, `document.querySelector("#hero-title").textContent.startsWith("Typed Sketch")`, true); err != nil {
+		t.Fatalf("typed text did not reach the preview: %v", err)
+	}
+	if got := ackedRevision(t, tab); got <= rev {
+		t.Errorf("revision %d after typing, want > %d", got, rev)
+	}
+	noConsoleErrors(t, tab)
+}
