@@ -1,0 +1,68 @@
+package openrouter_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// FuzzOpenRouterChunk feeds arbitrary bodies to the response decoder: it never panics, returns
+// exactly one outcome, and every accepted completion is well-formed (non-blank unique ids,
+// non-blank names, arguments either a compact JSON object or an OPENROUTER_INVALID_TOOL_CALL).
+func FuzzOpenRouterChunk(f *testing.F) {
+	f.Add([]byte(textAnswer("hi")))
+	f.Add([]byte(callsAnswer("tool_calls", "null", tc{"a", "workspace_getStatus", str("")}, tc{"b", "preview_setTheme", str(`{"theme":"emerald"}`)})))
+	f.Add([]byte(callsAnswer("length", `""`, tc{"a", "workspace_writeFile", str(`{"path":"a`)})))
+	f.Add([]byte(`{"error":{"code":"429","message":"x"},"http_status":429}`))
+	f.Add([]byte(`{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"n","arguments":{"x":null}}}]}}]}`))
+	f.Add([]byte(`{"choices":[{"message":null}]}`))
+	f.Add([]byte(`<html>502</html>`))
+	f.Add([]byte(`{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"n","arguments":"[1]"}},{"id":"a"}]}}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		comp, pe, terr := openrouter.DecodeResponse(body)
+		n := 0
+		for _, set := range []bool{comp != nil, pe != nil, terr != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d outcomes for %q", n, body)
+		}
+		if terr != nil && terr.Code != mcp.CodeOpenRouterInvalidResponse && terr.Code != mcp.CodeOpenRouterNoAssistantMessage {
+			t.Fatalf("code %s", terr.Code)
+		}
+		if pe != nil && pe.Status != 0 && (pe.Status < 100 || pe.Status > 599) {
+			t.Fatalf("status %d", pe.Status)
+		}
+		if comp == nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, c := range comp.Calls {
+			if strings.TrimSpace(c.ID) == "" || seen[c.ID] || strings.TrimSpace(c.Name) == "" {
+				t.Fatalf("bad call %+v", c)
+			}
+			seen[c.ID] = true
+			if (c.ArgError == nil) == (c.Arguments == nil) {
+				t.Fatalf("call %+v: want exactly one of arguments and error", c)
+			}
+			if c.ArgError != nil {
+				if c.ArgError.Code != mcp.CodeOpenRouterInvalidToolCall {
+					t.Fatalf("arg error %s", c.ArgError.Code)
+				}
+				continue
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(c.Arguments, &m); err != nil || m == nil {
+				t.Fatalf("arguments %q are not an object", c.Arguments)
+			}
+			if err := mcp.CheckJSON(c.Arguments); err != nil {
+				t.Fatalf("arguments %q: %v", c.Arguments, err)
+			}
+		}
+	})
+}
