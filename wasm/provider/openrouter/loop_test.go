@@ -318,8 +318,8 @@ func TestArgumentRules(t *testing.T) {
 	r := newRegistry(t, true)
 	tr := &script{t: t, steps: []step{
 		ok200(callsAnswer("stop", "null",
-			tc{"empty_req", "workspace_readFile", str("")},         // required path missing
-			tc{"blank_zero", "workspace_listFiles", str("  \n ")},  // zero-argument tool: fine
+			tc{"empty_req", "workspace_readFile", str("")},              // required path missing
+			tc{"blank_zero", "workspace_listFiles", str("  \n ")},       // zero-argument tool: fine
 			tc{"object", "workspace_readFile", `{"path":"index.html"}`}, // already decoded
 			tc{"array", "workspace_readFile", str(`["index.html"]`)},
 			tc{"number", "workspace_readFile", `42`},
