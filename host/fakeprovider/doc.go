@@ -1,0 +1,15 @@
+// Package fakeprovider is a local stand-in for the OpenRouter API (SPEC §4): an httptest
+// server that answers each request with the next step of a script — a status, headers and a
+// body, usually one of the constructed response bodies under testdata/ — and checks what it
+// received (the Authorization header, provider-legal tool names, no "$schema", the request
+// shape of REFERENCE §7.5). Malformed bodies are part of the point: proxies' HTML error pages,
+// bodies that are not JSON, error objects inside a 200, truncated tool-call arguments.
+//
+// The bodies in testdata/ were written by hand in the shape OpenRouter documents for
+// chat-completions and models responses; nothing was recorded from the real service.
+//
+// HTTPTransport is the net/http implementation of openrouter.Transport that hosts use: it
+// adds "Authorization: Bearer <key>" itself, so the key never has to enter the wasm module.
+//
+// This package is host code (net/http); the core never imports it.
+package fakeprovider

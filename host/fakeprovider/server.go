@@ -1,0 +1,206 @@
+package fakeprovider
+
+import (
+	"embed"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+//go:embed testdata/*
+var testdata embed.FS
+
+// Body returns the constructed response body testdata/<name>; it panics when the file is
+// missing (a test bug).
+func Body(name string) []byte {
+	b, err := testdata.ReadFile("testdata/" + name)
+	if err != nil {
+		panic("fakeprovider: " + err.Error())
+	}
+	return b
+}
+
+// Step is one scripted answer. The server answers the n-th request with the n-th step:
+// Status (default 200), Header, and Body (or the testdata file BodyFile). Hang holds the
+// request until the client gives up (a provider that never answers). Check, when set,
+// inspects the request in addition to the default checks.
+type Step struct {
+	Status   int
+	Header   map[string]string
+	Body     []byte
+	BodyFile string
+	Hang     bool
+	Check    func(t testing.TB, r Received)
+}
+
+// Received is a request as the server saw it. Body is the raw body; Chat is the decoded
+// chat-completions body (nil for a GET or a body that is not JSON).
+type Received struct {
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+	Chat   map[string]any
+}
+
+// Options tune the default request checks.
+type Options struct {
+	// WantKey, when non-empty, is the API key every request must carry as
+	// "Authorization: Bearer <key>". Empty: requests must carry no Authorization header.
+	WantKey string
+}
+
+// Server is a running fake provider. URL is its base; ChatURL the chat-completions endpoint
+// ("<URL>/api/v1/chat/completions"); ModelsURL the models endpoint.
+type Server struct {
+	*httptest.Server
+	ChatURL string
+
+	t     testing.TB
+	opts  Options
+	mu    sync.Mutex
+	steps []Step
+	got   []Received
+	done  chan struct{}
+}
+
+// New starts a fake provider on loopback that replays steps; it is closed with the test. A
+// request beyond the script fails the test and gets a 599.
+func New(t testing.TB, opts Options, steps ...Step) *Server {
+	s := &Server{t: t, opts: opts, steps: steps, done: make(chan struct{})}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.ChatURL = s.URL + "/api/v1/chat/completions"
+	t.Cleanup(func() { close(s.done); s.Close() })
+	return s
+}
+
+// Requests returns a copy of the requests received so far.
+func (s *Server) Requests() []Received {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Received(nil), s.got...)
+}
+
+// Remaining is how many scripted steps were not used.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.steps)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rec := Received{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	if r.Method == http.MethodPost {
+		var m map[string]any
+		if json.Unmarshal(body, &m) == nil {
+			rec.Chat = m
+		}
+	}
+	s.mu.Lock()
+	s.got = append(s.got, rec)
+	n := len(s.got)
+	if len(s.steps) == 0 {
+		s.mu.Unlock()
+		s.t.Errorf("fakeprovider: unexpected request %d: %s %s", n, r.Method, r.URL.Path)
+		w.WriteHeader(599)
+		return
+	}
+	st := s.steps[0]
+	s.steps = s.steps[1:]
+	s.mu.Unlock()
+
+	s.check(rec, n)
+	if st.Check != nil {
+		st.Check(s.t, rec)
+	}
+	if st.Hang {
+		select {
+		case <-r.Context().Done():
+		case <-s.done:
+		case <-time.After(time.Minute):
+		}
+		return
+	}
+	b := st.Body
+	if st.BodyFile != "" {
+		b = Body(st.BodyFile)
+	}
+	for k, v := range st.Header {
+		w.Header().Set(k, v)
+	}
+	if w.Header().Get("Content-Type") == "" {
+		if strings.HasSuffix(st.BodyFile, ".html") {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
+	}
+	status := st.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+var legalName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// check applies the default request checks: the Authorization header as Options says; for a
+// chat POST, a JSON body with model, messages, max_tokens 1200 and, with tools,
+// tool_choice "auto", provider-legal function names and no "$schema" in any parameters.
+func (s *Server) check(r Received, n int) {
+	t := s.t
+	auth := r.Header.Get("Authorization")
+	switch {
+	case s.opts.WantKey != "" && auth != "Bearer "+s.opts.WantKey:
+		t.Errorf("fakeprovider: request %d: Authorization header missing or wrong", n)
+	case s.opts.WantKey == "" && auth != "":
+		t.Errorf("fakeprovider: request %d: unexpected Authorization header", n)
+	}
+	if r.Method != http.MethodPost {
+		return
+	}
+	if r.Chat == nil {
+		t.Errorf("fakeprovider: request %d: body is not a JSON object", n)
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("fakeprovider: request %d: Content-Type %q", n, ct)
+	}
+	if _, ok := r.Chat["model"].(string); !ok {
+		t.Errorf("fakeprovider: request %d: no model", n)
+	}
+	if msgs, ok := r.Chat["messages"].([]any); !ok || len(msgs) == 0 {
+		t.Errorf("fakeprovider: request %d: no messages", n)
+	}
+	if r.Chat["max_tokens"] != float64(1200) {
+		t.Errorf("fakeprovider: request %d: max_tokens %v", n, r.Chat["max_tokens"])
+	}
+	tools, _ := r.Chat["tools"].([]any)
+	if len(tools) > 0 && r.Chat["tool_choice"] != "auto" {
+		t.Errorf("fakeprovider: request %d: tool_choice %v", n, r.Chat["tool_choice"])
+	}
+	for _, x := range tools {
+		tool, _ := x.(map[string]any)
+		fn, _ := tool["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		if tool["type"] != "function" || !legalName.MatchString(name) {
+			t.Errorf("fakeprovider: request %d: tool %v is not a provider-legal function", n, tool)
+			continue
+		}
+		params, _ := fn["parameters"].(map[string]any)
+		if params == nil {
+			t.Errorf("fakeprovider: request %d: tool %s has no parameters object", n, name)
+		} else if _, has := params["$schema"]; has {
+			t.Errorf("fakeprovider: request %d: tool %s sends $schema", n, name)
+		}
+	}
+}
