@@ -78,3 +78,36 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestSecondTabIsReadOnly: a second tab on the same workspace (Web Locks) shows a read-only
+// notice and never overwrites the first tab's stored workspace.
+func TestSecondTabIsReadOnly(t *testing.T) {
+	first := openStudio(t)
+	waitContains(t, first, "#storage-mode", "IndexedDB")
+	stored := readREADME(t, first)
+
+	second := chromium.NewTab(t)
+	if err := second.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, second, "#status-text", "Ready")
+	waitContains(t, second, "#studio-notice", "Read-only")
+	waitContains(t, second, "#storage-mode", "open in another tab")
+	directCall(t, second, "workspace.writeFile", `{"path":"README.md","source":"written by the second tab"}`)
+
+	// The first tab still writes to IndexedDB, and what is stored is its README.
+	waitContains(t, first, "#storage-mode", "IndexedDB")
+	if n, _ := chromium.Eval[bool](first, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !n {
+		t.Error("the first tab shows the read-only notice")
+	}
+	if err := first.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, first, "#status-text", "Ready")
+	if got := readREADME(t, first); got != stored {
+		t.Errorf("README.md after the second tab wrote = %q, want the first tab's %q", got, stored)
+	}
+	noConsoleErrors(t, first)
+	noConsoleErrors(t, second)
+}
+

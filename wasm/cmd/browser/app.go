@@ -62,11 +62,13 @@ type state struct {
 	preview      iframe.Status
 	focusApprove bool
 	persistence  string // "persistent storage granted" / "… not granted" / ""
+	notice       string // a page-level notice (read-only second tab), "" for none
 }
 
 type app struct {
 	h    *abi.Handler
 	port *iframe.Port
+	lock string // lockHeld, lockBusy or lockUnsupported (set before the loops start)
 
 	mu   sync.Mutex
 	st   state
@@ -372,6 +374,9 @@ func (a *app) start(ctx context.Context) {
 		}
 		a.mu.Lock()
 		a.st.ready, a.st.tools, a.st.statusText = true, len(list.Tools), "Ready"
+		if a.lock == lockBusy {
+			a.st.notice = "Read-only: this workspace is open in another tab. Changes here are not saved; close the other tab and reload to edit."
+		}
 		a.mu.Unlock()
 		setTiming("coreReady", now())
 		a.emit(map[string]any{"kind": "ready", "tools": len(list.Tools)})

@@ -11,6 +11,7 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/workspace"
 )
 
 func main() {
@@ -18,11 +19,16 @@ func main() {
 		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmtAny(v)+"\n"+string(stack))
 	}
 	a := newApp()
+	var repo workspace.Repository = idb.New(idb.DefaultName)
+	a.lock = acquireWorkspaceLock(context.Background())
+	if a.lock == lockBusy {
+		repo = readOnlyRepository{inner: repo}
+	}
 	port, err := iframe.New(iframe.Options{Shim: js.Global().Get("webcodingPreview"), OnChange: a.previewChanged})
 	ports := studio.Ports{
 		Log:        a.log,
 		Observer:   func(e audit.ToolCallEvent) { a.observe(e) },
-		Repository: idb.New(idb.DefaultName),
+		Repository: repo,
 		Downloads:  download,
 	}
 	if err == nil {

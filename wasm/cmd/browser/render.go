@@ -119,6 +119,10 @@ func (a *app) render() {
 	setRegion("storage-mode", execTpl("storage", map[string]any{"Mode": st.storageMode, "Error": st.storageError}))
 	setText("workspace-name", st.rootName)
 	setText("persistence", st.persistence)
+	setText("studio-notice", st.notice)
+	if n := doc.Call("getElementById", "studio-notice"); !n.IsNull() {
+		n.Set("hidden", st.notice == "")
+	}
 	setRegion("recipes", execTpl("recipes", agent.Recipes()))
 	views := make([]fileView, len(st.files))
 	for i, f := range st.files {
