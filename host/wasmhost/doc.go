@@ -34,4 +34,19 @@
 // wasm/adapters/hostcall). Clock and randomness come from WASI: the real wall clock, the
 // monotonic clock and crypto/rand. Guest stdout and stderr (Go runtime crash reports) go to
 // Options.Log, never to the caller's protocol stream.
+//
+// # Folder and downloads (folder.go)
+//
+// Options.FolderDir links a directory: the guest asks "info" once at assembly and, when a
+// folder is there, uses hostcall.Folder as studio.Ports.Folder, whose methods call
+// folder_permission, folder_tree, folder_read, folder_write and folder_delete, served by
+// host/folder.DirFolder (rooted at the directory through os.Root: "..", absolute paths and
+// symlinks leaving it are refused; writes are atomic replaces). Options.DownloadsDir likewise
+// backs studio.Ports.Downloads ("download"). Protocol: arguments are (ptr, len) pairs in guest
+// memory (path strings, raw file bytes); answers go into a guest buffer (buf, cap) with their
+// length written to out[0]; a successful answer larger than cap is parked (at most 16 at a
+// time, 64 MiB each) and fetched with result_take(out[1], ptr, len). Metadata is JSON, file
+// bodies raw bytes. Each returns a status: 0 ok, 1 stale root, 2 missing file, 3 permission,
+// 4 path escapes, 5 other failure (the answer is the message), 6 not configured, 7 parked.
+// Every instance — a fresh one after a reset too — imports the folder again at start.
 package wasmhost

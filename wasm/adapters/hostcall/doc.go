@@ -15,5 +15,12 @@
 // pointing into guest linear memory; the host only reads them during the call and never keeps
 // the pointer. Integers are passed as i32/i64.
 //
+// Functions: log (log.go); info, folder_permission, folder_tree, folder_read, folder_write,
+// folder_delete, download and result_take (folder.go): the host's linked folder as a
+// workspace.FolderAdapter (Folder) and its download directory (Download). Those answer into a
+// guest buffer and return a status code (StatusOK … StatusTooLarge) that Folder maps back to
+// the workspace sentinel errors; results larger than the buffer are fetched with result_take,
+// so the host never calls back into the guest.
+//
 // Built only for GOOS=wasip1 (SPEC §1, "Ports ... Adapters live at the edge").
 package hostcall
