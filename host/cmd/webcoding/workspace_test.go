@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -535,5 +538,75 @@ func TestExitStatuses(t *testing.T) {
 	code, out, _ := runCLIReader(t, strings.NewReader(`{"name":"workspace.readFile","arguments":{"path":"nope"}}`+"\n"), "call", "--dir", seedCopy(t))
 	if code != exitOK || !result(t, lines(t, out)[0]).IsError {
 		t.Fatalf("a tool error: exit %d %s", code, out)
+	}
+}
+
+// TestCallResetRefusedWithDir: --dir is a linked folder, so workspace.reset refuses as in the
+// browser with a folder linked (SPEC §3), and getStatus reports the folder.
+func TestCallResetRefusedWithDir(t *testing.T) {
+	dir := seedCopy(t)
+	before := tree(t, dir)
+	code, out, _ := runCLIReader(t, strings.NewReader(`{"name":"workspace.reset"}`+"\n"+`{"name":"workspace.getStatus"}`+"\n"), "call", "--dir", dir)
+	ls := lines(t, out)
+	if code != 0 || len(ls) != 2 || errCode(result(t, ls[0])) != mcp.CodeWorkspaceFolderStateConflict {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var st struct {
+		RootName   string `json:"rootName"`
+		Filesystem struct {
+			Mode         string `json:"mode"`
+			FolderLinked bool   `json:"folderLinked"`
+			Permission   string `json:"permission"`
+		} `json:"filesystem"`
+	}
+	if json.Unmarshal(result(t, ls[1]).StructuredContent, &st) != nil || st.RootName != "site" || !st.Filesystem.FolderLinked ||
+		st.Filesystem.Mode != "local-folder" || st.Filesystem.Permission != "granted" {
+		t.Fatalf("status %s", ls[1])
+	}
+	sameTree(t, tree(t, dir), before)
+}
+
+// TestToolsOutputKeepsEveryField: `tools` (decoded through registry.ListAllTools) prints
+// exactly what the module's tools/list pages hold.
+func TestToolsOutputKeepsEveryField(t *testing.T) {
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "tools")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	h, err := openHost(context.Background(), &env{getenv: func(string) string { return testModule }, stderr: io.Discard}, &hostFlags{timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	c := &rpcClient{h: h}
+	var raw []json.RawMessage
+	var params []byte
+	for {
+		res, rerr, err := c.call(context.Background(), "tools/list", params)
+		if err != nil || rerr != nil {
+			t.Fatal(err, rerr)
+		}
+		var p struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		json.Unmarshal(res, &p)
+		raw = append(raw, p.Tools...)
+		if p.NextCursor == "" {
+			break
+		}
+		params, _ = json.Marshal(map[string]string{"cursor": p.NextCursor})
+	}
+	var got struct{ Tools []json.RawMessage }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != len(raw) || len(raw) != 23 {
+		t.Fatalf("%d tools printed, %d listed: %v", len(got.Tools), len(raw), err)
+	}
+	for i := range raw {
+		var a, b any
+		json.Unmarshal(raw[i], &a)
+		json.Unmarshal(got.Tools[i], &b)
+		if !cmp.Equal(a, b) {
+			t.Fatalf("tool %d differs:\n%s", i, cmp.Diff(a, b))
+		}
 	}
 }
