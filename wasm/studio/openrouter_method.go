@@ -1,0 +1,207 @@
+package studio
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/jsonrpc"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// Session methods of the OpenRouter provider loop (REFERENCE §7.5, SPEC §3 `agent --provider
+// openrouter`). WithOpenRouter adds them to every session a Builder makes.
+const (
+	// MethodAgentOpenRouter runs one prompt through the OpenRouter loop, continuing the
+	// session's chat conversation.
+	//
+	//	params {"prompt": non-blank string, "model"?: string, "dataPolicy"?: "allow"|"deny"|"zdr",
+	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool}
+	//	result openrouter.Report {"calls", "summary", "failed", "errorCode"?, "retryable"?,
+	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?}
+	//
+	// Absent members take the OpenRouterOptions defaults. sessionId defaults to
+	// "openrouter-<n>" (n counts the session's runs), so each prompt run has its own.
+	// newChat empties the conversation first ("New chat"). Provider failures are results
+	// (failed true), not JSON-RPC errors; bad params are -32602.
+	MethodAgentOpenRouter = "agent/openrouter"
+	// MethodAgentOpenRouterModels fetches the model catalog for the endpoint and policy.
+	//
+	//	params {"dataPolicy"?, "endpoint"?} (or absent)
+	//	result {"available": bool, "models": [{"id","name","free","tools","label"}…],
+	//	       "skipped": n, "error"?: {code, message, retryable}}; available is false for an
+	//	       endpoint without a models URL (openrouter.ModelsURL)
+	MethodAgentOpenRouterModels = "agent/openrouter/models"
+)
+
+// OpenRouterOptions configure WithOpenRouter.
+type OpenRouterOptions struct {
+	// Transport performs the provider's HTTP requests (the host function headless, fetch in
+	// the browser). Required.
+	Transport openrouter.Transport
+	// Defaults are the endpoint, model, data policy, Referer and Title used when the params
+	// do not name them. Defaults.APIKey is sent by the loop itself (browser builds); headless
+	// it stays empty and the host transport adds the Authorization header (SPEC §3).
+	Defaults openrouter.Config
+	// OnNotice receives retry notices while a run waits (nil: only Report.Notices).
+	OnNotice func(openrouter.Notice)
+	// Sleep and Now replace the backoff timer and the clock (tests); nil: real time.
+	Sleep func(ctx context.Context, d time.Duration) error
+	Now   func() time.Time
+}
+
+// WithOpenRouter wraps a Builder so that every session it builds also answers
+// MethodAgentOpenRouter and MethodAgentOpenRouterModels over that session's registry. Each
+// session keeps one conversation; session/configure (a rebuild) starts a new one. A nil
+// Transport returns b unchanged.
+func WithOpenRouter(b abi.Builder, o OpenRouterOptions) abi.Builder {
+	if o.Transport == nil {
+		return b
+	}
+	return func(cfg abi.Config) (*abi.Session, error) {
+		s, err := b(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if s.Methods == nil {
+			s.Methods = map[string]abi.Method{}
+		}
+		or := &openRouterSession{o: o, s: s}
+		s.Methods[MethodAgentOpenRouter] = or.run
+		s.Methods[MethodAgentOpenRouterModels] = or.models
+		return s, nil
+	}
+}
+
+type openRouterSession struct {
+	o    OpenRouterOptions
+	s    *abi.Session
+	mu   sync.Mutex // one run at a time per conversation
+	conv openrouter.Conversation
+	runs int
+}
+
+// config applies the params' overrides to the defaults.
+func (or *openRouterSession) config(m map[string]json.RawMessage, method string) (openrouter.Config, *jsonrpc.Error) {
+	cfg := or.o.Defaults
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"model", &cfg.Model}, {"endpoint", &cfg.Endpoint}} {
+		raw, ok := m[f.key]
+		if !ok {
+			continue
+		}
+		var v string
+		if json.Unmarshal(raw, &v) != nil || strings.TrimSpace(v) == "" || len(v) > 2048 {
+			return cfg, invalidParams(method + ": " + f.key + " must be a non-blank string")
+		}
+		*f.dst = v
+	}
+	if raw, ok := m["dataPolicy"]; ok {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return cfg, invalidParams(method + ": dataPolicy must be allow, deny or zdr")
+		}
+		p, err := openrouter.ParseDataPolicy(v)
+		if err != nil || v == "" {
+			return cfg, invalidParams(method + ": dataPolicy must be allow, deny or zdr")
+		}
+		cfg.DataPolicy = p
+	}
+	if e := cfg.Endpoint; e != "" && !strings.HasPrefix(e, "https://") && !strings.HasPrefix(e, "http://") {
+		return cfg, invalidParams(method + ": endpoint must be an http(s) URL")
+	}
+	return cfg, nil
+}
+
+func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	const method = MethodAgentOpenRouter
+	if len(bytes.TrimSpace(params)) == 0 {
+		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?} are required")
+	}
+	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat"}, nil)
+	if err != nil {
+		return nil, invalidParams(method + ": " + err.Error())
+	}
+	var prompt, session string
+	if json.Unmarshal(m["prompt"], &prompt) != nil || strings.TrimSpace(prompt) == "" {
+		return nil, invalidParams(method + ": prompt must be a non-blank string")
+	}
+	if raw, ok := m["sessionId"]; ok {
+		if json.Unmarshal(raw, &session) != nil || session == "" || len([]rune(session)) > mcp.MaxSessionIDChars {
+			return nil, invalidParams(method + ": sessionId must be a string of 1..256 characters")
+		}
+	}
+	newChat := false
+	if raw, ok := m["newChat"]; ok && json.Unmarshal(raw, &newChat) != nil {
+		return nil, invalidParams(method + ": newChat must be a boolean")
+	}
+	cfg, rerr := or.config(m, method)
+	if rerr != nil {
+		return nil, rerr
+	}
+	or.mu.Lock()
+	defer or.mu.Unlock()
+	if newChat {
+		or.conv.Reset()
+	}
+	or.runs++
+	if session == "" {
+		session = "openrouter-" + strconv.Itoa(or.runs)
+	}
+	r := or.s.Registry
+	rep := openrouter.Run(ctx, prompt, openrouter.Options{
+		Config:    cfg,
+		Transport: or.o.Transport,
+		ListTools: func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error) {
+			res, terr := r.ListTools(ctx, mcp.ListToolsParams{Cursor: cursor})
+			if terr != nil {
+				return nil, terr
+			}
+			return res, nil
+		},
+		Exec:         r.Call,
+		SessionID:    session,
+		Conversation: &or.conv,
+		OnNotice:     or.o.OnNotice,
+		Sleep:        or.o.Sleep,
+		Now:          or.o.Now,
+	})
+	return rep, nil
+}
+
+// ModelsResult is the agent/openrouter/models result.
+type ModelsResult struct {
+	Available bool               `json:"available"`
+	Models    []openrouter.Model `json:"models"`
+	Skipped   int                `json:"skipped"`
+	Error     *mcp.ToolError     `json:"error,omitempty"`
+}
+
+func (or *openRouterSession) models(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	const method = MethodAgentOpenRouterModels
+	m := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(params)) > 0 {
+		var err error
+		if m, err = mcp.DecodeObject(params, []string{"dataPolicy", "endpoint"}, nil); err != nil {
+			return nil, invalidParams(method + ": " + err.Error())
+		}
+	}
+	cfg, rerr := or.config(m, method)
+	if rerr != nil {
+		return nil, rerr
+	}
+	cat, ok, terr := openrouter.FetchModels(ctx, or.o.Transport, cfg)
+	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: terr}
+	if res.Models == nil {
+		res.Models = []openrouter.Model{}
+	}
+	return res, nil
+}

@@ -1,0 +1,122 @@
+package studio
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// replay is a Transport that answers with bodies in order and records the requests.
+type replay struct {
+	mu     sync.Mutex
+	bodies []string
+	reqs   []openrouter.Request
+}
+
+func (r *replay) Do(_ context.Context, req openrouter.Request) (openrouter.Response, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, req)
+	if len(r.bodies) == 0 {
+		return openrouter.Response{Status: 500, Body: []byte("script exhausted")}, nil
+	}
+	b := r.bodies[0]
+	r.bodies = r.bodies[1:]
+	return openrouter.Response{Status: 200, Body: []byte(b)}, nil
+}
+
+func orCall(id, name, args string) string {
+	a, _ := json.Marshal(args)
+	return `{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":` + string(a) + `}}]}}]}`
+}
+
+func orText(s string) string {
+	return `{"choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"` + s + `"}}]}`
+}
+
+func TestAgentOpenRouterMethod(t *testing.T) {
+	tr := &replay{bodies: []string{
+		orCall("c1", "workspace_getStatus", ""), orCall("c2", "preview_setTheme", `{"theme":"emerald"}`), orText("Emerald now."),
+		orText("Still emerald."),
+		orText("Fresh start."),
+	}}
+	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, Defaults: openrouter.Config{Endpoint: "http://127.0.0.1:1/api/v1/chat/completions"}})
+	s, err := b(abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Methods[MethodAgentRun]; !ok {
+		t.Fatal("the wrapped session lost agent/run")
+	}
+	run := func(params string) openrouter.Report {
+		t.Helper()
+		v, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(params))
+		if rerr != nil {
+			t.Fatalf("%s: %+v", params, rerr)
+		}
+		return v.(openrouter.Report)
+	}
+	rep := run(`{"prompt":"Make it emerald","model":"meta-llama/llama-3.3-70b-instruct:free","dataPolicy":"zdr"}`)
+	if rep.Failed || rep.Summary != "Emerald now." || len(rep.Calls) != 2 || rep.Model != "meta-llama/llama-3.3-70b-instruct:free" {
+		t.Fatalf("report %+v", rep)
+	}
+	if m := rep.Calls[1].Request.Meta; m.SessionID != "openrouter-1" || m.Source != mcp.SourceModel {
+		t.Fatalf("meta %+v", m)
+	}
+	src := ok(t, call(t, s.Registry, ToolWorkspaceReadFile, map[string]any{"path": "styles.css"}))["source"].(string)
+	if !strings.Contains(src, "--accent: #10b981") {
+		t.Fatalf("styles.css:\n%s", src)
+	}
+	if !strings.Contains(string(tr.reqs[0].Body), `"provider":{"zdr":true}`) || tr.reqs[0].URL != "http://127.0.0.1:1/api/v1/chat/completions" {
+		t.Fatalf("request %s %s", tr.reqs[0].URL, tr.reqs[0].Body)
+	}
+	// A follow-up continues the conversation; newChat starts over.
+	run(`{"prompt":"and now?","sessionId":"s-2"}`)
+	var body struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	_ = json.Unmarshal(tr.reqs[3].Body, &body)
+	if len(body.Messages) != 8 {
+		t.Fatalf("follow-up sent %d messages, want 8", len(body.Messages))
+	}
+	run(`{"prompt":"hello","newChat":true}`)
+	_ = json.Unmarshal(tr.reqs[4].Body, &body)
+	if len(body.Messages) != 2 {
+		t.Fatalf("new chat sent %d messages, want 2", len(body.Messages))
+	}
+	for _, bad := range []string{``, `{}`, `{"prompt":" "}`, `{"prompt":"x","dataPolicy":"share"}`, `{"prompt":"x","endpoint":"ftp://x"}`,
+		`{"prompt":"x","apiKey":"k"}`, `{"prompt":"x","newChat":"yes"}`, `{"prompt":"x","sessionId":""}`} {
+		if _, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(bad)); rerr == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}
+
+func TestAgentOpenRouterModelsMethod(t *testing.T) {
+	tr := &replay{bodies: []string{`{"data":[{"id":"a/b:free","name":"B","supported_parameters":["tools"]},{"id":7}]}`}}
+	s, err := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr})(abi.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, rerr := s.Methods[MethodAgentOpenRouterModels](context.Background(), json.RawMessage(`{"dataPolicy":"zdr"}`))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	res := v.(ModelsResult)
+	if !res.Available || res.Skipped != 1 || len(res.Models) != 1 || res.Models[0].Label != "B (a/b:free) · free" {
+		t.Fatalf("%+v", res)
+	}
+	if !strings.HasSuffix(tr.reqs[0].URL, "&zdr=true") {
+		t.Fatalf("url %s", tr.reqs[0].URL)
+	}
+	v, _ = s.Methods[MethodAgentOpenRouterModels](context.Background(), json.RawMessage(`{"endpoint":"https://proxy.example/llm"}`))
+	if v.(ModelsResult).Available || len(tr.reqs) != 1 {
+		t.Fatalf("custom endpoint without a models URL: %+v", v)
+	}
+}
