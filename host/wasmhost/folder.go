@@ -92,14 +92,14 @@ func (h *Host) reply(m api.Module, st int32, data []byte, buf, bufCap, out uint3
 	mem := m.Memory()
 	ticket := uint32(0)
 	switch {
-	case uint32(len(data)) <= bufCap || st != statusOK && bufCap > 0:
+	case st != statusOK || uint32(len(data)) <= bufCap:
 		if uint32(len(data)) > bufCap {
 			data = data[:bufCap]
 		}
 		if len(data) > 0 && !mem.Write(buf, data) {
 			return statusFailed
 		}
-	case st == statusOK && h != nil && len(data) <= maxParkedBytes:
+	case h != nil && len(data) <= maxParkedBytes:
 		ticket = h.io.park(data)
 		st = statusTooLarge
 	default:

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"github.com/webcoding/studio/wasm/workspace"
@@ -94,7 +95,9 @@ func bytesPtr(b []byte) unsafe.Pointer {
 // invoke runs one host call that answers through (buf, cap, out) and returns the status and
 // the result bytes (a fresh slice), fetching a parked result when it did not fit.
 func invoke(call func(buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32) (int32, []byte) {
-	buf := make([]byte, resultBuf)
+	bp := scratch.Get().(*[]byte)
+	defer scratch.Put(bp)
+	buf := *bp
 	var o out
 	st := call(unsafe.Pointer(&buf[0]), uint32(len(buf)), unsafe.Pointer(&o))
 	if st == StatusTooLarge {
@@ -108,8 +111,12 @@ func invoke(call func(buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32
 	if o.n > uint32(len(buf)) {
 		return StatusFailed, []byte("hostcall: the host reported a result longer than the buffer")
 	}
-	return st, buf[:o.n:o.n]
+	return st, append([]byte(nil), buf[:o.n]...) // buf goes back to the pool
 }
+
+// scratch holds the result buffers offered to the host (resultBuf bytes each), reused so an
+// import of many small files does not allocate 64 KiB per file (guest memory never shrinks).
+var scratch = sync.Pool{New: func() any { b := make([]byte, resultBuf); return &b }}
 
 // statusError maps a non-OK status and its message to the workspace sentinels.
 func statusError(op, path string, st int32, msg []byte) error {
