@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -85,8 +86,8 @@ func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte
 }
 
 // buildParams returns the canonical tools/call params: the canonical name, the arguments as
-// received, and the client's _meta with source "mcp", mode "agent" and a toolCallId (the
-// client's, else "mcp-" and 16 hex digits).
+// received, and the client's _meta (less the protocol's own keys, protocolMetaKey) with
+// source "mcp", mode "agent" and a toolCallId (the client's, else "mcp-" and 16 hex digits).
 func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string, *mcp.ToolError) {
 	id := ""
 	if v, ok := meta["toolCallId"].(string); ok && v != "" {
@@ -104,7 +105,9 @@ func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Me
 	}
 	m := make(map[string]any, len(meta)+3)
 	for k, v := range meta {
-		m[k] = v
+		if !protocolMetaKey(k) {
+			m[k] = v
+		}
 	}
 	m["source"] = mcp.SourceMCP
 	m["mode"] = mcp.ModeAgent
@@ -119,6 +122,13 @@ func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Me
 		return nil, id, mcp.NewError(mcp.CodeToolValidationFailed, false, nil, "Invalid tools request: %v", err)
 	}
 	return b, id, nil
+}
+
+// protocolMetaKey reports whether a _meta key belongs to the MCP protocol itself (the
+// reserved "io.modelcontextprotocol/" prefix, e.g. the per-request protocol version newer
+// clients send) rather than to the call; those are not passed to the registry.
+func protocolMetaKey(k string) bool {
+	return strings.HasPrefix(k, "io.modelcontextprotocol/") || strings.HasPrefix(k, "modelcontextprotocol.io/")
 }
 
 // autosave runs workspace.saveAll after a successful mutation and records the outcome in the
