@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -18,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		Name: "mcp",
-		Usage: "[--dir DIR] [--http ADDR] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
+		Usage: "[--dir DIR] [--downloads DIR] [--http ADDR] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
 			"[--autosave] [--durable memory] [--module PATH] [--host-timeout D]",
 		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
 		Run:     runMCP,
@@ -27,8 +26,9 @@ func init() {
 
 // mcpFlags are the flags of `mcp` (SPEC §3).
 type mcpFlags struct {
-	dir, http, names, approve, durable string
-	allowDestructive, autosave         bool
+	ws                            *workspaceFlags
+	http, names, approve, durable string
+	allowDestructive, autosave    bool
 }
 
 // runMCP serves the core's registry over MCP (host/mcpserver): on stdin/stdout by default,
@@ -37,12 +37,12 @@ type mcpFlags struct {
 // the core finish.
 //
 // Errors (exit 1): the module cannot start; the server cannot be built (catalog); the HTTP
-// address cannot be bound; --dir or a --durable backend that this build cannot serve yet.
+// address cannot be bound; a --durable backend that this build cannot serve yet (redis://,
+// postgres://). --dir links a folder as the workspace (workspace.saveAll writes back to it).
 // Bad flags exit 2.
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("mcp", e)
-	var f mcpFlags
-	fs.StringVar(&f.dir, "dir", "", "the workspace `folder` (default: the built-in seed workspace)")
+	f := mcpFlags{ws: addWorkspaceFlags(fs, true)}
 	fs.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; a bare port binds 127.0.0.1) instead of stdio")
 	fs.StringVar(&f.names, "names", mcpserver.NamesProvider, "tool names: provider (workspace_getStatus) or canonical (workspace.getStatus)")
 	fs.StringVar(&f.approve, "approve", "none", "approved mutations: none, all, or a comma-separated list of tool names")
@@ -71,9 +71,6 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		}
 		listen = addr
 	}
-	if f.dir != "" {
-		return errors.New("--dir is not yet supported by this build (the headless folder link has not landed); run without --dir to serve the built-in seed workspace")
-	}
 	switch {
 	case f.durable == "" || f.durable == "memory":
 	case strings.HasPrefix(f.durable, "redis://"), strings.HasPrefix(f.durable, "postgres://"), strings.HasPrefix(f.durable, "postgresql://"):
@@ -81,6 +78,8 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--durable must be memory, redis://… or postgres://…, got %q", redactURL(f.durable))
 	}
+
+	f.ws.apply(hf)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
