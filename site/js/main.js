@@ -32,8 +32,21 @@ async function boot() {
 
 boot().catch((err) => showFailure("The studio core could not start: " + err));
 
+// A new deployment: the new service worker takes control (skipWaiting + clients.claim) of a
+// page that already had one. Go shows the "Reload studio" prompt (webcoding:update event; the
+// flag covers an update that lands before the core is up).
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  let controlled = !!navigator.serviceWorker.controller; // the first install is not an update
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    const update = controlled;
+    controlled = true;
+    if (!update) return;
+    globalThis.webcodingUpdateReady = true;
+    window.dispatchEvent(new Event("webcoding:update"));
+  });
   window.addEventListener("load", () => {
-    navigator.serviceWorker.register("sw.js").catch((err) => console.warn("service worker:", err));
+    navigator.serviceWorker.register("sw.js")
+      .then((reg) => reg.update())
+      .catch((err) => console.warn("service worker:", err));
   });
 }

@@ -63,6 +63,7 @@ type state struct {
 	focusApprove bool
 	persistence  string // "persistent storage granted" / "… not granted" / ""
 	notice       string // a page-level notice (read-only second tab), "" for none
+	updateReady  bool   // a new deployment took over: offer "Reload studio"
 }
 
 type app struct {

@@ -61,6 +61,13 @@ func (a *app) bindDOM() {
 			return nil
 		})
 	}
+	on(js.Global(), "webcoding:update", func(js.Value, []js.Value) any {
+		jsbridge.Go("update", a.updateReady)
+		return nil
+	})
+	if js.Global().Get("webcodingUpdateReady").Truthy() {
+		jsbridge.Go("update", a.updateReady)
+	}
 	on(doc, "keydown", func(_ js.Value, args []js.Value) any {
 		ev := args[0]
 		key := ev.Get("key").String()
@@ -150,6 +157,9 @@ func (a *app) action(action, path, id string) {
 		err = a.tool(ctx, "workspace."+action, map[string]any{}, nil)
 	case "export":
 		err = a.export(ctx)
+	case "reload-studio":
+		a.flushDraft(ctx)
+		js.Global().Get("location").Call("reload")
 	case "recipe":
 		a.runPrompt(path)
 	}
@@ -285,4 +295,12 @@ func (a *app) export(ctx context.Context) error {
 	}
 	a.addEntry(entry{Kind: "info", Text: "Exported " + name + ".html"})
 	return nil
+}
+
+// updateReady shows the "new version" notice with its Reload studio button.
+func (a *app) updateReady() {
+	a.mu.Lock()
+	a.st.updateReady = true
+	a.mu.Unlock()
+	a.markDirty()
 }

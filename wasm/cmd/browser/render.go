@@ -24,6 +24,7 @@ var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID
 {{define "storage"}}{{if eq .Mode "indexed-db"}}Saved in this browser (IndexedDB){{else if eq .Mode "memory"}}Memory only — not saved{{if .Error}}: {{.Error}}{{end}}{{else}}Loading storage…{{end}}{{end}}
 {{define "files"}}<ul class="file-list">{{range .Files}}<li><button type="button" class="file{{if .Active}} active{{end}}" id="{{fileID .Path}}" data-action="open" data-path="{{.Path}}" aria-label="Open {{.Path}}"{{if .Active}} aria-current="true"{{end}}><span class="file-name">{{.Path}}</span>{{if .Dirty}}<span class="dirty" title="Unsaved changes">•</span>{{end}}</button></li>{{end}}</ul>{{end}}
 {{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p><div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button></div></article>{{end}}{{end}}
+{{define "notice"}}{{if .UpdateReady}}<span>A new version of the studio is available.</span> <button type="button" data-action="reload-studio" aria-label="Reload studio">Reload studio</button> {{end}}{{if .Notice}}<span>{{.Notice}}</span>{{end}}{{end}}
 {{define "recipes"}}{{range .}}<button type="button" class="recipe" data-action="recipe" data-prompt="{{.Prompt}}" aria-label="Recipe: {{.Label}}">{{.Label}}</button>{{end}}{{end}}
 {{define "transcript"}}{{range .}}<li class="entry entry-{{.Kind}}">{{.Text}}</li>{{end}}{{end}}
 {{define "console"}}{{range .}}<li class="console-{{.Level}}"><span class="console-level">{{.Level}}</span> {{.Text}}</li>{{end}}{{end}}
@@ -119,9 +120,9 @@ func (a *app) render() {
 	setRegion("storage-mode", execTpl("storage", map[string]any{"Mode": st.storageMode, "Error": st.storageError}))
 	setText("workspace-name", st.rootName)
 	setText("persistence", st.persistence)
-	setText("studio-notice", st.notice)
+	setRegion("studio-notice", execTpl("notice", map[string]any{"Notice": st.notice, "UpdateReady": st.updateReady}))
 	if n := doc.Call("getElementById", "studio-notice"); !n.IsNull() {
-		n.Set("hidden", st.notice == "")
+		n.Set("hidden", st.notice == "" && !st.updateReady)
 	}
 	setRegion("recipes", execTpl("recipes", agent.Recipes()))
 	views := make([]fileView, len(st.files))
