@@ -9,7 +9,13 @@
 // cancels with nothing executed; a reload restores files, active path and revision from
 // IndexedDB; forged acks (wrong nonce, wrong revision) posted by the preview are ignored; a
 // reload with the server stopped opens the studio from the service worker; a page without
-// IndexedDB runs in memory mode with the storage error shown and returned; no console errors.
+// IndexedDB runs in memory mode with the storage error shown and returned; the hero/feature
+// prompts change the iframe DOM and the error prompts show their codes; a throwing preview
+// shows the runtime error alert and recovers; typing → workspace.writeFile → preview; Ctrl/Cmd+Z
+// and Shift+Z undo/redo; recipes, Export and the persistent-storage request; a second tab is
+// read-only; a new deployment is announced with "Reload studio"; no horizontal overflow at
+// 390 px; the conformance vectors pass inside the page (TestConformanceVectorsInPage, host
+// "browser"); no console errors.
 // The js-only adapters' own Go tests (jsbridge, iframe, idb — the workspace Repository
 // contract) are compiled for GOOS=js and run in a page (TestAdapterTestsInChromium,
 // TestIndexedDBRepository); TestBlobURLInOpaqueFrame measures SPEC §2.15.

@@ -54,6 +54,9 @@ type Options struct {
 	Module string
 	// Wasm, when set, is a prebuilt GOOS=js module used instead of compiling one.
 	Wasm string
+	// Tags are extra build tags for the core (e.g. "conformance" for the browser conformance
+	// host in tests; shipped builds use none).
+	Tags string
 	// BrotliQuality is the brotli quality 0..11 (default 11).
 	BrotliQuality int
 }
@@ -185,7 +188,11 @@ func coreWasm(o Options) ([]byte, error) {
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "studio.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./wasm/cmd/browser")
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}
+	if o.Tags != "" {
+		args = append(args, "-tags", o.Tags)
+	}
+	cmd := exec.Command("go", append(args, "./wasm/cmd/browser")...)
 	cmd.Dir = o.Module
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {

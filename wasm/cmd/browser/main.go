@@ -14,6 +14,9 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
+// conformanceHook installs the conformance host (conformance.go, conformance builds only).
+var conformanceHook func()
+
 func main() {
 	jsbridge.OnPanic = func(where string, v any, stack []byte) {
 		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmtAny(v)+"\n"+string(stack))
@@ -39,6 +42,9 @@ func main() {
 	}
 	a.h = studio.Assemble(ports)
 	a.exposeGlobals()
+	if conformanceHook != nil {
+		conformanceHook()
+	}
 	a.start(context.Background())
 	select {}
 }
