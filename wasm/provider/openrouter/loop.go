@@ -323,7 +323,9 @@ func (l *loop) request(ctx context.Context) (*Completion, error) {
 func (l *loop) once(ctx context.Context, req Request) (*Completion, *mcp.ToolError, time.Duration) {
 	actx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	resp, err := l.opts.Transport.Do(actx, req)
-	timedOut := actx.Err() != nil && ctx.Err() == nil
+	// A transport that enforces the deadline itself (the wasip1 host function, where the
+	// guest's timers cannot fire during the call) reports it as context.DeadlineExceeded.
+	timedOut := ctx.Err() == nil && (actx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
 	cancel()
 	if ctx.Err() != nil {
 		return nil, nil, 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -164,6 +165,11 @@ func TestTimeoutAndNetworkErrorOnFakeClock(t *testing.T) {
 		if el, want := time.Since(start), 3*openrouter.RequestTimeout+350*time.Millisecond+700*time.Millisecond; el != want {
 			t.Fatalf("elapsed %v, want %v", el, want)
 		}
+		// A transport that enforces the deadline itself reports context.DeadlineExceeded.
+		hostTimeout := fmt.Errorf("host: request to the endpoint: %w", context.DeadlineExceeded)
+		tr = &script{t: t, steps: []step{{err: hostTimeout}, {err: hostTimeout}, {err: hostTimeout}}}
+		rep = openrouter.Run(context.Background(), "hello", options(r, tr))
+		wantFailure(t, rep, mcp.CodeOpenRouterTimeout, true)
 		tr = &script{t: t, steps: []step{{err: errors.New("dial tcp: connection refused")}, {hang: true}, ok200(textAnswer("back"))}}
 		rep = openrouter.Run(context.Background(), "hello", options(r, tr))
 		if rep.Failed || rep.Summary != "back" || len(rep.Notices) != 2 {
@@ -545,5 +551,56 @@ func TestDataPolicies(t *testing.T) {
 	}
 	if _, err := openrouter.ParseDataPolicy("share"); err == nil {
 		t.Fatal("unknown policy accepted")
+	}
+}
+
+func TestModelCallsAreBoundedAndOldResultsElided(t *testing.T) {
+	r := newRegistry(t, true)
+	create := func(path, source string) {
+		res := r.Call(context.Background(), mcp.CallToolParams{Name: "workspace.createFile",
+			Arguments: json.RawMessage(`{"path":` + str(path) + `,"source":` + str(source) + `}`), Meta: &mcp.CallMeta{Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		if res.IsError {
+			t.Fatalf("createFile: %+v", res.Error)
+		}
+	}
+	create("big.txt", strings.Repeat("x", 70000))
+	if readFile(t, r, "big.txt") == "" { // readable in full without a bound
+		t.Fatal("empty")
+	}
+	tr := &script{t: t, steps: []step{
+		ok200(callsAnswer("tool_calls", "null", tc{"big", "workspace_readFile", str(`{"path":"big.txt"}`)})),
+		ok200(textAnswer("too big")),
+	}}
+	conv := &openrouter.Conversation{}
+	o := options(r, tr)
+	o.Conversation = conv
+	openrouter.Run(context.Background(), "read big.txt", o)
+	m := tr.toolMessage(t, 1, "big")
+	if m["code"] != string(mcp.CodeToolOutputLimitExceeded) || m["details"].(map[string]any)["maxOutputBytes"] != float64(65536) {
+		t.Fatalf("model call not bounded: %v", m)
+	}
+	// Four model reads of a 30,000-character file (about 30 KB each as sent) outgrow the
+	// 96 KiB bound: the oldest result is elided, the newer ones are kept.
+	mid := strings.Repeat("y", 30000)
+	create("mid.txt", mid)
+	read := str(`{"path":"mid.txt"}`)
+	tr.steps = []step{
+		ok200(callsAnswer("tool_calls", "null", tc{"m1", "workspace_readFile", read}, tc{"m2", "workspace_readFile", read},
+			tc{"m3", "workspace_readFile", read}, tc{"m4", "workspace_readFile", read})),
+		ok200(textAnswer("read four times")),
+	}
+	o.SessionID = "run-2"
+	rep := openrouter.Run(context.Background(), "read mid.txt four times", o)
+	if rep.Failed {
+		t.Fatalf("report %+v", rep)
+	}
+	last := len(tr.requests()) - 1
+	if got := tr.toolMessage(t, last, "m1"); got["status"] != "elided" {
+		t.Fatalf("oldest result kept: %.80v", got)
+	}
+	for _, id := range []string{"m2", "m3", "m4"} {
+		if got := tr.toolMessage(t, last, id); got["source"] != mid {
+			t.Fatalf("%s elided", id)
+		}
 	}
 }
