@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/webcoding/studio/host/folder"
 )
@@ -101,13 +102,18 @@ type Host struct {
 	closed bool
 	stats  Stats
 
-	// done is the Done channel of the running call's context, read by the WASI sleep.
-	done atomic.Pointer[<-chan struct{}]
+	// abandonedRunning counts abandoned calls whose goroutine has not returned yet.
+	abandonedRunning atomic.Int64
 }
 
 // instance is one module instance and its ABI state. Only the goroutine running a call on
 // it touches it (an abandoned call keeps its instance; see Options.AbandonOnDeadline).
 type instance struct {
+	// done is the Done channel of the running call's context, read by sleep; kill is closed
+	// when the call is abandoned.
+	done atomic.Pointer[<-chan struct{}]
+	kill chan struct{}
+
 	mod                   api.Module
 	malloc, free, handleF api.Function
 	stack                 [2]uint64
@@ -167,7 +173,6 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		WithStartFunctions("_initialize").
 		WithSysWalltime().
 		WithSysNanotime().
-		WithNanosleep(h.sleep).
 		WithRandSource(rand.Reader).
 		WithStdout(out).
 		WithStderr(out)
@@ -200,11 +205,12 @@ func (h *Host) initContext(ctx context.Context) (context.Context, context.Cancel
 
 // instantiate creates the module instance. Caller holds sem.
 func (h *Host) instantiate(ctx context.Context) error {
+	inst := &instance{kill: make(chan struct{})}
 	done := ctx.Done()
-	h.done.Store(&done)
-	defer h.done.Store(nil)
+	inst.done.Store(&done)
+	defer inst.done.Store(nil)
 	start := time.Now()
-	mod, err := h.eng.rt.InstantiateModule(ctx, h.eng.compiled, h.modCfg)
+	mod, err := h.eng.rt.InstantiateModule(ctx, h.eng.compiled, h.modCfg.WithNanosleep(inst.sleep))
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("wasmhost: instantiate: %w: %w", ctx.Err(), err)
@@ -213,24 +219,35 @@ func (h *Host) instantiate(ctx context.Context) error {
 	}
 	h.stats.InstantiateTime = time.Since(start)
 	h.stats.Instantiations++
-	h.inst = &instance{mod: mod, malloc: mod.ExportedFunction("malloc"),
-		free: mod.ExportedFunction("free"), handleF: mod.ExportedFunction("handle")}
+	inst.mod, inst.malloc = mod, mod.ExportedFunction("malloc")
+	inst.free, inst.handleF = mod.ExportedFunction("free"), mod.ExportedFunction("handle")
+	h.inst = inst
 	return nil
 }
 
-// sleep is the module's WASI nanosleep (poll_oneoff with a clock): it returns after ns or as
+// sleep is the instance's WASI nanosleep (poll_oneoff with a clock): it returns after ns or as
 // soon as the running call's context is done, so the runtime can close a guest that sleeps
-// past its deadline.
-func (h *Host) sleep(ns int64) {
+// past its deadline. In an instance whose call was abandoned (Options.AbandonOnDeadline) it
+// ends the guest instead: the panic unwinds the abandoned call (wazero turns a host-function
+// panic into the call's error), so a guest blocked in the scheduler cannot spin on a sleep that
+// returns at once.
+func (inst *instance) sleep(ns int64) {
 	t := time.NewTimer(time.Duration(ns))
 	defer t.Stop()
 	var done <-chan struct{}
-	if p := h.done.Load(); p != nil {
+	if p := inst.done.Load(); p != nil {
 		done = *p
+	}
+	select {
+	case <-inst.kill:
+		panic(sys.NewExitError(sys.ExitCodeDeadlineExceeded))
+	default:
 	}
 	select {
 	case <-t.C:
 	case <-done:
+	case <-inst.kill:
+		panic(sys.NewExitError(sys.ExitCodeDeadlineExceeded))
 	}
 }
 
@@ -268,8 +285,9 @@ func (h *Host) Handle(ctx context.Context, req []byte) ([]byte, error) {
 	callCtx, cancel := h.callContext(ctx)
 	defer cancel()
 	done := callCtx.Done()
-	h.done.Store(&done)
-	defer h.done.Store(nil)
+	inst := h.inst
+	inst.done.Store(&done)
+	defer inst.done.Store(nil)
 	var resp []byte
 	var err error
 	if h.opts.AbandonOnDeadline {
@@ -365,9 +383,12 @@ func (h *Host) roundTripOrAbandon(ctx context.Context, req []byte) ([]byte, erro
 		return r.resp, r.err
 	case <-ctx.Done():
 		h.inst = nil
+		close(inst.kill) // a guest blocked in sleep ends now; one spinning ends when it returns
+		h.abandonedRunning.Add(1)
 		go func() {
 			<-ch
 			_ = inst.mod.Close(context.Background())
+			h.abandonedRunning.Add(-1)
 		}()
 		return nil, errAbandoned
 	}

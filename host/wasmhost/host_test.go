@@ -191,7 +191,7 @@ func TestDeadlineClosesAHungInstance(t *testing.T) {
 	}{
 		{"spin", Options{}},
 		{"sleep", Options{}},
-		// Abandoning leaves the call running: only the sleeping hang, so no CPU is burnt.
+		// Abandoning ends a guest blocked in sleep (the WASI sleep panics it out).
 		{"sleep", Options{AbandonOnDeadline: true}},
 	} {
 		name := tc.hang
@@ -226,6 +226,16 @@ func TestDeadlineClosesAHungInstance(t *testing.T) {
 			}
 			if !strings.Contains(log.String(), "state is lost") {
 				t.Fatalf("log does not report the reset: %q", log.String())
+			}
+			if opts.AbandonOnDeadline && hang == "sleep" {
+				// The abandoned guest was blocked in sleep: it must end, not spin.
+				deadline := time.Now().Add(5 * time.Second)
+				for h.abandonedRunning.Load() != 0 {
+					if time.Now().After(deadline) {
+						t.Fatal("the abandoned sleeping guest is still running")
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
 			}
 		})
 	}
