@@ -1,9 +1,11 @@
 package openrouter_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
@@ -63,6 +65,34 @@ func FuzzOpenRouterChunk(f *testing.F) {
 			if err := mcp.CheckJSON(c.Arguments); err != nil {
 				t.Fatalf("arguments %q: %v", c.Arguments, err)
 			}
+		}
+	})
+}
+
+// FuzzOpenRouterLoop runs the whole loop over the real studio catalog with one arbitrary 2xx
+// body followed by a final answer: it never panics, a failed run always names an
+// OPENROUTER_* code, and a body the decoder refuses runs no tool.
+func FuzzOpenRouterLoop(f *testing.F) {
+	f.Add([]byte(callsAnswer("tool_calls", "null", tc{"a", "workspace_getStatus", str("")}, tc{"b", "workspace_readFile", str(`{"path":"index.html"}`)})))
+	f.Add([]byte(callsAnswer("length", `""`, tc{"a", "workspace_writeFile", str(`{"path":"a`)})))
+	f.Add([]byte(`{"error":{"code":"401"}}`))
+	f.Add([]byte(`{"choices":[{"message":{"role":"assistant","content":"done"}}]}`))
+	r := newRegistryF(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		tr := &script{t: t, steps: []step{{status: 200, body: string(body)}, {status: 200, body: textAnswer("ok")},
+			{status: 200, body: textAnswer("ok")}, {status: 200, body: textAnswer("ok")}}}
+		o := options(r, tr)
+		o.Sleep = func(context.Context, time.Duration) error { return nil }
+		rep := openrouter.Run(context.Background(), "fuzz", o)
+		_, _, terr := openrouter.DecodeResponse(body)
+		if terr != nil && len(rep.Calls) != 0 {
+			t.Fatalf("refused body ran %d calls", len(rep.Calls))
+		}
+		if rep.Failed && (rep.Error == nil || !strings.HasPrefix(string(rep.Error.Code), "OPENROUTER_")) {
+			t.Fatalf("failure without a provider code: %+v", rep.Error)
+		}
+		if _, err := json.Marshal(rep); err != nil {
+			t.Fatalf("report does not serialize: %v", err)
 		}
 	})
 }

@@ -127,6 +127,16 @@ func callsAnswer(finish, content string, calls ...tc) string {
 
 func str(s string) string { b, _ := json.Marshal(s); return string(b) }
 
+// newRegistryF is newRegistry for fuzz targets: no approver, so agent-mode mutations are
+// refused and the seed workspace stays small across iterations.
+func newRegistryF(f *testing.F) *registry.Registry {
+	s, err := studio.Builder(studio.Ports{})(abi.Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	return s.Registry
+}
+
 // newRegistry builds the real studio catalog over the seed workspace; approveAll approves
 // every agent-mode call (destructive ones included).
 func newRegistry(t *testing.T, approveAll bool) *registry.Registry {
