@@ -50,9 +50,10 @@ type Options struct {
 	// 8–10× on the studio core's calls and up to 40× on loop-heavy code such as decoding a
 	// large JSON request, because every loop header otherwise calls out to the host — but a
 	// call past its deadline can no longer be stopped, only abandoned: Handle still returns at
-	// the deadline with ErrInstanceReset and the next call gets a fresh instance, while the
-	// abandoned call keeps a goroutine (and a CPU, if it spins) until it ends on its own or
-	// the process exits. Instantiation is not abandoned: a module whose _initialize never
+	// the deadline with ErrInstanceReset and the next call gets a fresh instance. An abandoned
+	// call blocked in a WASI sleep (waiting on a timer or another goroutine) is ended at once;
+	// one spinning in guest code keeps a goroutine and a CPU until it returns on its own or the
+	// process exits (the core has no unbounded loops; a spin would be a bug in it). Instantiation is not abandoned: a module whose _initialize never
 	// returns hangs New. The default (false) is the safe mode the issue asks for.
 	AbandonOnDeadline bool
 	// FolderDir is the linked folder (the CLI's --dir): the module's workspace.FolderAdapter
