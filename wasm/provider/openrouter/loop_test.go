@@ -604,3 +604,31 @@ func TestModelCallsAreBoundedAndOldResultsElided(t *testing.T) {
 		}
 	}
 }
+
+func TestCancelDuringBatchAnswersTheRestCancelled(t *testing.T) {
+	r := newRegistry(t, true)
+	tr := &script{t: t, steps: []step{ok200(callsAnswer("tool_calls", "null",
+		tc{"a", "workspace_getStatus", str("")}, tc{"b", "preview_setTheme", str(`{"theme":"emerald"}`)}))}}
+	ctx, cancel := context.WithCancel(context.Background())
+	o := options(r, tr)
+	exec := o.Exec
+	o.Exec = func(ctx context.Context, p mcp.CallToolParams) *mcp.CallToolResult {
+		res := exec(ctx, p)
+		cancel() // the user presses Cancel while the first call finishes
+		return res
+	}
+	conv := &openrouter.Conversation{}
+	o.Conversation = conv
+	rep := openrouter.Run(ctx, "Make it emerald", o)
+	if !rep.Cancelled || rep.Failed || len(rep.Calls) != 2 || rep.Calls[1].Result.Error.Code != mcp.CodeToolCancelled {
+		t.Fatalf("report %+v", rep)
+	}
+	if strings.Contains(readFile(t, r, "styles.css"), "#10b981") {
+		t.Fatal("a call ran after cancel")
+	}
+	// The history stays well-formed: every assistant tool call has its tool message.
+	msgs := conv.Messages()
+	if n := len(msgs); n != 5 || msgs[3].ToolCallID != "a" || msgs[4].ToolCallID != "b" {
+		t.Fatalf("history %+v", msgs)
+	}
+}
