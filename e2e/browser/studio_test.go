@@ -128,7 +128,12 @@ func waitApproval(t *testing.T, tab *chromium.Tab, tool string) {
 
 func TestEmeraldApproved(t *testing.T) {
 	tab := openStudio(t)
-	before := ackedRevision(t, tab)
+	// Start from another theme (the profile is shared by the tests of this binary).
+	before := int(directCall(t, tab, "preview.setTheme", `{"theme":"violet"}`)["revision"].(float64))
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", before))
+	if got, _ := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr); got == "#10b981" {
+		t.Fatalf("--accent is already emerald before the prompt")
+	}
 	sendPrompt(t, tab, "Make it emerald")
 	waitApproval(t, tab, "preview.setTheme")
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#approve-0"))); err != nil {
