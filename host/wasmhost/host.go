@@ -66,6 +66,10 @@ type Options struct {
 	// written as DIR/<last path segment of its name>, replacing a file of that name; DIR is
 	// created on first use. "" means no download target (the tool reports so).
 	DownloadsDir string
+	// HTTP, when set, lets the module make HTTP requests through webcoding.http_do (http.go):
+	// the host adds the Authorization header and refuses origins not allowed; info reports
+	// "http": true. Nil: the module has no HTTP (the provider loop is not offered).
+	HTTP *HTTPOptions
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
 	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer

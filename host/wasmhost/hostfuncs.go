@@ -31,7 +31,7 @@ var hostFuncs = []struct {
 	// (folder.go: 0 ok, 1 stale, 2 missing, 3 permission, 4 escapes, 5 failed, 6 none); an
 	// error's result bytes are its message.
 	//
-	// info(buf, cap, out): {"folder":{"name","scopeId"}|null,"downloads":bool}.
+	// info(buf, cap, out): {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool}.
 	{"info", hostInfo},
 	// folder_permission(buf, cap, out): the folder's permission state as text.
 	{"folder_permission", hostFolderPermission},
@@ -46,6 +46,9 @@ var hostFuncs = []struct {
 	// download(name, nameLen, mime, mimeLen, data, dataLen, buf, cap, out): write into
 	// Options.DownloadsDir under the name's last segment.
 	{"download", hostDownload},
+	// http_do(req, reqLen, buf, cap, out): one HTTP request for the guest (http.go,
+	// Options.HTTP); the host adds Authorization and refuses origins not allowed.
+	{"http_do", hostHTTPDo},
 	// result_take(ticket, buf, cap) → status: copy a parked result (exactly its length) into
 	// buf and forget it.
 	{"result_take", hostResultTake},

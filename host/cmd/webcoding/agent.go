@@ -8,15 +8,29 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/webcoding/studio/host/httpclient"
+	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
 )
+
+// OpenRouterRunTimeout is the host deadline of one `agent --provider openrouter` run when
+// --host-timeout is not given: every turn's request with all its retries timing out
+// (MaxTurns × (MaxRetries+1) × RequestTimeout = 5 × 3 × 20 s), every backoff at its cap
+// (5 × 2 × 4 s) and a minute for the tool calls themselves: 6 min 40 s.
+const OpenRouterRunTimeout = openrouter.MaxTurns*(openrouter.MaxRetries+1)*openrouter.RequestTimeout +
+	openrouter.MaxTurns*openrouter.MaxRetries*openrouter.MaxBackoff + time.Minute
+
+// apiKeyEnv is the environment variable holding the OpenRouter key.
+const apiKeyEnv = "OPENROUTER_API_KEY"
 
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--dir DIR] [--provider local] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable URL] [--module PATH] [--host-timeout D] "prompt"`,
-		Summary: "run the local agent on a prompt; JSON Lines of its calls and results, then the summary",
+		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable URL] [--module PATH] [--host-timeout D] "prompt"`,
+		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
 }
@@ -57,8 +71,9 @@ type unsavedChanges struct {
 
 // runAgent runs the local agent (agent/run: the deterministic planner of REFERENCE §7,
 // executing through the registry with source local, mode agent, so approvals apply) on the
-// prompt, over --dir or the seed workspace. --approve (default none) becomes the session's
-// static approver. Output, JSON Lines:
+// prompt, over --dir or the seed workspace; with --provider openrouter it runs the OpenRouter
+// loop in the module instead (agent/openrouter, REFERENCE §7.5: calls with source model, mode
+// agent). --approve (default none) becomes the session's static approver. Output, JSON Lines:
 //
 //	{"request":{tools/call params},"result":{CallToolResult}}   one per call, in order
 //	{"summary","failed","failedTool"?,"errorCode"?,"retryable"?,"saved","unsaved"?,"message"?}
@@ -68,15 +83,25 @@ type unsavedChanges struct {
 // written; saved is true when it succeeded. Without --save, or when saving failed or was
 // skipped, unsaved lists what was not written and message says so.
 //
-// Errors: exit 2 for bad flags or a missing/blank prompt; exit 1 when the module cannot start,
-// fails, or refuses agent/run.
+// OpenRouter (SPEC §3): the key comes from OPENROUTER_API_KEY (exit 2 when it is missing or
+// blank); the host performs the module's HTTP requests and adds the Authorization header
+// itself, only to the --endpoint's origin (default openrouter.DefaultEndpoint) — the key
+// never enters the module and is never printed. --model defaults to openrouter.DefaultModel,
+// --data-policy to allow. Retry notices go to stderr while the run waits; a provider failure
+// is a failed summary (errorCode OPENROUTER_…, exit 0) plus a sentence on stderr. Offline,
+// every attempt fails to connect: OPENROUTER_NETWORK_ERROR after 2 retries (about a second).
+// Unless --host-timeout is given, the host deadline is OpenRouterRunTimeout.
+//
+// Errors: exit 2 for bad flags, a missing/blank prompt, or (openrouter) a missing key or an
+// endpoint that is not an http(s) URL; exit 1 when the module cannot start, fails, or refuses
+// agent/run (agent/openrouter).
 func runAgent(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("agent", e)
 	f := agentFlags{ws: addWorkspaceFlags(fs, true)}
-	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent) or openrouter (not yet supported)")
-	fs.StringVar(&f.endpoint, "endpoint", "", "provider endpoint `URL` (openrouter only)")
-	fs.StringVar(&f.model, "model", "", "provider model `ID` (openrouter only)")
-	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only)")
+	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent) or openrouter (key from $"+apiKeyEnv+")")
+	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter only; default "+openrouter.DefaultEndpoint+")")
+	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter only; default "+openrouter.DefaultModel+")")
+	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend `URL` (redis://, postgres://)")
@@ -94,20 +119,39 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if err := validateApprove(f.approve); err != nil {
 		return err
 	}
-	switch f.provider {
-	case "local":
-	case "openrouter":
-		return fmt.Errorf("--provider openrouter is not yet supported")
-	default:
-		return usagef("--provider must be local or openrouter, got %q", f.provider)
-	}
 	switch f.dataPolicy {
 	case "", "allow", "deny", "zdr":
 	default:
 		return usagef("--data-policy must be allow, deny or zdr, got %q", f.dataPolicy)
 	}
-	if f.endpoint != "" || f.model != "" || f.dataPolicy != "" {
-		fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model and --data-policy apply to --provider openrouter only; ignored")
+	method := "agent/run"
+	paramsMap := map[string]string{"prompt": prompt}
+	switch f.provider {
+	case "local":
+		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" {
+			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model and --data-policy apply to --provider openrouter only; ignored")
+		}
+	case "openrouter":
+		method = "agent/openrouter"
+		opts, err := openRouterHTTP(e, &f)
+		if err != nil {
+			return err
+		}
+		hf.http = opts
+		hostTimeoutSet := false
+		fs.Visit(func(fl *flag.Flag) { hostTimeoutSet = hostTimeoutSet || fl.Name == "host-timeout" })
+		if !hostTimeoutSet {
+			hf.timeout = OpenRouterRunTimeout
+		}
+		paramsMap["endpoint"] = f.endpoint
+		if f.model != "" {
+			paramsMap["model"] = f.model
+		}
+		if f.dataPolicy != "" {
+			paramsMap["dataPolicy"] = f.dataPolicy
+		}
+	default:
+		return usagef("--provider must be local or openrouter, got %q", f.provider)
 	}
 	if f.durable != "" {
 		fmt.Fprintln(e.stderr, "webcoding agent: --durable is not yet supported")
@@ -123,23 +167,28 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if err := configureApproval(ctx, c, f.approve); err != nil {
 		return err
 	}
-	params, err := marshal(map[string]string{"prompt": prompt})
+	params, err := marshal(paramsMap)
 	if err != nil {
 		return err
 	}
-	raw, rerr, err := c.call(ctx, "agent/run", params)
+	raw, rerr, err := c.call(ctx, method, params)
 	if err != nil {
 		return err
 	}
 	if rerr != nil {
-		return fmt.Errorf("agent/run: the core answered %v", rerr)
+		return fmt.Errorf("%s: the core answered %v", method, rerr)
 	}
 	var rep struct {
 		Calls []agentCall `json:"calls"`
 		agentSummary
+		Provider  string `json:"provider"`
+		Cancelled bool   `json:"cancelled"`
 	}
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		return fmt.Errorf("agent/run: the module answered something that is not a report: %v", err)
+	if err := json.Unmarshal(raw, &rep); err != nil || (method == "agent/openrouter" && rep.Provider != "openrouter") {
+		return fmt.Errorf("%s: the module answered something that is not a report: %v", method, err)
+	}
+	if rep.Failed && method == "agent/openrouter" {
+		fmt.Fprintf(e.stderr, "webcoding agent: the OpenRouter run failed: %s%s\n", rep.Summary, providerHint(rep.ErrorCode))
 	}
 	out := bufio.NewWriter(e.stdout)
 	for _, call := range rep.Calls {
@@ -186,4 +235,38 @@ func writeJSONLine(out *bufio.Writer, v any) error {
 		return err
 	}
 	return writeLine(out, b)
+}
+
+// openRouterHTTP checks the openrouter flags and the key and returns the host's HTTP options:
+// the key from OPENROUTER_API_KEY, only the endpoint's origin allowed. It fills f.endpoint
+// with the default when empty. Errors (exit 2): no key; an endpoint that is not an absolute
+// http(s) URL.
+func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
+	key := strings.TrimSpace(e.getenv(apiKeyEnv))
+	if key == "" {
+		return nil, usagef("--provider openrouter needs an API key in %s: create one at https://openrouter.ai/keys, then `export %s=sk-or-...` (or use --provider local, which needs no key)", apiKeyEnv, apiKeyEnv)
+	}
+	if f.endpoint == "" {
+		f.endpoint = openrouter.DefaultEndpoint
+	}
+	origin, err := httpclient.Origin(f.endpoint)
+	if err != nil {
+		return nil, usagef("--endpoint must be an absolute http(s) URL, got %q", httpclient.Redact(f.endpoint))
+	}
+	return &wasmhost.HTTPOptions{APIKey: key, AllowedOrigins: []string{origin}, Timeout: openrouter.RequestTimeout}, nil
+}
+
+// providerHint is a sentence after a failed OpenRouter run saying what to do about code.
+func providerHint(code string) string {
+	switch mcp.Code(code) {
+	case mcp.CodeOpenRouterNetworkError:
+		return " (the endpoint could not be reached after 2 retries: check the network connection or --endpoint; --provider local works offline)"
+	case mcp.CodeOpenRouterTimeout:
+		return " (no answer within 20 s, 3 attempts; try again or pick another --model)"
+	case mcp.CodeOpenRouterAuthenticationFailed:
+		return " (check " + apiKeyEnv + ")"
+	case mcp.CodeOpenRouterAccessDenied, mcp.CodeOpenRouterConfigurationError:
+		return " (check --model, --endpoint, --data-policy and the key's settings)"
+	}
+	return ""
 }

@@ -23,6 +23,8 @@ type hostFlags struct {
 	timeout time.Duration
 	// Set by the command from its workspace flags (not flags of their own here).
 	folderDir, downloadsDir string
+	// http lets the module make HTTP requests (agent --provider openrouter); nil: none.
+	http *wasmhost.HTTPOptions
 }
 
 func addHostFlags(fs *flag.FlagSet) *hostFlags {
@@ -67,5 +69,5 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 		return nil, usagef("--host-timeout must be positive")
 	}
 	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr,
-		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir})
+		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir, HTTP: hf.http})
 }

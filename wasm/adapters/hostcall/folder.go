@@ -37,7 +37,7 @@ type out struct {
 	n, ticket uint32
 }
 
-// webcoding.info(buf, cap, out) → status: JSON {"folder":{"name","scopeId"}|null,"downloads":bool}.
+// webcoding.info(buf, cap, out) → status: JSON {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool}.
 //
 //go:wasmimport webcoding info
 func hostInfo(buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32
@@ -147,6 +147,9 @@ type HostInfo struct {
 	Folder *FolderInfo `json:"folder"`
 	// Downloads reports whether the host delivers workspace.downloadFile (--downloads DIR).
 	Downloads bool `json:"downloads"`
+	// HTTP reports whether the host performs HTTP requests (webcoding.http_do, see HTTP):
+	// true when a provider is configured (agent --provider openrouter).
+	HTTP bool `json:"http"`
 }
 
 // FolderInfo identifies the host's folder.

@@ -37,6 +37,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -55,7 +56,10 @@ var folder *hostcall.Folder
 // assemble asks the host what it offers (webcoding.info) and assembles the core over it: the
 // host's folder as Ports.Folder (nil when the host has no folder: browser-only mode, the seed
 // workspace) and its download directory as Ports.Downloads (nil: downloadFile reports that
-// there is no download target).
+// there is no download target). When the host performs HTTP (info "http": true, agent
+// --provider openrouter), every session also answers agent/openrouter and
+// agent/openrouter/models over hostcall.HTTP (the host adds the Authorization header, so the
+// key never enters the module); retry notices go to the host's log as they happen.
 func assemble() *abi.Handler {
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
@@ -66,7 +70,17 @@ func assemble() *abi.Handler {
 	if info.Downloads {
 		ports.Downloads = hostcall.Download
 	}
-	return studio.Assemble(ports)
+	b := studio.Builder(ports)
+	if info.HTTP {
+		b = studio.WithOpenRouter(b, studio.OpenRouterOptions{Transport: hostcall.HTTP{}, OnNotice: logNotice})
+	}
+	return abi.New(b)
+}
+
+// logNotice reports one provider retry notice through the host's log (level warn), e.g.
+// "openrouter: retrying provider request 1/2 in 350ms after OPENROUTER_PROVIDER_ERROR".
+func logNotice(n openrouter.Notice) {
+	hostcall.Log(4, fmt.Sprintf("openrouter: %s in %v after %s", n.Text, n.Delay, n.Code))
 }
 
 // intercept, when set (only by test builds, see hosttest.go), answers a request before the core.

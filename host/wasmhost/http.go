@@ -1,0 +1,142 @@
+package wasmhost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/webcoding/studio/host/httpclient"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// Status codes of http_do besides those of folder.go (statusOK, statusFailed for a transport
+// failure, statusNone when the host offers no HTTP, statusTooLarge for a parked answer). The
+// guest (wasm/adapters/hostcall/http.go) maps them back; keep both lists identical.
+const (
+	statusRefused = 8 // the request's origin is not allowed; nothing was sent
+	statusTimeout = 9 // the request's deadline expired before a response arrived
+)
+
+// DefaultHTTPTimeout bounds one http_do request when HTTPOptions.Timeout is zero; the guest's
+// own deadline (timeoutMs, 20 s for the provider loop) is usually shorter.
+const DefaultHTTPTimeout = time.Minute
+
+// MaxHTTPRequestBytes bounds the JSON request the guest hands to http_do (bytes).
+const MaxHTTPRequestBytes = 16 << 20
+
+// HTTPOptions let the module make HTTP requests through the webcoding.http_do host function
+// (SPEC §3 `agent --provider openrouter`: the wasip1 module has no sockets). The host adds
+// "Authorization: Bearer <APIKey>" itself, so the key never enters guest memory; requests to
+// any origin not in AllowedOrigins are refused before anything is sent (the guest gets an
+// error). The key never appears in the host's log or in any answer to the guest.
+type HTTPOptions struct {
+	// APIKey is sent as the Bearer credential; "" sends none (any guest-set Authorization
+	// header is dropped either way).
+	APIKey string
+	// AllowedOrigins are the scheme://host[:port] origins the module may reach. Required:
+	// an empty list refuses every request.
+	AllowedOrigins []string
+	// Timeout caps one request (the guest's deadline may be shorter). 0 means
+	// DefaultHTTPTimeout.
+	Timeout time.Duration
+	// Client performs the requests (tests); nil uses a default client.
+	Client *http.Client
+}
+
+// httpRequest is the JSON the guest sends to http_do. Body is base64 (encoding/json []byte).
+type httpRequest struct {
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	Header    map[string]string `json:"header"`
+	Body      []byte            `json:"body"`
+	TimeoutMs int64             `json:"timeoutMs"`
+}
+
+// httpResponse is the JSON http_do answers with statusOK.
+type httpResponse struct {
+	Status int               `json:"status"`
+	Header map[string]string `json:"header"`
+	Body   []byte            `json:"body"`
+}
+
+// hostHTTPDo performs one HTTP request for the guest:
+//
+//	http_do(req u32, reqLen u32, buf u32, cap u32, out u32) -> status
+//
+// req holds {"method","url","header":{name:value},"body":base64,"timeoutMs":n}; the answer is
+// {"status","header","body":base64} (parked when larger than cap). Errors: statusNone (no
+// HTTPOptions), statusRefused (origin not allowed), statusTimeout (deadline), statusFailed
+// (bad request JSON or a transport failure); their result bytes are a key-free message.
+func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) int32 {
+	h := hostFrom(ctx)
+	if h == nil || h.opts.HTTP == nil {
+		return none(m, "the host offers no HTTP (no provider is configured)", buf, bufCap, out)
+	}
+	o := h.opts.HTTP
+	if reqLen > MaxHTTPRequestBytes {
+		return h.reply(m, statusFailed, []byte("http request too large"), buf, bufCap, out)
+	}
+	raw, ok := m.Memory().Read(reqPtr, reqLen)
+	if !ok {
+		return h.reply(m, statusFailed, []byte("http request out of guest memory"), buf, bufCap, out)
+	}
+	var req httpRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return h.reply(m, statusFailed, []byte("http request is not valid JSON: "+err.Error()), buf, bufCap, out)
+	}
+	origin, err := httpclient.Origin(req.URL)
+	if err != nil {
+		return h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out)
+	}
+	t := httpclient.Transport{Client: o.Client, APIKey: o.APIKey, AllowedOrigins: o.AllowedOrigins}
+	if len(o.AllowedOrigins) == 0 || !t.Allowed(origin) {
+		msg := fmt.Sprintf("the host refused a request to %s: only %s may be contacted", origin, strings.Join(o.AllowedOrigins, ", "))
+		h.logf("http: %s", msg)
+		return h.reply(m, statusRefused, []byte(msg), buf, bufCap, out)
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultHTTPTimeout
+	}
+	if req.TimeoutMs > 0 {
+		timeout = min(timeout, time.Duration(req.TimeoutMs)*time.Millisecond)
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	resp, err := t.Do(rctx, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body})
+	if err != nil {
+		msg := scrubKey(err.Error(), o.APIKey)
+		switch {
+		case errors.Is(err, httpclient.ErrOriginRefused):
+			h.logf("http: %s %s: %s", method, httpclient.Redact(req.URL), msg)
+			return h.reply(m, statusRefused, []byte(msg), buf, bufCap, out)
+		case rctx.Err() != nil && ctx.Err() == nil, errors.Is(err, context.DeadlineExceeded):
+			return h.reply(m, statusTimeout, []byte(fmt.Sprintf("no response within %v", timeout)), buf, bufCap, out)
+		}
+		h.logf("http: %s %s: %s", method, httpclient.Redact(req.URL), msg)
+		return h.reply(m, statusFailed, []byte(msg), buf, bufCap, out)
+	}
+	b, err := json.Marshal(httpResponse{Status: resp.Status, Header: resp.Header, Body: resp.Body})
+	if err != nil {
+		return h.reply(m, statusFailed, []byte("http response not encodable"), buf, bufCap, out)
+	}
+	return h.reply(m, statusOK, b, buf, bufCap, out)
+}
+
+// scrubKey removes key from msg (defence in depth: httpclient already scrubs).
+func scrubKey(msg, key string) string {
+	if key == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, key, "[api key redacted]")
+}

@@ -1,0 +1,99 @@
+//go:build wasip1
+
+package hostcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// Status codes of http_do besides StatusOK, StatusFailed (a transport failure: DNS, refused,
+// reset), StatusNone (the host offers no HTTP) and StatusTooLarge. Keep identical to
+// host/wasmhost/http.go.
+const (
+	StatusRefused = 8 // the host refused the request's origin; nothing was sent
+	StatusTimeout = 9 // no response arrived before the request's deadline
+)
+
+// ErrOriginRefused is wrapped by HTTP.Do's error when the host refused the request's origin
+// (it contacts only the configured endpoint's origin).
+var ErrOriginRefused = errors.New("the host refused the request's origin")
+
+// webcoding.http_do(req, reqLen, buf, cap, out) → status: performs one HTTP request.
+// req is JSON {"method","url","header","body" (base64),"timeoutMs"}; the answer is JSON
+// {"status","header","body" (base64)}, parked when larger than cap.
+//
+//go:wasmimport webcoding http_do
+func hostHTTPDo(req unsafe.Pointer, reqLen uint32, buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32
+
+type httpRequest struct {
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	Header    map[string]string `json:"header,omitempty"`
+	Body      []byte            `json:"body,omitempty"`
+	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+}
+
+type httpResponse struct {
+	Status int               `json:"status"`
+	Header map[string]string `json:"header"`
+	Body   []byte            `json:"body"`
+}
+
+// HTTP is the openrouter.Transport of the wasip1 module: each request goes to the host
+// through webcoding.http_do (the module has no sockets). The host adds the Authorization
+// header itself (so openrouter.Config.APIKey stays empty here and the key never enters the
+// module) and refuses origins other than the configured endpoint's.
+//
+// ctx's deadline becomes the request's timeoutMs, enforced by the host, because the guest's
+// timers cannot fire while a host call blocks. Errors: ctx already done (ctx.Err()); the
+// host's timeout (wraps context.DeadlineExceeded); a refused origin (wraps ErrOriginRefused);
+// no HTTP in this host (wraps ErrNotConfigured); any other transport failure (the host's
+// key-free message). A non-2xx status is a Response, not an error.
+type HTTP struct{}
+
+var _ openrouter.Transport = HTTP{}
+
+// Do performs req through the host and returns the whole response.
+func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return openrouter.Response{}, err
+	}
+	r := httpRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	if d, ok := ctx.Deadline(); ok {
+		left := time.Until(d)
+		if left <= 0 {
+			return openrouter.Response{}, context.DeadlineExceeded
+		}
+		r.TimeoutMs = max(left.Milliseconds(), 1)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w", err)
+	}
+	st, res := invoke(func(buf unsafe.Pointer, n uint32, o unsafe.Pointer) int32 {
+		return hostHTTPDo(bytesPtr(b), uint32(len(b)), buf, n, o)
+	})
+	switch st {
+	case StatusOK:
+	case StatusTimeout:
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %s: %w", res, context.DeadlineExceeded)
+	case StatusRefused:
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w: %s", ErrOriginRefused, res)
+	case StatusNone:
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w: %s", ErrNotConfigured, res)
+	default:
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %s", res)
+	}
+	var resp httpResponse
+	if err := json.Unmarshal(res, &resp); err != nil {
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: the host answered something that is not a response: %w", err)
+	}
+	return openrouter.Response{Status: resp.Status, Header: resp.Header, Body: resp.Body}, nil
+}
