@@ -178,18 +178,22 @@ func TestModuleDestructiveNeedsOptIn(t *testing.T) {
 }
 
 func TestModuleIdempotencyKeyIsHonoured(t *testing.T) {
-	cs, _ := moduleServer(t, "", Options{Approval: Approval{All: true}})
-	args := map[string]any{"path": "styles.css", "source": "a{}"}
-	first := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-1"}))
-	again := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-1"}))
-	if first["revision"] != again["revision"] {
-		t.Fatalf("the same idempotency key ran twice: revisions %v, %v", first["revision"], again["revision"])
+	for _, durable := range []string{"", "memory"} {
+		t.Run("durable="+durable, func(t *testing.T) {
+			cs, _ := moduleServer(t, "", Options{Approval: Approval{All: true}, Durable: durable})
+			args := map[string]any{"path": "styles.css", "source": "a{}"}
+			first := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-1"}))
+			again := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-1"}))
+			if first["revision"] != again["revision"] {
+				t.Fatalf("the same idempotency key ran twice: revisions %v, %v", first["revision"], again["revision"])
+			}
+			other := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-2"}))
+			if other["revision"] == first["revision"] {
+				t.Fatalf("a new key did not run (revision %v)", other["revision"])
+			}
+			mustFail(t, call(t, cs, "workspace_writeFile", map[string]any{"path": "styles.css", "source": "b{}"}, sdk.Meta{"idempotencyKey": "k-1"}), "TOOL_IDEMPOTENCY_CONFLICT")
+		})
 	}
-	other := mustSucceed(t, call(t, cs, "workspace_writeFile", args, sdk.Meta{"idempotencyKey": "k-2"}))
-	if other["revision"] == first["revision"] {
-		t.Fatalf("a new key did not run (revision %v)", other["revision"])
-	}
-	mustFail(t, call(t, cs, "workspace_writeFile", map[string]any{"path": "styles.css", "source": "b{}"}, sdk.Meta{"idempotencyKey": "k-1"}), "TOOL_IDEMPOTENCY_CONFLICT")
 }
 
 // seedFolder writes a small site into a new temporary directory.
