@@ -184,8 +184,11 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		Provider  string `json:"provider"`
 		Cancelled bool   `json:"cancelled"`
 	}
-	if err := json.Unmarshal(raw, &rep); err != nil || (method == "agent/openrouter" && rep.Provider != "openrouter") {
+	if err := json.Unmarshal(raw, &rep); err != nil {
 		return fmt.Errorf("%s: the module answered something that is not a report: %v", method, err)
+	}
+	if method == "agent/openrouter" && rep.Provider != "openrouter" {
+		return fmt.Errorf("%s: the module answered a report without provider openrouter: %.200s", method, raw)
 	}
 	if rep.Failed && method == "agent/openrouter" {
 		fmt.Fprintf(e.stderr, "webcoding agent: the OpenRouter run failed: %s%s\n", rep.Summary, providerHint(rep.ErrorCode))

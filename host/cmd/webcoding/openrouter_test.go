@@ -273,6 +273,77 @@ func TestHostRefusesOtherOrigins(t *testing.T) {
 	}
 }
 
+// providerHost starts the module with HTTP to srvURL only.
+func providerHost(t *testing.T, srvURL string, timeout time.Duration, log *bytes.Buffer) *wasmhost.Host {
+	t.Helper()
+	if log == nil {
+		log = &bytes.Buffer{}
+	}
+	ctx := context.Background()
+	h, err := wasmhost.New(ctx, wasmhost.Options{ModulePath: providerModule(t), AbandonOnDeadline: true, Log: log,
+		CallTimeout: OpenRouterRunTimeout,
+		HTTP:        &wasmhost.HTTPOptions{APIKey: testKey, AllowedOrigins: []string{srvURL}, Timeout: timeout}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(ctx) })
+	return h
+}
+
+type orReport struct {
+	Failed    bool     `json:"failed"`
+	ErrorCode string   `json:"errorCode"`
+	Summary   string   `json:"summary"`
+	Turns     int      `json:"turns"`
+	Notices   []string `json:"notices"`
+}
+
+func runProvider(t *testing.T, h *wasmhost.Host, params map[string]string) (orReport, string) {
+	t.Helper()
+	b, _ := json.Marshal(params)
+	raw, rerr, err := (&rpcClient{h: h}).call(context.Background(), "agent/openrouter", b)
+	if err != nil || rerr != nil {
+		t.Fatalf("agent/openrouter: %v %v", err, rerr)
+	}
+	var rep orReport
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep, string(raw)
+}
+
+// TestHostDeadlineIsOpenRouterTimeout: a provider that never answers hits the host's
+// per-request deadline (the guest's timers cannot fire during the host call); the module sees
+// context.DeadlineExceeded and reports OPENROUTER_TIMEOUT after 3 attempts.
+func TestHostDeadlineIsOpenRouterTimeout(t *testing.T) {
+	srv := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{Hang: true}, fakeprovider.Step{Hang: true}, fakeprovider.Step{Hang: true})
+	var logb bytes.Buffer
+	h := providerHost(t, srv.URL, 200*time.Millisecond, &logb)
+	rep, raw := runProvider(t, h, map[string]string{"prompt": "hi", "endpoint": srv.ChatURL})
+	if !rep.Failed || rep.ErrorCode != string(mcp.CodeOpenRouterTimeout) || len(rep.Notices) != 2 {
+		t.Fatalf("report %s", raw)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Fatalf("%d requests, want 3", n)
+	}
+	noKey(t, raw, logb.String())
+}
+
+// TestLargeResponseThroughResultTake: a provider answer far larger than the guest's 64 KiB
+// result buffer arrives whole (parked by the host, fetched with result_take).
+func TestLargeResponseThroughResultTake(t *testing.T) {
+	text := "BEGIN " + strings.Repeat("emerald ", 40<<10) + "END"
+	body, _ := json.Marshal(map[string]any{"id": "gen-big", "object": "chat.completion", "choices": []any{map[string]any{
+		"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": text}}}})
+	srv := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: body})
+	h := providerHost(t, srv.URL, 0, nil)
+	rep, raw := runProvider(t, h, map[string]string{"prompt": "hi", "endpoint": srv.ChatURL})
+	if rep.Failed || rep.Turns != 1 || !strings.HasPrefix(rep.Summary, "BEGIN emerald") {
+		t.Fatalf("report %.300s", raw)
+	}
+}
+
 // TestNoHTTPWithoutProvider: a host without HTTPOptions does not offer agent/openrouter.
 func TestNoHTTPWithoutProvider(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
