@@ -20,8 +20,8 @@ const SaveAllTool = "workspace.saveAll"
 
 // handler is the raw SDK tool handler of one canonical tool.
 //
-// It returns an error only when ctx ended before the core answered (the SDK then answers
-// nothing, as MCP cancellation asks); every other outcome is a result.
+// It never returns an error: every outcome is a result. A call cancelled while it waited for
+// the core is a TOOL_CANCELLED result (it did not run); MCP lets the client ignore it.
 func (s *Server) handler(canonical string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		s.wg.Add(1)
@@ -34,8 +34,9 @@ func (s *Server) handler(canonical string) sdk.ToolHandler {
 			p = &sdk.CallToolParamsRaw{}
 		}
 		raw, id := s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
-		if raw == nil { // ctx ended before the core answered
-			return nil, ctx.Err()
+		if raw == nil { // cancelled before it reached the core
+			raw = mustMarshal(mcp.ErrorResult(id, mcp.NewError(mcp.CodeToolCancelled, true,
+				map[string]any{"reason": "cancelled-before-start"}, "Tool call cancelled before it started; it did not run.")))
 		}
 		return s.project(raw, id, canonical)
 	}

@@ -33,8 +33,9 @@
 // The core module runs one call at a time and cannot be interrupted without losing its
 // in-memory workspace (wasmhost: a cancelled call closes the instance). A call that the client
 // cancels (notifications/cancelled) or abandons (disconnect) before it reaches the module never
-// runs. A call already inside the module runs to its end (the host's --host-timeout still
-// bounds it); its result is dropped. Server.Close waits for such calls, so a save that started
+// runs (if the SDK still answers it, the answer is a TOOL_CANCELLED result). A call already
+// inside the module runs to its end (the host's --host-timeout still bounds it) and the client
+// may ignore its result. Server.Run and Server.Wait wait for such calls, so a save that started
 // is never cut off by the process exiting.
 //
 // # Transports

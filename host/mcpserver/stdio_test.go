@@ -208,3 +208,34 @@ func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// Flag errors: exit 2 for bad flags, 1 for a backend this build cannot serve; nothing on stdout.
+func TestBinaryFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		exit int
+		want string
+	}{
+		{[]string{"--names", "dotted"}, 2, "--names must be provider or canonical"},
+		{[]string{"--approve", "a,,b"}, 2, "--approve must be all, none or TOOL,TOOL,..."},
+		{[]string{"--http", "a:b:c"}, 2, "--http"},
+		{[]string{"--durable", "redis://user:secret@localhost:6379"}, 1, "not yet supported"},
+		{[]string{"--durable", "sqlite:x"}, 2, "--durable must be"},
+		{[]string{"extra"}, 2, "unexpected argument"},
+	} {
+		cmd, stderr := mcpCommand(t, c.args...)
+		out, err := cmd.Output()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.exit || !strings.Contains(stderr.String(), c.want) || len(out) != 0 {
+			t.Errorf("mcp %v: exit %d, stdout %q, stderr %q; want exit %d mentioning %q", c.args, code, out, stderr, c.exit, c.want)
+		}
+		if strings.Contains(stderr.String(), "secret") {
+			t.Errorf("mcp %v: the password reached stderr", c.args)
+		}
+	}
+}
