@@ -344,6 +344,24 @@ func TestLargeResponseThroughResultTake(t *testing.T) {
 	}
 }
 
+// TestModuleSendsNoCredentials: with no key in the host, the provider receives no
+// Authorization header at all (the fake fails on one), so every credential on the wire is the
+// host's; the module composes none.
+func TestModuleSendsNoCredentials(t *testing.T) {
+	srv := fakeprovider.New(t, fakeprovider.Options{}, fakeprovider.Step{BodyFile: "chat_final_text.json"})
+	ctx := context.Background()
+	h, err := wasmhost.New(ctx, wasmhost.Options{ModulePath: providerModule(t), AbandonOnDeadline: true,
+		HTTP: &wasmhost.HTTPOptions{AllowedOrigins: []string{srv.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	rep, raw := runProvider(t, h, map[string]string{"prompt": "hi", "endpoint": srv.ChatURL})
+	if rep.Failed || len(srv.Requests()) != 1 {
+		t.Fatalf("report %s", raw)
+	}
+}
+
 // TestNoHTTPWithoutProvider: a host without HTTPOptions does not offer agent/openrouter.
 func TestNoHTTPWithoutProvider(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
