@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -72,7 +73,9 @@ func (s *Server) readOnly(canonical string) bool {
 func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte, *mcp.ToolError) {
 	res, rerr, err := s.core.call(ctx, mcp.MethodToolsCall, params)
 	switch {
-	case err != nil && ctx.Err() != nil && res == nil && rerr == nil && err == ctx.Err():
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		// Cancelled while waiting for the core (the core itself runs under a context the
+		// client cannot cancel, so its failures never wrap ctx.Err()).
 		return nil, nil
 	case err != nil:
 		s.log.Error("core call failed", "toolCallId", id, "error", err)

@@ -25,9 +25,8 @@ type coreClient struct {
 	next   atomic.Int64
 	config []byte // session/configure params
 
-	mu           sync.Mutex // guards needsConfig
-	needsConfig  bool
-	lastResetErr error
+	mu          sync.Mutex // guards needsConfig
+	needsConfig bool
 }
 
 // rpcError is a JSON-RPC error object from the core.
@@ -92,7 +91,6 @@ func (c *coreClient) roundTrip(ctx context.Context, method string, params []byte
 		if errors.Is(err, wasmhost.ErrInstanceReset) {
 			c.mu.Lock()
 			c.needsConfig = true
-			c.lastResetErr = err
 			c.mu.Unlock()
 		}
 		return nil, nil, err

@@ -245,7 +245,8 @@ func (s *Server) sdkTool(t mcp.Tool) (*sdk.Tool, error) {
 // SDK returns the underlying SDK server (for transports other than Run's).
 func (s *Server) SDK() *sdk.Server { return s.sdk }
 
-// Tools returns the canonical catalog as read in New, in order of the served names' map.
+// Tools returns the canonical catalog as read in New, in the core's order. (tools/list serves
+// it sorted by name: the SDK keeps tools in a sorted set.)
 func (s *Server) Tools() []mcp.Tool {
 	out := make([]mcp.Tool, 0, len(s.tools))
 	for _, c := range s.names.Canonical() {
