@@ -115,7 +115,7 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 	}
 	resp, err := t.Do(rctx, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body})
 	if err != nil {
-		msg := scrubKey(err.Error(), o.APIKey)
+		msg := strings.TrimPrefix(scrubKey(err.Error(), o.APIKey), "httpclient: ")
 		switch {
 		case errors.Is(err, httpclient.ErrOriginRefused):
 			h.logf("http: %s %s: %s", method, httpclient.Redact(req.URL), msg)
@@ -123,7 +123,7 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 		case rctx.Err() != nil && ctx.Err() == nil, errors.Is(err, context.DeadlineExceeded):
 			return h.reply(m, statusTimeout, []byte(fmt.Sprintf("no response within %v", timeout)), buf, bufCap, out)
 		}
-		h.logf("http: %s %s: %s", method, httpclient.Redact(req.URL), msg)
+		// Not logged: the guest reports it (and retries with a notice).
 		return h.reply(m, statusFailed, []byte(msg), buf, bufCap, out)
 	}
 	b, err := json.Marshal(httpResponse{Status: resp.Status, Header: resp.Header, Body: resp.Body})

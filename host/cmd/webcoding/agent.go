@@ -98,7 +98,7 @@ type unsavedChanges struct {
 func runAgent(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("agent", e)
 	f := agentFlags{ws: addWorkspaceFlags(fs, true)}
-	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent) or openrouter (key from $"+apiKeyEnv+")")
+	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent) or openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+")")
 	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter only; default "+openrouter.DefaultEndpoint+")")
 	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter only; default "+openrouter.DefaultModel+")")
 	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")

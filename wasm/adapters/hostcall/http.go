@@ -54,8 +54,8 @@ type httpResponse struct {
 // ctx's deadline becomes the request's timeoutMs, enforced by the host, because the guest's
 // timers cannot fire while a host call blocks. Errors: ctx already done (ctx.Err()); the
 // host's timeout (wraps context.DeadlineExceeded); a refused origin (wraps ErrOriginRefused);
-// no HTTP in this host (wraps ErrNotConfigured); any other transport failure (the host's
-// key-free message). A non-2xx status is a Response, not an error.
+// no HTTP in this host (wraps ErrNotConfigured); any other transport failure (exactly the
+// host's key-free message, e.g. `Post "URL": dial tcp: lookup host: no such host`). A non-2xx status is a Response, not an error.
 type HTTP struct{}
 
 var _ openrouter.Transport = HTTP{}
@@ -88,8 +88,8 @@ func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response
 		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w: %s", ErrOriginRefused, res)
 	case StatusNone:
 		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w: %s", ErrNotConfigured, res)
-	default:
-		return openrouter.Response{}, fmt.Errorf("hostcall: http: %s", res)
+	default: // the host's message alone: it is what the user reads after "Network request failed: "
+		return openrouter.Response{}, errors.New(string(res))
 	}
 	var resp httpResponse
 	if err := json.Unmarshal(res, &resp); err != nil {
