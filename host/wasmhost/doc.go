@@ -49,4 +49,15 @@
 // bodies raw bytes. Each returns a status: 0 ok, 1 stale root, 2 missing file, 3 permission,
 // 4 path escapes, 5 other failure (the answer is the message), 6 not configured, 7 parked.
 // Every instance — a fresh one after a reset too — imports the folder again at start.
+//
+// # HTTP (http.go)
+//
+// Options.HTTP lets the module make HTTP requests (SPEC §3 `agent --provider openrouter`; the
+// wasip1 module has no sockets): info reports "http": true, the guest then offers
+// agent/openrouter over hostcall.HTTP, whose http_do(req, reqLen, buf, cap, out) carries JSON
+// {"method","url","header","body" (base64),"timeoutMs"} and answers {"status","header","body"}
+// (parked when large). The host adds "Authorization: Bearer <HTTPOptions.APIKey>" itself
+// (host/httpclient), contacts only HTTPOptions.AllowedOrigins (status 8 otherwise, nothing
+// sent), enforces min(timeoutMs, HTTPOptions.Timeout) (status 9), and keeps the key out of
+// guest memory, answers and logs.
 package wasmhost

@@ -20,7 +20,9 @@
 // workspace.FolderAdapter (Folder) and its download directory (Download). Those answer into a
 // guest buffer and return a status code (StatusOK … StatusTooLarge) that Folder maps back to
 // the workspace sentinel errors; results larger than the buffer are fetched with result_take,
-// so the host never calls back into the guest.
+// so the host never calls back into the guest. http_do (http.go): HTTP for the provider loop
+// (HTTP implements openrouter.Transport; the host adds the Authorization header and refuses
+// other origins; info's "http" says whether it is offered; statuses 8 refused, 9 timeout).
 //
 // Built only for GOOS=wasip1 (SPEC §1, "Ports ... Adapters live at the edge").
 package hostcall
