@@ -70,6 +70,8 @@ type Handler struct {
 	mu    sync.RWMutex
 	sess  *Session
 
+	buildErr error // why sess is nil
+
 	flightMu sync.Mutex
 	inflight map[string]context.CancelFunc // request id (raw JSON) → cancel
 }
@@ -77,14 +79,24 @@ type Handler struct {
 // New returns a Handler whose first session is build(Config{}). It panics if that fails:
 // the default configuration failing to assemble is a programming error.
 func New(build Builder) *Handler {
-	s, err := build(Config{})
-	if err != nil {
-		panic(fmt.Sprintf("abi: default session: %v", err))
-	}
-	return &Handler{build: build, sess: s, inflight: map[string]context.CancelFunc{}}
+	h := &Handler{build: build, inflight: map[string]context.CancelFunc{}}
+	h.sess, h.buildErr = build(Config{})
+	return h
 }
 
-// Session returns the current session.
+// CodeSessionUnavailable is the JSON-RPC error code (in the implementation-defined server
+// range, JSON-RPC 2.0 §5.1) of every request while no session could be built — e.g. the
+// linked folder has no supported file. session/configure may still build one.
+const CodeSessionUnavailable = -32001
+
+// Err reports why the current session could not be built (nil when it was).
+func (h *Handler) Err() error {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.buildErr
+}
+
+// Session returns the current session (nil when it could not be built; see Err).
 func (h *Handler) Session() *Session {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
@@ -203,7 +215,12 @@ func (h *Handler) one(ctx context.Context, raw []byte) *jsonrpc.Response {
 }
 
 func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMessage, hasParams bool) (json.RawMessage, *jsonrpc.Error) {
-	sess := h.Session()
+	h.mu.RLock()
+	sess, buildErr := h.sess, h.buildErr
+	h.mu.RUnlock()
+	if sess == nil && method != "session/configure" && method != "ping" && method != "notifications/cancelled" {
+		return nil, &jsonrpc.Error{Code: CodeSessionUnavailable, Message: "no session: " + trimPrefix(buildErr)}
+	}
 	switch method {
 	case mcp.MethodToolsList:
 		p, terr := mcp.ParseListToolsParams(params, hasParams)
@@ -244,9 +261,9 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 		}
 		h.mu.Lock()
 		old := h.sess
-		h.sess = s
+		h.sess, h.buildErr = s, nil
 		h.mu.Unlock()
-		if old.Approvals != nil {
+		if old != nil && old.Approvals != nil {
 			old.Approvals.DenyAll()
 		}
 		return marshal(map[string]any{"configured": true})

@@ -29,10 +29,15 @@ type Ports struct {
 	Repository workspace.Repository
 	// Folder is the linked local folder (the CLI's --dir). Nil: no folder (browser-only
 	// mode). Each session build imports it (ImportFolder): the folder's files replace the
-	// hydrated workspace and saveAll/reloadFolder work against it. If the import fails (no
-	// supported file, permission, stale root) the session starts without a folder and the
-	// failure is logged.
+	// hydrated workspace and saveAll/reloadFolder work against it. Skipped entries are
+	// logged. If the import fails (no supported file, permission, stale root): with
+	// FolderRequired no session is built (every request answers abi.CodeSessionUnavailable
+	// with the reason); without it the session starts on the hydrated workspace, unlinked,
+	// and the failure is logged (the browser then offers "Grant folder access").
 	Folder workspace.FolderAdapter
+	// FolderRequired makes a failing Folder import fatal for the session (headless hosts,
+	// where --dir was asked for explicitly: never work on something else silently).
+	FolderRequired bool
 	// Preview is the preview port (the sandboxed iframe in the browser). Nil: a fresh
 	// HeadlessPreview per session build. A port given here outlives session rebuilds, so the
 	// workspace revision must keep increasing across them (a real Repository does that).
@@ -128,7 +133,10 @@ func Builder(p Ports) abi.Builder {
 // registerStudio registers the 23 studio tools over a freshly hydrated workspace and returns
 // the session methods (agent/run, preview/compile, preview/export).
 func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
-	e := newEnv(ctx, p)
+	e, err := newEnv(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range e.studioTools() {
 		if err := r.Register(t); err != nil {
 			return nil, err
@@ -138,18 +146,46 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 }
 
 // newEnv creates the session's Manager (hydrated from p.Repository, then p.Folder imported
-// and linked) and resolves the preview port.
-func newEnv(ctx context.Context, p Ports) *env {
+// and linked) and resolves the preview port. A folder that cannot be imported (no supported
+// file, permission, stale root) is an error: the session is not built rather than silently
+// working on something else. Every file the import skipped is logged (level 1, warning).
+func newEnv(ctx context.Context, p Ports) (*env, error) {
 	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock})
 	m.Hydrate(ctx)
 	if p.Folder != nil {
-		if _, err := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder); err != nil && p.Log != nil {
-			p.Log(2, "studio: the folder "+p.Folder.Name()+" could not be linked: "+err.Error())
+		res, terr := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder)
+		switch {
+		case terr != nil && p.FolderRequired:
+			return nil, fmt.Errorf("the folder %s could not be opened as the workspace: %s", p.Folder.Name(), terr.Error())
+		case terr != nil && p.Log != nil:
+			p.Log(2, "studio: the folder "+p.Folder.Name()+" could not be linked: "+terr.Error())
+		case terr == nil:
+			logSkipped(p, res.Skipped)
 		}
 	}
 	port := p.Preview
 	if port == nil {
 		port = NewHeadlessPreview()
 	}
-	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout}
+	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout}, nil
+}
+
+// logSkipped reports, through p.Log, every entry the folder import skipped (a limit, a hidden
+// or ignored folder, a file that is too large or not text), so a user never works on a partial
+// folder without knowing it.
+func logSkipped(p Ports, skipped []workspace.Skipped) {
+	if p.Log == nil {
+		return
+	}
+	for _, s := range skipped {
+		path := s.Path
+		if path == "" {
+			path = "(import limit)"
+		}
+		msg := s.Message
+		if msg == "" {
+			msg = s.Reason
+		}
+		p.Log(1, fmt.Sprintf("studio: skipped %s: %s", path, msg))
+	}
 }
