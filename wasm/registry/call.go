@@ -227,9 +227,15 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 	// 12. output budget.
 	used := int64(2 * len(out.sc))
 	if s.opts.maxOutputBytes > 0 && used > s.opts.maxOutputBytes {
-		return s.fail(mcp.NewError(mcp.CodeToolOutputLimitExceeded, false,
-			map[string]any{"maxOutputBytes": s.opts.maxOutputBytes, "usedOutputBytes": used},
-			"Tool %q produced %d output bytes, over the limit of %d.", s.call.Name, used, s.opts.maxOutputBytes), audit.StateFailed)
+		details := map[string]any{"maxOutputBytes": s.opts.maxOutputBytes, "usedOutputBytes": used}
+		msg := fmt.Sprintf("Tool %q produced %d output bytes, over the limit of %d.", s.call.Name, used, s.opts.maxOutputBytes)
+		if e.def.Annotations == nil || !e.def.Annotations.ReadOnlyHint {
+			// The handler ran: its effects stand, only the result is withheld. Say so, so that
+			// nobody retries a mutation that already happened (SPEC §2.13's spirit).
+			details["executed"] = true
+			msg += " The call did run and its changes were applied; only its result was withheld: do not repeat it."
+		}
+		return s.fail(mcp.NewError(mcp.CodeToolOutputLimitExceeded, false, details, "%s", msg), audit.StateFailed)
 	}
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.TextContent(string(out.sc))},

@@ -263,3 +263,22 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestOutputLimitOnAMutationSaysItRan: a mutation whose result is withheld for size must say
+// that it ran, so that nobody repeats it.
+func TestOutputLimitOnAMutationSaysItRan(t *testing.T) {
+	r := New(Options{})
+	r.MustRegister(echoTool("t.read", mcp.ToolAnnotations{ReadOnlyHint: true}))
+	r.MustRegister(echoTool("t.write", mcp.ToolAnnotations{}))
+	max := 5.0
+	for name, executed := range map[string]bool{"t.read": false, "t.write": true} {
+		res := r.Call(context.Background(), call(name, `{"path":"a"}`, &mcp.CallMeta{MaxOutputBytes: &max, Mode: mcp.ModeDirect}))
+		if res.Error == nil || res.Error.Code != mcp.CodeToolOutputLimitExceeded {
+			t.Fatalf("%s: %+v", name, res.Error)
+		}
+		d := res.Error.Details.(map[string]any)
+		if got := d["executed"] == true; got != executed || strings.Contains(res.Error.Message, "did run") != executed {
+			t.Errorf("%s: executed=%v in %v / %q", name, d["executed"], d, res.Error.Message)
+		}
+	}
+}
