@@ -61,9 +61,9 @@ var (
 		theme string
 		re    *keyword
 	}{
-		{ThemeEmerald, newKeyword("<emerald", "<green")},
-		{ThemeAmber, newKeyword("<amber", "<orange")},
-		{ThemeRose, newKeyword("<rose", "<pink")},
+		{ThemeEmerald, newKeyword("<emerald", "<green", "초록", "녹색", "에메랄드")},
+		{ThemeAmber, newKeyword("<amber", "<orange", "주황", "호박색", "앰버")},
+		{ThemeRose, newKeyword("<rose", "<pink", "분홍", "핑크", "장미", "로즈")},
 		{ThemeViolet, newKeyword("<violet", "<purple", "보라")},
 	}
 
