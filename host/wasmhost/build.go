@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,14 +29,16 @@ var buildMu sync.Mutex
 
 // BuildModule builds the wasip1 reactor (wasm/cmd/reactor) with
 // GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath [-tags TAGS] into outDir and
-// returns the path of the .wasm file: outDir/reactor.wasm, or outDir/reactor-TAG1-TAG2.wasm
-// with build tags (sorted), e.g. "conformance" for test-only tools (SPEC §2.17).
+// returns the path of the .wasm file, ModuleName(root, tags): outDir/reactor-HASH.wasm, or
+// outDir/reactor-HASH-TAG1-TAG2.wasm with build tags (sorted), e.g. "conformance" for
+// test-only tools (SPEC §2.17). HASH names the source tree, so checkouts sharing one outDir
+// never overwrite or reuse each other's module.
 //
-// Cheap cache: the build is skipped when the output exists, was built from the same source
-// tree (recorded in OUTPUT.src), and is newer than go.mod, go.sum and every non-test .go file
-// under wasm/. The output is written to a temporary file and
-// renamed, so concurrent builders never see a partial module. Builds in one process are
-// serialized.
+// Cheap cache: the build is skipped when the output exists and is newer than go.mod, go.sum
+// and every non-test .go file under wasm/ of its tree. The output is written to a temporary
+// file and renamed (one rename: the tree is in the name, there is no separate marker), so
+// concurrent builders never see a partial module or one labelled with another tree. Builds in
+// one process are serialized.
 //
 // The source tree is found from the working directory upwards (the directory whose go.mod
 // declares SourceModule), else from this file's compile-time location. Built modules are build
@@ -55,10 +59,7 @@ func BuildModule(ctx context.Context, outDir string, tags ...string) (string, er
 			return "", fmt.Errorf("wasmhost: bad build tag %q", t)
 		}
 	}
-	name := "reactor.wasm"
-	if len(tags) > 0 {
-		name = "reactor-" + strings.Join(tags, "-") + ".wasm"
-	}
+	name := ModuleName(root, tags)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return "", fmt.Errorf("wasmhost: build: %w", err)
 	}
@@ -103,25 +104,32 @@ func BuildModule(ctx context.Context, outDir string, tags ...string) (string, er
 	if err := os.Chtimes(tmp.Name(), started, started); err != nil {
 		return "", fmt.Errorf("wasmhost: build: %w", err)
 	}
-	if err := os.WriteFile(out+".src", []byte(root), 0o644); err != nil {
-		return "", fmt.Errorf("wasmhost: build: %w", err)
-	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return "", fmt.Errorf("wasmhost: build: %w", err)
 	}
 	return out, nil
 }
 
-// upToDate reports whether out exists and is newer than every input of the build.
+// ModuleName is the file name BuildModule gives the module built from the source tree at root
+// with tags (sorted, as BuildModule passes them): "reactor-" + the first 12 hex digits of the
+// SHA-256 of the cleaned root path, then "-TAG" per tag, then ".wasm".
+func ModuleName(root string, tags []string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	name := "reactor-" + hex.EncodeToString(sum[:6])
+	if len(tags) > 0 {
+		name += "-" + strings.Join(tags, "-")
+	}
+	return name + ".wasm"
+}
+
+// upToDate reports whether out exists and is newer than every input of the build from the
+// tree at root (out's name says which tree it was built from; see ModuleName).
 func upToDate(out, root string) (bool, error) {
 	st, err := os.Stat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	} else if err != nil {
 		return false, fmt.Errorf("wasmhost: build: %w", err)
-	}
-	if src, err := os.ReadFile(out + ".src"); err != nil || string(src) != root {
-		return false, nil
 	}
 	built := st.ModTime()
 	stale := false
