@@ -89,7 +89,8 @@ type app struct {
 	draftPath string // editor draft not yet written ("" none)
 	draftText string
 	draftGen  int
-	flushMu   sync.Mutex // serializes draft flushes
+	flushMu   sync.Mutex     // serializes draft flushes
+	dialog    *pendingDialog // the open file dialog's request, nil when closed
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -37,7 +37,12 @@
 // Editor typing keeps a local draft and flushes it through workspace.writeFile (direct mode,
 // expectedRevision) after 650 ms idle, on blur, Ctrl/Cmd+S, and before any other action;
 // Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl+Y) outside text fields call workspace.undo/redo;
-// Export calls preview/export and downloads <rootName>.html. At start the studio asks for
+// Export calls preview/export and downloads <rootName>.html. The explorer's New file, Rename,
+// Delete and Revert open an in-app modal <dialog> (focus trap, Escape, focus return; never
+// window.confirm) and then call workspace.createFile/renameFile/deleteFile/revertFile;
+// Download calls workspace.downloadFile (a Blob link). A second tab that cannot take the
+// workspace Web Lock loads the workspace read-only (writes stay in memory, with a notice); a
+// new deployment taking over shows "Reload studio". At start the studio asks for
 // persistent storage (navigator.storage.persist) and shows the answer in the header. Regions are rendered with html/template (file names and model
 // text are escaped) and focus is restored by element id after each render.
 package main

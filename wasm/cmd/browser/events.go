@@ -48,6 +48,7 @@ func (a *app) bindDOM() {
 		jsbridge.Go("action."+action, func() { a.action(action, path, id) })
 		return nil
 	})
+	a.bindDialog()
 	if form := doc.Call("getElementById", "chat-form"); !form.IsNull() {
 		on(form, "submit", func(_ js.Value, args []js.Value) any {
 			args[0].Call("preventDefault")
@@ -74,7 +75,7 @@ func (a *app) bindDOM() {
 		switch {
 		case key == "Escape":
 			a.mu.Lock()
-			busy := a.st.running != "" || len(a.st.approvals) > 0
+			busy := (a.st.running != "" || len(a.st.approvals) > 0) && a.dialog == nil
 			a.mu.Unlock()
 			if busy {
 				ev.Call("preventDefault")
@@ -83,7 +84,7 @@ func (a *app) bindDOM() {
 		case (key == "s" || key == "S") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()):
 			ev.Call("preventDefault")
 			jsbridge.Go("save", func() { a.flushDraft(context.Background()) })
-		case (key == "z" || key == "Z" || key == "y" || key == "Y") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()) && !inTextField(ev.Get("target")):
+		case (key == "z" || key == "Z" || key == "y" || key == "Y") && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()) && !inTextField(ev.Get("target")) && !a.dialogOpen():
 			// Workspace undo/redo outside text fields (text fields keep their own undo).
 			redo := key == "y" || key == "Y" || ev.Get("shiftKey").Bool()
 			ev.Call("preventDefault")
@@ -109,6 +110,13 @@ func (a *app) bindDOM() {
 			return nil
 		})
 	}
+}
+
+// dialogOpen reports whether the file dialog is open (shortcuts are off while it is).
+func (a *app) dialogOpen() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.dialog != nil
 }
 
 // inTextField reports whether el is a textarea, an input or editable content.
@@ -157,6 +165,16 @@ func (a *app) action(action, path, id string) {
 		err = a.tool(ctx, "workspace."+action, map[string]any{}, nil)
 	case "export":
 		err = a.export(ctx)
+	case "new-file":
+		a.openDialog(dialogNewFile, "")
+	case "rename":
+		a.openDialog(dialogRename, path)
+	case "delete":
+		a.openDialog(dialogDelete, path)
+	case "revert":
+		a.openDialog(dialogRevert, path)
+	case "download":
+		err = a.tool(ctx, "workspace.downloadFile", map[string]any{"path": path}, nil)
 	case "reload-studio":
 		a.flushDraft(ctx)
 		js.Global().Get("location").Call("reload")
