@@ -233,3 +233,25 @@ func TestApproveBecomesStaticApproval(t *testing.T) {
 		}
 	}
 }
+
+// A bad flag prints the error and the short usage once, not Go's flag list; -h prints the list.
+func TestBadFlagPrintsShortUsageOnly(t *testing.T) {
+	for _, args := range [][]string{
+		{"call", "--no-such-flag"},
+		{"agent", "--no-such-flag", "p"},
+		{"preview", "--out"},
+	} {
+		code, _, stderr := runCLI(t, &fakeHost{}, "", args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		if strings.Contains(stderr, "host-timeout duration") || strings.Count(stderr, "usage: webcoding "+args[0]) != 1 ||
+			!strings.Contains(stderr, "run 'webcoding "+args[0]+" -h' for flags") || strings.Count(stderr, "flag") < 1 {
+			t.Errorf("%q: stderr\n%s", args, stderr)
+		}
+	}
+	code, out, stderr := runCLI(t, &fakeHost{}, "", "call", "-h")
+	if code != exitOK || out != "" || !strings.Contains(stderr, "usage: webcoding call ") || !strings.Contains(stderr, "-host-timeout duration") {
+		t.Errorf("call -h: exit %d, stdout %q, stderr\n%s", code, out, stderr)
+	}
+}

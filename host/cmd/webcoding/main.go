@@ -117,7 +117,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "webcoding %s: %s\nusage: webcoding %s %s\n", c.Name, ue.msg, c.Name, c.Usage)
+		fmt.Fprintf(e.stderr, "webcoding %s: %s\nusage: webcoding %s %s\nrun 'webcoding %s -h' for flags\n", c.Name, ue.msg, c.Name, c.Usage, c.Name)
 		return exitUsage
 	default:
 		fmt.Fprintf(e.stderr, "webcoding %s: %v\n", c.Name, err)
@@ -138,13 +138,35 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'webcoding <command> -h' for its flags.")
 }
 
-// newFlagSet returns a flag set that reports errors as usage errors (exit 2) and prints its
-// help to stderr.
+// newFlagSet returns a flag set whose errors become usage errors (exit 2; run prints the
+// message and the one-line usage, not the flag list) and whose -h prints the usage line and
+// every flag to stderr.
 func newFlagSet(c string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet("webcoding "+c, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	out := &flagErrors{}
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		if out.failed { // a parse error: the package printed it; run prints the short usage
+			out.failed = false
+			return
+		}
+		usage := ""
+		if cmd := commands[c]; cmd != nil {
+			usage = cmd.Usage
+		}
+		fmt.Fprintf(e.stderr, "usage: webcoding %s %s\n\nflags:\n", c, usage)
+		fs.SetOutput(e.stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
 	return fs
 }
+
+// flagErrors swallows what the flag package prints for a parse error (the error itself, which
+// Parse also returns) and records that one was printed, so Usage can tell an error from -h.
+type flagErrors struct{ failed bool }
+
+func (f *flagErrors) Write(p []byte) (int, error) { f.failed = true; return len(p), nil }
 
 // parseFlags parses args and refuses positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) error {
