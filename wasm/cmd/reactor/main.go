@@ -66,6 +66,7 @@ func assemble() *abi.Handler {
 	if info.Folder != nil {
 		folder = hostcall.NewFolder(*info.Folder)
 		ports.Folder = folder
+		ports.FolderRequired = true // --dir was asked for: a folder that cannot be imported is an error
 	}
 	if info.Downloads {
 		ports.Downloads = hostcall.Download
