@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -138,6 +139,8 @@ func (d *DirFolder) mapErr(p string, err error) error {
 		return fmt.Errorf("%w: %s: %v", workspace.ErrFolderFileMissing, p, err)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%w: %s: %v", workspace.ErrFolderPermission, p, err)
+	case errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%w: %s: %v", workspace.ErrFolderNotAFile, p, err)
 	case strings.Contains(err.Error(), "escapes"):
 		return fmt.Errorf("%w: %s: %v", workspace.ErrFolderPathEscapes, p, err)
 	}
@@ -191,7 +194,8 @@ func (d *DirFolder) ReadTree(ctx context.Context) ([]workspace.ImportEntry, erro
 	return out, nil
 }
 
-// ReadFile returns a file's bytes (ErrFolderFileMissing when absent).
+// ReadFile returns a file's bytes (ErrFolderFileMissing when absent, ErrFolderNotAFile when a
+// directory is at p or a file is where a parent directory should be).
 func (d *DirFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	if err := d.alive(); err != nil {
 		return nil, err
@@ -205,7 +209,9 @@ func (d *DirFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 }
 
 // WriteFile replaces p atomically (temp file in the same directory, fsync, rename), creating
-// parent directories as needed. An existing file keeps its permission bits.
+// parent directories as needed. An existing file keeps its permission bits. A directory (or
+// other non-regular file) at p, or a file where a parent directory is needed, fails with
+// ErrFolderNotAFile before anything is written.
 func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error {
 	if err := d.alive(); err != nil {
 		return err
@@ -220,6 +226,9 @@ func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 	dir := filepath.Dir(name)
 	if dir != "." {
 		if err := d.root.MkdirAll(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) { // a parent exists but is not a directory
+				return fmt.Errorf("%w: %s: %v", workspace.ErrFolderNotAFile, p, err)
+			}
 			return d.mapErr(p, err)
 		}
 		// MkdirAll may have followed a symlink created meanwhile: check again.
@@ -230,7 +239,7 @@ func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 	mode := fs.FileMode(0o644)
 	if info, err := d.root.Stat(name); err == nil {
 		if !info.Mode().IsRegular() {
-			return fmt.Errorf("folder: %s is not a regular file", p)
+			return fmt.Errorf("%w: %s is not a regular file", workspace.ErrFolderNotAFile, p)
 		}
 		mode = info.Mode().Perm()
 	}

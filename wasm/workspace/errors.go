@@ -29,12 +29,19 @@ func SourceLimit(label string, chars int) *mcp.ToolError {
 		"%s is %d characters; the limit is 80,000 characters.", label, chars)
 }
 
-// PathInvalid is WORKSPACE_PATH_INVALID, details {path, reason}.
+// PathInvalid is WORKSPACE_PATH_INVALID, details {path, reason}; reason is one of the
+// PathReason constants and picks the message.
 func PathInvalid(p, reason string) *mcp.ToolError {
 	msg := map[string]string{
 		PathReasonNUL:             "Workspace path must not contain NUL characters.",
 		PathReasonParentTraversal: "Workspace path must not contain \"..\" segments.",
 		PathReasonEmpty:           "Workspace path must name a file.",
+		PathReasonHidden: "Workspace path must not contain a segment starting with \".\" (like .env or .git/): " +
+			"such paths are never imported from a folder, so saving could overwrite a file the workspace cannot see.",
+		PathReasonIgnored: "Workspace path must not contain a node_modules segment: " +
+			"such paths are never imported from a folder, so saving could overwrite a file the workspace cannot see.",
+		PathReasonEscapesFolder: "Workspace path leads outside the linked folder (through a symbolic link); " +
+			"the studio does not read or write files outside the folder.",
 	}[reason]
 	return mcp.NewError(mcp.CodeWorkspacePathInvalid, false, map[string]any{"path": p, "reason": reason}, "%s", msg)
 }
@@ -50,6 +57,42 @@ func FileNotFound(p string) *mcp.ToolError {
 func FileConflict(p, operation string) *mcp.ToolError {
 	return mcp.NewError(mcp.CodeWorkspaceFileConflict, false, map[string]any{"path": p, "operation": operation},
 		"Workspace file %q already exists.", p)
+}
+
+// Reasons carried in WORKSPACE_FILE_CONFLICT details of a folder save (operation "save").
+const (
+	// SaveConflictExists: the path is not in the saved baseline (new or renamed-to) but a file
+	// already exists there in the folder.
+	SaveConflictExists = "exists-in-folder"
+	// SaveConflictChanged: the folder's file differs from what was loaded or last saved.
+	SaveConflictChanged = "changed-in-folder"
+	// SaveConflictDirectory: a directory (or other non-file) occupies the path; nothing was written.
+	SaveConflictDirectory = "directory-in-the-way"
+)
+
+// SaveConflict is WORKSPACE_FILE_CONFLICT for a save item refused before anything was written
+// for it, details {path, operation:"save", reason}; op is SaveOpWrite or SaveOpDelete and
+// picks the wording; reason is a SaveConflict constant.
+func SaveConflict(p, op, reason string) *mcp.ToolError {
+	var msg string
+	switch reason {
+	case SaveConflictExists:
+		msg = fmt.Sprintf("%q already exists in the linked folder but was never loaded into the workspace; "+
+			"saving would overwrite it. Rename the workspace file, or move the folder's file away and save again.", p)
+	case SaveConflictDirectory:
+		msg = fmt.Sprintf("%q is a directory (not a file) in the linked folder; nothing was written. "+
+			"Rename the workspace file and save again.", p)
+	default:
+		what := "saving would overwrite those changes"
+		if op == SaveOpDelete {
+			what = "deleting it would lose those changes"
+		}
+		msg = fmt.Sprintf("%q changed in the linked folder after it was loaded; %s. "+
+			"Reload the folder (workspace.reloadFolder) to take the folder's version, "+
+			"or revert the file (workspace.revertFile) and save again.", p, what)
+	}
+	return mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
+		map[string]any{"path": p, "operation": "save", "reason": reason}, "%s", msg)
 }
 
 // TypeConflict is WORKSPACE_FILE_TYPE_CONFLICT, details {path, operation, actualKind?,

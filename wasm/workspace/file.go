@@ -53,6 +53,14 @@ func (f *File) OverBudget() bool {
 }
 
 // sameContent reports whether two files hold the same kind and bytes (path ignored).
+// bytes returns the file's body as saved to a folder: the asset bytes, or the UTF-8 source.
+func (f *File) bytes() []byte {
+	if f.Kind == KindAsset {
+		return f.Data
+	}
+	return []byte(f.Source)
+}
+
 func sameContent(a, b *File) bool {
 	if a == b {
 		return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -34,6 +35,10 @@ var (
 	// ErrFolderPathEscapes: the path would leave the folder root (a "..", an absolute path or a
 	// symlink pointing outside).
 	ErrFolderPathEscapes = errors.New("workspace: path escapes the linked folder")
+	// ErrFolderNotAFile: a directory (or another non-regular file) occupies the path, or a
+	// file occupies one of its parent directories; the call changed nothing →
+	// WORKSPACE_FILE_CONFLICT reason "directory-in-the-way".
+	ErrFolderNotAFile = errors.New("workspace: a directory is in the way in the linked folder")
 )
 
 // ImportEntry is one file offered to the importer (ImportFiles): a folder walk or an upload.
@@ -52,17 +57,22 @@ type ImportEntry struct {
 // host functions under wasip1, MemFolder in tests. Paths are normalized workspace paths.
 //
 // Contract:
+//
 //   - Name is the folder's display name (the root name after import).
 //   - ScopeID is "folder:<uuid>"-like, new for every pick; "" when none (REFERENCE §6.6).
 //   - Permission reports the current readwrite permission without prompting.
 //   - ReadTree lists the files for the importer. It may skip nothing: the importer applies the
 //     limits, dot-folder and node_modules rules, in the order the entries come.
-//   - ReadFile returns one file's bytes (hash read-back when reconciling an unknown save).
+//   - ReadFile returns one file's bytes (SaveAll reads each path once before writing or
+//     deleting it, to refuse overwriting bytes it did not load; and to reconcile an unknown
+//     save).
 //   - WriteFile replaces a file (creating parent directories) atomically where the platform can.
 //   - DeleteFile removes a file; an already-absent file is success.
 //
 // Errors wrap ErrFolderStale (root gone), ErrFolderFileMissing (ReadFile of an absent file),
-// ErrFolderPermission, or ErrFolderPathEscapes; anything else counts as an unknown outcome.
+// ErrFolderPermission, ErrFolderPathEscapes, or ErrFolderNotAFile (ReadFile or WriteFile of a
+// path where a directory is, or below a file; nothing changed); anything else counts as an
+// unknown outcome.
 // Implementations must be safe for concurrent use.
 type FolderAdapter interface {
 	Name() string
@@ -154,6 +164,9 @@ func (f *MemFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	}
 	d, ok := f.files[p]
 	if !ok {
+		if f.blockedLocked(p) {
+			return nil, ErrFolderNotAFile
+		}
 		return nil, ErrFolderFileMissing
 	}
 	return append([]byte(nil), d...), nil
@@ -171,6 +184,9 @@ func (f *MemFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 		}
 	}
 	if _, ok := f.files[p]; !ok {
+		if f.blockedLocked(p) {
+			return ErrFolderNotAFile
+		}
 		f.order = append(f.order, p)
 	}
 	f.files[p] = append([]byte(nil), data...)
@@ -200,6 +216,17 @@ func (f *MemFolder) DeleteFile(ctx context.Context, p string) error {
 	}
 	f.Writes = append(f.Writes, "delete:"+p)
 	return nil
+}
+
+// blockedLocked reports whether p is a "directory" (some file lies below it) or lies below a
+// file (mu held).
+func (f *MemFolder) blockedLocked(p string) bool {
+	for q := range f.files {
+		if strings.HasPrefix(q, p+"/") || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Content returns a file's current content and whether it exists (for tests).

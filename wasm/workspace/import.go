@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"iter"
 	"strings"
@@ -22,6 +23,8 @@ const (
 const (
 	SkipInvalidPath = "invalid-path" // NUL or ".." in the path, or nothing left; Message names the path reason
 	SkipHidden      = "hidden"       // a dot-file ("name" starting with ".")
+	SkipIgnored     = "ignored"      // a file named "node_modules" (folders of that name are dropped silently)
+	SkipNotText     = "not-text"     // not an asset extension, but the bytes are not UTF-8 text (invalid UTF-8 or NUL)
 	SkipDuplicate   = "duplicate"    // same normalized path as an earlier entry
 	SkipTooLarge    = "too-large"    // text > 512 KiB or asset > 4 MiB
 	SkipTotalLimit  = "total-limit"  // would push the import over 12 MiB
@@ -53,12 +56,14 @@ type Imported struct {
 // Order of checks per entry: an entry inside a dot-folder (".git/", ".cache/", …) or
 // "node_modules/" is dropped silently and does not count against the scan limit; then the entry
 // counts as scanned (more than MaxImportScannedEntries stops traversal with one SkipScanLimit
-// summary); the path is normalized (failure → SkipInvalidPath); dot-files → SkipHidden;
-// repeated normalized paths → SkipDuplicate; a 201st acceptable file stops traversal with one
-// SkipFileLimit summary; text over MaxImportTextBytes or an asset over MaxImportAssetBytes →
-// SkipTooLarge (checked on the claimed size before reading and on the bytes read); a file that
-// would push the total over MaxImportTotalBytes → SkipTotalLimit. Text is decoded as UTF-8
-// (invalid sequences become U+FFFD, as the browser's TextDecoder does). A text file over
+// summary); the path is normalized (failure → SkipInvalidPath); dot-files → SkipHidden; a file
+// named node_modules → SkipIgnored; repeated normalized paths → SkipDuplicate; a 201st
+// acceptable file stops traversal with one SkipFileLimit summary; text over MaxImportTextBytes
+// or an asset over MaxImportAssetBytes → SkipTooLarge (checked on the claimed size before
+// reading and on the bytes read); a file that would push the total over MaxImportTotalBytes →
+// SkipTotalLimit; a non-asset whose bytes are not valid UTF-8 or hold a NUL byte →
+// SkipNotText (it is never loaded, so a save can never rewrite it with replacement
+// characters). A text file over
 // MaxSourceChars is kept in full and reported OverBudget.
 //
 // # Errors
@@ -89,9 +94,12 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 				Message: perr.Details.(map[string]any)["reason"].(string)})
 			continue
 		}
-		base := p[strings.LastIndexByte(p, '/')+1:]
-		if strings.HasPrefix(base, ".") {
+		switch ExcludedPathReason(p) {
+		case PathReasonHidden:
 			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipHidden})
+			continue
+		case PathReasonIgnored:
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipIgnored})
 			continue
 		}
 		if seen[p] {
@@ -137,15 +145,15 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
 			continue
 		}
+		if !asset && !isText(data) {
+			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipNotText, Message: "binary or not UTF-8 text"})
+			continue
+		}
 		total += len(data)
 		if asset {
 			out.Files = append(out.Files, NewAssetFile(p, data))
 		} else {
-			src := string(data)
-			if !utf8.ValidString(src) {
-				src = strings.ToValidUTF8(src, "\uFFFD")
-			}
-			out.Files = append(out.Files, NewTextFile(p, src))
+			out.Files = append(out.Files, NewTextFile(p, string(data)))
 		}
 	}
 	if len(out.Files) == 0 {
@@ -155,6 +163,12 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	}
 	out.ActivePath = ChooseActivePath(out.Files)
 	return out, nil
+}
+
+// isText reports whether data can be held as a text file and saved back byte for byte: valid
+// UTF-8 without NUL bytes.
+func isText(data []byte) bool {
+	return utf8.Valid(data) && bytes.IndexByte(data, 0) < 0
 }
 
 // inSkippedFolder reports whether a raw entry path lies inside a dot-folder or node_modules.

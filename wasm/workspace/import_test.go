@@ -202,3 +202,45 @@ func TestImportCancelled(t *testing.T) {
 	_, err := ImportFiles(c, "x", entries(map[string]string{"a.txt": ""}))
 	wantErr(t, err, mcp.CodeToolCancelled, true, nil)
 }
+
+// Bug repro: a non-UTF-8 "text" file used to be imported with U+FFFD replacements and then
+// saved back corrupted. It is skipped now (and, never loaded, never overwritten by a save).
+func TestImportSkipsNonUTF8Text(t *testing.T) {
+	files := map[string]string{
+		"index.html":       "<p>ok</p>",
+		"latin1.txt":       "caf\xe9",
+		"nul.js":           "a\x00b",
+		"logo.png":         "\x89PNG\x00\xff",
+		"lib/node_modules": "a file, not a folder",
+	}
+	imp, err := ImportFiles(ctx, "root", entries(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range imp.Files {
+		got = append(got, f.Path)
+	}
+	if !slices.Equal(got, []string{"index.html", "logo.png"}) {
+		t.Fatalf("files %v", got)
+	}
+	want := []Skipped{
+		{Path: "latin1.txt", Reason: SkipNotText, Message: "binary or not UTF-8 text"},
+		{Path: "lib/node_modules", Reason: SkipIgnored},
+		{Path: "nul.js", Reason: SkipNotText, Message: "binary or not UTF-8 text"},
+	}
+	if !slices.Equal(imp.Skipped, want) {
+		t.Fatalf("skipped %+v", imp.Skipped)
+	}
+
+	m, _, _ := newManager(t)
+	folder := NewMemFolder("site", files)
+	must(m.ImportFolder(ctx, tool("i"), folder))(t)
+	must(m.CreateFile(ctx, tool("c"), "latin1.txt", "café"))(t)
+	_, terr := m.SaveAll(ctx, tool("s"), SaveOptions{})
+	wantErr(t, terr, mcp.CodeWorkspaceFileConflict, false,
+		map[string]any{"path": "latin1.txt", "operation": "save", "reason": SaveConflictExists})
+	if got, _ := folder.Content("latin1.txt"); got != "caf\xe9" {
+		t.Fatalf("overwritten: %q", got)
+	}
+}

@@ -104,6 +104,10 @@ type Manager struct {
 
 	folder  FolderAdapter
 	unknown *unknownSave // a folder write whose outcome is not known; blocks saves until reconciled
+	// onDisk maps a path to the SourceHash of the bytes the linked folder is known to hold
+	// there: set from the import, updated by every save write and delete (whatever the
+	// revision). SaveAll compares the folder with it before each item. nil without a folder.
+	onDisk map[string]string
 }
 
 // checkpoint is one history entry. files and deleted are shared with the manager and other

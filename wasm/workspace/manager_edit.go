@@ -22,7 +22,8 @@ func checkSource(label, source string) *mcp.ToolError {
 //
 // # Errors
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
-//   - WORKSPACE_PATH_INVALID: see NormalizePath
+//   - WORKSPACE_PATH_INVALID: see NormalizePath; also reason "hidden" or "ignored" (see
+//     ExcludedPathReason)
 //   - WORKSPACE_FILE_TYPE_CONFLICT: binary extension; {path, operation:"create", expectedKind:"text"}
 //   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
@@ -32,7 +33,7 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 	if err := m.guard(call, ""); err != nil {
 		return Result{}, err
 	}
-	p, err := NormalizePath(path)
+	p, err := normalizeNewPath(path)
 	if err != nil {
 		return Result{}, err
 	}
@@ -58,7 +59,8 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 // normalized paths.
 //
 // # Errors
-//   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID
+//   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID (toPath also with reason
+//     "hidden" or "ignored", see ExcludedPathReason)
 //   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"}
 //   - WORKSPACE_FILE_NOT_FOUND: {path: from}
 //   - WORKSPACE_FILE_TYPE_CONFLICT: kind-changing extension; {path: to, operation:"rename",
@@ -75,7 +77,7 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 	if err != nil {
 		return Result{}, err
 	}
-	to, err := NormalizePath(toPath)
+	to, err := normalizeNewPath(toPath)
 	if err != nil {
 		return Result{}, err
 	}

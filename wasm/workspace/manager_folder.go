@@ -27,7 +27,13 @@ type ImportResult struct {
 // one checkpoint, baseline = the imported files, deletions cleared, folder link set, and the
 // Repository replaced by a whole snapshot (memory mode with storageError when it fails).
 func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, folder FolderAdapter) ImportResult {
-	m.folder, m.unknown = folder, nil
+	m.folder, m.unknown, m.onDisk = folder, nil, nil
+	if folder != nil {
+		m.onDisk = make(map[string]string, len(imp.Files))
+		for _, f := range imp.Files {
+			m.onDisk[f.Path] = SourceHash(f.bytes())
+		}
+	}
 	m.loadLocked(Snapshot{Metadata: Metadata{RootName: imp.RootName, ActivePath: imp.ActivePath}, Files: imp.Files},
 		m.revision+1, call)
 	m.persistSnapshot(ctx)
@@ -102,7 +108,7 @@ func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operati
 	case errors.Is(err, ErrFolderStale):
 		m.mu.Lock()
 		if m.folder == folder {
-			m.folder, m.unknown = nil, nil
+			m.folder, m.unknown, m.onDisk = nil, nil, nil
 		}
 		m.mu.Unlock()
 		return FolderStale(operation, folder.Name(), err)
@@ -157,7 +163,7 @@ func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, *m
 func (m *Manager) DisconnectFolder(ctx context.Context) Result {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.folder, m.unknown = nil, nil
+	m.folder, m.unknown, m.onDisk = nil, nil, nil
 	return Result{ActivePath: m.active, Revision: m.revision}
 }
 
@@ -370,10 +376,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 	var planned []*File
 	for _, f := range m.files {
 		if m.dirty(f) {
-			data := f.Data
-			if f.Kind != KindAsset {
-				data = []byte(f.Source)
-			}
+			data := f.bytes()
 			items = append(items, SaveItem{Op: SaveOpWrite, Path: f.Path, Revision: rev, ScopeID: scope,
 				SourceHash: SourceHash(data), SourceLength: f.Size, Data: data})
 			planned = append(planned, f)
@@ -403,12 +406,16 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		}
 		m.mu.Lock()
 		cur, linked := m.revision, m.folder == folder
+		expected, known := m.onDisk[it.Path]
 		m.mu.Unlock()
 		if cur != rev {
 			return fail(RevisionConflict(rev, cur, "save"))
 		}
 		if !linked {
 			return fail(FolderNotConnected("save"))
+		}
+		if err := m.checkFolderFile(ctx, folder, it, expected, known); err != nil {
+			return fail(err)
 		}
 		do := func(ctx context.Context) error {
 			if it.Op == SaveOpWrite {
@@ -426,6 +433,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 			return fail(m.saveFailure(ctx, folder, it, err))
 		}
 		m.mu.Lock()
+		m.recordOnDisk(folder, it)
 		if m.revision == rev {
 			if it.Op == SaveOpWrite {
 				m.baseline[it.Path] = planned[i]
@@ -454,6 +462,55 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 	return res, nil
 }
 
+// checkFolderFile is the pre-write check of one save item (one ReadFile): the save must never
+// overwrite or delete bytes the workspace did not load. expected/known come from m.onDisk.
+//   - a path the folder is known to hold (loaded, or written by an earlier save): its bytes
+//     must still hash to expected; a write also refuses a file deleted from the folder since.
+//     Otherwise SaveConflictChanged.
+//   - any other path (new, renamed-to, or left out of the import by a limit): it must not
+//     exist in the folder (SaveConflictExists); a directory there is SaveConflictDirectory.
+//
+// Bytes already equal to what a write would put there are never a conflict (nothing is lost);
+// a deletion of an absent file neither.
+func (m *Manager) checkFolderFile(ctx context.Context, folder FolderAdapter, it SaveItem, expected string, known bool) *mcp.ToolError {
+	data, err := folder.ReadFile(ctx, it.Path)
+	switch {
+	case errors.Is(err, ErrFolderFileMissing):
+		if known && it.Op == SaveOpWrite {
+			return SaveConflict(it.Path, it.Op, SaveConflictChanged)
+		}
+		return nil
+	case errors.Is(err, ErrFolderNotAFile):
+		return SaveConflict(it.Path, it.Op, SaveConflictDirectory)
+	case errors.Is(err, ErrFolderPathEscapes):
+		return PathInvalid(it.Path, PathReasonEscapesFolder)
+	case err != nil:
+		return m.folderError(ctx, folder, "save", err)
+	}
+	h := SourceHash(data)
+	switch {
+	case it.Op == SaveOpWrite && h == it.SourceHash:
+		return nil
+	case !known:
+		return SaveConflict(it.Path, it.Op, SaveConflictExists)
+	case h != expected:
+		return SaveConflict(it.Path, it.Op, SaveConflictChanged)
+	}
+	return nil
+}
+
+// recordOnDisk notes a completed save item in m.onDisk (mu held).
+func (m *Manager) recordOnDisk(folder FolderAdapter, it SaveItem) {
+	if m.folder != folder || m.onDisk == nil {
+		return
+	}
+	if it.Op == SaveOpWrite {
+		m.onDisk[it.Path] = it.SourceHash
+	} else {
+		delete(m.onDisk, it.Path)
+	}
+}
+
 // saveFailure maps a folder write/delete error (SPEC §2.4): confirmed-before-write failures keep
 // their code; anything else is an unknown outcome recorded for reconciliation.
 func (m *Manager) saveFailure(ctx context.Context, folder FolderAdapter, it SaveItem, err error) *mcp.ToolError {
@@ -464,7 +521,9 @@ func (m *Manager) saveFailure(ctx context.Context, folder FolderAdapter, it Save
 	case errors.Is(err, ErrFolderStale), errors.Is(err, ErrFolderPermission):
 		return m.folderError(ctx, folder, "save", err)
 	case errors.Is(err, ErrFolderPathEscapes):
-		return PathInvalid(it.Path, PathReasonParentTraversal)
+		return PathInvalid(it.Path, PathReasonEscapesFolder)
+	case errors.Is(err, ErrFolderNotAFile):
+		return SaveConflict(it.Path, it.Op, SaveConflictDirectory)
 	}
 	m.mu.Lock()
 	if m.folder == folder {
@@ -498,6 +557,9 @@ func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) *mcp.Tool
 		return nil
 	}
 	data, err := folder.ReadFile(ctx, u.path)
+	if errors.Is(err, ErrFolderNotAFile) {
+		err = ErrFolderFileMissing // no file there: as definite as a missing one
+	}
 	if err != nil && !errors.Is(err, ErrFolderFileMissing) {
 		if errors.Is(err, ErrFolderStale) || errors.Is(err, ErrFolderPermission) {
 			return m.folderError(ctx, folder, "save", err)
@@ -508,6 +570,13 @@ func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) *mcp.Tool
 	defer m.mu.Unlock()
 	if m.unknown == u {
 		m.unknown = nil
+		// What the folder now holds is known again: our write landed, or the file is gone.
+		switch {
+		case err == nil && u.item.Op == SaveOpWrite && SourceHash(data) == u.item.SourceHash:
+			m.recordOnDisk(folder, u.item)
+		case err != nil && m.folder == folder && m.onDisk != nil:
+			delete(m.onDisk, u.path)
+		}
 		// A write that did land, at the revision still current, is saved already.
 		if err == nil && u.item.Op == SaveOpWrite && SourceHash(data) == u.item.SourceHash && m.revision == u.item.Revision {
 			if f := m.get(u.path); f != nil {

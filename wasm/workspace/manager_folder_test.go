@@ -132,23 +132,29 @@ func TestSaveAllPartialFailureKeepsRestDirty(t *testing.T) {
 	}
 }
 
-// flakyRead fails ReadFile, to keep an unknown outcome unreconciled.
-type flakyRead struct{ *MemFolder }
+// flakyRead fails ReadFile once broken is set, to keep an unknown outcome unreconciled.
+type flakyRead struct {
+	*MemFolder
+	broken bool
+}
 
-func (f flakyRead) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return nil, errors.New("io error")
+func (f *flakyRead) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if f.broken {
+		return nil, errors.New("io error")
+	}
+	return f.MemFolder.ReadFile(ctx, p)
 }
 
 func TestSaveAllBlockedUntilReconciled(t *testing.T) {
 	m, _, _ := newManager(t)
 	mem := NewMemFolder("site", map[string]string{"index.html": "<p>"})
-	folder := flakyRead{mem}
+	folder := &flakyRead{MemFolder: mem}
 	must(m.ImportFolder(ctx, tool("i"), folder))(t)
 	must(m.WriteFile(ctx, tool("w"), "index.html", "<p>2"))(t)
 	mem.FailWrite = func(op, p string) error { return errors.New("maybe written") }
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceSideEffectUnknown, false, nil)
-	mem.FailWrite = nil
+	mem.FailWrite, folder.broken = nil, true
 	n := len(mem.Writes)
 	_, err = m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceSideEffectUnknown, false, nil)

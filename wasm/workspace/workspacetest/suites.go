@@ -110,7 +110,8 @@ type FolderHarness struct {
 // RunFolder checks the FolderAdapter contract: ReadTree lists every file with its size and
 // bytes, ReadFile of an absent file wraps ErrFolderFileMissing, WriteFile creates parents and
 // replaces content, DeleteFile of an absent file succeeds, parent traversal wraps
-// ErrFolderPathEscapes, permission is granted, and (with MakeStale) every call on a vanished
+// ErrFolderPathEscapes, a directory in the way (or a file where a parent directory is needed)
+// wraps ErrFolderNotAFile for WriteFile and ReadFile and changes nothing, permission is granted, and (with MakeStale) every call on a vanished
 // root wraps ErrFolderStale.
 func RunFolder(t *testing.T, h FolderHarness) {
 	ctx := context.Background()
@@ -168,6 +169,24 @@ func RunFolder(t *testing.T, h FolderHarness) {
 			if _, err := f.ReadFile(ctx, p); !errors.Is(err, workspace.ErrFolderPathEscapes) {
 				t.Errorf("ReadFile(%q) = %v", p, err)
 			}
+		}
+	})
+	t.Run("not-a-file", func(t *testing.T) {
+		f := h.New(t, files)
+		// "css" is a directory (css/site.css exists); "index.html/x" needs index.html to be one.
+		for _, p := range []string{"css", "index.html/x"} {
+			if err := f.WriteFile(ctx, p, []byte("x")); !errors.Is(err, workspace.ErrFolderNotAFile) {
+				t.Errorf("WriteFile(%q) = %v, want ErrFolderNotAFile", p, err)
+			}
+		}
+		if _, err := f.ReadFile(ctx, "css"); !errors.Is(err, workspace.ErrFolderNotAFile) {
+			t.Errorf("ReadFile(directory) = %v, want ErrFolderNotAFile", err)
+		}
+		if b, err := f.ReadFile(ctx, "css/site.css"); err != nil || string(b) != "p{}" {
+			t.Errorf("css/site.css = %q %v", b, err)
+		}
+		if b, err := f.ReadFile(ctx, "index.html"); err != nil || string(b) != "<p>" {
+			t.Errorf("index.html = %q %v", b, err)
 		}
 	})
 	if h.MakeStale != nil {
