@@ -26,7 +26,7 @@ const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
 func init() {
 	register(&command{
 		Name:    "call",
-		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable URL] [--module PATH] [--host-timeout D]",
+		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory] [--module PATH] [--host-timeout D]",
 		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
 		Run:     runCall,
 	})
@@ -57,8 +57,13 @@ type callFlags struct {
 //
 //	{"unsaved":{"dirtyPaths":[...],"deletedPaths":[...]},"message":"Changes were not written ..."}
 //
-// In agent mode --approve becomes the session's static approver (see approvalConfig); in
-// direct mode it is accepted and ignored.
+// In agent mode --approve becomes the session's static approver (see approvalConfig); every
+// listed name must be a tool of tools/list, canonical or provider form (else exit 2). In direct
+// mode it is accepted and ignored, with a one-line note on stderr.
+//
+// --durable memory gives the session the core's in-memory durable store (idempotency records
+// for this command's lifetime); any other value, redis:// and postgres:// included, is a usage
+// error (not supported yet), so a run never goes ahead without the durable guard asked for.
 //
 // Errors (exit 1): the module cannot start (a --dir that is not a directory included); a call
 // fails in the host (deadline, trap) — its line still gets a TOOL_EXECUTION_UNKNOWN result,
@@ -69,7 +74,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.mode, "mode", mcp.ModeDirect, "call mode: direct (explicit calls, allowed by policy) or agent (--approve decides)")
 	fs.StringVar(&f.approve, "approve", "", "agent-mode approvals: all, none, or a comma-separated list of tool names (default none)")
 	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change (workspace.saveAll)")
-	fs.StringVar(&f.durable, "durable", "", "durable operations backend `URL` (redis://, postgres://)")
+	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory (redis:// and postgres:// `URL`s are not supported yet)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -77,7 +82,13 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	f.reportUnsupported(e)
+	durable, err := durableBackend("call", f.durable)
+	if err != nil {
+		return err
+	}
+	if f.approve != "" && f.mode == mcp.ModeDirect {
+		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
+	}
 	f.ws.apply(hf)
 
 	h, err := e.newHost(ctx, e, hf)
@@ -86,10 +97,8 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if f.mode == mcp.ModeAgent {
-		if err := configureApproval(ctx, c, f.approve); err != nil {
-			return err
-		}
+	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable}); err != nil {
+		return err
 	}
 	in := bufio.NewReaderSize(e.stdin, 64<<10)
 	out := bufio.NewWriter(e.stdout)
@@ -179,13 +188,6 @@ func (f *callFlags) validate() error {
 		return usagef("--mode must be direct or agent, got %q", f.mode)
 	}
 	return validateApprove(f.approve)
-}
-
-// reportUnsupported names, on stderr, the flags that are accepted but not wired yet.
-func (f *callFlags) reportUnsupported(e *env) {
-	if f.durable != "" {
-		fmt.Fprintf(e.stderr, "webcoding call: --durable is not yet supported\n")
-	}
 }
 
 // callLine runs one stdin line through the module and returns its result line; sent says

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,10 +203,30 @@ func TestCallHostFailureStopsWithExit1(t *testing.T) {
 	}
 }
 
-func TestCallReportsUnwiredFlags(t *testing.T) {
-	_, _, stderr := runCLI(t, &fakeHost{}, "", "call", "--durable", "redis://x")
-	if !strings.Contains(stderr, "--durable is not yet supported") {
-		t.Errorf("stderr does not mention --durable: %q", stderr)
+// --durable memory configures the core's in-memory durable store; any other backend is refused
+// with exit 2 before the module starts, without echoing credentials from the URL.
+func TestCallDurable(t *testing.T) {
+	for _, v := range []string{"redis://alice:s3cret@cache.example:6379/0", "postgres://bob:hunter2@db.example/x?password=p2", "bogus", "u:pw@host"} {
+		f := &fakeHost{}
+		code, out, stderr := runCLI(t, f, `{"name":"a"}`+"\n", "call", "--durable", v)
+		if code != exitUsage || out != "" || len(f.requests) != 0 || !strings.Contains(stderr, "--durable") {
+			t.Errorf("--durable %s: exit %d, stdout %q, %d requests, stderr %q", v, code, out, len(f.requests), stderr)
+		}
+		for _, secret := range []string{"alice", "s3cret", "bob", "hunter2", "p2", "pw"} {
+			if strings.Contains(stderr, secret) {
+				t.Errorf("--durable %s: stderr shows %q: %s", v, secret, stderr)
+			}
+		}
+		if strings.Contains(v, "://") && !strings.Contains(stderr, "not supported yet") {
+			t.Errorf("--durable %s: stderr %q does not say not supported yet", v, stderr)
+		}
+	}
+	f := &fakeHost{}
+	if code, _, stderr := runCLI(t, f, `{"name":"a"}`+"\n", "call", "--durable", "memory"); code != 0 {
+		t.Fatalf("--durable memory: exit %d: %s", code, stderr)
+	}
+	if got := strings.Join(f.configs, "|"); got != `{"durable":{"backend":"memory"}}` {
+		t.Fatalf("--durable memory: configure %s", got)
 	}
 }
 
@@ -221,15 +242,39 @@ func TestApproveBecomesStaticApproval(t *testing.T) {
 		{[]string{"call", "--mode", "agent", "--approve", "none"}, `{"approval":{"mode":"static"}}`},
 		{[]string{"call", "--mode", "agent", "--approve", "all"}, `{"approval":{"all":true,"allowDestructive":true,"mode":"static"}}`},
 		{[]string{"call", "--mode", "agent", "--approve", "workspace.writeFile, workspace.saveAll"}, `{"approval":{"allowDestructive":true,"mode":"static","tools":["workspace.writeFile","workspace.saveAll"]}}`},
+		{[]string{"call", "--mode", "agent", "--approve", "workspace_writeFile"}, `{"approval":{"allowDestructive":true,"mode":"static","tools":["workspace.writeFile"]}}`},
+		{[]string{"call", "--mode", "agent", "--approve", "all", "--durable", "memory"}, `{"approval":{"all":true,"allowDestructive":true,"mode":"static"},"durable":{"backend":"memory"}}`},
 		{[]string{"call", "--approve", "all"}, ""},
 	} {
-		f := &fakeHost{}
-		if code, _, stderr := runCLI(t, f, `{"name":"a"}`+"\n", c.args...); code != 0 {
+		f := &fakeHost{pages: []string{approveCatalog}}
+		code, _, stderr := runCLI(t, f, `{"name":"a"}`+"\n", c.args...)
+		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", c.args, code, stderr)
 		}
 		got := strings.Join(f.configs, "|")
 		if got != c.want {
 			t.Errorf("%q: configure %s, want %s", c.args, got, c.want)
+		}
+		if direct := !slices.Contains(c.args, "agent"); direct != strings.Contains(stderr, "--approve is ignored in --mode direct") {
+			t.Errorf("%q: direct-mode note %v in stderr %q", c.args, direct, stderr)
+		}
+	}
+}
+
+const approveCatalog = `{"tools":[{"name":"workspace.writeFile","inputSchema":{"type":"object"}},{"name":"workspace.saveAll","inputSchema":{"type":"object"}}]}`
+
+// An --approve name that is not a tool (canonical or provider form) is a usage error naming it;
+// no tool call runs.
+func TestApproveUnknownToolExit2(t *testing.T) {
+	f := &fakeHost{pages: []string{approveCatalog}}
+	code, out, stderr := runCLI(t, f, `{"name":"a"}`+"\n", "call", "--mode", "agent", "--approve", "workspace.writeFile,bogus.tool,workspace_nope")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, `"bogus.tool"`) || !strings.Contains(stderr, `"workspace_nope"`) ||
+		strings.Contains(stderr, `"workspace.writeFile"`) || !strings.Contains(stderr, "webcoding tools") || len(f.configs) != 0 {
+		t.Fatalf("exit %d, stdout %q, configs %q, stderr %s", code, out, f.configs, stderr)
+	}
+	for _, r := range f.requests {
+		if strings.Contains(string(r), `"tools/call"`) {
+			t.Fatalf("a call ran: %s", r)
 		}
 	}
 }

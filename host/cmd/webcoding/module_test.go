@@ -91,3 +91,16 @@ func TestBadModuleIsAHostFailure(t *testing.T) {
 		t.Fatalf("exit %d, %q", code, stderr)
 	}
 }
+
+// Through the real module: an unknown --approve name stops agent and call with exit 2; provider
+// names and --durable memory are accepted by the core.
+func TestApproveAndDurableThroughTheModule(t *testing.T) {
+	code, out, stderr := runCLI(t, nil, "", "agent", "--approve", "bogus.tool", "Make it emerald")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, `"bogus.tool"`) {
+		t.Fatalf("agent --approve bogus.tool: exit %d, stdout %q, stderr %s", code, out, stderr)
+	}
+	code, out, stderr = runCLI(t, nil, `{"name":"workspace.getStatus"}`+"\n", "call", "--mode", "agent", "--approve", "preview_setTheme", "--durable", "memory")
+	if code != exitOK || !strings.Contains(out, `"isError":false`) {
+		t.Fatalf("call --approve preview_setTheme --durable memory: exit %d, stdout %s, stderr %s", code, out, stderr)
+	}
+}

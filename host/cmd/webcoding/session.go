@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/registry"
 )
 
@@ -66,9 +69,46 @@ func approvalConfig(v string) map[string]any {
 }
 
 // configureApproval sends session/configure with the --approve approval (which rebuilds the
-// session: the folder is imported again).
+// session: the folder is imported again). See configureSession.
 func configureApproval(ctx context.Context, c *rpcClient, approve string) error {
-	params, err := marshal(map[string]any{"approval": approvalConfig(approve)})
+	return configureSession(ctx, c, sessionConfig{approve: approve, approval: true})
+}
+
+// sessionConfig is what the CLI's flags put in one session/configure.
+type sessionConfig struct {
+	approval bool   // send the --approve approval (agent mode)
+	approve  string // the --approve value
+	durable  string // durable backend name ("memory"); "" = none
+}
+
+// configureSession sends one session/configure (which rebuilds the session: the folder is
+// imported again) with the approval of --approve when sc.approval, and the durable backend
+// when sc.durable is set. Nothing is sent when there is nothing to configure.
+//
+// A --approve list is checked against the module's tools/list first: each name may be canonical
+// ("workspace.writeFile") or in provider form ("workspace_writeFile"); the approval carries the
+// canonical names. Errors: a usage error (exit 2) naming every unknown tool; a host failure or a
+// refused configure (exit 1).
+func configureSession(ctx context.Context, c *rpcClient, sc sessionConfig) error {
+	cfg := map[string]any{}
+	if sc.approval {
+		a := approvalConfig(sc.approve)
+		if names, ok := a["tools"].([]string); ok {
+			canonical, err := resolveToolNames(ctx, c, names)
+			if err != nil {
+				return err
+			}
+			a["tools"] = canonical
+		}
+		cfg["approval"] = a
+	}
+	if sc.durable != "" {
+		cfg["durable"] = map[string]any{"backend": sc.durable}
+	}
+	if len(cfg) == 0 {
+		return nil
+	}
+	params, err := marshal(cfg)
 	if err != nil {
 		return err
 	}
@@ -80,6 +120,64 @@ func configureApproval(ctx context.Context, c *rpcClient, approve string) error 
 		return fmt.Errorf("session/configure: the core answered %v", rerr)
 	}
 	return nil
+}
+
+// resolveToolNames maps --approve names (canonical or provider form) to canonical names using
+// the module's tools/list. Errors: a usage error naming the unknown names; a tools/list failure.
+func resolveToolNames(ctx context.Context, c *rpcClient, names []string) ([]string, error) {
+	tools, err := listAllTools(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("--approve: listing the tools to check the names: %w", err)
+	}
+	known := map[string]string{} // canonical or provider name → canonical
+	for _, t := range tools {
+		known[t.Name] = t.Name
+		if p, err := provider.ProviderName(t.Name); err == nil {
+			if _, taken := known[p]; !taken {
+				known[p] = t.Name
+			}
+		}
+	}
+	var canonical, unknown []string
+	for _, n := range names {
+		if cn, ok := known[n]; ok {
+			canonical = append(canonical, cn)
+		} else {
+			unknown = append(unknown, strconv.Quote(n))
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, usagef("--approve names %s, which the core does not have (run 'webcoding tools' to see the tool names; canonical workspace.writeFile or provider form workspace_writeFile)",
+			strings.Join(unknown, ", "))
+	}
+	return canonical, nil
+}
+
+// durableBackend checks a --durable value: "" (none) and "memory" (the core's in-memory
+// durable store, for this command's lifetime) are served; any other value is a usage error,
+// redis:// and postgres:// URLs included, which are not supported yet. Messages never show the
+// URL's user information, path or query (see redactDurable).
+func durableBackend(cmd, v string) (string, error) {
+	switch {
+	case v == "" || v == "memory":
+		return v, nil
+	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"), strings.HasPrefix(v, "postgres://"), strings.HasPrefix(v, "postgresql://"):
+		return "", usagef("--durable %s is not supported yet by `%s` (it would run without the durable guard you asked for); use --durable memory or leave it out", redactDurable(v), cmd)
+	default:
+		return "", usagef("--durable must be memory (redis:// and postgres:// are not supported yet), got %s", redactDurable(v))
+	}
+}
+
+// redactDurable shows a --durable value without credentials: for a URL only scheme://host; a
+// value that is not a URL is quoted when it cannot hold a secret (no '@' or ':'), else hidden.
+func redactDurable(v string) string {
+	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" {
+		return u.Scheme + "://" + u.Hostname()
+	}
+	if strings.ContainsAny(v, "@:") {
+		return "(a value that is not a URL; not shown)"
+	}
+	return strconv.Quote(v)
 }
 
 // toolCall runs one tools/call made by the CLI itself (source local, the given mode, a
