@@ -28,6 +28,8 @@ const (
 	statusFailed     = 5 // any other failure; the result bytes are the message
 	statusNone       = 6 // no folder / no download directory configured
 	statusTooLarge   = 7 // a successful result was parked: fetch it with result_take
+	// 8 and 9 are the HTTP statuses (http.go).
+	statusNotAFile = 10 // workspace.ErrFolderNotAFile: a directory is in the way; nothing changed
 )
 
 // Bounds of parked results (results larger than the guest's buffer, fetched with result_take).
@@ -124,6 +126,8 @@ func (h *Host) fail(m api.Module, err error, buf, bufCap, out uint32) int32 {
 		st = statusPermission
 	case errors.Is(err, workspace.ErrFolderPathEscapes):
 		st = statusEscapes
+	case errors.Is(err, workspace.ErrFolderNotAFile):
+		st = statusNotAFile
 	}
 	return h.reply(m, st, []byte(err.Error()), buf, bufCap, out)
 }

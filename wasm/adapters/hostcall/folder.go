@@ -25,6 +25,8 @@ const (
 	StatusFailed     = 5 // any other failure (an unknown outcome for writes)
 	StatusNone       = 6 // no folder (or no download directory) is configured
 	StatusTooLarge   = 7 // a successful result did not fit the buffer: take it with result_take
+	// 8 and 9 are the HTTP statuses (http.go).
+	StatusNotAFile = 10 // workspace.ErrFolderNotAFile: a directory is in the way; nothing changed
 )
 
 // resultBuf is the size of the buffer each call offers for its result (bytes). A larger
@@ -130,6 +132,8 @@ func statusError(op, path string, st int32, msg []byte) error {
 		sentinel = workspace.ErrFolderPermission
 	case StatusEscapes:
 		sentinel = workspace.ErrFolderPathEscapes
+	case StatusNotAFile:
+		sentinel = workspace.ErrFolderNotAFile
 	case StatusNone:
 		return fmt.Errorf("hostcall: %s %s: %w: %s", op, path, ErrNotConfigured, msg)
 	default:
@@ -181,7 +185,8 @@ func Info() HostInfo {
 //
 // File bodies cross as raw bytes, metadata as JSON. Errors wrap the workspace sentinels by
 // status (StatusStale → ErrFolderStale, StatusMissing → ErrFolderFileMissing,
-// StatusPermission → ErrFolderPermission, StatusEscapes → ErrFolderPathEscapes); anything
+// StatusPermission → ErrFolderPermission, StatusEscapes → ErrFolderPathEscapes,
+// StatusNotAFile → ErrFolderNotAFile); anything
 // else is a plain error (an unknown outcome). Safe for concurrent use: host calls do not
 // yield, so each runs to completion on its goroutine.
 type Folder struct {
