@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
 )
 
 func init() {
@@ -17,7 +21,7 @@ func init() {
 	register(&command{
 		Name:    "export",
 		Usage:   "--out FILE [--dir DIR] [--module PATH] [--host-timeout D]",
-		Summary: "write the standalone HTML export (CSS/JS inlined, assets as data: URLs) to FILE",
+		Summary: `write the standalone HTML export (CSS/JS inlined, assets as data: URLs) to FILE; print {"out","bytes","diagnostics"}`,
 		Run:     runExport,
 	})
 }
@@ -70,14 +74,17 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 }
 
 // runExport writes the standalone HTML export of the workspace (preview/export) to --out and
-// prints {"out": FILE, "bytes": N}.
+// prints {"out": FILE, "bytes": N, "diagnostics": [...]}: diagnostics are preview/compile's
+// for the same workspace (REFERENCE §5.4: missing, blocked or unsupported references the
+// export leaves as they are), each also written to stderr as one warning line.
 //
-// Errors: exit 2 without --out; exit 1 when the module cannot start, the workspace has no
-// HTML entry (the core refuses the export), or FILE cannot be written.
+// Errors: exit 2 without --out, or when FILE resolves inside --dir (it would write into the
+// workspace's own files); exit 1 when the module cannot start, the workspace has no HTML entry
+// (the core refuses the export), or FILE cannot be written.
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("export", e)
 	ws := addWorkspaceFlags(fs, false)
-	outFile := fs.String("out", "", "the HTML `FILE` to write (required)")
+	outFile := fs.String("out", "", "the HTML `FILE` to write (required; outside --dir)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -85,8 +92,27 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if *outFile == "" {
 		return usagef("--out FILE is required")
 	}
+	if ws.dir != "" && within(ws.dir, *outFile) {
+		return usagef("--out %s is inside --dir %s: the export would be written into the workspace's own files; choose a file outside it", *outFile, ws.dir)
+	}
 	ws.apply(hf)
-	raw, err := sessionMethod(ctx, e, hf, "preview/export")
+	h, err := e.newHost(ctx, e, hf)
+	if err != nil {
+		return err
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+	c := &rpcClient{h: h}
+	compiled, err := rpcMethod(ctx, c, "preview/compile")
+	if err != nil {
+		return err
+	}
+	var comp struct {
+		Diagnostics []previewDiagnostic `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(compiled, &comp); err != nil || comp.Diagnostics == nil {
+		return fmt.Errorf("preview/compile: the module answered something that is not a compile result: %v: %.200q", err, compiled)
+	}
+	raw, err := rpcMethod(ctx, c, "preview/export")
 	if err != nil {
 		return err
 	}
@@ -99,12 +125,80 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err := os.WriteFile(*outFile, []byte(*res.HTML), 0o644); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	line, err := marshal(map[string]any{"out": *outFile, "bytes": len(*res.HTML)})
+	for _, d := range comp.Diagnostics {
+		fmt.Fprintf(e.stderr, "webcoding export: warning: %s\n", d)
+	}
+	line, err := marshal(struct {
+		Out         string              `json:"out"`
+		Bytes       int                 `json:"bytes"`
+		Diagnostics []previewDiagnostic `json:"diagnostics"`
+	}{*outFile, len(*res.HTML), comp.Diagnostics})
 	if err != nil {
 		return err
 	}
 	_, err = e.stdout.Write(append(line, '\n'))
 	return err
+}
+
+// previewDiagnostic is one preview compiler diagnostic (REFERENCE §5.4), as preview/compile
+// answers it.
+type previewDiagnostic struct {
+	Kind          string `json:"kind"`
+	SourcePath    string `json:"sourcePath"`
+	RequestedPath string `json:"requestedPath"`
+	Message       string `json:"message"`
+}
+
+// String is the diagnostic as one stderr line: "SOURCE: KIND REQUESTED: MESSAGE", control
+// characters quoted.
+func (d previewDiagnostic) String() string {
+	return fmt.Sprintf("%s: %s %s: %s", clean(d.SourcePath), clean(d.Kind), strconv.Quote(d.RequestedPath), clean(d.Message))
+}
+
+// clean quotes s when it holds anything but printable characters, so a workspace file cannot
+// write terminal controls to stderr.
+func clean(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// within reports whether path resolves to dir or somewhere under it, following symbolic links
+// of what exists (path itself need not exist).
+func within(dir, path string) bool {
+	d, err := resolve(dir)
+	if err != nil {
+		return false
+	}
+	p, err := resolve(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolve makes p absolute and resolves symbolic links in its longest existing prefix.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for cur := abs; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // sessionMethod starts a host and calls one parameterless session method ({} params).
@@ -114,7 +208,13 @@ func sessionMethod(ctx context.Context, e *env, hf *hostFlags, method string) (j
 		return nil, err
 	}
 	defer h.Close(context.WithoutCancel(ctx))
-	raw, rerr, err := (&rpcClient{h: h}).call(ctx, method, []byte(`{}`))
+	return rpcMethod(ctx, &rpcClient{h: h}, method)
+}
+
+// rpcMethod calls one parameterless session method ({} params) on c; a JSON-RPC error is an
+// error naming the method.
+func rpcMethod(ctx context.Context, c *rpcClient, method string) (json.RawMessage, error) {
+	raw, rerr, err := c.call(ctx, method, []byte(`{}`))
 	if err != nil {
 		return nil, err
 	}

@@ -513,6 +513,62 @@ func TestPreviewAndExport(t *testing.T) {
 	}
 }
 
+// TestExportDiagnostics: export reports the broken references it leaves (preview/compile's
+// diagnostics) in its output line and as stderr warnings, and refuses an --out inside --dir.
+func TestExportDiagnostics(t *testing.T) {
+	dir := seedCopy(t)
+	page := filepath.Join(dir, "index.html")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(b), "</body>", `<img src="missing.png"></body>`, 1)
+	if err := os.WriteFile(page, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(t.TempDir(), "export.html")
+	code, out, stderr := runCLIReader(t, strings.NewReader(""), "export", "--dir", dir, "--out", exp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Out         string `json:"out"`
+		Bytes       int    `json:"bytes"`
+		Diagnostics []struct {
+			Kind          string `json:"kind"`
+			SourcePath    string `json:"sourcePath"`
+			RequestedPath string `json:"requestedPath"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Out != exp || len(res.Diagnostics) != 1 {
+		t.Fatalf("stdout %s", out)
+	}
+	if d := res.Diagnostics[0]; d.Kind != "missing-reference" || d.RequestedPath != "missing.png" || d.SourcePath != "index.html" {
+		t.Fatalf("diagnostic %+v", d)
+	}
+	if html, err := os.ReadFile(exp); err != nil || len(html) != res.Bytes {
+		t.Fatalf("export file: %v, %d bytes, want %d", err, len(html), res.Bytes)
+	}
+	if strings.Count(stderr, "warning:") != 1 || !strings.Contains(stderr, "missing.png") {
+		t.Fatalf("stderr %q", stderr)
+	}
+
+	before := tree(t, dir)
+	for _, inside := range []string{filepath.Join(dir, "export.html"), filepath.Join(dir, "sub", "..", "index.html"), dir} {
+		code, out, stderr := runCLIReader(t, strings.NewReader(""), "export", "--dir", dir, "--out", inside)
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "inside --dir") {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q", inside, code, out, stderr)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err == nil {
+		if code, _, stderr := runCLIReader(t, strings.NewReader(""), "export", "--dir", dir, "--out", filepath.Join(link, "x.html")); code != exitUsage {
+			t.Errorf("--out through a link into --dir: exit %d: %s", code, stderr)
+		}
+	}
+	sameTree(t, tree(t, dir), before)
+}
+
 // TestExitStatuses: 0 when the command ran (tool errors are results), 2 for bad flags, 1 for
 // host failures (a --dir that is not a directory).
 func TestExitStatuses(t *testing.T) {
@@ -524,7 +580,7 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"call", "--dir", missing}, exitHost},
 		{[]string{"agent", "--dir", missing, "hi"}, exitHost},
 		{[]string{"preview", "--dir", missing}, exitHost},
-		{[]string{"export", "--dir", missing, "--out", filepath.Join(missing, "x.html")}, exitHost},
+		{[]string{"export", "--dir", missing, "--out", filepath.Join(t.TempDir(), "x.html")}, exitHost},
 		{[]string{"export"}, exitUsage},
 		{[]string{"agent"}, exitUsage},
 		{[]string{"agent", "--save=maybe", "x"}, exitUsage},
