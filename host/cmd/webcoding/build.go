@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/webcoding/studio/host/sitebuild"
 )
@@ -17,12 +19,17 @@ func init() {
 }
 
 // runBuild writes the site (SPEC §3: `build [--base /web-coding/] [--out dist]`).
+//
+// Errors: exit 2 for a bad --base (see checkBase); exit 1 when the build fails.
 func runBuild(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("build", e)
-	base := fs.String("base", "/web-coding/", "URL path the site is served under (starts and ends with /)")
+	base := fs.String("base", "/web-coding/", "URL path the site is served under (starts and ends with /, no '.' or '..' segments)")
 	out := fs.String("out", "dist", "output root")
 	site := fs.String("site", "site", "site source directory")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkBase(*base); err != nil {
 		return err
 	}
 	rep, err := sitebuild.Build(sitebuild.Options{Base: *base, Out: *out, Site: *site})
@@ -31,5 +38,35 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stderr, "webcoding build: wrote %s (base %s, build %s; wasm %d bytes, %d gzip, %d brotli)\n",
 		rep.Dir, *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli)
+	return nil
+}
+
+// checkBase validates --base as a usage error with the precise reason: it must start and end
+// with "/", have no empty ("//"), "." or ".." segments (the site directory is the base without
+// its slashes, so these would escape or alias --out), and hold only printable characters other
+// than '\\', '?', '#' and '%' (it is written into URLs and a file path as it is).
+func checkBase(b string) error {
+	if !strings.HasPrefix(b, "/") || !strings.HasSuffix(b, "/") {
+		return usagef("--base %q must start and end with \"/\", e.g. /web-coding/", b)
+	}
+	for _, r := range b {
+		if !unicode.IsPrint(r) || unicode.IsSpace(r) || strings.ContainsRune(`\?#%`, r) {
+			return usagef("--base %q must not contain %q", b, r)
+		}
+	}
+	if b == "/" {
+		return nil
+	}
+	for _, seg := range strings.Split(strings.Trim(b, "/"), "/") {
+		switch seg {
+		case "":
+			return usagef("--base %q must not contain empty segments (\"//\")", b)
+		case ".", "..":
+			return usagef("--base %q must not contain '.' or '..' segments", b)
+		}
+		if strings.Contains(seg, "..") {
+			return usagef("--base %q must not contain \"..\"", b)
+		}
+	}
 	return nil
 }

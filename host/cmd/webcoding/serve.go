@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/webcoding/studio/host/devserver"
@@ -22,7 +23,8 @@ func init() {
 }
 
 // runServe serves DIR on ADDR until interrupted (SPEC §3). The address defaults to loopback;
-// binding another interface must be asked for explicitly.
+// binding another interface must be asked for explicitly. It prints one URL per built site (a
+// sub-directory of DIR with an index.html), or a warning when DIR has none.
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
@@ -38,11 +40,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	srv := &http.Server{Handler: devserver.Handler(*dir), ReadHeaderTimeout: 10 * time.Second}
-	entries, _ := os.ReadDir(*dir)
-	for _, en := range entries {
-		if en.IsDir() {
-			fmt.Fprintf(e.stderr, "webcoding serve: http://%s/%s/\n", ln.Addr(), en.Name())
-		}
+	sites := builtSites(*dir)
+	for _, name := range sites {
+		fmt.Fprintf(e.stderr, "webcoding serve: http://%s/%s/\n", ln.Addr(), name)
+	}
+	if len(sites) == 0 {
+		fmt.Fprintf(e.stderr, "webcoding serve: warning: %s has no built site (no sub-directory with an index.html), so every page is 404: run `webcoding build --out %s` (or `make build`) first; serving http://%s/ anyway\n", *dir, *dir, ln.Addr())
 	}
 	go func() {
 		<-ctx.Done()
@@ -54,4 +57,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// builtSites returns the names of the sub-directories of dir that hold an index.html, sorted.
+func builtSites(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, en := range entries {
+		if !en.IsDir() {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, en.Name(), "index.html")); err == nil && st.Mode().IsRegular() {
+			names = append(names, en.Name())
+		}
+	}
+	return names
 }
