@@ -86,3 +86,20 @@ func TestFileDialogs(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestPreviewFullScreen: the toggle shows the preview over the whole window; Escape leaves it.
+func TestPreviewFullScreen(t *testing.T) {
+	tab := openStudio(t)
+	click(t, tab, "#fullscreen-toggle")
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelector("#preview-panel").getBoundingClientRect().width === window.innerWidth && document.querySelector("#fullscreen-toggle").getAttribute("aria-pressed") === "true"`); err != nil {
+		t.Fatalf("full screen did not fill the window: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelector("#preview-panel").getBoundingClientRect().width < window.innerWidth && document.querySelector("#fullscreen-toggle").getAttribute("aria-pressed") === "false"`); err != nil {
+		t.Fatalf("Escape did not leave full screen: %v", err)
+	}
+	waitContains(t, tab, "#preview-status", "acknowledged")
+	noConsoleErrors(t, tab)
+}

@@ -85,12 +85,13 @@ type app struct {
 	firstAck atomic.Bool
 
 	// guarded by mu
-	cancelled bool   // the running agent/run was cancelled
-	draftPath string // editor draft not yet written ("" none)
-	draftText string
-	draftGen  int
-	flushMu   sync.Mutex     // serializes draft flushes
-	dialog    *pendingDialog // the open file dialog's request, nil when closed
+	cancelled  bool   // the running agent/run was cancelled
+	draftPath  string // editor draft not yet written ("" none)
+	draftText  string
+	draftGen   int
+	flushMu    sync.Mutex     // serializes draft flushes
+	dialog     *pendingDialog // the open file dialog's request, nil when closed
+	fullscreen bool           // the preview panel fills the window
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

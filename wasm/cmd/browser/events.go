@@ -73,6 +73,10 @@ func (a *app) bindDOM() {
 		ev := args[0]
 		key := ev.Get("key").String()
 		switch {
+		case key == "Escape" && a.isFullscreen():
+			// Escape leaves the full-screen preview first.
+			ev.Call("preventDefault")
+			jsbridge.Go("fullscreen", func() { a.setFullscreen(false) })
 		case key == "Escape":
 			a.mu.Lock()
 			busy := (a.st.running != "" || len(a.st.approvals) > 0) && a.dialog == nil
@@ -175,6 +179,8 @@ func (a *app) action(action, path, id string) {
 		a.openDialog(dialogRevert, path)
 	case "download":
 		err = a.tool(ctx, "workspace.downloadFile", map[string]any{"path": path}, nil)
+	case "fullscreen":
+		a.setFullscreen(!a.isFullscreen())
 	case "reload-studio":
 		a.flushDraft(ctx)
 		js.Global().Get("location").Call("reload")
@@ -321,4 +327,26 @@ func (a *app) updateReady() {
 	a.st.updateReady = true
 	a.mu.Unlock()
 	a.markDirty()
+}
+
+// isFullscreen reports whether the preview panel fills the window.
+func (a *app) isFullscreen() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.fullscreen
+}
+
+// setFullscreen shows the preview panel over the whole window (or back in the layout).
+func (a *app) setFullscreen(on bool) {
+	a.mu.Lock()
+	a.fullscreen = on
+	a.mu.Unlock()
+	doc := js.Global().Get("document")
+	if p := doc.Call("getElementById", "preview-panel"); !p.IsNull() {
+		p.Get("classList").Call("toggle", "fullscreen", on)
+	}
+	if b := doc.Call("getElementById", "fullscreen-toggle"); !b.IsNull() {
+		b.Call("setAttribute", "aria-pressed", map[bool]string{true: "true", false: "false"}[on])
+		b.Set("textContent", map[bool]string{true: "Exit full screen", false: "Full screen"}[on])
+	}
 }
