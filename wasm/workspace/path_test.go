@@ -67,3 +67,30 @@ func FuzzNormalizePath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCreatablePathIsImportable: the workspace never holds a path the importer would skip.
+// Whatever CreateFile accepts, importing a file at that path keeps it (same path), so a save
+// can only write files the workspace could have loaded.
+func FuzzCreatablePathIsImportable(f *testing.F) {
+	for _, s := range []string{"a.js", ".env", ".git/config", "node_modules/x/i.js", "a/.b/c.css",
+		"x\\node_modules\\y.js", "./a//b.txt", "a..b/c.md", "..", "a/./.b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		n, err := normalizeNewPath(p)
+		imp, ierr := ImportFiles(ctx, "r", entries(map[string]string{p: "x"}))
+		imported := ierr == nil && len(imp.Files) == 1
+		if err != nil {
+			if err.Code != mcp.CodeWorkspacePathInvalid {
+				t.Fatalf("%q: %v", p, err)
+			}
+			if imported {
+				t.Fatalf("%q refused (%v) but the importer keeps it", p, err)
+			}
+			return
+		}
+		if !imported || imp.Files[0].Path != n {
+			t.Fatalf("%q accepted as %q but the importer gives %+v %v", p, n, imp, ierr)
+		}
+	})
+}
