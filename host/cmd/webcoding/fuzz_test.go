@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
@@ -54,6 +55,32 @@ func FuzzPrepareParams(f *testing.F) {
 		}
 		if !json.Valid(params) {
 			t.Fatalf("params not JSON: %q", params)
+		}
+	})
+}
+
+// FuzzDurableNoCredentials checks that a --durable URL's password never reaches a message:
+// neither redactDurable nor the usage error durableBackend returns shows it.
+func FuzzDurableNoCredentials(f *testing.F) {
+	f.Add("redis", "alice", "s3cretpass", "cache.example:6379", "/0")
+	f.Add("postgres", "bob", "hunter2hunter2", "db.example", "/x?sslmode=disable")
+	f.Add("http", "", "passwordpassword", "", "")
+	f.Add("x", "u", "pa:ss:word", "h:1", "#frag")
+	f.Fuzz(func(t *testing.T, scheme, user, pass, host, rest string) {
+		if len(pass) < 8 || strings.ContainsAny(pass, "@/?#") {
+			return
+		}
+		v := scheme + "://" + user + ":" + pass + "@" + host + rest
+		for _, other := range []string{scheme, user, host + rest, "(a value that is not a URL; not shown)", "://"} {
+			if strings.Contains(strings.ToLower(other), strings.ToLower(pass)) { // url.Parse lowercases the scheme
+				return
+			}
+		}
+		if got := redactDurable(v); strings.Contains(got, pass) {
+			t.Fatalf("redactDurable(%q) = %q shows the password", v, got)
+		}
+		if _, err := durableBackend("call", v); err != nil && strings.Contains(err.Error(), pass) {
+			t.Fatalf("durableBackend(%q): %v shows the password", v, err)
 		}
 	})
 }
