@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,15 +67,22 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 	waitContains(t, tab, "#editor-path", "index.html")
 	rev := ackedRevision(t, tab)
 	// Type a marker into the hero title through real key events.
-	set := chromedp.Evaluate[chromedp.Void](`(() => { const ta = document.querySelector("#editor-text"); const m = ta.value.indexOf('id="hero-title">'); if (m < 0) throw new Error("no hero title"); const i = m + 'id="hero-title">'.length; ta.focus(); ta.setSelectionRange(i, i); })()`)
-	if err := tab.Do(10*time.Second, set, chromedp.KeyEvent("Typed ")); err != nil {
+	set := chromedp.Evaluate[chromedp.Void](`(() => { const ta = document.querySelector("#editor-text"); const m = ta.value.indexOf('id="hero-title">'); if (m < 0) throw new Error("no hero title"); const i = m + 'id="hero-title">'.length; ta.focus(); ta.setSelectionRange(i, i); window.__typedAt = i; })()`)
+	typed := fmt.Sprintf("Typed%d ", time.Now().UnixNano()%100000)
+	if err := tab.Do(10*time.Second, set, chromedp.KeyEvent(typed)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromium.WaitInFrame(tab, 10*time.Second, `document.querySelector("#hero-title").textContent.startsWith("Typed ")`, true); err != nil {
+	if _, err := chromium.WaitInFrame(tab, 10*time.Second, `document.querySelector("#hero-title").textContent.startsWith(`+jsString(typed)+`)`, true); err != nil {
 		t.Fatalf("typed text did not reach the preview: %v", err)
 	}
 	if got := ackedRevision(t, tab); got <= rev {
 		t.Errorf("revision %d after typing, want > %d", got, rev)
+	}
+	// The write and the re-render keep the text and the caret where the user typed.
+	time.Sleep(300 * time.Millisecond)
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const ta = document.querySelector("#editor-text"); return ta.value.includes('id="hero-title">' + `+jsString(typed)+`) && ta.selectionStart === window.__typedAt + `+jsString(typed)+`.length; })()`); !ok {
+		pos, _ := chromium.Eval[[]int](tab, 5*time.Second, `[document.querySelector("#editor-text").selectionStart, window.__typedAt]`)
+		t.Errorf("caret moved by the flush: selectionStart/typedAt = %v", pos)
 	}
 	noConsoleErrors(t, tab)
 }

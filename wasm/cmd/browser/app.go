@@ -89,6 +89,7 @@ type app struct {
 	draftPath  string // editor draft not yet written ("" none)
 	draftText  string
 	draftGen   int
+	flushedGen int            // the draftGen last written
 	flushMu    sync.Mutex     // serializes draft flushes
 	dialog     *pendingDialog // the open file dialog's request, nil when closed
 	fullscreen bool           // the preview panel fills the window

@@ -280,22 +280,33 @@ func (a *app) draft(path, text string) {
 }
 
 // flushDraft writes the pending draft with workspace.writeFile (direct mode, expectedRevision
-// = the revision the draft was typed against).
+// = the current revision). The draft stays in place until the write and the re-read are done
+// (so a render in between never puts the old text back into the editor), and is cleared
+// only if no newer keystroke arrived meanwhile.
 func (a *app) flushDraft(ctx context.Context) {
 	a.flushMu.Lock()
 	defer a.flushMu.Unlock()
 	a.mu.Lock()
-	path, text, rev := a.draftPath, a.draftText, a.st.revision
-	a.draftPath, a.draftText = "", ""
+	path, text, gen, rev := a.draftPath, a.draftText, a.draftGen, a.st.revision
+	done := a.flushedGen == gen
 	a.mu.Unlock()
-	if path == "" {
+	if path == "" || done {
 		return
 	}
 	err := a.tool(ctx, "workspace.writeFile", map[string]any{"path": path, "source": text, "expectedRevision": rev}, nil)
 	if err != nil {
 		a.addEntry(entry{Kind: "error", Text: err.Error()})
 	}
+	a.mu.Lock()
+	a.flushedGen = gen
+	a.mu.Unlock()
 	a.reload(ctx)
+	a.mu.Lock()
+	if a.draftGen == gen {
+		a.draftPath, a.draftText = "", ""
+	}
+	a.mu.Unlock()
+	a.markDirty()
 }
 
 // export downloads the standalone HTML export (preview/export: CSS/JS inlined, assets as
