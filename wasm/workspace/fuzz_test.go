@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -19,8 +20,11 @@ func FuzzOperations(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		m, _, _ := newManager(t)
 		folder := NewMemFolder("f", map[string]string{"index.html": "<p>", "a.js": "1"})
+		// external: folder files edited behind the workspace's back since the last import; a
+		// save must never overwrite or delete them.
+		external := map[string]string{}
 		for i := 0; i+1 < len(ops) && i < 120; i += 2 {
-			op, arg := ops[i]%13, int(ops[i+1])
+			op, arg := ops[i]%14, int(ops[i+1])
 			p, q := names[arg%len(names)], names[(arg/len(names))%len(names)]
 			before := m.Revision()
 			var changed bool
@@ -58,11 +62,26 @@ func FuzzOperations(f *testing.F) {
 			case 10:
 				_, err := m.ImportFolder(ctx, tool("i"), folder)
 				changed = err == nil
+				if changed {
+					clear(external)
+				}
 			case 11:
 				_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 				_ = err
+				for ep, want := range external {
+					if got, ok := folder.Content(ep); !ok || got != want {
+						t.Fatalf("save overwrote or deleted the folder's own edit of %q: %q (%v), want %q", ep, got, ok, want)
+					}
+				}
 			case 12:
 				m.DisconnectFolder(ctx)
+			case 13:
+				if n, err := NormalizePath(p); err == nil {
+					body := fmt.Sprintf("external %d", i)
+					if folder.WriteFile(ctx, n, []byte(body)) == nil {
+						external[n] = body
+					}
+				}
 			}
 			after := m.Revision()
 			if changed && after != before+1 || !changed && after != before {

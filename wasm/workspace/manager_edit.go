@@ -317,6 +317,8 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 //
 // # Errors
 //   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID, WORKSPACE_FILE_NOT_FOUND
+//   - case (a): WORKSPACE_PREVIEW_ENTRY_REQUIRED when moving back would leave no HTML file
+//     (README.md renamed to b.html, index.html deleted, b.html reverted); {operation:"revert", path}
 //   - case (b): WORKSPACE_EMPTY, WORKSPACE_PREVIEW_ENTRY_REQUIRED, WORKSPACE_ACTIVE_FILE_NOT_FOUND
 func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, *mcp.ToolError) {
 	m.mu.Lock()
@@ -334,6 +336,9 @@ func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Resul
 	}
 	if orig := m.files[i].RenamedFrom; orig != "" && m.find(orig) < 0 && m.baseline[orig] != nil {
 		nf := m.baseline[orig] // rename back + saved source = the saved file itself
+		if m.files[i].Language == "html" && nf.Language != "html" && m.htmlCount() == 1 {
+			return Result{}, entryRequired("revert", p)
+		}
 		active := m.active
 		if active == p {
 			active = orig

@@ -221,3 +221,17 @@ func TestSaveAllEscapingPath(t *testing.T) {
 		t.Fatal("a refused path is a definite failure")
 	}
 }
+
+// Found by FuzzOperations (testdata a991eabb72afdd61): reverting a rename must not take away
+// the last HTML file.
+func TestRevertRenameKeepsAnHTMLEntry(t *testing.T) {
+	m, _ := linked(t)
+	must(m.RenameFile(ctx, tool("r"), "README.md", "b.html"))(t)
+	must(m.DeleteFile(ctx, tool("d"), "index.html"))(t)
+	rev := m.Revision()
+	_, err := m.RevertFile(ctx, tool("v"), "b.html")
+	wantErr(t, err, mcp.CodeWorkspacePreviewEntryRequired, false, map[string]any{"operation": "revert", "path": "b.html"})
+	if m.Revision() != rev {
+		t.Fatal("refused revert changed the workspace")
+	}
+}
