@@ -104,7 +104,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
-	fs.StringVar(&f.durable, "durable", "", "durable operations backend `URL` (redis://, postgres://)")
+	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory (redis:// and postgres:// are not supported yet)")
 	hf := addHostFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -153,8 +153,9 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--provider must be local or openrouter, got %q", f.provider)
 	}
-	if f.durable != "" {
-		fmt.Fprintln(e.stderr, "webcoding agent: --durable is not yet supported")
+	durable, err := durableBackend("agent", f.durable)
+	if err != nil {
+		return err
 	}
 	f.ws.apply(hf)
 
@@ -164,7 +165,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if err := configureApproval(ctx, c, f.approve); err != nil {
+	if err := configureSession(ctx, c, sessionConfig{approval: true, approve: f.approve, durable: durable}); err != nil {
 		return err
 	}
 	params, err := marshal(paramsMap)
