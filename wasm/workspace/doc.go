@@ -31,6 +31,12 @@
 //   - The revision survives reloads: Hydrate continues at stored+1 (SPEC §2.12).
 //   - A folder write that fails after it may have started is WORKSPACE_SIDE_EFFECT_UNKNOWN and
 //     blocks further saves until the path is re-read and compared (SPEC §2.4).
+//   - A save never overwrites or deletes folder bytes it did not load: before each item it
+//     reads the path once and compares it with what the folder is known to hold (from the
+//     import, then from its own writes); a file it never loaded, or one changed on disk since,
+//     is WORKSPACE_FILE_CONFLICT ("exists-in-folder" / "changed-in-folder"). Paths the importer
+//     skips (dot segments, node_modules) can never be created or renamed to, and non-UTF-8
+//     "text" is not imported, so nothing is rewritten with replacement characters.
 //   - The saved baseline is not persisted (as in the original): after a reload the stored
 //     files are the baseline; pending deletions do survive.
 //
