@@ -357,18 +357,15 @@ func (a *app) exposeGlobals() {
 	js.Global().Set("webcodingSubscribe", subscribe)
 }
 
-// start configures the session, mounts the first preview, and runs the render and refresh
+// start lists the tools (the session is already in approval queue mode, browserBuilder),
+// mounts the first preview, and runs the render and refresh
 // loops. It returns once the loops run.
 func (a *app) start(ctx context.Context) {
 	a.bindDOM()
 	go a.renderLoop()
 	jsbridge.Go("refreshLoop", a.refreshLoop)
 	jsbridge.Go("boot", func() {
-		cfg := map[string]any{"approval": map[string]any{"mode": "queue"}}
-		if err := a.rpc(ctx, "", "session/configure", cfg, nil); err != nil {
-			a.fail(err)
-			return
-		}
+		a.watchSession()
 		var list struct {
 			Tools []json.RawMessage `json:"tools"`
 		}

@@ -3,8 +3,9 @@
 // Command browser is the studio's GOOS=js entry (SPEC §1): it assembles the same core as the
 // headless reactor (studio.Assemble) over the browser adapters — IndexedDB workspace
 // repository (wasm/adapters/idb), the sandboxed-iframe preview port (wasm/adapters/iframe),
-// downloads through a Blob link — configures the session with interactive approvals
-// (approval.mode "queue"), and renders the studio UI from Go into the region containers of
+// downloads through a Blob link — with interactive approvals as the default (a configuration
+// without an approval mode gets approval.mode "queue", including the first session, so a page
+// load hydrates the workspace once), and renders the studio UI from Go into the region containers of
 // site/index.html.
 //
 // # JavaScript surface (one coarse entry, STYLE §10.5)

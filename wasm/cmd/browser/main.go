@@ -6,6 +6,7 @@ import (
 	"context"
 	"syscall/js"
 
+	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
@@ -13,6 +14,19 @@ import (
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
+
+// browserBuilder makes interactive approvals the browser's default: a configuration without
+// an approval mode (the first session, or session/configure {}) gets approval.mode "queue",
+// so agent calls wait for Approve/Deny in the page. The first session is built that way
+// directly, so a page load hydrates the workspace once (revision = stored + 1).
+func browserBuilder(build abi.Builder) abi.Builder {
+	return func(cfg abi.Config) (*abi.Session, error) {
+		if cfg.Approval.Mode == "" {
+			cfg.Approval.Mode = "queue"
+		}
+		return build(cfg)
+	}
+}
 
 // conformanceHook installs the conformance host (conformance.go, conformance builds only).
 var conformanceHook func()
@@ -40,7 +54,7 @@ func main() {
 	} else {
 		a.log(2, err.Error())
 	}
-	a.h = studio.Assemble(ports)
+	a.h = abi.New(browserBuilder(studio.Builder(ports)))
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()
