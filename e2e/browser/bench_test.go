@@ -98,3 +98,50 @@ func BenchmarkColdStart(b *testing.B) {
 	b.ReportMetric(ready/float64(b.N), "ready-ms")
 	b.ReportMetric(ack/float64(b.N), "first-ack-ms")
 }
+
+// BenchmarkSrcdocFloor: the raw floor under edit → ack — the same compiled document
+// (preview/compile) set as srcdoc of a fresh sandboxed iframe in the studio page, timed until
+// its bridge posts ready. Compare p50/p95 with BenchmarkEditAck (issue goal: ≤ 1.3×).
+func BenchmarkSrcdocFloor(b *testing.B) {
+	b.Run("fresh-frame", func(b *testing.B) { srcdocFloor(b, false) })
+	b.Run("same-frame", func(b *testing.B) { srcdocFloor(b, true) })
+}
+
+func srcdocFloor(b *testing.B, reuse bool) {
+	url := site(b)
+	tab := chromium.NewTab(b)
+	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#preview-status").textContent.includes("acknowledged")`); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	res, err := chromium.Eval[[]float64](tab, 5*time.Minute, fmt.Sprintf(`(async () => {
+		const r = JSON.parse(await webcodingHandle('{"jsonrpc":"2.0","id":1,"method":"preview/compile"}'));
+		const html = r.result.html, n = %d, reuse = %t, ms = [];
+		let kept = null;
+		for (let i = 0; i < n; i++) {
+			const f = kept || document.createElement("iframe");
+			f.setAttribute("sandbox", "allow-scripts allow-forms allow-modals allow-popups");
+			f.style.cssText = "position:fixed;left:-9999px;width:800px;height:600px";
+			const t0 = performance.now();
+			const done = new Promise((resolve) => {
+				const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.type === "webcoding.preview.ready") { window.removeEventListener("message", on); resolve(); } };
+				window.addEventListener("message", on);
+			});
+			f.srcdoc = html + "<!--" + i + "-->";
+			if (!f.isConnected) document.body.appendChild(f);
+			await done;
+			ms.push(performance.now() - t0);
+			if (reuse) kept = f; else f.remove();
+		}
+		ms.sort((a, b) => a - b);
+		return [ms[Math.floor(n / 2)], ms[Math.min(n - 1, Math.floor(n * 0.95))]]; })()`, b.N, reuse))
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(res[0], "p50-ms")
+	b.ReportMetric(res[1], "p95-ms")
+}

@@ -1,0 +1,18 @@
+// Package durableidb runs the IndexedDB durable.Backend (wasm/adapters/idb.Durable, issue 5) in
+// headless Chromium through the shared harness e2e/chromium.
+//
+// The package has two halves selected by build tags:
+//   - page_test.go (GOOS=js): the tests that run inside a page — durabletest.Run unchanged
+//     (TestContract), byte order beyond U+FFFF, 16 claimers over 8 connections on one key,
+//     ErrBackend wrapping; TestOwnerPage (one owner of the two-page race, driven from outside)
+//     and TestMeasure (claim+complete pairs for the benchmark).
+//   - driver_test.go (native): builds the GOOS=js test binary of this package once, serves it
+//     with wasm_exec.js from one 127.0.0.1 origin (so every tab shares the same IndexedDB) and
+//     runs it in tabs: TestInPage (the in-page tests), TestTwoPagesContend (two pages, two
+//     owners, one key per round: exactly one owner, the other pending or replay) and
+//     BenchmarkClaimCompleteIndexedDB (claim+complete pairs/s beside a raw JavaScript
+//     read-modify-write readwrite-transaction loop in the same page; reported, not asserted).
+//
+// `go test ./e2e/...` runs it; `go test -run '^$' -bench . ./e2e/durableidb` prints the
+// benchmark. Requirements: the go command and Chromium (see e2e/chromium).
+package durableidb
