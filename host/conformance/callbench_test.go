@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/studio"
@@ -105,19 +107,36 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	})
 
-	b.Run("wazero", func(b *testing.B) {
-		req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + benchParams + `}`)
-		if _, err := shared.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"session/configure","params":{"catalog":"demo"}}`)); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			out, err := shared.Handle(ctx, req)
-			if err != nil || !bytes.Contains(out, []byte(`"isError":false`)) {
-				b.Fatalf("call failed: %v %s", err, out)
+	// wazero: the shared conformance host (wazero's termination checks on: a deadline stops
+	// the guest mid-loop); wazero-abandon: the same module without them, as the CLI and the MCP
+	// server run it (a call past its deadline is abandoned, see wasmhost.Options).
+	for _, mode := range []struct {
+		name    string
+		abandon bool
+	}{{"wazero", false}, {"wazero-abandon", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			h := shared
+			if mode.abandon {
+				var err error
+				h, err = wasmhost.New(ctx, wasmhost.Options{ModulePath: modulePath, AbandonOnDeadline: true, CallTimeout: time.Minute})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer h.Close(ctx)
 			}
-		}
-	})
+			req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + benchParams + `}`)
+			if _, err := h.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"session/configure","params":{"catalog":"demo"}}`)); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := h.Handle(ctx, req)
+				if err != nil || !bytes.Contains(out, []byte(`"isError":false`)) {
+					b.Fatalf("call failed: %v %s", err, out)
+				}
+			}
+		})
+	}
 
 	b.Run("gosdk", func(b *testing.B) {
 		server := gosdk.NewServer(&gosdk.Implementation{Name: "bench", Version: "1"}, nil)

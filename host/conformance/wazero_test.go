@@ -17,6 +17,9 @@ import (
 // tests build the module once, with a cache).
 var shared *wasmhost.Host
 
+// modulePath is the conformance module TestMain built.
+var modulePath string
+
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	dir := filepath.Join(os.TempDir(), "webcoding-test-modules")
@@ -33,7 +36,7 @@ func TestMain(m *testing.M) {
 		println("starting the conformance module:", err.Error())
 		os.Exit(1)
 	}
-	shared = h
+	shared, modulePath = h, path
 	code := m.Run()
 	_ = h.Close(ctx)
 	os.Exit(code)

@@ -120,13 +120,7 @@ func (h *Handler) Handle(ctx context.Context, req []byte) (out []byte) {
 	}
 	trimmed := bytes.TrimSpace(req)
 	if trimmed[0] != '[' {
-		ctx, done := h.track(ctx, trimmed)
-		defer done()
-		resp := h.one(ctx, trimmed)
-		if resp == nil {
-			return nil
-		}
-		return encode(resp)
+		return h.one(ctx, trimmed, true)
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(trimmed, &items); err != nil || len(items) == 0 {
@@ -136,7 +130,7 @@ func (h *Handler) Handle(ctx context.Context, req []byte) (out []byte) {
 		return encode(errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("batch has %d requests, over the limit of %d", len(items), MaxBatch), nil))
 	}
-	resps := make([]*jsonrpc.Response, len(items))
+	resps := make([][]byte, len(items))
 	// Register every element's id before any runs, so that a notifications/cancelled later in
 	// the same batch always finds the request it names.
 	ctxs := make([]context.Context, len(items))
@@ -153,10 +147,10 @@ func (h *Handler) Handle(ctx context.Context, req []byte) (out []byte) {
 			defer wg.Done()
 			defer func() {
 				if v := recover(); v != nil {
-					resps[i] = errorResponse(jsonrpc.Null, jsonrpc.CodeInternalError, fmt.Sprintf("internal error: %v", v), nil)
+					resps[i] = encode(errorResponse(jsonrpc.Null, jsonrpc.CodeInternalError, fmt.Sprintf("internal error: %v", v), nil))
 				}
 			}()
-			resps[i] = h.one(ctx, it)
+			resps[i] = h.one(ctx, it, false)
 		}()
 	}
 	wg.Wait()
@@ -170,7 +164,7 @@ func (h *Handler) Handle(ctx context.Context, req []byte) (out []byte) {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(encode(r))
+		b.Write(r)
 		n++
 	}
 	if n == 0 {
@@ -182,36 +176,69 @@ func (h *Handler) Handle(ctx context.Context, req []byte) (out []byte) {
 
 var requestKeys = []string{"jsonrpc", "id", "method", "params"}
 
-// one answers a single request object; nil for a notification.
-func (h *Handler) one(ctx context.Context, raw []byte) *jsonrpc.Response {
-	members, err := mcp.DecodeObject(raw, requestKeys, nil)
-	if err != nil {
-		return errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest, "invalid request: "+trimPrefix(err), nil)
+// one answers a single request object (already through mcp.CheckJSON) with its encoded
+// response, or nil for a notification. With track, the request's id is registered for
+// notifications/cancelled while it runs (batch elements are registered by Handle).
+func (h *Handler) one(ctx context.Context, raw []byte, track bool) []byte {
+	if mcp.JSONKind(raw) != "object" {
+		return encode(errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest, "invalid request: expected a JSON object, got "+mcp.JSONKind(raw), nil))
 	}
-	id, hasID := members["id"]
+	var version, method, id, params []byte
+	var unknown string
+	mcp.EachMember(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "jsonrpc":
+			version = v
+		case "id":
+			id = v
+		case "method":
+			method = v
+		case "params":
+			params = v
+		default:
+			unknown = string(k)
+			return false
+		}
+		return true
+	})
+	if unknown != "" {
+		return encode(errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("invalid request: unknown field %q (allowed: %v)", unknown, requestKeys), nil))
+	}
+	hasID := id != nil
 	if hasID {
-		if k := kind(id); k != "string" && k != "number" && k != "null" {
-			return errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, number or null", nil)
+		if k := mcp.JSONKind(id); k != "string" && k != "number" && k != "null" {
+			return encode(errorResponse(jsonrpc.Null, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, number or null", nil))
 		}
 	} else {
 		id = jsonrpc.Null
 	}
-	var version, method string
-	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != jsonrpc.Version {
-		return errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+	if string(version) != `"2.0"` {
+		return encode(errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil))
 	}
-	if kind(members["method"]) != "string" || json.Unmarshal(members["method"], &method) != nil || method == "" {
-		return errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`, nil)
+	var name string
+	if mcp.JSONKind(method) != "string" || json.Unmarshal(method, &name) != nil || name == "" {
+		return encode(errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`, nil))
 	}
-	params, hasParams := members["params"]
-	result, rerr := h.dispatch(ctx, method, params, hasParams)
+	if track && hasID && mcp.JSONKind(id) != "null" {
+		var done func()
+		ctx, done = h.trackID(ctx, string(id))
+		defer done()
+	}
+	result, rerr := h.dispatch(ctx, name, params, params != nil)
 	if !hasID {
 		return nil
 	}
 	if rerr != nil {
-		return &jsonrpc.Response{JSONRPC: jsonrpc.Version, ID: id, Error: rerr}
+		return encode(&jsonrpc.Response{JSONRPC: jsonrpc.Version, ID: id, Error: rerr})
 	}
-	return &jsonrpc.Response{JSONRPC: jsonrpc.Version, ID: id, Result: result}
+	// The result is JSON this package produced: wrap it without re-validating it.
+	b := make([]byte, 0, len(result)+len(id)+36)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
 }
 
 func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMessage, hasParams bool) (json.RawMessage, *jsonrpc.Error) {
@@ -236,7 +263,11 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 		if !hasParams {
 			params = []byte("null")
 		}
-		return marshal(sess.Registry.CallRaw(ctx, params))
+		out, err := mcp.AppendCallToolResult(nil, sess.Registry.CallRawChecked(ctx, params))
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "result is not serializable: " + err.Error()}
+		}
+		return out, nil
 	case "approvals/list":
 		if sess.Approvals == nil {
 			return marshal(map[string]any{"approvals": []registry.Approval{}})
@@ -310,7 +341,11 @@ func (h *Handler) track(ctx context.Context, raw []byte) (context.Context, func(
 	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 || kind(probe.ID) == "null" {
 		return ctx, func() {}
 	}
-	key := string(probe.ID)
+	return h.trackID(ctx, string(probe.ID))
+}
+
+// trackID registers key (a request id as raw JSON) as in flight.
+func (h *Handler) trackID(ctx context.Context, key string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	h.flightMu.Lock()
 	if _, dup := h.inflight[key]; dup {

@@ -50,10 +50,17 @@ var (
 // Option ranges (idempotencyKey length, timeout, maxOutputBytes) are the registry's
 // TOOL_INVALID_OPTIONS checks, not this parser's.
 func ParseCallToolParams(raw []byte) (CallToolParams, *ToolError) {
-	var p CallToolParams
 	if err := CheckJSON(raw); err != nil {
-		return p, requestError("tools/call params", err)
+		return CallToolParams{}, requestError("tools/call params", err)
 	}
+	return ParseCheckedCallToolParams(raw)
+}
+
+// ParseCheckedCallToolParams is ParseCallToolParams for bytes that already passed CheckJSON
+// (for example as part of a whole JSON-RPC request): it applies every other rule without
+// scanning the bytes again.
+func ParseCheckedCallToolParams(raw []byte) (CallToolParams, *ToolError) {
+	var p CallToolParams
 	if k := jsonKind(raw); k != "object" {
 		return p, requestError("tools/call params", errors.New("mcp: expected a JSON object, got "+k))
 	}

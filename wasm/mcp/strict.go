@@ -318,9 +318,15 @@ func jsonKind(raw []byte) string {
 	return "number"
 }
 
-// eachMember calls fn with the decoded key and the raw value of every member of the JSON
+// EachMember calls fn with the decoded key and the raw value of every member of the JSON
 // object obj, in document order, until fn returns false. obj must have passed CheckJSON and
-// be an object.
+// be an object (use JSONKind to check); keys are compared by the caller, exactly.
+func EachMember(obj []byte, fn func(key, value []byte) bool) { eachMember(obj, fn) }
+
+// JSONKind names the JSON type of a raw value: "object", "array", "string", "number",
+// "boolean", "null", or "nothing" for empty input.
+func JSONKind(raw []byte) string { return jsonKind(raw) }
+
 func eachMember(obj []byte, fn func(key, value []byte) bool) {
 	s := &scanner{data: obj}
 	s.skipSpace()

@@ -51,6 +51,16 @@ func (r *Registry) CallRaw(ctx context.Context, raw []byte) *mcp.CallToolResult 
 	return r.Call(ctx, p)
 }
 
+// CallRawChecked is CallRaw for params that already passed mcp.CheckJSON as part of a larger
+// message (the abi checks each JSON-RPC request once): the bytes are not scanned again.
+func (r *Registry) CallRawChecked(ctx context.Context, raw []byte) *mcp.CallToolResult {
+	p, terr := mcp.ParseCheckedCallToolParams(raw)
+	if terr != nil {
+		return mcp.ErrorResult(r.echoCallID(raw), terr)
+	}
+	return r.Call(ctx, p)
+}
+
 // echoCallID returns the caller's _meta.toolCallId from params that failed the guard, when it
 // can be read unambiguously, so that even a refused call is correlated; else a generated id.
 func (r *Registry) echoCallID(raw []byte) string {
