@@ -320,16 +320,18 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 		calls = append(calls, newCall(ToolAddFeature, "title", title, "description", description))
 	}
 	if has(reHero) {
-		title, subtitle := DefaultHeroTitle, DefaultHeroSubtitle
+		// No quoted text: both defaults (REFERENCE §7.1). A quoted title alone changes only the
+		// title — the page keeps its subtitle (the original replaced it with a default text).
+		call := newCall(ToolUpdateHero, "title", DefaultHeroTitle, "subtitle", DefaultHeroSubtitle)
 		if has(reHeroCopy) {
 			if v := t.copyValues(); len(v) > 0 {
-				title = v[0]
+				call = newCall(ToolUpdateHero, "title", v[0])
 				if len(v) > 1 {
-					subtitle = v[1]
+					call = newCall(ToolUpdateHero, "title", v[0], "subtitle", v[1])
 				}
 			}
 		}
-		calls = append(calls, newCall(ToolUpdateHero, "title", title, "subtitle", subtitle))
+		calls = append(calls, call)
 	}
 	if save {
 		calls = append(calls, newCall(ToolSaveAll))

@@ -40,7 +40,7 @@ func TestKorean(t *testing.T) {
 		{"기능 카드 「빠른 미리보기」 「저장 없이 바로 확인」 추가", []Call{status,
 			c(ToolAddFeature, "title", "빠른 미리보기", "description", "저장 없이 바로 확인")}},
 		{"히어로 제목을 \"대화로 만든 페이지\"로 바꿔줘", []Call{status,
-			c(ToolUpdateHero, "title", "대화로 만든 페이지", "subtitle", DefaultHeroSubtitle)}},
+			c(ToolUpdateHero, "title", "대화로 만든 페이지")}},
 		{"되돌리기", []Call{status, c(ToolUndo)}},
 		{"방금 바꾼 거 되돌려줘", []Call{status, c(ToolUndo)}},
 		{"README.md 파일 지우기", []Call{status, list, c(ToolDeleteFile, "path", "README.md")}},
@@ -181,7 +181,7 @@ func TestTriggers(t *testing.T) {
 		{"Open green.css", []Call{c(ToolOpenFile, "path", "green.css")}},
 		// Hero triggers and copy.
 		{"Rewrite the landing page", []Call{c(ToolUpdateHero, "title", DefaultHeroTitle, "subtitle", DefaultHeroSubtitle)}},
-		{`Update the title to "Hi"`, []Call{c(ToolUpdateHero, "title", "Hi", "subtitle", DefaultHeroSubtitle)}},
+		{`Update the title to "Hi"`, []Call{c(ToolUpdateHero, "title", "Hi")}}, // the subtitle is kept
 		{`Set the headline to 'Ship it' and the subtitle to 'Now'`, []Call{c(ToolUpdateHero, "title", "Ship it", "subtitle", "Now")}},
 		// Apostrophes are not quotes.
 		{"Let's add a feature card, it's great", []Call{

@@ -17,8 +17,8 @@ type (
 		Description string `json:"description"`
 	}
 	inHero struct {
-		Title    string `json:"title"`
-		Subtitle string `json:"subtitle"`
+		Title    string  `json:"title"`
+		Subtitle *string `json:"subtitle"` // absent: keep the page's subtitle
 	}
 )
 

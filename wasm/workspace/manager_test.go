@@ -184,7 +184,7 @@ func TestRevisionGuard(t *testing.T) {
 		"reload":  func() *mcp.ToolError { _, e := m.ReloadFolder(ctx, stale); return e },
 		"theme":   func() *mcp.ToolError { _, e := m.SetTheme(ctx, stale, "rose"); return e },
 		"feature": func() *mcp.ToolError { _, e := m.AddFeature(ctx, stale, "a", "b"); return e },
-		"hero":    func() *mcp.ToolError { _, e := m.UpdateHero(ctx, stale, "a", "b"); return e },
+		"hero":    func() *mcp.ToolError { _, e := m.UpdateHero(ctx, stale, "a", ptr("b")); return e },
 	}
 	for name, op := range ops {
 		err := op()

@@ -168,6 +168,10 @@ func (m *Manager) AddFeature(ctx context.Context, call Call, title, description 
 // <p id="hero-subtitle"> (either quote style; up to the first closing tag) with the escaped
 // texts (REFERENCE §2.1 preview.updateHero). An unchanged result adds no revision.
 //
+// A nil subtitle keeps the page's current subtitle: asking for a new headline never erases
+// the user's subtitle (REFERENCE requires both; we made subtitle optional so that nothing is
+// lost when only a title is given).
+//
 // Limits: title 1..90, subtitle 1..180 code points.
 //
 // # Errors
@@ -175,12 +179,14 @@ func (m *Manager) AddFeature(ctx context.Context, call Call, title, description 
 //   - WORKSPACE_REVISION_CONFLICT (retryable)
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"html-entry"}; {target:"hero-title"|"hero-subtitle", path}
 //   - WORKSPACE_SOURCE_LIMIT
-func (m *Manager) UpdateHero(ctx context.Context, call Call, title, subtitle string) (Result, *mcp.ToolError) {
+func (m *Manager) UpdateHero(ctx context.Context, call Call, title string, subtitle *string) (Result, *mcp.ToolError) {
 	if n := CharCount(title); n < 1 || n > MaxHeroTitleChars {
 		return Result{}, invalidArg("title", "title must be 1..90 characters.")
 	}
-	if n := CharCount(subtitle); n < 1 || n > MaxHeroSubtitleChars {
-		return Result{}, invalidArg("subtitle", "subtitle must be 1..180 characters.")
+	if subtitle != nil {
+		if n := CharCount(*subtitle); n < 1 || n > MaxHeroSubtitleChars {
+			return Result{}, invalidArg("subtitle", "subtitle must be 1..180 characters.")
+		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -196,9 +202,11 @@ func (m *Manager) UpdateHero(ctx context.Context, call Call, title, subtitle str
 	if !ok {
 		return Result{}, PreviewTargetNotFound("hero-title", p)
 	}
-	src, ok = replaceInner(src, heroSubOpen, "</p", EscapeHTML(subtitle))
-	if !ok {
-		return Result{}, PreviewTargetNotFound("hero-subtitle", p)
+	if subtitle != nil {
+		src, ok = replaceInner(src, heroSubOpen, "</p", EscapeHTML(*subtitle))
+		if !ok {
+			return Result{}, PreviewTargetNotFound("hero-subtitle", p)
+		}
 	}
 	return m.previewWrite(ctx, call, i, src)
 }

@@ -69,27 +69,27 @@ func TestAddFeature(t *testing.T) {
 
 func TestUpdateHero(t *testing.T) {
 	m, _, _ := newManager(t)
-	r := must(m.UpdateHero(ctx, tool("preview.updateHero"), "Hello <World>", "Sub & title"))(t)
+	r := must(m.UpdateHero(ctx, tool("preview.updateHero"), "Hello <World>", ptr("Sub & title")))(t)
 	html := source(t, m, "index.html")
 	if !r.Changed || !strings.Contains(html, `<h1 id="hero-title">Hello &lt;World&gt;</h1>`) || !strings.Contains(html, `<p id="hero-subtitle">Sub &amp; title</p>`) {
 		t.Fatalf("%s", html)
 	}
-	r = must(m.UpdateHero(ctx, tool("preview.updateHero"), "Hello <World>", "Sub & title"))(t)
+	r = must(m.UpdateHero(ctx, tool("preview.updateHero"), "Hello <World>", ptr("Sub & title")))(t)
 	if r.Changed {
 		t.Fatal("same hero must not add a revision")
 	}
 	must(m.WriteFile(ctx, tool("w"), "index.html", `<H1 class=x id='hero-title'>a<b>c</b></H1><p id="hero-sub">`))(t)
-	_, err := m.UpdateHero(ctx, tool("h"), "T", "S")
+	_, err := m.UpdateHero(ctx, tool("h"), "T", ptr("S"))
 	wantErr(t, err, mcp.CodePreviewTargetNotFound, false, map[string]any{"target": "hero-subtitle", "path": "index.html"})
 	must(m.WriteFile(ctx, tool("w"), "index.html", `<h2 id="hero-title">x</h2>`))(t)
-	_, err = m.UpdateHero(ctx, tool("h"), "T", "S")
+	_, err = m.UpdateHero(ctx, tool("h"), "T", ptr("S"))
 	wantErr(t, err, mcp.CodePreviewTargetNotFound, false, map[string]any{"target": "hero-title", "path": "index.html"})
 	must(m.WriteFile(ctx, tool("w"), "index.html", `<h1 data-x="1" id='hero-title'>İİ old</H1><p id='hero-subtitle'>old</p>`))(t)
-	must(m.UpdateHero(ctx, tool("h"), "T", "S"))(t)
+	must(m.UpdateHero(ctx, tool("h"), "T", ptr("S")))(t)
 	if got := source(t, m, "index.html"); got != `<h1 data-x="1" id='hero-title'>T</H1><p id='hero-subtitle'>S</p>` {
 		t.Fatalf("%q", got)
 	}
-	_, err = m.UpdateHero(ctx, tool("h"), strings.Repeat("x", 91), "S")
+	_, err = m.UpdateHero(ctx, tool("h"), strings.Repeat("x", 91), ptr("S"))
 	wantErr(t, err, mcp.CodeToolValidationFailed, false, nil)
 }
 
@@ -128,5 +128,18 @@ func TestConcurrentUse(t *testing.T) {
 	must(m.SaveAll(ctx, tool("s"), SaveOptions{}))(t)
 	if c, _ := folder.Content("app.js"); c != "final" {
 		t.Fatalf("folder has %q", c)
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// TestUpdateHeroTitleOnlyKeepsSubtitle: a title-only update never erases the subtitle.
+func TestUpdateHeroTitleOnlyKeepsSubtitle(t *testing.T) {
+	m, _, _ := newManager(t)
+	must(m.UpdateHero(ctx, tool("preview.updateHero"), "First", ptr("Keep this subtitle")))(t)
+	must(m.UpdateHero(ctx, tool("preview.updateHero"), "Only the title", nil))(t)
+	html := source(t, m, "index.html")
+	if !strings.Contains(html, `<h1 id="hero-title">Only the title</h1>`) || !strings.Contains(html, `<p id="hero-subtitle">Keep this subtitle</p>`) {
+		t.Fatalf("%s", html)
 	}
 }

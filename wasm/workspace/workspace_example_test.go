@@ -21,7 +21,7 @@ func ExampleManager() {
 	st := m.Status(ctx)
 	fmt.Println(st.Preview.Status, st.DirtyPaths, st.Filesystem.Mode)
 
-	_, err = m.UpdateHero(ctx, workspace.Call{Tool: "preview.updateHero", ExpectedRevision: workspace.Rev(2)}, "Hi", "There")
+	_, err = m.UpdateHero(ctx, workspace.Call{Tool: "preview.updateHero", ExpectedRevision: workspace.Rev(2)}, "Hi", nil)
 	fmt.Println(err)
 	// Output:
 	// 3 1 true
