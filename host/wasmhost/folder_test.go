@@ -60,13 +60,9 @@ func (g *guestFolder) op(ctx context.Context, op, path string, data []byte) (gue
 		sentinel = workspace.ErrFolderPermission
 	case "escapes":
 		sentinel = workspace.ErrFolderPathEscapes
+	case "not-a-file":
+		sentinel = workspace.ErrFolderNotAFile
 	default:
-		// The reactor's test hook names only the older sentinels; the guest's error text
-		// carries the wrapped sentinel (hostcall.statusError, status 10).
-		if strings.Contains(r.Message, workspace.ErrFolderNotAFile.Error()) {
-			sentinel = workspace.ErrFolderNotAFile
-			break
-		}
 		return r, fmt.Errorf("guest %s: %s", r.Err, r.Message)
 	}
 	return r, fmt.Errorf("%w (guest: %s)", sentinel, r.Message)

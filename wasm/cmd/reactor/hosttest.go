@@ -134,6 +134,8 @@ func folderOp(raw []byte) []byte {
 				res.Err = "permission"
 			case errors.Is(err, workspace.ErrFolderPathEscapes):
 				res.Err = "escapes"
+			case errors.Is(err, workspace.ErrFolderNotAFile):
+				res.Err = "not-a-file"
 			default:
 				res.Err = "other"
 			}
