@@ -132,11 +132,11 @@ func (h *Host) fail(m api.Module, err error, buf, bufCap, out uint32) int32 {
 	return h.reply(m, st, []byte(err.Error()), buf, bufCap, out)
 }
 
-// hostInfo answers {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool}.
+// hostInfo answers {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool,"durable":bool}.
 func hostInfo(ctx context.Context, m api.Module, buf, bufCap, out uint32) int32 {
 	h := hostFrom(ctx)
 	if h == nil {
-		return h.reply(m, statusOK, []byte(`{"folder":null,"downloads":false,"http":false}`), buf, bufCap, out)
+		return h.reply(m, statusOK, []byte(`{"folder":null,"downloads":false,"http":false,"durable":false}`), buf, bufCap, out)
 	}
 	type folderInfo struct {
 		Name    string `json:"name"`
@@ -146,12 +146,14 @@ func hostInfo(ctx context.Context, m api.Module, buf, bufCap, out uint32) int32 
 		Folder    *folderInfo `json:"folder"`
 		Downloads bool        `json:"downloads"`
 		HTTP      bool        `json:"http"`
+		Durable   bool        `json:"durable"`
 	}
 	if f := h.io.folder; f != nil {
 		v.Folder = &folderInfo{Name: f.Name(), ScopeID: f.ScopeID()}
 	}
 	v.Downloads = h.io.downloadsDir != ""
 	v.HTTP = h.opts.HTTP != nil
+	v.Durable = h.opts.Durable != nil
 	b, _ := json.Marshal(v)
 	return h.reply(m, statusOK, b, buf, bufCap, out)
 }

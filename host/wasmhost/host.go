@@ -16,6 +16,7 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/webcoding/studio/host/folder"
+	"github.com/webcoding/studio/wasm/durable"
 )
 
 // Defaults for Options.
@@ -70,6 +71,12 @@ type Options struct {
 	// the host adds the Authorization header and refuses origins not allowed; info reports
 	// "http": true. Nil: the module has no HTTP (the provider loop is not offered).
 	HTTP *HTTPOptions
+	// Durable, when set, is the module's durable-operation backend (the CLI's --durable
+	// redis://… or postgres://…): the module reaches it through the durable_* host functions
+	// (durable.go) and every session claims idempotent calls in it; info reports
+	// "durable": true. The caller opens and closes it. Nil: the module decides (in-memory or
+	// none).
+	Durable durable.Backend
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
 	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer

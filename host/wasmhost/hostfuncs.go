@@ -31,7 +31,8 @@ var hostFuncs = []struct {
 	// (folder.go: 0 ok, 1 stale, 2 missing, 3 permission, 4 escapes, 5 failed, 6 none); an
 	// error's result bytes are its message.
 	//
-	// info(buf, cap, out): {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool}.
+	// info(buf, cap, out): {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool,
+	// "durable":bool}.
 	{"info", hostInfo},
 	// folder_permission(buf, cap, out): the folder's permission state as text.
 	{"folder_permission", hostFolderPermission},
@@ -49,6 +50,12 @@ var hostFuncs = []struct {
 	// http_do(req, reqLen, buf, cap, out): one HTTP request for the guest (http.go,
 	// Options.HTTP); the host adds Authorization and refuses origins not allowed.
 	{"http_do", hostHTTPDo},
+	// durable_read(req, reqLen, buf, cap, out), durable_cas(req, reqLen, rec, recLen, buf,
+	// cap, out), durable_list(req, reqLen, buf, cap, out): Options.Durable (durable.go);
+	// records cross as durable.EncodeRecord bytes; status 11 = invalid record.
+	{"durable_read", hostDurableRead},
+	{"durable_cas", hostDurableCAS},
+	{"durable_list", hostDurableList},
 	// result_take(ticket, buf, cap) → status: copy a parked result (exactly its length) into
 	// buf and forget it.
 	{"result_take", hostResultTake},

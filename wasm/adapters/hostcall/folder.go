@@ -39,7 +39,7 @@ type out struct {
 	n, ticket uint32
 }
 
-// webcoding.info(buf, cap, out) → status: JSON {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool}.
+// webcoding.info(buf, cap, out) → status: JSON {"folder":{"name","scopeId"}|null,"downloads":bool,"http":bool,"durable":bool}.
 //
 //go:wasmimport webcoding info
 func hostInfo(buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32
@@ -154,6 +154,9 @@ type HostInfo struct {
 	// HTTP reports whether the host performs HTTP requests (webcoding.http_do, see HTTP):
 	// true when a provider is configured (agent --provider openrouter).
 	HTTP bool `json:"http"`
+	// Durable reports whether the host offers a durable-operation backend (Durable, through
+	// webcoding.durable_*): true when the CLI was given --durable redis://… or postgres://….
+	Durable bool `json:"durable"`
 }
 
 // FolderInfo identifies the host's folder.

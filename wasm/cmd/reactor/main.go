@@ -59,7 +59,9 @@ var folder *hostcall.Folder
 // there is no download target). When the host performs HTTP (info "http": true, agent
 // --provider openrouter), every session also answers agent/openrouter and
 // agent/openrouter/models over hostcall.HTTP (the host adds the Authorization header, so the
-// key never enters the module); retry notices go to the host's log as they happen.
+// key never enters the module); retry notices go to the host's log as they happen. When the
+// host has a durable backend (info "durable": true, --durable redis://… or postgres://…), it
+// is Ports.Durable through hostcall.Durable, so every session's idempotency records live there.
 func assemble() *abi.Handler {
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
@@ -70,6 +72,9 @@ func assemble() *abi.Handler {
 	}
 	if info.Downloads {
 		ports.Downloads = hostcall.Download
+	}
+	if info.Durable {
+		ports.Durable = hostcall.Durable{} // every session claims idempotent calls in the host's backend
 	}
 	b := studio.Builder(ports)
 	if info.HTTP {
