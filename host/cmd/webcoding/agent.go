@@ -29,7 +29,7 @@ const apiKeyEnv = "OPENROUTER_API_KEY"
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable URL] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -104,7 +104,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
-	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory (redis:// and postgres:// are not supported yet)")
+	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
 	hf := addHostFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -157,6 +157,12 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	if err != nil {
+		return err
+	}
+	defer closeDurable() // after the host is closed (deferred later, runs first)
+	hf.durable = hostDurable
 	f.ws.apply(hf)
 
 	h, err := e.newHost(ctx, e, hf)
@@ -165,7 +171,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if err := configureSession(ctx, c, sessionConfig{approval: true, approve: f.approve, durable: durable}); err != nil {
+	if err := configureSession(ctx, c, sessionConfig{approval: true, approve: f.approve, durable: durable.name}); err != nil {
 		return err
 	}
 	params, err := marshal(paramsMap)

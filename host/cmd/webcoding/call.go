@@ -26,7 +26,7 @@ const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
 func init() {
 	register(&command{
 		Name:    "call",
-		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory] [--module PATH] [--host-timeout D]",
+		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
 		Run:     runCall,
 	})
@@ -62,8 +62,11 @@ type callFlags struct {
 // mode it is accepted and ignored, with a one-line note on stderr.
 //
 // --durable memory gives the session the core's in-memory durable store (idempotency records
-// for this command's lifetime); any other value, redis:// and postgres:// included, is a usage
-// error (not supported yet), so a run never goes ahead without the durable guard asked for.
+// for this command's lifetime). --durable redis://… or postgres://… keeps them in that server
+// (openDurable; the module reaches it through the host's durable_* functions), so a call with
+// an idempotencyKey that completed in an earlier process is replayed, not run again. A backend
+// that does not answer stops the command (exit 1) before any call, and any other value is a
+// usage error: a run never goes ahead without the durable guard asked for.
 //
 // Errors (exit 1): the module cannot start (a --dir that is not a directory included); a call
 // fails in the host (deadline, trap) — its line still gets a TOOL_EXECUTION_UNKNOWN result,
@@ -74,7 +77,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.mode, "mode", mcp.ModeDirect, "call mode: direct (explicit calls, allowed by policy) or agent (--approve decides)")
 	fs.StringVar(&f.approve, "approve", "", "agent-mode approvals: all, none, or a comma-separated list of tool names (default none)")
 	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change (workspace.saveAll)")
-	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory (redis:// and postgres:// `URL`s are not supported yet)")
+	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -86,6 +89,12 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	if err != nil {
+		return err
+	}
+	defer closeDurable() // after the host is closed (deferred later, runs first)
+	hf.durable = hostDurable
 	if f.approve != "" && f.mode == mcp.ModeDirect {
 		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
 	}
@@ -97,7 +106,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable}); err != nil {
+	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable.name}); err != nil {
 		return err
 	}
 	in := bufio.NewReaderSize(e.stdin, 64<<10)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/host/wasmhost"
+	"github.com/webcoding/studio/wasm/durable"
 )
 
 // rpcHost is the part of *wasmhost.Host the commands use.
@@ -25,6 +26,9 @@ type hostFlags struct {
 	folderDir, downloadsDir string
 	// http lets the module make HTTP requests (agent --provider openrouter); nil: none.
 	http *wasmhost.HTTPOptions
+	// durable is the host's durable backend (--durable redis://… or postgres://…, opened by
+	// openDurable and closed by the command after the host); nil: none.
+	durable durable.Backend
 }
 
 func addHostFlags(fs *flag.FlagSet) *hostFlags {
@@ -44,7 +48,8 @@ func moduleCacheDir() string {
 }
 
 // openHost finds or builds the module and starts a host on it, over hf.folderDir (the linked
-// folder; "" = the seed workspace) and hf.downloadsDir.
+// folder; "" = the seed workspace), hf.downloadsDir and hf.durable (the host's durable
+// backend, which every session of the module then uses).
 //
 // The CLI runs the module without wazero's termination checks (AbandonOnDeadline), which makes
 // calls several times faster: a call past --host-timeout is abandoned rather than stopped,
@@ -69,5 +74,5 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 		return nil, usagef("--host-timeout must be positive")
 	}
 	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr,
-		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir, HTTP: hf.http})
+		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir, HTTP: hf.http, Durable: hf.durable})
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,7 +17,7 @@ func init() {
 	register(&command{
 		Name: "mcp",
 		Usage: "[--dir DIR] [--downloads DIR] [--http ADDR] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
-			"[--autosave] [--durable memory] [--module PATH] [--host-timeout D]",
+			"[--autosave] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
 		Run:     runMCP,
 	})
@@ -37,8 +36,8 @@ type mcpFlags struct {
 // the core finish.
 //
 // Errors (exit 1): the module cannot start; the server cannot be built (catalog); the HTTP
-// address cannot be bound; a --durable backend that this build cannot serve yet (redis://,
-// postgres://). --dir links a folder as the workspace (workspace.saveAll writes back to it).
+// address cannot be bound; a --durable redis://… or postgres://… backend that does not answer
+// (see openDurable; its records then back every idempotent call). --dir links a folder as the workspace (workspace.saveAll writes back to it).
 // Bad flags exit 2.
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("mcp", e)
@@ -48,7 +47,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.approve, "approve", "none", "approved mutations: none, all, or a comma-separated list of tool names")
 	fs.BoolVar(&f.allowDestructive, "allow-destructive", false, "let approved tools marked destructiveHint run")
 	fs.BoolVar(&f.autosave, "autosave", false, "follow every successful mutation with workspace.saveAll")
-	fs.StringVar(&f.durable, "durable", "", "durable idempotency records: memory")
+	fs.StringVar(&f.durable, "durable", "", "durable idempotency records: memory, or a redis://… or postgres://… `URL` (records outlive the server)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -71,13 +70,16 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		}
 		listen = addr
 	}
-	switch {
-	case f.durable == "" || f.durable == "memory":
-	case strings.HasPrefix(f.durable, "redis://"), strings.HasPrefix(f.durable, "postgres://"), strings.HasPrefix(f.durable, "postgresql://"):
-		return fmt.Errorf("--durable %s is not yet supported by `mcp`; use --durable memory", redactURL(f.durable))
-	default:
-		return usagef("--durable must be memory, redis://… or postgres://…, got %q", redactURL(f.durable))
+	durable, err := durableBackend("mcp", f.durable)
+	if err != nil {
+		return err
 	}
+	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	if err != nil {
+		return err
+	}
+	defer closeDurable() // after the host is closed (deferred later, runs first)
+	hf.durable = hostDurable
 
 	f.ws.apply(hf)
 
@@ -89,7 +91,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	srv, err := mcpserver.New(ctx, h, mcpserver.Options{Names: f.names, Approval: approval,
-		AllowDestructive: f.allowDestructive, Autosave: f.autosave, Durable: f.durable, Log: e.stderr})
+		AllowDestructive: f.allowDestructive, Autosave: f.autosave, Durable: durable.name, Log: e.stderr})
 	if err != nil {
 		return err
 	}
@@ -128,14 +130,4 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *mcpserver.Server, addr strin
 	_ = hs.Shutdown(sctx)
 	srv.Wait()
 	return nil
-}
-
-// redactURL drops the user information of a URL-like flag value (passwords never reach logs).
-func redactURL(s string) string {
-	if i := strings.Index(s, "://"); i >= 0 {
-		if j := strings.LastIndex(s, "@"); j > i {
-			return s[:i+3] + "…@" + s[j+1:]
-		}
-	}
-	return s
 }

@@ -3,12 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/webcoding/studio/host/pgstore"
+	"github.com/webcoding/studio/host/redisstore"
+	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/registry"
@@ -78,7 +83,7 @@ func configureApproval(ctx context.Context, c *rpcClient, approve string) error 
 type sessionConfig struct {
 	approval bool   // send the --approve approval (agent mode)
 	approve  string // the --approve value
-	durable  string // durable backend name ("memory"); "" = none
+	durable  string // durable backend the core builds ("memory"); "" = none (or the host's)
 }
 
 // configureSession sends one session/configure (which rebuilds the session: the folder is
@@ -153,19 +158,166 @@ func resolveToolNames(ctx context.Context, c *rpcClient, names []string) ([]stri
 	return canonical, nil
 }
 
-// durableBackend checks a --durable value: "" (none) and "memory" (the core's in-memory
-// durable store, for this command's lifetime) are served; any other value is a usage error,
-// redis:// and postgres:// URLs included, which are not supported yet. Messages never show the
-// URL's user information, path or query (see redactDurable).
-func durableBackend(cmd, v string) (string, error) {
+// durableSpec is a checked --durable value.
+type durableSpec struct {
+	// name is the backend the core builds itself ("memory"), sent in session/configure; ""
+	// when none is (no --durable, or a URL served by the host).
+	name string
+	// url is a redis://, rediss://, postgres:// or postgresql:// URL that the host opens and
+	// hands to the module (wasmhost.Options.Durable); "" for none.
+	url string
+}
+
+// durableBackend checks a --durable value: "" (none), "memory" (the core's in-memory durable
+// store, for this command's lifetime), or a redis://, rediss://, postgres:// or postgresql://
+// URL (the host's backend, see openDurable). Anything else is a usage error. Messages never
+// show the URL's user information, path or query (see redactDurable).
+func durableBackend(cmd, v string) (durableSpec, error) {
 	switch {
 	case v == "" || v == "memory":
-		return v, nil
+		return durableSpec{name: v}, nil
 	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"), strings.HasPrefix(v, "postgres://"), strings.HasPrefix(v, "postgresql://"):
-		return "", usagef("--durable %s is not supported yet by `%s` (it would run without the durable guard you asked for); use --durable memory or leave it out", redactDurable(v), cmd)
+		if u, err := url.Parse(v); err != nil || u.Host == "" {
+			return durableSpec{}, usagef("--durable %s is not a URL with a host", redactDurable(v))
+		}
+		return durableSpec{url: v}, nil
 	default:
-		return "", usagef("--durable must be memory (redis:// and postgres:// are not supported yet), got %s", redactDurable(v))
+		return durableSpec{}, usagef("--durable must be memory, redis://HOST[:PORT][/DB] or postgres://HOST[:PORT]/DB, got %s", redactDurable(v))
 	}
+}
+
+// durableProbeTimeout bounds the one read openDurable makes to check the backend answers.
+const durableProbeTimeout = 10 * time.Second
+
+// durableProbeKey is the key openDurable reads (never written) to check the backend answers.
+const durableProbeKey = "webcoding:probe"
+
+// openDurable opens the host's durable backend for spec.url (nil, no-op close for none):
+// Redis through host/redisstore (keys under redisstore.DefaultPrefix), PostgreSQL through
+// host/pgstore (the table of pgstore.Schema must exist: the CLI never creates it). It reads one
+// absent key first, so a backend that does not answer stops the command before the module
+// starts rather than failing every idempotent call. Every error the backend reports afterwards
+// has the URL's password removed (scrubBackend).
+//
+// Errors (exit 1, credential-free): the URL does not parse for its driver; the probe read
+// fails (server unreachable, authentication, missing table — then the message shows the SQL to
+// create it).
+func openDurable(ctx context.Context, spec durableSpec) (durable.Backend, func(), error) {
+	if spec.url == "" {
+		return nil, func() {}, nil
+	}
+	shown := redactDurable(spec.url)
+	var (
+		b       durable.Backend
+		closeFn func()
+		pg      bool
+	)
+	if strings.HasPrefix(spec.url, "redis") {
+		rb, c, err := redisstore.Open(spec.url, redisstore.Options{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--durable %s: %s", shown, scrubSecrets(err.Error(), secretsOf(spec.url)))
+		}
+		b, closeFn = rb, func() { _ = c() }
+	} else {
+		pb, c, err := pgstore.Open(spec.url)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--durable %s: %s", shown, scrubSecrets(err.Error(), secretsOf(spec.url)))
+		}
+		b, closeFn, pg = pb, c, true
+	}
+	b = scrubBackend{b: b, secrets: secretsOf(spec.url)}
+	pctx, cancel := context.WithTimeout(ctx, durableProbeTimeout)
+	defer cancel()
+	if _, _, err := b.Read(pctx, durableProbeKey); err != nil {
+		closeFn()
+		msg := fmt.Sprintf("--durable %s: the backend does not answer: %v", shown, err)
+		if pg && strings.Contains(err.Error(), "durable_operations") {
+			msg += "\ncreate its table once (the CLI never migrates), e.g. psql \"$URL\" -c '" + strings.Join(strings.Fields(pgstore.Schema), " ") + "'"
+		}
+		return nil, nil, errors.New(msg)
+	}
+	return b, closeFn, nil
+}
+
+// secretsOf lists the credentials in a --durable URL: the password of its user information
+// and any password query parameter.
+func secretsOf(v string) []string {
+	u, err := url.Parse(v)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for _, p := range u.Query()["password"] {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scrubSecrets replaces every secret in msg with "***".
+func scrubSecrets(msg string, secrets []string) string {
+	for _, s := range secrets {
+		msg = strings.ReplaceAll(msg, s, "***")
+	}
+	return msg
+}
+
+// scrubBackend is a durable.Backend whose failures never carry the URL's credentials: every
+// error other than a *durable.ValidationError becomes a *durable.BackendError with the secrets
+// replaced (a context error stays matchable with errors.Is).
+type scrubBackend struct {
+	b       durable.Backend
+	secrets []string
+}
+
+// scrubbedError is a failure whose text had its secrets removed; it unwraps to the context
+// error that caused it, if any.
+type scrubbedError struct {
+	msg   string
+	cause error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.cause }
+
+func (s scrubBackend) scrub(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ve *durable.ValidationError
+	if errors.As(err, &ve) {
+		return err
+	}
+	se := &scrubbedError{msg: scrubSecrets(err.Error(), s.secrets)}
+	switch {
+	case errors.Is(err, context.Canceled):
+		se.cause = context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		se.cause = context.DeadlineExceeded
+	}
+	if be := (*durable.BackendError)(nil); errors.As(err, &be) {
+		se.msg = scrubSecrets(be.Msg, s.secrets)
+	}
+	return durable.BackendFailure(op, se)
+}
+
+func (s scrubBackend) Read(ctx context.Context, key string) (durable.Record, bool, error) {
+	r, found, err := s.b.Read(ctx, key)
+	return r, found, s.scrub("read", err)
+}
+
+func (s scrubBackend) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
+	ok, err := s.b.CompareAndSet(ctx, key, expected, next)
+	return ok, s.scrub("compareAndSet", err)
+}
+
+func (s scrubBackend) ListPage(ctx context.Context, cursor string, limit int) ([]durable.Record, string, error) {
+	recs, next, err := s.b.ListPage(ctx, cursor, limit)
+	return recs, next, s.scrub("listPage", err)
 }
 
 // redactDurable shows a --durable value without credentials: for a URL only scheme://host; a

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/webcoding/studio/host/pgstore"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// These run `webcoding call --durable URL` twice, as two commands over one real Redis or
+// PostgreSQL server: the idempotency record written by the first is what the second replays.
+
+// serverURL returns the URL in env var name: unset skips locally and fails under CI (the
+// convention of host/redisstore and host/pgstore).
+func serverURL(t *testing.T, name string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not set but CI is: start the servers with scripts/services.sh", name)
+		}
+		t.Skipf("%s not set; run: eval \"$(bash scripts/services.sh)\"", name)
+	}
+	return v
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// pgSchemaURL creates a fresh schema (with pgstore.Schema's table when withTable) and returns
+// base with search_path set to it and a password added that the trusting test server ignores
+// (so the test can check it is never printed). The schema is dropped afterwards.
+func pgSchemaURL(t *testing.T, base, password string, withTable bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg, err := pgx.ParseConfig(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := pgstore.NewPool(cfg, 1)
+	t.Cleanup(admin.Close)
+	schema := "webcoding_cli_" + randomHex(6)
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = admin.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
+	if withTable {
+		if _, err := admin.Exec(ctx, "SET search_path TO "+schema+"; "+pgstore.Schema); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	if password != "" {
+		u.User = url.UserPassword(u.User.Username(), password)
+	}
+	return u.String()
+}
+
+func idempotentWriteLine(key, path, source string) string {
+	b, _ := json.Marshal(map[string]any{"name": "workspace.writeFile", "arguments": map[string]any{"path": path, "source": source},
+		"_meta": map[string]any{"idempotencyKey": key}})
+	return string(b)
+}
+
+// checkReplayAcrossProcesses: command 1 writes styles.css with an idempotencyKey; command 2,
+// a new process on a fresh copy of the folder, sends the same line and gets command 1's stored
+// result (same structured content, revision included) without the handler running: its own
+// workspace still holds the seed's styles.css and has nothing unsaved. Command 3 reuses the key
+// with other arguments and gets TOOL_IDEMPOTENCY_CONFLICT. No output shows secret.
+func checkReplayAcrossProcesses(t *testing.T, durableURL, secret string) {
+	key := "cli-replay-" + randomHex(8)
+	line := idempotentWriteLine(key, "styles.css", newCSS)
+	var seedCSS string
+	for _, f := range workspace.Seed().Files {
+		if f.Path == "styles.css" {
+			seedCSS = f.Source
+		}
+	}
+	if seedCSS == "" || seedCSS == newCSS {
+		t.Fatal("the seed has no distinct styles.css")
+	}
+	noSecret := func(streams ...string) {
+		t.Helper()
+		for _, s := range streams {
+			if secret != "" && strings.Contains(s, secret) {
+				t.Fatalf("output shows the password:\n%s", s)
+			}
+		}
+	}
+
+	code, out, stderr := runCLIReader(t, strings.NewReader(line+"\n"), "call", "--dir", seedCopy(t), "--durable", durableURL)
+	noSecret(out, stderr)
+	ls := lines(t, out)
+	if code != 0 || len(ls) < 1 || result(t, ls[0]).IsError {
+		t.Fatalf("first command: exit %d\n%s%s", code, out, stderr)
+	}
+	first := result(t, ls[0])
+
+	dir2 := seedCopy(t)
+	code, out, stderr = runCLIReader(t, strings.NewReader(line+"\n"+
+		`{"name":"workspace.readFile","arguments":{"path":"styles.css"}}`+"\n"+
+		`{"name":"workspace.getStatus"}`+"\n"), "call", "--dir", dir2, "--durable", durableURL)
+	noSecret(out, stderr)
+	ls = lines(t, out)
+	if code != 0 || len(ls) != 3 {
+		t.Fatalf("second command: exit %d, %d lines\n%s%s", code, len(ls), out, stderr)
+	}
+	second := result(t, ls[0])
+	if second.IsError || string(second.StructuredContent) != string(first.StructuredContent) {
+		t.Fatalf("second command did not replay the first's result:\nfirst  %s\nsecond %s", first.StructuredContent, ls[0])
+	}
+	var read struct {
+		Source string `json:"source"`
+	}
+	if r := result(t, ls[1]); r.IsError || json.Unmarshal(r.StructuredContent, &read) != nil || read.Source != seedCSS {
+		t.Fatalf("the handler ran again in the second command: styles.css is %q (%s)", read.Source, ls[1])
+	}
+	var status unsaved
+	if r := result(t, ls[2]); r.IsError || json.Unmarshal(r.StructuredContent, &status) != nil || status.any() {
+		t.Fatalf("the second command's workspace has unsaved changes after a replay: %s", ls[2])
+	}
+	if got := tree(t, dir2)["styles.css"]; got != seedCSS {
+		t.Fatalf("styles.css on disk changed: %q", got)
+	}
+
+	other := idempotentWriteLine(key, "styles.css", "/* other */\n")
+	code, out, stderr = runCLIReader(t, strings.NewReader(other+"\n"), "call", "--dir", seedCopy(t), "--durable", durableURL)
+	noSecret(out, stderr)
+	ls = lines(t, out)
+	if code != 0 || len(ls) < 1 || errCode(result(t, ls[0])) != mcp.CodeToolIdempotencyConflict {
+		t.Fatalf("third command (same key, other arguments): exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+func TestCallDurableRedisReplaysAcrossProcesses(t *testing.T) {
+	checkReplayAcrossProcesses(t, serverURL(t, "WEBCODING_REDIS_URL"), "")
+}
+
+func TestCallDurablePostgresReplaysAcrossProcesses(t *testing.T) {
+	const secret = "Pg-S3cret-not-shown"
+	checkReplayAcrossProcesses(t, pgSchemaURL(t, serverURL(t, "WEBCODING_POSTGRES_URL"), secret, true), secret)
+}
+
+// A backend that does not answer stops the command with exit 1 before any call: unreachable
+// Redis, and PostgreSQL without the table (the message shows the SQL to create it). Neither
+// shows the password.
+func TestCallDurableBackendDownStopsTheCommand(t *testing.T) {
+	const secret = "R3dis-S3cret-not-shown"
+	f := &fakeHost{}
+	code, out, stderr := runCLI(t, f, `{"name":"a"}`+"\n", "call", "--durable", "redis://alice:"+secret+"@127.0.0.1:1/0")
+	if code != exitHost || out != "" || len(f.requests) != 0 || !strings.Contains(stderr, "redis://127.0.0.1") || !strings.Contains(stderr, "does not answer") {
+		t.Fatalf("unreachable redis: exit %d, stdout %q, %d requests, stderr %q", code, out, len(f.requests), stderr)
+	}
+	if strings.Contains(stderr, secret) || strings.Contains(stderr, "alice") {
+		t.Fatalf("stderr shows credentials: %s", stderr)
+	}
+
+	base := serverURL(t, "WEBCODING_POSTGRES_URL")
+	const pgSecret = "Pg-S3cret-not-shown"
+	u := pgSchemaURL(t, base, pgSecret, false)
+	f = &fakeHost{}
+	code, out, stderr = runCLI(t, f, `{"name":"a"}`+"\n", "call", "--durable", u)
+	if code != exitHost || out != "" || len(f.requests) != 0 || !strings.Contains(stderr, "CREATE TABLE IF NOT EXISTS durable_operations") {
+		t.Fatalf("postgres without the table: exit %d, stdout %q, %d requests, stderr %q", code, out, len(f.requests), stderr)
+	}
+	if strings.Contains(stderr, pgSecret) {
+		t.Fatalf("stderr shows the password: %s", stderr)
+	}
+}
