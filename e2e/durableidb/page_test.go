@@ -23,9 +23,8 @@ import (
 )
 
 var (
-	ownerFlag   = flag.String("owner", "", "TestOwnerPage: the owner id of this page")
-	dbFlag      = flag.String("db", "", "TestOwnerPage, TestMeasure: the database name")
-	measureFlag = flag.Int("measure", 0, "TestMeasure: claim+complete pairs to time")
+	ownerFlag = flag.String("owner", "", "TestOwnerPage: the owner id of this page")
+	dbFlag    = flag.String("db", "", "TestOwnerPage, TestMeasure: the database name")
 )
 
 var dbSeq atomic.Int64
@@ -328,11 +327,12 @@ func TestOwnerPage(t *testing.T) {
 	<-done
 }
 
-// TestMeasure times -measure claim+complete pairs (new key each) on database -db and prints
-// "MEASURE pairs=N ms=T" for the driver's benchmark.
+// TestMeasure is the page of the driver's BenchmarkClaimCompleteIndexedDB: it exposes
+// durableMeasure(run, n) → Promise<string> (the milliseconds n claim+complete pairs took, each
+// on a new key "bench/<run>/<i>" of database -db) and durableStop(), and runs until stopped.
 func TestMeasure(t *testing.T) {
-	if *measureFlag <= 0 || *dbFlag == "" {
-		t.Skip("driven by BenchmarkClaimCompleteIndexedDB (-measure, -db)")
+	if *dbFlag == "" {
+		t.Skip("driven by BenchmarkClaimCompleteIndexedDB (-db)")
 	}
 	ctx := context.Background()
 	d, err := idb.OpenDurable(ctx, *dbFlag)
@@ -345,21 +345,33 @@ func TestMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	result := json.RawMessage(`{"ok":true}`)
-	pair := func(key string) {
-		c, err := s.Claim(ctx, key, "fp", "owner", time.Minute)
-		if err != nil || c.Outcome != durable.ClaimOwner {
-			t.Fatalf("claim %s: %v %v", key, c.Outcome, err)
-		}
-		if _, err := s.Complete(ctx, key, "owner", c.Fence, result); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 0; i < 5; i++ {
-		pair(fmt.Sprint("warm/", i))
-	}
-	start := time.Now()
-	for i := 0; i < *measureFlag; i++ {
-		pair(fmt.Sprint("bench/", i))
-	}
-	fmt.Printf("MEASURE pairs=%d ms=%.3f\n", *measureFlag, float64(time.Since(start).Microseconds())/1000)
+	measure := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		run, n := args[0].String(), args[1].Int()
+		return promise(func() (string, error) {
+			start := time.Now()
+			for i := 0; i < n; i++ {
+				key := fmt.Sprint("bench/", run, "/", i)
+				c, err := s.Claim(ctx, key, "fp", "owner", time.Minute)
+				if err != nil {
+					return "", err
+				}
+				if c.Outcome != durable.ClaimOwner {
+					return "", fmt.Errorf("claim %s: outcome %s", key, c.Outcome)
+				}
+				if _, err := s.Complete(ctx, key, "owner", c.Fence, result); err != nil {
+					return "", err
+				}
+			}
+			return fmt.Sprintf("%.3f", float64(time.Since(start).Microseconds())/1000), nil
+		})
+	})
+	defer measure.Release()
+	done := make(chan struct{})
+	var once sync.Once
+	stop := js.FuncOf(func(js.Value, []js.Value) any { once.Do(func() { close(done) }); return nil })
+	defer stop.Release()
+	js.Global().Set("durableMeasure", measure)
+	js.Global().Set("durableStop", stop)
+	js.Global().Set("durableReady", true)
+	<-done
 }
