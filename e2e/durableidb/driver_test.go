@@ -141,14 +141,14 @@ func waitExit(tb testing.TB, tab *chromium.Tab, timeout time.Duration) (string, 
 // TestInPage runs the in-page tests (page_test.go): durabletest.Run unchanged against the
 // IndexedDB backend, byte order beyond U+FFFF, 16 claimers over 8 connections, ErrBackend.
 func TestInPage(t *testing.T) {
-	tab := startPage(t, "-test.v", "-test.run", "^(TestContract|TestByteOrderBeyondBMP|TestManyConnectionsOneKey|TestBackendErrors)$")
+	tab := startPage(t, "-test.v", "-test.run", "^(TestContract|TestByteOrderBeyondBMP|TestManyConnectionsOneKey|TestBackendErrors|TestReopenAfterDeletion)$")
 	out, code := waitExit(t, tab, pageTimeout)
 	t.Log(out)
 	if code != 0 || strings.Contains(out, "--- FAIL") {
 		t.Fatalf("in-page tests exited with %d", code)
 	}
 	for _, name := range []string{"TestContract", "TestContract/ConcurrentClaimers", "TestContract/Tampered",
-		"TestByteOrderBeyondBMP", "TestManyConnectionsOneKey", "TestBackendErrors"} {
+		"TestByteOrderBeyondBMP", "TestManyConnectionsOneKey", "TestBackendErrors", "TestReopenAfterDeletion"} {
 		if !strings.Contains(out, "--- PASS: "+name+" ") {
 			t.Errorf("%s did not pass", name)
 		}

@@ -222,6 +222,25 @@ func TestBackendErrors(t *testing.T) {
 	}
 }
 
+// TestReopenAfterDeletion: another connection deletes the database (its versionchange closes
+// ours); the next call reopens a fresh, empty database instead of failing.
+func TestReopenAfterDeletion(t *testing.T) {
+	ctx := context.Background()
+	d := openFresh(t)
+	r := durable.Record{Key: "k", Fingerprint: "fp", OwnerID: "o", Incarnation: "i", Revision: 1,
+		State: durable.StatePending, CreatedAt: 1, UpdatedAt: 1, LeaseExpiresAt: 2}
+	if ok, err := d.CompareAndSet(ctx, "k", nil, &r); err != nil || !ok {
+		t.Fatalf("insert = %v, %v", ok, err)
+	}
+	deleteDatabase(t, d.Name())
+	if _, found, err := d.Read(ctx, "k"); err != nil || found {
+		t.Fatalf("Read after deletion = found %v, %v; want a fresh empty database", found, err)
+	}
+	if ok, err := d.CompareAndSet(ctx, "k", nil, &r); err != nil || !ok {
+		t.Fatalf("insert after deletion = %v, %v", ok, err)
+	}
+}
+
 // hideIndexedDB shadows globalThis.indexedDB with undefined and returns the function that puts
 // the original property back (on the global object it is an own accessor, so deleting the
 // shadow would delete IndexedDB for the rest of the page). Restoring twice is harmless.

@@ -157,9 +157,16 @@ func (d *Durable) txn(ctx context.Context, mode idb.TransactionMode) (*idb.Trans
 	}
 	t, err := db.Transaction(mode, durableStore)
 	if err != nil {
-		// A closed connection (a versionchange or deletion from another page) reopens next time.
+		// The connection was closed under us (go-indexeddb closes it on a versionchange, e.g.
+		// another page deleting or upgrading the database): reopen once and retry.
 		d.db = nil
-		return nil, nil, err
+		if db, err = d.openLocked(ctx); err != nil {
+			return nil, nil, err
+		}
+		if t, err = db.Transaction(mode, durableStore); err != nil {
+			d.db = nil
+			return nil, nil, err
+		}
 	}
 	st, err := t.ObjectStore(durableStore)
 	if err != nil {
@@ -178,16 +185,22 @@ func await(ctx context.Context, req *idb.Request) (js.Value, error) {
 	return v, err
 }
 
+// JavaScript constructors, looked up once.
+var (
+	jsUint8Array = js.Global().Get("Uint8Array")
+	jsObject     = js.Global().Get("Object")
+)
+
 // keyValue is the IndexedDB key of an operation key: its UTF-8 bytes.
 func keyValue(key string) js.Value {
-	a := js.Global().Get("Uint8Array").New(len(key))
+	a := jsUint8Array.New(len(key))
 	js.CopyBytesToJS(a, []byte(key))
 	return a
 }
 
 // storedValue builds the stored object {key, record}.
 func storedValue(key string, raw []byte) js.Value {
-	o := js.Global().Get("Object").New()
+	o := jsObject.New()
 	o.Set(durableKeyPath, keyValue(key))
 	o.Set(durableRecord, string(raw))
 	return o
