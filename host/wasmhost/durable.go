@@ -47,6 +47,14 @@ func readDurableRequest(m api.Module, ptr, size uint32) (durableRequest, error) 
 	if !ok {
 		return r, errors.New("durable request out of guest memory")
 	}
+	return decodeDurableRequest(raw)
+}
+
+// decodeDurableRequest decodes a durable_* request strictly (mcp.DecodeObject: valid UTF-8,
+// no repeated or unknown member; members typed as documented, "expected" null or a fence).
+// It copies everything it keeps, so raw may alias guest memory.
+func decodeDurableRequest(raw []byte) (durableRequest, error) {
+	var r durableRequest
 	fields, err := mcp.DecodeObject(raw, []string{"key", "expected", "delete", "cursor", "limit", "timeoutMs"}, nil)
 	if err != nil {
 		return r, fmt.Errorf("durable request: %w", err)

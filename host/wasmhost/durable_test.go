@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -288,4 +289,135 @@ func TestDurableContractInWazeroPostgres(t *testing.T) {
 		}
 		return pgstore.New(pool), nil
 	})
+}
+
+// faultBackend wraps a backend: keys starting with "outage/" fail with a driver-style error,
+// keys starting with "slow/" block until the context ends, and ListPage with cursor
+// "outage" fails. failCAS makes every compare-and-set fail.
+type faultBackend struct {
+	durable.Backend
+	failCAS bool
+}
+
+var errDriver = errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
+
+func (f *faultBackend) fault(ctx context.Context, key string) error {
+	switch {
+	case strings.HasPrefix(key, "outage/"):
+		return errDriver
+	case strings.HasPrefix(key, "slow/"):
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (f *faultBackend) Read(ctx context.Context, key string) (durable.Record, bool, error) {
+	if err := f.fault(ctx, key); err != nil {
+		return durable.Record{}, false, err
+	}
+	return f.Backend.Read(ctx, key)
+}
+
+func (f *faultBackend) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
+	if f.failCAS {
+		return false, errDriver
+	}
+	if err := f.fault(ctx, key); err != nil {
+		return false, err
+	}
+	return f.Backend.CompareAndSet(ctx, key, expected, next)
+}
+
+func (f *faultBackend) PutRaw(ctx context.Context, key string, raw []byte) error {
+	return f.Backend.(durabletest.RawPutter).PutRaw(ctx, key, raw)
+}
+
+func (f *faultBackend) ListPage(ctx context.Context, cursor string, limit int) ([]durable.Record, string, error) {
+	if cursor == "outage" {
+		return nil, "", errDriver
+	}
+	return f.Backend.ListPage(ctx, cursor, limit)
+}
+
+// The guest's error mapping (TestDurableHostFailures in wasm/adapters/hostcall): a driver
+// failure, a timeout enforced by the host and a tampered record reach the guest as
+// durable.ErrBackend (retryable, context error kept) or a *durable.ValidationError.
+func TestDurableGuestErrorMapping(t *testing.T) {
+	mem := memstore.New()
+	code, out := runGuestTests(t, &switchBackend{newBackend: func() (durable.Backend, error) {
+		return &faultBackend{Backend: mem}, nil
+	}}, "^TestDurableHostFailures$")
+	if code != 0 || !strings.Contains(out, "--- PASS: TestDurableHostFailures") {
+		t.Fatalf("guest exited %d:\n%s", code, out)
+	}
+}
+
+// Without Options.Durable the durable_* functions answer "none", which the guest reports as
+// durable.ErrBackend (TestDurableNoBackend).
+func TestDurableGuestWithoutBackend(t *testing.T) {
+	code, out := runGuestTests(t, nil, "^TestDurableNoBackend$")
+	if code != 0 || !strings.Contains(out, "--- PASS: TestDurableNoBackend") {
+		t.Fatalf("guest exited %d:\n%s", code, out)
+	}
+}
+
+// callTool sends one tools/call and returns its result members.
+func callTool(t *testing.T, h *Host, params string) map[string]json.RawMessage {
+	t.Helper()
+	resp, err := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+params+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(resp, &v); err != nil || v.Result == nil {
+		t.Fatalf("not a tools/call result: %s", resp)
+	}
+	return v.Result
+}
+
+// The real core over Options.Durable: info says "durable", every session claims idempotent
+// calls in the host's backend (a second host over the same backend replays the first's result
+// without running the handler), and a backend whose writes fail gives
+// TOOL_IDEMPOTENCY_STORE_FAILED (retryable) without running the handler.
+func TestCoreUsesTheHostDurableBackend(t *testing.T) {
+	mem := memstore.New()
+	write := `{"name":"workspace.writeFile","arguments":{"path":"styles.css","source":"a{}\n"},"_meta":{"idempotencyKey":"k-host","source":"local","mode":"direct"}}`
+	read := `{"name":"workspace.readFile","arguments":{"path":"styles.css"},"_meta":{"source":"local","mode":"direct"}}`
+
+	h1 := newHost(t, Options{Durable: mem})
+	first := callTool(t, h1, write)
+	if string(first["isError"]) != "false" {
+		t.Fatalf("first write: %v", first)
+	}
+	recs, _, err := mem.ListPage(context.Background(), "", 10)
+	if err != nil || len(recs) != 1 || recs[0].State != durable.StateCompleted || !strings.Contains(recs[0].Key, "k-host") {
+		t.Fatalf("host backend after the write: %+v, %v", recs, err)
+	}
+
+	h2 := newHost(t, Options{Durable: mem})
+	before := callTool(t, h2, read)
+	second := callTool(t, h2, write)
+	if string(second["structuredContent"]) != string(first["structuredContent"]) {
+		t.Fatalf("second host did not replay: %s vs %s", second["structuredContent"], first["structuredContent"])
+	}
+	if after := callTool(t, h2, read); string(after["structuredContent"]) != string(before["structuredContent"]) {
+		t.Fatalf("the handler ran on the second host: %s", after["structuredContent"])
+	}
+
+	h3 := newHost(t, Options{Durable: &faultBackend{Backend: memstore.New(), failCAS: true}})
+	before = callTool(t, h3, read)
+	res := callTool(t, h3, write)
+	var e struct {
+		Code      string `json:"code"`
+		Retryable bool   `json:"retryable"`
+	}
+	if string(res["isError"]) != "true" || json.Unmarshal(res["error"], &e) != nil || e.Code != "TOOL_IDEMPOTENCY_STORE_FAILED" || !e.Retryable {
+		t.Fatalf("write over a failing backend: %v", res)
+	}
+	if after := callTool(t, h3, read); string(after["structuredContent"]) != string(before["structuredContent"]) {
+		t.Fatalf("the handler ran although the claim failed: %s", after["structuredContent"])
+	}
 }

@@ -102,3 +102,35 @@ func FuzzFolderPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDurableRequest: decodeDurableRequest never panics, and a request it accepts decodes to the
+// same value after a round trip through its documented JSON shape.
+func FuzzDurableRequest(f *testing.F) {
+	f.Add([]byte(`{"key":"k","timeoutMs":100}`))
+	f.Add([]byte(`{"key":"[\"default\",\"workspace.writeFile\",\"k1\"]","expected":{"incarnation":"i","revision":3},"delete":false}`))
+	f.Add([]byte(`{"key":"k","expected":null,"delete":true}`))
+	f.Add([]byte(`{"cursor":"a","limit":1000}`))
+	f.Add([]byte(`{"key":"k","key":"k"}`))
+	f.Add([]byte(`{"Key":"k"}`))
+	f.Add([]byte(`{"limit":1e999}`))
+	f.Add([]byte("{\"key\":\"\xff\"}"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		r, err := decodeDurableRequest(raw)
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(map[string]any{"key": r.Key, "expected": r.Expected, "delete": r.Delete,
+			"cursor": r.Cursor, "limit": r.Limit, "timeoutMs": r.TimeoutMs})
+		if err != nil {
+			t.Fatalf("re-encoding %+v: %v", r, err)
+		}
+		r2, err := decodeDurableRequest(b)
+		if err != nil {
+			t.Fatalf("re-decoding %s: %v", b, err)
+		}
+		if r.Key != r2.Key || r.Delete != r2.Delete || r.Cursor != r2.Cursor || r.Limit != r2.Limit || r.TimeoutMs != r2.TimeoutMs ||
+			(r.Expected == nil) != (r2.Expected == nil) || (r.Expected != nil && *r.Expected != *r2.Expected) {
+			t.Fatalf("round trip changed %+v into %+v", r, r2)
+		}
+	})
+}
