@@ -4,8 +4,9 @@
 // The package has two halves selected by build tags:
 //   - page_test.go (GOOS=js): the tests that run inside a page — durabletest.Run unchanged
 //     (TestContract), byte order beyond U+FFFF, 16 claimers over 8 connections on one key,
-//     ErrBackend wrapping; TestOwnerPage (one owner of the two-page race, driven from outside)
-//     and TestMeasure (claim+complete pairs for the benchmark).
+//     ErrBackend wrapping, reopening after another connection deleted the database;
+//     TestOwnerPage (one owner of the two-page race, driven from outside) and TestMeasure (the
+//     benchmark page: durableMeasure(run, n) times n claim+complete pairs).
 //   - driver_test.go (native): builds the GOOS=js test binary of this package once, serves it
 //     with wasm_exec.js from one 127.0.0.1 origin (so every tab shares the same IndexedDB) and
 //     runs it in tabs: TestInPage (the in-page tests), TestTwoPagesContend (two pages, two

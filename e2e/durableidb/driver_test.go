@@ -139,7 +139,8 @@ func waitExit(tb testing.TB, tab *chromium.Tab, timeout time.Duration) (string, 
 }
 
 // TestInPage runs the in-page tests (page_test.go): durabletest.Run unchanged against the
-// IndexedDB backend, byte order beyond U+FFFF, 16 claimers over 8 connections, ErrBackend.
+// IndexedDB backend, byte order beyond U+FFFF, 16 claimers over 8 connections, ErrBackend,
+// reopening after a deletion.
 func TestInPage(t *testing.T) {
 	tab := startPage(t, "-test.v", "-test.run", "^(TestContract|TestByteOrderBeyondBMP|TestManyConnectionsOneKey|TestBackendErrors|TestReopenAfterDeletion)$")
 	out, code := waitExit(t, tab, pageTimeout)
