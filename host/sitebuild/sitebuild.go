@@ -6,8 +6,10 @@
 //  1. Compile the browser core: GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
 //     ./wasm/cmd/browser (skipped when Options.Wasm names a prebuilt module).
 //  2. Copy wasm_exec.js from the Go toolchain ($GOROOT/lib/wasm, or misc/wasm before Go 1.24).
-//  3. Bundle site/js/main.js (the shim: preview bridge + boot) and site/css/studio.css with
-//     esbuild's Go API (minified, ES2020, one file each).
+//  3. Bundle site/js/main.js (the shim: preview bridge, CodeMirror 6 editor glue, boot) and
+//     site/css/studio.css with esbuild's Go API (minified, ES2020, one file each). The
+//     CodeMirror packages come from site/node_modules, pinned by site/package-lock.json;
+//     when site/node_modules is missing, Build runs `npm ci` in site/ first (EnsureNodeModules).
 //  4. Give those four assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
 //     is the first 8 bytes of the SHA-256 of the bytes, hex).
 //  5. Fill the templates: index.html ({{BASE}}, {{BUILD}}, {{ASSET:<logical path>}}) and
@@ -17,8 +19,8 @@
 //  6. Precompress every .html, .js, .css, .wasm, .json, .svg and .webmanifest file into
 //     .gz (compress/gzip, best) and .br (andybalholm/brotli, quality Options.BrotliQuality).
 //
-// Build requires the go command on PATH (step 1–2) and runs from the module root unless
-// Options.Module says otherwise.
+// Build requires the go command on PATH (step 1–2), npm on PATH only when site/node_modules
+// is missing (step 3), and runs from the module root unless Options.Module says otherwise.
 package sitebuild
 
 import (
@@ -124,6 +126,9 @@ func Build(o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	if err := EnsureNodeModules(o.Site); err != nil {
+		return rep, err
+	}
 	mainJS, err := bundle(o.Site, "js/main.js")
 	if err != nil {
 		return rep, err
@@ -214,6 +219,33 @@ func wasmExecJS() ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("sitebuild: wasm_exec.js not found under %s/lib/wasm or %s/misc/wasm", root, root)
+}
+
+// npmPath finds npm; a variable so tests can simulate a machine without it.
+var npmPath = func() (string, error) { return exec.LookPath("npm") }
+
+// EnsureNodeModules installs the shim's npm dependencies when site has a package-lock.json and
+// no node_modules/.package-lock.json (npm's record of a finished install): it runs
+// `npm ci --ignore-scripts --no-audit --no-fund` in site, which installs exactly what
+// package-lock.json pins. Errors: npm not on PATH (with what to install), or npm ci failing
+// (with its output).
+func EnsureNodeModules(site string) error {
+	if _, err := os.Stat(filepath.Join(site, "package-lock.json")); err != nil {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(site, "node_modules", ".package-lock.json")); err == nil {
+		return nil
+	}
+	npm, err := npmPath()
+	if err != nil {
+		return fmt.Errorf("sitebuild: %s/node_modules is missing and npm is not on PATH: install Node.js 18+ with npm (e.g. apt-get install -y nodejs npm), or run `npm ci` in %s on a machine that has it", site, site)
+	}
+	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	cmd.Dir = site
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("sitebuild: npm ci in %s: %v\n%s", site, err, b)
+	}
+	return nil
 }
 
 // bundle runs esbuild on one entry under site and returns the single output file.

@@ -1,11 +1,14 @@
-// main.js — boots the studio: installs the preview bridge, streams and starts the Go core,
-// and registers the service worker. Everything else (UI, state, tools) lives in Go.
+// main.js — boots the studio: installs the preview bridge and the editor widget, streams and
+// starts the Go core, and registers the service worker. Everything else (UI, state, tools)
+// lives in Go.
 import { createPreviewBridge } from "./preview-bridge.js";
+import { createEditor } from "./editor.js";
 
 const timings = (globalThis.webcodingTimings = globalThis.webcodingTimings || {});
 timings.scriptStart = performance.now();
 
 globalThis.webcodingPreview = createPreviewBridge(document.getElementById("preview-host"));
+globalThis.webcodingEditor = createEditor(document.getElementById("editor-host"));
 
 function showFailure(text) {
   const el = document.getElementById("status-text");

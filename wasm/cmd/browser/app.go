@@ -90,6 +90,9 @@ type app struct {
 	draftText  string
 	draftGen   int
 	flushedGen int            // the draftGen last written
+	shownPath  string         // the file the editor widget shows
+	shownText  string         // the text the editor widget holds (set by Go or typed)
+	cursor     editorCursor   // the widget's caret and line count
 	flushMu    sync.Mutex     // serializes draft flushes
 	dialog     *pendingDialog // the open file dialog's request, nil when closed
 	fullscreen bool           // the preview panel fills the window

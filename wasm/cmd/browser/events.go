@@ -102,18 +102,7 @@ func (a *app) bindDOM() {
 		}
 		return nil
 	})
-	if ta := doc.Call("getElementById", "editor-text"); !ta.IsNull() {
-		on(ta, "input", func(this js.Value, _ []js.Value) any {
-			path := attr(this, "data-path")
-			text := this.Get("value").String()
-			jsbridge.Go("editor.input", func() { a.draft(path, text) })
-			return nil
-		})
-		on(ta, "blur", func(js.Value, []js.Value) any {
-			jsbridge.Go("editor.blur", func() { a.flushDraft(context.Background()) })
-			return nil
-		})
-	}
+	a.bindEditor()
 }
 
 // dialogOpen reports whether the file dialog is open (shortcuts are off while it is).
@@ -265,6 +254,7 @@ func (a *app) draft(path, text string) {
 	}
 	a.mu.Lock()
 	a.draftPath, a.draftText = path, text
+	a.shownPath, a.shownText = path, text
 	a.draftGen++
 	gen := a.draftGen
 	a.mu.Unlock()

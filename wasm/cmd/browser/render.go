@@ -8,14 +8,11 @@ import (
 	"hash/fnv"
 	"html/template"
 	"strconv"
-	"strings"
 	"syscall/js"
-	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/registry"
-	"github.com/webcoding/studio/wasm/workspace"
 )
 
 // Region templates. Everything interpolated is escaped by html/template.
@@ -111,7 +108,6 @@ func (a *app) render() {
 	st.transcript = append([]entry(nil), a.st.transcript...)
 	focusApprove := a.st.focusApprove && len(st.approvals) > 0
 	a.st.focusApprove = false
-	draft := a.draftPath
 	a.mu.Unlock()
 
 	doc := js.Global().Get("document")
@@ -131,26 +127,7 @@ func (a *app) render() {
 	}
 	setRegion("file-list", execTpl("files", map[string]any{"Files": views}))
 
-	// Editor: the textarea is static; its value follows the active file unless a local
-	// draft of that file is pending.
-	ta := doc.Call("getElementById", "editor-text")
-	if !ta.IsNull() {
-		ta.Set("readOnly", st.running != "" || strings.HasPrefix(st.source, "(binary asset"))
-		if st.sourcePath != "" {
-			ta.Call("setAttribute", "aria-label", "Edit "+st.sourcePath)
-			ta.Get("dataset").Set("path", st.sourcePath)
-		}
-		if draft != st.sourcePath && ta.Get("value").String() != st.source {
-			ta.Set("value", st.source)
-		}
-		n := utf8.RuneCountInString(ta.Get("value").String())
-		over := ""
-		if n > workspace.MaxSourceChars {
-			over = " — over budget"
-		}
-		setText("editor-path", st.sourcePath)
-		setText("editor-count", strconv.Itoa(n)+" / 80,000 chars"+over)
-	}
+	a.renderEditor(st)
 
 	if setRegion("approvals", execTpl("approvals", st.approvals)) || focusApprove {
 		if focusApprove {

@@ -1,0 +1,95 @@
+package sitebuild
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func stubNpm(t *testing.T, fn func() (string, error)) {
+	t.Helper()
+	old := npmPath
+	npmPath = fn
+	t.Cleanup(func() { npmPath = old })
+}
+
+// A site with a lock file and no node_modules on a machine without npm: a clear error that
+// names npm, and Build stops before bundling.
+func TestEnsureNodeModulesWithoutNpm(t *testing.T) {
+	site := t.TempDir()
+	writeFiles(t, site, map[string]string{"package.json": `{"name":"t","version":"1.0.0"}`, "package-lock.json": `{"lockfileVersion":3}`})
+	stubNpm(t, func() (string, error) { return "", errors.New("not found") })
+	err := EnsureNodeModules(site)
+	if err == nil || !strings.Contains(err.Error(), "npm is not on PATH") || !strings.Contains(err.Error(), "node_modules is missing") {
+		t.Fatalf("EnsureNodeModules without npm = %v", err)
+	}
+}
+
+// An installed site (node_modules/.package-lock.json present) or one without a lock file
+// never looks for npm.
+func TestEnsureNodeModulesSkips(t *testing.T) {
+	stubNpm(t, func() (string, error) { t.Error("npm looked up"); return "", errors.New("no") })
+	installed := t.TempDir()
+	writeFiles(t, installed, map[string]string{"package-lock.json": `{}`, "node_modules/.package-lock.json": `{}`})
+	if err := EnsureNodeModules(installed); err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureNodeModules(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// With npm present, a missing node_modules is installed by npm ci from the lock file (a local
+// file: dependency, so no network is needed), and the bundle resolves the installed package.
+func TestEnsureNodeModulesRunsNpmCi(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm not on PATH")
+	}
+	root := t.TempDir()
+	site := filepath.Join(root, "site")
+	writeFiles(t, root, map[string]string{
+		"dep/package.json": `{"name":"localdep","version":"1.0.0","main":"index.js"}`,
+		"dep/index.js":     `export const answer = "from-node-modules-41";`,
+	})
+	writeFiles(t, site, map[string]string{
+		"package.json": `{"name":"t","version":"1.0.0","private":true,"dependencies":{"localdep":"file:../dep"}}`,
+		"js/main.js":   `import { answer } from "localdep"; console.log(answer);`,
+	})
+	lock := exec.Command("npm", "install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund")
+	lock.Dir = site
+	if b, err := lock.CombinedOutput(); err != nil {
+		t.Fatalf("npm install --package-lock-only: %v\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(site, "node_modules")); err == nil {
+		t.Fatal("node_modules exists before EnsureNodeModules")
+	}
+	if err := EnsureNodeModules(site); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "node_modules", ".package-lock.json")); err != nil {
+		t.Fatalf("npm ci did not install: %v", err)
+	}
+	js, err := bundle(site, "js/main.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), "from-node-modules-41") {
+		t.Errorf("bundle lacks the installed dependency: %s", js)
+	}
+}

@@ -1,0 +1,169 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// The editor widget is CodeMirror 6 (SPEC §2.7), mounted by site/js/editor.js as
+// globalThis.webcodingEditor. The shim only bridges the widget:
+//
+//   - setDocument(path, text, language): show a file (a different text is a fresh
+//     CodeMirror state, so its keystroke history is cleared; the same text is a no-op);
+//   - setReadOnly(bool);
+//   - listen(change(path, text, line, col, lines), cursor(line, col, lines), blur()).
+//
+// Everything else — the draft, its flushes through workspace.writeFile, the budget and the
+// header text — is here.
+
+// editorCursor is the caret as the widget last reported it (1-based line and column) and
+// the document's line count.
+type editorCursor struct {
+	Line, Col, Lines int
+}
+
+// editorWidget returns globalThis.webcodingEditor, or a non-object when the shim did not
+// install it.
+func editorWidget() js.Value { return js.Global().Get("webcodingEditor") }
+
+// bindEditor subscribes to the widget's events. change records the draft synchronously
+// (a.draft only takes the mutex and arms a timer, so the callback never blocks), which keeps
+// a render in between from putting the old text back; blur hands the flush to a goroutine.
+func (a *app) bindEditor() {
+	ed := editorWidget()
+	if ed.Type() != js.TypeObject {
+		return
+	}
+	change := jsbridge.Func("editor.change", func(_ js.Value, args []js.Value) any {
+		if len(args) < 5 {
+			return nil
+		}
+		a.setCursor(editorCursor{args[2].Int(), args[3].Int(), args[4].Int()})
+		a.draft(args[0].String(), args[1].String())
+		return nil
+	})
+	cursor := jsbridge.Func("editor.cursor", func(_ js.Value, args []js.Value) any {
+		if len(args) < 3 {
+			return nil
+		}
+		a.setCursor(editorCursor{args[0].Int(), args[1].Int(), args[2].Int()})
+		return nil
+	})
+	blur := jsbridge.Func("editor.blur", func(js.Value, []js.Value) any {
+		jsbridge.Go("editor.blur", func() { a.flushDraft(context.Background()) })
+		return nil
+	})
+	listeners = append(listeners, change, cursor, blur)
+	ed.Call("listen", change, cursor, blur)
+}
+
+func (a *app) setCursor(c editorCursor) {
+	a.mu.Lock()
+	changed := a.cursor != c
+	a.cursor = c
+	a.mu.Unlock()
+	if changed {
+		a.markDirty()
+	}
+}
+
+// renderEditor shows the active file in the widget and fills the editor header. The widget's
+// document follows the workspace unless a local draft of that file is pending; shownPath and
+// shownText mirror what the widget holds (set here, and by a.draft on every user edit), so an
+// unchanged file costs no call into the widget. Direct editing is locked while an agent chain
+// runs and for binary assets.
+func (a *app) renderEditor(st state) {
+	a.mu.Lock()
+	draftPath, draftText := a.draftPath, a.draftText
+	shownPath, shownText := a.shownPath, a.shownText
+	cur := a.cursor
+	a.mu.Unlock()
+
+	ed := editorWidget()
+	if ed.Type() != js.TypeObject {
+		return
+	}
+	binary := strings.HasPrefix(st.source, "(binary asset")
+	locked := st.running != "" || binary
+	ed.Call("setReadOnly", locked)
+	if host := js.Global().Get("document").Call("getElementById", "editor-host"); !host.IsNull() {
+		host.Get("classList").Call("toggle", "readonly", locked)
+	}
+	if st.sourcePath != "" && draftPath != st.sourcePath && (shownPath != st.sourcePath || shownText != st.source) {
+		lang := ""
+		for _, f := range st.files {
+			if f.Path == st.sourcePath {
+				lang = f.Language
+			}
+		}
+		ed.Call("setDocument", st.sourcePath, st.source, lang)
+		a.mu.Lock()
+		a.shownPath, a.shownText = st.sourcePath, st.source
+		a.mu.Unlock()
+		shownPath, shownText = st.sourcePath, st.source
+	}
+	text := shownText
+	if draftPath == st.sourcePath && draftPath != "" {
+		text = draftText
+	}
+	n := utf8.RuneCountInString(text)
+	setText("editor-path", st.sourcePath)
+	setText("editor-count", budgetText(n))
+	if c := js.Global().Get("document").Call("getElementById", "editor-count"); !c.IsNull() {
+		c.Get("classList").Call("toggle", "over", n > workspace.MaxSourceChars)
+	}
+	cursorText := ""
+	if shownPath != "" && cur.Line > 0 {
+		cursorText = "Ln " + strconv.Itoa(cur.Line) + ", Col " + strconv.Itoa(cur.Col) + " · " + strconv.Itoa(cur.Lines) + plural(cur.Lines, " line", " lines")
+	}
+	if locked && st.running != "" {
+		cursorText += " · locked while the agent runs"
+	}
+	setText("editor-cursor", cursorText)
+}
+
+// budgetText is the live budget line: "N / 80,000 chars" (N in Unicode code points, as the
+// workspace counts them), with " — over budget" past workspace.MaxSourceChars. The editor
+// never truncates; workspace.writeFile rejects an over-budget source with its error.
+func budgetText(n int) string {
+	s := groupThousands(n) + " / " + groupThousands(workspace.MaxSourceChars) + " chars"
+	if n > workspace.MaxSourceChars {
+		s += " — over budget"
+	}
+	return s
+}
+
+// groupThousands formats n with "," between groups of three digits (80000 → "80,000").
+func groupThousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
