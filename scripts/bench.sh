@@ -23,6 +23,19 @@ if eval "$(bash scripts/services.sh 2>/dev/null)"; then
 fi
 
 echo
+echo "== MCP server: tools/call over stdio beside in process (µs per workspace.readFile)"
+go test -run '^$' -bench 'BenchmarkMCP' -benchtime "$BENCHTIME" -count 1 ./host/mcpserver 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+
+if command -v chromium >/dev/null 2>&1 || [ -n "${CHROME_PATH:-}" ]; then
+  echo
+  echo "== IndexedDB durable backend in Chromium (claim+complete pairs/s beside the raw transaction floor)"
+  go test -run '^$' -bench ClaimCompleteIndexedDB -benchtime 1x -count 1 ./e2e/durableidb 2>&1 | grep -E '^(Benchmark|ok|FAIL)|pairs' | tee -a "$out" || true
+  echo
+  echo "== browser timing harness (cold start, warm reload, edit → ack, round trips, wasm size)"
+  go test -run '^$' -bench . -benchtime 1x -count 1 ./e2e/browser 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+fi
+
+echo
 echo "== tools/call summary"
 awk '
   /^BenchmarkCallTool\// {
