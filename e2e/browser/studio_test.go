@@ -201,8 +201,8 @@ func TestReloadRestoresFromIndexedDB(t *testing.T) {
 	if src := directCall(t, tab, "workspace.readFile", `{"path":"README.md"}`)["source"]; src != marker {
 		t.Errorf("README.md after reload = %q", src)
 	}
-	waitContains(t, tab, "#editor-text", "") // editor present
-	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#editor-text").value`); v != marker {
+	waitContains(t, tab, "#editor-host .cm-content", marker[2:]) // CodeMirror shows the file
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`); v != marker {
 		t.Errorf("editor shows %q after reload, want the marker", v)
 	}
 	noConsoleErrors(t, tab)

@@ -67,7 +67,7 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 	waitContains(t, tab, "#editor-path", "index.html")
 	rev := ackedRevision(t, tab)
 	// Type a marker into the hero title through real key events.
-	set := chromedp.Evaluate[chromedp.Void](`(() => { const ta = document.querySelector("#editor-text"); const m = ta.value.indexOf('id="hero-title">'); if (m < 0) throw new Error("no hero title"); const i = m + 'id="hero-title">'.length; ta.focus(); ta.setSelectionRange(i, i); window.__typedAt = i; })()`)
+	set := chromedp.Evaluate[chromedp.Void](`(() => { const v = webcodingEditor.view(); const m = v.state.doc.toString().indexOf('id="hero-title">'); if (m < 0) throw new Error("no hero title"); const i = m + 'id="hero-title">'.length; v.focus(); v.dispatch({ selection: { anchor: i } }); window.__typedAt = i; })()`)
 	typed := fmt.Sprintf("Typed%d ", time.Now().UnixNano()%100000)
 	if err := tab.Do(10*time.Second, set, chromedp.KeyEvent(typed)); err != nil {
 		t.Fatal(err)
@@ -80,8 +80,8 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 	}
 	// The write and the re-render keep the text and the caret where the user typed.
 	time.Sleep(300 * time.Millisecond)
-	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const ta = document.querySelector("#editor-text"); return ta.value.includes('id="hero-title">' + `+jsString(typed)+`) && ta.selectionStart === window.__typedAt + `+jsString(typed)+`.length; })()`); !ok {
-		pos, _ := chromium.Eval[[]int](tab, 5*time.Second, `[document.querySelector("#editor-text").selectionStart, window.__typedAt]`)
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const s = webcodingEditor.view().state; return s.doc.toString().includes('id="hero-title">' + `+jsString(typed)+`) && s.selection.main.head === window.__typedAt + `+jsString(typed)+`.length; })()`); !ok {
+		pos, _ := chromium.Eval[[]int](tab, 5*time.Second, `[webcodingEditor.view().state.selection.main.head, window.__typedAt]`)
 		t.Errorf("caret moved by the flush: selectionStart/typedAt = %v", pos)
 	}
 	noConsoleErrors(t, tab)

@@ -82,6 +82,10 @@ func (a *app) setCursor(c editorCursor) {
 // runs and for binary assets.
 func (a *app) renderEditor(st state) {
 	a.mu.Lock()
+	if a.draftPath != "" && a.draftPath != st.sourcePath && a.flushedGen == a.draftGen {
+		// A draft whose write failed, left behind by opening another file.
+		a.draftPath, a.draftText = "", ""
+	}
 	draftPath, draftText := a.draftPath, a.draftText
 	shownPath, shownText := a.shownPath, a.shownText
 	cur := a.cursor

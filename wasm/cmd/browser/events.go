@@ -272,7 +272,9 @@ func (a *app) draft(path, text string) {
 // flushDraft writes the pending draft with workspace.writeFile (direct mode, expectedRevision
 // = the current revision). The draft stays in place until the write and the re-read are done
 // (so a render in between never puts the old text back into the editor), and is cleared
-// only if no newer keystroke arrived meanwhile.
+// only if no newer keystroke arrived meanwhile and the write succeeded: a failed write (over
+// the budget, a conflict) keeps the typed text in the editor until the next edit retries it
+// or another file is opened (renderEditor drops it then).
 func (a *app) flushDraft(ctx context.Context) {
 	a.flushMu.Lock()
 	defer a.flushMu.Unlock()
@@ -292,7 +294,9 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.mu.Unlock()
 	a.reload(ctx)
 	a.mu.Lock()
-	if a.draftGen == gen {
+	// A failed write (over the budget, a conflict) keeps the draft: the editor never drops or
+	// truncates what was typed; the next keystroke tries again.
+	if a.draftGen == gen && err == nil {
 		a.draftPath, a.draftText = "", ""
 	}
 	a.mu.Unlock()

@@ -1,0 +1,245 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// The editor is CodeMirror 6 (SPEC §2.7): these tests drive its contenteditable .cm-content
+// with real key events and read its state through globalThis.webcodingEditor.
+
+// openInEditor clicks the explorer entry for path and waits until the editor shows it.
+func openInEditor(t *testing.T, tab *chromium.Tab, path string) {
+	t.Helper()
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Open `+path+`"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#editor-path", path)
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `webcodingEditor.path() === `+jsString(path)+` && webcodingEditor.getDocument() !== ""`); err != nil {
+		t.Fatalf("the editor does not show %s: %v", path, err)
+	}
+}
+
+// insertText types text into the focused element with Input.insertText (IME-style input, for
+// characters that key events cannot spell, such as an emoji).
+func insertText(text string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+		return chromedp.Void{}, err
+	}
+}
+
+// caretAtEnd focuses the editor and puts the caret at the end of the document.
+var caretAtEnd = chromedp.Evaluate[chromedp.Void](`(() => { const v = webcodingEditor.view(); v.focus(); v.dispatch({ selection: { anchor: v.state.doc.length } }); })()`)
+
+// spanColors is the set of computed colours of the highlighted spans the editor rendered.
+const spanColors = `[...new Set([...document.querySelectorAll("#editor-host .cm-content .cm-line span")].map(s => getComputedStyle(s).color))]`
+
+// TestEditorHighlighting: CSS and JS files are parsed by their language: property names and
+// keywords get their own colours (rgb of the studio's highlight style).
+func TestEditorHighlighting(t *testing.T) {
+	tab := openStudio(t)
+	cases := []struct {
+		path, color, what string
+		min               int // distinct token colours at least
+	}{
+		{"styles.css", "rgb(125, 211, 252)", "CSS property name", 3},
+		{"app.js", "rgb(192, 132, 252)", "JS keyword", 3},
+		{"index.html", "rgb(244, 114, 182)", "HTML tag name", 3},
+		{"README.md", "rgb(244, 114, 182)", "Markdown heading", 2},
+	}
+	for _, c := range cases {
+		openInEditor(t, tab, c.path)
+		colors, err := chromium.WaitFor[[]string](tab, 10*time.Second, `(() => { const c = `+spanColors+`; return c.includes(`+jsString(c.color)+`) ? c : null; })()`)
+		if err != nil {
+			got, _ := chromium.Eval[[]string](tab, 5*time.Second, spanColors)
+			t.Errorf("%s: no %s colour %s among the highlighted spans %v", c.path, c.what, c.color, got)
+			continue
+		}
+		if len(colors) < c.min {
+			t.Errorf("%s: only %d distinct token colours %v", c.path, len(colors), colors)
+		}
+	}
+	noConsoleErrors(t, tab)
+}
+
+// budgetCount parses "N / 80,000 chars" from the editor header.
+func budgetCount(t *testing.T, tab *chromium.Tab) (int, string) {
+	t.Helper()
+	s, err := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#editor-count").textContent`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(strings.SplitN(s, " / ", 2)[0], ",", ""))
+	if err != nil || !strings.Contains(s, " / 80,000 chars") {
+		t.Fatalf("budget text %q", s)
+	}
+	return n, s
+}
+
+// TestEditorBudgetCounter: the header counts code points live as you type (an emoji is one),
+// shows line/column and the line count, and past 80,000 the over-budget state appears while
+// the editor keeps every character (the failed write never truncates it).
+func TestEditorBudgetCounter(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "README.md")
+	doc, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
+	n0, _ := budgetCount(t, tab)
+	if n0 != utf8.RuneCountInString(doc) {
+		t.Errorf("budget shows %d, the document has %d code points", n0, utf8.RuneCountInString(doc))
+	}
+	const typed = " Grüße 😀"
+	if err := tab.Do(10*time.Second, caretAtEnd, insertText(typed)); err != nil {
+		t.Fatal(err)
+	}
+	want := n0 + utf8.RuneCountInString(typed)
+	expr := `document.querySelector("#editor-count").textContent.startsWith(` + jsString(groupDigits(want)+" / 80,000 chars") + `)`
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, expr); err != nil {
+		_, s := budgetCount(t, tab)
+		t.Fatalf("budget after typing = %q, want %d code points", s, want)
+	}
+	// Line/column of the caret (CodeMirror counts columns in UTF-16 units: the emoji is two)
+	// and the line count.
+	lines := strings.Count(doc, "\n") + 1
+	last := doc[strings.LastIndex(doc, "\n")+1:] + typed
+	cursor := fmt.Sprintf("Ln %d, Col %d · %d lines", lines, len(utf16.Encode([]rune(last)))+1, lines)
+	waitText(t, tab, "#editor-cursor", cursor)
+
+	// Over the budget: 80,001 more characters (one paste-sized insert through the widget).
+	big := `"x".repeat(80001)`
+	if err := tab.Do(10*time.Second, chromedp.Evaluate[chromedp.Void](`(() => { const v = webcodingEditor.view(); v.dispatch({ changes: { from: v.state.doc.length, insert: `+big+` }, userEvent: "input.paste" }); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#editor-count", "over budget")
+	if over, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#editor-count").classList.contains("over")`); !over {
+		t.Error("the over-budget state is not marked")
+	}
+	// The idle flush is rejected by workspace.writeFile's schema (maxLength 80,000); the editor
+	// keeps the text.
+	waitContains(t, tab, "#transcript", "[TOOL_VALIDATION_FAILED]")
+	time.Sleep(300 * time.Millisecond)
+	if got, _ := chromium.Eval[int](tab, 5*time.Second, `webcodingEditor.view().state.doc.length`); got < 80001+len(doc) {
+		t.Errorf("editor holds %d UTF-16 units after the rejected write, want ≥ %d (never truncated)", got, 80001+len(doc))
+	}
+	if src := readREADME(t, tab); strings.Contains(src, "xxxxxxxxxx") {
+		t.Error("the over-budget text was written")
+	}
+	// Deleting back under the budget writes again.
+	if err := tab.Do(10*time.Second, chromedp.Evaluate[chromedp.Void](`(() => { const v = webcodingEditor.view(); const n = v.state.doc.length; v.dispatch({ changes: { from: n - 80001, to: n }, userEvent: "delete" }); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingHandle(`+jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"README.md"},"_meta":{"source":"local","mode":"direct"}}}`)+`).then(r => JSON.parse(r).result.structuredContent.source.endsWith("Grüße 😀"))`); err != nil {
+		t.Errorf("the text back under the budget was not written: README.md = %q", readREADME(t, tab))
+	}
+	if over, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#editor-count").classList.contains("over")`); over {
+		t.Error("still marked over budget")
+	}
+	// The rejected write is the only console-free failure: it is shown in the transcript.
+	noConsoleErrors(t, tab)
+}
+
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// TestEditorSearchPanel: Ctrl+F in the editor opens CodeMirror's search panel with its field
+// focused; a query highlights the matches.
+func TestEditorSearchPanel(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "styles.css")
+	focus := chromedp.Evaluate[chromedp.Void](`webcodingEditor.view().focus()`)
+	if err := tab.Do(10*time.Second, focus, chromedp.KeyEvent("f", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `!!document.querySelector("#editor-host .cm-search") && document.activeElement && document.activeElement.matches("#editor-host .cm-search input[name=search]")`); err != nil {
+		t.Fatalf("Ctrl+F did not open the search panel with its field focused: %v", err)
+	}
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("color")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelectorAll("#editor-host .cm-searchMatch").length > 0`); err != nil {
+		t.Errorf("no search matches highlighted: %v", err)
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestEditorUndoRedoReplacesDocument: typing is written through the registry; the workspace
+// Undo and Redo buttons replace the editor's document and clear CodeMirror's own history.
+func TestEditorUndoRedoReplacesDocument(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "README.md")
+	before, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
+	typed := fmt.Sprintf(" undo-me %d", time.Now().UnixNano()%100000)
+	if err := tab.Do(10*time.Second, caretAtEnd, chromedp.KeyEvent(typed)); err != nil {
+		t.Fatal(err)
+	}
+	readEnds := func(suffix string) string {
+		return `webcodingHandle(` + jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"README.md"},"_meta":{"source":"local","mode":"direct"}}}`) + `).then(r => JSON.parse(r).result.structuredContent.source === ` + jsString(suffix) + `)`
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, readEnds(before+typed)); err != nil {
+		t.Fatalf("typing was not written: README.md = %q", readREADME(t, tab))
+	}
+	if h, _ := chromium.Eval[[]int](tab, 5*time.Second, `webcodingEditor.history()`); len(h) != 2 || h[0] == 0 {
+		t.Fatalf("CodeMirror history after typing = %v, want undo depth > 0", h)
+	}
+	click := func(label string) {
+		t.Helper()
+		if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="`+label+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	click("Undo last edit")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingEditor.getDocument() === `+jsString(before)); err != nil {
+		doc, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
+		t.Fatalf("workspace undo did not replace the editor's document: %q", doc)
+	}
+	if h, _ := chromium.Eval[[]int](tab, 5*time.Second, `webcodingEditor.history()`); len(h) != 2 || h[0] != 0 || h[1] != 0 {
+		t.Errorf("CodeMirror history after workspace undo = %v, want [0 0]", h)
+	}
+	click("Redo last edit")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingEditor.getDocument() === `+jsString(before+typed)); err != nil {
+		doc, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
+		t.Fatalf("workspace redo did not replace the editor's document: %q", doc)
+	}
+	if h, _ := chromium.Eval[[]int](tab, 5*time.Second, `webcodingEditor.history()`); len(h) != 2 || h[0] != 0 || h[1] != 0 {
+		t.Errorf("CodeMirror history after workspace redo = %v, want [0 0]", h)
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestEditorLockedWhileAgentRuns: during an agent chain (a pending approval) the editor is
+// read-only; cancelling the run unlocks it.
+func TestEditorLockedWhileAgentRuns(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "styles.css")
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	if ro, _ := chromium.Eval[bool](tab, 5*time.Second, `webcodingEditor.view().state.readOnly && document.querySelector("#editor-host .cm-content").getAttribute("contenteditable") === "false"`); !ro {
+		t.Error("the editor is editable while the agent runs")
+	}
+	waitContains(t, tab, "#editor-cursor", "locked while the agent runs")
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `!webcodingEditor.view().state.readOnly && document.querySelector("#editor-host .cm-content").getAttribute("contenteditable") === "true"`); err != nil {
+		t.Errorf("the editor stays locked after the run: %v", err)
+	}
+	noConsoleErrors(t, tab)
+}
