@@ -397,7 +397,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		if len(done) == 0 {
 			return SaveResult{}, e
 		}
-		return SaveResult{}, withPrefix(e, fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the browser workspace. ",
+		return SaveResult{}, withPrefix(e, fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the workspace, not yet written to the folder. ",
 			len(done), strings.Join(done, ", ")))
 	}
 	for i, it := range items {

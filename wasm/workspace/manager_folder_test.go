@@ -106,7 +106,7 @@ func TestSaveAllPartialFailureKeepsRestDirty(t *testing.T) {
 	}
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceSideEffectUnknown, false, nil)
-	prefix := "Folder save completed 1 item(s): docs/readme.md. Remaining changes stay in the browser workspace. "
+	prefix := "Folder save completed 1 item(s): docs/readme.md. Remaining changes stay in the workspace, not yet written to the folder. "
 	if !strings.HasPrefix(err.Message, prefix) {
 		t.Fatalf("message %q", err.Message)
 	}
