@@ -11,7 +11,11 @@
 // reload with the server stopped opens the studio from the service worker; a page without
 // IndexedDB runs in memory mode with the storage error shown and returned; the hero/feature
 // prompts change the iframe DOM and the error prompts show their codes; a throwing preview
-// shows the runtime error alert and recovers; typing → workspace.writeFile → preview; Ctrl/Cmd+Z
+// shows the runtime error alert and recovers; typing → workspace.writeFile → preview; the
+// CodeMirror editor (editor_test.go: HTML/CSS/JS/Markdown highlighting, the live code-point
+// budget with Ln/Col and the over-budget state that keeps the text, Ctrl+F search panel,
+// workspace undo/redo replacing the document and clearing CodeMirror's history, locked while
+// the agent runs); Ctrl/Cmd+Z
 // and Shift+Z undo/redo; recipes, Export and the persistent-storage request; a second tab is
 // read-only; a new deployment is announced with "Reload studio"; no horizontal overflow at
 // 390 px; the conformance vectors pass inside the page (TestConformanceVectorsInPage, host

@@ -35,8 +35,15 @@
 // with _meta {source:"local", mode:"direct"}; prompts and the 14 recipe chips call agent/run
 // (agent mode, so writes wait for Approve/Deny cards; the first card's Approve button gets
 // focus); Escape calls approvals/denyAll and cancels the run (notifications/cancelled).
+// The editor is CodeMirror 6 (SPEC §2.7), mounted by site/js/editor.js as
+// globalThis.webcodingEditor; Go only sets its document (a changed text is a fresh state, so a
+// workspace undo/redo or an agent write clears CodeMirror's keystroke history), locks it
+// read-only while an agent chain runs, and listens to its change/cursor/blur events (editor.go)
+// to render the header: "Ln L, Col C · N lines" and the "N / 80,000 chars" budget in code
+// points, marked over budget without ever truncating.
 // Editor typing keeps a local draft and flushes it through workspace.writeFile (direct mode,
-// expectedRevision) after 650 ms idle, on blur, Ctrl/Cmd+S, and before any other action;
+// expectedRevision) after 650 ms idle, on blur, Ctrl/Cmd+S, and before any other action (a
+// rejected write keeps the typed text);
 // Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl+Y) outside text fields call workspace.undo/redo;
 // Export calls preview/export and downloads <rootName>.html. The explorer's New file, Rename,
 // Delete and Revert open an in-app modal <dialog> (focus trap, Escape, focus return; never
