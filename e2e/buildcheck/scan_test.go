@@ -122,3 +122,14 @@ func FuzzCSSRefs(f *testing.F) {
 		}
 	})
 }
+
+// Regression (FuzzHTMLRefs): raw text with invalid UTF-8 made the case-insensitive search for
+// the closing tag return an offset into a re-encoded string, and slicing the original panicked.
+func TestHTMLRefsInvalidUTF8InRawText(t *testing.T) {
+	doc := "<sCript>\xb6\xb6\xb6\xb6\xb6</sCript><img src=after.png><style>\xff{background:url(x.png)}</STYLE>"
+	got := urls(verify.HTMLRefs([]byte(doc)))
+	want := []string{"resource after.png", "resource x.png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("HTMLRefs = %q, want %q", got, want)
+	}
+}

@@ -279,6 +279,32 @@ func isIdent(c byte) bool {
 	return isASCIILetter(c) || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80
 }
 
-func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
+func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && asciiEqualFold(s[:len(p)], p) }
 
-func indexFold(s, sub string) int { return strings.Index(strings.ToLower(s), strings.ToLower(sub)) }
+// indexFold is strings.Index with ASCII case folding; unlike lowering the whole string it keeps
+// byte offsets intact for any input (strings.ToLower rewrites invalid UTF-8 and some runes to
+// encodings of another length).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if asciiEqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
