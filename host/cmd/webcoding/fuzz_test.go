@@ -71,7 +71,9 @@ func FuzzDurableNoCredentials(f *testing.F) {
 			return
 		}
 		v := scheme + "://" + user + ":" + pass + "@" + host + rest
-		for _, other := range []string{scheme, user, host + rest, "(a value that is not a URL; not shown)", "://"} {
+		// Skip a password that the rest of the value already spells (then showing it is no leak):
+		// e.g. scheme "a0000000" and password "0000000:" make "a0000000://host" contain it.
+		for _, other := range []string{scheme, user, host + rest, "(a value that is not a URL; not shown)", "://", scheme + "://" + host + rest} {
 			if strings.Contains(strings.ToLower(other), strings.ToLower(pass)) { // url.Parse lowercases the scheme
 				return
 			}
