@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/webcoding/studio/host/pgstore"
+	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -187,4 +190,79 @@ func TestCallDurableBackendDownStopsTheCommand(t *testing.T) {
 	if strings.Contains(stderr, pgSecret) {
 		t.Fatalf("stderr shows the password: %s", stderr)
 	}
+}
+
+// call, agent and mcp all open --durable URLs the same way: an unreachable server stops each
+// with exit 1 before the host starts, and no message shows the credentials.
+func TestDurableURLInEveryCommand(t *testing.T) {
+	const secret = "Ev3ry-S3cret-not-shown"
+	v := "redis://carol:" + secret + "@127.0.0.1:1/0"
+	for _, args := range [][]string{
+		{"call", "--durable", v},
+		{"agent", "--durable", v, "--approve", "all", "Make it emerald"},
+		{"mcp", "--durable", v},
+	} {
+		f := &fakeHost{}
+		code, out, stderr := runCLI(t, f, "", args...)
+		if code != exitHost || out != "" || len(f.requests) != 0 || !strings.Contains(stderr, "--durable redis://127.0.0.1: the backend does not answer") {
+			t.Errorf("%s: exit %d, stdout %q, %d requests, stderr %q", args[0], code, out, len(f.requests), stderr)
+		}
+		if strings.Contains(stderr, secret) || strings.Contains(stderr, "carol") {
+			t.Errorf("%s: stderr shows credentials: %s", args[0], stderr)
+		}
+	}
+}
+
+// scrubBackend removes the URL's passwords from every backend failure, keeps failures
+// matchable as durable.ErrBackend (and context errors as such), and passes validation errors
+// and successes through unchanged.
+func TestScrubBackend(t *testing.T) {
+	secrets := secretsOf("postgres://u:pa55word@db.example/x?password=qu3ry")
+	if len(secrets) != 2 {
+		t.Fatalf("secretsOf = %q", secrets)
+	}
+	leaky := &leakyBackend{Backend: nil}
+	s := scrubBackend{b: leaky, secrets: secrets}
+	ctx := context.Background()
+
+	leaky.err = errors.New("connect postgres://u:pa55word@db.example failed (password=qu3ry)")
+	_, _, err := s.Read(ctx, "k")
+	if !errors.Is(err, durable.ErrBackend) || strings.Contains(err.Error(), "pa55word") || strings.Contains(err.Error(), "qu3ry") {
+		t.Fatalf("read: %v", err)
+	}
+	leaky.err = durable.BackendFailure("compareAndSet", errors.New("auth pa55word rejected"))
+	if _, err := s.CompareAndSet(ctx, "k", nil, nil); !errors.Is(err, durable.ErrBackend) || strings.Contains(err.Error(), "pa55word") {
+		t.Fatalf("compareAndSet: %v", err)
+	}
+	leaky.err = fmt.Errorf("timeout talking to pa55word host: %w", context.DeadlineExceeded)
+	if _, _, err := s.ListPage(ctx, "", 5); !errors.Is(err, durable.ErrBackend) || !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "pa55word") {
+		t.Fatalf("listPage: %v", err)
+	}
+	ve := &durable.ValidationError{Key: "k", Field: "revision", Reason: "must be positive"}
+	leaky.err = ve
+	if _, _, err := s.Read(ctx, "k"); err != ve {
+		t.Fatalf("validation error changed: %v", err)
+	}
+	leaky.err = nil
+	if _, found, err := s.Read(ctx, "k"); err != nil || found {
+		t.Fatalf("success changed: %v, %v", found, err)
+	}
+}
+
+// leakyBackend fails every call with err (nil: an empty backend).
+type leakyBackend struct {
+	durable.Backend
+	err error
+}
+
+func (l *leakyBackend) Read(context.Context, string) (durable.Record, bool, error) {
+	return durable.Record{}, false, l.err
+}
+
+func (l *leakyBackend) CompareAndSet(context.Context, string, *durable.Fence, *durable.Record) (bool, error) {
+	return false, l.err
+}
+
+func (l *leakyBackend) ListPage(context.Context, string, int) ([]durable.Record, string, error) {
+	return nil, "", l.err
 }
