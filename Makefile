@@ -1,6 +1,7 @@
 # Web Coding Studio — the two commands a new user needs are `make run` and `make test`.
-# Everything else is here for developers. Go 1.26 is the only prerequisite for run;
-# `make test` also starts throwaway Redis and PostgreSQL servers (scripts/services.sh),
+# Everything else is here for developers. Prerequisites for run: Go 1.26, and Node.js with npm
+# (the site build runs `npm ci` in site/ once, to bundle CodeMirror). `make test` also starts
+# throwaway Redis and PostgreSQL servers (scripts/services.sh) and drives Debian's Chromium,
 # installing them from Debian packages when missing.
 
 GO       ?= go
