@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -99,6 +101,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
 	}
 	f.ws.apply(hf)
+	session := siteSession(f.ws.dir)
 
 	h, err := e.newHost(ctx, e, hf)
 	if err != nil {
@@ -118,7 +121,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("read stdin: %w", rerr)
 		}
 		if size > 0 || len(bytes.TrimSpace(line)) > 0 {
-			result, sent, herr := callLine(ctx, c, f.mode, line, size)
+			result, sent, herr := callLine(ctx, c, f.mode, session, line, size)
 			if sent {
 				calls++
 			}
@@ -202,13 +205,13 @@ func (f *callFlags) validate() error {
 // callLine runs one stdin line through the module and returns its result line; sent says
 // whether the line reached the module. herr is a host failure after which the command must
 // stop (the result then describes it).
-func callLine(ctx context.Context, c *rpcClient, mode string, line []byte, tooLong int) (result []byte, sent bool, herr error) {
+func callLine(ctx context.Context, c *rpcClient, mode, session string, line []byte, tooLong int) (result []byte, sent bool, herr error) {
 	if tooLong > 0 {
 		return errorLine(newCallID(), mcp.NewError(mcp.CodeToolValidationFailed, false,
 			map[string]any{"reason": "too-large", "bytes": tooLong, "limit": maxLineBytes},
 			"Invalid tools request: the line is %d bytes; the limit is %d bytes.", tooLong, maxLineBytes)), false, nil
 	}
-	params, id, terr := prepareParams(line, mode)
+	params, id, terr := prepareParams(line, mode, session)
 	if terr != nil {
 		return errorLine(id, terr), false, nil
 	}
@@ -232,7 +235,7 @@ func callLine(ctx context.Context, c *rpcClient, mode string, line []byte, tooLo
 // prepareParams validates a line as tools/call params (the core's own parser, so a bad line
 // gets the same canonical error the core would give) and returns the params with the CLI's
 // _meta set, re-encoded without touching name and arguments. id is the call's toolCallId.
-func prepareParams(line []byte, mode string) (params []byte, id string, terr *mcp.ToolError) {
+func prepareParams(line []byte, mode, session string) (params []byte, id string, terr *mcp.ToolError) {
 	p, terr := mcp.ParseCallToolParams(line)
 	if terr != nil {
 		return nil, lineCallID(line), terr
@@ -256,6 +259,9 @@ func prepareParams(line []byte, mode string) (params []byte, id string, terr *mc
 	meta["source"] = appendString(nil, mcp.SourceLocal)
 	meta["mode"] = appendString(nil, mode)
 	meta["toolCallId"] = appendString(nil, id)
+	if _, ok := meta["sessionId"]; !ok && session != "" {
+		meta["sessionId"] = appendString(nil, session)
+	}
 
 	params = append(params, `{"name":`...)
 	params = append(params, members["name"]...)
@@ -362,4 +368,19 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
 		}
 		return line, 0, err
 	}
+}
+
+// siteSession is the sessionId the CLI gives calls over --dir (unless a line sets its own):
+// "site-" and 16 hex digits of the folder's absolute path. Idempotency and durable records
+// are scoped by session (REFERENCE §6.6), so the same key used on two different folders
+// against one shared store never replays one folder's result for the other.
+func siteSession(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return "site-" + hex.EncodeToString(sum[:8])
 }

@@ -80,9 +80,16 @@ func pgSchemaURL(t *testing.T, base, password string, withTable bool) string {
 	return u.String()
 }
 
-func idempotentWriteLine(key, path, source string) string {
+// idempotentWriteLine is a writeFile line with an idempotencyKey. With session set, the line
+// names its own sessionId (so two folders can share records on purpose); without it the CLI
+// scopes the key to the --dir folder (siteSession).
+func idempotentWriteLine(key, path, source, session string) string {
+	meta := map[string]any{"idempotencyKey": key}
+	if session != "" {
+		meta["sessionId"] = session
+	}
 	b, _ := json.Marshal(map[string]any{"name": "workspace.writeFile", "arguments": map[string]any{"path": path, "source": source},
-		"_meta": map[string]any{"idempotencyKey": key}})
+		"_meta": meta})
 	return string(b)
 }
 
@@ -93,7 +100,8 @@ func idempotentWriteLine(key, path, source string) string {
 // with other arguments and gets TOOL_IDEMPOTENCY_CONFLICT. No output shows secret.
 func checkReplayAcrossProcesses(t *testing.T, durableURL, secret string) {
 	key := "cli-replay-" + randomHex(8)
-	line := idempotentWriteLine(key, "styles.css", newCSS)
+	// Both commands name one session: the same logical site on two copies of the folder.
+	line := idempotentWriteLine(key, "styles.css", newCSS, "shared-site")
 	var seedCSS string
 	for _, f := range workspace.Seed().Files {
 		if f.Path == "styles.css" {
@@ -147,7 +155,7 @@ func checkReplayAcrossProcesses(t *testing.T, durableURL, secret string) {
 		t.Fatalf("styles.css on disk changed: %q", got)
 	}
 
-	other := idempotentWriteLine(key, "styles.css", "/* other */\n")
+	other := idempotentWriteLine(key, "styles.css", "/* other */\n", "shared-site")
 	code, out, stderr = runCLIReader(t, strings.NewReader(other+"\n"), "call", "--dir", seedCopy(t), "--durable", durableURL)
 	noSecret(out, stderr)
 	ls = lines(t, out)
@@ -265,4 +273,29 @@ func (l *leakyBackend) CompareAndSet(context.Context, string, *durable.Fence, *d
 
 func (l *leakyBackend) ListPage(context.Context, string, int) ([]durable.Record, string, error) {
 	return nil, "", l.err
+}
+
+// TestCallDurableScopesKeysPerFolder: without a sessionId of its own, a key is scoped to the
+// --dir folder, so the same key on another folder against the same store runs (and is written)
+// instead of replaying the first folder's result.
+func TestCallDurableScopesKeysPerFolder(t *testing.T) {
+	u := os.Getenv("WEBCODING_REDIS_URL")
+	if u == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("WEBCODING_REDIS_URL is not set in CI")
+		}
+		t.Skip("WEBCODING_REDIS_URL is not set (eval \"$(scripts/services.sh)\")")
+	}
+	key := "cli-scope-" + randomHex(8)
+	line := idempotentWriteLine(key, "styles.css", newCSS, "")
+	for i := 0; i < 2; i++ {
+		dir := seedCopy(t)
+		code, out, stderr := runCLIReader(t, strings.NewReader(line+"\n"), "call", "--dir", dir, "--autosave", "--durable", u)
+		if code != 0 || result(t, lines(t, out)[0]).IsError {
+			t.Fatalf("command %d: exit %d\n%s%s", i, code, out, stderr)
+		}
+		if got := tree(t, dir)["styles.css"]; got != newCSS {
+			t.Fatalf("command %d: the write did not reach its own folder (a replay from another folder?): %q", i, got)
+		}
+	}
 }

@@ -26,7 +26,7 @@ func FuzzPrepareParams(f *testing.F) {
 		if agent {
 			mode = mcp.ModeAgent
 		}
-		params, id, terr := prepareParams(line, mode)
+		params, id, terr := prepareParams(line, mode, "")
 		if id == "" {
 			t.Fatalf("no toolCallId for %q", line)
 		}

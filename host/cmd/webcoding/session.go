@@ -326,7 +326,9 @@ func redactDurable(v string) string {
 	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" {
 		return u.Scheme + "://" + u.Hostname()
 	}
-	if strings.ContainsAny(v, "@:") {
+	// A value that is not a URL may be a key=value connection string holding a password:
+	// show it only when it is a short plain word (a typo such as "memroy").
+	if len(v) > 32 || strings.ContainsAny(v, "@:= \t/?&;") {
 		return "(a value that is not a URL; not shown)"
 	}
 	return strconv.Quote(v)
