@@ -19,6 +19,24 @@ import (
 // SaveAllTool is the tool Options.Autosave calls after a successful mutation.
 const SaveAllTool = "workspace.saveAll"
 
+// DisconnectFolderTool unlinks the workspace's folder. Its annotations do not mark it
+// destructive (in the browser the user can link the folder again), but a headless server has
+// no way to relink it: after the call every edit stays in memory, workspace.saveAll can never
+// write again and the edits are lost when the server exits. So this server requires
+// Options.AllowDestructive for it, exactly as for a destructiveHint tool (server-side policy,
+// enforced before the call reaches the core; see Server.destructive).
+const DisconnectFolderTool = "workspace.disconnectFolder"
+
+// destructive reports whether a call of canonical needs Options.AllowDestructive: the tool's
+// destructiveHint, or DisconnectFolderTool (see there).
+func (s *Server) destructive(canonical string) bool {
+	if canonical == DisconnectFolderTool {
+		return true
+	}
+	t, ok := s.tools[canonical]
+	return ok && t.Annotations != nil && t.Annotations.DestructiveHint
+}
+
 // handler is the raw SDK tool handler of one canonical tool.
 //
 // It never returns an error: every outcome is a result. A call cancelled while it waited for
@@ -47,6 +65,10 @@ func (s *Server) handler(canonical string) sdk.ToolHandler {
 // result bytes and its toolCallId; nil bytes when ctx ended first.
 func (s *Server) callCanonical(ctx context.Context, canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string) {
 	params, id, terr := s.buildParams(canonical, args, meta)
+	if terr == nil && canonical == DisconnectFolderTool && !s.opts.AllowDestructive {
+		terr = mcp.NewError(mcp.CodeToolApprovalRequired, false, map[string]any{"reason": "server-policy", "tool": s.servedName(canonical)},
+			"Tool %q needs approval before it can run: a headless server cannot link the folder again, so later edits could never be saved.", s.servedName(canonical))
+	}
 	if terr != nil {
 		return mustMarshal(mcp.ErrorResult(id, terr)), id
 	}
@@ -124,6 +146,12 @@ func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Me
 	b, err := marshal(params{Name: canonical, Arguments: args, Meta: m})
 	if err != nil { // the SDK decoded both from JSON: cannot happen
 		return nil, id, mcp.NewError(mcp.CodeToolValidationFailed, false, nil, "Invalid tools request: %v", err)
+	}
+	// The core checks the whole JSON-RPC request before the registry sees it, so arguments
+	// the registry's own guard refuses (a repeated key, ...) would come back as a JSON-RPC
+	// parse error. Apply that guard here: the client gets the registry's TOOL_VALIDATION_FAILED.
+	if _, terr := mcp.ParseCallToolParams(b); terr != nil {
+		return nil, id, terr
 	}
 	return b, id, nil
 }
@@ -222,19 +250,20 @@ func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult,
 // approvalHint tells the user which flags allow a refused call.
 func (s *Server) approvalHint(canonical string) string {
 	name := s.servedName(canonical)
-	destructive := false
-	if t, ok := s.tools[canonical]; ok && t.Annotations != nil {
-		destructive = t.Annotations.DestructiveHint
-	}
+	destructive := s.destructive(canonical)
 	approved := s.opts.Approval.All || slices.ContainsFunc(s.opts.Approval.Tools, func(t string) bool {
 		return t == canonical || t == name
 	})
 	f := s.opts.Flags
+	why := "destructiveHint"
+	if canonical == DisconnectFolderTool {
+		why = "headless, the folder cannot be linked again"
+	}
 	switch {
 	case destructive && approved:
-		return fmt.Sprintf("This MCP server approves %s, but it is destructive (destructiveHint): restart the server with %s to allow it.", name, f.AllowDestructive)
+		return fmt.Sprintf("This MCP server approves %s, but it is destructive (%s): restart the server with %s to allow it.", name, why, f.AllowDestructive)
 	case destructive:
-		return fmt.Sprintf("This MCP server runs calls in agent mode and approves no call of %s: restart it with %s %s (or %s all) and %s, because the tool is destructive (destructiveHint).", name, f.Approve, name, f.Approve, f.AllowDestructive)
+		return fmt.Sprintf("This MCP server runs calls in agent mode and approves no call of %s: restart it with %s %s (or %s all) and %s, because the tool is destructive (%s).", name, f.Approve, name, f.Approve, f.AllowDestructive, why)
 	default:
 		return fmt.Sprintf("This MCP server runs calls in agent mode and approves no call of %s: restart it with %s %s (or %s all) to allow it.", name, f.Approve, name, f.Approve)
 	}

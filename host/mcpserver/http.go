@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -10,13 +12,91 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// HTTPHandler serves s over the Streamable HTTP transport (one endpoint; every session shares
-// s's core, hence one workspace), behind OriginGuard. The SDK's own DNS-rebinding protection
-// (a request reaching a loopback address with a non-loopback Host header gets 403) stays on.
+// HTTPPath is the Streamable HTTP endpoint. "/" serves the same endpoint too (the address
+// `webcoding mcp --http` printed before /mcp existed); every other path is 404.
+const HTTPPath = "/mcp"
+
+// HTTPHandler serves s over the Streamable HTTP transport (one endpoint, HTTPPath and "/";
+// every session shares s's core, hence one workspace), behind OriginGuard. The SDK's own
+// DNS-rebinding protection (a request reaching a loopback address with a non-loopback Host
+// header gets 403) stays on.
+//
+// Refused before the SDK sees them:
+//   - a path other than HTTPPath or "/": 404
+//   - a request that arrived on a non-loopback local address while Options.AllowRemote is
+//     false: 403 (the server has no authentication; see Server.Listen)
+//   - a POST body that is a JSON array (a batch, removed in MCP 2025-06-18): 400 with a
+//     JSON-RPC error object, code -32600, id null
 func (s *Server) HTTPHandler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk },
 		&sdk.StreamableHTTPOptions{Logger: s.log})
-	return OriginGuard(h)
+	return OriginGuard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != HTTPPath && r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		if !s.opts.AllowRemote {
+			if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && !loopbackAddr(a) {
+				http.Error(w, "Forbidden: this MCP server has no authentication and serves loopback connections only", http.StatusForbidden)
+				return
+			}
+		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			br := bufio.NewReader(r.Body)
+			if firstNonSpace(br) == '[' {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed batching); send one message per request."}}`+"\n")
+				return
+			}
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{br, r.Body}
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// firstNonSpace peeks at the first byte after JSON whitespace without consuming anything
+// else (0 at end of input or on a read error).
+func firstNonSpace(br *bufio.Reader) byte {
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return 0
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = br.ReadByte()
+		default:
+			return b[0]
+		}
+	}
+}
+
+func loopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP.IsLoopback()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	return err == nil && loopbackHost(host)
+}
+
+// Listen resolves an --http address with ListenAddr and listens on it with TCP.
+//
+// Errors: the address is malformed; it is not a loopback address and Options.AllowRemote is
+// false (the message names FlagNames.AllowRemote: the server has no authentication, so any
+// host that reaches the port could edit the workspace); the port cannot be bound.
+func (s *Server) Listen(addr string) (net.Listener, error) {
+	resolved, loopback, err := ListenAddr(addr)
+	if err != nil {
+		return nil, err
+	}
+	if !loopback && !s.opts.AllowRemote {
+		return nil, fmt.Errorf("%s is not a loopback address; this MCP server has no authentication, so any host that can reach it could edit the workspace: bind 127.0.0.1, or pass %s to serve it anyway", resolved, s.opts.Flags.AllowRemote)
+	}
+	return net.Listen("tcp", resolved)
 }
 
 // OriginGuard answers 403 Forbidden to a request whose Origin header is present and is not a

@@ -69,6 +69,10 @@ type Options struct {
 	Approval Approval
 	// AllowDestructive lets approved tools with destructiveHint run.
 	AllowDestructive bool
+	// AllowRemote lets the Streamable HTTP server listen on, and answer requests that
+	// arrive on, a non-loopback address (Server.Listen, HTTPHandler). The server has no
+	// authentication: anyone who reaches the port can edit the workspace.
+	AllowRemote bool
 	// Autosave follows every successful call of a tool that is not read-only with
 	// workspace.saveAll, in the same tools/call (see Server.autosave).
 	Autosave bool
@@ -85,11 +89,11 @@ type Options struct {
 
 // FlagNames are the flag spellings quoted in TOOL_APPROVAL_REQUIRED messages.
 type FlagNames struct {
-	Approve, AllowDestructive string
+	Approve, AllowDestructive, AllowRemote string
 }
 
 // DefaultFlags are the flags of `webcoding mcp`.
-var DefaultFlags = FlagNames{Approve: "--approve", AllowDestructive: "--allow-destructive"}
+var DefaultFlags = FlagNames{Approve: "--approve", AllowDestructive: "--allow-destructive", AllowRemote: "--allow-remote"}
 
 // Server is one MCP server over one core. It is safe for concurrent use by many sessions
 // (stdio has one; Streamable HTTP may have several, all over the same workspace).
@@ -256,13 +260,15 @@ func (s *Server) Tools() []mcp.Tool {
 }
 
 // Run serves one session over t until the client disconnects or ctx ends, then waits for the
-// calls still inside the core (see the package doc, "Cancellation").
+// calls still inside the core (see the package doc, "Cancellation") and reports unsaved edits
+// to Options.Log (WarnUnsaved).
 //
 // Errors: the transport fails or ctx ended (ctx.Err()); a client that simply disconnects
 // (EOF) is not an error.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	err := s.sdk.Run(ctx, t)
 	s.wg.Wait()
+	s.WarnUnsaved(ctx)
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -271,3 +277,51 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 
 // Wait blocks until no call is inside the core.
 func (s *Server) Wait() { s.wg.Wait() }
+
+// StatusTool is the read-only tool WarnUnsaved asks for the unsaved changes.
+const StatusTool = "workspace.getStatus"
+
+// WarnUnsaved asks the core (workspace.getStatus, mode "direct") whether edits were not
+// written: dirtyPaths (changed in memory) or deletedPaths (deletions not yet applied to the
+// folder). If any, it writes one line to Options.Log naming them and saying they were not
+// written, and returns it; otherwise, or when the core cannot answer, it returns "". Run calls
+// it when the session ends; an HTTP server calls it after Wait.
+func (s *Server) WarnUnsaved(ctx context.Context) string {
+	params := mustMarshal(map[string]any{"name": StatusTool, "arguments": map[string]any{},
+		"_meta": map[string]any{"source": mcp.SourceMCP, "mode": mcp.ModeDirect, "toolCallId": newCallID() + "-exit-status"}})
+	res, terr := s.coreCall(context.WithoutCancel(ctx), params, "exit-status")
+	if terr != nil || res == nil {
+		return ""
+	}
+	var r struct {
+		IsError           bool `json:"isError"`
+		StructuredContent struct {
+			DirtyPaths   []string `json:"dirtyPaths"`
+			DeletedPaths []string `json:"deletedPaths"`
+			Filesystem   struct {
+				FolderLinked bool `json:"folderLinked"`
+			} `json:"filesystem"`
+		} `json:"structuredContent"`
+	}
+	if json.Unmarshal(res, &r) != nil || r.IsError {
+		return ""
+	}
+	sc := r.StructuredContent
+	if len(sc.DirtyPaths)+len(sc.DeletedPaths) == 0 {
+		return ""
+	}
+	var parts []string
+	if len(sc.DirtyPaths) > 0 {
+		parts = append(parts, "changed "+strings.Join(sc.DirtyPaths, ", "))
+	}
+	if len(sc.DeletedPaths) > 0 {
+		parts = append(parts, "deleted "+strings.Join(sc.DeletedPaths, ", "))
+	}
+	where := "to the linked folder (" + s.servedName(SaveAllTool) + " was not called after them)"
+	if !sc.Filesystem.FolderLinked {
+		where = "anywhere: no folder is linked, so they lived only in this server's memory"
+	}
+	line := fmt.Sprintf("mcp: exiting with unsaved changes (%s); they were not written %s.", strings.Join(parts, "; "), where)
+	fmt.Fprintln(s.opts.Log, line)
+	return line
+}

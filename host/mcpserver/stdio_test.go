@@ -162,7 +162,7 @@ func TestStdioBinaryBadInputAndDisconnect(t *testing.T) {
 	p := startRawProcess(t, "--dir", dir, "--approve", "all", "--allow-destructive", "--autosave")
 
 	p.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	wantError(t, p.recv(t), 0, "1") // before initialize
+	wantError(t, p.recv(t), -32600, "1") // before initialize
 	p.send(t, initializeLine)
 	if r := p.recv(t); r.Error != nil {
 		t.Fatalf("initialize: %+v", r.Error)
@@ -219,7 +219,7 @@ func TestBinaryFlagErrors(t *testing.T) {
 		{[]string{"--names", "dotted"}, 2, "--names must be provider or canonical"},
 		{[]string{"--approve", "a,,b"}, 2, "--approve must be all, none or TOOL,TOOL,..."},
 		{[]string{"--http", "a:b:c"}, 2, "--http"},
-		{[]string{"--durable", "redis://user:secret@localhost:6379"}, 1, "not yet supported"},
+		{[]string{"--durable", "redis://user:secret@127.0.0.1:1"}, 1, "--durable"}, // nothing listens on port 1
 		{[]string{"--durable", "sqlite:x"}, 2, "--durable must be"},
 		{[]string{"extra"}, 2, "unexpected argument"},
 	} {

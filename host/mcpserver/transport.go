@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -30,6 +32,21 @@ const DefaultMaxMessageBytes = 16 << 20
 //   - JSON that is not a JSON-RPC 2.0 request, notification or response: -32600, with the
 //     message's id when it has a usable one
 //
+// The transport also answers, without passing them to the SDK, the requests the SDK would
+// answer with the non-standard JSON-RPC code 0 (see checkRequest): a request other than
+// initialize or ping before initialize, and a second initialize: -32600; initialize without
+// an object params, or tools/call params that are not {name: string, arguments?: object,
+// _meta?: object}: -32602. Any other error response with code 0 that the SDK writes is sent
+// with -32600 (-32602 for a params decoding failure, with a plain message instead of the Go
+// type name).
+//
+// End of input (the client closed stdin) stops reading, but every request already read is
+// still answered: Read reports io.EOF to the SDK only once every request it returned has a
+// response written (or DrainTimeout passed, or the session is closed). Requests still
+// unanswered then are dropped, and a line naming how many were answered and dropped goes to
+// Log. Each core call is bounded by the host's own timeout (--host-timeout), so the drain
+// ends even with DrainTimeout zero.
+//
 // Blank lines are skipped; a trailing "\r" is ignored. Close closes In when it is an
 // io.Closer (and Out likewise) and unblocks a waiting Read.
 type LineTransport struct {
@@ -38,6 +55,9 @@ type LineTransport struct {
 	MaxMessageBytes int
 	// Log receives one line per refused message (nil: discarded).
 	Log io.Writer
+	// DrainTimeout bounds the wait at end of input for the answers to requests already read;
+	// zero waits until every one is answered.
+	DrainTimeout time.Duration
 }
 
 // Connect implements sdk.Transport. Call it once per LineTransport.
@@ -50,8 +70,9 @@ func (t *LineTransport) Connect(context.Context) (sdk.Connection, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	c := &lineConn{out: t.Out, in: t.In, log: log, max: max,
-		lines: make(chan lineOrErr), closed: make(chan struct{})}
+	c := &lineConn{out: t.Out, in: t.In, log: log, max: max, drain: t.DrainTimeout,
+		lines: make(chan lineOrErr), closed: make(chan struct{}),
+		pending: make(map[any]bool), answered: make(chan struct{}, 1)}
 	go c.readLoop()
 	return c, nil
 }
@@ -68,9 +89,18 @@ type lineConn struct {
 	max    int
 	lines  chan lineOrErr
 	closed chan struct{}
+	drain  time.Duration
 
 	writeMu   sync.Mutex
 	closeOnce sync.Once
+
+	// Request bookkeeping (guarded by mu): the ids of requests handed to the SDK and not yet
+	// answered, how many were answered, and the initialize state checkRequest enforces.
+	mu          sync.Mutex
+	pending     map[any]bool
+	nAnswered   int
+	initialized bool
+	answered    chan struct{} // a pending request was answered (capacity 1)
 }
 
 // readLoop reads lines and hands valid messages to Read; it answers bad lines itself.
@@ -126,7 +156,81 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.refuse(jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message: "+err.Error(), usableID(line))
 		return nil
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		if code, text := c.checkRequest(req); code != 0 {
+			c.refuse(code, text, req.ID.Raw())
+			return nil
+		}
+	}
 	return msg
+}
+
+// checkRequest returns the JSON-RPC error (code and message) the transport answers req with,
+// or code 0 to pass it to the SDK, which would answer these cases with code 0 (go-sdk v1.8.0)
+// or with a message naming Go types. It records an accepted initialize.
+//
+// A request whose _meta carries the per-request protocol version (the sessionless protocol)
+// is not gated on initialize: the SDK serves it without one.
+func (c *lineConn) checkRequest(req *jsonrpc.Request) (int64, string) {
+	var p map[string]json.RawMessage
+	obj := len(req.Params) == 0 || json.Unmarshal(req.Params, &p) == nil && p != nil
+	switch req.Method {
+	case "initialize":
+		if len(req.Params) == 0 || !obj {
+			return jsonrpc.CodeInvalidParams, "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}."
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.initialized {
+			return jsonrpc.CodeInvalidRequest, "Invalid Request: the session is already initialized; initialize may be sent once."
+		}
+		c.initialized = true
+		return 0, ""
+	case "ping":
+		return 0, ""
+	}
+	c.mu.Lock()
+	initialized := c.initialized
+	c.mu.Unlock()
+	if !initialized && !(obj && p["_meta"] != nil && bytes.Contains(p["_meta"], []byte(`"io.modelcontextprotocol/protocolVersion"`))) {
+		return jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: %q before initialize; send initialize first.", req.Method)
+	}
+	if !obj {
+		return jsonrpc.CodeInvalidParams, fmt.Sprintf("Invalid params: the params of %s must be a JSON object.", req.Method)
+	}
+	if req.Method == "tools/call" {
+		kind := func(k string) string { return jsonKind(p[k]) }
+		switch {
+		case kind("name") != "string":
+			return jsonrpc.CodeInvalidParams, "Invalid params: tools/call needs a \"name\" string."
+		case p["arguments"] != nil && kind("arguments") != "object" && kind("arguments") != "null":
+			return jsonrpc.CodeInvalidParams, "Invalid params: tools/call \"arguments\" must be an object."
+		case p["_meta"] != nil && kind("_meta") != "object" && kind("_meta") != "null":
+			return jsonrpc.CodeInvalidParams, "Invalid params: tools/call \"_meta\" must be an object."
+		}
+	}
+	return 0, ""
+}
+
+// jsonKind names the JSON type of a value's bytes ("" when absent).
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // usableID is the id member of a message when it is a string or an integer, else nil (null).
@@ -180,7 +284,46 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-c.closed:
 		return nil, io.EOF
 	case l := <-c.lines:
-		return l.msg, l.err
+		if l.err != nil {
+			if errors.Is(l.err, io.EOF) {
+				c.drainPending(ctx)
+			}
+			return nil, l.err
+		}
+		if req, ok := l.msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.mu.Lock()
+			c.pending[req.ID.Raw()] = true
+			c.mu.Unlock()
+		}
+		return l.msg, nil
+	}
+}
+
+// drainPending waits, at end of input, until every request handed to the SDK is answered,
+// DrainTimeout passes, ctx ends or the connection is closed; it logs the requests dropped.
+func (c *lineConn) drainPending(ctx context.Context) {
+	var timeout <-chan time.Time
+	if c.drain > 0 {
+		t := time.NewTimer(c.drain)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		c.mu.Lock()
+		left, done := len(c.pending), c.nAnswered
+		c.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+			continue
+		case <-timeout:
+		case <-ctx.Done():
+		case <-c.closed:
+		}
+		fmt.Fprintf(c.log, "mcp: end of input: %d request(s) answered, %d dropped without an answer\n", done, left)
+		return
 	}
 }
 
@@ -189,11 +332,47 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp && resp.Error != nil {
+		resp = &jsonrpc.Response{ID: resp.ID, Result: resp.Result, Error: standardError(resp.Error), Extra: resp.Extra}
+		msg = resp
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	return c.writeLine(b)
+	err = c.writeLine(b)
+	if isResp && err == nil {
+		c.mu.Lock()
+		if c.pending[resp.ID.Raw()] {
+			delete(c.pending, resp.ID.Raw())
+			c.nAnswered++
+		}
+		c.mu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// standardError returns err with a standard JSON-RPC code when the SDK would send code 0 (a
+// plain Go error): -32602 with a plain message for a params decoding failure ("handling
+// 'METHOD': json: cannot unmarshal ... into Go value of type ..."), else -32600 with the
+// SDK's message.
+func standardError(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code != 0 {
+		return err
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "handling '"); ok {
+		if method, _, ok := strings.Cut(rest, "'"); ok && strings.Contains(msg, "unmarshal") {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: the params of " + method + " do not have the expected shape."}
+		}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + msg}
 }
 
 // Close implements sdk.Connection.
