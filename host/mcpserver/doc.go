@@ -20,8 +20,13 @@
 // maxOutputBytes, toolCallId, anything else) are passed through, and a client that sets source
 // or mode to something else gets a TOOL_VALIDATION_FAILED result. Read-only tools run;
 // mutations follow Options.Approval (the core's static approver: named tools or all;
-// destructiveHint tools only with AllowDestructive). A TOOL_APPROVAL_REQUIRED result's message
-// names the flags that would allow the call.
+// destructiveHint tools only with AllowDestructive). workspace.disconnectFolder also needs
+// AllowDestructive although its annotations do not mark it destructive: headless, nothing can
+// link the folder again, so every later edit could never be saved (server-side policy, checked
+// before the core; DisconnectFolderTool). A TOOL_APPROVAL_REQUIRED result's message names the
+// flags that would allow the call. Arguments pass the registry's own request guard
+// (mcp.ParseCallToolParams) before they are sent, so a repeated key is the registry's
+// TOOL_VALIDATION_FAILED result, not a JSON-RPC failure of the core.
 //
 // The result is the MCP projection of the canonical result (SPEC §2.10): content,
 // structuredContent and isError unchanged, toolCallId and error moved under _meta. A registry
@@ -36,14 +41,22 @@
 // runs (if the SDK still answers it, the answer is a TOOL_CANCELLED result). A call already
 // inside the module runs to its end (the host's --host-timeout still bounds it) and the client
 // may ignore its result. Server.Run and Server.Wait wait for such calls, so a save that started
-// is never cut off by the process exiting.
+// is never cut off by the process exiting. When stdin ends, LineTransport stops reading but
+// answers every request already read before the session ends. When the session ends, Run
+// asks the core for unsaved edits and names them on the log (Server.WarnUnsaved).
 //
 // # Transports
 //
 // LineTransport is stdio's newline-delimited JSON with the error handling MCP clients need: a
 // line that is not a JSON-RPC message (bad JSON, invalid UTF-8, over the size limit, a batch)
 // is answered with a JSON-RPC error and the server keeps reading; the SDK's own StdioTransport
-// ends the session instead. HTTPHandler serves the Streamable HTTP transport behind
-// OriginGuard, which answers 403 to a request whose Origin header is present and not a
-// loopback origin (MCP "Transports", security warning: DNS rebinding).
+// ends the session instead. It also gives standard JSON-RPC codes where the SDK would answer
+// code 0: a request before initialize and a second initialize get -32600, bad params -32602.
+//
+// HTTPHandler serves the Streamable HTTP transport at HTTPPath ("/mcp", and "/" for
+// compatibility; 404 elsewhere) behind OriginGuard, which answers 403 to a request whose
+// Origin header is present and not a loopback origin (MCP "Transports", security warning: DNS
+// rebinding). A JSON array body (batch) is a JSON-RPC -32600 error. The server has no
+// authentication, so Server.Listen refuses a non-loopback address, and HTTPHandler a request
+// arriving on one, unless Options.AllowRemote.
 package mcpserver
