@@ -22,6 +22,8 @@ func FuzzLineDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":{},"method":"ping"}`,
 		`{"jsonrpc":"2.0","method":""}`, `{"jsonrpc":"2.0"}`, `{`, "\xff", `"x"`, `null`, `1e999`,
 		`{"jsonrpc":"2.0","id":1,"method":"ping","jsonrpc":"2.0"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}`, `{"jsonrpc":"2.0","id":3,"method":"initialize"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","arguments":[],"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}}`,
 	} {
 		f.Add([]byte(s))
 	}
