@@ -259,3 +259,24 @@ func TestHTTPPathBatchAndRemote(t *testing.T) {
 	}
 	ln.Close()
 }
+
+// The binary names unsaved edits on stderr when stdin ends.
+func TestStdioBinaryWarnsAboutUnsavedEditsAtExit(t *testing.T) {
+	dir := seedFolder(t)
+	cmd, stderr := mcpCommand(t, "--dir", dir, "--approve", "workspace_writeFile")
+	cmd.Stdin = strings.NewReader(initializeLine + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"workspace_writeFile","arguments":{"path":"styles.css","source":"h1{}"}}}` + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("exit: %v\nstderr:\n%s", err, stderr)
+	}
+	if !strings.Contains(string(out), `"id":2`) {
+		t.Fatalf("the write was not answered:\n%s", out)
+	}
+	if s := stderr.String(); !strings.Contains(s, "styles.css") || !strings.Contains(s, "not written") {
+		t.Fatalf("stderr does not name the unsaved edit:\n%s", s)
+	}
+	if got := readDisk(t, filepath.Join(dir, "styles.css")); got != "h1{color:red}\n" {
+		t.Fatalf("styles.css changed on disk without a save: %q", got)
+	}
+}
