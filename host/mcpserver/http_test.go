@@ -133,7 +133,7 @@ func TestHTTPBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	re := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/)`)
+	re := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)\n`)
 	var url string
 	for deadline := time.Now().Add(60 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := re.FindStringSubmatch(stderr.String()); m != nil {

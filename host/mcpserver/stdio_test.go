@@ -219,6 +219,7 @@ func TestBinaryFlagErrors(t *testing.T) {
 		{[]string{"--names", "dotted"}, 2, "--names must be provider or canonical"},
 		{[]string{"--approve", "a,,b"}, 2, "--approve must be all, none or TOOL,TOOL,..."},
 		{[]string{"--http", "a:b:c"}, 2, "--http"},
+		{[]string{"--http", "0.0.0.0:0"}, 2, "--allow-remote"},
 		{[]string{"--durable", "redis://user:secret@127.0.0.1:1"}, 1, "--durable"}, // nothing listens on port 1
 		{[]string{"--durable", "sqlite:x"}, 2, "--durable must be"},
 		{[]string{"extra"}, 2, "unexpected argument"},

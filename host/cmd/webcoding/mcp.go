@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -16,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		Name: "mcp",
-		Usage: "[--dir DIR] [--downloads DIR] [--http ADDR] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
+		Usage: "[--dir DIR] [--downloads DIR] [--http ADDR] [--allow-remote] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
 			"[--autosave] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
 		Run:     runMCP,
@@ -28,6 +27,7 @@ type mcpFlags struct {
 	ws                            *workspaceFlags
 	http, names, approve, durable string
 	allowDestructive, autosave    bool
+	allowRemote                   bool
 }
 
 // runMCP serves the core's registry over MCP (host/mcpserver): on stdin/stdout by default,
@@ -42,7 +42,8 @@ type mcpFlags struct {
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("mcp", e)
 	f := mcpFlags{ws: addWorkspaceFlags(fs, true)}
-	fs.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; a bare port binds 127.0.0.1) instead of stdio")
+	fs.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port; a bare port binds 127.0.0.1) instead of stdio, at /mcp")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http bind a non-loopback address (the server has no authentication: anyone who reaches it can edit the workspace)")
 	fs.StringVar(&f.names, "names", mcpserver.NamesProvider, "tool names: provider (workspace_getStatus) or canonical (workspace.getStatus)")
 	fs.StringVar(&f.approve, "approve", "none", "approved mutations: none, all, or a comma-separated list of tool names")
 	fs.BoolVar(&f.allowDestructive, "allow-destructive", false, "let approved tools marked destructiveHint run")
@@ -65,8 +66,11 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usagef("--http %q: %v", f.http, err)
 		}
+		if !loopback && !f.allowRemote {
+			return usagef("--http %s is not a loopback address; the MCP server has no authentication, so any host that can reach it could edit the workspace: bind 127.0.0.1, or add --allow-remote", addr)
+		}
 		if !loopback {
-			fmt.Fprintf(e.stderr, "webcoding mcp: warning: %s is not a loopback address; any host that can reach it can edit the workspace (browsers are still limited to loopback origins)\n", addr)
+			fmt.Fprintf(e.stderr, "webcoding mcp: warning: %s is not a loopback address (--allow-remote); any host that can reach it can edit the workspace (browsers are still limited to loopback origins)\n", addr)
 		}
 		listen = addr
 	}
@@ -91,7 +95,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	srv, err := mcpserver.New(ctx, h, mcpserver.Options{Names: f.names, Approval: approval,
-		AllowDestructive: f.allowDestructive, Autosave: f.autosave, Durable: durable.name, Log: e.stderr})
+		AllowDestructive: f.allowDestructive, AllowRemote: f.allowRemote, Autosave: f.autosave, Durable: durable.name, Log: e.stderr})
 	if err != nil {
 		return err
 	}
@@ -108,20 +112,22 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	return serveMCPHTTP(ctx, e, srv, listen)
 }
 
-// serveMCPHTTP serves srv at addr until ctx ends, then shuts down (in-flight requests get 10 s)
-// and waits for the calls inside the core.
+// serveMCPHTTP serves srv at addr (path /mcp; / too) until ctx ends, then shuts down
+// (in-flight requests get 10 s), waits for the calls inside the core and names unsaved edits
+// on stderr (Server.WarnUnsaved).
 func serveMCPHTTP(ctx context.Context, e *env, srv *mcpserver.Server, addr string) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := srv.Listen(addr)
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
 	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stderr, "webcoding mcp: serving MCP (Streamable HTTP) at http://%s/\n", ln.Addr())
+	fmt.Fprintf(e.stderr, "webcoding mcp: serving MCP (Streamable HTTP) at http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
 	case err := <-done:
 		srv.Wait()
+		srv.WarnUnsaved(ctx)
 		return fmt.Errorf("--http: %w", err)
 	case <-ctx.Done():
 	}
@@ -129,5 +135,6 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *mcpserver.Server, addr strin
 	defer cancel()
 	_ = hs.Shutdown(sctx)
 	srv.Wait()
+	srv.WarnUnsaved(ctx)
 	return nil
 }
