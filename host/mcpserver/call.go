@@ -138,6 +138,9 @@ func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Me
 	m["source"] = mcp.SourceMCP
 	m["mode"] = mcp.ModeAgent
 	m["toolCallId"] = id
+	if _, ok := m["sessionId"]; !ok && s.opts.SessionID != "" {
+		m["sessionId"] = s.opts.SessionID
+	}
 	type params struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments,omitempty"`

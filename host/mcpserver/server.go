@@ -79,6 +79,10 @@ type Options struct {
 	// Durable names the durable idempotency backend built inside the module: "" (off; the
 	// registry's in-memory idempotency still applies) or "memory" (abi.DurableConfig).
 	Durable string
+	// SessionID is the sessionId given to every call whose _meta names none. Idempotency and
+	// durable records are scoped by session (REFERENCE §6.6): the CLI derives it from --dir so
+	// one shared store never replays one folder's result for another.
+	SessionID string
 	// Version is the implementation version reported in initialize ("" means "dev").
 	Version string
 	// Log receives diagnostics (never protocol bytes). Nil discards them.

@@ -183,10 +183,16 @@ func TestCancelledQueuedCallNeverRuns(t *testing.T) {
 	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"demo_read","arguments":{},"_meta":{"toolCallId":"queued"}}}`)
 	s.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"test"}}`)
 	s.send(t, `{"jsonrpc":"2.0","id":3,"method":"ping"}`) // read after the cancellation
-	close(core.release)
 	// The cancelled request may be answered (MCP lets the sender ignore it), but only with a
-	// TOOL_CANCELLED result: it did not run.
+	// TOOL_CANCELLED result: it did not run. The core is released only once the ping — read
+	// after the cancellation — was answered, so the cancellation has been handled by then
+	// (releasing earlier let the queued call race its own cancellation under load).
+	released := false
 	for seen := map[string]bool{}; !seen["1"] || !seen["3"]; {
+		if seen["3"] && !released {
+			close(core.release)
+			released = true
+		}
 		r := s.recv(t)
 		id := string(r.ID)
 		switch {

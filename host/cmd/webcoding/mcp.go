@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -95,12 +96,13 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	srv, err := mcpserver.New(ctx, h, mcpserver.Options{Names: f.names, Approval: approval,
-		AllowDestructive: f.allowDestructive, AllowRemote: f.allowRemote, Autosave: f.autosave, Durable: durable.name, Log: e.stderr})
+		AllowDestructive: f.allowDestructive, AllowRemote: f.allowRemote, Autosave: f.autosave, Durable: durable.name, Log: e.stderr,
+		SessionID: siteSession(f.ws.dir)})
 	if err != nil {
 		return err
 	}
-	for _, n := range srv.UnknownApprovals() {
-		fmt.Fprintf(e.stderr, "webcoding mcp: warning: --approve names %q, which is not a tool\n", n)
+	if unknown := srv.UnknownApprovals(); len(unknown) > 0 {
+		return usagef("--approve names %s, which %s not a tool: run 'webcoding tools' to see the tool names", strings.Join(unknown, ", "), map[bool]string{true: "is", false: "are"}[len(unknown) == 1])
 	}
 	if listen == "" {
 		err := srv.Run(ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.stdout, Log: e.stderr})
