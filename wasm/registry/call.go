@@ -338,8 +338,12 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 		}
 		done <- out
 	}
-	if ex == nil && hctx.Done() == nil {
-		runOnce(hctx) // nothing can interrupt: run inline
+	if ex == nil && s.opts.timeout == 0 {
+		// No deadline to enforce and no shared execution to outlive this caller: run inline.
+		// Cancellation is cooperative here — the handler sees ctx and a handler that returns
+		// ctx's error becomes TOOL_CANCELLED — so a handler that finishes anyway reports what it
+		// really did. (A goroutine per call doubled the cost of a call inside wasm.)
+		runOnce(hctx)
 		return <-done
 	}
 	go runOnce(hctx)

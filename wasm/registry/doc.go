@@ -25,7 +25,9 @@
 //     its outcome after it: TOOL_IDEMPOTENCY_PENDING, TOOL_IDEMPOTENCY_UNKNOWN,
 //     TOOL_IDEMPOTENCY_STORE_FAILED, TOOL_IDEMPOTENCY_CONFLICT, or a replay (see durable.go)
 //  10. handler, with a context carrying cancellation and the timeout: TOOL_CANCELLED,
-//     TOOL_TIMEOUT {timeoutMs, executionState: "detached"}, TOOL_EXECUTION_FAILED
+//     TOOL_TIMEOUT {timeoutMs, executionState: "detached"} (with a timeout the handler runs on its
+//     own goroutine and is detached when it ignores its context; without one it runs inline and
+//     cancellation is cooperative), TOOL_EXECUTION_FAILED
 //     {handlerId, message} for errors without a code and for recovered panics; handler
 //     errors of type *mcp.ToolError keep their code, message and details
 //  11. output-schema validation: TOOL_OUTPUT_VALIDATION_FAILED {issues}
