@@ -122,6 +122,9 @@ func checkOptions(m *mcp.CallMeta) (options, *mcp.ToolError) {
 
 // callState carries one call through the pipeline.
 type callState struct {
+	// provTimeout and provMaxOut are the provenance copies of the options (see emit).
+	provTimeout, provMaxOut *int64
+
 	r       *Registry
 	call    Call
 	params  mcp.CallToolParams
@@ -526,14 +529,16 @@ func (s *callState) emit(kind audit.EventType, res *mcp.CallToolResult, state au
 	prov.State = state
 	prov.UsedOutputBytes = used
 	prov.ElapsedMs = now.Sub(s.started).Milliseconds()
-	if s.opts.timeoutMs != nil {
+	// The started and finished events share one copy of the option values.
+	if s.opts.timeoutMs != nil && s.provTimeout == nil {
 		ms := int64(*s.opts.timeoutMs)
-		prov.TimeoutMs = &ms
+		s.provTimeout = &ms
 	}
-	if s.opts.maxOutputBytes > 0 {
+	if s.opts.maxOutputBytes > 0 && s.provMaxOut == nil {
 		b := s.opts.maxOutputBytes
-		prov.MaxOutputBytes = &b
+		s.provMaxOut = &b
 	}
+	prov.TimeoutMs, prov.MaxOutputBytes = s.provTimeout, s.provMaxOut
 	params := s.params
 	params.Arguments = s.call.Arguments
 	obs(audit.ToolCallEvent{
