@@ -111,6 +111,13 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 	case m.baseline[from] != nil:
 		nf.RenamedFrom = from
 	}
+	return m.moveLocked(ctx, call, i, from, to, nf), nil
+}
+
+// moveLocked replaces the file at index i (stored at from) with nf stored at to: the active
+// path follows, to leaves the pending deletions and from joins them when it was saved. It is
+// the one bookkeeping of a rename and of reverting a rename. Caller holds m.mu.
+func (m *Manager) moveLocked(ctx context.Context, call Call, i int, from, to string, nf *File) Result {
 	active := m.active
 	if active == from {
 		active = to
@@ -121,7 +128,7 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 	}
 	rev := m.apply(ctx, call, edit{files: replaceFile(m.files, i, nf), active: active, deleted: deleted,
 		put: []*File{nf}, del: []string{from}})
-	return Result{Path: to, FromPath: from, ActivePath: active, Revision: rev, Changed: true}, nil
+	return Result{Path: to, FromPath: from, ActivePath: active, Revision: rev, Changed: true}
 }
 
 func (m *Manager) htmlCount() int {
@@ -339,17 +346,7 @@ func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Resul
 		if m.files[i].Language == "html" && nf.Language != "html" && m.htmlCount() == 1 {
 			return Result{}, entryRequired("revert", p)
 		}
-		active := m.active
-		if active == p {
-			active = orig
-		}
-		deleted := withoutPath(m.deleted, orig)
-		if m.baseline[p] != nil {
-			deleted = withPath(deleted, p)
-		}
-		rev := m.apply(ctx, call, edit{files: replaceFile(m.files, i, nf), active: active, deleted: deleted,
-			put: []*File{nf}, del: []string{p}})
-		return Result{Path: orig, FromPath: p, ActivePath: active, Revision: rev, Changed: true}, nil
+		return m.moveLocked(ctx, call, i, p, orig, nf), nil
 	}
 	saved := m.baseline[p]
 	if saved == nil {
