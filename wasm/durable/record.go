@@ -265,75 +265,60 @@ func DecodeRecord(raw []byte) (Record, error) {
 		return r, invalid("record", "%v", err)
 	}
 	// raw is now one valid JSON value with no repeated member: walk its top-level members.
-	p := flatParser{data: raw}
-	p.space()
-	if p.data[p.pos] != '{' {
+	if mcp.JSONKind(raw) != "object" {
 		return r, invalid("record", "expected a JSON object")
 	}
-	p.pos++
 	var (
-		seen  uint16
-		state string
+		seen    uint16
+		state   string
+		walkErr error
 	)
-	p.space()
-	if p.data[p.pos] == '}' {
-		p.pos++
-	} else {
-		for {
-			p.space()
-			name := p.key()
-			p.space()
-			p.pos++ // colon
-			p.space()
-			start := p.pos
-			p.skipValue()
-			v := p.data[start:p.pos]
-			var err error
-			switch name {
-			case "key":
-				r.Key, err = stringMember(name, v, true)
-			case "fingerprint":
-				r.Fingerprint, err = stringMember(name, v, true)
-			case "ownerId":
-				r.OwnerID, err = stringMember(name, v, true)
-			case "incarnation":
-				r.Incarnation, err = stringMember(name, v, true)
-			case "revision":
-				r.Revision, err = intMember(name, v, true)
-			case "state":
-				state, err = stringMember(name, v, true)
-			case "result":
-				r.Result, err = rawMember(v)
-			case "reason":
-				r.Reason, err = stringMember(name, v, false)
-			case "createdAt":
-				r.CreatedAt, err = intMember(name, v, true)
-			case "updatedAt":
-				r.UpdatedAt, err = intMember(name, v, true)
-			case "leaseExpiresAt":
-				r.LeaseExpiresAt, err = intMember(name, v, false)
-			case "reconciledBy":
-				r.ReconciledBy, err = stringMember(name, v, false)
-			case "reconciledAt":
-				r.ReconciledAt, err = intMember(name, v, false)
-			default:
-				field := truncate(name, 64)
-				if field == "" {
-					field = `""` // an empty member name still gets a visible field name
-				}
-				err = invalid(field, "is not a record member")
+	mcp.EachMember(raw, func(key, v []byte) bool {
+		name := string(key)
+		var err error
+		switch name {
+		case "key":
+			r.Key, err = stringMember(name, v, true)
+		case "fingerprint":
+			r.Fingerprint, err = stringMember(name, v, true)
+		case "ownerId":
+			r.OwnerID, err = stringMember(name, v, true)
+		case "incarnation":
+			r.Incarnation, err = stringMember(name, v, true)
+		case "revision":
+			r.Revision, err = intMember(name, v, true)
+		case "state":
+			state, err = stringMember(name, v, true)
+		case "result":
+			r.Result, err = rawMember(v)
+		case "reason":
+			r.Reason, err = stringMember(name, v, false)
+		case "createdAt":
+			r.CreatedAt, err = intMember(name, v, true)
+		case "updatedAt":
+			r.UpdatedAt, err = intMember(name, v, true)
+		case "leaseExpiresAt":
+			r.LeaseExpiresAt, err = intMember(name, v, false)
+		case "reconciledBy":
+			r.ReconciledBy, err = stringMember(name, v, false)
+		case "reconciledAt":
+			r.ReconciledAt, err = intMember(name, v, false)
+		default:
+			field := truncate(name, 64)
+			if field == "" {
+				field = `""` // an empty member name still gets a visible field name
 			}
-			if err != nil {
-				return Record{}, withKey(err, r.Key)
-			}
-			seen |= memberBit(name)
-			p.space()
-			c := p.data[p.pos]
-			p.pos++
-			if c == '}' {
-				break
-			}
+			err = invalid(field, "is not a record member")
 		}
+		if err != nil {
+			walkErr = err
+			return false
+		}
+		seen |= memberBit(name)
+		return true
+	})
+	if walkErr != nil {
+		return Record{}, withKey(walkErr, r.Key)
 	}
 	for i, name := range requiredMembers {
 		if seen&(1<<i) == 0 {
@@ -405,86 +390,6 @@ func rawMember(v []byte) (json.RawMessage, error) {
 		return nil, invalid("result", "%v", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// flatParser walks JSON already checked by mcp.CheckJSON; it never sees malformed input.
-type flatParser struct {
-	data []byte
-	pos  int
-}
-
-func (p *flatParser) space() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-// skipString advances past the string starting at pos.
-func (p *flatParser) skipString() {
-	p.pos++
-	for {
-		switch p.data[p.pos] {
-		case '\\':
-			p.pos += 2
-		case '"':
-			p.pos++
-			return
-		default:
-			p.pos++
-		}
-	}
-}
-
-// key reads a member name (unescaping only when needed).
-func (p *flatParser) key() string {
-	start := p.pos
-	p.skipString()
-	v := p.data[start:p.pos]
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1])
-	}
-	var s string
-	_ = json.Unmarshal(v, &s) // valid JSON string: cannot fail
-	return s
-}
-
-// skipValue advances past one value starting at pos.
-func (p *flatParser) skipValue() {
-	switch p.data[p.pos] {
-	case '"':
-		p.skipString()
-	case '{', '[':
-		depth := 0
-		for {
-			switch p.data[p.pos] {
-			case '"':
-				p.skipString()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					p.pos++
-					return
-				}
-			}
-			p.pos++
-		}
-	default:
-		for p.pos < len(p.data) {
-			switch p.data[p.pos] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return
-			}
-			p.pos++
-		}
-	}
 }
 
 func withKey(err error, key string) error {
