@@ -87,33 +87,48 @@ func Start() (context.Context, error) {
 		startErr = err
 		return nil, err
 	}
-	userDir, err = os.MkdirTemp("", "webcoding-chromium-")
-	if err != nil {
-		startErr = err
-		return nil, err
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(userDir),
-		chromedp.WindowSize(1440, 1000),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	// The first Run starts the browser.
-	if err := chromedp.Do(bctx); err != nil {
+	// A loaded machine occasionally misses chromedp's start-up read of the DevTools URL
+	// ("chrome failed to start"); a fresh profile and a second attempt fix that, so the
+	// browser gets three tries before every test of the binary fails.
+	var bctx context.Context
+	var cancelA, cancelB context.CancelFunc
+	for attempt := 1; ; attempt++ {
+		userDir, err = os.MkdirTemp("", "webcoding-chromium-")
+		if err != nil {
+			startErr = err
+			return nil, err
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(path),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(userDir),
+			chromedp.WindowSize(1440, 1000),
+		}
+		var actx context.Context
+		actx, cancelA = chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelB = chromedp.NewContext(actx)
+		// The first Run starts the browser.
+		err = chromedp.Do(bctx)
+		if err == nil {
+			break
+		}
 		cancelB()
 		cancelA()
-		startErr = fmt.Errorf("chromium: start %s: %w", path, err)
-		return nil, startErr
+		_ = os.RemoveAll(userDir)
+		userDir = ""
+		if attempt == 3 {
+			startErr = fmt.Errorf("chromium: start %s (3 attempts): %w", path, err)
+			return nil, startErr
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
 	}
 	browserCtx = bctx
 	cancelAll = []context.CancelFunc{cancelB, cancelA}

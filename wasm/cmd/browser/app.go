@@ -37,9 +37,13 @@ type fileRow struct {
 }
 
 // entry is one transcript line. Kind: "user", "call", "result", "agent", "error", "info".
+// Details is an optional second line (error details); Actions are recovery buttons
+// (feature.go).
 type entry struct {
-	Kind string
-	Text string
+	Kind    string
+	Text    string
+	Details string
+	Actions []entryAction
 }
 
 // state is everything the UI renders; guarded by app.mu.
@@ -236,6 +240,11 @@ func (a *app) observe(e audit.ToolCallEvent) {
 		}
 	}
 	a.emit(ev)
+	for _, f := range features {
+		if f.observe != nil {
+			f.observe(a, e)
+		}
+	}
 	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) {
 		return
 	}
@@ -390,6 +399,12 @@ func (a *app) start(ctx context.Context) {
 			a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
 		}
 		a.reload(ctx)
+		for _, f := range features {
+			if f.start != nil {
+				f := f
+				jsbridge.Go("start."+f.name, func() { f.start(a, ctx) })
+			}
+		}
 	})
 }
 

@@ -44,8 +44,16 @@ func (a *app) bindDOM() {
 			path = attr(btn, "data-prompt")
 		}
 		id := attr(btn, "data-id")
+		data := dataset(btn)
 		args[0].Call("preventDefault")
-		jsbridge.Go("action."+action, func() { a.action(action, path, id) })
+		jsbridge.Go("action."+action, func() {
+			for _, f := range features {
+				if f.action != nil && f.action(a, uiAction{Name: action, Data: data}) {
+					return
+				}
+			}
+			a.action(action, path, id)
+		})
 		return nil
 	})
 	a.bindDialog()
@@ -72,6 +80,19 @@ func (a *app) bindDOM() {
 	on(doc, "keydown", func(_ js.Value, args []js.Value) any {
 		ev := args[0]
 		key := ev.Get("key").String()
+		k := keyInfo{Key: key, Ctrl: ev.Get("ctrlKey").Bool(), Meta: ev.Get("metaKey").Bool(),
+			Shift: ev.Get("shiftKey").Bool(), Alt: ev.Get("altKey").Bool(), InText: inTextField(ev.Get("target")),
+			DialogOpen: modalOpen()}
+		k.Mod = k.Ctrl || k.Meta
+		if t := ev.Get("target"); t.Type() == js.TypeObject && t.Get("id").Type() == js.TypeString {
+			k.TargetID = t.Get("id").String()
+		}
+		for _, f := range features {
+			if f.key != nil && f.key(a, k) {
+				ev.Call("preventDefault")
+				return nil
+			}
+		}
 		switch {
 		case key == "Escape" && a.isFullscreen():
 			// Escape leaves the full-screen preview first.
@@ -103,6 +124,11 @@ func (a *app) bindDOM() {
 		return nil
 	})
 	a.bindEditor()
+	for _, f := range features {
+		if f.bind != nil {
+			f.bind(a)
+		}
+	}
 }
 
 // dialogOpen reports whether the file dialog is open (shortcuts are off while it is).

@@ -23,7 +23,7 @@ var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID
 {{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p><div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button></div></article>{{end}}{{end}}
 {{define "notice"}}{{if .UpdateReady}}<span>A new version of the studio is available.</span> <button type="button" data-action="reload-studio" aria-label="Reload studio">Reload studio</button> {{end}}{{if .Notice}}<span>{{.Notice}}</span>{{end}}{{end}}
 {{define "recipes"}}{{range .}}<button type="button" class="recipe" data-action="recipe" data-prompt="{{.Prompt}}" aria-label="Recipe: {{.Label}}">{{.Label}}</button>{{end}}{{end}}
-{{define "transcript"}}{{range .}}<li class="entry entry-{{.Kind}}">{{.Text}}</li>{{end}}{{end}}
+{{define "transcript"}}{{range $i, $e := .}}<li class="entry entry-{{$e.Kind}}">{{$e.Text}}{{if $e.Details}}<div class="entry-details">{{$e.Details}}</div>{{end}}{{if $e.Actions}}<div class="entry-actions">{{range $j, $x := $e.Actions}}<button type="button" id="entry-{{$i}}-{{$j}}" data-action="{{$x.Action}}" data-arg="{{$x.Arg}}">{{$x.Label}}</button>{{end}}</div>{{end}}</li>{{end}}{{end}}
 {{define "console"}}{{range .}}<li class="console-{{.Level}}"><span class="console-level">{{.Level}}</span> {{.Text}}</li>{{end}}{{end}}
 {{define "diagnostics"}}{{if .}}<h3>Diagnostics</h3><ul>{{range .}}<li>{{.Message}} <span class="muted">({{.SourcePath}})</span></li>{{end}}</ul>{{end}}{{end}}
 {{define "previewError"}}{{if .}}<div role="alert" aria-label="Preview runtime error" class="preview-alert"><p>{{.}}</p><button type="button" data-action="refresh-preview" aria-label="Refresh preview after runtime error">Refresh preview</button></div>{{end}}{{end}}
@@ -151,5 +151,10 @@ func (a *app) render() {
 	setRegion("preview-console", execTpl("console", st.preview.Console))
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
+	}
+	for _, f := range features {
+		if f.render != nil {
+			f.render(a)
+		}
 	}
 }
