@@ -53,12 +53,12 @@ func (u uiAction) Get(key string) string { return u.Data[key] }
 
 // keyInfo is one keydown event, copied out of the event inside the callback.
 type keyInfo struct {
-	Key                     string
-	Ctrl, Meta, Shift, Alt  bool
-	InText                  bool   // the target is an input, textarea, select or contenteditable
-	TargetID                string // the target element's id ("" when none)
-	DialogOpen              bool   // a modal dialog of the studio is open
-	Mod                     bool   // Ctrl or Meta (Cmd on macOS)
+	Key                    string
+	Ctrl, Meta, Shift, Alt bool
+	InText                 bool   // the target is an input, textarea, select or contenteditable
+	TargetID               string // the target element's id ("" when none)
+	DialogOpen             bool   // a modal dialog of the studio is open
+	Mod                    bool   // Ctrl or Meta (Cmd on macOS)
 }
 
 // dataset copies an element's data-* attributes.
