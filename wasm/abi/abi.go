@@ -11,6 +11,9 @@
 //   - approvals/list → {approvals: [...]} (newest first)
 //   - approvals/resolve {id, decision: "allow"|"deny"} → {resolved: true}
 //   - approvals/denyAll → {denied: n}
+//   - approvals/approveRun {id} → {approved: n}: "Approve all for this run" (registry
+//     ApproveRun): id and the other pending calls of its prompt run are allowed, and so are
+//     the run's later calls; an unknown id or one outside a run is -32602
 //   - session/configure Config → {configured: true}: rebuilds the session (registry and
 //     approval queue) from the host's configuration
 //   - ping → {}
@@ -275,6 +278,8 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 		return marshal(map[string]any{"approvals": sess.Approvals.Snapshot()})
 	case "approvals/resolve":
 		return h.resolve(sess, params)
+	case "approvals/approveRun":
+		return h.approveRun(sess, params)
 	case "approvals/denyAll":
 		n := 0
 		if sess.Approvals != nil {
@@ -330,6 +335,25 @@ func (h *Handler) resolve(sess *Session, params json.RawMessage) (json.RawMessag
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("approvals/resolve: no pending approval %q", id)}
 	}
 	return marshal(map[string]any{"resolved": true})
+}
+
+func (h *Handler) approveRun(sess *Session, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+	m, err := mcp.DecodeObject(params, []string{"id"}, nil)
+	var id string
+	if err == nil && json.Unmarshal(m["id"], &id) != nil {
+		err = errors.New("id must be a string")
+	}
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "approvals/approveRun: " + trimPrefix(err)}
+	}
+	if sess.Approvals == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("approvals/approveRun: no pending approval %q", id)}
+	}
+	n, aerr := sess.Approvals.ApproveRun(id)
+	if aerr != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("approvals/approveRun %q: %s", id, trimPrefix(aerr))}
+	}
+	return marshal(map[string]any{"approved": n})
 }
 
 // track registers a request's id as in flight; done unregisters it. Requests without a

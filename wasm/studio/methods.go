@@ -82,6 +82,7 @@ func (e *env) methods(r *registry.Registry) map[string]abi.Method {
 					return nil, invalidParams("agent/run: sessionId must be a string of 1..256 characters")
 				}
 			}
+			ctx = registry.WithRun(ctx, "agent/run") // "Approve all for this run" scope
 			st := e.m.Status(ctx)
 			rep := agent.Run(ctx, r.Call, prompt, agent.RunOptions{
 				SessionID: session, FolderLinked: st.Filesystem.FolderLinked, ActivePath: st.ActivePath,

@@ -13,6 +13,7 @@ import (
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/registry"
 )
 
 // Session methods of the OpenRouter provider loop (REFERENCE §7.5, SPEC §3 `agent --provider
@@ -157,6 +158,7 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 		session = "openrouter-" + strconv.Itoa(or.runs)
 	}
 	r := or.s.Registry
+	ctx = registry.WithRun(ctx, "agent/openrouter") // "Approve all for this run" scope
 	rep := openrouter.Run(ctx, prompt, openrouter.Options{
 		Config:    cfg,
 		Transport: or.o.Transport,
