@@ -120,6 +120,7 @@ type checkpoint struct {
 	tool, callID   string
 	coalesceKey    string
 	at             time.Time
+	revision       int64 // the revision the checkpoint was made at (unique in a session)
 }
 
 // New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
@@ -157,7 +158,7 @@ func (m *Manager) loadLocked(s Snapshot, rev int64, call Call) {
 	}
 	m.revision = rev
 	m.preview = PreviewState{Revision: rev, Status: PreviewWaiting}
-	m.history = []*checkpoint{{files: m.files, active: m.active, deleted: m.deleted, tool: call.Tool, callID: call.CallID, at: m.now()}}
+	m.history = []*checkpoint{{files: m.files, active: m.active, deleted: m.deleted, tool: call.Tool, callID: call.CallID, at: m.now(), revision: rev}}
 	m.histIndex = 0
 }
 
@@ -287,7 +288,7 @@ func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
 	m.preview = PreviewState{Revision: m.revision, Status: PreviewWaiting}
 	now := m.now()
 	cp := &checkpoint{files: m.files, active: m.active, deleted: m.deleted, preserveActive: e.preserveActive,
-		tool: call.Tool, callID: call.CallID, coalesceKey: call.CoalesceKey, at: now}
+		tool: call.Tool, callID: call.CallID, coalesceKey: call.CoalesceKey, at: now, revision: m.revision}
 	top := m.history[m.histIndex]
 	if call.CoalesceKey != "" && m.histIndex > 0 && m.histIndex == len(m.history)-1 &&
 		top.coalesceKey == call.CoalesceKey && now.Sub(top.at) < CoalesceWindow {
