@@ -19,7 +19,6 @@ import (
 var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
 {{define "status"}}<span id="status-text">{{.StatusText}}</span>{{if .Ready}} · <span id="tools-count">tools/list · {{.Tools}}</span> · <span id="status-revision">revision {{.Revision}}</span>{{end}}{{end}}
 {{define "storage"}}{{if eq .Mode "indexed-db"}}Saved in this browser (IndexedDB){{else if eq .Mode "memory"}}Memory only — not saved{{if .Error}}: {{.Error}}{{end}}{{else}}Loading storage…{{end}}{{end}}
-{{define "files"}}<ul class="file-list">{{range .Files}}<li class="file-row"><button type="button" class="file{{if .Active}} active{{end}}" id="{{fileID .Path}}" data-action="open" data-path="{{.Path}}" aria-label="Open {{.Path}}"{{if .Active}} aria-current="true"{{end}}><span class="file-name">{{.Path}}</span>{{if .Dirty}}<span class="dirty" title="Changed since the last save">•</span>{{end}}</button><span class="file-actions"><button type="button" id="{{fileID .Path}}-rename" data-action="rename" data-path="{{.Path}}" aria-label="Rename {{.Path}}" title="Rename">✎</button><button type="button" id="{{fileID .Path}}-download" data-action="download" data-path="{{.Path}}" aria-label="Download {{.Path}}" title="Download">⤓</button>{{if .Dirty}}<button type="button" id="{{fileID .Path}}-revert" data-action="revert" data-path="{{.Path}}" aria-label="Revert {{.Path}}" title="Revert">↺</button>{{end}}<button type="button" id="{{fileID .Path}}-delete" data-action="delete" data-path="{{.Path}}" aria-label="Delete {{.Path}}" title="Delete">✕</button></span></li>{{end}}</ul>{{end}}
 {{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p><div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button></div></article>{{end}}{{end}}
 {{define "notice"}}{{if .UpdateReady}}<span>A new version of the studio is available.</span> <button type="button" data-action="reload-studio" aria-label="Reload studio">Reload studio</button> {{end}}{{if .Notice}}<span>{{.Notice}}</span>{{end}}{{end}}
 {{define "recipes"}}{{range .}}<button type="button" class="recipe" data-action="recipe" data-prompt="{{.Prompt}}" aria-label="Recipe: {{.Label}}">{{.Label}}</button>{{end}}{{end}}
@@ -34,12 +33,6 @@ func fileID(p string) string {
 	h := fnv.New64a()
 	h.Write([]byte(p))
 	return "file-" + hex.EncodeToString(h.Sum(nil))
-}
-
-type fileView struct {
-	Path   string
-	Dirty  bool
-	Active bool
 }
 
 // lastHTML remembers what each region holds, so unchanged regions are not rewritten (which
@@ -121,11 +114,7 @@ func (a *app) render() {
 		n.Set("hidden", st.notice == "" && !st.updateReady)
 	}
 	setRegion("recipes", execTpl("recipes", agent.Recipes()))
-	views := make([]fileView, len(st.files))
-	for i, f := range st.files {
-		views[i] = fileView{Path: f.Path, Dirty: f.Dirty, Active: f.Path == st.activePath}
-	}
-	setRegion("file-list", execTpl("files", map[string]any{"Files": views}))
+	// #file-list is the explorer tree (tree.go), drawn by its feature render hook.
 
 	a.renderEditor(st)
 

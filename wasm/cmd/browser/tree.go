@@ -1,0 +1,376 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"html/template"
+	"sort"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+)
+
+// The explorer tree (REFERENCE §11 "Workspace files"): the flat, normalized workspace paths of
+// workspace.listFiles drawn as a nested tree in #file-list, following the WAI-ARIA tree
+// pattern:
+//
+//   - <ul role="tree"> with <li role="treeitem" aria-level> items; folders carry
+//     aria-expanded and their children in a <ul role="group">; files carry aria-selected
+//     (the workspace's active path is the one selected file);
+//   - roving focus: exactly one treeitem has tabindex="0" (the focused one, by default the
+//     active file); Up/Down move through the visible items, Home/End to the first/last,
+//     Right expands a folder or enters its first child, Left collapses a folder or moves to
+//     the parent, Enter/Space open a file through workspace.openFile (or toggle a folder);
+//     F2 renames and Delete deletes the focused file (both through the file dialog);
+//   - the per-file buttons (Rename, Download, Revert when dirty, Delete) of the focused row
+//     are in the Tab order; the other rows' buttons have tabindex="-1";
+//   - folders are expanded unless the user collapsed them; the collapsed set survives
+//     re-renders, and the folders above a newly active file open again.
+//
+// Roving tabindex is applied to the DOM after each render (applyTreeFocus), not in the
+// template, so moving focus never rewrites the region (a rewrite between mousedown and click
+// would lose the click).
+
+// treeNode is one rendered tree item.
+type treeNode struct {
+	ID       string // element id (stable per path: focus survives re-renders)
+	Path     string // file path, or folder path without a trailing "/"
+	Name     string // last path segment
+	Folder   bool
+	Level    int // aria-level, 1 for top-level items
+	Expanded bool
+	Active   bool // the workspace's active file
+	Dirty    bool // a file changed since the last save; a folder holding one
+	Children []*treeNode
+}
+
+// treeState is the explorer's own state; guarded by mu (render runs on the render loop, the
+// key and focus hooks inside JS callbacks).
+type treeState struct {
+	mu         sync.Mutex
+	collapsed  map[string]bool // folder path → collapsed by the user
+	focus      string          // element id of the roving-focus item ("" = the active file)
+	lastActive string          // the active path seen by the last render
+	visible    []*treeNode     // visible items in document order (last render)
+	byID       map[string]*treeNode
+	parent     map[string]*treeNode // element id → its folder (nil at top level)
+}
+
+var tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
+
+var treeTpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
+{{define "tree"}}<ul class="tree" role="tree" id="file-tree" aria-label="Workspace files">{{range .}}{{template "node" .}}{{end}}</ul>{{end}}
+{{define "node"}}{{if .Folder}}<li role="treeitem" class="tree-item tree-folder" id="{{.ID}}" aria-level="{{.Level}}" aria-expanded="{{.Expanded}}" tabindex="-1" data-action="tree-toggle" data-folder="{{.Path}}" aria-label="{{.Name}}{{if .Dirty}}, contains unsaved changes{{end}}"><div class="tree-row" style="--level: {{.Level}}"><span class="tree-twisty" aria-hidden="true"></span><span class="tree-name">{{.Name}}</span>{{if .Dirty}}<span class="dirty" aria-hidden="true">•</span>{{end}}</div>{{if .Expanded}}<ul role="group">{{range .Children}}{{template "node" .}}{{end}}</ul>{{end}}</li>{{else}}<li role="treeitem" class="tree-item tree-file{{if .Active}} active{{end}}" id="{{.ID}}" aria-level="{{.Level}}" aria-selected="{{.Active}}" tabindex="-1" data-action="open" data-path="{{.Path}}" aria-label="Open {{.Path}}"{{if .Dirty}} aria-describedby="{{.ID}}-dirty"{{end}}><div class="tree-row" style="--level: {{.Level}}"><span class="tree-twisty" aria-hidden="true"></span><span class="tree-name" title="{{.Path}}">{{.Name}}</span>{{if .Dirty}}<span class="dirty" id="{{.ID}}-dirty" title="Changed since the last save">•<span class="visually-hidden"> unsaved changes</span></span>{{end}}<span class="file-actions"><button type="button" id="{{.ID}}-rename" tabindex="-1" data-action="rename" data-path="{{.Path}}" aria-label="Rename {{.Path}}" title="Rename (F2)">✎</button><button type="button" id="{{.ID}}-download" tabindex="-1" data-action="download" data-path="{{.Path}}" aria-label="Download {{.Path}}" title="Download">⤓</button>{{if .Dirty}}<button type="button" id="{{.ID}}-revert" tabindex="-1" data-action="revert" data-path="{{.Path}}" aria-label="Revert {{.Path}}" title="Revert">↺</button>{{end}}<button type="button" id="{{.ID}}-delete" tabindex="-1" data-action="delete" data-path="{{.Path}}" aria-label="Delete {{.Path}}" title="Delete (Delete key)">✕</button></span></div></li>{{end}}{{end}}
+`))
+
+// folderID is a folder's element id (distinct from any file's).
+func folderID(p string) string { return "dir-" + strings.TrimPrefix(fileID(p+"/"), "file-") }
+
+// buildTree nests the flat paths (already normalized by the workspace: "/"-separated, no
+// empty, "." or ".." segments) into folders and files, folders first, each level sorted by
+// name (case-insensitive). collapsed folders have no rendered children but still count
+// their dirty files.
+func buildTree(files []fileRow, active string, collapsed map[string]bool) []*treeNode {
+	root := &treeNode{Expanded: true}
+	folders := map[string]*treeNode{"": root}
+	var folder func(p string) *treeNode
+	folder = func(p string) *treeNode {
+		if n, ok := folders[p]; ok {
+			return n
+		}
+		parentPath, name := "", p
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			parentPath, name = p[:i], p[i+1:]
+		}
+		par := folder(parentPath)
+		n := &treeNode{ID: folderID(p), Path: p, Name: name, Folder: true, Level: par.Level + 1, Expanded: !collapsed[p]}
+		par.Children = append(par.Children, n)
+		folders[p] = n
+		return n
+	}
+	for _, f := range files {
+		dir, name := "", f.Path
+		if i := strings.LastIndexByte(f.Path, '/'); i >= 0 {
+			dir, name = f.Path[:i], f.Path[i+1:]
+		}
+		par := folder(dir)
+		par.Children = append(par.Children, &treeNode{ID: fileID(f.Path), Path: f.Path, Name: name, Level: par.Level + 1, Active: f.Path == active, Dirty: f.Dirty})
+		if f.Dirty {
+			for d := dir; ; {
+				folders[d].Dirty = true
+				if d == "" {
+					break
+				}
+				if i := strings.LastIndexByte(d, '/'); i >= 0 {
+					d = d[:i]
+				} else {
+					d = ""
+				}
+			}
+		}
+	}
+	var sortLevel func(n *treeNode)
+	sortLevel = func(n *treeNode) {
+		sort.SliceStable(n.Children, func(i, j int) bool {
+			a, b := n.Children[i], n.Children[j]
+			if a.Folder != b.Folder {
+				return a.Folder
+			}
+			return strings.ToLower(a.Name) < strings.ToLower(b.Name)
+		})
+		for _, c := range n.Children {
+			sortLevel(c)
+		}
+	}
+	sortLevel(root)
+	var prune func(n *treeNode)
+	prune = func(n *treeNode) { // a collapsed folder renders no children
+		if n.Folder && !n.Expanded {
+			n.Children = nil
+			return
+		}
+		for _, c := range n.Children {
+			prune(c)
+		}
+	}
+	prune(root)
+	return root.Children
+}
+
+// ancestors returns the folder paths above p ("a/b/c.txt" → "a", "a/b").
+func ancestors(p string) []string {
+	var out []string
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			out = append(out, p[:i])
+		}
+	}
+	return out
+}
+
+func init() {
+	registerFeature(&feature{name: "tree", bind: bindTree, render: renderTree, action: treeAction, key: treeKey})
+}
+
+// renderTree draws #file-list from the workspace's file list.
+func renderTree(a *app) {
+	a.mu.Lock()
+	files := append([]fileRow(nil), a.st.files...)
+	active := a.st.activePath
+	a.mu.Unlock()
+
+	tree.mu.Lock()
+	if active != tree.lastActive {
+		tree.lastActive = active
+		for _, d := range ancestors(active) { // show the newly active file
+			delete(tree.collapsed, d)
+		}
+		tree.focus = "" // focus follows the active file until the user moves it
+	}
+	nodes := buildTree(files, active, tree.collapsed)
+	tree.visible = tree.visible[:0]
+	clear(tree.byID)
+	clear(tree.parent)
+	var walk func(list []*treeNode, par *treeNode)
+	walk = func(list []*treeNode, par *treeNode) {
+		for _, n := range list {
+			tree.visible = append(tree.visible, n)
+			tree.byID[n.ID] = n
+			tree.parent[n.ID] = par
+			walk(n.Children, n)
+		}
+	}
+	walk(nodes, nil)
+	tree.mu.Unlock()
+
+	var b strings.Builder
+	if err := treeTpl.ExecuteTemplate(&b, "tree", nodes); err != nil {
+		b.Reset()
+		b.WriteString(template.HTMLEscapeString(err.Error()))
+	}
+	setRegion("file-list", b.String())
+	applyTreeFocus(false)
+}
+
+// focusTarget returns the roving-focus item's id: the remembered one while it is visible, else
+// the active file, else the first item. Call with tree.mu held.
+func focusTarget() string {
+	if tree.byID[tree.focus] != nil {
+		return tree.focus
+	}
+	if id := fileID(tree.lastActive); tree.byID[id] != nil {
+		return id
+	}
+	if len(tree.visible) > 0 {
+		return tree.visible[0].ID
+	}
+	return ""
+}
+
+// applyTreeFocus gives the roving-focus item tabindex="0" (and its row's buttons), every other
+// item and button tabindex="-1"; with move it also focuses the item. It only touches the DOM.
+func applyTreeFocus(move bool) {
+	tree.mu.Lock()
+	id := focusTarget()
+	tree.mu.Unlock()
+	doc := js.Global().Get("document")
+	list := doc.Call("getElementById", "file-list")
+	if list.IsNull() || id == "" {
+		return
+	}
+	items := list.Call("querySelectorAll", "[role=treeitem][tabindex='0'], .file-actions button[tabindex='0']")
+	for i := 0; i < items.Length(); i++ {
+		items.Index(i).Call("setAttribute", "tabindex", "-1")
+	}
+	el := doc.Call("getElementById", id)
+	if el.IsNull() {
+		return
+	}
+	el.Call("setAttribute", "tabindex", "0")
+	if row := el.Call("querySelector", ":scope > .tree-row"); !row.IsNull() {
+		btns := row.Call("querySelectorAll", ".file-actions button")
+		for i := 0; i < btns.Length(); i++ {
+			btns.Index(i).Call("setAttribute", "tabindex", "0")
+		}
+	}
+	if move {
+		el.Call("focus")
+	}
+}
+
+// bindTree follows focus moves inside the tree (a click or Tab landing on an item makes it the
+// roving-focus item).
+func bindTree(a *app) {
+	list := js.Global().Get("document").Call("getElementById", "file-list")
+	if list.IsNull() {
+		return
+	}
+	on(list, "focusin", func(_ js.Value, args []js.Value) any {
+		t := args[0].Get("target")
+		if t.Type() != js.TypeObject || attr(t, "role") != "treeitem" {
+			return nil
+		}
+		id := t.Get("id").String()
+		tree.mu.Lock()
+		changed := tree.focus != id && tree.byID[id] != nil
+		if changed {
+			tree.focus = id
+		}
+		tree.mu.Unlock()
+		if changed {
+			applyTreeFocus(false)
+		}
+		return nil
+	})
+}
+
+// treeAction handles a click on a folder (expand/collapse).
+func treeAction(a *app, act uiAction) bool {
+	if act.Name != "tree-toggle" {
+		return false
+	}
+	toggleFolder(a, act.Get("folder"), nil)
+	return true
+}
+
+// toggleFolder flips a folder (or sets it when expand is non-nil) and re-renders.
+func toggleFolder(a *app, p string, expand *bool) {
+	tree.mu.Lock()
+	collapse := !tree.collapsed[p]
+	if expand != nil {
+		collapse = !*expand
+	}
+	if collapse {
+		tree.collapsed[p] = true
+	} else {
+		delete(tree.collapsed, p)
+	}
+	tree.focus = folderID(p)
+	tree.mu.Unlock()
+	a.markDirty()
+}
+
+// treeKey is the tree's keyboard handler (runs inside the keydown callback: DOM focus moves
+// happen here, registry calls go to goroutines).
+func treeKey(a *app, k keyInfo) bool {
+	if k.DialogOpen || k.Mod || k.Alt {
+		return false
+	}
+	tree.mu.Lock()
+	n := tree.byID[k.TargetID]
+	if n == nil {
+		tree.mu.Unlock()
+		return false
+	}
+	idx := -1
+	for i, v := range tree.visible {
+		if v.ID == n.ID {
+			idx = i
+		}
+	}
+	par := tree.parent[n.ID]
+	last := len(tree.visible) - 1
+	var next *treeNode
+	switch k.Key {
+	case "ArrowDown":
+		if idx < last {
+			next = tree.visible[idx+1]
+		}
+	case "ArrowUp":
+		if idx > 0 {
+			next = tree.visible[idx-1]
+		}
+	case "Home":
+		next = tree.visible[0]
+	case "End":
+		next = tree.visible[last]
+	case "ArrowRight":
+		if n.Folder && n.Expanded && len(n.Children) > 0 {
+			next = n.Children[0]
+		}
+	case "ArrowLeft":
+		if (!n.Folder || !n.Expanded) && par != nil {
+			next = par
+		}
+	}
+	if next != nil {
+		tree.focus = next.ID
+	}
+	tree.mu.Unlock()
+
+	switch k.Key {
+	case "ArrowDown", "ArrowUp", "Home", "End":
+		if next != nil {
+			applyTreeFocus(true)
+		}
+		return true
+	case "ArrowRight", "ArrowLeft":
+		if next != nil {
+			applyTreeFocus(true)
+		} else if n.Folder {
+			expand := k.Key == "ArrowRight"
+			if expand != n.Expanded {
+				toggleFolder(a, n.Path, &expand)
+			}
+		}
+		return true
+	case "Enter", " ":
+		if n.Folder {
+			toggleFolder(a, n.Path, nil)
+		} else {
+			p := n.Path
+			jsbridge.Go("tree.open", func() { a.action("open", p, "") })
+		}
+		return true
+	case "F2", "Delete":
+		if n.Folder || k.Shift {
+			return false
+		}
+		p, act := n.Path, map[string]string{"F2": "rename", "Delete": "delete"}[k.Key]
+		jsbridge.Go("tree."+act, func() { a.action(act, p, "") })
+		return true
+	}
+	return false
+}
