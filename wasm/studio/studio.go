@@ -142,7 +142,11 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 			return nil, err
 		}
 	}
-	return e.methods(r), nil
+	methods := e.methods(r)
+	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
+		methods[name] = m
+	}
+	return methods, nil
 }
 
 // newEnv creates the session's Manager (hydrated from p.Repository, then p.Folder imported
