@@ -52,9 +52,14 @@ type Received struct {
 
 // Options tune the default request checks.
 type Options struct {
-	// WantKey, when non-empty, is the API key every request must carry as
-	// "Authorization: Bearer <key>". Empty: requests must carry no Authorization header.
+	// WantKey, when non-empty, is the API key every chat request (POST) must carry as
+	// "Authorization: Bearer <key>". Empty: requests must carry no Authorization header. A
+	// GET (the models catalog) may carry no key or exactly that one.
 	WantKey string
+	// Models, when non-nil, answers every GET of a path ending in "/models" (status 200)
+	// without using a scripted step, so a page may load the catalog at any time. Such
+	// requests are still recorded (Requests); ChatRequests leaves them out.
+	Models []byte
 }
 
 // Server is a running fake provider. URL is its base; ChatURL the chat-completions endpoint
@@ -68,6 +73,7 @@ type Server struct {
 	mu    sync.Mutex
 	steps []Step
 	got   []Received
+	pre   int // CORS preflights answered
 	done  chan struct{}
 }
 
@@ -88,6 +94,25 @@ func (s *Server) Requests() []Received {
 	return append([]Received(nil), s.got...)
 }
 
+// ChatRequests returns the POST requests received so far (the chat-completions calls).
+func (s *Server) ChatRequests() []Received {
+	var out []Received
+	for _, r := range s.Requests() {
+		if r.Method == http.MethodPost {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Preflights is how many CORS preflight (OPTIONS) requests were answered. They are not
+// recorded in Requests and use no step.
+func (s *Server) Preflights() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pre
+}
+
 // Remaining is how many scripted steps were not used.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -95,7 +120,38 @@ func (s *Server) Remaining() int {
 	return len(s.steps)
 }
 
+// CORS: a page on another origin (the browser studio on its own loopback port) calls the
+// fake like it calls OpenRouter, which allows CORS. Every response allows the caller's
+// origin and exposes Retry-After; a preflight is answered here.
+const (
+	corsHeaders = "Authorization, Content-Type, HTTP-Referer, X-Title"
+	corsMethods = "GET, POST, OPTIONS"
+)
+
+func cors(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Expose-Headers", "Retry-After")
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	cors(w, r)
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		s.mu.Lock()
+		s.pre++
+		s.mu.Unlock()
+		h := w.Header()
+		h.Set("Access-Control-Allow-Methods", corsMethods)
+		h.Set("Access-Control-Allow-Headers", corsHeaders)
+		h.Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	rec := Received{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	if r.Method == http.MethodPost {
@@ -107,6 +163,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.got = append(s.got, rec)
 	n := len(s.got)
+	if s.opts.Models != nil && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		s.mu.Unlock()
+		s.check(rec, n)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(s.opts.Models)
+		return
+	}
 	if len(s.steps) == 0 {
 		s.mu.Unlock()
 		s.t.Errorf("fakeprovider: unexpected request %d: %s %s", n, r.Method, r.URL.Path)
@@ -160,6 +223,8 @@ func (s *Server) check(r Received, n int) {
 	t := s.t
 	auth := r.Header.Get("Authorization")
 	switch {
+	case r.Method == http.MethodGet && auth == "":
+		// the models catalog needs no key
 	case s.opts.WantKey != "" && auth != "Bearer "+s.opts.WantKey:
 		t.Errorf("fakeprovider: request %d: Authorization header missing or wrong", n)
 	case s.opts.WantKey == "" && auth != "":

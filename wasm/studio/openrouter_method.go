@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
@@ -47,9 +48,16 @@ type OpenRouterOptions struct {
 	// the browser). Required.
 	Transport openrouter.Transport
 	// Defaults are the endpoint, model, data policy, Referer and Title used when the params
-	// do not name them. Defaults.APIKey is sent by the loop itself (browser builds); headless
-	// it stays empty and the host transport adds the Authorization header (SPEC §3).
+	// do not name them. Defaults.APIKey is sent by the loop itself; headless it stays empty
+	// and the host transport adds the Authorization header (SPEC §3).
 	Defaults openrouter.Config
+	// APIKey, when set, supplies the key of each run (the browser: read from the provider
+	// settings when the run starts), so the key never travels in JSON-RPC params, which may
+	// be logged or traced. The loop sends it as the Authorization header of the chat requests
+	// only and scrubs it from any text that comes back. A supplier that returns "" makes a
+	// run fail with OPENROUTER_CONFIGURATION_ERROR before any request. The models method
+	// never sends it (the catalog needs no key).
+	APIKey func() string
 	// OnNotice receives retry notices while a run waits (nil: only Report.Notices).
 	OnNotice func(openrouter.Notice)
 	// Sleep and Now replace the backoff timer and the clock (tests); nil: real time.
@@ -148,6 +156,20 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	if rerr != nil {
 		return nil, rerr
 	}
+	if or.o.APIKey != nil {
+		cfg.APIKey = or.o.APIKey()
+		if strings.TrimSpace(cfg.APIKey) == "" {
+			terr := mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "No OpenRouter API key is set: add one in the provider settings, or use the local agent.")
+			retry := false
+			model := cfg.Model
+			if model == "" {
+				model = openrouter.DefaultModel
+			}
+			rep := openrouter.Report{Provider: "openrouter", Model: model, Error: terr}
+			rep.Calls, rep.Failed, rep.ErrorCode, rep.Retryable, rep.Summary = []agent.Step{}, true, terr.Code, &retry, terr.Error()
+			return rep, nil
+		}
+	}
 	or.mu.Lock()
 	defer or.mu.Unlock()
 	if newChat {
@@ -200,6 +222,7 @@ func (or *openRouterSession) models(ctx context.Context, params json.RawMessage)
 	if rerr != nil {
 		return nil, rerr
 	}
+	cfg.APIKey = "" // the catalog needs no key
 	cat, ok, terr := openrouter.FetchModels(ctx, or.o.Transport, cfg)
 	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: terr}
 	if res.Models == nil {

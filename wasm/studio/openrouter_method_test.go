@@ -120,3 +120,39 @@ func TestAgentOpenRouterModelsMethod(t *testing.T) {
 		t.Fatalf("custom endpoint without a models URL: %+v", v)
 	}
 }
+
+// TestAgentOpenRouterKeySupplier: OpenRouterOptions.APIKey is read at each run (never from
+// params), sent as the Authorization header of chat requests only, scrubbed from provider
+// text, and a blank key fails the run with OPENROUTER_CONFIGURATION_ERROR before any request.
+func TestAgentOpenRouterKeySupplier(t *testing.T) {
+	key := ""
+	tr := &replay{bodies: []string{orText("echo sk-live-123 back"), `{"data":[]}`}}
+	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, APIKey: func() string { return key }})
+	s, err := b(abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(`{"prompt":"hi"}`))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	rep := v.(openrouter.Report)
+	if !rep.Failed || rep.ErrorCode != mcp.CodeOpenRouterConfigurationError || len(tr.reqs) != 0 || rep.Model != openrouter.DefaultModel {
+		t.Fatalf("no key: report %+v, %d requests", rep, len(tr.reqs))
+	}
+	key = "sk-live-123"
+	v, _ = s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(`{"prompt":"hi"}`))
+	rep = v.(openrouter.Report)
+	if rep.Failed || len(tr.reqs) != 1 || tr.reqs[0].Header["Authorization"] != "Bearer sk-live-123" {
+		t.Fatalf("report %+v, requests %+v", rep, tr.reqs)
+	}
+	if raw, _ := json.Marshal(rep); strings.Contains(string(raw), "sk-live-123") {
+		t.Fatalf("the report carries the key: %s", raw)
+	}
+	if _, rerr := s.Methods[MethodAgentOpenRouterModels](context.Background(), nil); rerr != nil {
+		t.Fatal(rerr)
+	}
+	if len(tr.reqs) != 2 || tr.reqs[1].Header["Authorization"] != "" {
+		t.Fatalf("the models request carries a key: %+v", tr.reqs[1].Header)
+	}
+}

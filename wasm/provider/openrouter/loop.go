@@ -34,12 +34,15 @@ const (
 const ElidedResult = `{"status":"elided","message":"Older tool result elided to keep the conversation bounded."}`
 
 // Notice is a retry notice: Text is "retrying provider request <Attempt>/<Max>", shown by
-// the UI and the CLI while the backoff of Delay runs. Code is the transient failure.
+// the UI and the CLI while the backoff of Delay runs. Code is the transient failure and
+// Status its HTTP status (0 for a network error or a timeout). The request that follows the
+// backoff is attempt Attempt+1 of Max+1.
 type Notice struct {
 	Attempt int           `json:"attempt"`
 	Max     int           `json:"max"`
 	Delay   time.Duration `json:"delayNs"`
 	Code    mcp.Code      `json:"code"`
+	Status  int           `json:"status,omitempty"`
 	Text    string        `json:"text"`
 }
 
@@ -174,7 +177,7 @@ func (l *loop) run(ctx context.Context, prompt string) {
 			if strings.TrimSpace(final) == "" {
 				final = fmt.Sprintf("OpenRouter completed %d tool call(s).", completed)
 			}
-			l.rep.Summary = strings.TrimSpace(final)
+			l.rep.Summary = l.scrub(strings.TrimSpace(final))
 			return
 		}
 		if completed+len(comp.Calls) > MaxToolCalls {
@@ -309,6 +312,9 @@ func (l *loop) request(ctx context.Context) (*Completion, error) {
 		delay := Backoff(attempt, retryAfter)
 		n := Notice{Attempt: attempt + 1, Max: MaxRetries, Delay: delay, Code: terr.Code,
 			Text: fmt.Sprintf("retrying provider request %d/%d", attempt+1, MaxRetries)}
+		if d, ok := terr.Details.(map[string]any); ok {
+			n.Status, _ = d["status"].(int)
+		}
 		l.rep.Notices = append(l.rep.Notices, n.Text)
 		if l.opts.OnNotice != nil {
 			l.opts.OnNotice(n)

@@ -41,7 +41,7 @@ func TestRetry503TwiceThenSuccess(t *testing.T) {
 		t.Fatalf("backoff %v, want %v", *sleeps, want)
 	}
 	if len(notices) != 2 || notices[0].Text != "retrying provider request 1/2" || notices[1].Text != "retrying provider request 2/2" ||
-		notices[0].Code != mcp.CodeOpenRouterProviderError {
+		notices[0].Code != mcp.CodeOpenRouterProviderError || notices[0].Status != 503 || notices[1].Status != 503 {
 		t.Fatalf("notices %+v", notices)
 	}
 	if strings.Join(rep.Notices, "|") != "retrying provider request 1/2|retrying provider request 2/2" {
