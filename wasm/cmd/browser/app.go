@@ -161,13 +161,15 @@ type toolResult struct {
 	IsError           bool            `json:"isError"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	Error             *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code      string          `json:"code"`
+		Message   string          `json:"message"`
+		Retryable bool            `json:"retryable"`
+		Details   json.RawMessage `json:"details"`
 	} `json:"error"`
 }
 
 // tool calls a tool in direct mode as the UI (source local), decoding structuredContent
-// into out. A tool error is returned as "[CODE] message".
+// into out. A tool error is returned as a *toolCallError ("[CODE] message"; recovery.go).
 func (a *app) tool(ctx context.Context, name string, args any, out any) error {
 	if args == nil {
 		args = map[string]any{}
@@ -179,7 +181,8 @@ func (a *app) tool(ctx context.Context, name string, args any, out any) error {
 	}
 	if res.IsError {
 		if res.Error != nil {
-			return fmt.Errorf("[%s] %s", res.Error.Code, res.Error.Message)
+			return &toolCallError{Tool: name, Args: args, Code: res.Error.Code, Message: res.Error.Message,
+				Retryable: res.Error.Retryable, Details: res.Error.Details}
 		}
 		return fmt.Errorf("%s failed", name)
 	}
@@ -257,7 +260,11 @@ func (a *app) observe(e audit.ToolCallEvent) {
 				text += " [" + string(e.Result.Error.Code) + "] " + e.Result.Error.Message
 			}
 		}
-		a.addEntry(entry{Kind: kind, Text: text})
+		ent := entry{Kind: kind, Text: text}
+		if kind == "error" {
+			ent = a.agentCallFailure(ent, e) // details and recovery actions (recovery.go)
+		}
+		a.addEntry(ent)
 	}
 	a.requestRefresh()
 }

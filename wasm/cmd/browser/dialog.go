@@ -123,7 +123,7 @@ func (a *app) dialogConfirmed(p pendingDialog, value string) {
 		err = a.tool(ctx, "workspace.revertFile", map[string]any{"path": p.path}, nil)
 	}
 	if err != nil {
-		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		a.addEntry(a.failureEntry(err))
 	}
 	a.reload(ctx)
 }

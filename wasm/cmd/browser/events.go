@@ -203,7 +203,7 @@ func (a *app) action(action, path, id string) {
 		a.runPrompt(path)
 	}
 	if err != nil {
-		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		a.addEntry(a.failureEntry(err))
 	}
 }
 
@@ -220,6 +220,8 @@ func (a *app) runPrompt(prompt string) {
 	}
 	a.st.running, a.cancelled, a.st.statusText = id, false, "Running…"
 	a.mu.Unlock()
+	rememberRun(id, prompt) // recovery actions re-run it (recovery.go)
+	defer forgetRun(id)
 	a.addEntry(entry{Kind: "user", Text: prompt})
 	var rep struct {
 		Summary   string `json:"summary"`
@@ -313,7 +315,7 @@ func (a *app) flushDraft(ctx context.Context) {
 	}
 	err := a.tool(ctx, "workspace.writeFile", map[string]any{"path": path, "source": text, "expectedRevision": rev}, nil)
 	if err != nil {
-		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		a.addEntry(a.failureEntry(err))
 	}
 	a.mu.Lock()
 	a.flushedGen = gen

@@ -2,7 +2,17 @@
 
 package main
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
+)
 
 // Chat recovery actions (issue 9 owns the mechanism; REFERENCE §3.2 recovery mapping,
 // SPEC §2.13). A failed tool call or prompt run becomes a transcript entry whose Actions are
@@ -10,6 +20,17 @@ import "encoding/json"
 // their own codes from an init function (folders: Reconnect folder / Grant folder access;
 // provider: Open provider settings / Use local agent & retry), so the mechanism stays in one
 // place.
+//
+// The built-in rule (this file) gives:
+//   - "Retry" for retryable errors only, when the failure can be run again (Ref set): the
+//     same prompt, or the same direct call with the same arguments;
+//   - "Re-read & retry" for revision conflicts: workspace.getStatus first, then the prompt
+//     again (its calls ask for approval again) or the direct call with the fresh
+//     expectedRevision;
+//   - "Refresh preview" for PREVIEW_ACK_TIMEOUT, PREVIEW_REVISION_SUPERSEDED and
+//     PREVIEW_RUNTIME_ERROR; a mutation that was applied (details.applied) is never re-run;
+//   - nothing for a cancelled call or run (Cancelled, TOOL_CANCELLED): cancelled is its own
+//     state.
 
 // failure is a typed error as the chat saw it.
 type failure struct {
@@ -21,6 +42,10 @@ type failure struct {
 	Arguments json.RawMessage // the call's arguments when the UI made the call (direct mode)
 	Prompt    string          // the prompt of the run that failed ("" for a direct call)
 	Provider  bool            // the failure came from the model provider loop
+	Cancelled bool            // the user cancelled the run or call: no recovery action
+	// Ref names the stored re-run of this failure (set by the mechanism when the failure can
+	// be run again); the built-in Retry and Re-read & retry actions carry it as their arg.
+	Ref string
 }
 
 // recoveryRules are the registered rules, in registration order.
@@ -44,4 +69,274 @@ func recoveryActions(f failure) []entryAction {
 		}
 	}
 	return out
+}
+
+// Recovery action names (data-action) of the built-in rule.
+const (
+	actionRetry  = "recovery-retry"
+	actionReread = "recovery-reread"
+)
+
+// Labels of the built-in actions (REFERENCE §3.2, §11).
+const (
+	labelRetry          = "Retry"
+	labelReread         = "Re-read & retry"
+	labelRefreshPreview = "Refresh preview"
+)
+
+func isRevisionConflict(f failure) bool {
+	return f.Code == string(mcp.CodeWorkspaceRevisionConflict) || strings.Contains(f.Message, "Workspace revision mismatch")
+}
+
+func isPreviewSyncCode(code string) bool {
+	switch mcp.Code(code) {
+	case mcp.CodePreviewAckTimeout, mcp.CodePreviewRevisionSuperseded, mcp.CodePreviewRuntimeError:
+		return true
+	}
+	return false
+}
+
+// builtinRecovery is the REFERENCE §3.2 mapping for workspace and preview codes.
+func builtinRecovery(f failure) []entryAction {
+	if f.Cancelled || f.Code == string(mcp.CodeToolCancelled) {
+		return nil
+	}
+	switch {
+	case isRevisionConflict(f):
+		if f.Ref != "" {
+			return []entryAction{{Label: labelReread, Action: actionReread, Arg: f.Ref}}
+		}
+		return nil
+	case isPreviewSyncCode(f.Code):
+		out := []entryAction{{Label: labelRefreshPreview, Action: "refresh-preview"}}
+		if f.Retryable && !f.Applied && f.Ref != "" {
+			out = append(out, entryAction{Label: labelRetry, Action: actionRetry, Arg: f.Ref})
+		}
+		return out
+	case f.Retryable && !f.Applied && f.Ref != "":
+		return []entryAction{{Label: labelRetry, Action: actionRetry, Arg: f.Ref}}
+	}
+	return nil
+}
+
+func init() {
+	registerRecovery(builtinRecovery)
+	registerFeature(&feature{name: "recovery", action: recoveryAction})
+}
+
+// rerun runs a failure again; reread asks it to re-inspect the workspace first.
+type rerun func(ctx context.Context, a *app, reread bool) error
+
+// maxRecoveryTargets bounds the stored re-runs (older failures lose their buttons' effect
+// and say so).
+const maxRecoveryTargets = 64
+
+var recoveryStore struct {
+	mu    sync.Mutex
+	next  int
+	items map[string]rerun
+	order []string
+}
+
+// storeRerun keeps fn and returns its ref.
+func storeRerun(fn rerun) string {
+	recoveryStore.mu.Lock()
+	defer recoveryStore.mu.Unlock()
+	if recoveryStore.items == nil {
+		recoveryStore.items = map[string]rerun{}
+	}
+	recoveryStore.next++
+	ref := "r" + strconv.Itoa(recoveryStore.next)
+	recoveryStore.items[ref] = fn
+	recoveryStore.order = append(recoveryStore.order, ref)
+	if len(recoveryStore.order) > maxRecoveryTargets {
+		delete(recoveryStore.items, recoveryStore.order[0])
+		recoveryStore.order = recoveryStore.order[1:]
+	}
+	return ref
+}
+
+// recoveryAction handles the built-in Retry and Re-read & retry buttons.
+func recoveryAction(a *app, act uiAction) bool {
+	if act.Name != actionRetry && act.Name != actionReread {
+		return false
+	}
+	recoveryStore.mu.Lock()
+	fn := recoveryStore.items[act.Get("arg")]
+	recoveryStore.mu.Unlock()
+	if fn == nil {
+		a.addEntry(entry{Kind: "info", Text: "This failure is too old to run again."})
+		return true
+	}
+	if err := fn(context.Background(), a, act.Name == actionReread); err != nil {
+		a.addEntry(a.failureEntry(err))
+	}
+	return true
+}
+
+// toolCallError is a failed tools/call as a.tool returns it: Error() is "[CODE] message";
+// the rest lets the chat offer recovery (REFERENCE §3.2).
+type toolCallError struct {
+	Tool      string
+	Args      any
+	Code      string
+	Message   string
+	Retryable bool
+	Details   json.RawMessage
+}
+
+func (e *toolCallError) Error() string { return "[" + e.Code + "] " + e.Message }
+
+// applied reports details.applied.
+func detailsApplied(details json.RawMessage) bool {
+	var d struct {
+		Applied bool `json:"applied"`
+	}
+	_ = json.Unmarshal(details, &d)
+	return d.Applied
+}
+
+// maxDetailsChars bounds the pretty-printed details under an error entry.
+const maxDetailsChars = 600
+
+// prettyDetails is the details JSON pretty-printed (REFERENCE §3.2 chat format), bounded.
+func prettyDetails(details json.RawMessage) string {
+	if len(details) == 0 || string(details) == "null" {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(details, &v) != nil {
+		return ""
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	if r := []rune(s); len(r) > maxDetailsChars {
+		s = string(r[:maxDetailsChars]) + "…"
+	}
+	return s
+}
+
+// failureEntry turns an error of a UI call into a transcript entry. A failed direct tool call
+// (toolCallError) gets its details and recovery actions: Retry re-calls the tool with the
+// same arguments; Re-read & retry re-reads the revision with workspace.getStatus and calls it
+// again with that expectedRevision (when the arguments carry one).
+func (a *app) failureEntry(err error) entry {
+	var te *toolCallError
+	if !errors.As(err, &te) {
+		return entry{Kind: "error", Text: err.Error()}
+	}
+	raw, _ := json.Marshal(te.Args)
+	f := failure{Code: te.Code, Message: te.Message, Retryable: te.Retryable, Applied: detailsApplied(te.Details),
+		Tool: te.Tool, Arguments: raw}
+	if !f.Applied {
+		name, args := te.Tool, te.Args
+		f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+			return a.recall(ctx, name, args, reread)
+		})
+	}
+	return entry{Kind: "error", Text: te.Tool + ": " + err.Error(), Details: prettyDetails(te.Details), Actions: recoveryActions(f)}
+}
+
+// recall runs a direct call again (Retry / Re-read & retry) and reloads the workspace.
+func (a *app) recall(ctx context.Context, name string, args any, reread bool) error {
+	if reread {
+		fresh, err := a.freshRevision(ctx)
+		if err != nil {
+			return err
+		}
+		args = withExpectedRevision(args, fresh)
+	}
+	err := a.tool(ctx, name, args, nil)
+	a.reload(ctx)
+	if err == nil {
+		a.addEntry(entry{Kind: "result", Text: "✓ " + name + " (retried)"})
+	}
+	return err
+}
+
+// freshRevision re-inspects the workspace (workspace.getStatus) and returns its revision.
+func (a *app) freshRevision(ctx context.Context) (int64, error) {
+	var st struct {
+		Revision int64 `json:"revision"`
+	}
+	if err := a.tool(ctx, "workspace.getStatus", nil, &st); err != nil {
+		return 0, err
+	}
+	a.reload(ctx)
+	return st.Revision, nil
+}
+
+// withExpectedRevision returns a copy of args whose expectedRevision (if it has one) is rev.
+func withExpectedRevision(args any, rev int64) any {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return args
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return args
+	}
+	if _, ok := m["expectedRevision"]; ok {
+		m["expectedRevision"] = rev
+	}
+	return m
+}
+
+// runPrompts remembers the prompt of each running agent run (by JSON-RPC id) so a failing
+// call of the run can offer to run the prompt again.
+var runPrompts struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// rememberRun records id's prompt (runPrompt calls it when a run starts); forgetRun drops it.
+func rememberRun(id, prompt string) {
+	runPrompts.mu.Lock()
+	defer runPrompts.mu.Unlock()
+	if runPrompts.m == nil {
+		runPrompts.m = map[string]string{}
+	}
+	runPrompts.m[id] = prompt
+}
+
+func forgetRun(id string) {
+	runPrompts.mu.Lock()
+	defer runPrompts.mu.Unlock()
+	delete(runPrompts.m, id)
+}
+
+// agentCallFailure completes the entry of a failed agent call (observe): details, and the
+// recovery actions for its error with the run's prompt as the thing to run again. It must
+// not block (it only takes mutexes).
+func (a *app) agentCallFailure(ent entry, e audit.ToolCallEvent) entry {
+	a.mu.Lock()
+	running, cancelled := a.st.running, a.cancelled
+	a.mu.Unlock()
+	runPrompts.mu.Lock()
+	prompt := runPrompts.m[running]
+	runPrompts.mu.Unlock()
+	f := failure{Tool: e.Name, Prompt: prompt, Cancelled: cancelled}
+	if e.Result != nil && e.Result.Error != nil {
+		te := e.Result.Error
+		f.Code, f.Message, f.Retryable = string(te.Code), te.Message, te.Retryable
+		raw, _ := json.Marshal(te.Details)
+		f.Applied = detailsApplied(raw)
+		ent.Details = prettyDetails(raw)
+	}
+	if prompt != "" && !f.Applied && !f.Cancelled {
+		f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+			if reread {
+				if _, err := a.freshRevision(ctx); err != nil {
+					return err
+				}
+			}
+			a.runPrompt(prompt)
+			return nil
+		})
+	}
+	ent.Actions = recoveryActions(f)
+	return ent
 }
