@@ -146,6 +146,8 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
 	}
+	// workspace/archive, workspace/upload (transfer.go)
+	e.transferMethods(methods, p)
 	return methods, nil
 }
 

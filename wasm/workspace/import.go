@@ -68,7 +68,7 @@ type Imported struct {
 //
 // # Errors
 //   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
-//     skippedCount}
+//     skippedCount}; the returned Imported then holds only RootName and Skipped (every reason)
 //   - TOOL_CANCELLED (retryable): ctx ended during the walk
 func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, *mcp.ToolError) {
 	out := Imported{RootName: rootName}
@@ -157,7 +157,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		}
 	}
 	if len(out.Files) == 0 {
-		return Imported{}, mcp.NewError(mcp.CodeWorkspaceNoSupportedFiles, false,
+		return Imported{RootName: rootName, Skipped: out.Skipped}, mcp.NewError(mcp.CodeWorkspaceNoSupportedFiles, false,
 			map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)},
 			"No supported files were found in %q.", rootName)
 	}

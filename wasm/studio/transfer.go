@@ -1,0 +1,393 @@
+package studio
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/jsonrpc"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// Transfer operations (issue 8; SPEC §2.11: core operations that are not tools). Both are
+// JSON-RPC session methods of the studio catalog and report to the trace through
+// ObserveOperation (started, then completed or failed; arguments are a safe summary).
+const (
+	// MethodWorkspaceArchive returns the whole current workspace (unsaved edits included) as a
+	// deterministic ZIP archive (Archive).
+	//
+	//	params {} (or absent)
+	//	result {"name": "<rootName>.zip", "mimeType": "application/zip", "base64", "bytes",
+	//	        "files", "revision"}; bytes is the archive's length in bytes, files its entries
+	//
+	// A workspace over MaxArchiveFiles files or MaxArchiveContentBytes bytes is a JSON-RPC
+	// error -32602 with data {"reason": "too-large", "files", "bytes"}.
+	MethodWorkspaceArchive = "workspace/archive"
+	// MethodWorkspaceUpload adds or replaces files in the workspace in one revision and one
+	// undo checkpoint, never removing other files (workspace.Manager.AddFiles).
+	//
+	//	params {"files": [{"path": string, "base64": string} | {"path": string, "text": string}, …]}
+	//	       1..MaxUploadFiles entries, strictly decoded (DecodeUploadParams)
+	//	result {"uploaded": [{"path", "kind", "size", "replaced"}…],
+	//	        "skipped": [{"path", "reason", "message"?}…], "activePath", "revision",
+	//	        "changed", "preview"?, "storageMode", "storageError"?}
+	//
+	// Every entry goes through the folder-import rules (workspace.ImportFiles, REFERENCE §4):
+	// a path that does not normalize (reason "invalid-path", also over MaxPathChars code
+	// points), a hidden or node_modules path ("hidden", "ignored"), a repeated path
+	// ("duplicate"), text over 512 KiB or an asset over 4 MiB ("too-large"), an upload over
+	// 12 MiB ("total-limit"), bytes that are neither an asset extension nor UTF-8 text
+	// ("not-text"), and then the workspace's own bounds (200 files: "file-limit", 12 MiB:
+	// "total-limit") refuse that entry only: it is listed in skipped with its reason and the
+	// others land. Nothing is dropped silently. When nothing lands the result still lists
+	// every reason (changed false) and the trace records the operation as failed with
+	// WORKSPACE_NO_SUPPORTED_FILES. Malformed params are a JSON-RPC error -32602. After a
+	// change the preview is mounted and acknowledged as after a tool; "preview" holds the
+	// failure message when that did not succeed (the files stay).
+	MethodWorkspaceUpload = "workspace/upload"
+)
+
+// Transfer limits.
+const (
+	// MaxUploadFiles bounds the entries of one workspace/upload (the import's file limit).
+	MaxUploadFiles = workspace.MaxImportFiles
+	// MaxArchiveFiles bounds the files of a workspace/archive.
+	MaxArchiveFiles = 1_000
+	// MaxArchiveContentBytes bounds the summed file bytes (text as UTF-8) of a
+	// workspace/archive: 32 MiB.
+	MaxArchiveContentBytes = 32 << 20
+)
+
+// ArchiveTime is the modification time of every archive entry (the ZIP/DOS epoch), so the
+// same workspace always gives the same bytes.
+var ArchiveTime = time.Date(1980, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// storedExts are asset extensions already compressed: archived with zip.Store, not Deflate.
+var storedExts = map[string]bool{"avif": true, "gif": true, "jpeg": true, "jpg": true, "png": true,
+	"webp": true, "woff": true, "woff2": true}
+
+// Archive writes files as a ZIP archive: one entry per file named by its workspace path,
+// sorted by path (byte order), every entry dated ArchiveTime with mode 0644, text as its
+// UTF-8 bytes and assets as their bytes (already compressed formats stored, the rest
+// deflated). The output depends only on the paths and bytes.
+//
+// # Errors
+//   - too many files (> MaxArchiveFiles) or bytes (> MaxArchiveContentBytes): *ArchiveLimitError
+func Archive(files []*workspace.File) ([]byte, error) {
+	sorted := slices.Clone(files)
+	slices.SortFunc(sorted, func(a, b *workspace.File) int { return strings.Compare(a.Path, b.Path) })
+	total := 0
+	for _, f := range sorted {
+		total += len(fileBytes(f))
+	}
+	if len(sorted) > MaxArchiveFiles || total > MaxArchiveContentBytes {
+		return nil, &ArchiveLimitError{Files: len(sorted), Bytes: total}
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range sorted {
+		h := &zip.FileHeader{Name: f.Path, Method: zip.Deflate, Modified: ArchiveTime}
+		if storedExts[strings.ToLower(strings.TrimPrefix(path.Ext(f.Path), "."))] {
+			h.Method = zip.Store
+		}
+		h.SetMode(0o644)
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(fileBytes(f)); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ArchiveLimitError is Archive's refusal of a workspace over MaxArchiveFiles or
+// MaxArchiveContentBytes: the workspace's file count and summed bytes.
+type ArchiveLimitError struct {
+	Files, Bytes int
+}
+
+func (e *ArchiveLimitError) Error() string {
+	return fmt.Sprintf("the workspace (%d files, %d bytes) is over the archive limits (%d files, %d bytes)",
+		e.Files, e.Bytes, MaxArchiveFiles, MaxArchiveContentBytes)
+}
+
+func fileBytes(f *workspace.File) []byte {
+	if f.Kind == workspace.KindAsset {
+		return f.Data
+	}
+	return []byte(f.Source)
+}
+
+// ArchiveName is the download name of a workspace's archive: the root name with path
+// separators and control characters replaced by "_", "workspace" when nothing is left, plus
+// ".zip".
+func ArchiveName(rootName string) string {
+	name := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(rootName))
+	if strings.Trim(name, "._ ") == "" {
+		name = "workspace"
+	}
+	return name + ".zip"
+}
+
+// UploadFile is one decoded workspace/upload entry: the path as given (not yet normalized)
+// and its bytes (decoded base64, or the text as UTF-8).
+type UploadFile struct {
+	Path string
+	Data []byte
+}
+
+// DecodeUploadParams strictly decodes workspace/upload params: a JSON object whose only
+// member is "files", an array of 1..MaxUploadFiles objects, each with a string "path" and
+// exactly one of "base64" (standard padded base64, no other characters) or "text" (a
+// string); no other member, no repeated key (mcp.DecodeObject). The path is checked later,
+// per entry (an unusable path refuses that entry only).
+//
+// # Errors
+//   - a description of the first problem, prefixed by the entry index ("files[3]: …")
+func DecodeUploadParams(params json.RawMessage) ([]UploadFile, error) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return nil, fmt.Errorf("params {files} are required")
+	}
+	m, err := mcp.DecodeObject(params, []string{"files"}, nil)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := m["files"]
+	if !ok {
+		return nil, fmt.Errorf("files is required")
+	}
+	var list []json.RawMessage
+	if mcp.JSONKind(raw) != "array" || json.Unmarshal(raw, &list) != nil {
+		return nil, fmt.Errorf("files must be an array")
+	}
+	if len(list) == 0 || len(list) > MaxUploadFiles {
+		return nil, fmt.Errorf("files must hold 1..%d entries, not %d", MaxUploadFiles, len(list))
+	}
+	out := make([]UploadFile, 0, len(list))
+	for i, item := range list {
+		f, err := decodeUploadEntry(item)
+		if err != nil {
+			return nil, fmt.Errorf("files[%d]: %w", i, err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func decodeUploadEntry(item json.RawMessage) (UploadFile, error) {
+	if mcp.JSONKind(item) != "object" {
+		return UploadFile{}, fmt.Errorf("must be an object {path, base64 | text}")
+	}
+	e, err := mcp.DecodeObject(item, []string{"path", "base64", "text"}, nil)
+	if err != nil {
+		return UploadFile{}, err
+	}
+	var f UploadFile
+	rawPath, ok := e["path"]
+	if !ok || mcp.JSONKind(rawPath) != "string" || json.Unmarshal(rawPath, &f.Path) != nil {
+		return UploadFile{}, fmt.Errorf("path must be a string")
+	}
+	b64, hasB64 := e["base64"]
+	text, hasText := e["text"]
+	switch {
+	case hasB64 == hasText:
+		return UploadFile{}, fmt.Errorf("exactly one of base64 or text is required")
+	case hasB64:
+		var s string
+		if mcp.JSONKind(b64) != "string" || json.Unmarshal(b64, &s) != nil {
+			return UploadFile{}, fmt.Errorf("base64 must be a string")
+		}
+		if strings.ContainsAny(s, "\r\n") {
+			return UploadFile{}, fmt.Errorf("base64 must not contain line breaks")
+		}
+		data, err := base64.StdEncoding.Strict().DecodeString(s)
+		if err != nil {
+			return UploadFile{}, fmt.Errorf("base64 is not valid standard base64: %v", err)
+		}
+		f.Data = data
+	default:
+		var s string
+		if mcp.JSONKind(text) != "string" || json.Unmarshal(text, &s) != nil {
+			return UploadFile{}, fmt.Errorf("text must be a string")
+		}
+		f.Data = []byte(s)
+	}
+	return f, nil
+}
+
+// UploadResult is the workspace/upload result (see MethodWorkspaceUpload).
+type UploadResult struct {
+	Uploaded     []workspace.AddedFile `json:"uploaded"`
+	Skipped      []workspace.Skipped   `json:"skipped"`
+	ActivePath   string                `json:"activePath"`
+	Revision     int64                 `json:"revision"`
+	Changed      bool                  `json:"changed"`
+	Preview      string                `json:"preview,omitempty"`
+	StorageMode  workspace.StorageMode `json:"storageMode"`
+	StorageError string                `json:"storageError,omitempty"`
+}
+
+// ArchiveResult is the workspace/archive result (see MethodWorkspaceArchive).
+type ArchiveResult struct {
+	Name     string `json:"name"`
+	MimeType string `json:"mimeType"`
+	Base64   string `json:"base64"`
+	Bytes    int    `json:"bytes"`
+	Files    int    `json:"files"`
+	Revision int64  `json:"revision"`
+}
+
+// shownPath bounds a caller's path for a skipped entry or a trace summary (valid UTF-8, no
+// NUL, at most MaxPathChars code points).
+func shownPath(p string) string {
+	return bound(strings.ToValidUTF8(strings.ReplaceAll(p, "\x00", "\uFFFD"), "\uFFFD"), MaxPathChars)
+}
+
+// upload runs workspace/upload over decoded files.
+func (e *env) upload(ctx context.Context, files []UploadFile) (UploadResult, *mcp.ToolError) {
+	var skipped []workspace.Skipped
+	var usable []UploadFile
+	for _, f := range files {
+		p, perr := workspace.NormalizePath(f.Path)
+		switch {
+		case utf8.RuneCountInString(f.Path) > MaxPathChars:
+			skipped = append(skipped, workspace.Skipped{Path: shownPath(f.Path), Reason: workspace.SkipInvalidPath,
+				Message: fmt.Sprintf("path longer than %d characters", MaxPathChars)})
+		case perr != nil:
+			skipped = append(skipped, workspace.Skipped{Path: shownPath(f.Path), Reason: workspace.SkipInvalidPath,
+				Message: perr.Details.(map[string]any)["reason"].(string)})
+		case workspace.ExcludedPathReason(p) == workspace.PathReasonHidden:
+			skipped = append(skipped, workspace.Skipped{Path: p, Reason: workspace.SkipHidden})
+		case workspace.ExcludedPathReason(p) == workspace.PathReasonIgnored:
+			skipped = append(skipped, workspace.Skipped{Path: p, Reason: workspace.SkipIgnored})
+		default:
+			usable = append(usable, UploadFile{Path: p, Data: f.Data})
+		}
+	}
+	var imp workspace.Imported
+	if len(usable) > 0 {
+		var terr *mcp.ToolError
+		imp, terr = workspace.ImportFiles(ctx, "upload", uploadEntries(usable))
+		if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {
+			return UploadResult{}, terr
+		}
+	}
+	skipped = append(skipped, imp.Skipped...)
+	res := UploadResult{Uploaded: []workspace.AddedFile{}, Skipped: skipped}
+	if len(imp.Files) > 0 {
+		add, terr := e.m.AddFiles(ctx, workspace.Call{Tool: MethodWorkspaceUpload}, imp.Files)
+		if terr != nil {
+			return UploadResult{}, terr
+		}
+		res.Uploaded, res.Skipped = add.Added, append(res.Skipped, add.Skipped...)
+		res.ActivePath, res.Revision, res.Changed = add.ActivePath, add.Revision, add.Changed
+		if add.Changed {
+			if err := e.sync(ctx, add.Revision, true, false); err != nil {
+				res.Preview = err.Error()
+			}
+		}
+	} else {
+		st := e.m.Status(ctx)
+		res.ActivePath, res.Revision = st.ActivePath, st.Revision
+	}
+	if res.Skipped == nil {
+		res.Skipped = []workspace.Skipped{}
+	}
+	meta := e.meta(ctx)
+	res.StorageMode, res.StorageError = meta.StorageMode, meta.StorageError
+	return res, nil
+}
+
+func uploadEntries(files []UploadFile) iter.Seq[workspace.ImportEntry] {
+	return func(yield func(workspace.ImportEntry) bool) {
+		for _, f := range files {
+			data := f.Data
+			if !yield(workspace.ImportEntry{Path: f.Path, Size: int64(len(data)),
+				Read: func(context.Context) ([]byte, error) { return data, nil }}) {
+				return
+			}
+		}
+	}
+}
+
+// transferMethods adds workspace/archive and workspace/upload to methods; p.Observer sees
+// each run as an operation (ObserveOperation).
+func (e *env) transferMethods(methods map[string]abi.Method, p Ports) {
+	methods[MethodWorkspaceArchive] = func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+		if err := noParams(params); err != nil {
+			return nil, err
+		}
+		s := e.m.Snapshot()
+		done := ObserveOperation(p, MethodWorkspaceArchive, map[string]any{"files": len(s.Files), "revision": s.Revision})
+		data, err := Archive(s.Files)
+		if err != nil {
+			var lim *ArchiveLimitError
+			terr := mcp.NewError(mcp.CodeToolExecutionFailed, false, map[string]any{"operation": "archive"}, "%s", err.Error())
+			done(mcp.ErrorResult("", terr))
+			jerr := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: MethodWorkspaceArchive + ": " + err.Error()}
+			if errors.As(err, &lim) {
+				jerr.Code = jsonrpc.CodeInvalidParams
+				jerr.Data = map[string]any{"reason": "too-large", "files": lim.Files, "bytes": lim.Bytes}
+			}
+			return nil, jerr
+		}
+		res := ArchiveResult{Name: ArchiveName(s.RootName), MimeType: "application/zip",
+			Base64: base64.StdEncoding.EncodeToString(data), Bytes: len(data), Files: len(s.Files), Revision: s.Revision}
+		done(okResult(fmt.Sprintf("Archived %d file(s) as %s (%d bytes)", res.Files, res.Name, res.Bytes),
+			map[string]any{"name": res.Name, "bytes": res.Bytes, "files": res.Files, "revision": res.Revision}))
+		return res, nil
+	}
+	methods[MethodWorkspaceUpload] = func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+		files, err := DecodeUploadParams(params)
+		if err != nil {
+			return nil, invalidParams(MethodWorkspaceUpload + ": " + strings.TrimPrefix(err.Error(), "mcp: "))
+		}
+		paths := make([]string, 0, min(len(files), 20))
+		for _, f := range files[:min(len(files), 20)] {
+			paths = append(paths, shownPath(f.Path))
+		}
+		done := ObserveOperation(p, MethodWorkspaceUpload, map[string]any{"files": len(files), "paths": paths})
+		res, terr := e.upload(ctx, files)
+		if terr != nil {
+			done(mcp.ErrorResult("", terr))
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: MethodWorkspaceUpload + ": " + terr.Error(),
+				Data: map[string]any{"code": terr.Code, "retryable": terr.Retryable}}
+		}
+		if len(res.Uploaded) == 0 {
+			done(mcp.ErrorResult("", mcp.NewError(mcp.CodeWorkspaceNoSupportedFiles, false,
+				map[string]any{"operation": "upload", "skippedCount": len(res.Skipped), "skipped": res.Skipped},
+				"None of the %d uploaded file(s) could be added.", len(files))))
+			return res, nil
+		}
+		done(okResult(fmt.Sprintf("Uploaded %d file(s)", len(res.Uploaded)), res))
+		return res, nil
+	}
+}
+
+// okResult is the successful CallToolResult an operation reports to the trace.
+func okResult(text string, structured any) *mcp.CallToolResult {
+	sc, _ := json.Marshal(structured)
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(text)}, StructuredContent: sc}
+}
