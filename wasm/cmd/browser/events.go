@@ -209,6 +209,9 @@ func (a *app) action(action, path, id string) {
 
 // runPrompt runs the local agent through agent/run; its write calls wait for approval cards.
 func (a *app) runPrompt(prompt string) {
+	if a.runProviderPrompt(prompt) { // provider.go: OpenRouter when a key is set
+		return
+	}
 	ctx := context.Background()
 	a.flushDraft(ctx)
 	id := "agent-" + strconv.FormatInt(a.runSeq.Add(1), 10)

@@ -54,7 +54,7 @@ func main() {
 	} else {
 		a.log(2, err.Error())
 	}
-	a.h = abi.New(browserBuilder(studio.Builder(ports)))
+	a.h = abi.New(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a))) // provider.go
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()

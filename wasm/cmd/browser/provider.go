@@ -1,0 +1,224 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/fetch"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+// The OpenRouter provider in the page (issue 6; REFERENCE §7.5). With a key in the provider
+// settings, prompts and recipes run agent/openrouter (calls with source "model", mode
+// "agent": writes wait for approval cards exactly as the local agent's); without one they
+// run the local agent (agent/run).
+//
+// How the key reaches the loop: studio.OpenRouterOptions.APIKey is prov.apiKey, read when a
+// run starts; the loop sends it as the Authorization header of the chat requests and
+// scrubs it from returned text. The JSON-RPC params of agent/openrouter carry prompt, model,
+// endpoint and data policy only, so nothing that logs or traces requests sees the key, and
+// the fetch transport contacts only the configured endpoint's origin (prov.allowed).
+
+// providerRunSeq numbers the provider runs' JSON-RPC ids.
+var providerRunSeq atomic.Int64
+
+// providerOptions wires the loop for the page: the fetch transport limited to the configured
+// endpoint's origin, the key supplier, the page origin as HTTP-Referer and retry notices
+// shown in the chat while the run waits.
+func providerOptions(a *app) studio.OpenRouterOptions {
+	origin := ""
+	if loc := js.Global().Get("location"); loc.Type() == js.TypeObject {
+		origin = loc.Get("origin").String()
+	}
+	return studio.OpenRouterOptions{
+		Transport: fetch.Transport{Allowed: prov.allowed},
+		Defaults:  openrouter.Config{Referer: origin},
+		APIKey:    prov.apiKey,
+		OnNotice: func(n openrouter.Notice) {
+			a.addEntry(entry{Kind: "info", Text: noticeText(n)})
+		},
+	}
+}
+
+// noticeText is the chat line of a retry notice, e.g.
+// "Retrying in 0.7 s (attempt 3 of 3) after HTTP 503…".
+func noticeText(n openrouter.Notice) string {
+	cause := string(n.Code)
+	switch {
+	case n.Status > 0:
+		cause = "HTTP " + strconv.Itoa(n.Status)
+	case n.Code == mcp.CodeOpenRouterNetworkError:
+		cause = "a network error"
+	case n.Code == mcp.CodeOpenRouterTimeout:
+		cause = "a timeout"
+	}
+	return fmt.Sprintf("Retrying in %.1f s (attempt %d of %d) after %s…", n.Delay.Seconds(), n.Attempt+1, n.Max+1, cause)
+}
+
+// settingsCodes are the provider failures whose fix is in the settings (REFERENCE §3.3 UI).
+var settingsCodes = map[string]bool{
+	string(mcp.CodeOpenRouterConfigurationError):   true,
+	string(mcp.CodeOpenRouterAuthenticationFailed): true,
+	string(mcp.CodeOpenRouterAccessDenied):         true,
+	string(mcp.CodeOpenRouterInvalidResponse):      true,
+}
+
+func init() {
+	registerFeature(&feature{name: "provider", action: providerAction})
+	registerRecovery(func(f failure) []entryAction {
+		if !f.Provider || !settingsCodes[f.Code] {
+			return nil
+		}
+		acts := []entryAction{{Label: "Open provider settings", Action: "provider-settings"}}
+		if f.Prompt != "" {
+			acts = append(acts, entryAction{Label: "Use local agent & retry", Action: "provider-local-retry", Arg: f.Prompt})
+		}
+		return acts
+	})
+}
+
+func providerAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case "provider-local-retry":
+		prompt := act.Get("arg")
+		if strings.TrimSpace(prompt) == "" {
+			return true
+		}
+		// One request through the local agent; the key stays saved.
+		prov.mu.Lock()
+		prov.forceLocal = true
+		prov.mu.Unlock()
+		a.runPrompt(prompt)
+	case "provider-new-chat":
+		newChat(a)
+	default:
+		return false
+	}
+	return true
+}
+
+// newChat empties the transcript and makes the next provider run start a new conversation.
+func newChat(a *app) {
+	a.mu.Lock()
+	if a.st.running != "" {
+		a.mu.Unlock()
+		a.addEntry(entry{Kind: "info", Text: "Cancel the running prompt before starting a new chat."})
+		return
+	}
+	a.st.transcript = nil
+	a.mu.Unlock()
+	prov.mu.Lock()
+	prov.newChat = true
+	prov.mu.Unlock()
+	a.addEntry(entry{Kind: "info", Text: "New chat: the next prompt starts a fresh conversation."})
+}
+
+// ensureNewChatButton adds the "New chat" button beside Send/Cancel (once).
+func ensureNewChatButton() {
+	if !byID("new-chat").IsNull() {
+		return
+	}
+	bar := js.Global().Get("document").Call("querySelector", "#chat-form .chat-actions")
+	if bar.IsNull() {
+		return
+	}
+	b := js.Global().Get("document").Call("createElement", "button")
+	b.Set("type", "button")
+	b.Set("id", "new-chat")
+	b.Set("textContent", "New chat")
+	b.Call("setAttribute", "data-action", "provider-new-chat")
+	b.Call("setAttribute", "aria-label", "Start a new chat")
+	bar.Call("appendChild", b)
+}
+
+// providerReport is the part of openrouter.Report the chat reads.
+type providerReport struct {
+	Summary   string `json:"summary"`
+	Failed    bool   `json:"failed"`
+	Cancelled bool   `json:"cancelled"`
+	Turns     int    `json:"turns"`
+	Error     *struct {
+		Code      string          `json:"code"`
+		Message   string          `json:"message"`
+		Retryable bool            `json:"retryable"`
+		Details   json.RawMessage `json:"details"`
+	} `json:"error"`
+}
+
+// runProviderPrompt runs prompt through agent/openrouter when a key is set and reports
+// whether it did (false: the caller runs the local agent). It is called by runPrompt for
+// the chat form and the recipes.
+func (a *app) runProviderPrompt(prompt string) bool {
+	prov.mu.Lock()
+	if prov.forceLocal {
+		prov.forceLocal = false
+		prov.mu.Unlock()
+		return false
+	}
+	prov.mu.Unlock()
+	key, model, endpoint, policy, _ := prov.snapshot()
+	if key == "" {
+		return false
+	}
+	ctx := context.Background()
+	a.flushDraft(ctx)
+	id := "openrouter-run-" + strconv.FormatInt(providerRunSeq.Add(1), 10)
+	a.mu.Lock()
+	if a.st.running != "" {
+		a.mu.Unlock()
+		a.addEntry(entry{Kind: "info", Text: "A run is already in progress."})
+		return true
+	}
+	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… (OpenRouter · "+model+")"
+	a.mu.Unlock()
+	a.addEntry(entry{Kind: "user", Text: prompt})
+	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy)}
+	prov.mu.Lock()
+	if prov.newChat {
+		params["newChat"] = true
+		prov.newChat = false
+	}
+	prov.mu.Unlock()
+	var rep providerReport
+	err := a.rpc(ctx, id, studio.MethodAgentOpenRouter, params, &rep)
+	a.mu.Lock()
+	cancelled := a.cancelled || rep.Cancelled
+	a.st.running = ""
+	a.st.statusText = "Ready"
+	if cancelled {
+		a.st.statusText = "Execution cancelled."
+	}
+	a.mu.Unlock()
+	switch {
+	case cancelled:
+		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
+	case err != nil:
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	case rep.Failed && rep.Error != nil:
+		f := failure{Code: rep.Error.Code, Message: rep.Error.Message, Retryable: rep.Error.Retryable, Prompt: prompt, Provider: true}
+		details := ""
+		if len(rep.Error.Details) > 0 && string(rep.Error.Details) != "null" {
+			var v any
+			if json.Unmarshal(rep.Error.Details, &v) == nil {
+				b, _ := json.MarshalIndent(v, "", "  ")
+				details = string(b)
+			}
+		}
+		a.addEntry(entry{Kind: "error", Text: "[" + rep.Error.Code + "] " + rep.Error.Message, Details: details, Actions: recoveryActions(f)})
+	case rep.Failed:
+		a.addEntry(entry{Kind: "error", Text: rep.Summary})
+	default:
+		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
+	}
+	a.requestRefresh()
+	return true
+}

@@ -1,0 +1,533 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"html/template"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/hack-pad/safejs"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/provider/openrouter"
+)
+
+// Provider settings (issue 6; REFERENCE §7.5, §11 labels "Open OpenRouter settings",
+// "Save settings", "Clear key"). The settings live in localStorage under the seed's names;
+// when storage is blocked (it throws) they live in this tab's memory only and the dialog says
+// so. Other tabs of the same origin pick changes up through the window's storage event.
+//
+// The API key is read by the provider loop through providerOptions' key supplier (provider.go)
+// at the start of each run; it is never rendered into markup (the dialog's input gets it as
+// a DOM property when the dialog opens), never logged, never emitted to webcodingSubscribe
+// and never part of JSON-RPC params.
+const (
+	storeKey      = "context-action.openrouter.api-key"
+	storeModel    = "context-action.openrouter.model"
+	storeEndpoint = "context-action.openrouter.endpoint"
+	storePolicy   = "context-action.openrouter.data-policy"
+	storePrefix   = "context-action.openrouter."
+)
+
+// providerSettings is the settings feature's state (guarded by mu).
+type providerSettings struct {
+	mu       sync.Mutex
+	key      string
+	model    string
+	endpoint string
+	policy   openrouter.DataPolicy
+	memory   bool              // localStorage is blocked: settings are session-only
+	mem      map[string]string // the session-only store
+
+	catalog        []openrouter.Model
+	catalogState   string // "", "loading", "ready", "none" (endpoint without a catalog), "error"
+	catalogError   string
+	catalogSkipped int
+	freeOnly       bool
+	formError      string
+
+	forceLocal bool // the next prompt runs through the local agent ("Use local agent & retry")
+	newChat    bool // the next provider run starts a new conversation
+}
+
+var prov = &providerSettings{mem: map[string]string{}, policy: openrouter.DataAllow}
+
+func init() {
+	registerFeature(&feature{name: "provider-settings", bind: bindSettings, render: renderSettings,
+		action: settingsAction, key: settingsKey})
+}
+
+// --- storage -----------------------------------------------------------------------------
+
+// localStorage returns window.localStorage, or an error when the browser blocks it (opaque
+// origins and some privacy modes throw on the property access itself).
+func localStorage() (safejs.Value, error) {
+	ls, err := safejs.Global().Get("localStorage")
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	if ls.IsNull() || ls.IsUndefined() {
+		return safejs.Undefined(), errNoStorage
+	}
+	return ls, nil
+}
+
+type storageError string
+
+func (e storageError) Error() string { return string(e) }
+
+const errNoStorage = storageError("localStorage is not available")
+
+// storeGet reads one setting ("" when absent) and reports whether storage worked.
+func storeGet(name string) (string, bool) {
+	ls, err := localStorage()
+	if err != nil {
+		return "", false
+	}
+	v, err := ls.Call("getItem", name)
+	if err != nil {
+		return "", false
+	}
+	if v.Type() != safejs.TypeString {
+		return "", true
+	}
+	s, _ := v.String()
+	return s, true
+}
+
+// storeSet writes one setting ("" removes it) and reports whether storage worked (a full or
+// blocked storage throws).
+func storeSet(name, value string) bool {
+	ls, err := localStorage()
+	if err != nil {
+		return false
+	}
+	if value == "" {
+		_, err = ls.Call("removeItem", name)
+	} else {
+		_, err = ls.Call("setItem", name, value)
+	}
+	return err == nil
+}
+
+// load reads every setting from localStorage (or keeps the session-only values when storage
+// is blocked).
+func (p *providerSettings) load() {
+	vals := map[string]string{}
+	ok := true
+	for _, k := range []string{storeKey, storeModel, storeEndpoint, storePolicy} {
+		v, good := storeGet(k)
+		ok = ok && good
+		vals[k] = v
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !ok {
+		p.memory = true
+		vals = p.mem
+	}
+	p.key = strings.TrimSpace(vals[storeKey])
+	p.model = strings.TrimSpace(vals[storeModel])
+	p.endpoint = strings.TrimSpace(vals[storeEndpoint])
+	pol, err := openrouter.ParseDataPolicy(vals[storePolicy])
+	if err != nil {
+		pol = openrouter.DataAllow // REFERENCE §7.5: anything else is allow
+	}
+	p.policy = pol
+}
+
+// save stores the settings; when localStorage refuses, they stay in this tab's memory.
+func (p *providerSettings) save(key, model, endpoint string, policy openrouter.DataPolicy) {
+	vals := map[string]string{storeKey: key, storeModel: model, storeEndpoint: endpoint, storePolicy: string(policy)}
+	if model == openrouter.DefaultModel {
+		vals[storeModel] = ""
+	}
+	if endpoint == openrouter.DefaultEndpoint {
+		vals[storeEndpoint] = ""
+	}
+	if policy == openrouter.DataAllow {
+		vals[storePolicy] = ""
+	}
+	ok := true
+	for k, v := range vals {
+		ok = storeSet(k, v) && ok
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.key, p.model, p.endpoint, p.policy = key, model, endpoint, policy
+	if !ok {
+		p.memory = true
+	}
+	if p.memory {
+		p.mem = vals
+	}
+}
+
+// snapshot returns the current settings with defaults filled in.
+func (p *providerSettings) snapshot() (key, model, endpoint string, policy openrouter.DataPolicy, memory bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	model, endpoint = p.model, p.endpoint
+	if model == "" {
+		model = openrouter.DefaultModel
+	}
+	if endpoint == "" {
+		endpoint = openrouter.DefaultEndpoint
+	}
+	return p.key, model, endpoint, p.policy, p.memory
+}
+
+// apiKey is the key supplier of the provider loop (studio.OpenRouterOptions.APIKey).
+func (p *providerSettings) apiKey() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.key
+}
+
+// originOf returns scheme://host[:port] of an http(s) URL, lower-cased ("" otherwise).
+func originOf(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// allowed is the fetch transport's origin check: only the configured endpoint's origin (the
+// chat endpoint and its models catalog) may be contacted, so the key can reach no other
+// host even if a JSON-RPC caller names another endpoint in params.
+func (p *providerSettings) allowed(raw string) bool {
+	_, _, endpoint, _, _ := p.snapshot()
+	o := originOf(raw)
+	return o != "" && o == originOf(endpoint)
+}
+
+// --- DOM ---------------------------------------------------------------------------------
+
+const settingsForm = `<form id="settings-form" class="settings-form" novalidate>
+<h2 id="settings-dialog-title">Provider settings</h2>
+<p id="settings-key-status" class="settings-status" role="status"></p>
+<label for="settings-key">OpenRouter API key</label>
+<input id="settings-key" type="password" autocomplete="off" spellcheck="false" placeholder="sk-or-v1-…">
+<p class="settings-hint">Kept in this browser only and sent only to the endpoint below. Without a key the local agent answers prompts.</p>
+<label for="settings-endpoint">Endpoint</label>
+<input id="settings-endpoint" type="url" autocomplete="off" spellcheck="false">
+<label for="settings-policy">Data policy</label>
+<select id="settings-policy">
+<option value="allow">allow — default routing</option>
+<option value="deny">deny — skip providers that collect prompts</option>
+<option value="zdr">zdr — zero-data-retention endpoints only</option>
+</select>
+<label for="settings-model">Model</label>
+<input id="settings-model" autocomplete="off" spellcheck="false">
+<fieldset class="settings-catalog">
+<legend>Model catalog (tool-capable models)</legend>
+<div class="settings-catalog-head"><label class="settings-check"><input type="checkbox" id="settings-free-only"> Free only</label>
+<button type="button" id="settings-load-models" data-action="provider-load-models">Load models</button></div>
+<select id="settings-model-picker" size="6" aria-label="Tool-capable models"></select>
+<p id="settings-catalog-status" class="settings-catalog-status" role="status"></p>
+</fieldset>
+<p id="settings-form-error" class="settings-error" role="alert"></p>
+<div class="dialog-actions">
+<button type="submit" id="settings-save" data-action="provider-save">Save settings</button>
+<button type="button" id="settings-clear-key" data-action="provider-clear-key">Clear key</button>
+<button type="button" id="settings-close" data-action="provider-close" aria-label="Close provider settings">Close</button>
+</div>
+</form>`
+
+// modelOption is one entry of the model picker (escaped by html/template).
+var modelOption = template.Must(template.New("modelOption").Parse(`<option value="{{.ID}}"{{if .Selected}} selected{{end}}>{{.Label}}</option>`))
+
+func byID(id string) js.Value { return js.Global().Get("document").Call("getElementById", id) }
+
+func inputValue(id string) string {
+	el := byID(id)
+	if el.IsNull() {
+		return ""
+	}
+	return strings.TrimSpace(el.Get("value").String())
+}
+
+func setInput(id, v string) {
+	if el := byID(id); !el.IsNull() {
+		el.Set("value", v)
+	}
+}
+
+// bindSettings fills the dialog, loads the settings and listens for other tabs' changes and
+// for the dialog's own inputs.
+func bindSettings(a *app) {
+	prov.load()
+	dlg := byID("settings-dialog")
+	if !dlg.IsNull() {
+		dlg.Set("innerHTML", settingsForm)
+		on(dlg, "change", func(_ js.Value, args []js.Value) any {
+			t := args[0].Get("target")
+			id := t.Get("id").String()
+			switch id {
+			case "settings-free-only":
+				on := t.Get("checked").Bool()
+				jsbridge.Go("settings.free", func() {
+					prov.mu.Lock()
+					prov.freeOnly = on
+					prov.mu.Unlock()
+					a.markDirty()
+				})
+			case "settings-model-picker":
+				if v := t.Get("value").String(); v != "" {
+					byID("settings-model").Set("value", v)
+				}
+			case "settings-policy", "settings-endpoint":
+				jsbridge.Go("settings.catalog", func() {
+					prov.mu.Lock()
+					loaded := prov.catalogState != ""
+					prov.mu.Unlock()
+					if loaded { // the zdr variant (or another endpoint) has another catalog
+						loadCatalog(a)
+					}
+				})
+			}
+			return nil
+		})
+		if form := byID("settings-form"); !form.IsNull() {
+			on(form, "submit", func(_ js.Value, args []js.Value) any {
+				args[0].Call("preventDefault")
+				jsbridge.Go("settings.save", func() { saveSettings(a) })
+				return nil
+			})
+		}
+	}
+	on(js.Global(), "storage", func(_ js.Value, args []js.Value) any {
+		k := args[0].Get("key")
+		if k.Type() == js.TypeString && !strings.HasPrefix(k.String(), storePrefix) {
+			return nil
+		}
+		jsbridge.Go("settings.storage", func() {
+			prov.load()
+			if settingsOpen() {
+				fillForm()
+			}
+			a.markDirty()
+		})
+		return nil
+	})
+}
+
+func settingsOpen() bool {
+	dlg := byID("settings-dialog")
+	return !dlg.IsNull() && dlg.Get("open").Truthy()
+}
+
+// fillForm puts the current settings into the dialog's inputs (the key as a DOM property,
+// never as markup).
+func fillForm() {
+	key, model, endpoint, policy, _ := prov.snapshot()
+	setInput("settings-key", key)
+	setInput("settings-model", model)
+	setInput("settings-endpoint", endpoint)
+	setInput("settings-policy", string(policy))
+}
+
+// openSettings shows the dialog (header button, recovery action).
+func openSettings(a *app) {
+	dlg := byID("settings-dialog")
+	if dlg.IsNull() || dlg.Get("showModal").Type() != js.TypeFunction {
+		return
+	}
+	prov.mu.Lock()
+	prov.formError = ""
+	prov.mu.Unlock()
+	fillForm()
+	if !dlg.Get("open").Truthy() {
+		dlg.Call("showModal")
+	}
+	byID("settings-key").Call("focus")
+	a.markDirty()
+}
+
+func closeSettings() {
+	if dlg := byID("settings-dialog"); !dlg.IsNull() && dlg.Get("open").Truthy() {
+		dlg.Call("close")
+	}
+}
+
+// saveSettings validates and stores the dialog's values, then closes it.
+func saveSettings(a *app) {
+	key, model, endpoint := inputValue("settings-key"), inputValue("settings-model"), inputValue("settings-endpoint")
+	policy, err := openrouter.ParseDataPolicy(inputValue("settings-policy"))
+	if err != nil {
+		policy = openrouter.DataAllow
+	}
+	if endpoint == "" {
+		endpoint = openrouter.DefaultEndpoint
+	}
+	if model == "" {
+		model = openrouter.DefaultModel
+	}
+	msg := ""
+	switch {
+	case originOf(endpoint) == "":
+		msg = "The endpoint must be an http(s) URL."
+	case strings.ContainsAny(key, " \t\r\n"):
+		msg = "The API key must not contain spaces or line breaks."
+	case len(key) > 512 || len(model) > 256 || len(endpoint) > 2048:
+		msg = "A value is too long."
+	}
+	prov.mu.Lock()
+	prov.formError = msg
+	prov.mu.Unlock()
+	if msg != "" {
+		a.markDirty()
+		return
+	}
+	prov.save(key, model, endpoint, policy)
+	closeSettings()
+	a.markDirty()
+}
+
+// clearKey forgets the key (this browser, and through the storage event every other tab).
+func clearKey(a *app) {
+	_, model, endpoint, policy, _ := prov.snapshot()
+	prov.save("", model, endpoint, policy)
+	setInput("settings-key", "")
+	a.markDirty()
+}
+
+// loadCatalog fetches the tool-capable models for the dialog's endpoint and data policy
+// through agent/openrouter/models (no key is sent).
+func loadCatalog(a *app) {
+	endpoint := inputValue("settings-endpoint")
+	if endpoint == "" {
+		endpoint = openrouter.DefaultEndpoint
+	}
+	policy := inputValue("settings-policy")
+	if _, err := openrouter.ParseDataPolicy(policy); err != nil || policy == "" {
+		policy = string(openrouter.DataAllow)
+	}
+	prov.mu.Lock()
+	prov.catalogState, prov.catalogError = "loading", ""
+	prov.mu.Unlock()
+	a.markDirty()
+	var res struct {
+		Available bool               `json:"available"`
+		Models    []openrouter.Model `json:"models"`
+		Skipped   int                `json:"skipped"`
+		Error     *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	err := a.rpc(context.Background(), "", "agent/openrouter/models", map[string]any{"endpoint": endpoint, "dataPolicy": policy}, &res)
+	prov.mu.Lock()
+	switch {
+	case err != nil:
+		prov.catalogState, prov.catalogError, prov.catalog = "error", err.Error(), nil
+	case res.Error != nil:
+		prov.catalogState, prov.catalogError, prov.catalog = "error", "["+res.Error.Code+"] "+res.Error.Message, nil
+	case !res.Available:
+		prov.catalogState, prov.catalog = "none", nil
+	default:
+		prov.catalogState, prov.catalog, prov.catalogSkipped = "ready", res.Models, res.Skipped
+	}
+	prov.mu.Unlock()
+	a.markDirty()
+}
+
+// --- hooks -------------------------------------------------------------------------------
+
+func settingsAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case "provider-settings":
+		openSettings(a)
+	case "provider-save":
+		saveSettings(a)
+	case "provider-clear-key":
+		clearKey(a)
+	case "provider-close":
+		closeSettings()
+	case "provider-load-models":
+		loadCatalog(a)
+	default:
+		return false
+	}
+	return true
+}
+
+// settingsKey closes the dialog on Escape itself, so the studio's Escape (cancel the run)
+// does not fire while the dialog is open.
+func settingsKey(a *app, k keyInfo) bool {
+	if k.Key != "Escape" || !settingsOpen() {
+		return false
+	}
+	closeSettings()
+	return true
+}
+
+// providerLabel is the header's provider text.
+func providerLabel() string {
+	key, model, _, _, _ := prov.snapshot()
+	if key == "" {
+		return "local agent"
+	}
+	return "OpenRouter · " + model
+}
+
+// renderSettings draws the header button and label and the dialog's live parts.
+func renderSettings(a *app) {
+	setText("provider-label", providerLabel())
+	if byID("provider-actions").IsNull() {
+		if host := byID("header-actions"); !host.IsNull() {
+			span := js.Global().Get("document").Call("createElement", "span")
+			span.Set("id", "provider-actions")
+			span.Set("className", "provider-actions")
+			host.Call("appendChild", span)
+			delete(lastHTML, "provider-actions")
+		}
+	}
+	setRegion("provider-actions", `<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`)
+	ensureNewChatButton()
+
+	key, model, endpoint, _, memory := prov.snapshot()
+	prov.mu.Lock()
+	state, cerr, skipped, freeOnly, formErr := prov.catalogState, prov.catalogError, prov.catalogSkipped, prov.freeOnly, prov.formError
+	cat := openrouter.Catalog{Models: prov.catalog}
+	prov.mu.Unlock()
+	status := "No key: prompts run through the local agent."
+	if key != "" {
+		status = "A key is saved in this browser; prompts run through OpenRouter (" + model + ")."
+	}
+	if memory {
+		status += " Browser storage is blocked: settings last for this tab only."
+	}
+	setText("settings-key-status", status)
+	setText("settings-form-error", formErr)
+	shown := cat.ToolModels(freeOnly)
+	var opts strings.Builder
+	for _, m := range shown {
+		_ = modelOption.Execute(&opts, map[string]any{"ID": m.ID, "Label": m.Label, "Selected": m.ID == model})
+	}
+	setRegion("settings-model-picker", opts.String())
+	cs := ""
+	switch state {
+	case "":
+		cs = "Load the catalog to pick a model (no key needed)."
+	case "loading":
+		cs = "Loading models…"
+	case "none":
+		cs = "This endpoint (" + endpoint + ") has no model catalog: type the model id."
+	case "error":
+		cs = "The catalog could not be loaded: " + cerr
+	case "ready":
+		all := cat.ToolModels(false)
+		free := cat.ToolModels(true)
+		cs = strconv.Itoa(len(all)) + " tool-capable models (" + strconv.Itoa(len(free)) + " free) · showing " + strconv.Itoa(len(shown))
+		if skipped > 0 {
+			cs += " · " + strconv.Itoa(skipped) + " malformed entries skipped"
+		}
+	}
+	setText("settings-catalog-status", cs)
+}
