@@ -129,6 +129,14 @@ export function createEditor(host) {
     // listen(change, cursor, blur): change(path, text, line, col, lines) after a user edit,
     // cursor(line, col, lines) after a caret move, blur() when the editor loses focus.
     listen(change, cur, blur) { onChange = change; onCursor = cur; onBlur = blur; },
+    // gotoLine(n): put the caret at the start of 1-based line n (clamped), scroll it into
+    // view and focus the editor (workspace search results).
+    gotoLine(n) {
+      const doc = view.state.doc;
+      const line = doc.line(Math.max(1, Math.min(Number(n) || 1, doc.lines)));
+      view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
+      view.focus();
+    },
     // cursor(): [line, column, line count] (1-based line and column).
     cursor() { return cursor(view.state); },
     // history(): [undo depth, redo depth] of CodeMirror's own (keystroke) history.
