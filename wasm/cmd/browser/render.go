@@ -19,7 +19,7 @@ import (
 var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
 {{define "status"}}<span id="status-text">{{.StatusText}}</span>{{if .Ready}} · <span id="tools-count">tools/list · {{.Tools}}</span> · <span id="status-revision">revision {{.Revision}}</span>{{end}}{{end}}
 {{define "storage"}}{{if eq .Mode "indexed-db"}}Saved in this browser (IndexedDB){{else if eq .Mode "memory"}}Memory only — not saved{{if .Error}}: {{.Error}}{{end}}{{else}}Loading storage…{{end}}{{end}}
-{{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p><div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button></div></article>{{end}}{{end}}
+{{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p>{{$a.Diff}}<div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button>{{if $a.ApproveAll}} <button type="button" class="approve-run" id="approve-run-{{$i}}" data-action="approve-run" data-id="{{$a.ID}}">Approve all for this run</button>{{end}}</div></article>{{end}}{{end}}
 {{define "notice"}}{{if .UpdateReady}}<span>A new version of the studio is available.</span> <button type="button" data-action="reload-studio" aria-label="Reload studio">Reload studio</button> {{end}}{{if .Notice}}<span>{{.Notice}}</span>{{end}}{{end}}
 {{define "recipes"}}{{range .}}<button type="button" class="recipe" data-action="recipe" data-prompt="{{.Prompt}}" aria-label="Recipe: {{.Label}}">{{.Label}}</button>{{end}}{{end}}
 {{define "transcript"}}{{range $i, $e := .}}<li class="entry entry-{{$e.Kind}}">{{$e.Text}}{{if $e.Details}}<div class="entry-details">{{$e.Details}}</div>{{end}}{{if $e.Actions}}<div class="entry-actions">{{range $j, $x := $e.Actions}}<button type="button" id="entry-{{$i}}-{{$j}}" data-action="{{$x.Action}}" data-arg="{{$x.Arg}}">{{$x.Label}}</button>{{end}}</div>{{end}}</li>{{end}}{{end}}
@@ -118,7 +118,7 @@ func (a *app) render() {
 
 	a.renderEditor(st)
 
-	if setRegion("approvals", execTpl("approvals", st.approvals)) || focusApprove {
+	if setRegion("approvals", execTpl("approvals", approvalViews(a, st.approvals))) || focusApprove {
 		if focusApprove {
 			if b := doc.Call("getElementById", "approve-0"); !b.IsNull() {
 				b.Call("focus")

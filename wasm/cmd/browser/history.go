@@ -1,0 +1,280 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"html/template"
+	"strconv"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+// The version history view (#history-panel, issue 9): the checkpoints of this session (SPEC
+// §2.12: revision, the tool that produced each, time), newest first. Selecting one shows its
+// diff against the current files (history_diff.go); "Restore revision N" asks in the in-app
+// confirm dialog and then runs the workspace/restoreCheckpoint core operation (SPEC §2.11,
+// traced as an operation) with expectedRevision = the revision the diff was computed
+// against, so a workspace that moved on meanwhile is refused with WORKSPACE_REVISION_CONFLICT
+// and the chat offers Re-read & retry. A restore is one more change on top of the history:
+// Undo returns to the files before it.
+
+type checkpointRow struct {
+	Revision int64     `json:"revision"`
+	Tool     string    `json:"tool"`
+	CallID   string    `json:"callId"`
+	At       time.Time `json:"at"`
+	Files    int       `json:"files"`
+	Current  bool      `json:"current"`
+}
+
+type historyListing struct {
+	Revision    int64           `json:"revision"`
+	Checkpoints []checkpointRow `json:"checkpoints"`
+}
+
+// loadHistory reads workspace/history.
+func loadHistory(ctx context.Context, a *app) (historyListing, error) {
+	var out historyListing
+	err := a.rpc(ctx, "", studio.MethodHistoryList, map[string]any{}, &out)
+	return out, err
+}
+
+// loadCheckpoint reads the files of the checkpoint made at rev (workspace/checkpoint).
+func loadCheckpoint(ctx context.Context, a *app, rev int64) (map[string]diffText, error) {
+	var out struct {
+		Files []struct {
+			Path   string `json:"path"`
+			Kind   string `json:"kind"`
+			Size   int    `json:"size"`
+			Source string `json:"source"`
+		} `json:"files"`
+	}
+	if err := a.rpc(ctx, "", studio.MethodHistoryCheckpoint, map[string]any{"revision": rev}, &out); err != nil {
+		return nil, err
+	}
+	m := make(map[string]diffText, len(out.Files))
+	for _, f := range out.Files {
+		m[f.Path] = diffText{Source: f.Source, Asset: f.Kind == "asset", Size: f.Size}
+	}
+	return m, nil
+}
+
+// historyState is the panel's own state (guarded by mu).
+type historyState struct {
+	mu        sync.Mutex
+	list      historyListing
+	err       string
+	selected  int64 // the checkpoint whose diff is shown (0: none)
+	diffAt    int64 // the current revision the diff was computed against
+	diff      []fileDiff
+	truncated bool
+	diffErr   string
+	busy      bool
+	refresh   chan struct{}
+}
+
+var hist = historyState{refresh: make(chan struct{}, 1)}
+
+func init() {
+	registerFeature(&feature{name: "history", bind: historyBind, start: historyStart, render: historyRender,
+		action: historyAction, observe: historyObserve})
+}
+
+func historyBind(a *app) {
+	// The inspector's tabs may not exist yet: the panel shows itself.
+	if p := js.Global().Get("document").Call("getElementById", "history-panel"); !p.IsNull() {
+		if tabs := js.Global().Get("document").Call("querySelector", "#inspector-tabs [role=tab]"); tabs.IsNull() {
+			p.Set("hidden", false)
+		}
+	}
+}
+
+func historyStart(a *app, ctx context.Context) {
+	historyReload(ctx, a)
+	for range hist.refresh {
+		historyReload(ctx, a)
+	}
+}
+
+// historyObserve re-lists after every finished change (never blocks).
+func historyObserve(a *app, e audit.ToolCallEvent) {
+	if e.Type == audit.EventStarted || readOnlyTools[e.Name] || e.Name == "workspace.openFile" {
+		return
+	}
+	select {
+	case hist.refresh <- struct{}{}:
+	default:
+	}
+}
+
+func historyReload(ctx context.Context, a *app) {
+	list, err := loadHistory(ctx, a)
+	hist.mu.Lock()
+	if err != nil {
+		hist.err = err.Error()
+	} else {
+		hist.list, hist.err = list, ""
+	}
+	hist.mu.Unlock()
+	a.markDirty()
+}
+
+var historyTpl = template.Must(template.New("").Funcs(template.FuncMap{"clock": func(t time.Time) string {
+	return t.Local().Format("15:04:05")
+}}).Parse(`
+{{define "panel"}}<div class="history-head"><h2 id="history-title">Version history</h2> <span class="muted">revision {{.Revision}} · {{len .Rows}} checkpoint{{if ne (len .Rows) 1}}s{{end}}</span></div>{{if .Err}}<p role="alert">{{.Err}}</p>{{end}}<ol class="history-list" aria-labelledby="history-title">{{range .Rows}}<li class="history-row{{if .Current}} current{{end}}{{if .Selected}} selected{{end}}"><button type="button" id="history-{{.Revision}}" data-action="history-select" data-revision="{{.Revision}}" aria-pressed="{{if .Selected}}true{{else}}false{{end}}" aria-label="Revision {{.Revision}}, {{.Tool}}, {{clock .At}}{{if .Current}}, current{{end}}"><span class="history-rev">r{{.Revision}}</span> <span class="history-tool">{{.Tool}}</span> <time datetime="{{.At.Format "2006-01-02T15:04:05Z07:00"}}">{{clock .At}}</time>{{if .Current}} <span class="history-current">current</span>{{end}}</button></li>{{end}}</ol>{{if .Selected}}<section class="history-diff" aria-label="Diff of revision {{.Selected}} against the current files"><h3>Revision {{.Selected}} → current (revision {{.DiffAt}})</h3>{{if .Stale}}<p class="muted">The workspace changed since this diff (now revision {{.Revision}}).</p>{{end}}{{.Diff}}<div class="history-actions"><button type="button" id="history-restore" data-action="history-restore" data-revision="{{.Selected}}" aria-label="Restore revision {{.Selected}}"{{if .Busy}} disabled{{end}}>Restore revision {{.Selected}}</button> <button type="button" id="history-close" data-action="history-select" data-revision="0">Close diff</button></div></section>{{end}}{{end}}
+{{define "diff"}}{{if .Err}}<p role="alert">{{.Err}}</p>{{else if not .Files}}<p class="muted">Same files as now.</p>{{end}}{{range .Files}}<details open class="diff-file"><summary><span class="diff-path">{{.Path}}</span> <span class="diff-status">{{.Status}}</span>{{if or .Added .Removed}} <span class="diff-count">+{{.Added}} −{{.Removed}}</span>{{end}}</summary>{{if .Note}}<p class="muted">{{.Note}}</p>{{end}}{{if .Rows}}<pre class="diff">{{range .Rows}}<span class="diff-{{.Kind}}">{{if eq .Kind "add"}}+ {{else if eq .Kind "del"}}- {{else}}  {{end}}{{.Text}}</span>
+{{end}}</pre>{{end}}</details>{{end}}{{if .Truncated}}<p class="muted">More changes are not shown.</p>{{end}}{{end}}
+`))
+
+type historyRowView struct {
+	checkpointRow
+	Selected bool
+}
+
+func execHistoryTpl(name string, data any) string {
+	var b bytes.Buffer
+	if err := historyTpl.ExecuteTemplate(&b, name, data); err != nil {
+		return template.HTMLEscapeString(err.Error())
+	}
+	return b.String()
+}
+
+func historyRender(a *app) {
+	hist.mu.Lock()
+	rows := make([]historyRowView, 0, len(hist.list.Checkpoints))
+	for i := len(hist.list.Checkpoints) - 1; i >= 0; i-- { // newest first
+		c := hist.list.Checkpoints[i]
+		rows = append(rows, historyRowView{checkpointRow: c, Selected: c.Revision == hist.selected})
+	}
+	data := map[string]any{"Revision": hist.list.Revision, "Rows": rows, "Err": hist.err, "Selected": hist.selected,
+		"DiffAt": hist.diffAt, "Stale": hist.selected != 0 && hist.diffAt != hist.list.Revision, "Busy": hist.busy,
+		"Diff": template.HTML(execHistoryTpl("diff", map[string]any{"Files": hist.diff, "Truncated": hist.truncated, "Err": hist.diffErr}))}
+	hist.mu.Unlock()
+	setRegion("history-panel", execHistoryTpl("panel", data))
+}
+
+func historyAction(a *app, act uiAction) bool {
+	ctx := context.Background()
+	switch act.Name {
+	case "history-select":
+		rev, _ := strconv.ParseInt(act.Get("revision"), 10, 64)
+		historySelect(ctx, a, rev)
+	case "history-restore":
+		rev, _ := strconv.ParseInt(act.Get("revision"), 10, 64)
+		hist.mu.Lock()
+		expected, busy := hist.diffAt, hist.busy
+		hist.mu.Unlock()
+		if busy || rev <= 0 {
+			return true
+		}
+		if !a.confirm(ctx, confirmOptions{Title: "Restore revision " + strconv.FormatInt(rev, 10) + "?",
+			Text: "The files of revision " + strconv.FormatInt(rev, 10) + " replace the current files (revision " +
+				strconv.FormatInt(expected, 10) + "). Undo brings the current files back.", OK: "Restore", Danger: true}) {
+			return true
+		}
+		historyRestore(ctx, a, rev, &expected)
+	default:
+		return false
+	}
+	return true
+}
+
+// historySelect computes the diff of checkpoint rev against the current files (0 closes it).
+func historySelect(ctx context.Context, a *app, rev int64) {
+	hist.mu.Lock()
+	hist.selected, hist.diff, hist.diffErr, hist.truncated = rev, nil, "", false
+	hist.mu.Unlock()
+	a.markDirty()
+	if rev == 0 {
+		return
+	}
+	a.flushDraft(ctx)
+	files, _, _, cur, err := currentFiles(ctx, a)
+	var diff []fileDiff
+	truncated := false
+	if err == nil {
+		var old map[string]diffText
+		old, err = loadCheckpoint(ctx, a, rev)
+		if err == nil {
+			diff, truncated = diffWorkspaces(toDiffTexts(files), old)
+		}
+	}
+	hist.mu.Lock()
+	if hist.selected == rev {
+		hist.diff, hist.truncated, hist.diffAt = diff, truncated, cur
+		if err != nil {
+			hist.diffErr = err.Error()
+		}
+	}
+	hist.mu.Unlock()
+	historyReload(ctx, a)
+}
+
+// historyRestore runs workspace/restoreCheckpoint; a failure becomes a chat entry with its
+// recovery actions (Re-read & retry re-reads the revision and restores again).
+func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
+	hist.mu.Lock()
+	hist.busy = true
+	hist.mu.Unlock()
+	a.markDirty()
+	defer func() {
+		hist.mu.Lock()
+		hist.busy = false
+		hist.mu.Unlock()
+		a.markDirty()
+	}()
+	a.flushDraft(ctx)
+	params := map[string]any{"revision": rev}
+	if expected != nil {
+		params["expectedRevision"] = *expected
+	}
+	var res toolResult
+	err := a.rpc(ctx, "", studio.MethodHistoryRestore, params, &res)
+	a.reload(ctx)
+	historyReload(ctx, a)
+	switch {
+	case err != nil:
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	case res.IsError && res.Error != nil:
+		f := failure{Code: res.Error.Code, Message: res.Error.Message, Retryable: res.Error.Retryable,
+			Applied: detailsApplied(res.Error.Details), Tool: studio.MethodHistoryRestore}
+		if !f.Applied {
+			f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+				var fresh *int64
+				if reread {
+					r, err := a.freshRevision(ctx)
+					if err != nil {
+						return err
+					}
+					fresh = &r
+				}
+				historyRestore(ctx, a, rev, fresh)
+				return nil
+			})
+		}
+		a.addEntry(entry{Kind: "error", Text: "Restore revision " + strconv.FormatInt(rev, 10) + ": [" + res.Error.Code + "] " + res.Error.Message,
+			Details: prettyDetails(res.Error.Details), Actions: recoveryActions(f)})
+	default:
+		var out struct {
+			Changed  bool  `json:"changed"`
+			Revision int64 `json:"revision"`
+		}
+		_ = json.Unmarshal(res.StructuredContent, &out)
+		text := "Revision " + strconv.FormatInt(rev, 10) + " is already the current state."
+		if out.Changed {
+			text = "Restored revision " + strconv.FormatInt(rev, 10) + " as revision " + strconv.FormatInt(out.Revision, 10) + " (Undo brings the previous files back)."
+		}
+		a.addEntry(entry{Kind: "info", Text: text})
+		hist.mu.Lock()
+		hist.selected, hist.diff = 0, nil
+		hist.mu.Unlock()
+	}
+}

@@ -1,0 +1,461 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall/js"
+	"time"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+)
+
+// Quick open (Ctrl/Cmd+P, #quick-open-dialog) and workspace search (Ctrl/Cmd+Shift+F,
+// #search-dialog), REFERENCE §11 labels "Quick open workspace file", "Search workspace",
+// "Search workspace files".
+//
+// Both are native modal <dialog>s (showModal: the rest of the page is inert, so focus is
+// trapped; Escape closes; focus returns to the element that opened them) following the
+// ARIA combobox pattern: the text field is role="combobox" with aria-controls naming a
+// role="listbox" of role="option" rows and aria-activedescendant naming the highlighted one;
+// Up/Down/Home/End move the highlight, Enter (or a click) chooses it.
+//
+//   - Quick open filters the workspace paths as you type: substring matches first (the file
+//     name before the folder), then fuzzy (the letters in order); choosing opens the file
+//     through workspace.openFile.
+//   - Search is case-insensitive over every text file, with the editor's unsaved draft in
+//     place of its file's stored text; at most maxSearchResults rows, each "path:line" and
+//     the line as a preview. Choosing opens the file through workspace.openFile (which never
+//     changes it) and moves the editor's caret to the line.
+
+const (
+	maxQuickOpenResults = 50
+	maxSearchResults    = 80  // REFERENCE: ≤ 80 result lines
+	maxPreviewChars     = 120 // code points of a search result's preview
+)
+
+type paletteItem struct {
+	ID      string
+	Path    string
+	Line    int    // 1-based (search), 0 for quick open
+	Preview string // the matching line (search)
+	Draft   bool   // the hit is in the editor's unsaved draft
+}
+
+// paletteDialog is one of the two dialogs.
+type paletteDialog struct {
+	kind    string // "quick-open" or "search"
+	dialog  string // element ids
+	input   string
+	list    string
+	status  string
+	label   string // the text field's accessible name
+	heading string
+}
+
+var (
+	quickOpen = &paletteDialog{kind: "quick-open", dialog: "quick-open-dialog", input: "quick-open-input", list: "quick-open-list",
+		status: "quick-open-status", label: "Quick open workspace file", heading: "Quick open"}
+	searchBox = &paletteDialog{kind: "search", dialog: "search-dialog", input: "search-input", list: "search-list",
+		status: "search-status", label: "Search workspace files", heading: "Search workspace"}
+)
+
+// palette is the open dialog's state (guarded by mu).
+var palette struct {
+	mu     sync.Mutex
+	open   *paletteDialog
+	query  string
+	items  []paletteItem
+	active int
+	more   bool // search: more hits than shown
+	gen    int  // query generation (newest wins)
+	opener js.Value
+}
+
+var paletteTpl = template.Must(template.New("").Parse(`
+{{define "dialog"}}<form method="dialog" class="palette-form"><h2 id="{{.Dialog}}-title">{{.Heading}}</h2><label for="{{.Input}}" id="{{.Input}}-label">{{.Label}}</label><input id="{{.Input}}" type="text" role="combobox" aria-autocomplete="list" aria-expanded="true" aria-controls="{{.List}}" aria-activedescendant="" autocomplete="off" spellcheck="false"><ul id="{{.List}}" class="palette-list" role="listbox" aria-label="{{if eq .Kind "search"}}Search results{{else}}Matching files{{end}}"></ul><p id="{{.Status}}" class="palette-status" role="status" aria-live="polite"></p><div class="dialog-actions"><button type="submit" value="cancel" id="{{.Dialog}}-close" formnovalidate>Close</button></div></form>{{end}}
+{{define "items"}}{{range $i, $it := .Items}}<li role="option" id="{{$it.ID}}" class="palette-option{{if eq $i $.Active}} active{{end}}" aria-selected="{{if eq $i $.Active}}true{{else}}false{{end}}" data-action="palette-choose" data-index="{{$i}}">{{if $it.Line}}<span class="palette-path">{{$it.Path}}:{{$it.Line}}</span>{{if $it.Draft}} <span class="palette-draft">(unsaved)</span>{{end}} <span class="palette-preview">{{$it.Preview}}</span>{{else}}<span class="palette-path">{{$it.Path}}</span>{{end}}</li>{{end}}{{end}}
+{{define "buttons"}}<button type="button" id="quick-open-button" data-action="palette-open" data-kind="quick-open" aria-label="Quick open workspace file" title="Quick open (Ctrl/Cmd+P)">Quick open</button> <button type="button" id="search-button" data-action="palette-open" data-kind="search" aria-label="Search workspace" title="Search (Ctrl/Cmd+Shift+F)">Search</button>{{end}}
+`))
+
+func execPaletteTpl(name string, data any) string {
+	var b bytes.Buffer
+	if err := paletteTpl.ExecuteTemplate(&b, name, data); err != nil {
+		return template.HTMLEscapeString(err.Error())
+	}
+	return b.String()
+}
+
+func init() {
+	registerFeature(&feature{name: "palette", bind: paletteBind, action: paletteAction, key: paletteKey})
+}
+
+// paletteBind fills both dialogs, adds the header buttons and listens for typing and close.
+func paletteBind(a *app) {
+	doc := js.Global().Get("document")
+	if head := doc.Call("getElementById", "header-actions"); !head.IsNull() {
+		span := doc.Call("createElement", "span")
+		span.Set("id", "palette-actions")
+		span.Set("className", "palette-actions")
+		span.Set("innerHTML", execPaletteTpl("buttons", nil))
+		head.Call("insertAdjacentElement", "afterend", span)
+	}
+	for _, d := range []*paletteDialog{quickOpen, searchBox} {
+		d := d
+		dlg := doc.Call("getElementById", d.dialog)
+		if dlg.IsNull() {
+			continue
+		}
+		dlg.Set("innerHTML", execPaletteTpl("dialog", map[string]any{"Dialog": d.dialog, "Input": d.input, "List": d.list,
+			"Status": d.status, "Label": d.label, "Heading": d.heading, "Kind": d.kind}))
+		on(doc.Call("getElementById", d.input), "input", func(this js.Value, _ []js.Value) any {
+			q := this.Get("value").String()
+			jsbridge.Go("palette.query", func() { paletteQuery(a, d, q) })
+			return nil
+		})
+		on(dlg, "close", func(this js.Value, _ []js.Value) any {
+			if this.Get("open").Bool() {
+				return nil
+			}
+			palette.mu.Lock()
+			opener := palette.opener
+			if palette.open == d {
+				palette.open, palette.opener = nil, js.Undefined()
+			}
+			palette.mu.Unlock()
+			if opener.Type() == js.TypeObject && opener.Get("focus").Type() == js.TypeFunction && opener.Get("isConnected").Truthy() {
+				opener.Call("focus")
+			}
+			return nil
+		})
+	}
+}
+
+// paletteKey: Ctrl/Cmd+P and Ctrl/Cmd+Shift+F open the dialogs; inside a dialog's text field
+// the arrows, Home/End and Enter drive the list. It never blocks.
+func paletteKey(a *app, k keyInfo) bool {
+	lower := strings.ToLower(k.Key)
+	switch {
+	case k.Mod && !k.Alt && !k.Shift && lower == "p" && !k.DialogOpen:
+		paletteShow(a, quickOpen)
+		return true
+	case k.Mod && !k.Alt && k.Shift && lower == "f" && !k.DialogOpen:
+		paletteShow(a, searchBox)
+		return true
+	}
+	if k.Key == "Escape" {
+		// Close our dialog here, so the studio's Escape (cancel the run) does not also fire.
+		palette.mu.Lock()
+		d := palette.open
+		palette.mu.Unlock()
+		if d == nil {
+			return false
+		}
+		if dlg := js.Global().Get("document").Call("getElementById", d.dialog); !dlg.IsNull() && dlg.Get("open").Bool() {
+			dlg.Call("close", "cancel")
+			return true
+		}
+		return false
+	}
+	if k.TargetID != quickOpen.input && k.TargetID != searchBox.input {
+		return false
+	}
+	palette.mu.Lock()
+	n, idx := len(palette.items), palette.active
+	palette.mu.Unlock()
+	switch k.Key {
+	case "ArrowDown":
+		idx++
+	case "ArrowUp":
+		idx--
+	case "Home":
+		if !k.Ctrl {
+			return false // Home/End move within the text field
+		}
+		idx = 0
+	case "End":
+		if !k.Ctrl {
+			return false
+		}
+		idx = n - 1
+	case "Enter":
+		jsbridge.Go("palette.choose", func() { paletteChoose(a, idx) })
+		return true
+	default:
+		return false
+	}
+	if n == 0 {
+		return true
+	}
+	idx = (idx + n) % n
+	palette.mu.Lock()
+	palette.active = idx
+	palette.mu.Unlock()
+	paletteRenderList()
+	return true
+}
+
+// paletteShow opens d (from a JS callback or a goroutine: it only touches the DOM).
+func paletteShow(a *app, d *paletteDialog) {
+	doc := js.Global().Get("document")
+	dlg := doc.Call("getElementById", d.dialog)
+	if dlg.IsNull() || dlg.Get("showModal").Type() != js.TypeFunction || dlg.Get("open").Bool() {
+		return
+	}
+	palette.mu.Lock()
+	palette.open, palette.query, palette.items, palette.active, palette.more = d, "", nil, 0, false
+	palette.opener = doc.Get("activeElement")
+	palette.mu.Unlock()
+	in := doc.Call("getElementById", d.input)
+	in.Set("value", "")
+	dlg.Call("showModal")
+	in.Call("focus")
+	paletteRenderList()
+	jsbridge.Go("palette.query", func() { paletteQuery(a, d, "") })
+}
+
+func paletteAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case "palette-open":
+		d := quickOpen
+		if act.Get("kind") == "search" {
+			d = searchBox
+		}
+		paletteShow(a, d)
+	case "palette-choose":
+		i, _ := strconv.Atoi(act.Get("index"))
+		paletteChoose(a, i)
+	default:
+		return false
+	}
+	return true
+}
+
+// paletteQuery computes the results for q and shows them (newest query wins).
+func paletteQuery(a *app, d *paletteDialog, q string) {
+	palette.mu.Lock()
+	if palette.open != d {
+		palette.mu.Unlock()
+		return
+	}
+	palette.gen++
+	gen := palette.gen
+	palette.mu.Unlock()
+	var items []paletteItem
+	more := false
+	if d == quickOpen {
+		a.mu.Lock()
+		paths := make([]string, len(a.st.files))
+		for i, f := range a.st.files {
+			paths[i] = f.Path
+		}
+		a.mu.Unlock()
+		items = quickOpenMatches(paths, q)
+	} else if strings.TrimSpace(q) != "" {
+		items, more = searchWorkspace(context.Background(), a, q)
+	}
+	palette.mu.Lock()
+	if palette.gen != gen || palette.open != d {
+		palette.mu.Unlock()
+		return
+	}
+	palette.query, palette.items, palette.active, palette.more = q, items, 0, more
+	palette.mu.Unlock()
+	paletteRenderList()
+}
+
+// paletteRenderList writes the open dialog's listbox, status and aria-activedescendant.
+func paletteRenderList() {
+	palette.mu.Lock()
+	d, items, active, q, more := palette.open, palette.items, palette.active, palette.query, palette.more
+	palette.mu.Unlock()
+	if d == nil {
+		return
+	}
+	setRegion(d.list, execPaletteTpl("items", map[string]any{"Items": items, "Active": active}))
+	status := ""
+	switch {
+	case d == searchBox && strings.TrimSpace(q) == "":
+		status = "Type to search every text file (case-insensitive)."
+	case len(items) == 0:
+		status = "No matches."
+	case more:
+		status = "First " + strconv.Itoa(len(items)) + " matching lines shown."
+	default:
+		status = strconv.Itoa(len(items)) + plural(len(items), " match", " matches") + "."
+	}
+	setText(d.status, status)
+	in := js.Global().Get("document").Call("getElementById", d.input)
+	if in.IsNull() {
+		return
+	}
+	activeID := ""
+	if active >= 0 && active < len(items) {
+		activeID = items[active].ID
+		if el := js.Global().Get("document").Call("getElementById", activeID); !el.IsNull() {
+			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	}
+	in.Call("setAttribute", "aria-activedescendant", activeID)
+}
+
+// paletteChoose opens item i of the open dialog and closes it.
+func paletteChoose(a *app, i int) {
+	palette.mu.Lock()
+	d := palette.open
+	var it paletteItem
+	ok := d != nil && i >= 0 && i < len(palette.items)
+	if ok {
+		it = palette.items[i]
+	}
+	palette.mu.Unlock()
+	if !ok {
+		return
+	}
+	if dlg := js.Global().Get("document").Call("getElementById", d.dialog); !dlg.IsNull() {
+		dlg.Call("close", "chosen")
+	}
+	a.action("open", it.Path, "")
+	if it.Line > 0 {
+		gotoLine(it.Path, it.Line)
+	}
+}
+
+// gotoLine moves the editor's caret to line once the widget shows path (up to 3 s).
+func gotoLine(path string, line int) {
+	ed := editorWidget()
+	if ed.Type() != js.TypeObject || ed.Get("gotoLine").Type() != js.TypeFunction {
+		return
+	}
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if ed.Call("path").String() == path {
+			ed.Call("gotoLine", line)
+			return
+		}
+	}
+}
+
+// quickOpenMatches ranks paths for q: name substring, path substring, then fuzzy (letters in
+// order), each group in path order; an empty q lists every path.
+func quickOpenMatches(paths []string, q string) []paletteItem {
+	q = strings.ToLower(strings.TrimSpace(q))
+	type scored struct {
+		path  string
+		score int
+	}
+	var hits []scored
+	for _, p := range paths {
+		lp := strings.ToLower(p)
+		name := lp[strings.LastIndexByte(lp, '/')+1:]
+		switch {
+		case q == "":
+			hits = append(hits, scored{p, 0})
+		case strings.HasPrefix(name, q):
+			hits = append(hits, scored{p, 0})
+		case strings.Contains(name, q):
+			hits = append(hits, scored{p, 1})
+		case strings.Contains(lp, q):
+			hits = append(hits, scored{p, 2})
+		case subsequence(lp, q):
+			hits = append(hits, scored{p, 3})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score < hits[j].score
+		}
+		return hits[i].path < hits[j].path
+	})
+	if len(hits) > maxQuickOpenResults {
+		hits = hits[:maxQuickOpenResults]
+	}
+	out := make([]paletteItem, len(hits))
+	for i, h := range hits {
+		out[i] = paletteItem{ID: "quick-open-option-" + strconv.Itoa(i), Path: h.path}
+	}
+	return out
+}
+
+// subsequence reports whether the runes of q appear in s in order.
+func subsequence(s, q string) bool {
+	for _, r := range q {
+		i := strings.IndexRune(s, r)
+		if i < 0 {
+			return false
+		}
+		s = s[i+utf8.RuneLen(r):]
+	}
+	return true
+}
+
+// searchWorkspace finds q (case-insensitive) in every text file, the editor's unsaved draft
+// replacing its file's stored text. It returns at most maxSearchResults rows and whether
+// there were more.
+func searchWorkspace(ctx context.Context, a *app, q string) ([]paletteItem, bool) {
+	a.mu.Lock()
+	rev := a.st.revision
+	draftPath, draftText := a.draftPath, a.draftText
+	a.mu.Unlock()
+	approvalDiffs.mu.Lock()
+	cached := approvalDiffs.filesRev == rev && approvalDiffs.files != nil
+	files := approvalDiffs.files
+	approvalDiffs.mu.Unlock()
+	if !cached {
+		var err error
+		if files, _, _, _, err = currentFiles(ctx, a); err != nil {
+			return nil, false
+		}
+	}
+	needle := strings.ToLower(q)
+	var out []paletteItem
+	for _, f := range files {
+		if f.Kind == "asset" {
+			continue
+		}
+		src, draft := f.Source, false
+		if f.Path == draftPath {
+			src, draft = draftText, true
+		}
+		for n, line := range strings.Split(src, "\n") {
+			if !strings.Contains(strings.ToLower(line), needle) {
+				continue
+			}
+			if len(out) == maxSearchResults {
+				return out, true
+			}
+			out = append(out, paletteItem{ID: "search-option-" + strconv.Itoa(len(out)), Path: f.Path, Line: n + 1,
+				Preview: previewLine(line, needle), Draft: draft})
+		}
+	}
+	return out, false
+}
+
+// previewLine is the line trimmed and clipped to maxPreviewChars around the first match.
+func previewLine(line, needle string) string {
+	line = strings.TrimSpace(line)
+	r := []rune(line)
+	if len(r) <= maxPreviewChars {
+		return line
+	}
+	at := utf8.RuneCountInString(line[:max(0, strings.Index(strings.ToLower(line), needle))])
+	if strings.ToLower(line) != line && len(strings.ToLower(line)) != len(line) {
+		at = 0 // lowering changed byte offsets: show the start
+	}
+	start := max(0, at-maxPreviewChars/3)
+	end := min(len(r), start+maxPreviewChars)
+	s := string(r[start:end])
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(r) {
+		s += "…"
+	}
+	return s
+}
