@@ -16,6 +16,8 @@ type env struct {
 	preview    PreviewPort
 	downloads  func(name, mimeType string, data []byte) error
 	ackTimeout time.Duration
+	p          Ports // the session's ports (folder host, durable backend, observer: folder_ops.go)
+	save       saver // durable folder saves (folder_save.go)
 }
 
 // persist is the persistence meta P of every result: {"storageMode", "storageError"?}.

@@ -42,6 +42,16 @@ type Ports struct {
 	// HeadlessPreview per session build. A port given here outlives session rebuilds, so the
 	// workspace revision must keep increasing across them (a real Repository does that).
 	Preview PreviewPort
+	// Folders is the page's folder host behind the folder session methods (folder_ops.go:
+	// open/link a picked folder, reconnect a persisted one, grant access, the directory-upload
+	// fallback). Nil: those methods answer TOOL_EXECUTION_FAILED {reason:"no-folder-host"}
+	// (headless hosts link their --dir through Folder instead). The linked folder can change at
+	// runtime through these methods; Folder stays the one imported at each session build.
+	Folders FolderHost
+	// DurableOwnerID is the owner id workspace.saveAll claims its durable side effects with
+	// (folder_save.go; the browser keeps one per tab in sessionStorage so a reload finishes
+	// its own claims). "": a random id per session build.
+	DurableOwnerID string
 	// Downloads delivers workspace.downloadFile: the file name (last path segment), its MIME
 	// type and bytes. Nil: downloadFile fails with TOOL_EXECUTION_FAILED, details
 	// {operation:"download", path, reason:"no-download-target"} (see ReasonNoDownloadTarget).
@@ -148,6 +158,9 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	}
 	// workspace/archive, workspace/upload (transfer.go)
 	e.transferMethods(methods, p)
+	for name, m := range e.folderMethods() { // workspace/openFolder, /reconnectFolder, … (folder_ops.go)
+		methods[name] = m
+	}
 	return methods, nil
 }
 
@@ -173,7 +186,7 @@ func newEnv(ctx context.Context, p Ports) (*env, error) {
 	if port == nil {
 		port = NewHeadlessPreview()
 	}
-	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout}, nil
+	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p}, nil
 }
 
 // logSkipped reports, through p.Log, every entry the folder import skipped (a limit, a hidden

@@ -299,7 +299,11 @@ func (e *env) saveAll(ctx context.Context, c *registry.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, terr := e.m.SaveAll(ctx, wcall(c, in.ExpectedRevision), workspace.SaveOptions{})
+	opts, terr := e.folderSaveOptions(ctx) // durable writes + reconciliation (folder_save.go)
+	if terr != nil {
+		return nil, terr
+	}
+	res, terr := e.m.SaveAll(ctx, wcall(c, in.ExpectedRevision), opts)
 	if terr != nil {
 		return nil, terr
 	}

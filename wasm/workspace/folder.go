@@ -84,6 +84,15 @@ type FolderAdapter interface {
 	DeleteFile(ctx context.Context, path string) error
 }
 
+// FolderUnlinker is implemented by a FolderAdapter that keeps a persisted copy of its link (the
+// browser's stored directory handle): the Manager calls Unlinked when it drops the adapter
+// (disconnectFolder, a stale root, another import or link), so the persisted copy is
+// forgotten too (REFERENCE §2.1 disconnectFolder, §3.2 WORKSPACE_FOLDER_STALE). Unlinked is
+// called with the Manager's lock held: it must not block or call back into the Manager.
+type FolderUnlinker interface {
+	Unlinked()
+}
+
 // MemFolder is an in-memory FolderAdapter for tests. Fields may be set before use; methods
 // are safe for concurrent use. Hooks let a test inject failures.
 type MemFolder struct {

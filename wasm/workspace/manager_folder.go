@@ -27,7 +27,7 @@ type ImportResult struct {
 // one checkpoint, baseline = the imported files, deletions cleared, folder link set, and the
 // Repository replaced by a whole snapshot (memory mode with storageError when it fails).
 func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, folder FolderAdapter) ImportResult {
-	m.folder, m.unknown, m.onDisk = folder, nil, nil
+	m.setFolderLocked(folder)
 	if folder != nil {
 		m.onDisk = make(map[string]string, len(imp.Files))
 		for _, f := range imp.Files {
@@ -108,7 +108,7 @@ func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operati
 	case errors.Is(err, ErrFolderStale):
 		m.mu.Lock()
 		if m.folder == folder {
-			m.folder, m.unknown, m.onDisk = nil, nil, nil
+			m.setFolderLocked(nil)
 		}
 		m.mu.Unlock()
 		return FolderStale(operation, folder.Name(), err)
@@ -163,8 +163,111 @@ func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, *m
 func (m *Manager) DisconnectFolder(ctx context.Context) Result {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.folder, m.unknown, m.onDisk = nil, nil, nil
+	m.setFolderLocked(nil)
 	return Result{ActivePath: m.active, Revision: m.revision}
+}
+
+// setFolderLocked replaces the linked folder (nil: none), forgetting an unreconciled save and
+// the on-disk hashes; a previous adapter that implements FolderUnlinker is told it was
+// dropped (mu held).
+func (m *Manager) setFolderLocked(folder FolderAdapter) {
+	old := m.folder
+	m.folder, m.unknown, m.onDisk = folder, nil, nil
+	if old != nil && old != folder {
+		if u, ok := old.(FolderUnlinker); ok {
+			u.Unlinked()
+		}
+	}
+}
+
+// OnDiskHash returns the SourceHash of the bytes the linked folder is known to hold at path
+// ("" when unknown or no folder is linked).
+func (m *Manager) OnDiskHash(path string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.onDisk[path]
+}
+
+// Folder returns the linked folder adapter, nil when none.
+func (m *Manager) Folder() FolderAdapter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.folder
+}
+
+// LinkResult is the result of LinkFolder: {"rootName", "permission", "linked", "read",
+// "dirtyPaths", "revision"}. Read says whether the folder was read (permission granted);
+// DirtyPaths are the workspace paths that differ from the folder afterwards.
+type LinkResult struct {
+	RootName   string     `json:"rootName"`
+	Permission Permission `json:"permission"`
+	Linked     bool       `json:"linked"`
+	Read       bool       `json:"read"`
+	DirtyPaths []string   `json:"dirtyPaths"`
+	Revision   int64      `json:"revision"`
+}
+
+// LinkFolder links folder to the CURRENT workspace without replacing its files (SPEC §2.11:
+// reconnect after a page reload, Grant folder access, Reconnect folder after a stale root).
+//
+// With permission granted the folder is read through the import rules (ImportFiles) and
+// becomes the saved baseline: a workspace file whose bytes equal the folder's file is clean,
+// a file that differs or is absent from the folder is dirty (the next SaveAll writes it, and
+// only it); pending deletions stay pending. Nothing else changes: files, revision, history and
+// the preview are untouched. A folder that yields no supported file is linked with an empty
+// baseline (every file dirty).
+//
+// Without permission (prompt, denied) nothing is read: the link is recorded so getStatus shows
+// the folder and its permission, and SaveAll/ReloadFolder answer
+// WORKSPACE_FOLDER_PERMISSION_DENIED until LinkFolder runs again after a grant. The dirty
+// state is left as it is.
+//
+// # Errors
+//   - WORKSPACE_FOLDER_STALE (retryable): the folder root is gone; nothing is linked
+//   - TOOL_EXECUTION_FAILED: the folder could not be read; nothing is linked
+//   - TOOL_CANCELLED (retryable): ctx ended during the read
+func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, *mcp.ToolError) {
+	perm := folder.Permission(ctx)
+	if refused(perm) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.setFolderLocked(folder)
+		return LinkResult{RootName: folder.Name(), Permission: perm, Linked: true, DirtyPaths: m.dirtyLocked(), Revision: m.revision}, nil
+	}
+	entries, err := folder.ReadTree(ctx)
+	if err != nil {
+		return LinkResult{}, m.folderError(ctx, folder, "link", err)
+	}
+	imp, terr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
+	if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {
+		return LinkResult{}, terr
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.setFolderLocked(folder)
+	m.onDisk = make(map[string]string, len(imp.Files))
+	m.baseline = make(map[string]*File, len(imp.Files))
+	for _, f := range imp.Files {
+		m.onDisk[f.Path] = SourceHash(f.bytes())
+		m.baseline[f.Path] = f
+	}
+	for _, f := range m.files {
+		if b := m.baseline[f.Path]; b != nil && sameContent(b, f) {
+			m.baseline[f.Path] = f // share the body
+		}
+	}
+	return LinkResult{RootName: folder.Name(), Permission: perm, Linked: true, Read: true, DirtyPaths: m.dirtyLocked(), Revision: m.revision}, nil
+}
+
+// dirtyLocked lists the dirty paths in workspace order (mu held).
+func (m *Manager) dirtyLocked() []string {
+	out := []string{}
+	for _, f := range m.files {
+		if m.dirty(f) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // FolderLinked reports whether a folder is linked.
