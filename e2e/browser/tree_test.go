@@ -10,9 +10,13 @@ import (
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
-// treeItem is a selector for the treeitem of a file (files carry aria-label "Open <path>").
-func treeItem(path string) string {
-	return `#file-tree [role=treeitem][aria-label="Open ` + path + `"]`
+// treeItem is a selector for the treeitem of a file.
+func treeItem(path string) string { return `#file-tree [role=treeitem][data-path="` + path + `"]` }
+
+// treeName is a selector for a file's name span (named "Open <path>", it names its treeitem
+// and is what a pointer clicks).
+func treeName(path string) string {
+	return treeItem(path) + ` > .tree-row > .tree-name[aria-label="Open ` + path + `"]`
 }
 
 // folderItem is a selector for the treeitem of a folder (data-folder is its path).
