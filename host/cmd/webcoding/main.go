@@ -12,7 +12,8 @@
 //	call     run JSON Lines of tools/call params from stdin, one result line each on stdout
 //	agent    run the local agent on a prompt: JSON Lines of its calls, then the summary
 //	preview  compile the preview: {"entry","revision","diagnostics","bytes"}, document to --out
-//	export   write the standalone HTML export to --out (outside --dir): {"out","bytes","diagnostics"}
+//	export   write the standalone HTML export to --out (outside --dir): {"out","bytes","diagnostics"};
+//	         --zip FILE writes the whole workspace as a ZIP instead: {"zip","bytes","files"}
 //	build    write the static site (build.go)
 //	serve    serve a built site (serve.go)
 //

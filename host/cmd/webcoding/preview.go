@@ -78,19 +78,29 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 // for the same workspace (REFERENCE §5.4: missing, blocked or unsupported references the
 // export leaves as they are), each also written to stderr as one warning line.
 //
-// Errors: exit 2 without --out, or when FILE resolves inside --dir (it would write into the
-// workspace's own files); exit 1 when the module cannot start, the workspace has no HTML entry
-// (the core refuses the export), or FILE cannot be written.
+// With --zip FILE instead of --out, it writes the whole workspace as a ZIP archive
+// (workspace/archive) and prints {"zip": FILE, "bytes": N, "files": N} (transfer.go).
+//
+// Errors: exit 2 without --out or --zip, with both, or when FILE resolves inside --dir (it would
+// write into the workspace's own files); exit 1 when the module cannot start, the workspace has
+// no HTML entry (the core refuses the export), or FILE cannot be written.
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("export", e)
 	ws := addWorkspaceFlags(fs, false)
-	outFile := fs.String("out", "", "the HTML `FILE` to write (required; outside --dir)")
+	outFile := fs.String("out", "", "the HTML `FILE` to write (outside --dir; --out or --zip is required)")
+	zipFile := fs.String("zip", "", "instead of --out: write the whole workspace as a ZIP `FILE` (workspace/archive; outside --dir)")
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *outFile == "" {
-		return usagef("--out FILE is required")
+	if *outFile == "" && *zipFile == "" {
+		return usagef("--out FILE is required (or --zip FILE)")
+	}
+	if *outFile != "" && *zipFile != "" {
+		return usagef("--out and --zip cannot be combined: run export once for each")
+	}
+	if ws.dir != "" && *zipFile != "" && within(ws.dir, *zipFile) {
+		return usagef("--zip %s is inside --dir %s: the archive would be written into the workspace's own files; choose a file outside it", *zipFile, ws.dir)
 	}
 	if ws.dir != "" && within(ws.dir, *outFile) {
 		return usagef("--out %s is inside --dir %s: the export would be written into the workspace's own files; choose a file outside it", *outFile, ws.dir)
@@ -102,6 +112,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
+	if *zipFile != "" { // transfer.go
+		return writeZip(ctx, e, c, *zipFile)
+	}
 	compiled, err := rpcMethod(ctx, c, "preview/compile")
 	if err != nil {
 		return err
