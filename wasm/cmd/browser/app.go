@@ -19,6 +19,7 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/studio"
 )
 
 // Bounds of the UI's own lists.
@@ -248,8 +249,8 @@ func (a *app) observe(e audit.ToolCallEvent) {
 			f.observe(a, e)
 		}
 	}
-	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) {
-		return
+	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) || e.Name == studio.AgentRequestName {
+		return // the agent.request bracket is for the trace; the run reports itself
 	}
 	if e.Mode == "agent" {
 		text := "✓ " + e.Name
