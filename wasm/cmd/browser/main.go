@@ -54,7 +54,8 @@ func main() {
 	} else {
 		a.log(2, err.Error())
 	}
-	a.h = abi.New(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a))) // provider.go
+	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (trace.go).
+	a.h = abi.New(studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()
