@@ -75,12 +75,15 @@ type Server struct {
 	got   []Received
 	pre   int // CORS preflights answered
 	done  chan struct{}
+
+	abortOnce sync.Once
+	aborted   chan struct{}
 }
 
 // New starts a fake provider on loopback that replays steps; it is closed with the test. A
 // request beyond the script fails the test and gets a 599.
 func New(t testing.TB, opts Options, steps ...Step) *Server {
-	s := &Server{t: t, opts: opts, steps: steps, done: make(chan struct{})}
+	s := &Server{t: t, opts: opts, steps: steps, done: make(chan struct{}), aborted: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.ChatURL = s.URL + "/api/v1/chat/completions"
 	t.Cleanup(func() { close(s.done); s.Close() })
@@ -104,6 +107,10 @@ func (s *Server) ChatRequests() []Received {
 	}
 	return out
 }
+
+// Aborted is closed once the client gave up on a Hang step's request (it closed the
+// connection: a cancelled fetch, a client timeout).
+func (s *Server) Aborted() <-chan struct{} { return s.aborted }
 
 // Preflights is how many CORS preflight (OPTIONS) requests were answered. They are not
 // recorded in Requests and use no step.
@@ -187,6 +194,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if st.Hang {
 		select {
 		case <-r.Context().Done():
+			s.abortOnce.Do(func() { close(s.aborted) })
 		case <-s.done:
 		case <-time.After(time.Minute):
 		}
