@@ -1,0 +1,315 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"html/template"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+)
+
+// The editor tabs (#editor-tabs): the files opened in this page, as a WAI-ARIA tablist.
+//
+//   - The active tab is the workspace's active path (workspace.listFiles activePath); opening
+//     a file anywhere (explorer, quick open, agent) adds its tab. Clicking a tab, or Enter /
+//     Space on it, opens the file through workspace.openFile (via the app's "open" action,
+//     which flushes the editor's draft first).
+//   - Roving focus: one tab has tabindex="0"; Left/Right move focus (wrapping), Home/End go to
+//     the first/last tab; activation is manual (Enter/Space), so moving never writes.
+//   - Each tab has a Close button (in the Tab order for the focused tab; Delete on a tab
+//     closes it too). Closing only edits this list — never a file; closing the active tab
+//     opens its right (else left) neighbour; closing the last one leaves the editor as it
+//     is and hides that file's tab until another file becomes active.
+//   - Tabs of files that no longer exist (deleted, renamed away) are dropped; a dirty file's
+//     tab carries the same "•" marker as the explorer.
+//   - The list lives in memory and in sessionStorage ("webcoding.tabs": a JSON array of
+//     paths, at most maxTabs), so a reload of this browser tab restores it.
+
+const (
+	tabsStorageKey = "webcoding.tabs"
+	maxTabs        = 50 // oldest non-active tabs are dropped past this
+)
+
+type tabView struct {
+	ID, Path, Name string
+	Active, Dirty  bool
+}
+
+type tabsState struct {
+	mu         sync.Mutex
+	open       []string // paths in tab order
+	hidden     string   // the tab closed while active: not re-added until another file is active
+	lastActive string
+	focus      string // path of the roving-focus tab ("" = the active one)
+	moveFocus  bool   // focus the roving tab after the next render (after a close)
+	ids        map[string]string
+	saved      string // what sessionStorage holds
+}
+
+var tabs = &tabsState{ids: map[string]string{}}
+
+var tabsTpl = template.Must(template.New("tabs").Parse(`{{if .}}<div class="tabs" role="tablist" id="tablist" aria-label="Open files">{{range .}}<div class="tab{{if .Active}} active{{end}}" role="presentation"><button type="button" role="tab" class="tab-button" id="{{.ID}}" aria-selected="{{.Active}}" aria-controls="editor-host" tabindex="-1" data-action="tab-open" data-path="{{.Path}}" title="{{.Path}}">{{.Name}}{{if .Dirty}}<span class="dirty" aria-hidden="true">•</span><span class="visually-hidden"> (unsaved changes)</span>{{end}}</button><button type="button" class="tab-close" id="{{.ID}}-close" tabindex="-1" data-action="tab-close" data-path="{{.Path}}" aria-label="Close tab {{.Path}}" title="Close (Delete)">×</button></div>{{end}}</div>{{end}}`))
+
+func tabID(p string) string { return "tab-" + strings.TrimPrefix(fileID(p), "file-") }
+
+func init() {
+	registerFeature(&feature{name: "tabs", bind: bindTabs, render: renderTabs, action: tabsAction, key: tabsKey})
+}
+
+// bindTabs restores the list from sessionStorage and follows focus moves into the tablist.
+func bindTabs(a *app) {
+	if ss := sessionStorage(); ss.Truthy() {
+		if v := ss.Call("getItem", tabsStorageKey); v.Type() == js.TypeString {
+			var list []string
+			if json.Unmarshal([]byte(v.String()), &list) == nil {
+				tabs.mu.Lock()
+				for _, p := range list {
+					if p != "" && !slices.Contains(tabs.open, p) && len(tabs.open) < maxTabs {
+						tabs.open = append(tabs.open, p)
+					}
+				}
+				tabs.saved = v.String()
+				tabs.mu.Unlock()
+			}
+		}
+	}
+	host := js.Global().Get("document").Call("getElementById", "editor-tabs")
+	if host.IsNull() {
+		return
+	}
+	on(host, "focusin", func(_ js.Value, args []js.Value) any {
+		t := args[0].Get("target")
+		if t.Type() != js.TypeObject || attr(t, "role") != "tab" {
+			return nil
+		}
+		p := attr(t, "data-path")
+		tabs.mu.Lock()
+		changed := tabs.focus != p
+		tabs.focus = p
+		tabs.mu.Unlock()
+		if changed {
+			applyTabsFocus(false)
+		}
+		return nil
+	})
+}
+
+// sessionStorage returns window.sessionStorage, or undefined when it is missing or blocked.
+func sessionStorage() (v js.Value) {
+	defer func() {
+		if recover() != nil {
+			v = js.Undefined()
+		}
+	}()
+	return js.Global().Get("sessionStorage")
+}
+
+// renderTabs updates the list from the workspace state and draws #editor-tabs.
+func renderTabs(a *app) {
+	a.mu.Lock()
+	files := append([]fileRow(nil), a.st.files...)
+	active := a.st.activePath
+	a.mu.Unlock()
+
+	tabs.mu.Lock()
+	if len(files) > 0 { // drop tabs of files that are gone (not before the first listFiles)
+		exists := make(map[string]bool, len(files))
+		for _, f := range files {
+			exists[f.Path] = true
+		}
+		tabs.open = slices.DeleteFunc(tabs.open, func(p string) bool { return !exists[p] })
+	}
+	if active != tabs.lastActive {
+		tabs.lastActive = active
+		tabs.focus = ""
+		if active != tabs.hidden {
+			tabs.hidden = ""
+		}
+	}
+	if active != "" && active != tabs.hidden && !slices.Contains(tabs.open, active) {
+		tabs.open = append(tabs.open, active)
+		for len(tabs.open) > maxTabs {
+			i := 0
+			if tabs.open[0] == active {
+				i = 1
+			}
+			tabs.open = slices.Delete(tabs.open, i, i+1)
+		}
+	}
+	dirty := map[string]bool{}
+	for _, f := range files {
+		dirty[f.Path] = f.Dirty
+	}
+	base := map[string]int{}
+	for _, p := range tabs.open {
+		base[path.Base(p)]++
+	}
+	views := make([]tabView, len(tabs.open))
+	clear(tabs.ids)
+	for i, p := range tabs.open {
+		name := path.Base(p)
+		if base[name] > 1 {
+			name = p // two open files share a name: show the paths
+		}
+		views[i] = tabView{ID: tabID(p), Path: p, Name: name, Active: p == active, Dirty: dirty[p]}
+		tabs.ids[views[i].ID] = p
+	}
+	raw, _ := json.Marshal(tabs.open)
+	save := string(raw) != tabs.saved && len(files) > 0
+	if save {
+		tabs.saved = string(raw)
+	}
+	move := tabs.moveFocus
+	tabs.moveFocus = false
+	tabs.mu.Unlock()
+
+	if save {
+		if ss := sessionStorage(); ss.Truthy() {
+			func() {
+				defer func() { _ = recover() }() // quota or a blocked storage: memory only
+				ss.Call("setItem", tabsStorageKey, string(raw))
+			}()
+		}
+	}
+	var b strings.Builder
+	if err := tabsTpl.Execute(&b, views); err != nil {
+		b.WriteString(template.HTMLEscapeString(err.Error()))
+	}
+	setRegion("editor-tabs", b.String())
+	applyTabsFocus(move)
+}
+
+// rovingTab returns the roving-focus tab's path (the remembered one while open, else the
+// active one, else the first). Call with tabs.mu held.
+func rovingTab() string {
+	if slices.Contains(tabs.open, tabs.focus) {
+		return tabs.focus
+	}
+	if slices.Contains(tabs.open, tabs.lastActive) {
+		return tabs.lastActive
+	}
+	if len(tabs.open) > 0 {
+		return tabs.open[0]
+	}
+	return ""
+}
+
+// applyTabsFocus gives the roving tab (and its Close button) tabindex="0", all others "-1";
+// with move it also focuses the tab. DOM only.
+func applyTabsFocus(move bool) {
+	tabs.mu.Lock()
+	p := rovingTab()
+	tabs.mu.Unlock()
+	doc := js.Global().Get("document")
+	host := doc.Call("getElementById", "editor-tabs")
+	if host.IsNull() {
+		return
+	}
+	old := host.Call("querySelectorAll", "[tabindex='0']")
+	for i := 0; i < old.Length(); i++ {
+		old.Index(i).Call("setAttribute", "tabindex", "-1")
+	}
+	if p == "" {
+		return
+	}
+	id := tabID(p)
+	el := doc.Call("getElementById", id)
+	if el.IsNull() {
+		return
+	}
+	el.Call("setAttribute", "tabindex", "0")
+	if c := doc.Call("getElementById", id+"-close"); !c.IsNull() {
+		c.Call("setAttribute", "tabindex", "0")
+	}
+	if move {
+		el.Call("focus")
+	}
+}
+
+// tabsAction handles tab-open and tab-close clicks (on a goroutine).
+func tabsAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case "tab-open":
+		a.action("open", act.Get("path"), "")
+		return true
+	case "tab-close":
+		closeTab(a, act.Get("path"))
+		return true
+	}
+	return false
+}
+
+// closeTab removes p's tab; when it was the active file, the neighbour tab is opened through
+// workspace.openFile. Files are never changed.
+func closeTab(a *app, p string) {
+	a.mu.Lock()
+	active := a.st.activePath
+	a.mu.Unlock()
+	tabs.mu.Lock()
+	i := slices.Index(tabs.open, p)
+	if i < 0 {
+		tabs.mu.Unlock()
+		return
+	}
+	tabs.open = slices.Delete(tabs.open, i, i+1)
+	next := ""
+	if len(tabs.open) > 0 {
+		next = tabs.open[min(i, len(tabs.open)-1)]
+	}
+	if p == active {
+		tabs.hidden = p // not re-added by a render before the neighbour is open
+	}
+	tabs.focus = next
+	tabs.moveFocus = true
+	tabs.mu.Unlock()
+	a.markDirty()
+	if p == active && next != "" {
+		a.action("open", next, "")
+	}
+}
+
+// tabsKey moves focus in the tablist (Left/Right/Home/End) and closes with Delete. It runs in
+// the keydown callback: focus moves are DOM calls, closing goes to a goroutine.
+func tabsKey(a *app, k keyInfo) bool {
+	if k.DialogOpen || k.Mod || k.Alt || k.Shift {
+		return false
+	}
+	tabs.mu.Lock()
+	p, ok := tabs.ids[k.TargetID]
+	i := slices.Index(tabs.open, p)
+	n := len(tabs.open)
+	if !ok || i < 0 {
+		tabs.mu.Unlock()
+		return false
+	}
+	next := -1
+	switch k.Key {
+	case "ArrowRight":
+		next = (i + 1) % n
+	case "ArrowLeft":
+		next = (i - 1 + n) % n
+	case "Home":
+		next = 0
+	case "End":
+		next = n - 1
+	}
+	if next >= 0 {
+		tabs.focus = tabs.open[next]
+	}
+	tabs.mu.Unlock()
+	if next >= 0 {
+		applyTabsFocus(true)
+		return true
+	}
+	if k.Key == "Delete" {
+		jsbridge.Go("tabs.close", func() { closeTab(a, p) })
+		return true
+	}
+	return false
+}
