@@ -243,3 +243,61 @@ func TestEditorLockedWhileAgentRuns(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// historySince is the number of checkpoints of the workspace history (workspace/history) with a
+// revision above rev (the history keeps the newest 100, so counts are taken from a revision),
+// and the current revision.
+func historySince(t *testing.T, tab *chromium.Tab, rev int) (n, current int) {
+	t.Helper()
+	resp := rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"workspace/history","params":{}}`)
+	res, _ := resp["result"].(map[string]any)
+	cps, ok := res["checkpoints"].([]any)
+	if !ok {
+		t.Fatalf("workspace/history: %v", resp)
+	}
+	for _, c := range cps {
+		if int(c.(map[string]any)["revision"].(float64)) > rev {
+			n++
+		}
+	}
+	return n, int(res["revision"].(float64))
+}
+
+// waitFlushed waits until the workspace's copy of path contains text (the draft was written).
+func waitFlushed(t *testing.T, tab *chromium.Tab, path, text string) {
+	t.Helper()
+	req := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":` + jsString(path) + `},"_meta":{"source":"local","mode":"direct"}}}`
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `webcodingHandle(`+jsString(req)+`).then(r => JSON.parse(r).result.structuredContent.source.includes(`+jsString(text)+`))`); err != nil {
+		t.Fatalf("%s never contained %q: %v", path, text, err)
+	}
+}
+
+// TestTypingBurstOneCheckpoint: four idle flushes of one typing burst in the editor add one
+// history checkpoint; another write in between (here a direct tool call, as an agent's would
+// be) ends the burst, so the next flush adds a new one.
+func TestTypingBurstOneCheckpoint(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "app.js")
+	stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
+	_, rev0 := historySince(t, tab, 0)
+	for i := 0; i < 4; i++ {
+		word := fmt.Sprintf(" /*b%s-%d*/", stamp, i)
+		if err := tab.Do(10*time.Second, caretAtEnd, insertText(word)); err != nil {
+			t.Fatal(err)
+		}
+		waitFlushed(t, tab, "app.js", word)
+	}
+	if n, _ := historySince(t, tab, rev0); n != 1 {
+		t.Fatalf("4 flushes of one burst added %d checkpoints, want 1", n)
+	}
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"# other `+stamp+`\n"}`)
+	word := " /*after-" + stamp + "*/"
+	if err := tab.Do(10*time.Second, caretAtEnd, insertText(word)); err != nil {
+		t.Fatal(err)
+	}
+	waitFlushed(t, tab, "app.js", word)
+	if n, _ := historySince(t, tab, rev0); n != 3 {
+		t.Fatalf("burst, other write, new burst added %d checkpoints, want 3", n)
+	}
+	noConsoleErrors(t, tab)
+}

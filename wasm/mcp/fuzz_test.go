@@ -19,6 +19,7 @@ func FuzzCallRequest(f *testing.F) {
 		"{\"name\":\"\xff\"}",
 		`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`,
 		`{"name":"a","_meta":{"timeoutMs":1e400}}`,
+		`{"name":"a","_meta":{"coalesceKey":"type:a.js#1","source":"local","mode":"direct"}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -31,7 +31,7 @@ const (
 
 var (
 	callParamKeys = []string{"name", "arguments", "_meta"}
-	metaKeys      = []string{"toolCallId", "sessionId", "source", "mode", "idempotencyKey", "timeoutMs", "maxOutputBytes"}
+	metaKeys      = []string{"toolCallId", "sessionId", "source", "mode", "idempotencyKey", "timeoutMs", "maxOutputBytes", "coalesceKey"}
 	listParamKeys = []string{"cursor", "_meta"}
 )
 
@@ -120,6 +120,8 @@ func parseCallMeta(raw json.RawMessage) (*CallMeta, *ToolError) {
 			perr = metaString(v, &m.ToolCallID, MaxToolCallIDChars)
 		case "sessionId":
 			perr = metaString(v, &m.SessionID, MaxSessionIDChars)
+		case "coalesceKey":
+			perr = metaString(v, &m.CoalesceKey, MaxToolCallIDChars)
 		case "source":
 			perr = metaEnum(v, &m.Source, SourceLocal, SourceModel, SourceMCP)
 		case "mode":

@@ -64,6 +64,11 @@ type CallToolParams struct {
 // Limits: ToolCallID and SessionID 1..256 characters; IdempotencyKey 1..256 characters
 // (REFERENCE §4); TimeoutMs finite and >= 0; MaxOutputBytes a positive integer.
 // Source is one of "local", "model", "mcp"; Mode one of "agent", "direct".
+//
+// CoalesceKey (1..256 characters) marks one editor typing burst: workspace.writeFile passes it
+// to the workspace manager, which folds consecutive writes with the same key into one history
+// checkpoint (workspace.Call.CoalesceKey). It is honoured only for source "local" with mode
+// "direct" (the page's own editor); agent, model and MCP writes never coalesce.
 type CallMeta struct {
 	ToolCallID     string   `json:"toolCallId,omitempty"`
 	SessionID      string   `json:"sessionId,omitempty"`
@@ -72,6 +77,7 @@ type CallMeta struct {
 	IdempotencyKey *string  `json:"idempotencyKey,omitempty"`
 	TimeoutMs      *float64 `json:"timeoutMs,omitempty"`
 	MaxOutputBytes *float64 `json:"maxOutputBytes,omitempty"`
+	CoalesceKey    string   `json:"coalesceKey,omitempty"`
 }
 
 // Content is one MCP content block. Only the MCP block types are used: "text", "image" and

@@ -22,6 +22,9 @@ type Call struct {
 	Source     string // mcp.SourceLocal, SourceModel or SourceMCP
 	Mode       string // mcp.ModeAgent or ModeDirect
 	SessionID  string
+	// CoalesceKey is _meta.coalesceKey ("" when absent): an editor typing burst's key. Only
+	// handlers that support it read it, and only for source local + mode direct.
+	CoalesceKey string
 	// Arguments is the validated arguments object ("{}" when the request omitted it).
 	Arguments json.RawMessage
 }
@@ -144,7 +147,7 @@ func (r *Registry) Call(ctx context.Context, p mcp.CallToolParams) (res *mcp.Cal
 	}
 	s := &callState{r: r, params: p, started: r.opts.Clock(), call: Call{
 		Name: p.Name, ToolCallID: meta.ToolCallID, Source: meta.Source, Mode: meta.Mode, SessionID: meta.SessionID,
-		Arguments: p.Arguments,
+		CoalesceKey: meta.CoalesceKey, Arguments: p.Arguments,
 	}}
 	if s.call.ToolCallID == "" {
 		s.call.ToolCallID = r.newCallID()

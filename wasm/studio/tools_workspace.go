@@ -281,7 +281,13 @@ func (e *env) writeFile(ctx context.Context, c *registry.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, terr := e.m.WriteFile(ctx, wcall(c, in.ExpectedRevision), in.Path, in.Source)
+	call := wcall(c, in.ExpectedRevision)
+	if c.Source == mcp.SourceLocal && c.Mode == mcp.ModeDirect {
+		// The page's editor marks one typing burst with _meta.coalesceKey; its flushes fold
+		// into one checkpoint. Agent, model and MCP writes never coalesce.
+		call.CoalesceKey = c.CoalesceKey
+	}
+	res, terr := e.m.WriteFile(ctx, call, in.Path, in.Source)
 	return e.pathSync(ctx, res, terr)
 }
 

@@ -28,11 +28,11 @@ const (
 
 // Bounds (REFERENCE §4).
 const (
-	MaxMessageChars      = 240 // storageError and preview error message, code points
-	MaxHistory           = 100 // history checkpoints kept (oldest dropped)
-	CoalesceWindow       = 750 * time.Millisecond
-	MaxPatchSearchChars  = 20_000 // applyPatch search, code points (1..20,000)
-	MaxPatchReplaceChars = 20_000 // applyPatch replace, code points (0..20,000)
+	MaxMessageChars      = 240              // storageError and preview error message, code points
+	MaxHistory           = 100              // history checkpoints kept (oldest dropped)
+	CoalesceWindow       = 30 * time.Second // a typing burst stays open this long after its last flush (> the editor's 650 ms idle flush plus typing)
+	MaxPatchSearchChars  = 20_000           // applyPatch search, code points (1..20,000)
+	MaxPatchReplaceChars = 20_000           // applyPatch replace, code points (0..20,000)
 )
 
 // Fallback storage error texts (REFERENCE §2.2) used when the Repository error has no text.

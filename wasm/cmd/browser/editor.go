@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall/js"
 	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -170,4 +173,92 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Typing bursts. The draft's flushes of one burst — the same file, no other action in
+// between — carry the same _meta.coalesceKey ("type:<path>#<n>"), so workspace.writeFile folds
+// them into one history checkpoint (the registry honours the key only for source local + mode
+// direct; agent and model writes never coalesce). Any other tool call that changes something
+// (an agent or model call, another UI action, opening a file, undo/redo) ends the burst, and
+// so does a flush of another file; the workspace also ends it after workspace.CoalesceWindow
+// without a flush. Typing therefore adds one checkpoint per burst and cannot push the agent's
+// edits out of the 100-checkpoint history.
+var burst struct {
+	mu     sync.Mutex
+	path   string
+	seq    int
+	broken bool
+}
+
+// burstKey returns the coalescing key for a flush of path, starting a new burst when the last
+// one was for another file or was ended.
+func burstKey(path string) string {
+	burst.mu.Lock()
+	defer burst.mu.Unlock()
+	if burst.path != path || burst.broken || burst.seq == 0 {
+		burst.seq++
+		burst.path, burst.broken = path, false
+	}
+	return "type:" + path + "#" + strconv.Itoa(burst.seq)
+}
+
+// endBurst ends the current typing burst.
+func endBurst() {
+	burst.mu.Lock()
+	burst.broken = true
+	burst.mu.Unlock()
+}
+
+// typingRead are the tools whose calls do not end a burst: the reads the UI makes after every
+// change (the editor's own writes are recognized by their coalesce key, see typingWrite).
+var typingRead = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
+	"workspace.readFile": true, "preview.getStatus": true}
+
+// typingWriting is set while typingWrite's call runs (its lifecycle events do not end the
+// burst). Flushes are serialized by app.flushMu.
+var typingWriting struct {
+	mu sync.Mutex
+	on bool
+}
+
+func init() {
+	registerFeature(&feature{name: "typing", observe: func(_ *app, e audit.ToolCallEvent) {
+		if typingRead[e.Name] {
+			return
+		}
+		typingWriting.mu.Lock()
+		own := typingWriting.on && e.Name == "workspace.writeFile" && e.Mode == "direct"
+		typingWriting.mu.Unlock()
+		if !own {
+			endBurst()
+		}
+	}})
+}
+
+// typingWrite is the draft flush's workspace.writeFile: direct mode as the UI, with
+// expectedRevision and the burst's coalesceKey. A tool error is returned as "[CODE] message".
+func (a *app) typingWrite(ctx context.Context, path, text string, rev int64) error {
+	key := burstKey(path)
+	typingWriting.mu.Lock()
+	typingWriting.on = true
+	typingWriting.mu.Unlock()
+	defer func() {
+		typingWriting.mu.Lock()
+		typingWriting.on = false
+		typingWriting.mu.Unlock()
+	}()
+	var res toolResult
+	params := map[string]any{"name": "workspace.writeFile",
+		"arguments": map[string]any{"path": path, "source": text, "expectedRevision": rev},
+		"_meta":     map[string]any{"source": "local", "mode": "direct", "coalesceKey": key}}
+	if err := a.rpc(ctx, "", "tools/call", params, &res); err != nil {
+		return err
+	}
+	if res.IsError {
+		if res.Error != nil {
+			return fmt.Errorf("[%s] %s", res.Error.Code, res.Error.Message)
+		}
+		return fmt.Errorf("workspace.writeFile failed")
+	}
+	return nil
 }

@@ -316,7 +316,7 @@ func (a *app) flushDraft(ctx context.Context) {
 	if path == "" || done {
 		return
 	}
-	err := a.tool(ctx, "workspace.writeFile", map[string]any{"path": path, "source": text, "expectedRevision": rev}, nil)
+	err := a.typingWrite(ctx, path, text, rev) // workspace.writeFile with the burst's coalesceKey (editor.go)
 	if err != nil {
 		a.addEntry(a.failureEntry(err))
 	}
