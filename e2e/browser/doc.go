@@ -23,6 +23,10 @@
 // The js-only adapters' own Go tests (jsbridge, iframe, idb — the workspace Repository
 // contract) are compiled for GOOS=js and run in a page (TestAdapterTestsInChromium,
 // TestIndexedDBRepository); TestBlobURLInOpaqueFrame measures SPEC §2.15.
+// Transfer (transfer_test.go, real downloads saved by Chromium): Download of a text file and
+// an asset (bytes, MIME type, last path segment), Upload files through the file input (PNG,
+// font, text → tree, preview image, one Undo removes them; refused files each with their
+// reason), Download as ZIP equal to the workspace, Export opened offline with no request.
 //
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
