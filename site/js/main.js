@@ -3,6 +3,7 @@
 // lives in Go.
 import { createPreviewBridge } from "./preview-bridge.js";
 import { createEditor } from "./editor.js";
+import "./folder.js"; // File System Access shim of the folder feature (issue 8)
 
 const timings = (globalThis.webcodingTimings = globalThis.webcodingTimings || {});
 timings.scriptStart = performance.now();

@@ -130,6 +130,9 @@ func TestOpenFolderThenDurableSave(t *testing.T) {
 	}
 	n := 0
 	for k, r := range records(t, backend) {
+		if strings.HasPrefix(k, "workspace.saveAll.plan:") {
+			continue
+		}
 		if !strings.HasPrefix(k, "workspace.saveAll:"+folder.ScopeID()+":") || r.State != durable.StateCompleted || r.OwnerID != "tab-1" {
 			t.Fatalf("record %s: %+v", k, r)
 		}
@@ -171,7 +174,10 @@ func TestInterruptedSaveReplaysAndReconciles(t *testing.T) {
 		t.Fatalf("message: %s", e.Message)
 	}
 	states := map[durable.State]int{}
-	for _, r := range records(t, backend) {
+	for k, r := range records(t, backend) {
+		if strings.HasPrefix(k, "workspace.saveAll.plan:") {
+			continue
+		}
 		states[r.State]++
 	}
 	if states[durable.StateCompleted] != 1 || states[durable.StateUnknown] != 1 {
@@ -184,7 +190,7 @@ func TestInterruptedSaveReplaysAndReconciles(t *testing.T) {
 		t.Fatalf("retry wrote %v, want only styles.css (index.html was completed)", got)
 	}
 	for k, r := range records(t, backend) {
-		if r.State != durable.StateCompleted {
+		if r.State != durable.StateCompleted && !strings.HasPrefix(k, "workspace.saveAll.plan:") {
 			t.Fatalf("after the retry %s is %s", k, r.State)
 		}
 	}
@@ -201,6 +207,7 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 		{"landed", "h1{color:green}", durable.StateCompleted, false},
 		{"absent", "", durable.StateFailed, false},
 		{"other bytes", "something else", durable.StateUnknown, true},
+		{"pre-save bytes", "h1 { color: red; }", durable.StateFailed, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			folder := project()
@@ -209,6 +216,15 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 			it := workspace.SaveItem{Op: workspace.SaveOpWrite, Path: "styles.css", Revision: 7, ScopeID: folder.ScopeID(),
 				SourceHash: workspace.SourceHash([]byte("h1{color:green}"))}
 			if _, err := store.Claim(context.Background(), it.OperationKey(), it.Fingerprint(), "tab-1", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			// The plan record written before the claim names the pre-save bytes.
+			prev := workspace.SourceHash([]byte("h1 { color: red; }"))
+			pc, err := store.Claim(context.Background(), planKey(it.OperationKey()), "workspace.saveAll.plan:"+prev, "tab-1", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Complete(context.Background(), planKey(it.OperationKey()), "tab-1", pc.Fence, json.RawMessage(`{"previousHash":"`+prev+`"}`)); err != nil {
 				t.Fatal(err)
 			}
 			switch tc.onDisk {

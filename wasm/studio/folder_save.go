@@ -153,6 +153,9 @@ func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it wor
 		delete(e.save.inflight, key)
 		e.save.mu.Unlock()
 	}()
+	if prev != "" {
+		e.notePrevious(ctx, runner, key, prev)
+	}
 	diag, _ := json.Marshal(saveDiagnostic{Operation: it.Op, Path: it.Path, ScopeID: it.ScopeID, Revision: it.Revision,
 		SourceLength: it.SourceLength, SourceHash: it.SourceHash, PreviousHash: prev})
 	var execErr error
@@ -212,6 +215,41 @@ func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it wor
 			return fmt.Errorf("durable state unknown: %s", reason)
 		}
 	}
+}
+
+// planKey is the key of the record that keeps a save item's pre-save hash:
+// "workspace.saveAll.plan:<scope>:<revision>:<op>:<path>" (a completed record whose result is
+// {"previousHash"}). It is written before the item's own claim, so a page that stops in the
+// middle of the write can still tell "the folder holds the bytes from before the save" (failed,
+// safe to retry) from "the folder holds other bytes" (unknown) when it reconciles.
+func planKey(key string) string {
+	return "workspace.saveAll.plan:" + strings.TrimPrefix(key, "workspace.saveAll:")
+}
+
+// notePrevious records prev under planKey(key) (best effort: without it a crashed write whose
+// file still holds the old bytes stays unknown until the user chooses).
+func (e *env) notePrevious(ctx context.Context, runner *durable.Runner, key, prev string) {
+	store := runner.Store()
+	pk := planKey(key)
+	c, err := store.Claim(ctx, pk, "workspace.saveAll.plan:"+prev, runner.OwnerID(), 0)
+	if err != nil || c.Outcome != durable.ClaimOwner {
+		return
+	}
+	raw, _ := json.Marshal(map[string]string{"previousHash": prev})
+	_, _ = store.Complete(ctx, pk, runner.OwnerID(), c.Fence, raw)
+}
+
+// previousHash reads the pre-save hash noted for key ("" when none).
+func previousHash(ctx context.Context, store *durable.Store, key string) string {
+	rec, found, err := store.Get(ctx, planKey(key))
+	if err != nil || !found || rec.State != durable.StateCompleted {
+		return ""
+	}
+	var v struct {
+		PreviousHash string `json:"previousHash"`
+	}
+	_ = json.Unmarshal(rec.Result, &v)
+	return v.PreviousHash
 }
 
 // replayedFailure turns a replayed failed record back into the error class it stored.
@@ -318,7 +356,7 @@ func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]
 		} else if rec.State != durable.StateUnknown {
 			continue
 		}
-		state, reason, terr := judge(ctx, f, op, path, rec)
+		state, reason, terr := judge(ctx, f, op, path, rec, previousHash(ctx, store, rec.Key))
 		if terr != nil {
 			return unresolved, terr
 		}
@@ -342,10 +380,13 @@ func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]
 }
 
 // judge decides an unknown save record by reading the folder: ("", …) when it stays unknown.
-func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec durable.Record) (durable.State, string, *mcp.ToolError) {
+func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec durable.Record, prev string) (durable.State, string, *mcp.ToolError) {
 	var diag saveDiagnostic
 	if _, d, err := durable.Payload(rec); err == nil && d != nil {
 		_ = json.Unmarshal(d, &diag)
+	}
+	if diag.PreviousHash == "" {
+		diag.PreviousHash = prev
 	}
 	data, err := f.ReadFile(ctx, path)
 	missing := errors.Is(err, workspace.ErrFolderFileMissing) || errors.Is(err, workspace.ErrFolderNotAFile)

@@ -36,7 +36,8 @@ func main() {
 		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmtAny(v)+"\n"+string(stack))
 	}
 	a := newApp()
-	var repo workspace.Repository = idb.New(idb.DefaultName)
+	wsRepo := idb.New(idb.DefaultName)
+	var repo workspace.Repository = wsRepo
 	a.lock = acquireWorkspaceLock(context.Background())
 	if a.lock == lockBusy {
 		repo = readOnlyRepository{inner: repo}
@@ -47,6 +48,12 @@ func main() {
 		Observer:   func(e audit.ToolCallEvent) { a.observe(e) },
 		Repository: repo,
 		Downloads:  download,
+	}
+	if a.lock != lockBusy { // folders and durable saves (folder.go, folder_host.go; issue 8)
+		folderUIState.host = newFolderHost(wsRepo)
+		ports.Folders = folderUIState.host
+		ports.Durable = &lazyDurable{} // IndexedDB "web-coding-operations"
+		ports.DurableOwnerID = durableOwnerID()
 	}
 	if err == nil {
 		ports.Preview = port

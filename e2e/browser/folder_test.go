@@ -1,0 +1,409 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// The folder feature (issue 8) against real File System Access handles: OPFS directories
+// (navigator.storage.getDirectory()) injected in place of the picker through the shim's test
+// hook (site/js/folder.js, webcodingFolderTest), which can also force the permission state and
+// make the k-th write fail or hang.
+
+// opfsJS installs globalThis.__opfs in the page: mk(name, files) creates (or recreates) a
+// directory with text files (a value {base64} is binary), read(name, path) returns the text or
+// null, write(name, path, text) changes a file behind the studio's back, rm(name) removes the
+// directory, handle(name) returns its handle.
+const opfsJS = `globalThis.__opfs = {
+  async root() { return navigator.storage.getDirectory(); },
+  async handle(name) { return (await this.root()).getDirectoryHandle(name, { create: true }); },
+  async rm(name) { try { await (await this.root()).removeEntry(name, { recursive: true }); } catch (e) {} return true; },
+  async put(dir, path, value) {
+    const parts = path.split("/");
+    for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+    const fh = await dir.getFileHandle(parts[parts.length - 1], { create: true });
+    const w = await fh.createWritable();
+    if (value && value.base64) await w.write(Uint8Array.from(atob(value.base64), c => c.charCodeAt(0)));
+    else await w.write(value);
+    await w.close();
+  },
+  async mk(name, files) {
+    await this.rm(name);
+    const d = await this.handle(name);
+    for (const [p, v] of Object.entries(files)) await this.put(d, p, v);
+    return true;
+  },
+  async write(name, path, text) { await this.put(await this.handle(name), path, text); return true; },
+  async read(name, path) {
+    try {
+      let dir = await (await this.root()).getDirectoryHandle(name);
+      const parts = path.split("/");
+      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
+      return await (await (await dir.getFileHandle(parts[parts.length - 1])).getFile()).text();
+    } catch (e) { return null; }
+  },
+  async inject(name) { webcodingFolderTest.inject(await (await this.root()).getDirectoryHandle(name)); return true; },
+};`
+
+// A 1×1 PNG.
+const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+// projectFiles is a small project with nested paths, spaces and "%" in names, a module graph,
+// an asset, a reference that does not resolve, and folders/files the importer skips.
+func projectFiles() map[string]any {
+	return map[string]any{
+		"index.html": `<!doctype html><html><head><link rel="stylesheet" href="css/main%20styles.css"><link rel="stylesheet" href="missing.css"></head>` +
+			`<body><h1 id="t">Folder</h1><img id="logo" src="assets/logo.png" alt=""><script type="module" src="js/app.js"></script></body></html>`,
+		"css/main styles.css": "h1 { color: rgb(1, 2, 3); }",
+		"js/app.js":           `import { label } from "./lib/100%25%20done.js"; document.getElementById("t").dataset.label = label;`,
+		"js/lib/100% done.js": `export const label = "loaded";`,
+		"notes/plan 100%.md":  "# plan",
+		"assets/logo.png":     map[string]string{"base64": pngBase64},
+		".git/config":         "[core]",
+		"node_modules/x/i.js": "x",
+		".env":                "SECRET=1",
+	}
+}
+
+func evalOK(t *testing.T, tab *chromium.Tab, expr string) {
+	t.Helper()
+	if _, err := chromium.Eval[bool](tab, loadTimeout, expr); err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+}
+
+func opfsRead(t *testing.T, tab *chromium.Tab, dir, path string) (string, bool) {
+	t.Helper()
+	v, err := chromium.Eval[*string](tab, loadTimeout, `__opfs.read(`+jsString(dir)+`, `+jsString(path)+`)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v == nil {
+		return "", false
+	}
+	return *v, true
+}
+
+func mkProject(t *testing.T, tab *chromium.Tab, dir string, files map[string]any) {
+	t.Helper()
+	raw, _ := json.Marshal(files)
+	evalOK(t, tab, `__opfs.mk(`+jsString(dir)+`, `+string(raw)+`)`)
+}
+
+// folderStudio opens the studio in an isolated browser context (its own IndexedDB and OPFS)
+// and installs the OPFS helpers. Dialogs (the beforeunload guard) are accepted.
+func folderStudio(t *testing.T) *chromium.Tab {
+	t.Helper()
+	tab := chromium.NewIsolatedTab(t)
+	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	evalOK(t, tab, opfsJS+`; true`)
+	return tab
+}
+
+// reloadAccepting reloads the page, accepting the beforeunload dialog when the guard raises
+// one (the linked folder has unsaved changes); it reports whether a dialog was shown.
+func reloadAccepting(t *testing.T, tab *chromium.Tab) bool {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		done <- tab.Do(loadTimeout, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := cdp.Call(ctx, tg, page.Reload, page.ReloadParams{})
+			return chromedp.Void{}, err
+		})
+	}()
+	accept := func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		return chromedp.Void{}, err
+	}
+	dialog := false
+	deadline := time.Now().Add(4 * time.Second)
+	for !dialog && time.Now().Before(deadline) {
+		if tab.Do(2*time.Second, accept) == nil {
+			dialog = true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	waitText(t, tab, "#status-text", "Ready")
+	evalOK(t, tab, opfsJS+`; true`)
+	return dialog
+}
+
+func fclick(t *testing.T, tab *chromium.Tab, sel string) {
+	t.Helper()
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("click %s: %v; console %v", sel, err, tab.Console())
+	}
+}
+
+// openProject injects dir for the picker and clicks Open folder.
+func openProject(t *testing.T, tab *chromium.Tab, dir string, files int) {
+	t.Helper()
+	evalOK(t, tab, `__opfs.inject(`+jsString(dir)+`)`)
+	fclick(t, tab, "#folder-open")
+	waitContains(t, tab, "#transcript", fmt.Sprintf("Opened %s with %d file(s)", dir, files))
+	waitContains(t, tab, "#folder-permission", "granted")
+}
+
+func status(t *testing.T, tab *chromium.Tab) map[string]any {
+	t.Helper()
+	return directCall(t, tab, "workspace.getStatus", `{}`)
+}
+
+// TestFolderOpenEditSave: open a folder (nested paths, spaces and % in names, a module graph,
+// an asset) → tree, preview and diagnostics; the skipped entries are listed; an edit typed in
+// the editor and saved with Ctrl+S lands in the folder byte for byte; rename + save removes the
+// old file and writes the new one; revert + save writes nothing; an external change + Reload
+// folder shows in the editor; dirty edits + Open another folder asks, and Cancel keeps all.
+func TestFolderOpenEditSave(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", projectFiles())
+	openProject(t, tab, "proj", 6)
+	waitContains(t, tab, "#transcript", "Skipped 1 item(s)")
+	waitContains(t, tab, "#folder-name", "proj")
+
+	st := status(t, tab)
+	if st["rootName"] != "proj" || st["fileCount"].(float64) != 6 {
+		t.Fatalf("status after open: %v", st)
+	}
+	list := directCall(t, tab, "workspace.listFiles", `{}`)
+	var paths []string
+	for _, f := range list["files"].([]any) {
+		paths = append(paths, f.(map[string]any)["path"].(string))
+	}
+	for _, want := range []string{"index.html", "css/main styles.css", "js/app.js", "js/lib/100% done.js", "notes/plan 100%.md", "assets/logo.png"} {
+		if !strings.Contains(strings.Join(paths, "|"), want) {
+			t.Errorf("listFiles lacks %q: %v", want, paths)
+		}
+	}
+	if strings.Contains(strings.Join(paths, "|"), ".git") || strings.Contains(strings.Join(paths, "|"), "node_modules") || strings.Contains(strings.Join(paths, "|"), ".env") {
+		t.Errorf("skipped entries were imported: %v", paths)
+	}
+	waitContains(t, tab, "#file-list", "main styles.css")
+	// Preview: stylesheet with a space, module import with "%" and a space, the PNG asset.
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `getComputedStyle(document.getElementById("t")).color`, "rgb(1, 2, 3)"); err != nil {
+		t.Fatalf("h1 colour %q: %v", got, err)
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `document.getElementById("t").dataset.label || ""`, "loaded"); err != nil {
+		t.Fatalf("module label %q: %v", got, err)
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `document.getElementById("logo").complete && document.getElementById("logo").naturalWidth`, 1); err != nil {
+		t.Fatalf("asset width %v: %v", got, err)
+	}
+	waitContains(t, tab, "#preview-diagnostics", "missing.css")
+
+	// Edit in the editor, save with Ctrl+S: the folder holds exactly the editor's text.
+	directCall(t, tab, "workspace.openFile", `{"path":"css/main styles.css"}`)
+	waitText(t, tab, "#editor-path", "css/main styles.css")
+	if err := tab.Do(10*time.Second, caretAtEnd, chromedp.KeyEvent("\n/* edited */")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#folder-sync") && document.querySelector("#folder-sync").textContent.includes("not yet written to the folder")`); err != nil {
+		t.Fatalf("the header does not show unsaved folder changes: %v", err)
+	}
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	editor, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
+	if got, _ := opfsRead(t, tab, "proj", "css/main styles.css"); got != editor || !strings.HasSuffix(got, "/* edited */") {
+		t.Fatalf("folder bytes %q, editor %q", got, editor)
+	}
+	waitContains(t, tab, "#folder-sync", "All changes written to the folder")
+
+	// Rename + save: old gone, new present.
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"notes/plan 100%.md","toPath":"notes/Plan 100% final.md"}`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "Saved 1 file(s) and deleted 1 file(s)")
+	if _, found := opfsRead(t, tab, "proj", "notes/plan 100%.md"); found {
+		t.Error("the renamed-from file is still in the folder")
+	}
+	if got, _ := opfsRead(t, tab, "proj", "notes/Plan 100% final.md"); got != "# plan" {
+		t.Errorf("renamed file holds %q", got)
+	}
+
+	// Revert + save: nothing written, the folder keeps its bytes.
+	directCall(t, tab, "workspace.writeFile", `{"path":"js/app.js","source":"// scratch"}`)
+	directCall(t, tab, "workspace.revertFile", `{"path":"js/app.js"}`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "Saved 0 file(s)")
+	if got, _ := opfsRead(t, tab, "proj", "js/app.js"); !strings.Contains(got, "dataset.label") {
+		t.Errorf("js/app.js after revert + save: %q", got)
+	}
+
+	// External change + Reload folder → the editor shows it.
+	evalOK(t, tab, `__opfs.write("proj", "css/main styles.css", "h1 { color: rgb(9, 9, 9); }")`)
+	fclick(t, tab, "#folder-reload")
+	waitContains(t, tab, "#transcript", "Reloaded the connected folder with 6 file(s)")
+	directCall(t, tab, "workspace.openFile", `{"path":"css/main styles.css"}`)
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `webcodingEditor.getDocument() === "h1 { color: rgb(9, 9, 9); }"`); err != nil {
+		t.Fatalf("the editor does not show the external change: %v", err)
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `getComputedStyle(document.getElementById("t")).color`, "rgb(9, 9, 9)"); err != nil {
+		t.Fatalf("preview colour after reload %q: %v", got, err)
+	}
+
+	// Dirty + open another folder → the in-app dialog; Cancel keeps everything.
+	mkProject(t, tab, "other", map[string]any{"index.html": "<h1>other</h1>"})
+	directCall(t, tab, "workspace.writeFile", `{"path":"js/app.js","source":"// unsaved"}`)
+	before := status(t, tab)
+	evalOK(t, tab, `__opfs.inject("other")`)
+	fclick(t, tab, "#folder-open")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#confirm-dialog").open`); err != nil {
+		t.Fatalf("no confirmation dialog: %v", err)
+	}
+	fclick(t, tab, "#confirm-dialog-cancel")
+	waitContains(t, tab, "#transcript", "Open folder cancelled")
+	after := status(t, tab)
+	if after["rootName"] != "proj" || after["revision"] != before["revision"] || fmt.Sprint(after["dirtyPaths"]) != "[js/app.js]" {
+		t.Fatalf("cancel changed the workspace: before %v after %v", before, after)
+	}
+	// Confirming opens the other folder.
+	fclick(t, tab, "#folder-open")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#confirm-dialog").open`); err != nil {
+		t.Fatal(err)
+	}
+	fclick(t, tab, "#confirm-dialog-ok")
+	waitContains(t, tab, "#transcript", "Opened other with 1 file(s)")
+	noConsoleErrors(t, tab)
+}
+
+// TestFolderStaleAndPermission: a root removed behind the studio's back → save fails with
+// WORKSPACE_FOLDER_STALE, the link (and the persisted handle) is dropped, "Reconnect folder"
+// links a picked folder without replacing the workspace and the next save writes the edit;
+// permission prompt/denied (forced by the test hook, OPFS always grants) → save fails with
+// WORKSPACE_FOLDER_PERMISSION_DENIED and "Grant folder access" restores it; Disconnect keeps
+// the workspace; the empty folder is refused without touching it.
+func TestFolderStaleAndPermission(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}"})
+	openProject(t, tab, "proj", 2)
+
+	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:red}"}`)
+	evalOK(t, tab, `__opfs.rm("proj")`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "[WORKSPACE_FOLDER_STALE]")
+	if st := status(t, tab); st["filesystem"].(map[string]any)["folderLinked"] != false {
+		t.Fatalf("a stale folder stays linked: %v", st["filesystem"])
+	}
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!document.querySelector("#folder-save")`); err != nil {
+		t.Fatal("Save to folder is still offered after the folder went stale")
+	}
+	// Recreate the folder (with the old bytes) and reconnect through the chat action.
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}"})
+	evalOK(t, tab, `__opfs.inject("proj")`)
+	fclick(t, tab, `#transcript button[data-action="folder-reconnect"]`)
+	waitContains(t, tab, "#transcript", "Reconnected the folder proj")
+	if got := status(t, tab); fmt.Sprint(got["dirtyPaths"]) != "[style.css]" {
+		t.Fatalf("dirty after reconnect: %v", got["dirtyPaths"])
+	}
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:red}" {
+		t.Fatalf("after reconnect + save the folder holds %q", got)
+	}
+
+	// Permission prompt → denied save → Grant folder access (first refused, then granted).
+	evalOK(t, tab, `(webcodingFolderTest.permission("prompt"), webcodingFolderTest.requestResult("denied"), true)`)
+	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:blue}"}`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "[WORKSPACE_FOLDER_PERMISSION_DENIED]")
+	waitContains(t, tab, "#folder-permission", "prompt")
+	fclick(t, tab, "#folder-grant")
+	waitContains(t, tab, "#transcript", "Grant folder access: [WORKSPACE_FOLDER_PERMISSION_DENIED]")
+	evalOK(t, tab, `(webcodingFolderTest.requestResult("granted"), true)`)
+	fclick(t, tab, "#folder-grant")
+	waitContains(t, tab, "#transcript", "Write access restored for the connected folder.")
+	waitContains(t, tab, "#folder-permission", "granted")
+	if got, _ := chromium.Eval[string](tab, 5*time.Second, `(async () => (await webcodingHandle(JSON.stringify({jsonrpc:"2.0",id:1,method:"tools/call",params:{name:"workspace.readFile",arguments:{path:"style.css"}}}))))()`); !strings.Contains(got, `h1{color:blue}`) {
+		t.Fatalf("grant replaced the workspace: %s", got)
+	}
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:blue}" {
+		t.Fatalf("after grant + save the folder holds %q", got)
+	}
+
+	// An empty folder is refused; the workspace and its link stay.
+	mkProject(t, tab, "empty", map[string]any{".hidden": "x"})
+	evalOK(t, tab, `__opfs.inject("empty")`)
+	fclick(t, tab, "#folder-open")
+	waitContains(t, tab, "#transcript", "[WORKSPACE_NO_SUPPORTED_FILES]")
+	if st := status(t, tab); st["rootName"] != "proj" || st["filesystem"].(map[string]any)["folderLinked"] != true {
+		t.Fatalf("a refused import touched the workspace: %v", st)
+	}
+
+	// Disconnect keeps the workspace and forgets the link.
+	fclick(t, tab, "#folder-disconnect")
+	waitContains(t, tab, "#transcript", "Disconnected the folder")
+	st := status(t, tab)
+	if st["rootName"] != "proj" || st["filesystem"].(map[string]any)["permission"] != "disconnected" {
+		t.Fatalf("after disconnect: %v", st)
+	}
+	reloadAccepting(t, tab)
+	time.Sleep(500 * time.Millisecond)
+	if st := status(t, tab); st["filesystem"].(map[string]any)["folderLinked"] != false {
+		t.Fatalf("a disconnected folder came back after a reload: %v", st["filesystem"])
+	}
+}
+
+// TestFolderReloadReconnects: a page reload with a persisted handle reconnects (granted) and
+// keeps unsaved edits dirty; with permission "prompt" at load the header offers Grant folder
+// access, which links without replacing the workspace. The beforeunload guard asks only while
+// linked-folder changes are unsaved.
+func TestFolderReloadReconnects(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}"})
+	openProject(t, tab, "proj", 2)
+	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:green}"}`)
+	waitContains(t, tab, "#folder-sync", "not yet written")
+	if !reloadAccepting(t, tab) {
+		t.Error("no beforeunload prompt although the linked folder has unsaved changes")
+	}
+	waitContains(t, tab, "#transcript", "Reconnected the folder proj")
+	waitContains(t, tab, "#folder-permission", "granted")
+	if st := status(t, tab); fmt.Sprint(st["dirtyPaths"]) != "[style.css]" {
+		t.Fatalf("dirty after reload: %v", st["dirtyPaths"])
+	}
+	// Reload with permission "prompt" from load on.
+	evalOK(t, tab, `(sessionStorage.setItem("webcodingFolderTest.permission", "prompt"), true)`)
+	reloadAccepting(t, tab)
+	evalOK(t, tab, `(sessionStorage.removeItem("webcodingFolderTest.permission"), true)`)
+	waitContains(t, tab, "#folder-permission", "prompt")
+	fclick(t, tab, "#folder-grant")
+	waitContains(t, tab, "#transcript", "Write access restored for the connected folder.")
+	if st := status(t, tab); fmt.Sprint(st["dirtyPaths"]) != "[style.css]" {
+		t.Fatalf("dirty after grant: %v", st["dirtyPaths"])
+	}
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:green}" {
+		t.Fatalf("folder holds %q", got)
+	}
+	// Saved: no beforeunload prompt now.
+	guard, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const e = new Event("beforeunload", {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented; })()`)
+	if guard {
+		t.Error("beforeunload guard active although everything is written")
+	}
+	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:olive}"}`)
+	waitContains(t, tab, "#folder-sync", "not yet written")
+	guard, _ = chromium.Eval[bool](tab, 5*time.Second, `(() => { const e = new Event("beforeunload", {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented; })()`)
+	if !guard {
+		t.Error("beforeunload guard inactive with unsaved linked-folder changes")
+	}
+}

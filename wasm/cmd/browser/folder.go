@@ -1,0 +1,649 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/fsa"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/studio"
+)
+
+// The folder feature (issue 8): #folder-region in the header shows the linked folder's name,
+// its permission (granted / prompt / denied / unknown / disconnected) and whether the
+// workspace holds changes not yet written to the folder, with the buttons Open folder
+// (Ctrl/Cmd+O), Save to folder (Ctrl/Cmd+S while linked), Reload folder, Disconnect and Grant
+// folder access; without showDirectoryPicker it offers the directory-upload fallback
+// ("Choose workspace folder"). Every action is one registry path: the workspace.* tools
+// (saveAll, reloadFolder, disconnectFolder) or the folder session methods of
+// wasm/studio/folder_ops.go (open, reconnect, grant, upload, resolve). The page reconnects a
+// persisted folder at start; the beforeunload guard is active only while the linked folder
+// has unsaved changes.
+
+// Data-actions of the folder feature.
+const (
+	actFolderOpen       = "folder-open"
+	actFolderSave       = "folder-save"
+	actFolderReload     = "folder-reload"
+	actFolderDisconnect = "folder-disconnect"
+	actFolderGrant      = "folder-grant"
+	actFolderReconnect  = "folder-reconnect"
+	actFolderKeep       = "folder-keep" // arg: path; keep the folder's version
+	actFolderOurs       = "folder-ours" // arg: path; write the workspace version
+	labelReconnect      = "Reconnect folder"
+	labelGrant          = "Grant folder access"
+	uploadInputID       = "folder-upload"
+	folderStatusRegion  = "folder-region"
+	folderSyncElementID = "folder-sync"
+)
+
+// folderState is the feature's own state (not app.state).
+type folderState struct {
+	mu      sync.Mutex
+	a       *app
+	host    *folderHost
+	linked  bool
+	name    string // the linked folder, or the persisted one not linked yet
+	perm    string
+	dirty   int
+	deleted int
+	unknown string
+	busy    bool
+	refresh chan struct{}
+}
+
+var folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}
+
+// changed asks the status loop to re-read workspace.getStatus (never blocks).
+func (s *folderState) changed() {
+	select {
+	case s.refresh <- struct{}{}:
+	default:
+	}
+}
+
+// unsavedToFolder reports whether the linked folder has changes not yet written.
+func (s *folderState) unsavedToFolder() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != "")
+}
+
+func init() {
+	registerFeature(&feature{name: "folder", bind: folderBind, start: folderStart, render: folderRender,
+		action: folderAction, key: folderKey, observe: folderObserve})
+	registerRecovery(func(f failure) []entryAction {
+		switch mcp.Code(f.Code) {
+		case mcp.CodeWorkspaceFolderStale, mcp.CodeWorkspaceFolderNotConnected, mcp.CodeWorkspaceSideEffectUnknown:
+			return []entryAction{{Label: labelReconnect, Action: actFolderReconnect}}
+		case mcp.CodeWorkspaceFolderPermissionDenied:
+			return []entryAction{{Label: labelGrant, Action: actFolderGrant}}
+		}
+		return nil
+	})
+}
+
+func folderBind(a *app) {
+	s := folderUIState
+	s.mu.Lock()
+	s.a = a
+	s.mu.Unlock()
+	doc := js.Global().Get("document")
+	// The directory-upload fallback: read the FileList synchronously, import on a goroutine.
+	on(doc, "change", func(_ js.Value, args []js.Value) any {
+		el := args[0].Get("target")
+		if el.Type() != js.TypeObject || el.Get("id").String() != uploadInputID {
+			return nil
+		}
+		files := el.Get("files")
+		if files.Type() != js.TypeObject || files.Length() == 0 {
+			return nil
+		}
+		if s.host == nil {
+			return nil
+		}
+		root, n := s.host.stage(files)
+		el.Set("value", "")
+		jsbridge.Go("folder.upload", func() { folderUpload(a, root, n) })
+		return nil
+	})
+	// The beforeunload guard: only while the linked folder has unsaved changes.
+	on(js.Global(), "beforeunload", func(_ js.Value, args []js.Value) any {
+		if s.unsavedToFolder() {
+			args[0].Call("preventDefault")
+			args[0].Set("returnValue", "Changes are not yet written to the linked folder.")
+			return "Changes are not yet written to the linked folder."
+		}
+		return nil
+	})
+}
+
+func folderStart(a *app, ctx context.Context) {
+	s := folderUIState
+	jsbridge.Go("folder.status", func() {
+		for range s.refresh {
+			folderReadStatus(a, context.Background())
+		}
+	})
+	if s.host != nil {
+		if name := s.host.savedName(ctx); name != "" {
+			s.mu.Lock()
+			s.name = name
+			s.mu.Unlock()
+		}
+	}
+	// Reconnect a persisted folder (the workspace stays as stored in the browser).
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodReconnectFolder, map[string]any{}, &res); err != nil {
+		a.log(2, "folder reconnect: "+err.Error())
+	} else if res.Error != nil {
+		folderFailure(a, "Reconnecting the folder", res.Error)
+	} else if res.Linked {
+		switch res.Permission {
+		case "granted":
+			a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths))})
+		default:
+			a.addEntry(entry{Kind: "info", Text: "The folder " + res.RootName + " needs access again (permission " + res.Permission + ").",
+				Actions: []entryAction{{Label: labelGrant, Action: actFolderGrant}}})
+		}
+		folderUnresolved(a, res.Unresolved)
+	}
+	s.changed()
+}
+
+func folderDirtyText(n int) string {
+	if n == 0 {
+		return "."
+	}
+	return "; " + strconv.Itoa(n) + " file(s) differ from the folder and are not yet written to it."
+}
+
+// folderReadStatus re-reads workspace.getStatus into the feature state.
+func folderReadStatus(a *app, ctx context.Context) {
+	var st struct {
+		RootName        string   `json:"rootName"`
+		DirtyPaths      []string `json:"dirtyPaths"`
+		DeletedPaths    []string `json:"deletedPaths"`
+		UnknownSavePath string   `json:"unknownSavePath"`
+		Filesystem      struct {
+			FolderLinked bool   `json:"folderLinked"`
+			Permission   string `json:"permission"`
+		} `json:"filesystem"`
+	}
+	if err := a.tool(ctx, "workspace.getStatus", nil, &st); err != nil {
+		return
+	}
+	saved := ""
+	if !st.Filesystem.FolderLinked && folderUIState.host != nil {
+		saved = folderUIState.host.savedName(ctx)
+	}
+	s := folderUIState
+	s.mu.Lock()
+	s.linked = st.Filesystem.FolderLinked
+	s.perm = st.Filesystem.Permission
+	s.dirty, s.deleted, s.unknown = len(st.DirtyPaths), len(st.DeletedPaths), st.UnknownSavePath
+	if s.linked {
+		s.name = st.RootName
+	} else {
+		s.name = saved
+	}
+	s.mu.Unlock()
+	a.markDirty()
+}
+
+func folderObserve(a *app, e audit.ToolCallEvent) {
+	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) {
+		return
+	}
+	folderUIState.changed()
+}
+
+var folderTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
+	` <button type="button" id="folder-save" data-action="folder-save" aria-label="Save to folder" title="Save to folder (Ctrl/Cmd+S)"{{if .Busy}} disabled{{end}}>Save to folder</button>` +
+	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder"{{if .Busy}} disabled{{end}}>Reload folder</button>` +
+	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect"{{if .Busy}} disabled{{end}}>Disconnect</button>` +
+	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> <span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> {{else}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> {{end}}{{end}}` +
+	`{{if .Grant}} <button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access">Grant folder access</button>{{end}}` +
+	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)"{{if .Busy}} disabled{{end}}>Open folder</button>` +
+	`{{else}} <label class="folder-upload" for="folder-upload">Choose workspace folder <input type="file" id="folder-upload" webkitdirectory multiple aria-label="Choose workspace folder"></label>{{end}}`
+
+// folderTemplate renders #folder-region (html/template: everything is escaped).
+var folderTemplate = template.Must(template.New("folder").Parse(folderTpl))
+
+func folderRender(a *app) {
+	s := folderUIState
+	s.mu.Lock()
+	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm, "Busy": s.busy,
+		"Grant":  (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != ""),
+		"Picker": fsa.HasPicker(), "Unsaved": s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != "")}
+	switch {
+	case !s.linked:
+		v["Sync"] = ""
+	case s.unknown != "":
+		v["Sync"] = "Save interrupted: " + s.unknown + " needs reconciling"
+	case s.dirty > 0 || s.deleted > 0:
+		v["Sync"] = fmt.Sprintf("%d change(s) saved in browser, not yet written to the folder", s.dirty+s.deleted)
+	default:
+		v["Sync"] = "All changes written to the folder"
+	}
+	s.mu.Unlock()
+	var b strings.Builder
+	if err := folderTemplate.Execute(&b, v); err != nil {
+		b.Reset()
+		b.WriteString(template.HTMLEscapeString(err.Error()))
+	}
+	setRegion(folderStatusRegion, b.String())
+}
+
+func folderKey(a *app, k keyInfo) bool {
+	if !k.Mod || k.Alt || k.DialogOpen {
+		return false
+	}
+	switch k.Key {
+	case "o", "O":
+		jsbridge.Go("folder.open", func() { folderOpen(a) })
+		return true
+	case "s", "S":
+		folderUIState.mu.Lock()
+		linked := folderUIState.linked
+		folderUIState.mu.Unlock()
+		if !linked {
+			return false // the app's Ctrl+S (flush the draft into the browser workspace)
+		}
+		jsbridge.Go("folder.save", func() { folderSave(a) })
+		return true
+	}
+	return false
+}
+
+func folderAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case actFolderOpen:
+		folderOpen(a)
+	case actFolderSave:
+		folderSave(a)
+	case actFolderReload:
+		folderReload(a)
+	case actFolderDisconnect:
+		folderDisconnect(a)
+	case actFolderGrant:
+		folderGrant(a)
+	case actFolderReconnect:
+		folderReconnect(a)
+	case actFolderKeep, actFolderOurs:
+		folderResolve(a, act.Get("arg"), act.Name == actFolderKeep)
+	default:
+		return false
+	}
+	return true
+}
+
+// folderResult is the result of a folder session method (folder_ops.go).
+type folderResult struct {
+	Cancelled  bool           `json:"cancelled"`
+	RootName   string         `json:"rootName"`
+	ActivePath string         `json:"activePath"`
+	FileCount  int            `json:"fileCount"`
+	Skipped    []skippedEntry `json:"skipped"`
+	Revision   int64          `json:"revision"`
+	Permission string         `json:"permission"`
+	Linked     bool           `json:"linked"`
+	Read       bool           `json:"read"`
+	DirtyPaths []string       `json:"dirtyPaths"`
+	Unresolved []string       `json:"unresolved"`
+	Error      *mcp.ToolError `json:"error"`
+	Preview    string         `json:"preview"`
+}
+
+type skippedEntry struct {
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// folderFailure adds a typed error entry with its recovery actions (REFERENCE §3.2 format).
+func folderFailure(a *app, what string, te *mcp.ToolError) {
+	details := ""
+	if te.Details != nil {
+		if b, err := json.MarshalIndent(te.Details, "", "  "); err == nil {
+			details = string(b)
+			if r := []rune(details); len(r) > 600 {
+				details = string(r[:600]) + "…"
+			}
+		}
+	}
+	f := failure{Code: string(te.Code), Message: te.Message, Retryable: te.Retryable, Tool: what}
+	actions := recoveryActions(f)
+	a.addEntry(entry{Kind: "error", Text: what + ": [" + string(te.Code) + "] " + te.Message, Details: details, Actions: actions})
+}
+
+// folderTool calls a workspace tool in direct mode and returns its structured result or its
+// typed error.
+func folderTool(a *app, ctx context.Context, name string, out any) *mcp.ToolError {
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Error             *mcp.ToolError  `json:"error"`
+	}
+	params := map[string]any{"name": name, "arguments": map[string]any{}, "_meta": map[string]any{"source": "local", "mode": "direct"}}
+	if err := a.rpc(ctx, "", "tools/call", params, &res); err != nil {
+		return mcp.NewError(mcp.CodeToolExecutionFailed, false, nil, "%s", err.Error())
+	}
+	if res.IsError {
+		if res.Error == nil {
+			return mcp.NewError(mcp.CodeToolExecutionFailed, false, nil, "%s failed", name)
+		}
+		return res.Error
+	}
+	if out != nil && len(res.StructuredContent) > 0 {
+		_ = json.Unmarshal(res.StructuredContent, out)
+	}
+	return nil
+}
+
+// begin marks the feature busy; false when another folder action runs.
+func folderBegin(a *app) bool {
+	s := folderUIState
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.busy {
+		return false
+	}
+	s.busy = true
+	a.markDirty()
+	return true
+}
+
+func folderEnd(a *app) {
+	s := folderUIState
+	s.mu.Lock()
+	s.busy = false
+	s.mu.Unlock()
+	s.changed()
+	a.requestRefresh()
+}
+
+// workspaceDirty reports whether the browser workspace has unsaved edits or deletions.
+func workspaceDirty(a *app, ctx context.Context) bool {
+	var st struct {
+		DirtyPaths   []string `json:"dirtyPaths"`
+		DeletedPaths []string `json:"deletedPaths"`
+	}
+	if err := a.tool(ctx, "workspace.getStatus", nil, &st); err != nil {
+		return false
+	}
+	return len(st.DirtyPaths) > 0 || len(st.DeletedPaths) > 0
+}
+
+func folderOpen(a *app) {
+	ctx := context.Background()
+	if !fsa.HasPicker() {
+		if in := js.Global().Get("document").Call("getElementById", uploadInputID); !in.IsNull() {
+			in.Call("click")
+		}
+		return
+	}
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	a.flushDraft(ctx)
+	if workspaceDirty(a, ctx) && !a.confirm(ctx, confirmOptions{Title: "Open another folder?",
+		Text: "The workspace has unsaved changes. Opening a folder replaces the browser workspace with its files; the changes are lost.",
+		OK:   "Open folder", Danger: true}) {
+		a.addEntry(entry{Kind: "info", Text: "Open folder cancelled; the workspace is unchanged."})
+		return
+	}
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodOpenFolder, map[string]any{}, &res); err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		return
+	}
+	switch {
+	case res.Error != nil:
+		folderFailure(a, "Open folder", res.Error)
+	case res.Cancelled:
+	default:
+		a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount)})
+		folderSkipped(a, res.Skipped)
+	}
+	a.reload(ctx)
+}
+
+// folderSkipped lists what an import left out (so nobody works on a partial folder unaware).
+func folderSkipped(a *app, skipped []skippedEntry) {
+	if len(skipped) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, s := range skipped {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n… and %d more", len(skipped)-20)
+			break
+		}
+		p := s.Path
+		if p == "" {
+			p = "(limit)"
+		}
+		msg := s.Message
+		if msg == "" {
+			msg = s.Reason
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p + ": " + msg)
+	}
+	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Skipped %d item(s)", len(skipped)), Details: b.String()})
+}
+
+func folderSave(a *app) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	a.flushDraft(ctx)
+	var res struct {
+		SavedPaths   []string `json:"savedPaths"`
+		DeletedPaths []string `json:"deletedPaths"`
+	}
+	if te := folderTool(a, ctx, "workspace.saveAll", &res); te != nil {
+		folderFailure(a, "Save to folder", te)
+		if te.Code == mcp.CodeWorkspaceSideEffectUnknown {
+			if d, ok := te.Details.(map[string]any); ok {
+				if list, ok := d["unresolvedPaths"].([]any); ok {
+					var paths []string
+					for _, p := range list {
+						if s, ok := p.(string); ok {
+							paths = append(paths, s)
+						}
+					}
+					folderUnresolved(a, paths)
+				}
+			}
+		}
+		return
+	}
+	text := fmt.Sprintf("Saved %d file(s)", len(res.SavedPaths))
+	if len(res.DeletedPaths) > 0 {
+		text += fmt.Sprintf(" and deleted %d file(s)", len(res.DeletedPaths))
+	}
+	a.addEntry(entry{Kind: "info", Text: text})
+}
+
+func folderReload(a *app) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	a.flushDraft(ctx)
+	if workspaceDirty(a, ctx) && !a.confirm(ctx, confirmOptions{Title: "Reload the folder?",
+		Text: "The workspace has changes not yet written to the folder. Reloading replaces them with the folder's files.",
+		OK:   "Reload folder", Danger: true}) {
+		a.addEntry(entry{Kind: "info", Text: "Reload cancelled; the workspace is unchanged."})
+		return
+	}
+	var res struct {
+		FileCount int            `json:"fileCount"`
+		Skipped   []skippedEntry `json:"skipped"`
+	}
+	if te := folderTool(a, ctx, "workspace.reloadFolder", &res); te != nil {
+		folderFailure(a, "Reload folder", te)
+		return
+	}
+	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Reloaded the connected folder with %d file(s)", res.FileCount)})
+	folderSkipped(a, res.Skipped)
+	a.reload(ctx)
+}
+
+func folderDisconnect(a *app) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	a.flushDraft(ctx)
+	if te := folderTool(a, ctx, "workspace.disconnectFolder", nil); te != nil {
+		folderFailure(a, "Disconnect", te)
+		return
+	}
+	a.addEntry(entry{Kind: "info", Text: "Disconnected the folder. The workspace stays in this browser."})
+}
+
+func folderGrant(a *app) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodGrantFolderAccess, map[string]any{}, &res); err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		return
+	}
+	if res.Error != nil && !res.Linked {
+		folderFailure(a, "Grant folder access", res.Error)
+		return
+	}
+	a.addEntry(entry{Kind: "info", Text: "Write access restored for the connected folder."})
+	if res.Error != nil {
+		folderFailure(a, "Reconciling the folder", res.Error)
+	}
+	folderUnresolved(a, res.Unresolved)
+}
+
+// folderReconnect links the persisted folder again, or — when none is left (a stale root) —
+// a folder the user picks; the workspace is kept either way.
+func folderReconnect(a *app) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodReconnectFolder, map[string]any{}, &res); err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		return
+	}
+	if res.Error == nil && !res.Linked {
+		if err := a.rpc(ctx, "", studio.MethodReconnectFolder, map[string]any{"pick": true}, &res); err != nil {
+			a.addEntry(entry{Kind: "error", Text: err.Error()})
+			return
+		}
+	}
+	switch {
+	case res.Error != nil && !res.Linked:
+		folderFailure(a, "Reconnect folder", res.Error)
+		return
+	case !res.Linked:
+		return // cancelled
+	}
+	if res.Permission != "granted" {
+		a.addEntry(entry{Kind: "info", Text: "The folder " + res.RootName + " needs access again (permission " + res.Permission + ").",
+			Actions: []entryAction{{Label: labelGrant, Action: actFolderGrant}}})
+		return
+	}
+	a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths))})
+	if res.Error != nil {
+		folderFailure(a, "Reconciling the folder", res.Error)
+	}
+	folderUnresolved(a, res.Unresolved)
+}
+
+// folderUnresolved offers the explicit choice for saves whose outcome stayed unknown.
+func folderUnresolved(a *app, paths []string) {
+	for _, p := range paths {
+		a.addEntry(entry{Kind: "error", Text: "An interrupted save left " + p + " with bytes that are neither ours nor the previous ones. Choose which version to keep.",
+			Actions: []entryAction{{Label: "Keep the folder's version", Action: actFolderKeep, Arg: p}, {Label: "Write ours", Action: actFolderOurs, Arg: p}}})
+	}
+}
+
+func folderResolve(a *app, path string, keep bool) {
+	ctx := context.Background()
+	if path == "" || !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	choice := "write-ours"
+	if keep {
+		choice = "keep-folder"
+	}
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodResolveSave, map[string]any{"path": path, "choice": choice}, &res); err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		return
+	}
+	if res.Error != nil {
+		folderFailure(a, "Resolve save", res.Error)
+		return
+	}
+	if keep {
+		a.addEntry(entry{Kind: "info", Text: "Kept the folder's version of " + path + "."})
+	} else {
+		a.addEntry(entry{Kind: "info", Text: "Our version of " + path + " will be written by the next save."})
+	}
+	a.reload(ctx)
+}
+
+// folderUpload imports the staged directory-upload files (no link; never written back).
+func folderUpload(a *app, root string, n int) {
+	ctx := context.Background()
+	if !folderBegin(a) {
+		return
+	}
+	defer folderEnd(a)
+	a.flushDraft(ctx)
+	if workspaceDirty(a, ctx) && !a.confirm(ctx, confirmOptions{Title: "Replace the workspace?",
+		Text: fmt.Sprintf("The workspace has unsaved changes. Uploading %s (%d file(s)) replaces the browser workspace; the changes are lost.", root, n),
+		OK:   "Replace workspace", Danger: true}) {
+		a.addEntry(entry{Kind: "info", Text: "Upload cancelled; the workspace is unchanged."})
+		return
+	}
+	var res folderResult
+	if err := a.rpc(ctx, "", studio.MethodUploadFolder, map[string]any{}, &res); err != nil {
+		a.addEntry(entry{Kind: "error", Text: err.Error()})
+		return
+	}
+	if res.Error != nil {
+		folderFailure(a, "Choose workspace folder", res.Error)
+		return
+	}
+	if folderUIState.host != nil {
+		folderUIState.host.forget(ctx)
+	}
+	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount) + " (uploaded: changes stay in this browser and are never written back)"})
+	folderSkipped(a, res.Skipped)
+	a.reload(ctx)
+}

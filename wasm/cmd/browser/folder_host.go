@@ -1,0 +1,248 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/webcoding/studio/wasm/adapters/fsa"
+	"github.com/webcoding/studio/wasm/adapters/idb"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// folderHost is the page's studio.FolderHost (issue 8): File System Access folders through
+// wasm/adapters/fsa, the link persisted next to the workspace metadata (idb.FolderLink), and
+// the files staged by the directory-upload fallback. Directory handles stay here and in
+// IndexedDB; the core only ever sees workspace.FolderAdapter values.
+type folderHost struct {
+	repo *idb.Repository // nil: links are not persisted (no IndexedDB)
+
+	mu     sync.Mutex
+	upload *stagedUpload
+}
+
+// stagedUpload is one directory-upload choice waiting for workspace/uploadFolder.
+type stagedUpload struct {
+	root    string
+	entries []workspace.ImportEntry
+}
+
+var _ studio.FolderHost = (*folderHost)(nil)
+
+func newFolderHost(repo *idb.Repository) *folderHost { return &folderHost{repo: repo} }
+
+// unlinkFunc returns the onUnlink callback of a folder with scope: it forgets the persisted
+// link when it is still this folder's (a newer link is left alone).
+func (h *folderHost) unlinkFunc(scope *string) func() {
+	return func() {
+		if h.repo == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if l, found, err := h.repo.LoadFolderLink(ctx); err == nil && found && l.ScopeID == *scope {
+			_ = h.repo.ClearFolderLink(ctx)
+		}
+		folderUIState.changed()
+	}
+}
+
+func (h *folderHost) wrap(f *fsa.Folder, scope *string) workspace.FolderAdapter {
+	if f == nil {
+		return nil
+	}
+	*scope = f.ScopeID()
+	return f
+}
+
+// Pick implements studio.FolderHost.
+func (h *folderHost) Pick(ctx context.Context) (workspace.FolderAdapter, error) {
+	scope := new(string)
+	f, err := fsa.Pick(ctx, h.unlinkFunc(scope))
+	if err != nil {
+		return nil, err
+	}
+	return h.wrap(f, scope), nil
+}
+
+// Saved implements studio.FolderHost.
+func (h *folderHost) Saved(ctx context.Context) (workspace.FolderAdapter, error) {
+	if h.repo == nil {
+		return nil, nil
+	}
+	l, found, err := h.repo.LoadFolderLink(ctx)
+	if err != nil || !found {
+		return nil, err
+	}
+	scope := new(string)
+	f, err := fsa.New(l.Handle, l.ScopeID, h.unlinkFunc(scope))
+	if err != nil {
+		return nil, err
+	}
+	return h.wrap(f, scope), nil
+}
+
+// savedName returns the persisted link's folder name ("" when none).
+func (h *folderHost) savedName(ctx context.Context) string {
+	if h.repo == nil {
+		return ""
+	}
+	l, found, err := h.repo.LoadFolderLink(ctx)
+	if err != nil || !found {
+		return ""
+	}
+	return l.Name
+}
+
+// Remember implements studio.FolderHost.
+func (h *folderHost) Remember(ctx context.Context, f workspace.FolderAdapter) error {
+	ff, ok := f.(*fsa.Folder)
+	if !ok || h.repo == nil {
+		return nil
+	}
+	return h.repo.SaveFolderLink(ctx, idb.FolderLink{Handle: ff.Handle(), ScopeID: ff.ScopeID(), Name: ff.Name()})
+}
+
+// forget removes the persisted link (the upload fallback replaces the workspace unlinked).
+func (h *folderHost) forget(ctx context.Context) {
+	if h.repo != nil {
+		_ = h.repo.ClearFolderLink(ctx)
+	}
+}
+
+// RequestPermission implements studio.FolderHost.
+func (h *folderHost) RequestPermission(ctx context.Context, f workspace.FolderAdapter) workspace.Permission {
+	if ff, ok := f.(*fsa.Folder); ok {
+		return ff.RequestPermission(ctx)
+	}
+	return f.Permission(ctx)
+}
+
+// stage keeps the files of an <input webkitdirectory> choice for TakeUpload. files is the
+// input's FileList; each File's webkitRelativePath is "<root>/<path>".
+func (h *folderHost) stage(files js.Value) (root string, n int) {
+	var entries []workspace.ImportEntry
+	for i := 0; i < files.Length(); i++ {
+		file := files.Index(i)
+		rel := file.Get("webkitRelativePath").String()
+		if rel == "" {
+			rel = file.Get("name").String()
+		}
+		first, rest, ok := strings.Cut(rel, "/")
+		if !ok {
+			first, rest = "", rel
+		}
+		if root == "" {
+			root = first
+		}
+		entries = append(entries, workspace.ImportEntry{Path: rest, Size: int64(file.Get("size").Float()),
+			Read: func(ctx context.Context) ([]byte, error) {
+				buf, err := jsbridge.Await(ctx, file.Call("arrayBuffer"))
+				if err != nil {
+					return nil, err
+				}
+				arr := js.Global().Get("Uint8Array").New(buf)
+				b := make([]byte, arr.Get("byteLength").Int())
+				js.CopyBytesToGo(b, arr)
+				return b, nil
+			}})
+	}
+	if root == "" {
+		root = "upload"
+	}
+	h.mu.Lock()
+	h.upload = &stagedUpload{root: root, entries: entries}
+	h.mu.Unlock()
+	return root, len(entries)
+}
+
+// TakeUpload implements studio.FolderHost.
+func (h *folderHost) TakeUpload(ctx context.Context) (string, []workspace.ImportEntry, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	u := h.upload
+	h.upload = nil
+	if u == nil {
+		return "", nil, false
+	}
+	return u.root, u.entries, true
+}
+
+// durableOwnerID is the owner id of this tab's durable folder saves, kept in sessionStorage
+// (it survives a reload of the tab, not a new tab), so a reloaded page finishes its own
+// claims instead of waiting for their lease.
+func durableOwnerID() string {
+	const key = "webcoding.durableOwner"
+	ss := js.Global().Get("sessionStorage")
+	if ss.Type() == js.TypeObject {
+		if v := ss.Call("getItem", key); v.Type() == js.TypeString && v.String() != "" {
+			return v.String()
+		}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	id := "studio-tab:" + hex.EncodeToString(b[:])
+	if ss.Type() == js.TypeObject {
+		func() {
+			defer func() { _ = recover() }()
+			ss.Call("setItem", key, id)
+		}()
+	}
+	return id
+}
+
+// lazyDurable is the IndexedDB durable backend ("web-coding-operations"), opened on first use
+// so the page does not wait for it at start.
+type lazyDurable struct {
+	once sync.Once
+	d    *idb.Durable
+	err  error
+}
+
+var _ durable.Backend = (*lazyDurable)(nil)
+
+func (l *lazyDurable) open(ctx context.Context) (*idb.Durable, error) {
+	l.once.Do(func() {
+		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		l.d, l.err = idb.OpenDurable(octx, idb.DurableName)
+	})
+	if l.d == nil && l.err == nil {
+		l.err = errors.New("durable store not opened")
+	}
+	return l.d, l.err
+}
+
+func (l *lazyDurable) Read(ctx context.Context, key string) (durable.Record, bool, error) {
+	d, err := l.open(ctx)
+	if err != nil {
+		return durable.Record{}, false, durable.BackendFailure("open", err)
+	}
+	return d.Read(ctx, key)
+}
+
+func (l *lazyDurable) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
+	d, err := l.open(ctx)
+	if err != nil {
+		return false, durable.BackendFailure("open", err)
+	}
+	return d.CompareAndSet(ctx, key, expected, next)
+}
+
+func (l *lazyDurable) ListPage(ctx context.Context, cursor string, limit int) ([]durable.Record, string, error) {
+	d, err := l.open(ctx)
+	if err != nil {
+		return nil, "", durable.BackendFailure("open", err)
+	}
+	return d.ListPage(ctx, cursor, limit)
+}
