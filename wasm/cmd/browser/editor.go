@@ -236,7 +236,8 @@ func init() {
 }
 
 // typingWrite is the draft flush's workspace.writeFile: direct mode as the UI, with
-// expectedRevision and the burst's coalesceKey. A tool error is returned as "[CODE] message".
+// expectedRevision and the burst's coalesceKey. A tool error is returned as a *toolCallError
+// ("[CODE] message"; recovery.go offers its recovery actions).
 func (a *app) typingWrite(ctx context.Context, path, text string, rev int64) error {
 	key := burstKey(path)
 	typingWriting.mu.Lock()
@@ -256,7 +257,8 @@ func (a *app) typingWrite(ctx context.Context, path, text string, rev int64) err
 	}
 	if res.IsError {
 		if res.Error != nil {
-			return fmt.Errorf("[%s] %s", res.Error.Code, res.Error.Message)
+			return &toolCallError{Tool: "workspace.writeFile", Args: params["arguments"], Code: res.Error.Code,
+				Message: res.Error.Message, Retryable: res.Error.Retryable, Details: res.Error.Details}
 		}
 		return fmt.Errorf("workspace.writeFile failed")
 	}
