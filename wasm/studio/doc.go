@@ -40,6 +40,12 @@
 //     local-model-<session>-<index>-<tool>), so approvals apply.
 //   - preview/compile {} → {entry, revision, diagnostics, bytes, html}.
 //   - preview/export {} → {html} (standalone: CSS/JS inlined, assets as data: URLs).
+//   - workspace/archive {} → {name, mimeType, base64, bytes, files, revision}: the current
+//     workspace as a deterministic ZIP (Archive; transfer.go).
+//   - workspace/upload {files: [{path, base64 | text}…]} → {uploaded, skipped, activePath,
+//     revision, changed, preview?, storageMode}: files added or replaced in one undoable
+//     revision through the folder-import rules, each refused file listed with its reason
+//     (MethodWorkspaceUpload). Both report to the trace through ObserveOperation.
 //
 // # Ports
 //

@@ -45,7 +45,10 @@
 // expectedRevision) after 650 ms idle, on blur, Ctrl/Cmd+S, and before any other action (a
 // rejected write keeps the typed text);
 // Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl+Y) outside text fields call workspace.undo/redo;
-// Export calls preview/export and downloads <rootName>.html. The explorer's New file, Rename,
+// Export calls preview/export and downloads <rootName>.html; "Download as ZIP" calls
+// workspace/archive and downloads <rootName>.zip, "Upload files" (a hidden multiple file
+// input, or files dropped on the explorer) sends the files to workspace/upload and reports
+// "Uploaded N file(s)" and each refused file in the chat (transfer.go). The explorer's New file, Rename,
 // Delete and Revert open an in-app modal <dialog> (focus trap, Escape, focus return; never
 // window.confirm) and then call workspace.createFile/renameFile/deleteFile/revertFile;
 // Download calls workspace.downloadFile (a Blob link). A second tab that cannot take the
