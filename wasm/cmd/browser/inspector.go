@@ -1,0 +1,127 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strings"
+	"sync"
+	"syscall/js"
+)
+
+// The inspector (#inspector, issue 9): a WAI-ARIA tablist in #inspector-tabs — Trace | Tools |
+// History — over #trace-panel (trace.go), #catalog-panel (catalog.go) and #history-panel
+// (history.go, another feature: this file only shows and hides it).
+//
+//   - Roving focus: the selected tab has tabindex="0", the others -1; Left/Right move to the
+//     previous/next tab (wrapping) and Home/End to the first/last; moving selects
+//     (automatic activation: showing a panel never runs anything).
+//   - Each panel gets role="tabpanel" and aria-labelledby its tab; the hidden ones have the
+//     hidden attribute.
+
+type inspectorTab struct{ ID, Label, Panel string }
+
+var inspectorTabs = []inspectorTab{
+	{"trace", "Trace", "trace-panel"},
+	{"tools", "Tools", "catalog-panel"},
+	{"history", "History", "history-panel"},
+}
+
+var inspector struct {
+	mu       sync.Mutex
+	selected string
+}
+
+func init() {
+	registerFeature(&feature{name: "inspector", bind: inspectorBind, action: inspectorAction, key: inspectorKey})
+}
+
+func inspectorTabID(id string) string { return "inspector-tab-" + id }
+
+func inspectorBind(a *app) {
+	doc := js.Global().Get("document")
+	box := doc.Call("getElementById", "inspector-tabs")
+	if box.IsNull() {
+		return
+	}
+	box.Call("setAttribute", "role", "tablist")
+	box.Call("setAttribute", "aria-label", "Inspector")
+	var b strings.Builder
+	for _, t := range inspectorTabs {
+		b.WriteString(`<button type="button" role="tab" class="inspector-tab" id="` + inspectorTabID(t.ID) + `" aria-controls="` +
+			t.Panel + `" data-action="inspector-tab" data-tab="` + t.ID + `">` + t.Label + `</button>`)
+		if p := doc.Call("getElementById", t.Panel); !p.IsNull() {
+			p.Call("setAttribute", "role", "tabpanel")
+			p.Call("setAttribute", "aria-labelledby", inspectorTabID(t.ID))
+		}
+	}
+	box.Set("innerHTML", b.String())
+	selectInspectorTab("trace", false)
+}
+
+// selectInspectorTab shows tab id's panel, hides the others and (with focus) focuses the tab.
+// It only touches the DOM synchronously, so the keydown callback may call it.
+func selectInspectorTab(id string, focus bool) {
+	inspector.mu.Lock()
+	inspector.selected = id
+	inspector.mu.Unlock()
+	doc := js.Global().Get("document")
+	for _, t := range inspectorTabs {
+		on := t.ID == id
+		if tab := doc.Call("getElementById", inspectorTabID(t.ID)); !tab.IsNull() {
+			tab.Call("setAttribute", "aria-selected", map[bool]string{true: "true", false: "false"}[on])
+			tab.Call("setAttribute", "tabindex", map[bool]string{true: "0", false: "-1"}[on])
+			if on && focus {
+				tab.Call("focus")
+			}
+		}
+		if p := doc.Call("getElementById", t.Panel); !p.IsNull() {
+			p.Set("hidden", !on)
+		}
+	}
+}
+
+// inspectorSelected is the selected tab's id.
+func inspectorSelected() string {
+	inspector.mu.Lock()
+	defer inspector.mu.Unlock()
+	return inspector.selected
+}
+
+func inspectorAction(a *app, act uiAction) bool {
+	if act.Name != "inspector-tab" {
+		return false
+	}
+	selectInspectorTab(act.Get("tab"), false)
+	a.markDirty()
+	return true
+}
+
+// inspectorKey moves between the tabs (Left/Right/Home/End on a focused tab).
+func inspectorKey(a *app, k keyInfo) bool {
+	if !strings.HasPrefix(k.TargetID, "inspector-tab-") || k.Mod || k.Alt {
+		return false
+	}
+	cur := 0
+	for i, t := range inspectorTabs {
+		if inspectorTabID(t.ID) == k.TargetID {
+			cur = i
+		}
+	}
+	n := len(inspectorTabs)
+	next := -1
+	switch k.Key {
+	case "ArrowRight":
+		next = (cur + 1) % n
+	case "ArrowLeft":
+		next = (cur + n - 1) % n
+	case "Home":
+		next = 0
+	case "End":
+		next = n - 1
+	default:
+		return false
+	}
+	selectInspectorTab(inspectorTabs[next].ID, true)
+	a.markDirty()
+	return true
+}

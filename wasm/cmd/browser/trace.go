@@ -1,0 +1,212 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/trace"
+)
+
+// The execution trace panel (#trace-panel, issue 9, REFERENCE §8). The rows come from one
+// place: the lifecycle events of Ports.Observer (this feature's observe hook) — tool calls,
+// core operations and the agent.request brackets of wasm/studio.WithAgentRequests — plus the
+// catalog's tools/list discovery row. The model (wasm/trace) bounds, correlates and redacts;
+// this file renders it and handles the panel's buttons:
+//
+//   - a row is a button with aria-expanded (data-action trace-toggle): Enter or a click
+//     shows its bounded, redacted arguments and result;
+//   - "Show all (N)" / "Recent (8)" (aria-label Show all / Show recent execution trace);
+//   - a session selector (#trace-session) when the rows span two sessions or more;
+//   - Clear (disabled while a call runs; only the trace is cleared);
+//   - Copy / Download: the metadata-only export (wasm/trace Export, ≤ 8 KiB) of the rows
+//     shown (the selected session, Recent or all).
+
+var tracePanel = struct {
+	mu       sync.Mutex
+	model    *trace.Trace
+	expanded map[string]bool
+	showAll  bool
+	session  string // selector value ("" all sessions)
+	status   string // the last Copy/Download/Clear message
+	lastKey  string
+}{model: trace.New(trace.Options{}), expanded: map[string]bool{}}
+
+func init() {
+	registerFeature(&feature{name: "trace", bind: traceBind, render: traceRender, action: traceAction, observe: traceObserve})
+}
+
+// traceObserve records every lifecycle event (never blocks beyond the model's mutex).
+func traceObserve(a *app, e audit.ToolCallEvent) {
+	tracePanel.model.Observe(e)
+	a.markDirty()
+}
+
+// traceDiscovery records a tools/list (all pages) of n tools that took d.
+func traceDiscovery(a *app, n int, at time.Time, d time.Duration) {
+	tracePanel.model.Discovery(n, at, d)
+	a.markDirty()
+}
+
+func traceBind(a *app) {
+	doc := js.Global().Get("document")
+	p := doc.Call("getElementById", "trace-panel")
+	if p.IsNull() {
+		return
+	}
+	p.Set("innerHTML", `<div id="trace-toolbar"></div><p id="trace-status" class="trace-status-line" role="status" aria-live="polite"></p><ol id="trace-list" class="trace-list" aria-label="Execution trace rows"></ol>`)
+	on(doc, "change", func(_ js.Value, args []js.Value) any {
+		t := args[0].Get("target")
+		if t.Get("id").String() != "trace-session" {
+			return nil
+		}
+		v := t.Get("value").String()
+		tracePanel.mu.Lock()
+		tracePanel.session = v
+		tracePanel.mu.Unlock()
+		a.markDirty()
+		return nil
+	})
+}
+
+// traceFilter is the selection the panel shows and exports.
+func traceFilter() (trace.Filter, bool) {
+	tracePanel.mu.Lock()
+	defer tracePanel.mu.Unlock()
+	f := trace.SelectorFilter(tracePanel.session)
+	if !tracePanel.showAll {
+		f.Recent = trace.RecentRows
+	}
+	return f, tracePanel.showAll
+}
+
+func traceRender(a *app) {
+	m := tracePanel.model
+	tracePanel.mu.Lock()
+	key := strconv.FormatUint(m.Version(), 10) + "|" + strconv.FormatBool(tracePanel.showAll) + "|" + tracePanel.session +
+		"|" + strconv.Itoa(len(tracePanel.expanded)) + "|" + tracePanel.status
+	same := key == tracePanel.lastKey
+	tracePanel.lastKey = key
+	session, showAll, status := tracePanel.session, tracePanel.showAll, tracePanel.status
+	expanded := make(map[string]bool, len(tracePanel.expanded))
+	for k, v := range tracePanel.expanded {
+		expanded[k] = v
+	}
+	tracePanel.mu.Unlock()
+	if same {
+		return
+	}
+	all := m.Rows(trace.SelectorFilter(session))
+	rows := all
+	if !showAll && len(rows) > trace.RecentRows {
+		rows = rows[len(rows)-trace.RecentRows:]
+	}
+	sessions := m.Sessions()
+	if len(sessions) < 2 && session != "" { // the selected session is gone (Clear): show everything
+		tracePanel.mu.Lock()
+		tracePanel.session = ""
+		tracePanel.mu.Unlock()
+		session = ""
+	}
+	v := trace.View{Rows: rows, Expanded: expanded, ShowAll: showAll, Total: len(all), Sessions: sessions,
+		Session: session, Running: m.Running() > 0}
+	var b bytes.Buffer
+	_ = trace.RenderToolbar(&b, v)
+	setRegion("trace-toolbar", b.String())
+	b.Reset()
+	_ = trace.RenderList(&b, v)
+	setRegion("trace-list", b.String())
+	setText("trace-status", status)
+	if t := js.Global().Get("document").Call("getElementById", "trace-panel"); !t.IsNull() {
+		t.Get("dataset").Set("rows", strconv.Itoa(m.Len()))
+	}
+}
+
+func traceSetStatus(a *app, s string) {
+	tracePanel.mu.Lock()
+	tracePanel.status = s
+	tracePanel.mu.Unlock()
+	a.markDirty()
+}
+
+func traceAction(a *app, act uiAction) bool {
+	switch act.Name {
+	case "trace-toggle":
+		id := act.Get("traceId")
+		tracePanel.mu.Lock()
+		if tracePanel.expanded[id] {
+			delete(tracePanel.expanded, id)
+		} else {
+			tracePanel.expanded[id] = true
+		}
+		if len(tracePanel.expanded) > trace.MaxRows { // ids of dropped rows
+			for k := range tracePanel.expanded {
+				if _, ok := tracePanel.model.Row(k); !ok {
+					delete(tracePanel.expanded, k)
+				}
+			}
+		}
+		tracePanel.lastKey = ""
+		tracePanel.mu.Unlock()
+		a.markDirty()
+	case "trace-all", "trace-recent":
+		tracePanel.mu.Lock()
+		tracePanel.showAll = act.Name == "trace-all"
+		tracePanel.mu.Unlock()
+		a.markDirty()
+	case "trace-clear":
+		if tracePanel.model.Clear() {
+			tracePanel.mu.Lock()
+			clear(tracePanel.expanded)
+			tracePanel.session = ""
+			tracePanel.mu.Unlock()
+			traceSetStatus(a, "Execution trace cleared.")
+		} else {
+			traceSetStatus(a, "A call is running: the trace cannot be cleared now.")
+		}
+	case "trace-copy":
+		f, _ := traceFilter()
+		data := tracePanel.model.Export(f, time.Now())
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := copyText(ctx, string(data)); err != nil {
+			traceSetStatus(a, "Copy failed: "+err.Error())
+		} else {
+			traceSetStatus(a, "Copied the trace export ("+strconv.Itoa(len(data))+" bytes).")
+		}
+	case "trace-download":
+		f, _ := traceFilter()
+		data := tracePanel.model.Export(f, time.Now())
+		if err := download("webcoding-trace.json", "application/json", data); err != nil {
+			traceSetStatus(a, "Download failed: "+err.Error())
+		} else {
+			traceSetStatus(a, "Downloaded webcoding-trace.json ("+strconv.Itoa(len(data))+" bytes).")
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// copyText writes s to the clipboard (navigator.clipboard.writeText), waiting for the answer.
+func copyText(ctx context.Context, s string) error {
+	cb := js.Global().Get("navigator").Get("clipboard")
+	if cb.Type() != js.TypeObject || cb.Get("writeText").Type() != js.TypeFunction {
+		return errClipboard
+	}
+	_, err := jsbridge.Await(ctx, cb.Call("writeText", s))
+	return err
+}
+
+type clipboardError struct{}
+
+func (clipboardError) Error() string { return "the clipboard is not available" }
+
+var errClipboard error = clipboardError{}
