@@ -160,6 +160,17 @@ func openProject(t *testing.T, tab *chromium.Tab, dir string, files int) {
 	waitContains(t, tab, "#folder-permission", "granted")
 }
 
+// waitEntry waits until n transcript entries contain text (messages repeat: each save says
+// "Saved N file(s)").
+func waitEntry(t *testing.T, tab *chromium.Tab, text string, n int) {
+	t.Helper()
+	expr := `[...document.querySelectorAll("#transcript li")].filter(li => li.textContent.includes(` + jsString(text) + `)).length >= ` + fmt.Sprint(n)
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, expr); err != nil {
+		got, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#transcript").innerText`)
+		t.Fatalf("want %d entries with %q; transcript:\n%s\nconsole: %v", n, text, got, tab.Console())
+	}
+}
+
 func status(t *testing.T, tab *chromium.Tab) map[string]any {
 	t.Helper()
 	return directCall(t, tab, "workspace.getStatus", `{}`)
@@ -219,7 +230,7 @@ func TestFolderOpenEditSave(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	waitEntry(t, tab, "Saved 1 file(s)", 1)
 	editor, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
 	if got, _ := opfsRead(t, tab, "proj", "css/main styles.css"); got != editor || !strings.HasSuffix(got, "/* edited */") {
 		t.Fatalf("folder bytes %q, editor %q", got, editor)
@@ -313,7 +324,7 @@ func TestFolderStaleAndPermission(t *testing.T) {
 		t.Fatalf("dirty after reconnect: %v", got["dirtyPaths"])
 	}
 	fclick(t, tab, "#folder-save")
-	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	waitEntry(t, tab, "Saved 1 file(s)", 1)
 	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:red}" {
 		t.Fatalf("after reconnect + save the folder holds %q", got)
 	}
@@ -328,13 +339,13 @@ func TestFolderStaleAndPermission(t *testing.T) {
 	waitContains(t, tab, "#transcript", "Grant folder access: [WORKSPACE_FOLDER_PERMISSION_DENIED]")
 	evalOK(t, tab, `(webcodingFolderTest.requestResult("granted"), true)`)
 	fclick(t, tab, "#folder-grant")
-	waitContains(t, tab, "#transcript", "Write access restored for the connected folder.")
+	waitEntry(t, tab, "Write access restored for the connected folder.", 1)
 	waitContains(t, tab, "#folder-permission", "granted")
 	if got, _ := chromium.Eval[string](tab, 5*time.Second, `(async () => (await webcodingHandle(JSON.stringify({jsonrpc:"2.0",id:1,method:"tools/call",params:{name:"workspace.readFile",arguments:{path:"style.css"}}}))))()`); !strings.Contains(got, `h1{color:blue}`) {
 		t.Fatalf("grant replaced the workspace: %s", got)
 	}
 	fclick(t, tab, "#folder-save")
-	waitContains(t, tab, "#transcript", "Saved 1 file(s)")
+	waitEntry(t, tab, "Saved 1 file(s)", 2)
 	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:blue}" {
 		t.Fatalf("after grant + save the folder holds %q", got)
 	}
