@@ -7,10 +7,11 @@
 //
 // Guarantees:
 //
-//   - Only http(s) URLs that Transport.Allowed accepts are fetched (the studio allows the
-//     configured endpoint's origin only); anything else is refused with ErrOriginRefused
-//     before a request exists, so the Authorization header the loop sets can reach no other
-//     origin.
+//   - Only http(s) requests that Transport.Allowed accepts are fetched (the studio allows a
+//     request with a key only to the saved endpoint's origin, and a key-less catalog request
+//     also to the origin the settings dialog asked for); anything else is refused with
+//     ErrOriginRefused before a request exists, so the Authorization header the loop sets
+//     can reach no other origin.
 //   - Redirects are refused (fetch's redirect: "error"): a redirect could leave the origin.
 //     Cookies and HTTP authentication are never sent (credentials: "omit"); the HTTP cache is
 //     bypassed (cache: "no-store").

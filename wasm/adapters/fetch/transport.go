@@ -26,9 +26,10 @@ var ErrOriginRefused = errors.New("fetch: origin not allowed")
 // Transport performs openrouter.Requests with the browser's fetch. The zero value fetches
 // any http(s) URL with the default body bound. Safe for concurrent use.
 type Transport struct {
-	// Allowed reports whether a request to rawURL may be sent; nil allows every http(s) URL.
-	// It is called once per request, so it can read settings that change.
-	Allowed func(rawURL string) bool
+	// Allowed reports whether req may be sent (its URL, and whether it carries an
+	// Authorization header); nil allows every http(s) URL. It is called once per request, so
+	// it can read settings that change.
+	Allowed func(req openrouter.Request) bool
 	// MaxResponseBytes cuts longer bodies (0: DefaultMaxResponseBytes).
 	MaxResponseBytes int
 }
@@ -59,7 +60,7 @@ func (t Transport) Do(ctx context.Context, req openrouter.Request) (openrouter.R
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return openrouter.Response{}, fmt.Errorf("%w: %s is not an http(s) URL", ErrOriginRefused, shown)
 	}
-	if t.Allowed != nil && !t.Allowed(req.URL) {
+	if t.Allowed != nil && !t.Allowed(req) {
 		return openrouter.Response{}, fmt.Errorf("%w: %s is not the configured endpoint's origin", ErrOriginRefused, shown)
 	}
 	method := req.Method

@@ -126,7 +126,7 @@ func TestDeadline(t *testing.T) {
 
 func TestRefusedOriginSendsNothing(t *testing.T) {
 	srv := server(t)
-	tr := Transport{Allowed: func(u string) bool { return strings.HasPrefix(u, "https://openrouter.ai/") }}
+	tr := Transport{Allowed: func(r openrouter.Request) bool { return strings.HasPrefix(r.URL, "https://openrouter.ai/") }}
 	_, err := tr.Do(context.Background(), openrouter.Request{Method: "POST", URL: srv + "/hang?id=refused",
 		Header: map[string]string{"Authorization": "Bearer sk-secret-value"}, Body: []byte("{}")})
 	if !errors.Is(err, ErrOriginRefused) {

@@ -47,6 +47,7 @@ type providerSettings struct {
 	catalogState   string // "", "loading", "ready", "none" (endpoint without a catalog), "error"
 	catalogError   string
 	catalogSkipped int
+	catalogOrigin  string // origin of the endpoint whose catalog the dialog loads
 	freeOnly       bool
 	formError      string
 
@@ -197,13 +198,24 @@ func originOf(raw string) string {
 	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
-// allowed is the fetch transport's origin check: only the configured endpoint's origin (the
-// chat endpoint and its models catalog) may be contacted, so the key can reach no other
-// host even if a JSON-RPC caller names another endpoint in params.
-func (p *providerSettings) allowed(raw string) bool {
+// allowed is the fetch transport's origin check: a request may go to the saved endpoint's
+// origin (the chat endpoint and its models catalog), so the key can reach no other host even
+// if a JSON-RPC caller names another endpoint in params; a request without an Authorization
+// header may also go to the origin of the catalog the dialog is loading (an endpoint typed
+// but not saved yet).
+func (p *providerSettings) allowed(req openrouter.Request) bool {
 	_, _, endpoint, _, _ := p.snapshot()
-	o := originOf(raw)
-	return o != "" && o == originOf(endpoint)
+	o := originOf(req.URL)
+	if o == "" {
+		return false
+	}
+	if o == originOf(endpoint) {
+		return true
+	}
+	p.mu.Lock()
+	catalog := p.catalogOrigin
+	p.mu.Unlock()
+	return o == catalog && openrouter.HeaderValue(req.Header, "Authorization") == ""
 }
 
 // --- DOM ---------------------------------------------------------------------------------
@@ -409,7 +421,7 @@ func loadCatalog(a *app) {
 		policy = string(openrouter.DataAllow)
 	}
 	prov.mu.Lock()
-	prov.catalogState, prov.catalogError = "loading", ""
+	prov.catalogState, prov.catalogError, prov.catalogOrigin = "loading", "", originOf(endpoint)
 	prov.mu.Unlock()
 	a.markDirty()
 	var res struct {
