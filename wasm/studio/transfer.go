@@ -170,18 +170,32 @@ func DecodeUploadParams(params json.RawMessage) ([]UploadFile, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		return nil, fmt.Errorf("params {files} are required")
 	}
-	m, err := mcp.DecodeObject(params, []string{"files"}, nil)
-	if err != nil {
+	if err := mcp.CheckJSON(params); err != nil {
 		return nil, err
 	}
-	raw, ok := m["files"]
-	if !ok {
+	if k := mcp.JSONKind(params); k != "object" {
+		return nil, fmt.Errorf("expected a JSON object, got %s", k)
+	}
+	var raw []byte
+	unknown := ""
+	mcp.EachMember(params, func(k, v []byte) bool {
+		if string(k) != "files" {
+			unknown = string(k)
+			return false
+		}
+		raw = v
+		return true
+	})
+	if unknown != "" {
+		return nil, fmt.Errorf("unknown field %q (allowed: files)", unknown)
+	}
+	if raw == nil {
 		return nil, fmt.Errorf("files is required")
 	}
-	var list []json.RawMessage
-	if mcp.JSONKind(raw) != "array" || json.Unmarshal(raw, &list) != nil {
+	if mcp.JSONKind(raw) != "array" {
 		return nil, fmt.Errorf("files must be an array")
 	}
+	list := arrayElements(raw, MaxUploadFiles+1)
 	if len(list) == 0 || len(list) > MaxUploadFiles {
 		return nil, fmt.Errorf("files must hold 1..%d entries, not %d", MaxUploadFiles, len(list))
 	}
@@ -196,45 +210,121 @@ func DecodeUploadParams(params json.RawMessage) ([]UploadFile, error) {
 	return out, nil
 }
 
-func decodeUploadEntry(item json.RawMessage) (UploadFile, error) {
+// arrayElements splits a JSON array that passed mcp.CheckJSON into its raw elements (at most
+// limit; the rest is not split). It tracks only strings and nesting: the input is known valid.
+func arrayElements(arr []byte, limit int) [][]byte {
+	arr = bytes.TrimSpace(arr)
+	var out [][]byte
+	depth, start, inStr := 0, -1, false
+	for i := 1; i < len(arr)-1 && len(out) < limit; i++ {
+		c := arr[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == ',' && depth == 0:
+			out = append(out, bytes.TrimSpace(arr[start:i]))
+			start = -1
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	if start >= 0 && len(out) < limit {
+		out = append(out, bytes.TrimSpace(arr[start:len(arr)-1]))
+	}
+	return out
+}
+
+func decodeUploadEntry(item []byte) (UploadFile, error) {
 	if mcp.JSONKind(item) != "object" {
 		return UploadFile{}, fmt.Errorf("must be an object {path, base64 | text}")
 	}
-	e, err := mcp.DecodeObject(item, []string{"path", "base64", "text"}, nil)
-	if err != nil {
-		return UploadFile{}, err
+	// The whole params passed mcp.CheckJSON (DecodeObject): valid UTF-8, no repeated key, so
+	// the members can be walked without decoding the object again.
+	var rawPath, b64, text []byte
+	unknown := ""
+	mcp.EachMember(item, func(k, v []byte) bool {
+		switch string(k) {
+		case "path":
+			rawPath = v
+		case "base64":
+			b64 = v
+		case "text":
+			text = v
+		default:
+			unknown = string(k)
+			return false
+		}
+		return true
+	})
+	if unknown != "" {
+		return UploadFile{}, fmt.Errorf("unknown field %q (allowed: path, base64, text)", unknown)
 	}
 	var f UploadFile
-	rawPath, ok := e["path"]
-	if !ok || mcp.JSONKind(rawPath) != "string" || json.Unmarshal(rawPath, &f.Path) != nil {
+	var ok bool
+	if f.Path, ok = jsonString(rawPath); !ok {
 		return UploadFile{}, fmt.Errorf("path must be a string")
 	}
-	b64, hasB64 := e["base64"]
-	text, hasText := e["text"]
 	switch {
-	case hasB64 == hasText:
+	case (b64 == nil) == (text == nil):
 		return UploadFile{}, fmt.Errorf("exactly one of base64 or text is required")
-	case hasB64:
-		var s string
-		if mcp.JSONKind(b64) != "string" || json.Unmarshal(b64, &s) != nil {
+	case b64 != nil:
+		if mcp.JSONKind(b64) != "string" {
 			return UploadFile{}, fmt.Errorf("base64 must be a string")
 		}
-		if strings.ContainsAny(s, "\r\n") {
+		b64 = bytes.TrimSpace(b64)
+		enc := b64[1 : len(b64)-1]
+		if bytes.IndexByte(enc, '\\') >= 0 { // escapes: decode the JSON string first
+			s, _ := jsonString(b64)
+			enc = []byte(s)
+		}
+		if bytes.ContainsAny(enc, "\r\n") {
 			return UploadFile{}, fmt.Errorf("base64 must not contain line breaks")
 		}
-		data, err := base64.StdEncoding.Strict().DecodeString(s)
+		data := make([]byte, base64.StdEncoding.DecodedLen(len(enc)))
+		n, err := base64.StdEncoding.Strict().Decode(data, enc)
 		if err != nil {
 			return UploadFile{}, fmt.Errorf("base64 is not valid standard base64: %v", err)
 		}
-		f.Data = data
+		f.Data = data[:n]
 	default:
-		var s string
-		if mcp.JSONKind(text) != "string" || json.Unmarshal(text, &s) != nil {
+		s, ok := jsonString(text)
+		if !ok {
 			return UploadFile{}, fmt.Errorf("text must be a string")
 		}
 		f.Data = []byte(s)
 	}
 	return f, nil
+}
+
+// jsonString decodes a raw JSON value that passed mcp.CheckJSON as a string: the bytes
+// between the quotes when there is no escape, encoding/json otherwise.
+func jsonString(raw []byte) (string, bool) {
+	if mcp.JSONKind(raw) != "string" {
+		return "", false
+	}
+	raw = bytes.TrimSpace(raw)
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // UploadResult is the workspace/upload result (see MethodWorkspaceUpload).

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // FuzzDecodeUploadParams: the workspace/upload params decoder never panics; what it accepts
@@ -56,6 +58,35 @@ func FuzzDecodeUploadParams(f *testing.F) {
 			if back[i].Path != files[i].Path || !bytes.Equal(back[i].Data, files[i].Data) {
 				t.Fatalf("entry %d changed: %q → %q", i, files[i].Path, back[i].Path)
 			}
+		}
+	})
+}
+
+// FuzzArrayElements: on any valid JSON array, arrayElements splits exactly as encoding/json.
+func FuzzArrayElements(f *testing.F) {
+	for _, seed := range []string{`[]`, ` [ ] `, `[1]`, `[1, "a,b", {"x":[1,2]}, [[]], "q\"]", null]`,
+		`["\\", "\\\""]`, `[{"path":"a","text":"}]"}]`, "[\n1\t,\r2 ]"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if mcp.CheckJSON(raw) != nil || mcp.JSONKind(raw) != "array" {
+			return
+		}
+		var want []json.RawMessage
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("CheckJSON accepted what encoding/json refuses: %v", err)
+		}
+		got := arrayElements(raw, len(want)+1)
+		if len(got) != len(want) {
+			t.Fatalf("%d elements, want %d: %q", len(got), len(want), raw)
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], bytes.TrimSpace(want[i])) {
+				t.Fatalf("element %d = %q, want %q", i, got[i], want[i])
+			}
+		}
+		if len(want) > 1 && len(arrayElements(raw, 1)) != 1 {
+			t.Fatal("limit not applied")
 		}
 	})
 }

@@ -431,3 +431,36 @@ func TestUploadParamsAreStrict(t *testing.T) {
 		t.Fatalf("a refused request changed the workspace: %d files", st.FileCount)
 	}
 }
+
+// BenchmarkArchive: workspace/archive's ZIP of the seed plus a 1 MiB asset and 50 text files.
+func BenchmarkArchive(b *testing.B) {
+	files := workspace.Seed().Files
+	files = append(files, workspace.NewAssetFile("big.png", bytes.Repeat([]byte{1, 2, 3, 4}, 1<<18)))
+	for i := range 50 {
+		files = append(files, workspace.NewTextFile("pages/p"+itoa(i)+".html", strings.Repeat("<p>hello</p>\n", 400)))
+	}
+	var n int
+	for b.Loop() {
+		data, err := Archive(files)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(data)
+	}
+	b.ReportMetric(float64(n), "zip-bytes")
+}
+
+// BenchmarkUploadDecode: DecodeUploadParams on 20 entries of 64 KiB (base64).
+func BenchmarkUploadDecode(b *testing.B) {
+	var entries []map[string]any
+	for i := range 20 {
+		entries = append(entries, trB64("f"+itoa(i)+".png", bytes.Repeat([]byte{byte(i)}, 64<<10)))
+	}
+	raw, _ := json.Marshal(map[string]any{"files": entries})
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, err := DecodeUploadParams(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
