@@ -27,6 +27,16 @@
 // an asset (bytes, MIME type, last path segment), Upload files through the file input (PNG,
 // font, text → tree, preview image, one Undo removes them; refused files each with their
 // reason), Download as ZIP equal to the workspace, Export opened offline with no request.
+// provider_test.go: OpenRouter in the page against host/fakeprovider on another loopback origin
+// (real CORS) — 503 twice then success with the retry notices visible while waiting, 401 (no
+// retry, settings actions), "Use local agent & retry" (no second provider request, key kept),
+// an unreachable endpoint (network error, local retry), a two-turn tool loop with two
+// approvals changing the preview plus an audit (CDP Network events, resource timing) that
+// every request went to the served origin or the endpoint and the key is in no markup,
+// preview, webcodingSubscribe event or console line; cancel during backoff and in flight
+// (fetch aborted); the tools-only catalog with "Free only" and the zdr variant; the key in
+// localStorage and another tab's storage events. TestFetchAdapterInChromium runs
+// wasm/adapters/fetch's Go tests against a CORS server.
 //
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
