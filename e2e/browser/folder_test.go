@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -417,4 +421,186 @@ func TestFolderReloadReconnects(t *testing.T) {
 	if !guard {
 		t.Error("beforeunload guard inactive with unsaved linked-folder changes")
 	}
+}
+
+// opRecordsJS lists the durable records of the page's IndexedDB "web-coding-operations":
+// [{key, state, reconciledBy}].
+const opRecordsJS = `new Promise((resolve, reject) => {
+  const r = indexedDB.open("web-coding-operations");
+  r.onerror = () => reject(r.error);
+  r.onsuccess = () => {
+    const q = r.result.transaction("operations").objectStore("operations").getAll();
+    q.onerror = () => reject(q.error);
+    q.onsuccess = () => { resolve(q.result.map(v => JSON.parse(v.record)).map(x => ({key: x.key, state: x.state, reconciledBy: x.reconciledBy || ""}))); r.result.close(); };
+  };
+})`
+
+type opRecord struct {
+	Key, State, ReconciledBy string
+}
+
+func saveRecords(t *testing.T, tab *chromium.Tab, suffix string) []opRecord {
+	t.Helper()
+	recs, err := chromium.Eval[[]opRecord](tab, loadTimeout, opRecordsJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []opRecord
+	for _, r := range recs {
+		if strings.HasPrefix(r.Key, "workspace.saveAll:") && strings.HasSuffix(r.Key, suffix) {
+			out = append(out, r)
+		}
+	}
+	// In revision order (keys sort as text: "12" < "6").
+	rev := func(k string) int {
+		parts := strings.Split(strings.TrimSuffix(k, suffix), ":")
+		n, _ := strconv.Atoi(parts[len(parts)-1])
+		return n
+	}
+	sort.Slice(out, func(i, j int) bool { return rev(out[i].Key) < rev(out[j].Key) })
+	return out
+}
+
+func writeLog(t *testing.T, tab *chromium.Tab) []string {
+	t.Helper()
+	l, err := chromium.Eval[[]string](tab, 5*time.Second, `webcodingFolderTest.log`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFolderCrashMidSave: a save that fails after k of n writes (before and after the bytes
+// landed) and a page reload while a write hangs: no edit is lost, files already written are
+// never written again on the retry, and the interrupted file is reconciled by its SHA-256
+// (the durable records in IndexedDB end completed or failed-by-reconciliation).
+func TestFolderCrashMidSave(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", map[string]any{"index.html": `<link rel="stylesheet" href="a.css"><h1>x</h1>`, "a.css": "a{}", "b.css": "b{}", "c.css": "c{}"})
+	openProject(t, tab, "proj", 4)
+	edit := func(tag string) {
+		for _, f := range []string{"a", "b", "c"} {
+			directCall(t, tab, "workspace.writeFile", `{"path":"`+f+`.css","source":"`+f+`{}/*`+tag+`*/"}`)
+		}
+	}
+	folderHas := func(tag string, files ...string) {
+		t.Helper()
+		for _, f := range files {
+			if got, _ := opfsRead(t, tab, "proj", f+".css"); got != f+"{}/*"+tag+"*/" {
+				t.Fatalf("%s.css in the folder: %q, want tag %s", f, got, tag)
+			}
+		}
+	}
+
+	// 1. The second write fails before any byte is written.
+	edit("one")
+	evalOK(t, tab, `(webcodingFolderTest.failAfter(1, "throw-before"), true)`)
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "[WORKSPACE_SIDE_EFFECT_UNKNOWN]", 1)
+	waitContains(t, tab, "#transcript", "Folder save completed 1 item(s): a.css")
+	waitContains(t, tab, "#folder-sync", "Save interrupted")
+	if got, _ := opfsRead(t, tab, "proj", "b.css"); got != "b{}" {
+		t.Fatalf("b.css after the failed write: %q", got)
+	}
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "Saved 2 file(s)", 1)
+	folderHas("one", "a", "b", "c")
+	if l := writeLog(t, tab); countOf(l, "write:a.css") != 1 || countOf(l, "write:b.css") != 1 || countOf(l, "write:c.css") != 1 {
+		t.Fatalf("writes %v: each file must be written exactly once", l)
+	}
+
+	// 2. The first write lands, then reports an error: reconciled as completed, not rewritten.
+	edit("two")
+	evalOK(t, tab, `(webcodingFolderTest.failAfter(0, "throw-after"), true)`)
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "[WORKSPACE_SIDE_EFFECT_UNKNOWN]", 2)
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "Saved 2 file(s)", 2)
+	folderHas("two", "a", "b", "c")
+	if l := writeLog(t, tab); countOf(l, "write:a.css") != 2 {
+		t.Fatalf("writes %v: a.css must be written once per save", l)
+	}
+	if recs := saveRecords(t, tab, ":write:a.css"); len(recs) != 2 || recs[0].State != "completed" || recs[1].State != "completed" {
+		t.Fatalf("a.css records %+v", recs)
+	}
+
+	// 3. A page reload while the second write hangs.
+	edit("three")
+	evalOK(t, tab, `(webcodingFolderTest.failAfter(1, "hang"), true)`)
+	fclick(t, tab, "#folder-save")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `webcodingFolderTest.log.filter(x => x === "write:a.css").length === 3`); err != nil {
+		t.Fatalf("the first write did not happen: %v", err)
+	}
+	time.Sleep(300 * time.Millisecond) // b.css is claimed and hanging
+	if pend := saveRecords(t, tab, ":write:b.css"); len(pend) != 3 || pend[2].State != "pending" {
+		t.Fatalf("b.css records before the reload: %+v", pend)
+	}
+	if !reloadAccepting(t, tab) {
+		t.Error("no beforeunload prompt in the middle of a save")
+	}
+	waitContains(t, tab, "#transcript", "Reconnected the folder proj; 2 file(s) differ")
+	st := status(t, tab)
+	if fmt.Sprint(st["dirtyPaths"]) != "[b.css c.css]" {
+		t.Fatalf("dirty after the reload: %v (no edit may be lost)", st["dirtyPaths"])
+	}
+	recs := saveRecords(t, tab, ":write:b.css")
+	if len(recs) != 3 || recs[2].State != "failed" || recs[2].ReconciledBy == "" {
+		t.Fatalf("the interrupted b.css record was not reconciled: %+v", recs)
+	}
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "Saved 2 file(s)", 1)
+	folderHas("three", "a", "b", "c")
+	if l := writeLog(t, tab); countOf(l, "write:a.css") != 0 || countOf(l, "write:b.css") != 1 || countOf(l, "write:c.css") != 1 {
+		t.Fatalf("writes after the reload %v: a.css was already written", l)
+	}
+}
+
+// TestFolderUploadFallback: without showDirectoryPicker the header offers "Choose workspace
+// folder" (<input webkitdirectory>); a real directory set on it through CDP
+// (DOM.setFileInputFiles) replaces the workspace, with the skipped entries listed, unlinked.
+func TestFolderUploadFallback(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "upsite")
+	for p, c := range map[string]string{"index.html": `<link rel="stylesheet" href="css/a%20b.css"><h1 id="t">up</h1>`,
+		"css/a b.css": "h1 { color: rgb(4, 5, 6); }", ".hidden/x.txt": "x", "notes/100%.md": "# n"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab := folderStudio(t)
+	evalOK(t, tab, `(webcodingFolderTest.noPicker(true), true)`)
+	directCall(t, tab, "workspace.getStatus", `{}`) // re-render the header
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!!document.querySelector('input#folder-upload[webkitdirectory]') && !document.querySelector("#folder-open")`); err != nil {
+		t.Fatalf("no upload fallback: %v", err)
+	}
+	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#folder-upload"), []string{root})); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Opened upsite with 3 file(s)")
+	st := status(t, tab)
+	if st["rootName"] != "upsite" || st["filesystem"].(map[string]any)["folderLinked"] != false {
+		t.Fatalf("after upload: %v", st)
+	}
+	rd := directCall(t, tab, "workspace.readFile", `{"path":"notes/100%.md"}`)
+	if rd["source"] != "# n" {
+		t.Fatalf("notes/100%%.md: %v", rd["source"])
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `getComputedStyle(document.getElementById("t")).color`, "rgb(4, 5, 6)"); err != nil {
+		t.Fatalf("preview colour %q: %v", got, err)
+	}
+	noConsoleErrors(t, tab)
 }
