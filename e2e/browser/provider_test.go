@@ -273,6 +273,28 @@ func TestProviderUseLocalAgentRetry(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
+// TestProviderUnreachableOffersLocalAgent: an endpoint nobody listens on (what offline looks
+// like to fetch) fails after the two retries with OPENROUTER_NETWORK_ERROR, and the entry
+// offers "Use local agent & retry" (no settings action: the settings are not the problem).
+func TestProviderUnreachableOffersLocalAgent(t *testing.T) {
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, "http://127.0.0.1:1/api/v1/chat/completions", testModel)
+	sendPrompt(t, tab, "Show workspace status")
+	waitContains(t, tab, "#transcript", "(attempt 3 of 3) after a network error…")
+	waitContains(t, tab, "#transcript", "[OPENROUTER_NETWORK_ERROR] Network request failed: fetch http://127.0.0.1:1/api/v1/chat/completions: Failed to fetch")
+	labels, err := chromium.Eval[[]string](tab, 5*time.Second, `[...document.querySelectorAll("#transcript .entry-error .entry-actions button")].map(b => b.textContent)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(labels) == 0 || labels[len(labels)-1] != "Use local agent & retry" || strings.Contains(strings.Join(labels, "|"), "Open provider settings") {
+		t.Fatalf("recovery actions %q", labels)
+	}
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#transcript .entry-actions button[data-action="provider-local-retry"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "✓ workspace.getStatus")
+}
+
 // TestProviderTwoTurnToolLoopWithApprovals: the model asks for preview_setTheme, then
 // preview_updateHero; each waits for its approval card; both change the preview; the tool
 // results go back to the model; the answer closes the run. The page's requests are audited.

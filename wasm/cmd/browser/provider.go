@@ -64,7 +64,9 @@ func noticeText(n openrouter.Notice) string {
 	return fmt.Sprintf("Retrying in %.1f s (attempt %d of %d) after %s…", n.Delay.Seconds(), n.Attempt+1, n.Max+1, cause)
 }
 
-// settingsCodes are the provider failures whose fix is in the settings (REFERENCE §3.3 UI).
+// settingsCodes are the provider failures whose fix is in the settings (REFERENCE §3.3 UI):
+// they offer "Open provider settings" and "Use local agent & retry". A network error or a
+// timeout (offline, endpoint unreachable) offers "Use local agent & retry" only.
 var settingsCodes = map[string]bool{
 	string(mcp.CodeOpenRouterConfigurationError):   true,
 	string(mcp.CodeOpenRouterAuthenticationFailed): true,
@@ -75,7 +77,14 @@ var settingsCodes = map[string]bool{
 func init() {
 	registerFeature(&feature{name: "provider", action: providerAction})
 	registerRecovery(func(f failure) []entryAction {
-		if !f.Provider || !settingsCodes[f.Code] {
+		if !f.Provider {
+			return nil
+		}
+		if (f.Code == string(mcp.CodeOpenRouterNetworkError) || f.Code == string(mcp.CodeOpenRouterTimeout)) && f.Prompt != "" {
+			// Offline (or the endpoint is unreachable): the local agent works without a network.
+			return []entryAction{{Label: "Use local agent & retry", Action: "provider-local-retry", Arg: f.Prompt}}
+		}
+		if !settingsCodes[f.Code] {
 			return nil
 		}
 		acts := []entryAction{{Label: "Open provider settings", Action: "provider-settings"}}
