@@ -54,6 +54,12 @@
 // Download calls workspace.downloadFile (a Blob link). A second tab that cannot take the
 // workspace Web Lock loads the workspace read-only (writes stay in memory, with a notice); a
 // new deployment taking over shows "Reload studio". At start the studio asks for
-// persistent storage (navigator.storage.persist) and shows the answer in the header. Regions are rendered with html/template (file names and model
+// persistent storage (navigator.storage.persist) and shows the answer in the header.
+// With an OpenRouter key in the provider settings (settings.go: #settings-dialog, localStorage
+// context-action.openrouter.*), prompts and recipes call agent/openrouter instead of agent/run
+// (provider.go): the fetch transport (wasm/adapters/fetch) contacts only the configured
+// endpoint, the key reaches the loop through studio.OpenRouterOptions.APIKey (never in params),
+// retry notices appear in the chat, and provider failures offer "Open provider settings" /
+// "Use local agent & retry" (recovery.go rules). Regions are rendered with html/template (file names and model
 // text are escaped) and focus is restored by element id after each render.
 package main
