@@ -11,7 +11,10 @@
 // # The API key
 //
 // The key is an input, never state: Config.APIKey, when set, becomes the Authorization header
-// of the chat request (the browser build, where the key lives in the page). Headless, the
+// of the chat request (the browser build, where the key lives in the page: wasm/studio's
+// OpenRouterOptions.APIKey supplier reads it from the provider settings when a run starts, so
+// it never travels in JSON-RPC params, and wasm/adapters/fetch contacts only the configured
+// endpoint's origin). Headless, the
 // wasip1 module leaves it empty and the host transport adds the header from
 // OPENROUTER_API_KEY itself (SPEC §3), so the key never enters the module. Either way the key
 // is never logged, never put in an error, a notice, a report or a tool payload; text that
