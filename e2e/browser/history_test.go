@@ -20,6 +20,10 @@ func TestVersionHistory(t *testing.T) {
 	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"console.log(\"edited for history\");\n"}`)
 	directCall(t, tab, "workspace.createFile", `{"path":"history-notes.md","source":"# notes\n"}`)
 	directCall(t, tab, "preview.setTheme", `{"theme":"emerald"}`)
+	// Show the History tab of the inspector (when the inspector has tabs).
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { const b = document.querySelector("#inspector-tab-history"); if (b) b.click(); return true; })()`); err != nil {
+		t.Fatal(err)
+	}
 	paletteWait(t, tab, "history panel visible with 4 checkpoints", `(() => {
 		const p = document.querySelector("#history-panel");
 		return !p.hidden && p.querySelectorAll(".history-row").length === 4;
