@@ -42,6 +42,15 @@
 // (fetch aborted); the tools-only catalog with "Free only" and the zdr variant; the key in
 // localStorage and another tab's storage events. TestFetchAdapterInChromium runs
 // wasm/adapters/fetch's Go tests against a CORS server.
+// Issue 9 conveniences (recovery_test.go, palette_test.go, approval_test.go, history_test.go):
+// recovery actions per code (a prompt's stale approved write → WORKSPACE_REVISION_CONFLICT →
+// Re-read & retry asks for approval again and succeeds; WORKSPACE_FILE_NOT_FOUND shows no Retry;
+// a throwing preview → Refresh preview only, the applied write never re-run); quick open and
+// workspace search by keyboard alone (combobox/listbox, Escape returns focus, an unsaved draft
+// hit, the 80-row bound, the caret on the chosen line); ?prompt= fills the composer, leaves the
+// address and never runs (over 4,000 characters: refused with a notice); the "Make it emerald"
+// card's diff; Approve all for this run approves only that run; version history: three edits →
+// four checkpoints with tools, a stale restore → Re-read & retry, files back, Undo returns.
 //
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
