@@ -26,7 +26,8 @@
 // Transfer (transfer_test.go, real downloads saved by Chromium): Download of a text file and
 // an asset (bytes, MIME type, last path segment), Upload files through the file input (PNG,
 // font, text → tree, preview image, one Undo removes them; refused files each with their
-// reason), Download as ZIP equal to the workspace, Export opened offline with no request.
+// reason; files dropped on the explorer; a 4 MiB asset intact), Download as ZIP equal to the
+// workspace, Export opened offline with no request.
 // Folders (folder_test.go, OPFS handles injected for the picker): open with nested paths,
 // spaces and % → tree/preview/diagnostics, edit + Ctrl+S → folder bytes equal the editor,
 // rename/revert/reload, dirty + open another → dialog; stale root → Reconnect; permission

@@ -494,3 +494,34 @@ func TestUploadLargeAsset(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestDropFilesOnExplorer: files dropped onto the explorer are uploaded like chosen ones; a
+// drop without files (text) is left alone.
+func TestDropFilesOnExplorer(t *testing.T) {
+	tab, _ := trStudio(t)
+	before := trPaths(t, tab)
+	ok, err := chromium.Eval[bool](tab, 5*time.Second, `(() => {
+		const nav = document.querySelector("nav.explorer");
+		const text = new DataTransfer(); text.setData("text/plain", "not a file");
+		nav.dispatchEvent(new DragEvent("drop", {dataTransfer: text, bubbles: true, cancelable: true}));
+		const dt = new DataTransfer();
+		dt.items.add(new File(["body { margin: 0 }"], "dropped.css", {type: "text/css"}));
+		dt.items.add(new File([new Uint8Array([0, 1, 2, 3])], "icon.ico", {type: "image/x-icon"}));
+		const over = new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true});
+		nav.dispatchEvent(over);
+		nav.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return over.defaultPrevented;
+	})()`)
+	if err != nil || !ok {
+		t.Fatalf("dragover with files was not accepted (defaultPrevented %v): %v", ok, err)
+	}
+	waitContains(t, tab, "#transcript", "Uploaded 2 file(s): dropped.css, icon.ico")
+	after := trPaths(t, tab)
+	if after["dropped.css"] != "text" || after["icon.ico"] != "asset" || len(after) != len(before)+2 {
+		t.Errorf("workspace after the drop: %v", after)
+	}
+	if n := strings.Count(trTranscript(t, tab), "Uploaded"); n != 1 {
+		t.Errorf("%d upload reports, want 1 (the text drop must not upload)", n)
+	}
+	noConsoleErrors(t, tab)
+}
