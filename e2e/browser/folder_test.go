@@ -357,7 +357,9 @@ func TestFolderStaleAndPermission(t *testing.T) {
 	// An empty folder is refused; the workspace and its link stay.
 	mkProject(t, tab, "empty", map[string]any{".hidden": "x"})
 	evalOK(t, tab, `__opfs.inject("empty")`)
-	fclick(t, tab, "#folder-open")
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("o", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil { // Ctrl+O
+		t.Fatal(err)
+	}
 	waitContains(t, tab, "#transcript", "[WORKSPACE_NO_SUPPORTED_FILES]")
 	if st := status(t, tab); st["rootName"] != "proj" || st["filesystem"].(map[string]any)["folderLinked"] != true {
 		t.Fatalf("a refused import touched the workspace: %v", st)

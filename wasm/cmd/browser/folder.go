@@ -130,17 +130,18 @@ func folderBind(a *app) {
 
 func folderStart(a *app, ctx context.Context) {
 	s := folderUIState
+	if s.host == nil { // a read-only second tab
+		return
+	}
 	jsbridge.Go("folder.status", func() {
 		for range s.refresh {
 			folderReadStatus(a, context.Background())
 		}
 	})
-	if s.host != nil {
-		if name := s.host.savedName(ctx); name != "" {
-			s.mu.Lock()
-			s.name = name
-			s.mu.Unlock()
-		}
+	if name := s.host.savedName(ctx); name != "" {
+		s.mu.Lock()
+		s.name = name
+		s.mu.Unlock()
 	}
 	// Reconnect a persisted folder (the workspace stays as stored in the browser).
 	var res folderResult
@@ -222,6 +223,10 @@ var folderTemplate = template.Must(template.New("folder").Parse(folderTpl))
 
 func folderRender(a *app) {
 	s := folderUIState
+	if s.host == nil { // a read-only second tab: no folder operations
+		setRegion(folderStatusRegion, "")
+		return
+	}
 	s.mu.Lock()
 	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm, "Busy": s.busy,
 		"Grant":  (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != ""),
@@ -246,7 +251,7 @@ func folderRender(a *app) {
 }
 
 func folderKey(a *app, k keyInfo) bool {
-	if !k.Mod || k.Alt || k.DialogOpen {
+	if !k.Mod || k.Alt || k.DialogOpen || folderUIState.host == nil {
 		return false
 	}
 	switch k.Key {
