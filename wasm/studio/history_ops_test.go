@@ -11,6 +11,7 @@ import (
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/workspace"
 )
 
 func method(t *testing.T, s *abi.Session, name, params string) json.RawMessage {
@@ -194,5 +195,57 @@ func waitUntil(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// FuzzHistoryParams: the history methods' params decoder accepts only {revision ≥ 1,
+// expectedRevision? ≥ 0} and answers everything else with -32602; the methods never panic.
+func FuzzHistoryParams(f *testing.F) {
+	for _, s := range []string{`{"revision":1}`, `{"revision":3,"expectedRevision":2}`, ``, `{}`, `null`, `[1]`,
+		`{"revision":-1}`, `{"revision":1.5}`, `{"revision":"1"}`, `{"revision":1,"revision":2}`, `{"Revision":1}`,
+		`{"revision":1,"expectedRevision":-4}`, `{"revision":9223372036854775807}`, `{"revision":1e3}`} {
+		f.Add([]byte(s))
+	}
+	s, err := Builder(Ports{})(abi.Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		rev, expected, perr := historyParams("m", raw, true)
+		if perr == nil && (rev < 1 || (expected != nil && *expected < 0)) {
+			t.Fatalf("accepted %q → %d %v", raw, rev, expected)
+		}
+		if perr != nil && perr.Code != -32602 {
+			t.Fatalf("code %d for %q", perr.Code, raw)
+		}
+		for _, name := range []string{MethodHistoryCheckpoint, MethodHistoryRestore} {
+			v, rerr := s.Methods[name](context.Background(), raw)
+			if (rerr == nil) == (v == nil) {
+				t.Fatalf("%s(%q): result %v and error %v", name, raw, v, rerr)
+			}
+		}
+	})
+}
+
+// BenchmarkApprovalDiffScratch is the core of an approval card's diff (browser approval.go):
+// a scratch studio session over a memory repository holding the seed, one preview.setTheme
+// in direct mode, and the files read back.
+func BenchmarkApprovalDiffScratch(b *testing.B) {
+	seed := workspace.Seed()
+	for b.Loop() {
+		repo := &workspace.MemoryRepository{}
+		repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: seed.RootName, ActivePath: seed.ActivePath, Revision: 6}, Files: seed.Files})
+		s, err := Builder(Ports{Repository: repo})(abi.Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolPreviewSetTheme, Arguments: json.RawMessage(`{"theme":"emerald"}`),
+			Meta: &mcp.CallMeta{ToolCallID: "d", Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		if res.IsError {
+			b.Fatal(res.Error)
+		}
+		if _, err := repo.Load(context.Background()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
