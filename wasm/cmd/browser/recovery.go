@@ -22,8 +22,8 @@ import (
 // place.
 //
 // The built-in rule (this file) gives:
-//   - "Retry" for retryable errors only, when the failure can be run again (Ref set): the
-//     same prompt, or the same direct call with the same arguments;
+//   - "Retry" for retryable errors only, when the failure can be run again (Ref set, or a
+//     Prompt): the same prompt, or the same direct call with the same arguments;
 //   - "Re-read & retry" for revision conflicts: workspace.getStatus first, then the prompt
 //     again (its calls ask for approval again) or the direct call with the fresh
 //     expectedRevision;
@@ -56,11 +56,12 @@ func registerRecovery(rule func(f failure) []entryAction) {
 	recoveryRules = append(recoveryRules, rule)
 }
 
-// recoveryActions returns every rule's actions for f, without duplicate labels.
+// recoveryActions returns the built-in rule's actions and then every registered rule's for f,
+// without duplicate labels.
 func recoveryActions(f failure) []entryAction {
 	var out []entryAction
 	seen := map[string]bool{}
-	for _, rule := range recoveryRules {
+	for _, rule := range append([]func(failure) []entryAction{builtinRecovery}, recoveryRules...) {
 		for _, act := range rule(f) {
 			if !seen[act.Label] {
 				seen[act.Label] = true
@@ -71,10 +72,14 @@ func recoveryActions(f failure) []entryAction {
 	return out
 }
 
-// Recovery action names (data-action) of the built-in rule.
+// Recovery action names (data-action) of the built-in rule: Ref-based re-runs, and prompt
+// re-runs (the arg is the prompt) for failures that carry a Prompt but no Ref (e.g. a
+// provider run's failure).
 const (
-	actionRetry  = "recovery-retry"
-	actionReread = "recovery-reread"
+	actionRetry        = "recovery-retry"
+	actionReread       = "recovery-reread"
+	actionRetryPrompt  = "recovery-retry-prompt"
+	actionRereadPrompt = "recovery-reread-prompt"
 )
 
 // Labels of the built-in actions (REFERENCE §3.2, §11).
@@ -96,31 +101,39 @@ func isPreviewSyncCode(code string) bool {
 	return false
 }
 
-// builtinRecovery is the REFERENCE §3.2 mapping for workspace and preview codes.
+// builtinRecovery is the REFERENCE §3.2 mapping for workspace and preview codes; it always
+// comes first (recoveryActions).
 func builtinRecovery(f failure) []entryAction {
 	if f.Cancelled || f.Code == string(mcp.CodeToolCancelled) {
 		return nil
 	}
-	switch {
-	case isRevisionConflict(f):
-		if f.Ref != "" {
-			return []entryAction{{Label: labelReread, Action: actionReread, Arg: f.Ref}}
+	retry := func(label, byRef, byPrompt string) []entryAction {
+		switch {
+		case f.Applied:
+			return nil
+		case f.Ref != "":
+			return []entryAction{{Label: label, Action: byRef, Arg: f.Ref}}
+		case f.Prompt != "":
+			return []entryAction{{Label: label, Action: byPrompt, Arg: f.Prompt}}
 		}
 		return nil
+	}
+	switch {
+	case isRevisionConflict(f):
+		return retry(labelReread, actionReread, actionRereadPrompt)
 	case isPreviewSyncCode(f.Code):
 		out := []entryAction{{Label: labelRefreshPreview, Action: "refresh-preview"}}
-		if f.Retryable && !f.Applied && f.Ref != "" {
-			out = append(out, entryAction{Label: labelRetry, Action: actionRetry, Arg: f.Ref})
+		if f.Retryable {
+			out = append(out, retry(labelRetry, actionRetry, actionRetryPrompt)...)
 		}
 		return out
-	case f.Retryable && !f.Applied && f.Ref != "":
-		return []entryAction{{Label: labelRetry, Action: actionRetry, Arg: f.Ref}}
+	case f.Retryable:
+		return retry(labelRetry, actionRetry, actionRetryPrompt)
 	}
 	return nil
 }
 
 func init() {
-	registerRecovery(builtinRecovery)
 	registerFeature(&feature{name: "recovery", action: recoveryAction})
 }
 
@@ -158,7 +171,22 @@ func storeRerun(fn rerun) string {
 
 // recoveryAction handles the built-in Retry and Re-read & retry buttons.
 func recoveryAction(a *app, act uiAction) bool {
-	if act.Name != actionRetry && act.Name != actionReread {
+	switch act.Name {
+	case actionRetryPrompt, actionRereadPrompt:
+		prompt := act.Get("arg")
+		if strings.TrimSpace(prompt) == "" {
+			return true
+		}
+		if act.Name == actionRereadPrompt {
+			if _, err := a.freshRevision(context.Background()); err != nil {
+				a.addEntry(a.failureEntry(err))
+				return true
+			}
+		}
+		a.runPrompt(prompt)
+		return true
+	case actionRetry, actionReread:
+	default:
 		return false
 	}
 	recoveryStore.mu.Lock()
