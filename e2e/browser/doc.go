@@ -53,6 +53,14 @@
 // card's diff; Approve all for this run approves only that run; version history: three edits →
 // four checkpoints with tools, a stale restore → Re-read & retry, files back, Undo returns.
 //
+// Trace and catalog (trace_test.go, catalog_test.go; issue 9): a prompt run is one
+// agent.request row bracketing its calls (unique trace ids), a cancelled run and a provider
+// failure are agent rows without completed calls, the expanded rows and the copied/downloaded
+// export carry no seed source, search/replace text or planted key, 300 quick calls keep the
+// trace at 256 rows, inspector tabs by arrow keys and Enter on a row; catalog counts and search
+// match tools/list, selecting (even a destructive tool) runs nothing, the sample follows the
+// revision but keeps edits, a stale Run sample shows WORKSPACE_REVISION_CONFLICT.
+//
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
 // fresh browser context).
