@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/webcoding/studio/e2e/chromium"
@@ -94,11 +95,11 @@ func (n *netAudit) requests() []auditedRequest {
 
 // openProviderStudio opens the studio in a fresh browser context; with audit, every network
 // request is recorded from before the navigation.
-func openProviderStudio(t *testing.T, audit *netAudit) *chromium.Tab {
+func openProviderStudio(t *testing.T, audit *netAudit, pre ...chromedp.Action[chromedp.Void]) *chromium.Tab {
 	t.Helper()
 	u := site(t)
 	tab := chromium.NewIsolatedTab(t)
-	var steps []chromedp.Action[chromedp.Void]
+	steps := pre
 	if audit != nil {
 		audit.reqs = map[network.RequestID]*auditedRequest{}
 		if err := chromedp.Listen(tab.Ctx, audit.listen); err != nil {
@@ -583,6 +584,38 @@ func TestProviderKeyStorage(t *testing.T) {
 	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null`); !k {
 		t.Error("Clear key left the key in localStorage")
 	}
+	noConsoleErrors(t, tab)
+}
+
+// TestProviderBlockedStorageIsSessionOnly: when localStorage throws (blocked storage), the
+// settings live in this tab's memory: the dialog says so, a prompt still reaches the provider
+// with the key, and a reload forgets them.
+func TestProviderBlockedStorageIsSessionOnly(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: chatBody("From memory settings.")})
+	block := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `Object.defineProperty(window, "localStorage", { configurable: true, get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });`})
+		return chromedp.Void{}, err
+	})
+	tab := openProviderStudio(t, nil, block)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#settings-key-status", "Browser storage is blocked: settings last for this tab only.")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#settings-close"))); err != nil {
+		t.Fatal(err)
+	}
+	sendPrompt(t, tab, "Say hello")
+	waitContains(t, tab, "#transcript", "From memory settings.")
+	if n := len(fake.ChatRequests()); n != 1 {
+		t.Fatalf("the fake saw %d chat requests, want 1", n)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitText(t, tab, "#provider-label", "local agent")
 	noConsoleErrors(t, tab)
 }
 

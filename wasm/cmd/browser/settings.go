@@ -65,9 +65,15 @@ func init() {
 // --- storage -----------------------------------------------------------------------------
 
 // localStorage returns window.localStorage, or an error when the browser blocks it (opaque
-// origins and some privacy modes throw on the property access itself).
+// origins and some privacy modes throw on the property access itself). The property is read
+// with Reflect.get through a call: wasm_exec.js catches exceptions of calls but not of
+// property reads, so a throwing getter read with Get would end the Go program.
 func localStorage() (safejs.Value, error) {
-	ls, err := safejs.Global().Get("localStorage")
+	reflect, err := safejs.Global().Get("Reflect")
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	ls, err := reflect.Call("get", safejs.Global(), "localStorage")
 	if err != nil {
 		return safejs.Undefined(), err
 	}
