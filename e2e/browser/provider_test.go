@@ -619,6 +619,47 @@ func TestProviderBlockedStorageIsSessionOnly(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
+// TestProviderFollowUpAndNewChat: a follow-up prompt continues the conversation; "New chat"
+// empties the transcript and the next request starts with the system message and the prompt.
+func TestProviderFollowUpAndNewChat(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{Body: chatBody("First answer.")}, fakeprovider.Step{Body: chatBody("Second answer.")},
+		fakeprovider.Step{Body: chatBody("Fresh answer.")})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "First question")
+	waitContains(t, tab, "#transcript", "First answer.")
+	waitText(t, tab, "#status-text", "Ready")
+	sendPrompt(t, tab, "Second question")
+	waitContains(t, tab, "#transcript", "Second answer.")
+	waitText(t, tab, "#status-text", "Ready")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#new-chat"))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#transcript", "New chat: the next prompt starts a fresh conversation.")
+	sendPrompt(t, tab, "Third question")
+	waitContains(t, tab, "#transcript", "Fresh answer.")
+	roles := func(r fakeprovider.Received) string {
+		var out []string
+		msgs, _ := r.Chat["messages"].([]any)
+		for _, m := range msgs {
+			mm, _ := m.(map[string]any)
+			out = append(out, fmt.Sprint(mm["role"]))
+		}
+		return strings.Join(out, ",")
+	}
+	reqs := fake.ChatRequests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d chat requests", len(reqs))
+	}
+	for i, want := range []string{"system,user", "system,user,assistant,user", "system,user"} {
+		if got := roles(reqs[i]); got != want {
+			t.Errorf("request %d roles %s, want %s", i+1, got, want)
+		}
+	}
+	noConsoleErrors(t, tab)
+}
+
 // corsTestServer is the other-origin server of TestFetchAdapterInChromium: /echo, /status,
 // /hang (records start and abort by id), /seen, /big, /redirect, with CORS for any origin.
 func corsTestServer(t *testing.T) *httptest.Server {
