@@ -385,3 +385,52 @@ func TestInspectorKeyboard(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// BenchmarkTracePanelRender measures, inside the page, the time from clicking "Show all" to
+// the trace list holding every row (Go render of the rows + DOM update), with 24 and 256 rows
+// (reported as render-ms per switch; the Recent view of 8 rows is restored between switches).
+func BenchmarkTracePanelRender(b *testing.B) {
+	for _, n := range []int{24, 256} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			u := site(b)
+			tab := chromium.NewTab(b)
+			if err := tab.Do(loadTimeout, chromedp.Navigate(u)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#status-text") && document.querySelector("#status-text").textContent === "Ready" && !!document.querySelector("#trace-clear")`); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(time.Second) // boot reads settle
+			fill := fmt.Sprintf(`(async () => {
+				document.querySelector("#trace-clear").click();
+				await new Promise(r => setTimeout(r, 300));
+				for (let i = 0; i < %d; i++) await webcodingHandle(JSON.stringify({jsonrpc: "2.0", id: i, method: "tools/call",
+					params: {name: "workspace.getStatus", arguments: {}, _meta: {source: "local", mode: "direct"}}}));
+				return true; })()`, n)
+			if _, err := chromium.Eval[bool](tab, loadTimeout, fill); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := chromium.WaitFor[bool](tab, loadTimeout, fmt.Sprintf(`Number(document.querySelector("#trace-panel").dataset.rows) >= %d`, n)); err != nil {
+				b.Fatal(err)
+			}
+			measure := `(async (want) => {
+				const count = () => document.querySelectorAll("#trace-list li[data-trace-id]").length;
+				const until = (pred) => new Promise(res => { if (pred()) return res(); const o = new MutationObserver(() => { if (pred()) { o.disconnect(); res(); } }); o.observe(document.querySelector("#trace-panel"), {childList: true, subtree: true}); });
+				if (document.querySelector('#trace-show[data-action="trace-recent"]')) { document.querySelector("#trace-show").click(); await until(() => count() === 8); }
+				const t0 = performance.now();
+				document.querySelector("#trace-show").click();
+				await until(() => count() >= want);
+				return performance.now() - t0; })`
+			total := 0.0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ms, err := chromium.Eval[float64](tab, loadTimeout, measure+fmt.Sprintf("(%d)", n))
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += ms
+			}
+			b.ReportMetric(total/float64(b.N), "render-ms")
+		})
+	}
+}
