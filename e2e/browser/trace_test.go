@@ -106,6 +106,15 @@ func TestTracePromptRunBracket(t *testing.T) {
 	if strings.Join(children, ",") != "workspace.getStatus,preview.setTheme" {
 		t.Fatalf("bracketed calls %v (rows %+v)", children, rows)
 	}
+	// Two sessions (the UI's direct calls and the run's "studio"): the selector filters.
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `(() => { const s = document.querySelector("#trace-session"); if (!s) return false;
+		s.value = "s:studio"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`); err != nil {
+		t.Fatalf("no session selector: %v", err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const li = [...document.querySelectorAll("#trace-list li[data-trace-id]")];
+		return li.length === 3 && li.every(l => l.dataset.session === "studio"); })()`); err != nil {
+		t.Fatalf("the studio session does not show its 3 rows: %v", err)
+	}
 	noConsoleErrors(t, tab)
 }
 
