@@ -51,7 +51,10 @@
 // "Uploaded N file(s)" and each refused file in the chat (transfer.go). The explorer's New file, Rename,
 // Delete and Revert open an in-app modal <dialog> (focus trap, Escape, focus return; never
 // window.confirm) and then call workspace.createFile/renameFile/deleteFile/revertFile;
-// Download calls workspace.downloadFile (a Blob link). A second tab that cannot take the
+// Download calls workspace.downloadFile (a Blob link). The inspector (inspector.go) has the
+// execution trace (trace.go: wasm/trace fed by the observe hook, agent.request brackets from
+// studio.WithAgentRequests) and the tool catalog (catalog.go: wasm/toolcatalog; Run sample is a
+// direct tools/call). A second tab that cannot take the
 // workspace Web Lock loads the workspace read-only (writes stay in memory, with a notice); a
 // new deployment taking over shows "Reload studio". At start the studio asks for
 // persistent storage (navigator.storage.persist) and shows the answer in the header.
