@@ -452,6 +452,34 @@ func TestProviderCancelDuringBackoff(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
+// TestProviderEscapeAtApproval: Escape while a model call waits for its approval denies it,
+// cancels the run (shown cancelled) and makes no further provider request; nothing changed.
+func TestProviderEscapeAtApproval(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{Body: chatBody("", "call_theme_1", "preview_setTheme", `{"theme":"emerald"}`)},
+		fakeprovider.Step{Body: chatBody("must not be requested")})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Execution cancelled.")
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	time.Sleep(time.Second)
+	if n := len(fake.ChatRequests()); n != 1 {
+		t.Errorf("the fake saw %d chat requests, want 1", n)
+	}
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#approvals .approval-card").length`); n != 0 {
+		t.Errorf("%d approval cards left", n)
+	}
+	if got, err := chromium.EvalInFrame[string](tab, 5*time.Second, `getComputedStyle(document.documentElement).getPropertyValue("--accent").trim()`); err != nil || got == "" || got == "#10b981" {
+		t.Errorf("preview accent %q (%v): the denied setTheme ran or the preview is gone", got, err)
+	}
+	noConsoleErrors(t, tab)
+}
+
 // TestProviderCancelAbortsFetch: Cancel while the provider has not answered aborts the fetch
 // itself: the fake sees the connection close, and the run is shown cancelled.
 func TestProviderCancelAbortsFetch(t *testing.T) {
