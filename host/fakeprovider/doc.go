@@ -5,6 +5,12 @@
 // shape of REFERENCE §7.5). Malformed bodies are part of the point: proxies' HTML error pages,
 // bodies that are not JSON, error objects inside a 200, truncated tool-call arguments.
 //
+// Browser pages call it across origins like they call OpenRouter: every answer allows the
+// caller's Origin and exposes Retry-After, and CORS preflights (OPTIONS) are answered for
+// Authorization, Content-Type, HTTP-Referer and X-Title without using a step (Preflights counts
+// them). Options.Models serves the catalog at any time without a step; ChatRequests lists the
+// POSTs only; Aborted tells when a client gave up on a Hang step (a cancelled fetch).
+//
 // The bodies in testdata/ were written by hand in the shape OpenRouter documents for
 // chat-completions and models responses; nothing was recorded from the real service.
 //
