@@ -189,6 +189,7 @@ func TestFolderOpenEditSave(t *testing.T) {
 	tab := folderStudio(t)
 	mkProject(t, tab, "proj", projectFiles())
 	openProject(t, tab, "proj", 6)
+	waitContains(t, tab, "#transcript", "Skipped folders (hidden or node_modules): .git, node_modules")
 	waitContains(t, tab, "#transcript", "Skipped 1 item(s)")
 	waitContains(t, tab, "#folder-name", "proj")
 
@@ -603,6 +604,16 @@ func TestFolderUploadFallback(t *testing.T) {
 	}
 	if got, err := chromium.WaitInFrame(tab, loadTimeout, `getComputedStyle(document.getElementById("t")).color`, "rgb(4, 5, 6)"); err != nil {
 		t.Fatalf("preview colour %q: %v", got, err)
+	}
+	// No folder linked: Save is the browser-only checkpoint (workspace.saveCheckpoint).
+	directCall(t, tab, "workspace.writeFile", `{"path":"notes/100%.md","source":"# edited"}`)
+	if st := status(t, tab); fmt.Sprint(st["dirtyPaths"]) != "[notes/100%.md]" {
+		t.Fatalf("dirty: %v", st["dirtyPaths"])
+	}
+	fclick(t, tab, ".editor-save")
+	waitContains(t, tab, "#transcript", "Saved 1 file(s) in this browser")
+	if st := status(t, tab); fmt.Sprint(st["dirtyPaths"]) != "[]" {
+		t.Fatalf("dirty after the browser-only save: %v", st["dirtyPaths"])
 	}
 	noConsoleErrors(t, tab)
 }

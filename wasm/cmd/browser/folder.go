@@ -259,13 +259,7 @@ func folderKey(a *app, k keyInfo) bool {
 		jsbridge.Go("folder.open", func() { folderOpen(a) })
 		return true
 	case "s", "S":
-		folderUIState.mu.Lock()
-		linked := folderUIState.linked
-		folderUIState.mu.Unlock()
-		if !linked {
-			return false // the app's Ctrl+S (flush the draft into the browser workspace)
-		}
-		jsbridge.Go("folder.save", func() { folderSave(a) })
+		jsbridge.Go("folder.save", func() { folderSaveAny(a) })
 		return true
 	}
 	return false
@@ -273,6 +267,8 @@ func folderKey(a *app, k keyInfo) bool {
 
 func folderAction(a *app, act uiAction) bool {
 	switch act.Name {
+	case "save": // the editor's Save button (.editor-save)
+		folderSaveAny(a)
 	case actFolderOpen:
 		folderOpen(a)
 	case actFolderSave:
@@ -420,6 +416,9 @@ func folderOpen(a *app) {
 	case res.Cancelled:
 	default:
 		a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount)})
+		if dirs := folderUIState.host.pickedSkippedFolders(); len(dirs) > 0 {
+			a.addEntry(entry{Kind: "info", Text: "Skipped folders (hidden or node_modules): " + strings.Join(dirs, ", ")})
+		}
 		folderSkipped(a, res.Skipped)
 	}
 	a.reload(ctx)
@@ -450,6 +449,34 @@ func folderSkipped(a *app, skipped []skippedEntry) {
 		b.WriteString(p + ": " + msg)
 	}
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Skipped %d item(s)", len(skipped)), Details: b.String()})
+}
+
+// folderSaveAny is Save / Ctrl+S: workspace.saveAll while a folder is linked, otherwise the
+// browser-only workspace.saveCheckpoint (REFERENCE §2.1; refused by the core while linked).
+func folderSaveAny(a *app) {
+	folderUIState.mu.Lock()
+	linked := folderUIState.linked
+	folderUIState.mu.Unlock()
+	if linked {
+		folderSave(a)
+		return
+	}
+	ctx := context.Background()
+	a.flushDraft(ctx)
+	var res struct {
+		SavedPaths   []string `json:"savedPaths"`
+		DeletedPaths []string `json:"deletedPaths"`
+	}
+	if te := folderTool(a, ctx, "workspace.saveCheckpoint", &res); te != nil {
+		folderFailure(a, "Save", te)
+		return
+	}
+	folderUIState.changed()
+	a.requestRefresh()
+	if len(res.SavedPaths)+len(res.DeletedPaths) == 0 {
+		return
+	}
+	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Saved %d file(s) in this browser (no folder linked)", len(res.SavedPaths))})
 }
 
 func folderSave(a *app) {

@@ -27,8 +27,9 @@ import (
 type folderHost struct {
 	repo *idb.Repository // nil: links are not persisted (no IndexedDB)
 
-	mu     sync.Mutex
-	upload *stagedUpload
+	mu       sync.Mutex
+	upload   *stagedUpload
+	lastPick *fsa.Folder // the folder Pick returned last (its skipped folders are shown)
 }
 
 // stagedUpload is one directory-upload choice waiting for workspace/uploadFolder.
@@ -72,6 +73,9 @@ func (h *folderHost) Pick(ctx context.Context) (workspace.FolderAdapter, error) 
 	if err != nil {
 		return nil, err
 	}
+	h.mu.Lock()
+	h.lastPick = f
+	h.mu.Unlock()
 	return h.wrap(f, scope), nil
 }
 
@@ -82,7 +86,8 @@ func (h *folderHost) Saved(ctx context.Context) (workspace.FolderAdapter, error)
 	}
 	l, found, err := h.repo.LoadFolderLink(ctx)
 	if err != nil || !found {
-		return nil, err
+		// No readable link (IndexedDB unavailable: memory mode) is no link.
+		return nil, nil
 	}
 	scope := new(string)
 	f, err := fsa.New(l.Handle, l.ScopeID, h.unlinkFunc(scope))
@@ -90,6 +95,17 @@ func (h *folderHost) Saved(ctx context.Context) (workspace.FolderAdapter, error)
 		return nil, err
 	}
 	return h.wrap(f, scope), nil
+}
+
+// pickedSkippedFolders returns the folders the last picked folder's walk did not enter.
+func (h *folderHost) pickedSkippedFolders() []string {
+	h.mu.Lock()
+	f := h.lastPick
+	h.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	return f.SkippedFolders()
 }
 
 // savedName returns the persisted link's folder name ("" when none).
