@@ -166,3 +166,18 @@ func waitEntryCount(t *testing.T, tab *chromium.Tab, text string, n int) {
 		t.Fatalf("want %d entries with %q: %v", n, text, err)
 	}
 }
+
+// TestBrowserPackageUnitsInChromium runs wasm/cmd/browser's own Go tests (recovery mapping,
+// quick-open ranking, search previews, the bounded line diff) compiled for GOOS=js in a page.
+func TestBrowserPackageUnitsInChromium(t *testing.T) {
+	bin := chromium.BuildTestWasm(t, repoRoot(), "./wasm/cmd/browser")
+	out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v")
+	if code != 0 || !strings.Contains(out, "\nPASS") || strings.Contains(out, "--- FAIL") {
+		t.Fatalf("wasm/cmd/browser tests exited with %d:\n%s", code, out)
+	}
+	for _, name := range []string{"TestBuiltinRecoveryMapping", "TestQuickOpenMatches", "TestDiffWorkspaces"} {
+		if !strings.Contains(out, "--- PASS: "+name) {
+			t.Errorf("%s did not pass:\n%s", name, out)
+		}
+	}
+}
