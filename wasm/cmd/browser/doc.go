@@ -63,6 +63,14 @@
 // (provider.go): the fetch transport (wasm/adapters/fetch) contacts only the configured
 // endpoint, the key reaches the loop through studio.OpenRouterOptions.APIKey (never in params),
 // retry notices appear in the chat, and provider failures offer "Open provider settings" /
-// "Use local agent & retry" (recovery.go rules). Regions are rendered with html/template (file names and model
+// "Use local agent & retry" (recovery.go rules). A failed call or run in the chat carries its
+// details and the recovery actions of its code (recovery.go: Retry for retryable errors,
+// Re-read & retry for revision conflicts, Refresh preview for preview sync codes; features add
+// rules with registerRecovery). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
+// modal combobox dialogs (palette.go); ?prompt= fills the composer only (deeplink.go); approval
+// cards show a local diff computed on a scratch session and "Approve all for this run"
+// (approval.go, approvals/approveRun); the inspector's History panel lists checkpoints, diffs
+// one against the current files and restores it through workspace/restoreCheckpoint
+// (history.go, history_diff.go). Regions are rendered with html/template (file names and model
 // text are escaped) and focus is restored by element id after each render.
 package main
