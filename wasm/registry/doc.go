@@ -57,6 +57,15 @@
 // durable record. GetOperationStatus, ReconcileOperation and RecoverOperation read and settle
 // records.
 //
+// # Approvals
+//
+// ApprovalQueue holds the calls DefaultPolicy puts to a person (REFERENCE §8): snapshots list
+// them newest first (Arguments are kept for the in-process UI only and never serialized),
+// Resolve and DenyAll answer them. A call made with a context from WithRun belongs to that
+// prompt run (Approval.RunID); ApproveRun allows it, the run's other pending calls and its
+// later calls ("Approve all for this run"). The mark lives in the run's context value only:
+// never persisted, gone with the run.
+//
 // # Concurrency
 //
 // A Registry is safe for concurrent use once registration is over; Register must not race

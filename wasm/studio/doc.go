@@ -46,6 +46,13 @@
 //     revision, changed, preview?, storageMode}: files added or replaced in one undoable
 //     revision through the folder-import rules, each refused file listed with its reason
 //     (MethodWorkspaceUpload). Both report to the trace through ObserveOperation.
+//   - workspace/history {} → {revision, checkpoints: [{revision, tool, callId?, at, files,
+//     current}…]}; workspace/checkpoint {revision} → {revision, activePath, files}; and
+//     workspace/restoreCheckpoint {revision, expectedRevision?} → a CallToolResult: the
+//     checkpoint becomes a new change (undo returns), traced through ObserveOperation
+//     (history_ops.go).
+//   - agent/run (and agent/openrouter) open a registry run scope (registry.WithRun), so
+//     approvals/approveRun ("Approve all for this run") covers exactly that run.
 //
 // # Ports
 //
