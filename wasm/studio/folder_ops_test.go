@@ -138,8 +138,11 @@ func TestOpenFolderThenDurableSave(t *testing.T) {
 		}
 		n++
 	}
-	if n != 3 {
-		t.Fatalf("%d records, want 3", n)
+	if n != 5 { // styles.css, and the case-only rename through its temporary copy (4 items)
+		t.Fatalf("%d records, want 5", n)
+	}
+	if _, found := folder.Content("lib/Util.js" + workspace.CaseRenameSuffix); found {
+		t.Fatal("the temporary copy of the case-only rename is left")
 	}
 	// An empty folder is refused and the workspace stays.
 	host.picks = []workspace.FolderAdapter{workspace.NewMemFolder("empty", nil)}

@@ -389,6 +389,61 @@ type SaveItem struct {
 	SourceHash   string `json:"sourceHash,omitempty"`
 	SourceLength int    `json:"sourceLength,omitempty"`
 	Data         []byte `json:"-"`
+	// Temp marks the temporary copy of a case-only rename (caseRenames): written before the
+	// old name is deleted and removed after the new name is written; never reported.
+	Temp bool `json:"-"`
+}
+
+// CaseRenameSuffix is appended to the new name of a case-only rename for its temporary copy.
+const CaseRenameSuffix = ".webcoding-rename"
+
+// caseRenames reorders the plan for renames that change only letter case ("a.js" → "A.js": a
+// write of A.js and a deletion of a.js). On a case-insensitive file system both names are one
+// file, so "write A.js, then delete a.js" would delete what was just written. Such a pair runs
+// as: write the new bytes to "A.js"+CaseRenameSuffix (a temporary copy, so a crash never leaves
+// the folder without the file), delete a.js, write A.js, delete the temporary copy. Every other
+// item keeps its place (writes in workspace order, then deletions).
+func caseRenames(items []SaveItem, planned []*File) ([]SaveItem, []*File) {
+	type pair struct{ write, del int }
+	var pairs []pair
+	used := map[int]bool{}
+	for i, it := range items {
+		if it.Op != SaveOpWrite {
+			continue
+		}
+		for j, d := range items {
+			if d.Op == SaveOpDelete && !used[j] && d.Path != it.Path && strings.EqualFold(d.Path, it.Path) {
+				pairs = append(pairs, pair{i, j})
+				used[j] = true
+				break
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return items, planned
+	}
+	byWrite := map[int]int{}
+	for _, p := range pairs {
+		byWrite[p.write] = p.del
+	}
+	var outItems []SaveItem
+	var outPlanned []*File
+	for i, it := range items {
+		if used[i] {
+			continue // the deletion moved next to its write
+		}
+		j, ok := byWrite[i]
+		if !ok {
+			outItems, outPlanned = append(outItems, it), append(outPlanned, planned[i])
+			continue
+		}
+		tmp := it
+		tmp.Path, tmp.Temp = it.Path+CaseRenameSuffix, true
+		delTmp := SaveItem{Op: SaveOpDelete, Path: tmp.Path, Revision: it.Revision, ScopeID: it.ScopeID, Temp: true}
+		outItems = append(outItems, tmp, items[j], it, delTmp)
+		outPlanned = append(outPlanned, planned[i], nil, planned[i], nil)
+	}
+	return outItems, outPlanned
 }
 
 // OperationKey is the durable key of the item, "workspace.saveAll:<scopeId>:<revision>:<op>:<path>",
@@ -490,6 +545,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		planned = append(planned, nil)
 	}
 	m.mu.Unlock()
+	items, planned = caseRenames(items, planned)
 
 	res := SaveResult{SavedPaths: []string{}, DeletedPaths: []string{}, ActivePath: active, Revision: rev}
 	if len(items) == 0 {
@@ -537,6 +593,10 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		}
 		m.mu.Lock()
 		m.recordOnDisk(folder, it)
+		if it.Temp {
+			m.mu.Unlock()
+			continue
+		}
 		if m.revision == rev {
 			if it.Op == SaveOpWrite {
 				m.baseline[it.Path] = planned[i]

@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
@@ -78,5 +80,57 @@ func TestLinkFolderStale(t *testing.T) {
 	}
 	if m.FolderLinked() {
 		t.Fatal("a stale folder was linked")
+	}
+}
+
+// foldFolder is a case-insensitive folder: every path is stored lower-cased.
+type foldFolder struct{ *MemFolder }
+
+func (f foldFolder) ReadFile(c context.Context, p string) ([]byte, error) {
+	return f.MemFolder.ReadFile(c, strings.ToLower(p))
+}
+func (f foldFolder) WriteFile(c context.Context, p string, d []byte) error {
+	return f.MemFolder.WriteFile(c, strings.ToLower(p), d)
+}
+func (f foldFolder) DeleteFile(c context.Context, p string) error {
+	return f.MemFolder.DeleteFile(c, strings.ToLower(p))
+}
+
+// A rename that changes only letter case goes through a temporary copy, so a case-insensitive
+// folder never loses the file; the temporary name is never reported.
+func TestSaveAllCaseOnlyRename(t *testing.T) {
+	m, _, _ := newManager(t)
+	mem := NewMemFolder("site", map[string]string{"index.html": "<h1>x</h1>", "app.js": "let a = 1;"})
+	folder := foldFolder{mem}
+	must(m.ImportFolder(ctx, tool("import"), folder))(t)
+	must(m.RenameFile(ctx, tool("r"), "app.js", "App.js"))(t)
+	res := must(m.SaveAll(ctx, tool("s"), SaveOptions{}))(t)
+	if got, ok := mem.Content("app.js"); !ok || got != "let a = 1;" {
+		t.Fatalf("the case-insensitive folder lost the file: %q %v", got, ok)
+	}
+	want := []string{"write:app.js" + CaseRenameSuffix, "delete:app.js", "write:app.js", "delete:app.js" + CaseRenameSuffix}
+	if !slices.Equal(mem.Writes, want) {
+		t.Fatalf("writes %v, want %v", mem.Writes, want)
+	}
+	if !slices.Equal(res.SavedPaths, []string{"App.js"}) || !slices.Equal(res.DeletedPaths, []string{"app.js"}) {
+		t.Fatalf("result %+v", res)
+	}
+	if _, ok := mem.Content("app.js" + CaseRenameSuffix); ok {
+		t.Fatal("the temporary copy is left")
+	}
+	if st := m.Status(ctx); len(st.DirtyPaths)+len(st.DeletedPaths) != 0 {
+		t.Fatalf("not clean: %+v", st)
+	}
+	// On a case-sensitive folder the same plan leaves exactly App.js.
+	m2, _, _ := newManager(t)
+	cs := NewMemFolder("site", map[string]string{"index.html": "<h1>x</h1>", "app.js": "let a = 1;"})
+	must(m2.ImportFolder(ctx, tool("import"), cs))(t)
+	must(m2.RenameFile(ctx, tool("r"), "app.js", "App.js"))(t)
+	must(m2.SaveAll(ctx, tool("s"), SaveOptions{}))(t)
+	if _, ok := cs.Content("app.js"); ok {
+		t.Fatal("app.js left on a case-sensitive folder")
+	}
+	if got, _ := cs.Content("App.js"); got != "let a = 1;" {
+		t.Fatalf("App.js = %q", got)
 	}
 }
