@@ -122,7 +122,12 @@ func traceRender(a *app) {
 	setRegion("trace-toolbar", b.String())
 	b.Reset()
 	_ = trace.RenderList(&b, v)
-	setRegion("trace-list", b.String())
+	// The list is chronological: keep following the newest row unless the user scrolled up.
+	list := js.Global().Get("document").Call("getElementById", "trace-list")
+	follow := !list.IsNull() && list.Get("scrollTop").Float()+list.Get("clientHeight").Float() >= list.Get("scrollHeight").Float()-8
+	if setRegion("trace-list", b.String()) && follow {
+		list.Set("scrollTop", list.Get("scrollHeight"))
+	}
 	setText("trace-status", status)
 	if t := js.Global().Get("document").Call("getElementById", "trace-panel"); !t.IsNull() {
 		t.Get("dataset").Set("rows", strconv.Itoa(m.Len()))
