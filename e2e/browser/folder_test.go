@@ -253,6 +253,20 @@ func TestFolderOpenEditSave(t *testing.T) {
 		t.Errorf("renamed file holds %q", got)
 	}
 
+	// A case-only rename goes through a temporary copy; none is left behind.
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"notes/Plan 100% final.md","toPath":"notes/PLAN 100% FINAL.md"}`)
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "Saved 1 file(s) and deleted 1 file(s)", 2)
+	if _, found := opfsRead(t, tab, "proj", "notes/Plan 100% final.md"); found {
+		t.Error("the old spelling is still in the folder")
+	}
+	if got, _ := opfsRead(t, tab, "proj", "notes/PLAN 100% FINAL.md"); got != "# plan" {
+		t.Errorf("case-renamed file holds %q", got)
+	}
+	if _, found := opfsRead(t, tab, "proj", "notes/PLAN 100% FINAL.md.webcoding-rename"); found {
+		t.Error("the temporary copy is left in the folder")
+	}
+
 	// Revert + save: nothing written, the folder keeps its bytes.
 	directCall(t, tab, "workspace.writeFile", `{"path":"js/app.js","source":"// scratch"}`)
 	directCall(t, tab, "workspace.revertFile", `{"path":"js/app.js"}`)

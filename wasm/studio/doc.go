@@ -51,6 +51,12 @@
 //     workspace/restoreCheckpoint {revision, expectedRevision?} → a CallToolResult: the
 //     checkpoint becomes a new change (undo returns), traced through ObserveOperation
 //     (history_ops.go).
+//   - workspace/openFolder, workspace/reconnectFolder, workspace/grantFolderAccess,
+//     workspace/uploadFolder and workspace/resolveSave: the folder operations of the page
+//     over Ports.Folders (a FolderHost; the directory handle never enters a payload), traced
+//     through ObserveOperation (folder_ops.go). With Ports.Durable, workspace.saveAll runs
+//     each folder write/delete through a durable.Runner and reconciles interrupted ones by
+//     SHA-256 (folder_save.go).
 //   - agent/run (and agent/openrouter) open a registry run scope (registry.WithRun), so
 //     approvals/approveRun ("Approve all for this run") covers exactly that run.
 //
