@@ -114,6 +114,12 @@ func computeApprovalDiff(a *app, ap registry.Approval) {
 	var before, after map[string]diffText
 	var err error
 	switch ap.Name {
+	case "workspace.downloadFile":
+		res.note = "Downloads a file; the workspace files do not change."
+	case "workspace.revertFile":
+		res.note = "Puts the file back to its last saved version (not previewed here: the saved versions stay in the workspace)."
+	case "workspace.saveAll", "workspace.reloadFolder", "workspace.disconnectFolder":
+		res.note = "Works on the linked folder; its effect is not previewed here."
 	case "workspace.undo", "workspace.redo":
 		before, after, res.note, err = historyStepFiles(ctx, a, ap.Name == "workspace.redo")
 	default:
