@@ -124,7 +124,13 @@ func TestTraceCancelledRun(t *testing.T) {
 	tab := openStudio(t)
 	sendPrompt(t, tab, "Make it amber")
 	waitApproval(t, tab, "preview.setTheme")
-	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+	// While the run (and its call) wait, Clear is disabled.
+	showAllTrace(t, tab)
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelector("#trace-clear").disabled && !!document.querySelector('#trace-list li[data-kind="agent"][data-status="running"]')`); err != nil {
+		got, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#trace-toolbar").innerHTML + " ROWS " + [...document.querySelectorAll("#trace-list li")].map(l => l.dataset.kind + ":" + l.dataset.status).join()`)
+		t.Fatalf("Clear is enabled while a call runs: %v; %s", err, got)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#approve-0")), chromedp.KeyEvent(kb.Escape)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#status-text", "Execution cancelled.")
