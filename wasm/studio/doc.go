@@ -38,6 +38,9 @@
 //   - agent/run {prompt, sessionId?} → agent.Report: the local agent executed through the
 //     registry exactly like a model (source local, mode agent, ids
 //     local-model-<session>-<index>-<tool>), so approvals apply.
+//     WithAgentRequests (agent_request.go) brackets every prompt run — agent/run and
+//     agent/openrouter — with agent.request lifecycle events on Ports.Observer (the trace's
+//     prompt-run rows: completed, failed with the run's code, or cancelled).
 //   - preview/compile {} → {entry, revision, diagnostics, bytes, html}.
 //   - preview/export {} → {html} (standalone: CSS/JS inlined, assets as data: URLs).
 //   - workspace/archive {} → {name, mimeType, base64, bytes, files, revision}: the current
