@@ -631,3 +631,45 @@ func TestFolderUploadFallback(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// BenchmarkFolderSave measures Save to folder of 20 edited 2 KB text files into an OPFS
+// folder through the durable runner (IndexedDB records per file: claim, plan record,
+// complete) — one op is one whole save; ms/file is reported too.
+func BenchmarkFolderSave(b *testing.B) {
+	const n = 20
+	tab := chromium.NewIsolatedTab(b)
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(tab.Do(loadTimeout, chromedp.Navigate(site(b))))
+	_, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#status-text") && document.querySelector("#status-text").textContent === "Ready"`)
+	must(err)
+	files := map[string]any{"index.html": "<h1>bench</h1>"}
+	for i := 0; i < n; i++ {
+		files[fmt.Sprintf("src/f%02d.js", i)] = strings.Repeat("//", 1024)
+	}
+	raw, _ := json.Marshal(files)
+	_, err = chromium.Eval[bool](tab, loadTimeout, opfsJS+`; __opfs.mk("bench", `+string(raw)+`).then(() => __opfs.inject("bench"))`)
+	must(err)
+	must(tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#folder-open"))))
+	_, err = chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#transcript").textContent.includes("Opened bench with 21 file(s)")`)
+	must(err)
+	edit := `(async (tag) => { for (let i = 0; i < ` + fmt.Sprint(n) + `; i++) { const p = "src/f" + String(i).padStart(2, "0") + ".js";
+	  await webcodingHandle(JSON.stringify({jsonrpc: "2.0", id: i, method: "tools/call", params: {name: "workspace.writeFile", arguments: {path: p, source: "// " + tag + "\n" + "//".repeat(1024)}, _meta: {source: "local", mode: "direct"}}})); } return true; })`
+	saved := func(k int) string {
+		return `[...document.querySelectorAll("#transcript li")].filter(li => li.textContent.includes("Saved ` + fmt.Sprint(n) + ` file(s)")).length >= ` + fmt.Sprint(k)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		_, err := chromium.Eval[bool](tab, loadTimeout, edit+`("`+fmt.Sprint(i)+`")`)
+		must(err)
+		b.StartTimer()
+		must(tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#folder-save"))))
+		_, err = chromium.WaitFor[bool](tab, loadTimeout, saved(i+1))
+		must(err)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/n, "ms/file")
+}

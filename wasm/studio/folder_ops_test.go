@@ -223,11 +223,12 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 			}
 			// The plan record written before the claim names the pre-save bytes.
 			prev := workspace.SourceHash([]byte("h1 { color: red; }"))
-			pc, err := store.Claim(context.Background(), planKey(it.OperationKey()), "workspace.saveAll.plan:"+prev, "tab-1", 0)
+			pk := planKey(folder.ScopeID(), 7)
+			pc, err := store.Claim(context.Background(), pk, "workspace.saveAll.plan:x", "tab-1", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := store.Complete(context.Background(), planKey(it.OperationKey()), "tab-1", pc.Fence, json.RawMessage(`{"previousHash":"`+prev+`"}`)); err != nil {
+			if _, err := store.Complete(context.Background(), pk, "tab-1", pc.Fence, json.RawMessage(`{"previousHashes":{"styles.css":"`+prev+`"}}`)); err != nil {
 				t.Fatal(err)
 			}
 			switch tc.onDisk {

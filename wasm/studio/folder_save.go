@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -80,6 +81,17 @@ type saver struct {
 
 	mu       sync.Mutex
 	inflight map[string]bool // keys this env is running now
+	// clean is true once a reconciliation of the linked scope left nothing unknown and no save
+	// of this env ended unknown since: saves then skip listing the records.
+	clean      bool
+	cleanScope string
+}
+
+// markUnclean makes the next save reconcile first.
+func (e *env) markUnclean() {
+	e.save.mu.Lock()
+	e.save.clean = false
+	e.save.mu.Unlock()
 }
 
 func (e *env) durableRunner() (*durable.Runner, error) {
@@ -135,7 +147,9 @@ func (e *env) saveOptions(previous func(path string) string) (workspace.SaveOpti
 	if runner == nil {
 		return workspace.SaveOptions{}, nil
 	}
+	var plan sync.Once
 	return workspace.SaveOptions{Perform: func(ctx context.Context, it workspace.SaveItem, do func(context.Context) error) error {
+		plan.Do(func() { e.notePlan(ctx, runner, it.ScopeID, it.Revision, previous) })
 		return e.performDurable(ctx, runner, it, previous(it.Path), do)
 	}}, nil
 }
@@ -153,9 +167,6 @@ func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it wor
 		delete(e.save.inflight, key)
 		e.save.mu.Unlock()
 	}()
-	if prev != "" {
-		e.notePrevious(ctx, runner, key, prev)
-	}
 	diag, _ := json.Marshal(saveDiagnostic{Operation: it.Op, Path: it.Path, ScopeID: it.ScopeID, Revision: it.Revision,
 		SourceLength: it.SourceLength, SourceHash: it.SourceHash, PreviousHash: prev})
 	var execErr error
@@ -204,6 +215,7 @@ func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it wor
 		case durable.StatusCancelled:
 			return mcp.NewError(mcp.CodeToolCancelled, true, nil, "Folder save cancelled.")
 		case durable.StatusPending:
+			e.markUnclean()
 			return unknownError(it, "pending", "another save holds this operation")
 		case durable.StatusConflict:
 			return unknownError(it, "unknown", "the operation key was used with other content")
@@ -212,44 +224,67 @@ func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it wor
 			if reason == "" {
 				reason = durable.ReasonUnknownDefault
 			}
+			e.markUnclean()
 			return fmt.Errorf("durable state unknown: %s", reason)
 		}
 	}
 }
 
-// planKey is the key of the record that keeps a save item's pre-save hash:
-// "workspace.saveAll.plan:<scope>:<revision>:<op>:<path>" (a completed record whose result is
-// {"previousHash"}). It is written before the item's own claim, so a page that stops in the
-// middle of the write can still tell "the folder holds the bytes from before the save" (failed,
-// safe to retry) from "the folder holds other bytes" (unknown) when it reconciles.
-func planKey(key string) string {
-	return "workspace.saveAll.plan:" + strings.TrimPrefix(key, "workspace.saveAll:")
+// planKey is the key of the record that keeps the pre-save hashes of one save:
+// "workspace.saveAll.plan:<scope>:<revision>", a completed record whose result is
+// {"previousHashes": {path: "sha256:…"}} for every dirty or deleted path the folder held. It is
+// written once, before the save's first item is claimed, so a page that stops in the middle of
+// a write can still tell "the folder holds the bytes from before the save" (failed, safe to
+// retry) from "the folder holds other bytes" (unknown) when it reconciles.
+func planKey(scope string, rev int64) string {
+	return "workspace.saveAll.plan:" + scope + ":" + strconv.FormatInt(rev, 10)
 }
 
-// notePrevious records prev under planKey(key) (best effort: without it a crashed write whose
-// file still holds the old bytes stays unknown until the user chooses).
-func (e *env) notePrevious(ctx context.Context, runner *durable.Runner, key, prev string) {
+// notePlan records the pre-save hashes of the save at (scope, rev) (best effort: without it a
+// crashed write whose file still holds the old bytes stays unknown until the user chooses).
+func (e *env) notePlan(ctx context.Context, runner *durable.Runner, scope string, rev int64, previous func(string) string) {
+	st := e.m.Status(ctx)
+	hashes := map[string]string{}
+	for _, p := range append(st.DirtyPaths, st.DeletedPaths...) {
+		if h := previous(p); h != "" {
+			hashes[p] = h
+		}
+	}
+	if len(hashes) == 0 || scope == "" {
+		return
+	}
+	raw, _ := json.Marshal(map[string]any{"previousHashes": hashes})
 	store := runner.Store()
-	pk := planKey(key)
-	c, err := store.Claim(ctx, pk, "workspace.saveAll.plan:"+prev, runner.OwnerID(), 0)
+	pk := planKey(scope, rev)
+	c, err := store.Claim(ctx, pk, "workspace.saveAll.plan:"+workspace.SourceHash(raw), runner.OwnerID(), 0)
 	if err != nil || c.Outcome != durable.ClaimOwner {
 		return
 	}
-	raw, _ := json.Marshal(map[string]string{"previousHash": prev})
 	_, _ = store.Complete(ctx, pk, runner.OwnerID(), c.Fence, raw)
 }
 
-// previousHash reads the pre-save hash noted for key ("" when none).
-func previousHash(ctx context.Context, store *durable.Store, key string) string {
-	rec, found, err := store.Get(ctx, planKey(key))
-	if err != nil || !found || rec.State != durable.StateCompleted {
+// previousHash returns the pre-save hash noted for path in the save of key ("" when none);
+// plans caches the plan records read during one reconciliation.
+func previousHash(ctx context.Context, store *durable.Store, scope, key, path string, plans map[string]map[string]string) string {
+	rest, ok := strings.CutPrefix(key, saveKeyPrefix(scope))
+	if !ok {
 		return ""
 	}
-	var v struct {
-		PreviousHash string `json:"previousHash"`
+	rev, _, _ := strings.Cut(rest, ":")
+	m, seen := plans[rev]
+	if !seen {
+		m = map[string]string{}
+		if rec, found, err := store.Get(ctx, "workspace.saveAll.plan:"+scope+":"+rev); err == nil && found && rec.State == durable.StateCompleted {
+			var v struct {
+				PreviousHashes map[string]string `json:"previousHashes"`
+			}
+			if json.Unmarshal(rec.Result, &v) == nil && v.PreviousHashes != nil {
+				m = v.PreviousHashes
+			}
+		}
+		plans[rev] = m
 	}
-	_ = json.Unmarshal(rec.Result, &v)
-	return v.PreviousHash
+	return m[path]
 }
 
 // replayedFailure turns a replayed failed record back into the error class it stored.
@@ -312,6 +347,7 @@ func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]
 			"reason": bound(err.Error(), 512)}, "The durable save records could not be reconciled: %s", bound(err.Error(), 512))
 	}
 	var records []durable.Record
+	plans := map[string]map[string]string{}
 	cursor := prefix
 	for {
 		page, next, err := store.Backend().ListPage(ctx, cursor, 200)
@@ -356,7 +392,7 @@ func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]
 		} else if rec.State != durable.StateUnknown {
 			continue
 		}
-		state, reason, terr := judge(ctx, f, op, path, rec, previousHash(ctx, store, rec.Key))
+		state, reason, terr := judge(ctx, f, op, path, rec, previousHash(ctx, store, scope, rec.Key, path, plans))
 		if terr != nil {
 			return unresolved, terr
 		}
@@ -375,6 +411,11 @@ func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]
 		}, durable.RecoverOptions{}); err != nil {
 			return unresolved, unavailable(err)
 		}
+	}
+	if len(unresolved) == 0 {
+		e.save.mu.Lock()
+		e.save.clean, e.save.cleanScope = true, scope
+		e.save.mu.Unlock()
 	}
 	return unresolved, nil
 }
@@ -481,6 +522,14 @@ func (e *env) resolveSave(ctx context.Context, params json.RawMessage) (any, *js
 	return finish(done, folderOpResult{"path": path, "choice": choice, "resolved": resolved})
 }
 
+// reconciled reports whether scope was reconciled with nothing left unknown since the last
+// unknown outcome of this env.
+func (e *env) reconciled(scope string) bool {
+	e.save.mu.Lock()
+	defer e.save.mu.Unlock()
+	return e.save.clean && e.save.cleanScope == scope
+}
+
 // folderSaveOptions prepares workspace.saveAll: with a durable backend it first reconciles the
 // linked folder's save records (a path left unknown blocks the save with
 // WORKSPACE_SIDE_EFFECT_UNKNOWN, details state "unknown"), then returns the durable Perform.
@@ -488,7 +537,7 @@ func (e *env) folderSaveOptions(ctx context.Context) (workspace.SaveOptions, *mc
 	if e.p.Durable == nil {
 		return workspace.SaveOptions{}, nil
 	}
-	if f := e.m.Folder(); f != nil && f.Permission(ctx) == workspace.PermissionGranted {
+	if f := e.m.Folder(); f != nil && f.Permission(ctx) == workspace.PermissionGranted && !e.reconciled(f.ScopeID()) {
 		unresolved, terr := e.reconcileSaves(ctx, f)
 		if terr != nil {
 			return workspace.SaveOptions{}, terr

@@ -36,8 +36,8 @@ func FuzzSaveKey(f *testing.F) {
 		if write && plannedHash(it.Fingerprint()) != it.SourceHash {
 			t.Fatalf("plannedHash(%q) = %q", it.Fingerprint(), plannedHash(it.Fingerprint()))
 		}
-		if !strings.HasPrefix(planKey(it.OperationKey()), "workspace.saveAll.plan:") {
-			t.Fatal("plan key prefix")
+		if pk := planKey(scope, rev); strings.HasPrefix(pk, saveKeyPrefix(scope)) {
+			t.Fatalf("plan key %q is inside the save records' prefix", pk)
 		}
 	})
 }
