@@ -438,6 +438,26 @@ func TestFolderReloadReconnects(t *testing.T) {
 	if !guard {
 		t.Error("beforeunload guard inactive with unsaved linked-folder changes")
 	}
+	// The agent saves through the same tool, after approval.
+	sendPrompt(t, tab, "Save the changes")
+	waitApproval(t, tab, "workspace.saveAll")
+	fclick(t, tab, "#approve-0")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `__opfs.read("proj", "style.css").then(s => s === "h1{color:olive}")`); err != nil {
+		t.Fatalf("the approved agent save did not reach the folder: %v", err)
+	}
+	waitContains(t, tab, "#folder-sync", "All changes written to the folder")
+
+	// A persisted folder that vanished: the reload reports it stale once and forgets it.
+	evalOK(t, tab, `__opfs.rm("proj")`)
+	reloadAccepting(t, tab)
+	waitContains(t, tab, "#transcript", "[WORKSPACE_FOLDER_STALE]")
+	waitContains(t, tab, "#transcript", "Reconnect folder")
+	reloadAccepting(t, tab)
+	time.Sleep(time.Second)
+	if got, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#transcript").textContent`); strings.Contains(got, "WORKSPACE_FOLDER_STALE") {
+		t.Fatalf("the stale link was not forgotten: %s", got)
+	}
+	waitText(t, tab, "#folder-permission", "disconnected")
 }
 
 // opRecordsJS lists the durable records of the page's IndexedDB "web-coding-operations":

@@ -223,7 +223,8 @@ type LinkResult struct {
 // state is left as it is.
 //
 // # Errors
-//   - WORKSPACE_FOLDER_STALE (retryable): the folder root is gone; nothing is linked
+//   - WORKSPACE_FOLDER_STALE (retryable): the folder root is gone; nothing is linked (and a
+//     FolderUnlinker is told, so a persisted copy is forgotten)
 //   - TOOL_EXECUTION_FAILED: the folder could not be read; nothing is linked
 //   - TOOL_CANCELLED (retryable): ctx ended during the read
 func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, *mcp.ToolError) {
@@ -236,7 +237,14 @@ func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkRes
 	}
 	entries, err := folder.ReadTree(ctx)
 	if err != nil {
-		return LinkResult{}, m.folderError(ctx, folder, "link", err)
+		terr := m.folderError(ctx, folder, "link", err)
+		if terr.Code == mcp.CodeWorkspaceFolderStale {
+			// A vanished root is never linked again: its persisted copy is forgotten too.
+			if u, ok := folder.(FolderUnlinker); ok && m.Folder() != folder {
+				u.Unlinked()
+			}
+		}
+		return LinkResult{}, terr
 	}
 	imp, terr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
 	if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {

@@ -72,11 +72,14 @@ func TestLinkFolderKeepsWorkspace(t *testing.T) {
 
 func TestLinkFolderStale(t *testing.T) {
 	m, _, _ := newManager(t)
-	folder := NewMemFolder("gone", map[string]string{"a.txt": "a"})
+	folder := &unlinkCounter{MemFolder: NewMemFolder("gone", map[string]string{"a.txt": "a"})}
 	folder.Stale = true
 	_, err := m.LinkFolder(ctx, folder)
 	if err == nil || err.Code != mcp.CodeWorkspaceFolderStale {
 		t.Fatalf("err %v", err)
+	}
+	if folder.n != 1 {
+		t.Fatalf("a stale folder's persisted link must be forgotten (Unlinked %d)", folder.n)
 	}
 	if m.FolderLinked() {
 		t.Fatal("a stale folder was linked")

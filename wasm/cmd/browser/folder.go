@@ -234,6 +234,8 @@ func folderRender(a *app) {
 	switch {
 	case !s.linked:
 		v["Sync"] = ""
+	case s.perm != "granted":
+		v["Sync"] = "Grant folder access to compare and save"
 	case s.unknown != "":
 		v["Sync"] = "Save interrupted: " + s.unknown + " needs reconciling"
 	case s.dirty > 0 || s.deleted > 0:
