@@ -63,7 +63,8 @@
 //
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
-// fresh browser context).
+// fresh browser context), Save to folder of 20 edited files through the durable runner into
+// OPFS (BenchmarkFolderSave: ms/op and ms/file).
 //
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
