@@ -180,7 +180,7 @@ func (t *Trace) Observe(e audit.ToolCallEvent) {
 			StartedAt: e.At, qkey: key}
 		r.ArgumentsText = t.detail(e.Request.Arguments)
 		if kind == KindAgent {
-			r.Summary = "running"
+			r.Summary = "prompt run"
 		}
 		if kind == KindCall && e.Mode == mcp.ModeAgent {
 			if p := t.parentFor(r.SessionID); p != nil {
