@@ -402,6 +402,11 @@ func TestFolderReloadReconnects(t *testing.T) {
 	tab := folderStudio(t)
 	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}"})
 	openProject(t, tab, "proj", 2)
+	// session/configure builds a new session: the persisted folder is linked to it again.
+	rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{}}`)
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `webcodingHandle(JSON.stringify({jsonrpc:"2.0",id:2,method:"tools/call",params:{name:"workspace.getStatus",arguments:{}}})).then(r => JSON.parse(r).result.structuredContent.filesystem.folderLinked)`); err != nil {
+		t.Fatalf("the folder is not linked after session/configure: %v", err)
+	}
 	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:green}"}`)
 	waitContains(t, tab, "#folder-sync", "not yet written")
 	if !reloadAccepting(t, tab) {

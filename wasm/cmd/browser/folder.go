@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/fsa"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
@@ -60,6 +61,7 @@ type folderState struct {
 	unknown string
 	busy    bool
 	refresh chan struct{}
+	sess    *abi.Session // the session the link belongs to (session/configure builds a new one)
 }
 
 var folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}
@@ -171,6 +173,17 @@ func folderDirtyText(n int) string {
 
 // folderReadStatus re-reads workspace.getStatus into the feature state.
 func folderReadStatus(a *app, ctx context.Context) {
+	// session/configure rebuilds the session (a fresh workspace manager, hydrated from
+	// IndexedDB): link the persisted folder to it again.
+	cur := a.h.Session()
+	folderUIState.mu.Lock()
+	prev := folderUIState.sess
+	folderUIState.sess = cur
+	folderUIState.mu.Unlock()
+	if prev != nil && cur != nil && prev != cur {
+		var res folderResult
+		_ = a.rpc(ctx, "", studio.MethodReconnectFolder, map[string]any{}, &res)
+	}
 	var st struct {
 		RootName        string   `json:"rootName"`
 		DirtyPaths      []string `json:"dirtyPaths"`
