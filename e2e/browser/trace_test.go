@@ -240,10 +240,10 @@ func TestTraceExportHasNoSecrets(t *testing.T) {
 	}
 
 	// Expand every row: the details are redacted too.
-	if _, err := chromium.Eval[bool](tab, 10*time.Second, `(() => { for (const b of document.querySelectorAll('#trace-list .trace-toggle[aria-expanded="false"]')) b.click(); return true; })()`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.querySelectorAll("#trace-list .trace-details").length >= `+fmt.Sprint(len(rows))); err != nil {
+	// One click per poll: a re-render replaces the buttons, so a batch of clicks would hit
+	// detached elements.
+	if _, err := chromium.WaitFor[bool](tab, 30*time.Second, `(() => { const b = document.querySelector('#trace-list .trace-toggle[aria-expanded="false"]'); if (b) { b.click(); return false; }
+		return document.querySelectorAll("#trace-list .trace-details").length >= `+fmt.Sprint(len(rows))+`; })()`); err != nil {
 		got, _ := chromium.Eval[string](tab, 5*time.Second, `JSON.stringify({li: document.querySelectorAll("#trace-list li[data-trace-id]").length, details: document.querySelectorAll("#trace-list .trace-details").length, open: document.querySelectorAll('#trace-list [aria-expanded="true"]').length})`)
 		t.Fatalf("rows did not expand (%d rows): %v %s", len(rows), err, got)
 	}

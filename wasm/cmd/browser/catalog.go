@@ -160,6 +160,21 @@ func prettyJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
+// catalogSample brings the editor to tool at revision rev (a new generated sample unless the
+// user edited tool's) and returns the text to show. Call with catalog.mu held.
+func catalogSample(tool mcp.Tool, rev int64, active string) (text string, changed bool) {
+	gk := tool.Name + "|" + strconv.FormatInt(rev, 10) + "|" + active
+	if gk != catalog.genKey {
+		catalog.genKey = gk
+		gen, err := toolcatalog.Sample(tool.InputSchema, toolcatalog.SampleOptions{ActivePath: active, Revision: rev, HasRevision: rev > 0})
+		if err != nil {
+			gen = "{}"
+		}
+		changed = catalog.editor.Refresh(tool.Name, gen)
+	}
+	return catalog.editor.Text(), changed
+}
+
 func catalogSelectedTool() (mcp.Tool, bool) {
 	for _, t := range catalog.tools {
 		if t.Name == catalog.selected {
@@ -197,16 +212,7 @@ func catalogRender(a *app) {
 	if ok {
 		def = &definitionView{Name: tool.Name, Description: tool.Description, Policy: toolcatalog.PolicySummary(tool),
 			Hints: toolcatalog.Hints(tool), Input: prettyJSON(tool.InputSchema), Output: prettyJSON(tool.OutputSchema)}
-		gk := tool.Name + "|" + strconv.FormatInt(rev, 10) + "|" + active
-		if gk != catalog.genKey {
-			catalog.genKey = gk
-			gen, err := toolcatalog.Sample(tool.InputSchema, toolcatalog.SampleOptions{ActivePath: active, Revision: rev, HasRevision: rev > 0})
-			if err != nil {
-				gen = "{}"
-			}
-			sampleChanged = catalog.editor.Refresh(tool.Name, gen)
-		}
-		sampleText = catalog.editor.Text()
+		sampleText, sampleChanged = catalogSample(tool, rev, active)
 	}
 	data := map[string]any{"Tools": views, "Selected": catalog.selected, "Err": catalog.err}
 	result, running := catalog.result, catalog.running
@@ -285,9 +291,15 @@ func catalogAction(a *app, act uiAction) bool {
 			catalogDeliver(ctx, a, act.Name == "catalog-copy-definition", tool.Name+".json", toolcatalog.Definition(tool))
 		}
 	case "catalog-copy-request", "catalog-download-request":
+		a.mu.Lock()
+		rev, active := a.st.revision, a.st.activePath
+		a.mu.Unlock()
 		catalog.mu.Lock()
 		tool, ok := catalogSelectedTool()
-		text := catalog.editor.Text()
+		text := ""
+		if ok {
+			text, _ = catalogSample(tool, rev, active)
+		}
 		catalog.mu.Unlock()
 		if !ok {
 			return true
@@ -325,16 +337,18 @@ func catalogDeliver(ctx context.Context, a *app, copy bool, name string, data []
 
 // catalogRun runs the selected tool with the editor's arguments (Run sample).
 func catalogRun(ctx context.Context, a *app) {
+	a.mu.Lock()
+	rev, active := a.st.revision, a.st.activePath
+	a.mu.Unlock()
 	catalog.mu.Lock()
 	tool, ok := catalogSelectedTool()
-	text := catalog.editor.Text()
-	if ta := js.Global().Get("document").Call("getElementById", "catalog-sample"); !ta.IsNull() {
-		text = ta.Get("value").String() // what the user sees
-	}
 	if !ok || catalog.running {
 		catalog.mu.Unlock()
 		return
 	}
+	// The selected tool's sample (or the user's edit of it, recorded by the input listener),
+	// even when the click came before the render that shows it.
+	text, _ := catalogSample(tool, rev, active)
 	catalog.running = true
 	catalog.mu.Unlock()
 	defer func() {
