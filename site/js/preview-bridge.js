@@ -39,6 +39,9 @@ export function createPreviewBridge(host) {
     if (deliver) deliver(json); else if (early.length < 64) early.push(json);
   });
 
+  // The (empty) frame exists from the start: the first mount only sets its srcdoc.
+  ensureFrame();
+
   return {
     // mount(revision, nonce, html): show the compiled document of one mount.
     mount(revision, nonce, html) {

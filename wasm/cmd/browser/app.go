@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -386,6 +387,16 @@ func (a *app) start(ctx context.Context) {
 	jsbridge.Go("refreshLoop", a.refreshLoop)
 	jsbridge.Go("boot", func() {
 		a.watchSession()
+		// Mount the first preview before anything else: preview.refresh compiles and sets the
+		// srcdoc at once, then waits for the ack while the rest of the boot runs.
+		previewDone := make(chan struct{})
+		jsbridge.Go("boot.preview", func() {
+			defer close(previewDone)
+			if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
+				a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
+			}
+		})
+		runtime.Gosched() // let it reach the mount
 		var list struct {
 			Tools []json.RawMessage `json:"tools"`
 		}
@@ -403,9 +414,7 @@ func (a *app) start(ctx context.Context) {
 		a.emit(map[string]any{"kind": "ready", "tools": len(list.Tools)})
 		a.reload(ctx)
 		jsbridge.Go("persist", a.requestPersistence)
-		if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
-			a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
-		}
+		<-previewDone
 		a.reload(ctx)
 		for _, f := range features {
 			if f.start != nil {
@@ -423,10 +432,13 @@ func (a *app) fail(err error) {
 	a.markDirty()
 }
 
-// refreshLoop re-reads the workspace after changes (coalesced).
+// refreshLoop re-reads the workspace after changes (coalesced; paced by frame.go).
 func (a *app) refreshLoop() {
+	frame, last := newPacer("refresh"), 0.0
 	for range a.refresh {
+		a.pace(frame, last)
 		a.reload(context.Background())
+		last = now()
 	}
 }
 
@@ -474,16 +486,20 @@ func (a *app) reload(ctx context.Context) {
 	a.markDirty()
 }
 
-// renderLoop renders after every state change (coalesced; at most one render per frame).
+// renderLoop renders after every state change (coalesced; right after a keystroke it waits
+// for the keystroke's paint, and renders are at least 8 ms apart: see frame.go).
 func (a *app) renderLoop() {
+	frame := newPacer("render")
 	defer func() {
 		if v := recover(); v != nil {
 			a.log(2, fmt.Sprintf("render loop stopped: %v", v))
 		}
 	}()
+	last := 0.0
 	for range a.dirty {
+		a.pace(frame, last)
 		a.render()
-		time.Sleep(8 * time.Millisecond)
+		last = now()
 	}
 }
 

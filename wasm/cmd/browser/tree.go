@@ -57,6 +57,7 @@ type treeState struct {
 	visible    []*treeNode     // visible items in document order (last render)
 	byID       map[string]*treeNode
 	parent     map[string]*treeNode // element id → its folder (nil at top level)
+	sig        string               // treeSignature of the last render
 }
 
 var tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
@@ -140,6 +141,27 @@ func buildTree(files []fileRow, active string, collapsed map[string]bool) []*tre
 	return root.Children
 }
 
+// treeSignature is everything the tree's HTML depends on, so an unchanged tree is not rebuilt.
+func treeSignature(files []fileRow, active string, collapsed map[string]bool) string {
+	var b strings.Builder
+	b.WriteString(active)
+	for _, f := range files {
+		b.WriteByte(0)
+		b.WriteString(f.Path)
+		if f.Dirty {
+			b.WriteString("\x00*")
+		}
+	}
+	keys := make([]string, 0, len(collapsed))
+	for k := range collapsed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b.WriteString("\x01")
+	b.WriteString(strings.Join(keys, "\x00"))
+	return b.String()
+}
+
 // ancestors returns the folder paths above p ("a/b/c.txt" → "a", "a/b").
 func ancestors(p string) []string {
 	var out []string
@@ -170,6 +192,12 @@ func renderTree(a *app) {
 		}
 		tree.focus = "" // focus follows the active file until the user moves it
 	}
+	sig := treeSignature(files, active, tree.collapsed)
+	if sig == tree.sig {
+		tree.mu.Unlock()
+		return // nothing the tree shows changed
+	}
+	tree.sig = sig
 	nodes := buildTree(files, active, tree.collapsed)
 	tree.visible = tree.visible[:0]
 	clear(tree.byID)
