@@ -60,11 +60,21 @@
 // trace at 256 rows, inspector tabs by arrow keys and Enter on a row; catalog counts and search
 // match tools/list, selecting (even a destructive tool) runs nothing, the sample follows the
 // revision but keeps edits, a stale Run sample shows WORKSPACE_REVISION_CONFLICT.
+
+// Explorer, tabs, typing and accessibility (tree_test.go, tabs_test.go, editor_test.go,
+// a11y_test.go): nested paths as an ARIA tree (levels, groups, one roving tabindex,
+// Up/Down/Home/End/Left/Right/Enter, collapse kept across a re-render, dirty marker, the
+// focused row's actions in the Tab order); tabs of opened files (tablist, roving focus, manual
+// activation through workspace.openFile, Close/Delete never change files, sessionStorage across
+// a reload); four idle flushes of one typing burst = one checkpoint, another write ends the
+// burst; at 390×844 the prompt comes before the editor with no horizontal overflow; text
+// contrast ≥ 4.5:1 (editor line numbers included) and buttons ≥ 24×24 CSS px.
 //
 // Benchmarks (go test -run '^$' -bench . ./e2e/browser): tools/call round trip inside the page,
 // edit → ack latency (p50/p95), cold start (navigation → core ready / first preview ack in a
 // fresh browser context), Save to folder of 20 edited files through the durable runner into
-// OPFS (BenchmarkFolderSave: ms/op and ms/file).
+// OPFS (BenchmarkFolderSave: ms/op and ms/file), keystroke → paint p50/p95 idle and while
+// edits land and the preview recompiles (BenchmarkKeystrokeToPaint).
 //
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.

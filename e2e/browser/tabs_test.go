@@ -12,8 +12,8 @@ import (
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
-// tabsState is [path, aria-selected, tabindex] of every tab, in order.
-const tabsState = `JSON.stringify([...document.querySelectorAll("#editor-tabs [role=tab]")].map(t => [t.dataset.path, t.getAttribute("aria-selected"), t.tabIndex]))`
+// tabsState is [path, aria-selected] of every tab, in order.
+const tabsState = `JSON.stringify([...document.querySelectorAll("#editor-tabs [role=tab]")].map(t => [t.dataset.path, t.getAttribute("aria-selected")]))`
 
 func tabButton(path string) string { return `#editor-tabs [role=tab][data-path="` + path + `"]` }
 
