@@ -148,11 +148,24 @@ func reloadAccepting(t *testing.T, tab *chromium.Tab) bool {
 	return dialog
 }
 
+// fclick waits until sel exists and is enabled, then clicks it (again if a re-render replaced
+// the node between the lookup and the click).
 func fclick(t *testing.T, tab *chromium.Tab, sel string) {
 	t.Helper()
-	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel))); err != nil {
-		t.Fatalf("click %s: %v; console %v", sel, err, tab.Console())
+	ready := `(() => { const e = document.querySelector(` + jsString(sel) + `); return !!e && !e.disabled; })()`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = chromium.WaitFor[bool](tab, loadTimeout, ready); err != nil {
+			break
+		}
+		if err = tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel))); err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "Could not find node") {
+			break
+		}
 	}
+	t.Fatalf("click %s: %v; console %v", sel, err, tab.Console())
 }
 
 // openProject injects dir for the picker and clicks Open folder.

@@ -222,17 +222,32 @@ func folderObserve(a *app, e audit.ToolCallEvent) {
 	folderUIState.changed()
 }
 
-var folderTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
-	` <button type="button" id="folder-save" data-action="folder-save" aria-label="Save to folder" title="Save to folder (Ctrl/Cmd+S)"{{if .Busy}} disabled{{end}}>Save to folder</button>` +
-	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder"{{if .Busy}} disabled{{end}}>Reload folder</button>` +
-	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect"{{if .Busy}} disabled{{end}}>Disconnect</button>` +
-	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> <span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> {{else}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> {{end}}{{end}}` +
+// folderInfoTpl is the folder's name, permission and sync state; folderActionsTpl its buttons.
+// They are separate regions so a status change never replaces a button under the pointer, and
+// the busy state only toggles the buttons' disabled property.
+var folderInfoTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
+	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> {{end}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span>{{end}}`
+
+var folderActionsTpl = `{{if .Linked}}<button type="button" id="folder-save" data-action="folder-save" aria-label="Save to folder" title="Save to folder (Ctrl/Cmd+S)">Save to folder</button>` +
+	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder">Reload folder</button>` +
+	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect">Disconnect</button>{{end}}` +
 	`{{if .Grant}} <button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access">Grant folder access</button>{{end}}` +
-	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)"{{if .Busy}} disabled{{end}}>Open folder</button>` +
+	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)">Open folder</button>` +
 	`{{else}} <label class="folder-upload" for="folder-upload">Choose workspace folder <input type="file" id="folder-upload" webkitdirectory multiple aria-label="Choose workspace folder"></label>{{end}}`
 
-// folderTemplate renders #folder-region (html/template: everything is escaped).
-var folderTemplate = template.Must(template.New("folder").Parse(folderTpl))
+// Templates of the two parts of #folder-region (html/template: everything is escaped).
+var (
+	folderInfoTemplate    = template.Must(template.New("folder-info").Parse(folderInfoTpl))
+	folderActionsTemplate = template.Must(template.New("folder-actions").Parse(folderActionsTpl))
+)
+
+func execFolder(t *template.Template, v any) string {
+	var b strings.Builder
+	if err := t.Execute(&b, v); err != nil {
+		return template.HTMLEscapeString(err.Error())
+	}
+	return b.String()
+}
 
 func folderRender(a *app) {
 	s := folderUIState
@@ -241,7 +256,7 @@ func folderRender(a *app) {
 		return
 	}
 	s.mu.Lock()
-	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm, "Busy": s.busy,
+	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm,
 		"Grant":  (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != ""),
 		"Picker": fsa.HasPicker(), "Unsaved": s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != "")}
 	switch {
@@ -256,13 +271,22 @@ func folderRender(a *app) {
 	default:
 		v["Sync"] = "All changes written to the folder"
 	}
+	busy := s.busy
 	s.mu.Unlock()
-	var b strings.Builder
-	if err := folderTemplate.Execute(&b, v); err != nil {
-		b.Reset()
-		b.WriteString(template.HTMLEscapeString(err.Error()))
+	doc := js.Global().Get("document")
+	if doc.Call("getElementById", "folder-info").IsNull() {
+		delete(lastHTML, "folder-info")
+		delete(lastHTML, "folder-actions")
+		setRegion(folderStatusRegion, `<span id="folder-info" class="folder-info"></span> <span id="folder-actions" class="folder-actions"></span>`)
 	}
-	setRegion(folderStatusRegion, b.String())
+	setRegion("folder-info", execFolder(folderInfoTemplate, v))
+	setRegion("folder-actions", execFolder(folderActionsTemplate, v))
+	buttons := doc.Call("querySelectorAll", "#folder-actions button")
+	for i := 0; i < buttons.Length(); i++ {
+		if b := buttons.Index(i); b.Get("disabled").Bool() != busy {
+			b.Set("disabled", busy)
+		}
+	}
 }
 
 func folderKey(a *app, k keyInfo) bool {
