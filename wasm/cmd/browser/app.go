@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -387,16 +386,6 @@ func (a *app) start(ctx context.Context) {
 	jsbridge.Go("refreshLoop", a.refreshLoop)
 	jsbridge.Go("boot", func() {
 		a.watchSession()
-		// Mount the first preview before anything else: preview.refresh compiles and sets the
-		// srcdoc at once, then waits for the ack while the rest of the boot runs.
-		previewDone := make(chan struct{})
-		jsbridge.Go("boot.preview", func() {
-			defer close(previewDone)
-			if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
-				a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
-			}
-		})
-		runtime.Gosched() // let it reach the mount
 		var list struct {
 			Tools []json.RawMessage `json:"tools"`
 		}
@@ -414,7 +403,9 @@ func (a *app) start(ctx context.Context) {
 		a.emit(map[string]any{"kind": "ready", "tools": len(list.Tools)})
 		a.reload(ctx)
 		jsbridge.Go("persist", a.requestPersistence)
-		<-previewDone
+		if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
+			a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
+		}
 		a.reload(ctx)
 		for _, f := range features {
 			if f.start != nil {
