@@ -20,8 +20,8 @@ func init() {
 	})
 	register(&command{
 		Name:    "export",
-		Usage:   "--out FILE [--dir DIR] [--module PATH] [--host-timeout D]",
-		Summary: `write the standalone HTML export (CSS/JS inlined, assets as data: URLs) to FILE; print {"out","bytes","diagnostics"}`,
+		Usage:   "(--out FILE | --zip FILE) [--dir DIR] [--module PATH] [--host-timeout D]",
+		Summary: `write the standalone HTML export (CSS/JS inlined, assets as data: URLs) to FILE, or with --zip the whole workspace as a ZIP; print {"out","bytes","diagnostics"} or {"zip","bytes","files"}`,
 		Run:     runExport,
 	})
 }
@@ -40,6 +40,9 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkTarget("--out", *outFile); err != nil {
+		return err
+	}
 	ws.apply(hf)
 	raw, err := sessionMethod(ctx, e, hf, "preview/compile")
 	if err != nil {
@@ -56,7 +59,7 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("preview/compile: the module answered something that is not a compile result: %v: %.200q", err, raw)
 	}
 	if *outFile != "" {
-		if err := os.WriteFile(*outFile, []byte(*res.HTML), 0o644); err != nil {
+		if err := writeFileAtomic(*outFile, []byte(*res.HTML)); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
@@ -81,8 +84,10 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 // With --zip FILE instead of --out, it writes the whole workspace as a ZIP archive
 // (workspace/archive) and prints {"zip": FILE, "bytes": N, "files": N} (transfer.go).
 //
-// Errors: exit 2 without --out or --zip, with both, or when FILE resolves inside --dir (it would
-// write into the workspace's own files); exit 1 when the module cannot start, the workspace has
+// Errors: exit 2 without --out or --zip, with both, when FILE is a symbolic link (dangling or
+// not) or a directory, or when FILE resolves inside --dir (it would write into the workspace's
+// own files); FILE is written atomically (temporary file + rename: a failed write keeps the old
+// file); exit 1 when the module cannot start, the workspace has
 // no HTML entry (the core refuses the export), or FILE cannot be written.
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("export", e)
@@ -98,6 +103,11 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	}
 	if *outFile != "" && *zipFile != "" {
 		return usagef("--out and --zip cannot be combined: run export once for each")
+	}
+	for _, t := range []struct{ flag, file string }{{"--out", *outFile}, {"--zip", *zipFile}} {
+		if err := checkTarget(t.flag, t.file); err != nil {
+			return err
+		}
 	}
 	if ws.dir != "" && *zipFile != "" && within(ws.dir, *zipFile) {
 		return usagef("--zip %s is inside --dir %s: the archive would be written into the workspace's own files; choose a file outside it", *zipFile, ws.dir)
@@ -135,7 +145,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err := json.Unmarshal(raw, &res); err != nil || res.HTML == nil {
 		return fmt.Errorf("preview/export: the module answered something that is not {html}: %v", err)
 	}
-	if err := os.WriteFile(*outFile, []byte(*res.HTML), 0o644); err != nil {
+	if err := writeFileAtomic(*outFile, []byte(*res.HTML)); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
 	for _, d := range comp.Diagnostics {
@@ -192,6 +202,56 @@ func within(dir, path string) bool {
 	}
 	rel, err := filepath.Rel(d, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkTarget refuses (usage error, exit 2) an output FILE that is a symbolic link — dangling
+// or not, its target could lie inside the workspace or anywhere else — or an existing
+// directory. An empty file is no target and passes.
+func checkTarget(flag, file string) error {
+	if file == "" {
+		return nil
+	}
+	fi, err := os.Lstat(file)
+	if err != nil {
+		return nil // absent: written fresh
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return usagef("%s %s is a symbolic link: the CLI never writes through a link; name a regular file", flag, file)
+	}
+	if fi.IsDir() {
+		return usagef("%s %s is a directory; name a file", flag, file)
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to file through a temporary file in the same directory, synced
+// and renamed over file (mode 0644), so a failed write leaves any existing file as it was and
+// a symbolic link at file is replaced, never followed. Errors: the directory is not writable,
+// the write, sync or rename fails (the temporary file is removed).
+func writeFileAtomic(file string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 // resolve makes p absolute and resolves symbolic links in its longest existing prefix.

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 )
 
 // writeZip writes the workspace as a ZIP archive (the core's workspace/archive: sorted paths,
@@ -30,7 +29,7 @@ func writeZip(ctx context.Context, e *env, c *rpcClient, file string) error {
 	if err != nil {
 		return fmt.Errorf("workspace/archive: the archive is not base64: %w", err)
 	}
-	if err := os.WriteFile(file, data, 0o644); err != nil {
+	if err := writeFileAtomic(file, data); err != nil {
 		return fmt.Errorf("--zip: %w", err)
 	}
 	line, err := marshal(struct {

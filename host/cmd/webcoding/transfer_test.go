@@ -74,3 +74,65 @@ func TestExportZip(t *testing.T) {
 		t.Errorf("the folder changed: %d files, want %d", len(got), len(want))
 	}
 }
+
+// TestExportRefusesSymlinkTargets: export --zip / --out and preview --out naming a symbolic
+// link — dangling into --dir, or pointing at an existing file outside — exit 2 and write
+// nothing (the workspace gains no file, the link's target keeps its bytes); a regular existing
+// FILE is replaced whole, with no temporary file left beside it.
+func TestExportRefusesSymlinkTargets(t *testing.T) {
+	dir := seedCopy(t)
+	want := tree(t, dir)
+	outside := t.TempDir()
+	dangling := filepath.Join(outside, "lnk.zip")
+	if err := os.Symlink(filepath.Join(dir, "evil.zip"), dangling); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	victim := filepath.Join(outside, "keep.html")
+	if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toVictim := filepath.Join(outside, "lnk.html")
+	if err := os.Symlink(victim, toVictim); err != nil {
+		t.Fatal(err)
+	}
+	danglingHTML := filepath.Join(outside, "lnk2.html")
+	if err := os.Symlink(filepath.Join(dir, "evil.html"), danglingHTML); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", "--dir", dir, "--zip", dangling},
+		{"export", "--dir", dir, "--out", danglingHTML},
+		{"export", "--dir", dir, "--out", toVictim},
+		{"export", "--dir", dir, "--zip", toVictim},
+		{"preview", "--dir", dir, "--out", danglingHTML},
+		{"preview", "--dir", dir, "--out", toVictim},
+	} {
+		code, out, stderr := runCLIReader(t, strings.NewReader(""), args...)
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "symbolic link") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+	}
+	if got := tree(t, dir); len(got) != len(want) {
+		t.Errorf("the workspace changed: %d files, want %d", len(got), len(want))
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+		t.Errorf("the link's target was overwritten: %q", b)
+	}
+	existing := filepath.Join(outside, "old.zip")
+	if err := os.WriteFile(existing, []byte("old bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLIReader(t, strings.NewReader(""), "export", "--dir", dir, "--zip", existing); code != 0 {
+		t.Fatalf("export over an existing file: exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(existing)
+	if _, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err != nil {
+		t.Errorf("the replaced file is not the archive: %v", err)
+	}
+	entries, _ := os.ReadDir(outside)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
