@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -235,7 +236,7 @@ func TestUploadFilesInputUndo(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), []string{pngPath, fontPath, textPath})); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#transcript", "Uploaded 3 file(s): photo.png, brand.woff2, notes.md")
+	waitContains(t, tab, "#transcript", "Uploaded 3 file(s): photo.png (new), brand.woff2 (new), notes.md (new)")
 	after := trPaths(t, tab)
 	if after["photo.png"] != "asset" || after["brand.woff2"] != "asset" || after["notes.md"] != "text" || len(after) != len(before)+3 {
 		t.Fatalf("workspace after upload: %v", after)
@@ -285,7 +286,7 @@ func TestUploadRefusedFilesKeepOthers(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), []string{huge, hidden, binary, good})); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): good.css")
+	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): good.css (new)")
 	waitContains(t, tab, "#transcript", "Not uploaded: huge.png — too large (larger than 4 MB)")
 	waitContains(t, tab, "#transcript", "Not uploaded: .env — hidden files are not imported")
 	waitContains(t, tab, "#transcript", "Not uploaded: blob.txt — not an asset type and not UTF-8 text")
@@ -357,7 +358,7 @@ func TestDownloadZipEqualsWorkspace(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), []string{pngPath})); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): mark.png")
+	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): mark.png (new)")
 	directCall(t, tab, "workspace.createFile", `{"path":"css/extra dir/ü.css","source":"p { content: \"ü ✓\"; }"}`)
 	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"console.log(\"unsaved edit\");\n"}`)
 	root, _ := directCall(t, tab, "workspace.getStatus", `{}`)["rootName"].(string)
@@ -487,7 +488,7 @@ func TestUploadLargeAsset(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), []string{p})); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): big.woff2")
+	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): big.woff2 (new)")
 	t.Logf("4 MiB asset: file chosen → \"Uploaded 1 file(s)\" in %v", time.Since(t0))
 	if got := trArchive(t, rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"workspace/archive"}`))["big.woff2"]; !bytes.Equal(got, data) {
 		t.Fatalf("big.woff2: %d bytes back, want %d equal bytes", len(got), len(data))
@@ -515,7 +516,7 @@ func TestDropFilesOnExplorer(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("dragover with files was not accepted (defaultPrevented %v): %v", ok, err)
 	}
-	waitContains(t, tab, "#transcript", "Uploaded 2 file(s): dropped.css, icon.ico")
+	waitContains(t, tab, "#transcript", "Uploaded 2 file(s): dropped.css (new), icon.ico (new)")
 	after := trPaths(t, tab)
 	if after["dropped.css"] != "text" || after["icon.ico"] != "asset" || len(after) != len(before)+2 {
 		t.Errorf("workspace after the drop: %v", after)
@@ -524,4 +525,38 @@ func TestDropFilesOnExplorer(t *testing.T) {
 		t.Errorf("%d upload reports, want 1 (the text drop must not upload)", n)
 	}
 	noConsoleErrors(t, tab)
+}
+
+// TestUploadSaysReplacedAndRefusesOverLimit: uploading a file whose path exists says
+// "(replaced)" beside the new one's "(new)"; choosing more than 200 files is refused in the
+// page before any read, typed ([WORKSPACE_SOURCE_LIMIT], the real count, the limit, the
+// method named at most once) and the workspace is unchanged.
+func TestUploadSaysReplacedAndRefusesOverLimit(t *testing.T) {
+	tab, _ := trStudio(t)
+	dir := t.TempDir()
+	idx := trWriteFile(t, dir, "index.html", []byte("<!doctype html><h1>replaced by upload</h1>"))
+	pngPath, _ := trPNG(t, dir, "a.png", 3, 3)
+	if err := tab.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), []string{pngPath, idx})); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Uploaded 2 file(s): a.png (new), index.html (replaced)")
+	if !strings.Contains(trReadSource(t, tab, "index.html"), "replaced by upload") {
+		t.Error("index.html was not replaced")
+	}
+	before := trPaths(t, tab)
+	many := t.TempDir()
+	var list []string
+	for i := range 201 {
+		list = append(list, trWriteFile(t, many, fmt.Sprintf("f%03d.txt", i), []byte("x")))
+	}
+	if err := tab.Do(20*time.Second, chromedp.SetUploadFiles(chromedp.CSS("#upload-input"), list)); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Upload refused: [WORKSPACE_SOURCE_LIMIT] 201 files chosen; one upload takes at most 200 files.")
+	if tr := trTranscript(t, tab); strings.Contains(tr, "workspace/upload: workspace/upload") {
+		t.Errorf("doubled method prefix in the transcript: %s", tr)
+	}
+	if after := trPaths(t, tab); len(after) != len(before) {
+		t.Errorf("a refused upload changed the workspace: %d files, want %d", len(after), len(before))
+	}
 }

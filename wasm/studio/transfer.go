@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -195,9 +196,9 @@ func DecodeUploadParams(params json.RawMessage) ([]UploadFile, error) {
 	if mcp.JSONKind(raw) != "array" {
 		return nil, fmt.Errorf("files must be an array")
 	}
-	list := arrayElements(raw, MaxUploadFiles+1)
+	list := arrayElements(raw, math.MaxInt)
 	if len(list) == 0 || len(list) > MaxUploadFiles {
-		return nil, fmt.Errorf("files must hold 1..%d entries, not %d", MaxUploadFiles, len(list))
+		return nil, &UploadCountError{Count: len(list)}
 	}
 	out := make([]UploadFile, 0, len(list))
 	for i, item := range list {
@@ -208,6 +209,15 @@ func DecodeUploadParams(params json.RawMessage) ([]UploadFile, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// UploadCountError is DecodeUploadParams' error for a files array with no entry or more than
+// MaxUploadFiles: Count is the real number of entries. The method answers it as JSON-RPC
+// -32602 with data {"code": "WORKSPACE_SOURCE_LIMIT", "reason": "file-limit", "count", "limit"}.
+type UploadCountError struct{ Count int }
+
+func (e *UploadCountError) Error() string {
+	return fmt.Sprintf("[%s] one upload holds 1..%d files, not %d", mcp.CodeWorkspaceSourceLimit, MaxUploadFiles, e.Count)
 }
 
 // arrayElements splits a JSON array that passed mcp.CheckJSON into its raw elements (at most
@@ -452,7 +462,13 @@ func (e *env) transferMethods(methods map[string]abi.Method, p Ports) {
 	methods[MethodWorkspaceUpload] = func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 		files, err := DecodeUploadParams(params)
 		if err != nil {
-			return nil, invalidParams(MethodWorkspaceUpload + ": " + strings.TrimPrefix(err.Error(), "mcp: "))
+			jerr := invalidParams(MethodWorkspaceUpload + ": " + strings.TrimPrefix(err.Error(), "mcp: "))
+			var cnt *UploadCountError
+			if errors.As(err, &cnt) {
+				jerr.Data = map[string]any{"code": mcp.CodeWorkspaceSourceLimit, "reason": workspace.SkipFileLimit,
+					"count": cnt.Count, "limit": MaxUploadFiles}
+			}
+			return nil, jerr
 		}
 		paths := make([]string, 0, min(len(files), 20))
 		for _, f := range files[:min(len(files), 20)] {

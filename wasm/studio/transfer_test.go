@@ -421,11 +421,17 @@ func TestUploadParamsAreStrict(t *testing.T) {
 		}
 	}
 	var files []map[string]any
-	for i := range MaxUploadFiles + 1 {
+	for i := range MaxUploadFiles + 120 {
 		files = append(files, map[string]any{"path": "f" + itoa(i) + ".txt", "text": "x"})
 	}
-	if _, jerr := trMethod(t, s, MethodWorkspaceUpload, map[string]any{"files": files}); jerr == nil || !strings.Contains(jerr.Message, "1..200") {
-		t.Fatalf("201 entries: %+v", jerr)
+	// Over the limit: typed (code and data), the real count, the method named once.
+	_, jerr := trMethod(t, s, MethodWorkspaceUpload, map[string]any{"files": files})
+	if jerr == nil || !strings.Contains(jerr.Message, "1..200") || !strings.Contains(jerr.Message, "not 320") ||
+		!strings.Contains(jerr.Message, "[WORKSPACE_SOURCE_LIMIT]") || strings.Count(jerr.Message, MethodWorkspaceUpload) != 1 {
+		t.Fatalf("320 entries: %+v", jerr)
+	}
+	if d, _ := json.Marshal(jerr.Data); !strings.Contains(string(d), `"code":"WORKSPACE_SOURCE_LIMIT"`) || !strings.Contains(string(d), `"count":320`) || !strings.Contains(string(d), `"limit":200`) {
+		t.Fatalf("320 entries: data %s", d)
 	}
 	if st := trStatus(t, s); st.FileCount != 4 {
 		t.Fatalf("a refused request changed the workspace: %d files", st.FileCount)

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"iter"
 	"strings"
 	"unicode/utf8"
@@ -33,13 +34,15 @@ const (
 	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped
 )
 
-// Skipped is one entry the importer left out: {"path", "reason", "message"?}. A traversal
-// stopped by a limit adds exactly one summary entry with an empty path and reason
-// SkipFileLimit or SkipScanLimit.
+// Skipped is one entry the importer left out: {"path", "reason", "message"?, "count"?}. A
+// traversal stopped by a limit adds exactly one summary entry with an empty path and reason
+// SkipFileLimit or SkipScanLimit; a SkipFileLimit summary's Count is how many entries were left
+// out (counted up to the scan limit, without reading them).
 type Skipped struct {
 	Path    string `json:"path"`
 	Reason  string `json:"reason"`
 	Message string `json:"message,omitempty"`
+	Count   int    `json:"count,omitempty"`
 }
 
 // Imported is the importer's product: accepted files in entry order, what was skipped, and the
@@ -74,7 +77,13 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	out := Imported{RootName: rootName}
 	seen := map[string]bool{}
 	scanned, total := 0, 0
-	for e := range entries {
+	next, stop := iter.Pull(entries)
+	defer stop()
+	for {
+		e, ok := next()
+		if !ok {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
 		}
@@ -108,8 +117,26 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		}
 		seen[p] = true
 		if len(out.Files) >= MaxImportFiles {
-			out.Skipped = append(out.Skipped, Skipped{Reason: SkipFileLimit,
-				Message: "Stopped after 200 files; the rest of the folder was not imported."})
+			// Count what is left out (without reading it) so the summary tells the real number.
+			left := 1
+			for {
+				e, ok := next()
+				if !ok {
+					break
+				}
+				if ctx.Err() != nil {
+					return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+				}
+				if inSkippedFolder(e.Path) {
+					continue
+				}
+				if scanned++; scanned > MaxImportScannedEntries {
+					break
+				}
+				left++
+			}
+			out.Skipped = append(out.Skipped, Skipped{Reason: SkipFileLimit, Count: left,
+				Message: fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)})
 			break
 		}
 		asset := IsAssetPath(p)

@@ -61,7 +61,7 @@ func TestImportRules(t *testing.T) {
 	}
 	want[0].Path = "index.html"
 	if !slices.Equal(imp.Skipped, want) {
-		t.Fatalf("skipped\n got %q\nwant %q", imp.Skipped, want)
+		t.Fatalf("skipped\n got %+v\nwant %+v", imp.Skipped, want)
 	}
 	if reads != 3 {
 		t.Fatalf("oversized or skipped entries were read: %d reads", reads)
@@ -117,6 +117,10 @@ func TestImportFileLimitAndTotal(t *testing.T) {
 	}
 	if len(imp.Files) != 200 || len(imp.Skipped) != 1 || imp.Skipped[0].Reason != SkipFileLimit {
 		t.Fatalf("files %d skipped %+v", len(imp.Files), imp.Skipped)
+	}
+	// The summary counts every file left out (50 here), not 1.
+	if s := imp.Skipped[0]; s.Count != 50 || !strings.Contains(s.Message, "50 more file(s)") {
+		t.Fatalf("file-limit summary %+v: want count 50 named in the message", s)
 	}
 	if imp.ActivePath != "f000.txt" {
 		t.Fatalf("active %q: first text file", imp.ActivePath)

@@ -140,8 +140,8 @@ func (a *app) rpc(ctx context.Context, id, method string, params any, out any) e
 	if err := json.Unmarshal(resp, &r); err != nil {
 		return fmt.Errorf("%s: bad response: %w", method, err)
 	}
-	if r.Error != nil {
-		return fmt.Errorf("%s: %s", method, r.Error.Message)
+	if r.Error != nil { // the core's message may already name the method: name it once
+		return fmt.Errorf("%s: %s", method, bytes.TrimPrefix([]byte(r.Error.Message), []byte(method+": ")))
 	}
 	if out != nil {
 		return json.Unmarshal(r.Result, out)

@@ -349,6 +349,7 @@ type skippedEntry struct {
 	Path    string `json:"path"`
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
+	Count   int    `json:"count"` // a limit summary: the entries left out
 }
 
 // folderFailure adds a typed error entry with its recovery actions (REFERENCE §3.2 format).
@@ -469,6 +470,10 @@ func folderSkipped(a *app, skipped []skippedEntry) {
 		return
 	}
 	var b strings.Builder
+	total := 0
+	for _, s := range skipped {
+		total += max(s.Count, 1)
+	}
 	for i, s := range skipped {
 		if i == 20 {
 			fmt.Fprintf(&b, "\n… and %d more", len(skipped)-20)
@@ -487,7 +492,7 @@ func folderSkipped(a *app, skipped []skippedEntry) {
 		}
 		b.WriteString(p + ": " + msg)
 	}
-	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Skipped %d item(s)", len(skipped)), Details: b.String()})
+	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Skipped %d item(s)", total), Details: b.String()})
 }
 
 // folderSaveAny is Save / Ctrl+S: workspace.saveAll while a folder is linked, otherwise the

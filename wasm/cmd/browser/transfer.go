@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -129,6 +130,13 @@ type uploadEntry struct {
 // reason.
 func (a *app) uploadFiles(ctx context.Context, files []js.Value) {
 	a.flushDraft(ctx)
+	if len(files) > studio.MaxUploadFiles {
+		// One upload (and one workspace) holds at most MaxUploadFiles files: refuse here,
+		// typed, before reading any file (the core refuses the same way).
+		a.addEntry(entry{Kind: "error", Text: fmt.Sprintf("Upload refused: [%s] %d files chosen; one upload takes at most %d files. Nothing was uploaded: choose fewer files.",
+			mcp.CodeWorkspaceSourceLimit, len(files), studio.MaxUploadFiles)})
+		return
+	}
 	var entries []uploadEntry
 	var refused []workspace.Skipped
 	total := 0
@@ -160,7 +168,11 @@ func (a *app) uploadFiles(ctx context.Context, files []js.Value) {
 	}
 	names := make([]string, 0, len(res.Uploaded))
 	for _, u := range res.Uploaded {
-		names = append(names, u.Path)
+		if u.Replaced {
+			names = append(names, u.Path+" (replaced)")
+		} else {
+			names = append(names, u.Path+" (new)")
+		}
 	}
 	text := "Uploaded " + strconv.Itoa(len(res.Uploaded)) + " file(s)"
 	if len(names) > 0 {
