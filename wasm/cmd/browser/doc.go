@@ -71,6 +71,10 @@
 // cards show a local diff computed on a scratch session and "Approve all for this run"
 // (approval.go, approvals/approveRun); the inspector's History panel lists checkpoints, diffs
 // one against the current files and restores it through workspace/restoreCheckpoint
-// (history.go, history_diff.go). Regions are rendered with html/template (file names and model
-// text are escaped) and focus is restored by element id after each render.
+// (history.go, history_diff.go). The explorer is an ARIA tree with roving focus (tree.go), the
+// opened files are an ARIA tablist (tabs.go), and the draft's flushes of one typing burst share
+// a _meta.coalesceKey so they fold into one checkpoint (editor.go). Regions are rendered with
+// html/template (file names and model text are escaped) and focus is restored by element id
+// after each render; the render loop waits for the next paint right after a keystroke
+// (frame.go: the Go runtime runs woken goroutines before it returns from a JS callback).
 package main

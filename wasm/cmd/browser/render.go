@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"hash/fnv"
 	"html/template"
+	"slices"
 	"strconv"
+	"sync"
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/iframe"
@@ -113,7 +115,7 @@ func (a *app) render() {
 	if n := doc.Call("getElementById", "studio-notice"); !n.IsNull() {
 		n.Set("hidden", st.notice == "" && !st.updateReady)
 	}
-	setRegion("recipes", execTpl("recipes", agent.Recipes()))
+	setRegion("recipes", recipesHTML())
 	// #file-list is the explorer tree (tree.go), drawn by its feature render hook.
 
 	a.renderEditor(st)
@@ -125,7 +127,7 @@ func (a *app) render() {
 			}
 		}
 	}
-	if setRegion("transcript", execTpl("transcript", st.transcript)) {
+	if setRegion("transcript", transcriptHTML(st.transcript)) {
 		if t := doc.Call("getElementById", "transcript"); !t.IsNull() {
 			t.Set("scrollTop", t.Get("scrollHeight"))
 		}
@@ -137,7 +139,7 @@ func (a *app) render() {
 	}
 	setRegion("preview-error", execTpl("previewError", msg))
 	setRegion("preview-diagnostics", execTpl("diagnostics", st.preview.Diagnostics))
-	setRegion("preview-console", execTpl("console", st.preview.Console))
+	setRegion("preview-console", consoleHTML(st.preview.Console))
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
 	}
@@ -146,4 +148,32 @@ func (a *app) render() {
 			f.render(a)
 		}
 	}
+}
+
+// Template results of the larger regions are memoized on their input, so a render after an
+// unrelated change (every keystroke, every preview ack) does not re-run them.
+var (
+	recipesHTML = sync.OnceValue(func() string { return execTpl("recipes", agent.Recipes()) })
+	memoEntries []entry
+	memoEntryHT string
+	memoConsole []iframe.ConsoleLine
+	memoConsHT  string
+)
+
+// transcriptHTML is the "transcript" template for list (memoized; render loop only).
+func transcriptHTML(list []entry) string {
+	if memoEntryHT == "" || !slices.EqualFunc(list, memoEntries, func(a, b entry) bool {
+		return a.Kind == b.Kind && a.Text == b.Text && a.Details == b.Details && slices.Equal(a.Actions, b.Actions)
+	}) {
+		memoEntries, memoEntryHT = list, execTpl("transcript", list)
+	}
+	return memoEntryHT
+}
+
+// consoleHTML is the "console" template for lines (memoized; render loop only).
+func consoleHTML(lines []iframe.ConsoleLine) string {
+	if memoConsHT == "" || !slices.Equal(lines, memoConsole) {
+		memoConsole, memoConsHT = lines, execTpl("console", lines)
+	}
+	return memoConsHT
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"path"
 	"slices"
@@ -50,6 +51,7 @@ type tabsState struct {
 	moveFocus  bool   // focus the roving tab after the next render (after a close)
 	ids        map[string]string
 	saved      string // what sessionStorage holds
+	sig        string // the views of the last render (render loop only)
 }
 
 var tabs = &tabsState{ids: map[string]string{}}
@@ -177,6 +179,17 @@ func renderTabs(a *app) {
 			}()
 		}
 	}
+	var sig strings.Builder // what the HTML depends on: skip the template when unchanged
+	for _, v := range views {
+		fmt.Fprintf(&sig, "%s\x00%s\x00%t%t\x01", v.Path, v.Name, v.Active, v.Dirty)
+	}
+	if sig.String() == tabs.sig {
+		if move {
+			applyTabsFocus(true)
+		}
+		return
+	}
+	tabs.sig = sig.String()
 	var b strings.Builder
 	if err := tabsTpl.Execute(&b, views); err != nil {
 		b.WriteString(template.HTMLEscapeString(err.Error()))
