@@ -46,12 +46,17 @@ func wcall(c *registry.Call, expected *int64) workspace.Call {
 //   - PREVIEW_REVISION_SUPERSEDED (retryable): {requestedRevision, actualRevision, revision, applied}
 //   - PREVIEW_RUNTIME_ERROR: {revision, applied}; the port reported a runtime error (or could
 //     not mount)
-//   - ctx's error when the caller cancelled (the registry maps it to TOOL_CANCELLED)
+//   - the caller cancelled (or the call's deadline passed) while mounting or waiting for the
+//     acknowledgement: when nothing was applied, ctx's error (the registry maps it to
+//     TOOL_CANCELLED / TOOL_TIMEOUT); when the change was applied, a TOOL_CANCELLED (or
+//     TOOL_TIMEOUT) error whose details say so — {revision, applied: true, phase:
+//     "preview-ack"} — and whose message says the change was applied, then cancelled while
+//     waiting for the preview (SPEC §2.13: an applied mutation is never reported as not done)
 func (e *env) sync(ctx context.Context, rev int64, applied, remount bool) error {
 	s := e.m.Snapshot()
 	if err := e.preview.Mount(ctx, Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return appliedThenCancelled(ctx, rev, applied)
 		}
 		e.m.SetPreviewStatus(rev, workspace.PreviewError, err.Error())
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
@@ -67,6 +72,8 @@ func (e *env) sync(ctx context.Context, rev int64, applied, remount bool) error 
 		}
 		return mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": rev, "timeoutMs": ms, "applied": applied},
 			"Preview did not acknowledge revision %d within %d ms. %s", rev, ms, advice)
+	case err != nil && ctx.Err() != nil:
+		return appliedThenCancelled(ctx, rev, applied)
 	case err != nil:
 		return err
 	case ack.Revision > rev:
@@ -85,6 +92,25 @@ func (e *env) sync(ctx context.Context, rev int64, applied, remount bool) error 
 	}
 	e.m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
 	return nil
+}
+
+// appliedThenCancelled is sync's error when ctx ended while the preview was mounting or being
+// awaited. Without an applied change it is ctx's error (the registry's usual TOOL_CANCELLED /
+// TOOL_TIMEOUT). With one it is a typed error that says the change landed: TOOL_CANCELLED
+// (retryable; ctx cancelled) or TOOL_TIMEOUT (retryable; ctx's deadline passed), details
+// {revision, applied: true, phase: "preview-ack"}, message "Applied revision N, then cancelled
+// while waiting for the preview; do not repeat the change." (SPEC §2.13).
+func appliedThenCancelled(ctx context.Context, rev int64, applied bool) error {
+	if !applied {
+		return ctx.Err()
+	}
+	d := map[string]any{"revision": rev, "applied": true, "phase": "preview-ack"}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return mcp.NewError(mcp.CodeToolTimeout, true, d,
+			"Applied revision %d, then timed out while waiting for the preview; refresh the preview, do not repeat the change.", rev)
+	}
+	return mcp.NewError(mcp.CodeToolCancelled, true, d,
+		"Applied revision %d, then cancelled while waiting for the preview; do not repeat the change.", rev)
 }
 
 // noDownloadTarget is the error of workspace.downloadFile on a host without a download target

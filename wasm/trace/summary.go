@@ -10,7 +10,8 @@ import (
 )
 
 // CallSummary is the safe one-line summary of a finished call (REFERENCE §8): the error code
-// for a failure, otherwise by tool —
+// for a failure (followed by " · applied…" when its details say the change landed anyway,
+// SPEC §2.13), otherwise by tool —
 //
 //	workspace.getStatus, workspace.listFiles   "<n> files · revision r"
 //	workspace.reset                            "reset <root> · <n> files"
@@ -32,7 +33,7 @@ func CallSummary(name string, res *mcp.CallToolResult) string {
 	}
 	if res.IsError {
 		if res.Error != nil && mcp.ValidCode(res.Error.Code) {
-			return string(res.Error.Code)
+			return string(res.Error.Code) + appliedNote(res)
 		}
 		return "failed"
 	}
@@ -84,6 +85,37 @@ func CallSummary(name string, res *mcp.CallToolResult) string {
 		return join(p, rev())
 	}
 	return rev()
+}
+
+// appliedNote is the part of a failure's summary that says its change landed anyway (error
+// details {applied: true, revision}, SPEC §2.13): " · applied, then cancelled while waiting for
+// the preview · revision r" for TOOL_CANCELLED, " · applied · revision r" for any other code,
+// "" when nothing was applied. It reads only the two detail fields.
+func appliedNote(res *mcp.CallToolResult) string {
+	var sc struct {
+		Details struct {
+			Applied  bool     `json:"applied"`
+			Revision *float64 `json:"revision"`
+		} `json:"details"`
+	}
+	if len(res.StructuredContent) == 0 || json.Unmarshal(res.StructuredContent, &sc) != nil || !sc.Details.Applied {
+		return ""
+	}
+	note := " · applied"
+	if res.Error.Code == mcp.CodeToolCancelled {
+		note = " · applied, then cancelled while waiting for the preview"
+	}
+	if r, ok := number(ptrValue(sc.Details.Revision)); ok {
+		note += " · revision " + strconv.FormatInt(r, 10)
+	}
+	return note
+}
+
+func ptrValue(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
 }
 
 // agentSummary is the summary of a finished agent.request row: "<n> tool call(s)", "<tool>
