@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,9 @@ func TestVersionHistory(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#history-restore"))); err != nil {
 		t.Fatal(err)
 	}
-	paletteWait(t, tab, "confirm dialog", `document.querySelector("#confirm-dialog").open && document.querySelector("#confirm-dialog-title").textContent.includes("Restore revision `+first+`")`)
+	cur := strconv.FormatFloat(directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64), 'f', -1, 64)
+	// The dialog names the current revision (not the one the diff was computed at).
+	paletteWait(t, tab, "confirm dialog naming the current revision "+cur, `document.querySelector("#confirm-dialog").open && document.querySelector("#confirm-dialog-title").textContent.includes("Restore revision `+first+`") && document.querySelector("#confirm-dialog-text").textContent.includes("current files (revision `+cur+`)")`)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#confirm-dialog-ok"))); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +67,25 @@ func TestVersionHistory(t *testing.T) {
 	if src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"]; src == orig {
 		t.Fatal("the stale restore changed the files")
 	}
+	// Re-read & retry refreshes the diff against the current files and asks again; Cancel
+	// restores nothing.
 	clickEntryAction(t, tab, "[WORKSPACE_REVISION_CONFLICT]", "Re-read & retry")
+	paletteWait(t, tab, "re-read diff and a new confirm", `document.querySelector("#confirm-dialog").open &&
+		document.querySelector("#history-panel .history-diff h3").textContent.includes("Current files (revision `+cur+`)") &&
+		document.querySelector("#confirm-dialog-text").textContent.includes("current files (revision `+cur+`)") &&
+		!document.querySelector("#confirm-dialog-text").textContent.includes("refused")`)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#confirm-dialog-cancel"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Restore of revision "+first+" cancelled; nothing changed.")
+	if src := directCall(t, tab, "workspace.readFile", `{"path":"README.md"}`)["source"]; src != "# moved on\n" {
+		t.Fatalf("a cancelled re-read restore changed the files: README.md %q", src)
+	}
+	clickEntryAction(t, tab, "[WORKSPACE_REVISION_CONFLICT]", "Re-read & retry")
+	paletteWait(t, tab, "confirm dialog again", `document.querySelector("#confirm-dialog").open`)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#confirm-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
 	waitContains(t, tab, "#transcript", "Restored revision "+first+" as revision")
 	if src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"]; src != orig {
 		t.Errorf("app.js after restore: %q", src)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"strconv"
 	"sync"
@@ -175,9 +176,7 @@ func historyAction(a *app, act uiAction) bool {
 		if busy || rev <= 0 {
 			return true
 		}
-		if !a.confirm(ctx, confirmOptions{Title: "Restore revision " + strconv.FormatInt(rev, 10) + "?",
-			Text: "The files of revision " + strconv.FormatInt(rev, 10) + " replace the current files (revision " +
-				strconv.FormatInt(expected, 10) + "). Undo brings the current files back.", OK: "Restore", Danger: true}) {
+		if !historyConfirm(ctx, a, rev, expected) {
 			return true
 		}
 		historyRestore(ctx, a, rev, &expected)
@@ -185,6 +184,25 @@ func historyAction(a *app, act uiAction) bool {
 		return false
 	}
 	return true
+}
+
+// historyConfirm asks in the in-app dialog before restoring rev over the files the diff was
+// computed against (diffAt). The text names the workspace's current revision (re-listed now,
+// not the one the panel last showed); when it moved past diffAt the dialog says the restore
+// will be refused until the diff is re-read. It reports whether the user chose Restore.
+func historyConfirm(ctx context.Context, a *app, rev, diffAt int64) bool {
+	cur := diffAt
+	if list, err := loadHistory(ctx, a); err == nil {
+		cur = list.Revision
+	}
+	r := strconv.FormatInt(rev, 10)
+	text := "The files of revision " + r + " replace the current files (revision " + strconv.FormatInt(cur, 10) +
+		"). Undo brings the current files back."
+	if cur != diffAt {
+		text += " The diff shown was computed at revision " + strconv.FormatInt(diffAt, 10) +
+			"; the workspace changed since, so this restore will be refused until it is re-read."
+	}
+	return a.confirm(ctx, confirmOptions{Title: "Restore revision " + r + "?", Text: text, OK: "Restore", Danger: true})
 }
 
 // historySelect computes the diff of checkpoint rev against the current files (0 closes it).
@@ -219,7 +237,8 @@ func historySelect(ctx context.Context, a *app, rev int64) {
 }
 
 // historyRestore runs workspace/restoreCheckpoint; a failure becomes a chat entry with its
-// recovery actions (Re-read & retry re-reads the revision and restores again).
+// recovery actions (Retry restores again with the same expectedRevision; Re-read & retry
+// recomputes the diff against the current files and asks in the confirm dialog again).
 func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
 	hist.mu.Lock()
 	hist.busy = true
@@ -248,15 +267,24 @@ func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
 			Applied: detailsApplied(res.Error.Details), Tool: studio.MethodHistoryRestore}
 		if !f.Applied {
 			f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
-				var fresh *int64
-				if reread {
-					r, err := a.freshRevision(ctx)
-					if err != nil {
-						return err
-					}
-					fresh = &r
+				if !reread { // Retry: the same arguments (the same expectedRevision)
+					historyRestore(ctx, a, rev, expected)
+					return nil
 				}
-				historyRestore(ctx, a, rev, fresh)
+				// Re-read & retry: recompute the diff against the current files and ask again;
+				// the restore then expects the revision that diff was computed against.
+				historySelect(ctx, a, rev)
+				hist.mu.Lock()
+				at, diffErr := hist.diffAt, hist.diffErr
+				hist.mu.Unlock()
+				if diffErr != "" {
+					return errors.New(diffErr)
+				}
+				if !historyConfirm(ctx, a, rev, at) {
+					a.addEntry(entry{Kind: "info", Text: "Restore of revision " + strconv.FormatInt(rev, 10) + " cancelled; nothing changed."})
+					return nil
+				}
+				historyRestore(ctx, a, rev, &at)
 				return nil
 			})
 		}
