@@ -444,8 +444,9 @@ func (t *Trace) Row(id string) (Row, bool) {
 	return Row{}, false
 }
 
-// Sessions returns the distinct session ids of the kept rows, sorted, "" (no session: direct
-// calls) included when present.
+// Sessions returns the distinct session ids of the kept rows in natural order (digit runs by
+// value: openrouter-2 before openrouter-10), "" (no session: direct calls) included when
+// present.
 func (t *Trace) Sessions() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -503,7 +504,7 @@ func bound(s string) string {
 
 func sortStrings(s []string) {
 	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+		for j := i; j > 0 && naturalLess(s[j], s[j-1]); j-- {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
