@@ -22,7 +22,9 @@ import (
 // "Search workspace files".
 //
 // Both are native modal <dialog>s (showModal: the rest of the page is inert, so focus is
-// trapped; Escape closes; focus returns to the element that opened them) following the
+// trapped; Escape closes and focus returns to the element that opened them; choosing a result
+// consumes its Enter — keydown and keypress — and puts focus and the caret in the editor, on
+// the result's line, never back on the opener) following the
 // ARIA combobox pattern: the text field is role="combobox" with aria-controls naming a
 // role="listbox" of role="option" rows and aria-activedescendant naming the highlighted one;
 // Up/Down/Home/End move the highlight, Enter (or a click) chooses it.
@@ -77,6 +79,11 @@ var palette struct {
 	more   bool // search: more hits than shown
 	gen    int  // query generation (newest wins)
 	opener js.Value
+	// swallowUntil: after Enter chose a result, the same key press's keypress (a separate
+	// "char" event for synthetic input) is consumed until its keyup or this time, so it can
+	// never activate the element that has focus once the dialog closed (the header button
+	// that opened it, or the editor).
+	swallowUntil time.Time
 }
 
 var paletteTpl = template.Must(template.New("").Parse(`
@@ -107,6 +114,27 @@ func paletteBind(a *app) {
 		span.Set("innerHTML", execPaletteTpl("buttons", nil))
 		head.Call("insertAdjacentElement", "afterend", span)
 	}
+	// Capture phase on the window: runs before any element sees the Enter that chose a result.
+	swallow := jsbridge.Func("palette.swallowEnter", func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		if ev.Get("key").String() != "Enter" {
+			return nil
+		}
+		palette.mu.Lock()
+		active := time.Now().Before(palette.swallowUntil)
+		if ev.Get("type").String() == "keyup" {
+			palette.swallowUntil = time.Time{}
+		}
+		palette.mu.Unlock()
+		if active {
+			ev.Call("preventDefault")
+			ev.Call("stopImmediatePropagation")
+		}
+		return nil
+	})
+	listeners = append(listeners, swallow)
+	js.Global().Call("addEventListener", "keypress", swallow, true)
+	js.Global().Call("addEventListener", "keyup", swallow, true)
 	for _, d := range []*paletteDialog{quickOpen, searchBox} {
 		d := d
 		dlg := doc.Call("getElementById", d.dialog)
@@ -186,6 +214,12 @@ func paletteKey(a *app, k keyInfo) bool {
 		}
 		idx = n - 1
 	case "Enter":
+		// Consumed (the caller prevents the default), including its keypress: see swallowUntil.
+		palette.mu.Lock()
+		if idx >= 0 && idx < n {
+			palette.swallowUntil = time.Now().Add(time.Second)
+		}
+		palette.mu.Unlock()
 		jsbridge.Go("palette.choose", func() { paletteChoose(a, idx) })
 		return true
 	default:
@@ -314,6 +348,7 @@ func paletteChoose(a *app, i int) {
 	ok := d != nil && i >= 0 && i < len(palette.items)
 	if ok {
 		it = palette.items[i]
+		palette.opener = js.Undefined() // a chosen result sends focus to the editor, not the opener
 	}
 	palette.mu.Unlock()
 	if !ok {
@@ -323,9 +358,8 @@ func paletteChoose(a *app, i int) {
 		dlg.Call("close", "chosen")
 	}
 	a.action("open", it.Path, "")
-	if it.Line > 0 {
-		gotoLine(it.Path, it.Line)
-	}
+	// The caret goes to the result's line (quick open: the first line) and focus to the editor.
+	gotoLine(it.Path, max(it.Line, 1))
 }
 
 // gotoLine moves the editor's caret to line once the widget shows path (up to 3 s).
