@@ -76,6 +76,10 @@
 // OPFS (BenchmarkFolderSave: ms/op and ms/file), keystroke → paint p50/p95 idle and while
 // edits land and the preview recompiles (BenchmarkKeystrokeToPaint).
 //
+// New-user fixes (newuser_test.go): navigating the same tab to the studio again stays
+// writable (the old page's workspace lock is waited for); a read-only second tab takes over,
+// re-hydrated from IndexedDB, when the first tab closes.
+//
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
 package browser

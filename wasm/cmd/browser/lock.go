@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -22,61 +23,101 @@ const (
 	lockUnsupported = "unsupported" // no navigator.locks: every tab writes (last write wins)
 )
 
-// acquireWorkspaceLock asks for the workspace lock without waiting (ifAvailable). A granted
-// lock is held for the life of the page: the lock callback returns a Promise that never
-// settles. It must be called from a goroutine (it waits for the lock manager's answer).
-func acquireWorkspaceLock(ctx context.Context) string {
+// lockWait bounds how long a starting page waits for the workspace lock before it shows the
+// workspace read-only. A page that replaces this tab's previous page (navigation, a retyped
+// URL) finds the lock still held for a moment while the old document unloads; a true second
+// tab holds it for as long as it stays open.
+const lockWait = 1500 * time.Millisecond
+
+// acquireWorkspaceLock requests the workspace lock (a queued request, not ifAvailable) and
+// waits at most wait for it. A granted lock is held for the life of the page: the lock
+// callback returns a Promise that never settles. It returns lockHeld when the lock came in
+// time; lockBusy when it did not, with later closed if and when the still queued request is
+// granted afterwards (the other page went away: this page may switch to writable); and
+// lockUnsupported without navigator.locks. It must be called from a goroutine.
+func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
 	locks := js.Global().Get("navigator").Get("locks")
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
-		return lockUnsupported
+		return lockUnsupported, nil
 	}
-	answer := make(chan bool, 1)
-	var cb js.Func
-	cb = jsbridge.Func("locks.request", func(_ js.Value, args []js.Value) any {
-		granted := len(args) > 0 && !args[0].IsNull() && !args[0].IsUndefined()
-		select {
-		case answer <- granted:
-		default:
-		}
-		if !granted {
-			return nil
-		}
+	granted := make(chan struct{})
+	cb := jsbridge.Func("locks.request", func(_ js.Value, args []js.Value) any {
+		close(granted)
 		// Hold the lock until the page goes away.
 		return js.Global().Get("Promise").New(js.FuncOf(func(js.Value, []js.Value) any { return nil }))
 	})
-	opts := js.Global().Get("Object").New()
-	opts.Set("ifAvailable", true)
-	p := locks.Call("request", workspaceLock, opts, cb)
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
+	locks.Call("request", workspaceLock, cb)
+	t := time.NewTimer(wait)
+	defer t.Stop()
 	select {
-	case granted := <-answer:
-		if granted {
-			return lockHeld
-		}
-		go func() { _, _ = jsbridge.Await(context.Background(), p); cb.Release() }()
-		return lockBusy
+	case <-granted:
+		return lockHeld, nil
+	case <-t.C:
+		return lockBusy, granted
 	case <-ctx.Done():
-		return lockUnsupported
+		return lockBusy, granted
 	}
 }
 
 // errReadOnly is the storage error of a tab that does not hold the workspace lock.
 var errReadOnly = errors.New("read-only: this workspace is open in another tab; changes here are not saved")
 
-// readOnlyRepository loads the stored workspace but refuses every write, so a second tab
-// shows the workspace without overwriting the first tab's edits; the manager then runs in
-// memory mode with errReadOnly as its storageError.
-type readOnlyRepository struct{ inner workspace.Repository }
+// readOnlyRepository loads the stored workspace but refuses every write while the page does
+// not hold the workspace lock, so a second tab shows the workspace without overwriting the
+// first tab's edits; the manager then runs in memory mode with errReadOnly as its
+// storageError. Once the lock is granted later (grant), writes pass through: the page then
+// rebuilds its session, which hydrates from IndexedDB again (nothing stored is overwritten).
+type readOnlyRepository struct {
+	inner    workspace.Repository
+	writable *atomic.Bool
+}
+
+func newReadOnlyRepository(inner workspace.Repository) readOnlyRepository {
+	return readOnlyRepository{inner: inner, writable: new(atomic.Bool)}
+}
+
+// grant lets writes through (the page now holds the workspace lock).
+func (r readOnlyRepository) grant() { r.writable.Store(true) }
 
 func (r readOnlyRepository) Load(ctx context.Context) (workspace.Snapshot, error) {
 	return r.inner.Load(ctx)
 }
 
-func (r readOnlyRepository) SaveSnapshot(context.Context, workspace.Snapshot) error {
-	return errReadOnly
+func (r readOnlyRepository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) error {
+	if !r.writable.Load() {
+		return errReadOnly
+	}
+	return r.inner.SaveSnapshot(ctx, s)
 }
 
-func (r readOnlyRepository) SaveChanges(context.Context, workspace.Metadata, []*workspace.File, []string) error {
-	return errReadOnly
+func (r readOnlyRepository) SaveChanges(ctx context.Context, m workspace.Metadata, put []*workspace.File, del []string) error {
+	if !r.writable.Load() {
+		return errReadOnly
+	}
+	return r.inner.SaveChanges(ctx, m, put, del)
+}
+
+// takeOverWorkspace runs when the lock of a page that started read-only is granted later:
+// the repository becomes writable, session/configure {} builds a fresh session hydrated from
+// IndexedDB (the stored workspace wins over this page's unsaved in-memory view), the notice
+// is cleared and the preview remounted. Folder links and durable operations still need a
+// reload (their ports are assembled at start). It runs on its own goroutine.
+func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, later <-chan struct{}) {
+	<-later
+	repo.grant()
+	if err := a.rpc(ctx, "", "session/configure", map[string]any{}, nil); err != nil {
+		a.log(2, "workspace lock granted, but the session could not be rebuilt: "+err.Error())
+		return
+	}
+	a.mu.Lock()
+	a.lock = lockHeld
+	a.st.notice = ""
+	a.mu.Unlock()
+	a.addEntry(entry{Kind: "info", Text: "The other tab closed: this tab now saves the workspace in this browser (reloaded from IndexedDB)."})
+	a.reload(ctx)
+	if err := a.tool(ctx, "preview.refresh", nil, nil); err != nil {
+		a.addEntry(entry{Kind: "error", Text: "Preview: " + err.Error()})
+	}
+	a.requestRefresh()
+	a.markDirty()
 }

@@ -38,9 +38,13 @@ func main() {
 	a := newApp()
 	wsRepo := idb.New(idb.DefaultName)
 	var repo workspace.Repository = wsRepo
-	a.lock = acquireWorkspaceLock(context.Background())
+	var later <-chan struct{}
+	var takeOver func()                                                  // a busy lock granted later: switch to writable (lock.go)
+	a.lock, later = acquireWorkspaceLock(context.Background(), lockWait) // lock.go
 	if a.lock == lockBusy {
-		repo = readOnlyRepository{inner: repo}
+		ro := newReadOnlyRepository(repo)
+		repo = ro
+		takeOver = func() { a.takeOverWorkspace(context.Background(), ro, later) }
 	}
 	port, err := iframe.New(iframe.Options{Shim: js.Global().Get("webcodingPreview"), OnChange: a.previewChanged})
 	ports := studio.Ports{
@@ -68,5 +72,8 @@ func main() {
 		conformanceHook()
 	}
 	a.start(context.Background())
+	if takeOver != nil {
+		jsbridge.Go("workspaceLock", takeOver)
+	}
 	select {}
 }
