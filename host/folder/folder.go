@@ -281,5 +281,12 @@ func (d *DirFolder) DeleteFile(ctx context.Context, p string) error {
 	} else if err != nil {
 		return d.alive()
 	}
+	// Remove the parent folders the delete emptied (a rename's old folder), never the root:
+	// Remove refuses a non-empty folder, which ends the walk.
+	for dir := filepath.Dir(name); dir != "." && dir != string(filepath.Separator); dir = filepath.Dir(dir) {
+		if d.root.Remove(dir) != nil {
+			break
+		}
+	}
 	return nil
 }

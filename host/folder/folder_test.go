@@ -222,3 +222,33 @@ func TestSaveAllThroughDirFolder(t *testing.T) {
 		t.Fatalf("stale save: %v", terr)
 	}
 }
+
+// TestDeletePrunesEmptiedFolders: deleting the last file of a folder (a rename's old folder)
+// removes the folders it emptied, up to but never the root; a folder that still holds a file
+// stays.
+func TestDeletePrunesEmptiedFolders(t *testing.T) {
+	d, dir := setup(t)
+	for _, p := range []string{"old/deep/a.js", "keep/x.js", "keep/sub/y.js"} {
+		if err := d.WriteFile(ctx, p, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.DeleteFile(ctx, "old/deep/a.js"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the emptied folder old/ stays: %v", err)
+	}
+	if err := d.DeleteFile(ctx, "keep/sub/y.js"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep", "sub")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("keep/sub stays: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep", "x.js")); err != nil {
+		t.Fatalf("keep/x.js was removed: %v", err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the root was removed: %v", err)
+	}
+}
