@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -77,6 +78,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	out := Imported{RootName: rootName}
 	seen := map[string]bool{}
 	scanned, total := 0, 0
+	var skippedDirs []string
 	next, stop := iter.Pull(entries)
 	defer stop()
 	for {
@@ -87,7 +89,10 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		if err := ctx.Err(); err != nil {
 			return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
 		}
-		if inSkippedFolder(e.Path) {
+		if dir := SkippedFolder(e.Path); dir != "" {
+			if !slices.Contains(skippedDirs, dir) && len(skippedDirs) < maxNamedSkips {
+				skippedDirs = append(skippedDirs, dir)
+			}
 			continue
 		}
 		scanned++
@@ -184,9 +189,24 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		}
 	}
 	if len(out.Files) == 0 {
+		details := map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)}
+		msg := fmt.Sprintf("No supported files were found in %q.", rootName)
+		var named []string
+		for _, sk := range out.Skipped[:min(len(out.Skipped), maxNamedSkips)] {
+			if sk.Path != "" {
+				named = append(named, sk.Path+" ("+sk.Reason+")")
+			}
+		}
+		if len(named) > 0 {
+			details["skipped"] = named
+			msg += " Skipped: " + strings.Join(named, ", ") + "."
+		}
+		if len(skippedDirs) > 0 {
+			details["skippedFolders"] = skippedDirs
+			msg += " Folders not entered (hidden or node_modules): " + strings.Join(skippedDirs, ", ") + "."
+		}
 		return Imported{RootName: rootName, Skipped: out.Skipped}, mcp.NewError(mcp.CodeWorkspaceNoSupportedFiles, false,
-			map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)},
-			"No supported files were found in %q.", rootName)
+			details, "%s", boundText(msg, MaxMessageChars))
 	}
 	out.ActivePath = ChooseActivePath(out.Files)
 	return out, nil
@@ -200,14 +220,34 @@ func isText(data []byte) bool {
 
 // inSkippedFolder reports whether a raw entry path lies inside a dot-folder or node_modules.
 // Only directory segments count (the last segment is the file name).
-func inSkippedFolder(raw string) bool {
+func inSkippedFolder(raw string) bool { return SkippedFolder(raw) != "" }
+
+// maxNamedSkips bounds the skipped names an empty-import error lists.
+const maxNamedSkips = 20
+
+// SkippedFolder returns the folder of raw (a relative entry path, "/" or "\\" separated) that
+// the importer does not enter — the first dot-folder (".git") or "node_modules" segment
+// before the file name, with its parents ("a/.cache") — or "" when the entry is imported.
+func SkippedFolder(raw string) string {
 	segs := strings.Split(strings.ReplaceAll(raw, "\\", "/"), "/")
-	for _, s := range segs[:len(segs)-1] {
+	for i, s := range segs[:len(segs)-1] {
 		if s == "node_modules" || (strings.HasPrefix(s, ".") && s != "." && s != "..") {
-			return true
+			return strings.Join(segs[:i+1], "/")
 		}
 	}
-	return false
+	return ""
+}
+
+// SkippedFolders lists, in first-seen order without repeats, the folders SkippedFolder finds
+// in paths (for a file list such as a directory upload's, which the walk never saw).
+func SkippedFolders(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if d := SkippedFolder(p); d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // boundText trims s and cuts it to at most n code points (adding "…" when cut).

@@ -169,7 +169,8 @@ func TestImportNoSupportedFilesLeavesStateUntouched(t *testing.T) {
 	list := []ImportEntry{entry(".git/HEAD", 1, nil), entry("../x.js", 1, nil), entry(".DS_Store", 1, nil)}
 	_, err := m.ImportUpload(ctx, tool("import"), "empty-folder", slices.Values(list))
 	wantErr(t, err, mcp.CodeWorkspaceNoSupportedFiles, false,
-		map[string]any{"operation": "import", "rootName": "empty-folder", "skippedCount": 2})
+		map[string]any{"operation": "import", "rootName": "empty-folder", "skippedCount": 2,
+			"skipped": []string{"../x.js (invalid-path)", ".DS_Store (hidden)"}, "skippedFolders": []string{".git"}})
 	if m.Revision() != rev || repo.Saves != saves || source(t, m, "app.js") != "mine" || len(m.Snapshot().Files) != len(before.Files) {
 		t.Fatal("failed import changed the workspace")
 	}
@@ -246,5 +247,19 @@ func TestImportSkipsNonUTF8Text(t *testing.T) {
 		map[string]any{"path": "latin1.txt", "operation": "save", "reason": SaveConflictExists})
 	if got, _ := folder.Content("latin1.txt"); got != "caf\xe9" {
 		t.Fatalf("overwritten: %q", got)
+	}
+}
+
+// TestSkippedFolders: the folders a file list holds that the importer does not enter, with
+// their parents, once each in first-seen order; imported paths yield none.
+func TestSkippedFolders(t *testing.T) {
+	got := SkippedFolders([]string{"index.html", ".git/HEAD", "a/node_modules/x/y.js", ".git/refs/main",
+		"a/.cache/z", "b\\.hidden\\f", ".env", "node_modules"})
+	want := []string{".git", "a/node_modules", "a/.cache", "b/.hidden"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("SkippedFolders = %q, want %q", got, want)
+	}
+	if d := SkippedFolder("../x.js"); d != "" {
+		t.Fatalf("SkippedFolder(../x.js) = %q", d)
 	}
 }
