@@ -136,20 +136,25 @@ func fileBytes(f *workspace.File) []byte {
 	return []byte(f.Source)
 }
 
-// ArchiveName is the download name of a workspace's archive: the root name with path
-// separators and control characters replaced by "_", "workspace" when nothing is left, plus
-// ".zip".
-func ArchiveName(rootName string) string {
+// ArchiveName is the download name of a workspace's archive: DownloadName(rootName, ".zip").
+func ArchiveName(rootName string) string { return DownloadName(rootName, ".zip") }
+
+// DownloadName is the file name a download of the workspace named rootName gets, exactly as
+// the browser saves it (so the chat can name it truthfully): path separators and control
+// characters replaced by "_", leading and trailing dots and spaces removed (browsers drop
+// them: "..zip" would be saved as "zip.zip"), "workspace" when nothing is left, plus ext.
+func DownloadName(rootName, ext string) string {
 	name := strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
 			return '_'
 		}
 		return r
-	}, strings.TrimSpace(rootName))
+	}, rootName)
+	name = strings.Trim(name, ". ")
 	if strings.Trim(name, "._ ") == "" {
 		name = "workspace"
 	}
-	return name + ".zip"
+	return name + ext
 }
 
 // UploadFile is one decoded workspace/upload entry: the path as given (not yet normalized)

@@ -268,7 +268,8 @@ func trAsLimit(err error, lim **ArchiveLimitError) bool {
 
 func TestArchiveName(t *testing.T) {
 	for in, want := range map[string]string{"site": "site.zip", "": "workspace.zip", "a/b\\c": "a_b_c.zip",
-		"..": "workspace.zip", " my site ": "my site.zip", "x\x00y": "x_y.zip"} {
+		"..": "workspace.zip", " my site ": "my site.zip", "x\x00y": "x_y.zip",
+		"..zip": "zip.zip", ".hidden site.": "hidden site.zip", " . ": "workspace.zip"} {
 		if got := ArchiveName(in); got != want {
 			t.Errorf("ArchiveName(%q) = %q, want %q", in, got, want)
 		}
