@@ -175,6 +175,9 @@ func (a *app) tool(ctx context.Context, name string, args any, out any) error {
 	if args == nil {
 		args = map[string]any{}
 	}
+	if !readOnlyTools[name] { // typed text lands before any UI change (draftrescue.go)
+		a.flushPending(ctx)
+	}
 	var res toolResult
 	params := map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"source": "local", "mode": "direct"}}
 	if err := a.rpc(ctx, "", "tools/call", params, &res); err != nil {
@@ -423,13 +426,10 @@ func (a *app) fail(err error) {
 	a.markDirty()
 }
 
-// refreshLoop re-reads the workspace after changes (coalesced; paced by frame.go).
+// refreshLoop re-reads the workspace after changes (coalesced).
 func (a *app) refreshLoop() {
-	frame, last := newPacer("refresh"), 0.0
 	for range a.refresh {
-		a.pace(frame, last)
 		a.reload(context.Background())
-		last = now()
 	}
 }
 
@@ -477,20 +477,21 @@ func (a *app) reload(ctx context.Context) {
 	a.markDirty()
 }
 
-// renderLoop renders after every state change (coalesced; right after a keystroke it waits
-// for the keystroke's paint, and renders are at least 8 ms apart: see frame.go).
+// renderLoop renders after every state change (coalesced; at most one render per frame).
+//
+// Measured alternative (README, Performance): waiting for the next paint after a keystroke
+// (requestAnimationFrame, so the render leaves the keystroke's callback) made keystroke → paint
+// worse while model writes recompiled the preview — more JS → Go entries per key — and was
+// removed.
 func (a *app) renderLoop() {
-	frame := newPacer("render")
 	defer func() {
 		if v := recover(); v != nil {
 			a.log(2, fmt.Sprintf("render loop stopped: %v", v))
 		}
 	}()
-	last := 0.0
 	for range a.dirty {
-		a.pace(frame, last)
 		a.render()
-		last = now()
+		time.Sleep(8 * time.Millisecond)
 	}
 }
 

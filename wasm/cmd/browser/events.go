@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/studio"
 )
 
 // draftDelay is the idle time after the last keystroke before the editor's draft is written
@@ -317,8 +318,12 @@ func (a *app) flushDraft(ctx context.Context) {
 		return
 	}
 	err := a.typingWrite(ctx, path, text, rev) // workspace.writeFile with the burst's coalesceKey (editor.go)
+	kept := false
 	if err != nil {
-		a.addEntry(a.failureEntry(err))
+		// A draft whose file vanished is shown in the chat, text included (draftrescue.go).
+		if kept = rescueDraft(a, path, text, err); !kept {
+			a.addEntry(a.failureEntry(err))
+		}
 	}
 	a.mu.Lock()
 	a.flushedGen = gen
@@ -327,7 +332,7 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.mu.Lock()
 	// A failed write (over the budget, a conflict) keeps the draft: the editor never drops or
 	// truncates what was typed; the next keystroke tries again.
-	if a.draftGen == gen && err == nil {
+	if a.draftGen == gen && (err == nil || kept) {
 		a.draftPath, a.draftText = "", ""
 	}
 	a.mu.Unlock()
@@ -347,13 +352,11 @@ func (a *app) export(ctx context.Context) error {
 	a.mu.Lock()
 	name := a.st.rootName
 	a.mu.Unlock()
-	if name == "" {
-		name = "workspace"
-	}
-	if err := download(name+".html", "text/html", []byte(out.HTML)); err != nil {
+	name = studio.DownloadName(name, ".html") // the name the browser saves, as the chat says
+	if err := download(name, "text/html", []byte(out.HTML)); err != nil {
 		return err
 	}
-	a.addEntry(entry{Kind: "info", Text: "Exported " + name + ".html"})
+	a.addEntry(entry{Kind: "info", Text: "Exported " + name})
 	return nil
 }
 
