@@ -239,6 +239,13 @@ func TestCatalogRunSampleStaleRevision(t *testing.T) {
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#catalog-run"))); err != nil {
 		t.Fatal(err)
 	}
+	// writeFile is not read-only: Run sample asks first (catalog_guard_test.go covers Cancel).
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelector("#confirm-dialog").open && document.querySelector("#confirm-dialog-title").textContent === "Run workspace.writeFile on the workspace?"`); err != nil {
+		t.Fatalf("Run sample of workspace.writeFile did not ask: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#confirm-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
 	waitContains(t, tab, "#catalog-result", "[WORKSPACE_REVISION_CONFLICT]")
 	waitContains(t, tab, "#transcript", "WORKSPACE_REVISION_CONFLICT")
 	waitContains(t, tab, "#transcript", "Re-read & retry")

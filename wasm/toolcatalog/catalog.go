@@ -126,7 +126,44 @@ func PolicySummary(t mcp.Tool) string {
 	case Destructive(t):
 		return "Agent calls wait for your approval. Destructive: Run sample asks for confirmation first."
 	}
-	return "Agent calls wait for your approval; direct runs from here are allowed."
+	return "Agent calls wait for your approval; Run sample here asks for confirmation first."
+}
+
+// Confirmation is what Run sample asks in the in-app confirm dialog before a run.
+type Confirmation struct {
+	Title, Text, OK string
+	Danger          bool // destructive tool
+}
+
+// RunConfirmation is the question Run sample asks before running t with args (a JSON object,
+// as returned by ParseArguments), or nil when t is read-only (annotations.readOnlyHint) and
+// runs without asking. Every other tool asks "Run <tool> on the workspace?"; the text says
+// whether it is destructive and names the existing files its "path" / "fromPath" argument
+// would modify (exists reports whether a workspace path exists; nil: unknown).
+func RunConfirmation(t mcp.Tool, args json.RawMessage, exists func(path string) bool) *Confirmation {
+	if ReadOnly(t) {
+		return nil
+	}
+	c := &Confirmation{Title: "Run " + t.Name + " on the workspace?", OK: "Run " + t.Name, Danger: Destructive(t)}
+	if c.Danger {
+		c.Text = t.Name + " is destructive: " + PolicySummary(t)
+	} else {
+		c.Text = t.Name + " is not read-only: it may change the workspace."
+	}
+	var a map[string]json.RawMessage
+	_ = json.Unmarshal(args, &a)
+	var touched []string
+	for _, k := range []string{"path", "fromPath"} {
+		var p string
+		if json.Unmarshal(a[k], &p) == nil && p != "" && exists != nil && exists(p) {
+			touched = append(touched, p)
+		}
+	}
+	if len(touched) > 0 {
+		c.Text += " It would modify the existing file " + strings.Join(touched, ", ") + "."
+	}
+	c.Text += " Run it with these arguments?"
+	return c
 }
 
 // Definition is t as formatted JSON (the definition view and its Copy/Download).
@@ -165,7 +202,10 @@ type ArgumentsError struct{ Reason string }
 
 func (e *ArgumentsError) Error() string { return "arguments must be a JSON object: " + e.Reason }
 
-// ParseArguments checks that text is one JSON object and returns it compacted.
+// ParseArguments checks that text is one JSON object that passes the registry's strict guard
+// (mcp.CheckJSON: valid UTF-8, well-formed, at most mcp.MaxJSONDepth deep, no object that
+// repeats a key — {"path":"a","path":"b"} is refused, never silently read as "b") and returns
+// it compacted. Empty text is {}. Errors are *ArgumentsError naming the problem.
 func ParseArguments(text json.RawMessage) (json.RawMessage, error) {
 	s := strings.TrimSpace(string(text))
 	if s == "" {
@@ -173,6 +213,9 @@ func ParseArguments(text json.RawMessage) (json.RawMessage, error) {
 	}
 	if s[0] != '{' {
 		return nil, &ArgumentsError{Reason: "it does not start with {"}
+	}
+	if err := mcp.CheckJSON([]byte(s)); err != nil {
+		return nil, &ArgumentsError{Reason: strings.TrimPrefix(err.Error(), "mcp: ")}
 	}
 	var m map[string]json.RawMessage
 	dec := json.NewDecoder(strings.NewReader(s))

@@ -23,8 +23,10 @@ import (
 // summary, annotations, input and output schema as formatted JSON), a sample-arguments editor
 // (#catalog-sample) generated from the input schema — refreshed when the selection, the
 // revision or the active file changes, unless the user edited it — and "Run sample", a
-// separate button: selecting a tool never runs anything, and a destructive tool
-// (annotations.destructiveHint) asks in the in-app confirm dialog first. A run is a direct
+// separate button: selecting a tool never runs anything, and every tool that is not read-only
+// (annotations.readOnlyHint) asks in the in-app confirm dialog first ("Run <tool> on the
+// workspace?", naming a destructive tool and the existing files it would modify); the sample
+// text must pass the strict JSON guard (mcp.CheckJSON: repeated keys are refused). A run is a direct
 // tools/call through a.tool (source local, mode direct), so it shows in the trace; a failure
 // shows "[CODE] message" here and a transcript entry with its recovery actions.
 // Copy/Download: the whole list, the selected definition, or the tools/call request.
@@ -362,8 +364,14 @@ func catalogRun(ctx context.Context, a *app) {
 		catalogSetResult(a, err.Error())
 		return
 	}
-	if toolcatalog.Destructive(tool) && !a.confirm(ctx, confirmOptions{Title: "Run " + tool.Name + "?",
-		Text: tool.Name + " is destructive: " + toolcatalog.PolicySummary(tool) + " Run it with these arguments?", OK: "Run " + tool.Name, Danger: true}) {
+	a.mu.Lock()
+	paths := make(map[string]bool, len(a.st.files))
+	for _, f := range a.st.files {
+		paths[f.Path] = true
+	}
+	a.mu.Unlock()
+	if c := toolcatalog.RunConfirmation(tool, args, func(p string) bool { return paths[p] }); c != nil &&
+		!a.confirm(ctx, confirmOptions{Title: c.Title, Text: c.Text, OK: c.OK, Danger: c.Danger}) {
 		catalogSetResult(a, "Not run: "+tool.Name+" was not confirmed.")
 		return
 	}
