@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/host/fakeprovider"
 )
 
 // TestSameTabNavigationIsWritable: navigating the same tab to the studio again (a retyped URL,
@@ -74,4 +75,53 @@ func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 		t.Errorf("README after take-over = %q, want the stored %q", got, stored)
 	}
 	noConsoleErrors(t, second)
+}
+
+// saveSettingsExpectingError types into the open settings dialog, presses Save and waits for
+// the dialog's form error containing want (the dialog stays open).
+func saveSettingsExpectingError(t *testing.T, tab *chromium.Tab, key, endpoint, want string) {
+	t.Helper()
+	if err := tab.Do(10*time.Second,
+		chromedp.SetValue(chromedp.CSS("#settings-key"), key),
+		chromedp.SetValue(chromedp.CSS("#settings-endpoint"), endpoint),
+		chromedp.Click(chromedp.CSS("#settings-save")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#settings-form-error", want)
+	if open, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#settings-dialog").open`); !open {
+		t.Errorf("the dialog closed on an invalid value (%q)", want)
+	}
+	if msg, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#settings-form-error").textContent`); strings.Contains(msg, "pw") || strings.Contains(msg, "ключ") {
+		t.Errorf("the form error repeats a credential: %q", msg)
+	}
+}
+
+// TestProviderEndpointAndKeyChecks: an upper-case scheme is a valid endpoint (saved
+// normalized, the run reaches the fake); an endpoint with user:password and a key with
+// non-ASCII characters are refused at Save with a message inside the dialog, and nothing
+// else is saved.
+func TestProviderEndpointAndKeyChecks(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{Body: chatBody("Upper-case scheme works.")})
+	tab := openProviderStudio(t, nil)
+	upper := "HTTP://" + strings.TrimPrefix(fake.ChatURL, "http://")
+	configureProvider(t, tab, upper, testModel)
+	sendPrompt(t, tab, "Say hello")
+	waitContains(t, tab, "#transcript", "Upper-case scheme works.")
+	if n := len(fake.ChatRequests()); n != 1 {
+		t.Errorf("the fake saw %d chat requests, want 1", n)
+	}
+
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open"))); err != nil {
+		t.Fatal(err)
+	}
+	withUser := "http://user:pw@" + strings.TrimPrefix(fake.ChatURL, "http://")
+	saveSettingsExpectingError(t, tab, testKey, withUser, "must not contain a user name or password")
+	saveSettingsExpectingError(t, tab, "sk-ключ-🔑-X", fake.ChatURL, "printable ASCII")
+	stored, _ := chromium.Eval[string](tab, 5*time.Second, `JSON.stringify([localStorage.getItem("context-action.openrouter.api-key"), localStorage.getItem("context-action.openrouter.endpoint")])`)
+	if strings.Contains(stored, "pw@") || strings.Contains(stored, "ключ") || !strings.Contains(stored, testKey) {
+		t.Errorf("stored settings after refused saves: %s", stored)
+	}
+	noConsoleErrors(t, tab)
 }

@@ -124,10 +124,23 @@ func (or *openRouterSession) config(m map[string]json.RawMessage, method string)
 		}
 		cfg.DataPolicy = p
 	}
-	if e := cfg.Endpoint; e != "" && !strings.HasPrefix(e, "https://") && !strings.HasPrefix(e, "http://") {
-		return cfg, invalidParams(method + ": endpoint must be an http(s) URL")
-	}
 	return cfg, nil
+}
+
+// configFailure is the failed run of a configuration the provider cannot be called with (no
+// key, an endpoint or key openrouter.NormalizeEndpoint / CheckAPIKey refuse):
+// OPENROUTER_CONFIGURATION_ERROR, not retryable, no request made. msg never holds the key or
+// the endpoint's text.
+func configFailure(cfg openrouter.Config, msg string) openrouter.Report {
+	terr := mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "%s", msg)
+	retry := false
+	model := cfg.Model
+	if model == "" {
+		model = openrouter.DefaultModel
+	}
+	rep := openrouter.Report{Provider: "openrouter", Model: model, Error: terr}
+	rep.Calls, rep.Failed, rep.ErrorCode, rep.Retryable, rep.Summary = []agent.Step{}, true, terr.Code, &retry, terr.Error()
+	return rep
 }
 
 func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
@@ -156,18 +169,20 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	if rerr != nil {
 		return nil, rerr
 	}
+	if cfg.Endpoint != "" {
+		norm, err := openrouter.NormalizeEndpoint(cfg.Endpoint)
+		if err != nil {
+			return configFailure(cfg, "The provider endpoint cannot be used: "+err.Error()+". Fix it in the provider settings, or use the local agent."), nil
+		}
+		cfg.Endpoint = norm
+	}
 	if or.o.APIKey != nil {
 		cfg.APIKey = or.o.APIKey()
 		if strings.TrimSpace(cfg.APIKey) == "" {
-			terr := mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "No OpenRouter API key is set: add one in the provider settings, or use the local agent.")
-			retry := false
-			model := cfg.Model
-			if model == "" {
-				model = openrouter.DefaultModel
-			}
-			rep := openrouter.Report{Provider: "openrouter", Model: model, Error: terr}
-			rep.Calls, rep.Failed, rep.ErrorCode, rep.Retryable, rep.Summary = []agent.Step{}, true, terr.Code, &retry, terr.Error()
-			return rep, nil
+			return configFailure(cfg, "No OpenRouter API key is set: add one in the provider settings, or use the local agent."), nil
+		}
+		if err := openrouter.CheckAPIKey(cfg.APIKey); err != nil {
+			return configFailure(cfg, "The OpenRouter API key cannot be sent: "+err.Error()+". Paste it again in the provider settings."), nil
 		}
 	}
 	or.mu.Lock()
@@ -221,6 +236,13 @@ func (or *openRouterSession) models(ctx context.Context, params json.RawMessage)
 	cfg, rerr := or.config(m, method)
 	if rerr != nil {
 		return nil, rerr
+	}
+	if cfg.Endpoint != "" {
+		norm, err := openrouter.NormalizeEndpoint(cfg.Endpoint)
+		if err != nil {
+			return nil, invalidParams(method + ": " + err.Error())
+		}
+		cfg.Endpoint = norm
 	}
 	cfg.APIKey = "" // the catalog needs no key
 	cat, ok, terr := openrouter.FetchModels(ctx, or.o.Transport, cfg)

@@ -90,7 +90,7 @@ func TestAgentOpenRouterMethod(t *testing.T) {
 	if len(body.Messages) != 2 {
 		t.Fatalf("new chat sent %d messages, want 2", len(body.Messages))
 	}
-	for _, bad := range []string{``, `{}`, `{"prompt":" "}`, `{"prompt":"x","dataPolicy":"share"}`, `{"prompt":"x","endpoint":"ftp://x"}`,
+	for _, bad := range []string{``, `{}`, `{"prompt":" "}`, `{"prompt":"x","dataPolicy":"share"}`,
 		`{"prompt":"x","apiKey":"k"}`, `{"prompt":"x","newChat":"yes"}`, `{"prompt":"x","sessionId":""}`} {
 		if _, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(bad)); rerr == nil {
 			t.Fatalf("%q accepted", bad)
@@ -154,5 +154,54 @@ func TestAgentOpenRouterKeySupplier(t *testing.T) {
 	}
 	if len(tr.reqs) != 2 || tr.reqs[1].Header["Authorization"] != "" {
 		t.Fatalf("the models request carries a key: %+v", tr.reqs[1].Header)
+	}
+}
+
+// TestAgentOpenRouterEndpointAndKeyChecks: the endpoint is parsed by
+// openrouter.NormalizeEndpoint (an upper-case scheme works and is normalized); an endpoint
+// with credentials, a non-http(s) endpoint or a key that cannot travel in a header fails the
+// run with OPENROUTER_CONFIGURATION_ERROR before any request (not retried), and the report
+// never repeats the credentials.
+func TestAgentOpenRouterEndpointAndKeyChecks(t *testing.T) {
+	key := "sk-live-123"
+	tr := &replay{bodies: []string{orText("ok")}}
+	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, APIKey: func() string { return key }})
+	s, err := b(abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(params string) openrouter.Report {
+		t.Helper()
+		v, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(params))
+		if rerr != nil {
+			t.Fatalf("%s: %+v", params, rerr)
+		}
+		return v.(openrouter.Report)
+	}
+	rep := run(`{"prompt":"hi","endpoint":"HTTP://127.0.0.1:18770/api/v1/chat/completions"}`)
+	if rep.Failed || len(tr.reqs) != 1 || tr.reqs[0].URL != "http://127.0.0.1:18770/api/v1/chat/completions" {
+		t.Fatalf("upper-case scheme: report %+v, requests %+v", rep, tr.reqs)
+	}
+	for _, params := range []string{
+		`{"prompt":"hi","endpoint":"http://user:pw@127.0.0.1:18770/api/v1/chat/completions"}`,
+		`{"prompt":"hi","endpoint":"ftp://127.0.0.1/x"}`,
+	} {
+		rep := run(params)
+		raw, _ := json.Marshal(rep)
+		if !rep.Failed || rep.ErrorCode != mcp.CodeOpenRouterConfigurationError || rep.Retryable == nil || *rep.Retryable || len(tr.reqs) != 1 {
+			t.Errorf("%s: report %s, %d requests", params, raw, len(tr.reqs))
+		}
+		if strings.Contains(string(raw), "user:pw") || strings.Contains(string(raw), ":pw@") {
+			t.Errorf("%s: the report repeats the credentials: %s", params, raw)
+		}
+	}
+	key = "sk-ключ-🔑-X"
+	rep = run(`{"prompt":"hi"}`)
+	raw, _ := json.Marshal(rep)
+	if !rep.Failed || rep.ErrorCode != mcp.CodeOpenRouterConfigurationError || len(tr.reqs) != 1 || strings.Contains(string(raw), "ключ") {
+		t.Errorf("non-ASCII key: report %s, %d requests", raw, len(tr.reqs))
+	}
+	if _, rerr := s.Methods[MethodAgentOpenRouterModels](context.Background(), json.RawMessage(`{"endpoint":"http://u:p@h/api/v1/chat/completions"}`)); rerr == nil {
+		t.Error("models: an endpoint with credentials is accepted")
 	}
 }

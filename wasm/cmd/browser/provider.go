@@ -210,8 +210,10 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	switch {
 	case cancelled:
 		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
-	case err != nil:
-		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	case err != nil: // a refused request (bad params): typed like every run failure, with its recovery
+		msg := strings.TrimPrefix(err.Error(), studio.MethodAgentOpenRouter+": ")
+		f := failure{Code: string(mcp.CodeOpenRouterConfigurationError), Message: msg, Prompt: prompt, Provider: true}
+		a.addEntry(entry{Kind: "error", Text: "[" + f.Code + "] " + msg, Actions: recoveryActions(f)})
 	case rep.Failed && rep.Error != nil:
 		f := failure{Code: rep.Error.Code, Message: rep.Error.Message, Retryable: rep.Error.Retryable, Prompt: prompt, Provider: true}
 		details := ""

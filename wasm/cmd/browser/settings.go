@@ -195,13 +195,18 @@ func (p *providerSettings) apiKey() string {
 	return p.key
 }
 
-// originOf returns scheme://host[:port] of an http(s) URL, lower-cased ("" otherwise).
+// originOf returns scheme://host[:port] of an endpoint openrouter.NormalizeEndpoint accepts,
+// lower-cased ("" otherwise).
 func originOf(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	norm, err := openrouter.NormalizeEndpoint(raw)
+	if err != nil {
 		return ""
 	}
-	return strings.ToLower(u.Scheme + "://" + u.Host)
+	u, err := url.Parse(norm)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // allowed is the fetch transport's origin check: a request may go to the saved endpoint's
@@ -387,14 +392,17 @@ func saveSettings(a *app) {
 		model = openrouter.DefaultModel
 	}
 	msg := ""
+	norm, eerr := openrouter.NormalizeEndpoint(endpoint) // the core's validator (agent/openrouter uses it too)
+	kerr := openrouter.CheckAPIKey(key)
 	switch {
-	case originOf(endpoint) == "":
-		msg = "The endpoint must be an http(s) URL."
-	case strings.ContainsAny(key, " \t\r\n"):
-		msg = "The API key must not contain spaces or line breaks."
-	case len(key) > 512 || len(model) > 256 || len(endpoint) > 2048:
+	case eerr != nil:
+		msg = "Endpoint: " + eerr.Error() + "."
+	case kerr != nil:
+		msg = "API key: " + kerr.Error() + "."
+	case len(model) > 256:
 		msg = "A value is too long."
 	}
+	endpoint = norm
 	prov.mu.Lock()
 	prov.formError = msg
 	prov.mu.Unlock()

@@ -1,0 +1,67 @@
+package openrouter
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+)
+
+// MaxEndpointChars bounds an endpoint URL (bytes).
+const MaxEndpointChars = 2048
+
+// MaxAPIKeyChars bounds an API key (bytes).
+const MaxAPIKeyChars = 512
+
+// NormalizeEndpoint is the one endpoint validator of the settings dialog and the
+// agent/openrouter method (REFERENCE §3.3). It parses raw (surrounding space trimmed) with
+// net/url and returns it with the scheme and host lower-cased: "HTTP://Host:1/p" →
+// "http://host:1/p". It refuses, with a message fit for the user that never repeats the URL
+// (it may hold credentials): a blank or over-long value, a URL that does not parse, a scheme
+// other than http/https (case-insensitive), a missing host, and user information
+// ("user:pw@host": a credential in the URL would be sent to the host and echoed by errors;
+// the key belongs in the API key field).
+func NormalizeEndpoint(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", errors.New("the endpoint is empty")
+	}
+	if len(raw) > MaxEndpointChars {
+		return "", errors.New("the endpoint is longer than 2048 characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", errors.New("the endpoint is not a valid URL")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", errors.New("the endpoint must be an http(s) URL")
+	}
+	if u.User != nil {
+		return "", errors.New("the endpoint must not contain a user name or password (user:password@): put the API key in the API key field")
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return "", errors.New("the endpoint must name a host")
+	}
+	u.Host = strings.ToLower(u.Host)
+	return u.String(), nil
+}
+
+// CheckAPIKey refuses an API key that cannot travel in an HTTP header: space or control
+// characters, characters outside printable ASCII (browsers refuse header values beyond
+// Latin-1, and provider keys are ASCII), or more than MaxAPIKeyChars bytes. "" is accepted
+// (no key: the local agent answers). The message never repeats the key.
+func CheckAPIKey(key string) error {
+	if len(key) > MaxAPIKeyChars {
+		return errors.New("the API key is longer than 512 characters")
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			return errors.New("the API key must not contain spaces or line breaks")
+		case c < 0x21 || c > 0x7e:
+			return errors.New("the API key must contain only printable ASCII characters (letters, digits, - and _): check that it was copied completely and nothing else was")
+		}
+	}
+	return nil
+}
