@@ -75,6 +75,5 @@
 // opened files are an ARIA tablist (tabs.go), and the draft's flushes of one typing burst share
 // a _meta.coalesceKey so they fold into one checkpoint (editor.go). Regions are rendered with
 // html/template (file names and model text are escaped) and focus is restored by element id
-// after each render; the render loop waits for the next paint right after a keystroke
-// (frame.go: the Go runtime runs woken goroutines before it returns from a JS callback).
+// after each render; unchanged regions skip their templates (tree, tabs, transcript, console).
 package main

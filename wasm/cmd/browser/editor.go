@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +49,6 @@ func (a *app) bindEditor() {
 		if len(args) < 5 {
 			return nil
 		}
-		lastTyped.Store(math.Float64bits(now())) // the render waits for the keystroke's paint (frame.go)
 		a.setCursor(editorCursor{args[2].Int(), args[3].Int(), args[4].Int()})
 		a.draft(args[0].String(), args[1].String())
 		return nil
