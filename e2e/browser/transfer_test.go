@@ -560,3 +560,19 @@ func TestUploadSaysReplacedAndRefusesOverLimit(t *testing.T) {
 		t.Errorf("a refused upload changed the workspace: %d files, want %d", len(after), len(before))
 	}
 }
+
+// TestFaviconIsInline: the page declares its icon inline (a data: SVG link), so the browser
+// never requests /favicon.ico (a 404 console error on every load before); the icon decodes.
+func TestFaviconIsInline(t *testing.T) {
+	tab := openStudio(t)
+	ok, err := chromium.Eval[bool](tab, 10*time.Second, `(async () => {
+		const l = document.querySelector('link[rel="icon"]');
+		if (!l || !l.href.startsWith("data:image/svg+xml,")) return false;
+		const img = new Image(); img.src = l.href; await img.decode();
+		return img.naturalWidth > 0;
+	})()`)
+	if err != nil || !ok {
+		t.Fatalf("no decodable inline icon link: %v", err)
+	}
+	noConsoleErrors(t, tab)
+}
