@@ -627,7 +627,7 @@ func TestFolderUploadFallback(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "upsite")
 	for p, c := range map[string]string{"index.html": `<link rel="stylesheet" href="css/a%20b.css"><h1 id="t">up</h1>`,
-		"css/a b.css": "h1 { color: rgb(4, 5, 6); }", ".hidden/x.txt": "x", "notes/100%.md": "# n"} {
+		"css/a b.css": "h1 { color: rgb(4, 5, 6); }", ".hidden/x.txt": "x", "notes/100%.md": "# n", "node_modules/dep/i.js": "x"} {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -646,6 +646,10 @@ func TestFolderUploadFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#transcript", "Opened upsite with 3 file(s)")
+	// The fallback's file list names the folders it left out, as the picker's walk does.
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `[...document.querySelectorAll("#transcript li")].some(li => li.textContent.includes("Skipped folders (hidden or node_modules): ") && li.textContent.includes(".hidden") && li.textContent.includes("node_modules"))`); err != nil {
+		t.Fatalf("the upload fallback does not list the skipped folders: %v", err)
+	}
 	st := status(t, tab)
 	if st["rootName"] != "upsite" || st["filesystem"].(map[string]any)["folderLinked"] != false {
 		t.Fatalf("after upload: %v", st)
@@ -710,4 +714,141 @@ func BenchmarkFolderSave(b *testing.B) {
 		must(err)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/n, "ms/file")
+}
+
+// TestFolderLostKeepsEdits: the linked root vanishes with an unsaved edit → Save fails with
+// WORKSPACE_FOLDER_STALE; a second Ctrl+S does NOT fall back to the browser-only save (it says
+// the folder is lost and offers Reconnect folder / Save in browser only / Download ZIP) and
+// the edit stays dirty; the header keeps the folder's name with Reconnect folder, also after a
+// page reload (the name is persisted, not the handle); "Save in browser only" saves in the
+// browser but Open folder still asks before replacing the workspace (Cancel keeps it);
+// Reconnect folder links a picked folder to the current workspace and the edit is saved to it.
+func TestFolderLostKeepsEdits(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}", "old/deep/a.css": "p{}"})
+	openProject(t, tab, "proj", 3)
+	directCall(t, tab, "workspace.writeFile", `{"path":"style.css","source":"h1{color:red}"}`)
+	evalOK(t, tab, `__opfs.rm("proj")`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "[WORKSPACE_FOLDER_STALE]")
+	waitContains(t, tab, "#folder-name", "proj")
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil { // Ctrl+S
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Not saved: the folder proj was lost")
+	tr := func() string {
+		s, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#transcript").textContent`)
+		return s
+	}
+	if strings.Contains(tr(), "no folder linked") {
+		t.Fatal("Ctrl+S after a lost folder silently ran the browser-only save")
+	}
+	if st := status(t, tab); fmt.Sprint(st["dirtyPaths"]) != "[style.css]" {
+		t.Fatalf("dirty after the refused Ctrl+S: %v", st["dirtyPaths"])
+	}
+	for _, label := range []string{"Reconnect folder", "Save in browser only", "Download ZIP"} {
+		waitContains(t, tab, "#transcript", label)
+	}
+	// After a reload the header still names the lost folder and offers Reconnect folder.
+	reloadAccepting(t, tab)
+	waitContains(t, tab, "#folder-name", "proj")
+	waitContains(t, tab, "#folder-sync", "Folder lost")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!!document.querySelector("#folder-reconnect")`); err != nil {
+		t.Fatal("no Reconnect folder button after the reload")
+	}
+	// Save in browser only: saved in the browser, but still lost.
+	if err := tab.Do(10*time.Second, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	waitEntry(t, tab, "Not saved: the folder proj was lost", 1)
+	fclick(t, tab, `#transcript button[data-action="folder-save-browser"]`)
+	waitContains(t, tab, "#transcript", "the folder proj is still lost")
+	// Open folder asks although the browser save marked the edit saved; Cancel keeps all.
+	fclick(t, tab, "#folder-open") // the dialog comes before the picker: nothing injected
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#confirm-dialog").open`); err != nil {
+		t.Fatalf("Open folder replaced a lost folder's workspace without asking: %v", err)
+	}
+	fclick(t, tab, "#confirm-dialog-cancel")
+	waitContains(t, tab, "#transcript", "Open folder cancelled")
+	if got := trReadSource(t, tab, "style.css"); got != "h1{color:red}" {
+		t.Fatalf("style.css after cancel: %q", got)
+	}
+	// Reconnect: a picked folder is linked to the current workspace (not replacing it).
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "style.css": "h1{}", "old/deep/a.css": "p{}"})
+	evalOK(t, tab, `__opfs.inject("proj")`)
+	fclick(t, tab, "#folder-reconnect")
+	waitContains(t, tab, "#transcript", "Reconnected the folder proj")
+	waitContains(t, tab, "#folder-permission", "granted")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!document.querySelector("#folder-reconnect")`); err != nil {
+		t.Fatal("Reconnect folder still offered after reconnecting")
+	}
+	fclick(t, tab, "#folder-save")
+	waitEntry(t, tab, "Saved 1 file(s)", 1)
+	if got, _ := opfsRead(t, tab, "proj", "style.css"); got != "h1{color:red}" {
+		t.Fatalf("after reconnect + save the folder holds %q", got)
+	}
+	// A rename out of a folder: the save removes the emptied old folders, never the root.
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"old/deep/a.css","toPath":"css/a.css"}`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#transcript", "and deleted 1 file(s)")
+	gone, err := chromium.Eval[bool](tab, 10*time.Second, `(async () => { const p = await (await navigator.storage.getDirectory()).getDirectoryHandle("proj"); try { await p.getDirectoryHandle("old"); return false; } catch (e) { return e.name === "NotFoundError"; } })()`)
+	if err != nil || !gone {
+		t.Errorf("the emptied folder old/ stays in the folder after the rename save (%v)", err)
+	}
+	if got, _ := opfsRead(t, tab, "proj", "css/a.css"); got != "p{}" {
+		t.Errorf("css/a.css holds %q", got)
+	}
+	reloadAccepting(t, tab)
+	time.Sleep(500 * time.Millisecond)
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `!document.querySelector("#folder-reconnect")`); !ok {
+		t.Error("the lost folder came back after a reload although it was reconnected")
+	}
+}
+
+// TestDraftOfVanishedFileIsRescued: text typed in index.html whose file is renamed before the
+// debounced draft write lands (a direct call that bypasses the page's tool path) is not
+// dropped: the chat shows it with its full text and "Save as new file", which creates a file
+// holding the typed text.
+func TestDraftOfVanishedFileIsRescued(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "index.html")
+	const typed = "TYPED-RESCUE-4711"
+	if err := tab.Do(10*time.Second, caretAtEnd, insertText(typed)); err != nil {
+		t.Fatal(err)
+	}
+	// Right away (the draft write waits for the typing pause), rename the file behind the
+	// editor's back through the raw handle (not the page's a.tool, which would flush first).
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"index.html","toPath":"Index.html"}`)
+	waitContains(t, tab, "#transcript", "could not be written: the file was renamed or deleted meanwhile")
+	waitContains(t, tab, "#transcript", typed)
+	fclick(t, tab, `#transcript button[data-action="draft-save-new"]`)
+	waitContains(t, tab, "#transcript", "Saved the rescued text as ")
+	found := false
+	for _, p := range []string{"index.html", "index (recovered).html"} {
+		resp := rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":`+jsString(p)+`},"_meta":{"source":"local","mode":"direct"}}}`)
+		if b, _ := json.Marshal(resp); strings.Contains(string(b), typed) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no workspace file holds the rescued text")
+	}
+}
+
+// TestFolderSaveShowsProgress: while a save runs (here the second of three writes hangs), the
+// header says "Saving… (1 of 3)" — true progress, not "changes not yet written" — and the
+// folder buttons are disabled.
+func TestFolderSaveShowsProgress(t *testing.T) {
+	tab := folderStudio(t)
+	mkProject(t, tab, "proj", map[string]any{"index.html": "<h1>a</h1>", "a.css": "a{}", "b.css": "b{}"})
+	openProject(t, tab, "proj", 3)
+	directCall(t, tab, "workspace.writeFile", `{"path":"a.css","source":"a{color:red}"}`)
+	directCall(t, tab, "workspace.writeFile", `{"path":"b.css","source":"b{color:red}"}`)
+	directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":"<h1>b</h1>"}`)
+	evalOK(t, tab, `(webcodingFolderTest.failAfter(1, "hang"), true)`)
+	fclick(t, tab, "#folder-save")
+	waitContains(t, tab, "#folder-sync", "Saving… (1 of 3)")
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `[...document.querySelectorAll("#folder-actions button")].every(b => b.disabled)`); !ok {
+		t.Error("folder buttons enabled while the save runs")
+	}
 }

@@ -199,6 +199,7 @@ async function remove(root, path) {
   try {
     const dir = await parentDir(root, parts, false);
     await dir.removeEntry(parts[parts.length - 1]);
+    await pruneEmpty(root, parts.slice(0, -1));
   } catch (e) {
     if (!(e && e.name === "NotFoundError")) {
       const c = await classify(root, e);
@@ -209,6 +210,23 @@ async function remove(root, path) {
   }
   test.log.push("remove:" + path);
   if (mode === "throw-after") throw folderError("failed", "injected failure after removing " + path);
+}
+
+// pruneEmpty removes the folders of dirParts a delete left empty (a rename's old folder),
+// deepest first and never the root; best effort: a folder that still holds an entry, or that
+// cannot be listed or removed, ends it.
+async function pruneEmpty(root, dirParts) {
+  for (let n = dirParts.length; n > 0; n--) {
+    try {
+      let parent = root;
+      for (const p of dirParts.slice(0, n - 1)) parent = await parent.getDirectoryHandle(p);
+      const dir = await parent.getDirectoryHandle(dirParts[n - 1]);
+      for await (const _ of dir.keys()) return; // not empty
+      await parent.removeEntry(dirParts[n - 1]);
+    } catch {
+      return;
+    }
+  }
 }
 
 async function pick() {

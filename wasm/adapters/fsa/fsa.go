@@ -45,8 +45,26 @@ type Folder struct {
 	scope    string
 	onUnlink func()
 
-	mu      sync.Mutex
-	skipped []string // folders the last ReadTree did not enter
+	mu       sync.Mutex
+	skipped  []string              // folders the last ReadTree did not enter
+	progress func(op, path string) // after each successful write or delete (SetProgress)
+}
+
+// SetProgress sets fn to run after each successful WriteFile ("write") or DeleteFile
+// ("delete") with the path, on the calling goroutine (it must not block); nil removes it.
+func (f *Folder) SetProgress(fn func(op, path string)) {
+	f.mu.Lock()
+	f.progress = fn
+	f.mu.Unlock()
+}
+
+func (f *Folder) done(op, path string) {
+	f.mu.Lock()
+	fn := f.progress
+	f.mu.Unlock()
+	if fn != nil {
+		fn(op, path)
+	}
 }
 
 var _ workspace.FolderAdapter = (*Folder)(nil)
@@ -189,12 +207,18 @@ func (f *Folder) WriteFile(ctx context.Context, path string, data []byte) error 
 	arr := js.Global().Get("Uint8Array").New(len(data))
 	js.CopyBytesToJS(arr, data)
 	_, err := await(ctx, call(f.shim, "write", f.handle, path, arr))
+	if err == nil {
+		f.done("write", path)
+	}
 	return mapErr("write", path, err)
 }
 
 // DeleteFile removes a file; an absent file or parent is success once the root was found.
 func (f *Folder) DeleteFile(ctx context.Context, path string) error {
 	_, err := await(ctx, call(f.shim, "remove", f.handle, path))
+	if err == nil {
+		f.done("delete", path)
+	}
 	return mapErr("delete", path, err)
 }
 

@@ -87,3 +87,70 @@ func (r *Repository) ClearFolderLink(ctx context.Context) (err error) {
 	}
 	return nil
 }
+
+// lostFolderKey is the key of the lost folder's name in the "workspaces" store.
+const lostFolderKey = "lostFolder"
+
+// SaveLostFolder records name as the folder the workspace was linked to when that link was
+// lost (WORKSPACE_FOLDER_STALE): {name} only, never a handle, beside the workspace metadata,
+// so a reload can still say which folder the edits belong to and offer Reconnect folder.
+func (r *Repository) SaveLostFolder(ctx context.Context, name string) (err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer recoverErr(&err, "save lost folder")
+	t, ws, _, err := r.txn(ctx, idb.TransactionReadWrite)
+	if err != nil {
+		return err
+	}
+	o := js.Global().Get("Object").New()
+	o.Set("name", name)
+	if _, err := ws.PutKey(js.ValueOf(lostFolderKey), o); err != nil {
+		return abort(t, "save lost folder", err)
+	}
+	if err := t.Await(ctx); err != nil {
+		return fmt.Errorf("idb: save lost folder: %w", err)
+	}
+	return nil
+}
+
+// LoadLostFolder returns the lost folder's name ("" when none is recorded).
+func (r *Repository) LoadLostFolder(ctx context.Context) (name string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer recoverErr(&err, "load lost folder")
+	_, ws, _, err := r.txn(ctx, idb.TransactionReadOnly)
+	if err != nil {
+		return "", err
+	}
+	req, err := ws.Get(js.ValueOf(lostFolderKey))
+	if err != nil {
+		return "", fmt.Errorf("idb: load lost folder: %w", err)
+	}
+	v, err := req.Await(ctx)
+	if err != nil {
+		return "", fmt.Errorf("idb: load lost folder: %w", err)
+	}
+	if v.Type() != js.TypeObject || v.Get("name").Type() != js.TypeString {
+		return "", nil
+	}
+	return v.Get("name").String(), nil
+}
+
+// ClearLostFolder forgets the lost folder (a folder is linked again, or another workspace
+// replaced this one).
+func (r *Repository) ClearLostFolder(ctx context.Context) (err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer recoverErr(&err, "clear lost folder")
+	t, ws, _, err := r.txn(ctx, idb.TransactionReadWrite)
+	if err != nil {
+		return err
+	}
+	if _, err := ws.Delete(js.ValueOf(lostFolderKey)); err != nil {
+		return abort(t, "clear lost folder", err)
+	}
+	if err := t.Await(ctx); err != nil {
+		return fmt.Errorf("idb: clear lost folder: %w", err)
+	}
+	return nil
+}

@@ -41,7 +41,9 @@ const (
 	actFolderReconnect  = "folder-reconnect"
 	actFolderKeep       = "folder-keep" // arg: path; keep the folder's version
 	actFolderOurs       = "folder-ours" // arg: path; write the workspace version
+	actFolderSaveLocal  = "folder-save-browser"
 	labelReconnect      = "Reconnect folder"
+	labelReconcile      = "Reconcile folder"
 	labelGrant          = "Grant folder access"
 	uploadInputID       = "folder-upload"
 	folderStatusRegion  = "folder-region"
@@ -60,8 +62,16 @@ type folderState struct {
 	deleted int
 	unknown string
 	busy    bool
-	refresh chan struct{}
-	sess    *abi.Session // the session the link belongs to (session/configure builds a new one)
+	// lost is the folder whose link was lost (WORKSPACE_FOLDER_STALE) and not linked again:
+	// its name is persisted (idb.SaveLostFolder, never the handle); while set, Ctrl+S never
+	// falls back to the browser-only save and Open folder always asks first.
+	lost       string
+	lastLinked string // the last folder seen linked (names the lost one)
+	saving     bool   // a Save to folder runs: saveDone of saveTotal writes/deletes finished
+	saveDone   int
+	saveTotal  int
+	refresh    chan struct{}
+	sess       *abi.Session // the session the link belongs to (session/configure builds a new one)
 }
 
 var folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}
@@ -86,8 +96,10 @@ func init() {
 		action: folderAction, key: folderKey, observe: folderObserve})
 	registerRecovery(func(f failure) []entryAction {
 		switch mcp.Code(f.Code) {
-		case mcp.CodeWorkspaceFolderStale, mcp.CodeWorkspaceFolderNotConnected, mcp.CodeWorkspaceSideEffectUnknown:
+		case mcp.CodeWorkspaceFolderStale, mcp.CodeWorkspaceFolderNotConnected:
 			return []entryAction{{Label: labelReconnect, Action: actFolderReconnect}}
+		case mcp.CodeWorkspaceSideEffectUnknown: // reads the folder back and reconciles the save
+			return []entryAction{{Label: labelReconcile, Action: actFolderReconnect}}
 		case mcp.CodeWorkspaceFolderPermissionDenied:
 			return []entryAction{{Label: labelGrant, Action: actFolderGrant}}
 		}
@@ -142,7 +154,11 @@ func folderStart(a *app, ctx context.Context) {
 	})
 	if name := s.host.savedName(ctx); name != "" {
 		s.mu.Lock()
-		s.name = name
+		s.name, s.lastLinked = name, name
+		s.mu.Unlock()
+	} else if lost := s.host.lostName(ctx); lost != "" {
+		s.mu.Lock()
+		s.lost, s.lastLinked = lost, lost
 		s.mu.Unlock()
 	}
 	// Reconnect a persisted folder (the workspace stays as stored in the browser).
@@ -206,18 +222,79 @@ func folderReadStatus(a *app, ctx context.Context) {
 	s.linked = st.Filesystem.FolderLinked
 	s.perm = st.Filesystem.Permission
 	s.dirty, s.deleted, s.unknown = len(st.DirtyPaths), len(st.DeletedPaths), st.UnknownSavePath
+	relinked := false
 	if s.linked {
-		s.name = st.RootName
+		s.name, s.lastLinked = st.RootName, st.RootName
+		relinked, s.lost = s.lost != "", ""
 	} else {
 		s.name = saved
 	}
 	s.mu.Unlock()
+	if relinked && s.host != nil {
+		s.host.setLost(ctx, "")
+	}
 	a.markDirty()
+}
+
+// folderMarkLost records that the linked folder was lost (WORKSPACE_FOLDER_STALE): the
+// workspace keeps its edits, the header keeps the name with Reconnect folder, and the name is
+// persisted so a reload still offers it.
+func folderMarkLost(a *app) {
+	s := folderUIState
+	s.mu.Lock()
+	name := s.lastLinked
+	if name == "" {
+		name = s.name
+	}
+	s.lost = name
+	s.mu.Unlock()
+	if name != "" && s.host != nil {
+		s.host.setLost(context.Background(), name)
+	}
+	a.markDirty()
+}
+
+// folderForgetLost forgets the lost folder (the workspace was replaced by another folder).
+func folderForgetLost() {
+	s := folderUIState
+	s.mu.Lock()
+	had := s.lost != ""
+	s.lost = ""
+	s.mu.Unlock()
+	if had && s.host != nil {
+		s.host.setLost(context.Background(), "")
+	}
+}
+
+// folderLostName is the lost folder's name ("" when none).
+func folderLostName() string {
+	s := folderUIState
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lost
+}
+
+// folderProgress counts a finished write or delete of the running save (fsa.SetProgress).
+func folderProgress(op, path string) {
+	s := folderUIState
+	s.mu.Lock()
+	saving := s.saving
+	if saving {
+		s.saveDone++
+	}
+	a := s.a
+	s.mu.Unlock()
+	if saving && a != nil {
+		a.markDirty()
+	}
 }
 
 func folderObserve(a *app, e audit.ToolCallEvent) {
 	if e.Type == audit.EventStarted || (e.Mode != "agent" && readOnlyTools[e.Name]) {
 		return
+	}
+	if r := e.Result; r != nil && r.IsError && r.Error != nil && r.Error.Code == mcp.CodeWorkspaceFolderStale {
+		folderMarkLost(a) // an agent's saveAll or reloadFolder found the root gone
 	}
 	folderUIState.changed()
 }
@@ -226,11 +303,13 @@ func folderObserve(a *app, e audit.ToolCallEvent) {
 // They are separate regions so a status change never replaces a button under the pointer, and
 // the busy state only toggles the buttons' disabled property.
 var folderInfoTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
+	`{{else if .Lost}}<span class="folder-name" id="folder-name" title="The linked folder was lost">📁 {{.Lost}}</span> <span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> <span class="folder-sync unsaved" id="folder-sync" role="status">Folder lost (moved, renamed or deleted): changes are not written to any folder</span>` +
 	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> {{end}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span>{{end}}`
 
 var folderActionsTpl = `{{if .Linked}}<button type="button" id="folder-save" data-action="folder-save" aria-label="Save to folder" title="Save to folder (Ctrl/Cmd+S)">Save to folder</button>` +
 	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder">Reload folder</button>` +
 	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect">Disconnect</button>{{end}}` +
+	`{{if and .Lost (not .Linked)}}<button type="button" id="folder-reconnect" data-action="folder-reconnect" aria-label="Reconnect folder" title="Pick the folder again; the workspace is kept">Reconnect folder</button>{{end}}` +
 	`{{if .Grant}} <button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access">Grant folder access</button>{{end}}` +
 	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)">Open folder</button>` +
 	`{{else}} <label class="folder-upload" for="folder-upload">Choose workspace folder <input type="file" id="folder-upload" webkitdirectory multiple aria-label="Choose workspace folder"></label>{{end}}`
@@ -258,10 +337,12 @@ func folderRender(a *app) {
 	s.mu.Lock()
 	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm,
 		"Grant":  (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != ""),
-		"Picker": fsa.HasPicker(), "Unsaved": s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != "")}
+		"Picker": fsa.HasPicker(), "Unsaved": s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != ""), "Lost": s.lost}
 	switch {
 	case !s.linked:
 		v["Sync"] = ""
+	case s.saving:
+		v["Sync"] = fmt.Sprintf("Saving… (%d of %d)", min(s.saveDone, s.saveTotal), s.saveTotal)
 	case s.perm != "granted":
 		v["Sync"] = "Grant folder access to compare and save"
 	case s.unknown != "":
@@ -320,6 +401,8 @@ func folderAction(a *app, act uiAction) bool {
 		folderGrant(a)
 	case actFolderReconnect:
 		folderReconnect(a)
+	case actFolderSaveLocal:
+		folderSaveInBrowser(a)
 	case actFolderKeep, actFolderOurs:
 		folderResolve(a, act.Get("arg"), act.Name == actFolderKeep)
 	default:
@@ -362,6 +445,9 @@ func folderFailure(a *app, what string, te *mcp.ToolError) {
 				details = string(r[:600]) + "…"
 			}
 		}
+	}
+	if te.Code == mcp.CodeWorkspaceFolderStale {
+		folderMarkLost(a)
 	}
 	f := failure{Code: string(te.Code), Message: te.Message, Retryable: te.Retryable, Tool: what}
 	actions := recoveryActions(f)
@@ -439,9 +525,12 @@ func folderOpen(a *app) {
 	}
 	defer folderEnd(a)
 	a.flushDraft(ctx)
-	if workspaceDirty(a, ctx) && !a.confirm(ctx, confirmOptions{Title: "Open another folder?",
-		Text: "The workspace has unsaved changes. Opening a folder replaces the browser workspace with its files; the changes are lost.",
-		OK:   "Open folder", Danger: true}) {
+	text := "The workspace has unsaved changes. Opening a folder replaces the browser workspace with its files; the changes are lost."
+	if lost := folderLostName(); lost != "" {
+		text = "The workspace's folder " + lost + " was lost, so its changes may not be written to any folder. Opening a folder replaces the browser workspace with its files; the changes are lost (Reconnect folder or Download as ZIP keeps them)."
+	}
+	if (workspaceDirty(a, ctx) || folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Open another folder?",
+		Text: text, OK: "Open folder", Danger: true}) {
 		a.addEntry(entry{Kind: "info", Text: "Open folder cancelled; the workspace is unchanged."})
 		return
 	}
@@ -455,6 +544,7 @@ func folderOpen(a *app) {
 		folderFailure(a, "Open folder", res.Error)
 	case res.Cancelled:
 	default:
+		folderForgetLost()
 		a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount)})
 		if dirs := folderUIState.host.pickedSkippedFolders(); len(dirs) > 0 {
 			a.addEntry(entry{Kind: "info", Text: "Skipped folders (hidden or node_modules): " + strings.Join(dirs, ", ")})
@@ -497,14 +587,29 @@ func folderSkipped(a *app, skipped []skippedEntry) {
 
 // folderSaveAny is Save / Ctrl+S: workspace.saveAll while a folder is linked, otherwise the
 // browser-only workspace.saveCheckpoint (REFERENCE §2.1; refused by the core while linked).
+// After the link was lost (WORKSPACE_FOLDER_STALE) it saves nothing and says so, offering
+// Reconnect folder, Save in browser only and Download as ZIP: a lost folder never silently
+// turns Ctrl+S into a browser-only save.
 func folderSaveAny(a *app) {
 	folderUIState.mu.Lock()
-	linked := folderUIState.linked
+	linked, lost := folderUIState.linked, folderUIState.lost
 	folderUIState.mu.Unlock()
 	if linked {
 		folderSave(a)
 		return
 	}
+	if lost != "" {
+		a.flushDraft(context.Background())
+		a.addEntry(entry{Kind: "error", Text: "Not saved: the folder " + lost + " was lost (moved, renamed or deleted), so the changes are not written to any folder. Reconnect the folder, save in this browser only, or download the workspace as a ZIP.",
+			Actions: []entryAction{{Label: labelReconnect, Action: actFolderReconnect}, {Label: "Save in browser only", Action: actFolderSaveLocal}, {Label: "Download ZIP", Action: "download-zip"}}})
+		return
+	}
+	folderSaveInBrowser(a)
+}
+
+// folderSaveInBrowser is the browser-only save (workspace.saveCheckpoint). With a lost folder
+// the lost state stays: the changes are still not written to any folder.
+func folderSaveInBrowser(a *app) {
 	ctx := context.Background()
 	a.flushDraft(ctx)
 	var res struct {
@@ -517,7 +622,16 @@ func folderSaveAny(a *app) {
 	}
 	folderUIState.changed()
 	a.requestRefresh()
-	if len(res.SavedPaths)+len(res.DeletedPaths) == 0 {
+	lost := folderLostName()
+	if len(res.SavedPaths)+len(res.DeletedPaths) == 0 && lost == "" {
+		return
+	}
+	if lost != "" {
+		text := fmt.Sprintf("Saved %d file(s) in this browser only", len(res.SavedPaths))
+		if len(res.SavedPaths)+len(res.DeletedPaths) == 0 {
+			text = "Nothing new to save in this browser"
+		}
+		a.addEntry(entry{Kind: "info", Text: text + "; the folder " + lost + " is still lost and the changes are not written to any folder."})
 		return
 	}
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Saved %d file(s) in this browser (no folder linked)", len(res.SavedPaths))})
@@ -530,6 +644,22 @@ func folderSave(a *app) {
 	}
 	defer folderEnd(a)
 	a.flushDraft(ctx)
+	var st struct {
+		DirtyPaths   []string `json:"dirtyPaths"`
+		DeletedPaths []string `json:"deletedPaths"`
+	}
+	_ = a.tool(ctx, "workspace.getStatus", nil, &st)
+	s := folderUIState
+	s.mu.Lock()
+	s.saving, s.saveDone, s.saveTotal = true, 0, len(st.DirtyPaths)+len(st.DeletedPaths)
+	s.mu.Unlock()
+	a.markDirty()
+	defer func() {
+		s.mu.Lock()
+		s.saving = false
+		s.mu.Unlock()
+		a.markDirty()
+	}()
 	var res struct {
 		SavedPaths   []string `json:"savedPaths"`
 		DeletedPaths []string `json:"deletedPaths"`
@@ -701,7 +831,7 @@ func folderUpload(a *app, root string, n int) {
 	}
 	defer folderEnd(a)
 	a.flushDraft(ctx)
-	if workspaceDirty(a, ctx) && !a.confirm(ctx, confirmOptions{Title: "Replace the workspace?",
+	if (workspaceDirty(a, ctx) || folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Replace the workspace?",
 		Text: fmt.Sprintf("The workspace has unsaved changes. Uploading %s (%d file(s)) replaces the browser workspace; the changes are lost.", root, n),
 		OK:   "Replace workspace", Danger: true}) {
 		a.addEntry(entry{Kind: "info", Text: "Upload cancelled; the workspace is unchanged."})
@@ -719,7 +849,13 @@ func folderUpload(a *app, root string, n int) {
 	if folderUIState.host != nil {
 		folderUIState.host.forget(ctx)
 	}
+	folderForgetLost()
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount) + " (uploaded: changes stay in this browser and are never written back)"})
+	if folderUIState.host != nil {
+		if dirs := folderUIState.host.uploadSkippedFolders(); len(dirs) > 0 {
+			a.addEntry(entry{Kind: "info", Text: "Skipped folders (hidden or node_modules): " + strings.Join(dirs, ", ")})
+		}
+	}
 	folderSkipped(a, res.Skipped)
 	a.reload(ctx)
 }

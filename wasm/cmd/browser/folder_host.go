@@ -30,12 +30,15 @@ type folderHost struct {
 	mu       sync.Mutex
 	upload   *stagedUpload
 	lastPick *fsa.Folder // the folder Pick returned last (its skipped folders are shown)
+	// uploadSkipped: the skipped folders of the last directory-upload choice
+	uploadSkipped []string
 }
 
 // stagedUpload is one directory-upload choice waiting for workspace/uploadFolder.
 type stagedUpload struct {
 	root    string
 	entries []workspace.ImportEntry
+	skipped []string // folders in the file list the importer does not enter (.git, node_modules)
 }
 
 var _ studio.FolderHost = (*folderHost)(nil)
@@ -63,6 +66,7 @@ func (h *folderHost) wrap(f *fsa.Folder, scope *string) workspace.FolderAdapter 
 		return nil
 	}
 	*scope = f.ScopeID()
+	f.SetProgress(folderProgress)
 	return f
 }
 
@@ -120,6 +124,27 @@ func (h *folderHost) savedName(ctx context.Context) string {
 	return l.Name
 }
 
+// lostName returns the recorded lost folder's name ("" when none; idb.LoadLostFolder).
+func (h *folderHost) lostName(ctx context.Context) string {
+	if h.repo == nil {
+		return ""
+	}
+	name, _ := h.repo.LoadLostFolder(ctx)
+	return name
+}
+
+// setLost records (name != "") or forgets (name == "") the lost folder's name.
+func (h *folderHost) setLost(ctx context.Context, name string) {
+	if h.repo == nil {
+		return
+	}
+	if name == "" {
+		_ = h.repo.ClearLostFolder(ctx)
+		return
+	}
+	_ = h.repo.SaveLostFolder(ctx, name)
+}
+
 // Remember implements studio.FolderHost.
 func (h *folderHost) Remember(ctx context.Context, f workspace.FolderAdapter) error {
 	ff, ok := f.(*fsa.Folder)
@@ -148,6 +173,7 @@ func (h *folderHost) RequestPermission(ctx context.Context, f workspace.FolderAd
 // input's FileList; each File's webkitRelativePath is "<root>/<path>".
 func (h *folderHost) stage(files js.Value) (root string, n int) {
 	var entries []workspace.ImportEntry
+	var paths []string
 	for i := 0; i < files.Length(); i++ {
 		file := files.Index(i)
 		rel := file.Get("webkitRelativePath").String()
@@ -161,6 +187,7 @@ func (h *folderHost) stage(files js.Value) (root string, n int) {
 		if root == "" {
 			root = first
 		}
+		paths = append(paths, rest)
 		entries = append(entries, workspace.ImportEntry{Path: rest, Size: int64(file.Get("size").Float()),
 			Read: func(ctx context.Context) ([]byte, error) {
 				buf, err := jsbridge.Await(ctx, file.Call("arrayBuffer"))
@@ -177,9 +204,18 @@ func (h *folderHost) stage(files js.Value) (root string, n int) {
 		root = "upload"
 	}
 	h.mu.Lock()
-	h.upload = &stagedUpload{root: root, entries: entries}
+	h.upload = &stagedUpload{root: root, entries: entries, skipped: workspace.SkippedFolders(paths)}
+	h.uploadSkipped = h.upload.skipped
 	h.mu.Unlock()
 	return root, len(entries)
+}
+
+// uploadSkippedFolders returns the folders the last directory-upload choice held that the
+// importer does not enter (the fallback has no walk of its own: computed from its file list).
+func (h *folderHost) uploadSkippedFolders() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.uploadSkipped
 }
 
 // TakeUpload implements studio.FolderHost.
