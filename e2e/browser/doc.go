@@ -27,12 +27,18 @@
 // an asset (bytes, MIME type, last path segment), Upload files through the file input (PNG,
 // font, text → tree, preview image, one Undo removes them; refused files each with their
 // reason; files dropped on the explorer; a 4 MiB asset intact), Download as ZIP equal to the
-// workspace, Export opened offline with no request.
+// workspace, Export opened offline with no request; (new)/(replaced) per uploaded file and
+// more than 200 files refused typed before any read (TestUploadSaysReplacedAndRefusesOverLimit);
+// an inline favicon, no /favicon.ico request (TestFaviconIsInline).
 // Folders (folder_test.go, OPFS handles injected for the picker): open with nested paths,
 // spaces and % → tree/preview/diagnostics, edit + Ctrl+S → folder bytes equal the editor,
 // rename/revert/reload, dirty + open another → dialog; stale root → Reconnect; permission
 // prompt/denied → Grant; reload reconnects; crash mid-save (fail after k writes, reload while a
-// write hangs) → nothing lost or rewritten, reconciled by hash; the directory-upload fallback.
+// write hangs) → nothing lost or rewritten, reconciled by hash; the directory-upload fallback
+// (its skipped folders listed); a lost folder keeps its edits, name and Reconnect across a
+// reload and Ctrl+S never falls back to the browser-only save (TestFolderLostKeepsEdits);
+// "Saving… (n of m)" while a save runs (TestFolderSaveShowsProgress); typed text whose file
+// vanished is rescued in the chat (TestDraftOfVanishedFileIsRescued).
 // provider_test.go: OpenRouter in the page against host/fakeprovider on another loopback origin
 // (real CORS) — 503 twice then success with the retry notices visible while waiting, 401 (no
 // retry, settings actions), "Use local agent & retry" (no second provider request, key kept),
