@@ -389,6 +389,7 @@ func TestFolderStaleAndPermission(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#transcript", "[WORKSPACE_NO_SUPPORTED_FILES]")
+	waitContains(t, tab, "#transcript", "Skipped: .hidden (hidden)") // named, not only counted
 	if st := status(t, tab); st["rootName"] != "proj" || st["filesystem"].(map[string]any)["folderLinked"] != true {
 		t.Fatalf("a refused import touched the workspace: %v", st)
 	}
@@ -562,6 +563,10 @@ func TestFolderCrashMidSave(t *testing.T) {
 	evalOK(t, tab, `(webcodingFolderTest.failAfter(1, "throw-before"), true)`)
 	fclick(t, tab, "#folder-save")
 	waitEntry(t, tab, "[WORKSPACE_SIDE_EFFECT_UNKNOWN]", 1)
+	// Its recovery action says what it does (reads the folder back): Reconcile, not Reconnect.
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `[...document.querySelectorAll("#transcript li")].filter(li => li.textContent.includes("[WORKSPACE_SIDE_EFFECT_UNKNOWN]")).every(li => li.textContent.includes("Reconcile folder") && !li.textContent.includes("Reconnect folder"))`); !ok {
+		t.Error("WORKSPACE_SIDE_EFFECT_UNKNOWN does not offer 'Reconcile folder'")
+	}
 	waitContains(t, tab, "#transcript", "Folder save completed 1 item(s): a.css")
 	waitContains(t, tab, "#folder-sync", "Save interrupted")
 	if got, _ := opfsRead(t, tab, "proj", "b.css"); got != "b{}" {
