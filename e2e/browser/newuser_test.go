@@ -125,3 +125,24 @@ func TestProviderEndpointAndKeyChecks(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestSettingsCatalogNamesTypedEndpoint: "Load models" for a typed (unsaved) custom endpoint
+// without a catalog names that endpoint, not the saved one; a one-model catalog is "1
+// tool-capable model" (singular).
+func TestSettingsCatalogNamesTypedEndpoint(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{Models: []byte(`{"data":[{"id":"a/one:free","name":"One","supported_parameters":["tools"],"pricing":{"prompt":"0","completion":"0"}}]}`)})
+	tab := openProviderStudio(t, nil)
+	custom := strings.TrimSuffix(fake.ChatURL, "/chat/completions") + "/custom-llm"
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open")),
+		chromedp.SetValue(chromedp.CSS("#settings-endpoint"), custom),
+		chromedp.Click(chromedp.CSS("#settings-load-models"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#settings-catalog-status", "This endpoint ("+custom+") has no model catalog")
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#settings-endpoint"), fake.ChatURL),
+		chromedp.Click(chromedp.CSS("#settings-load-models"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#settings-catalog-status", "1 tool-capable model (1 free) · showing 1")
+	noConsoleErrors(t, tab)
+}

@@ -48,6 +48,7 @@ type providerSettings struct {
 	catalogError   string
 	catalogSkipped int
 	catalogOrigin  string // origin of the endpoint whose catalog the dialog loads
+	catalogFor     string // the (typed, normalized) endpoint whose catalog was loaded
 	freeOnly       bool
 	formError      string
 
@@ -436,6 +437,10 @@ func loadCatalog(a *app) {
 	}
 	prov.mu.Lock()
 	prov.catalogState, prov.catalogError, prov.catalogOrigin = "loading", "", originOf(endpoint)
+	prov.catalogFor = ""
+	if norm, err := openrouter.NormalizeEndpoint(endpoint); err == nil {
+		prov.catalogFor = norm // never the raw text: it may hold credentials
+	}
 	prov.mu.Unlock()
 	a.markDirty()
 	var res struct {
@@ -520,6 +525,9 @@ func renderSettings(a *app) {
 	key, model, endpoint, _, memory := prov.snapshot()
 	prov.mu.Lock()
 	state, cerr, skipped, freeOnly, formErr := prov.catalogState, prov.catalogError, prov.catalogSkipped, prov.freeOnly, prov.formError
+	if prov.catalogFor != "" {
+		endpoint = prov.catalogFor // the catalog messages name the endpoint typed in the dialog
+	}
 	cat := openrouter.Catalog{Models: prov.catalog}
 	prov.mu.Unlock()
 	status := "No key: prompts run through the local agent."
@@ -550,9 +558,9 @@ func renderSettings(a *app) {
 	case "ready":
 		all := cat.ToolModels(false)
 		free := cat.ToolModels(true)
-		cs = strconv.Itoa(len(all)) + " tool-capable models (" + strconv.Itoa(len(free)) + " free) · showing " + strconv.Itoa(len(shown))
+		cs = strconv.Itoa(len(all)) + " " + plural(len(all), "tool-capable model", "tool-capable models") + " (" + strconv.Itoa(len(free)) + " free) · showing " + strconv.Itoa(len(shown))
 		if skipped > 0 {
-			cs += " · " + strconv.Itoa(skipped) + " malformed entries skipped"
+			cs += " · " + strconv.Itoa(skipped) + " " + plural(skipped, "malformed entry", "malformed entries") + " skipped"
 		}
 	}
 	setText("settings-catalog-status", cs)
