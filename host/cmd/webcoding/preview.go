@@ -104,16 +104,16 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if *outFile != "" && *zipFile != "" {
 		return usagef("--out and --zip cannot be combined: run export once for each")
 	}
-	for _, t := range []struct{ flag, file string }{{"--out", *outFile}, {"--zip", *zipFile}} {
-		if err := checkTarget(t.flag, t.file); err != nil {
-			return err
-		}
-	}
 	if ws.dir != "" && *zipFile != "" && within(ws.dir, *zipFile) {
 		return usagef("--zip %s is inside --dir %s: the archive would be written into the workspace's own files; choose a file outside it", *zipFile, ws.dir)
 	}
 	if ws.dir != "" && within(ws.dir, *outFile) {
 		return usagef("--out %s is inside --dir %s: the export would be written into the workspace's own files; choose a file outside it", *outFile, ws.dir)
+	}
+	for _, t := range []struct{ flag, file string }{{"--out", *outFile}, {"--zip", *zipFile}} {
+		if err := checkTarget(t.flag, t.file); err != nil {
+			return err
+		}
 	}
 	ws.apply(hf)
 	h, err := e.newHost(ctx, e, hf)
