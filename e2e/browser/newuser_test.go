@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/webcoding/studio/e2e/chromium"
 	"github.com/webcoding/studio/host/fakeprovider"
 )
@@ -144,5 +145,66 @@ func TestSettingsCatalogNamesTypedEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#settings-catalog-status", "1 tool-capable model (1 free) · showing 1")
+	noConsoleErrors(t, tab)
+}
+
+func activeID(t *testing.T, tab *chromium.Tab) string {
+	t.Helper()
+	id, _ := chromium.Eval[string](tab, 5*time.Second, `document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ""`)
+	return id
+}
+
+// waitFocus waits until the element with id has keyboard focus.
+func waitPromptFocus(t *testing.T, tab *chromium.Tab, id, after string) {
+	t.Helper()
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.activeElement && document.activeElement.id === `+jsString(id)); err != nil {
+		t.Errorf("after %s focus is on %q, want #%s", after, activeID(t, tab), id)
+	}
+}
+
+// TestComposerDuringRun: while a run waits for approval Send is disabled and Cancel enabled;
+// a prompt submitted anyway stays in the box (with a notice), Escape denies and moves focus
+// to the prompt box, Ctrl+Enter sends from the box, and the Cancel button hands focus back to
+// the prompt box.
+func TestComposerDuringRun(t *testing.T) {
+	tab := openStudio(t)
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	state, _ := chromium.Eval[[]bool](tab, 5*time.Second, `[document.querySelector('#chat-form button[type="submit"]').disabled, document.querySelector("#cancel-run").disabled]`)
+	if len(state) != 2 || !state[0] || state[1] {
+		t.Errorf("during a run [Send disabled, Cancel disabled] = %v, want [true false]", state)
+	}
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { document.querySelector("#prompt").value = "my second prompt";
+		document.querySelector("#chat-form").requestSubmit(); return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "your prompt stays in the box")
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#prompt").value`); v != "my second prompt" {
+		t.Errorf("the prompt box holds %q after a submit during a run, want the prompt kept", v)
+	}
+	// Escape at the approval card denies (cancels) and focus goes to the prompt box.
+	if err := tab.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`document.querySelector("#approve-0").focus()`), chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	waitPromptFocus(t, tab, "prompt", "Escape at an approval card")
+	if d, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector('#chat-form button[type="submit"]').disabled`); d {
+		t.Error("Send stays disabled after the run ended")
+	}
+	// Ctrl+Enter in the prompt box sends.
+	if err := tab.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#prompt"), "Make it amber"),
+		chromedp.Focus(chromedp.CSS("#prompt")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	waitApproval(t, tab, "preview.setTheme")
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#prompt").value`); v != "" {
+		t.Errorf("after Ctrl+Enter the prompt box holds %q", v)
+	}
+	// The Cancel button: focus returns to the prompt box, not <body>.
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#cancel-run"))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	waitPromptFocus(t, tab, "prompt", "Cancel")
 	noConsoleErrors(t, tab)
 }

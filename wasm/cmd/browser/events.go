@@ -66,6 +66,12 @@ func (a *app) bindDOM() {
 			if prompt == "" {
 				return nil
 			}
+			if a.promptBusy() { // composer.go: keep the prompt, never throw it away
+				jsbridge.Go("agent.busy", func() {
+					a.addEntry(entry{Kind: "info", Text: "A run is already in progress: your prompt stays in the box. Send it when the run ends, or Cancel the run."})
+				})
+				return nil
+			}
 			box.Set("value", "")
 			jsbridge.Go("agent.run", func() { a.runPrompt(prompt) })
 			return nil
@@ -270,6 +276,7 @@ func (a *app) cancelRun() {
 	if id != "" {
 		a.notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": "cancelled in the studio"})
 	}
+	focusPromptIfLost() // composer.go
 	a.markDirty()
 }
 
