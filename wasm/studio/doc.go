@@ -53,7 +53,8 @@
 //     current}…]}; workspace/checkpoint {revision} → {revision, activePath, files}; and
 //     workspace/restoreCheckpoint {revision, expectedRevision?} → a CallToolResult: the
 //     checkpoint becomes a new change (undo returns), traced through ObserveOperation
-//     (history_ops.go).
+//     (history_ops.go); workspace/files {} → {revision, activePath, rootName, files}: the
+//     current files for the page's own diffs and search, a read that is not traced.
 //   - workspace/openFolder, workspace/reconnectFolder, workspace/grantFolderAccess,
 //     workspace/uploadFolder and workspace/resolveSave: the folder operations of the page
 //     over Ports.Folders (a FolderHost; the directory handle never enters a payload), traced

@@ -43,6 +43,16 @@ const (
 	//	       WORKSPACE_SOURCE_LIMIT, PREVIEW_* (details.applied true: never restore again,
 	//	       refresh the preview) or TOOL_CANCELLED
 	MethodHistoryRestore = "workspace/restoreCheckpoint"
+	// MethodCurrentFiles returns the current files in one read, for the page's own views
+	// (approval-card and history diffs, workspace search). Like workspace/checkpoint it is a
+	// read, not a tool call: it emits no lifecycle event, so those UI reads never crowd the
+	// execution trace (REFERENCE §8 traces what the user and the agent do). Assets carry their
+	// size only.
+	//
+	//	params {} (or absent)
+	//	result {"revision", "activePath", "rootName", "files": [{"path", "kind", "language",
+	//	       "size", "source"?}…]} — one consistent snapshot
+	MethodCurrentFiles = "workspace/files"
 )
 
 // checkpointFile is one file of MethodHistoryCheckpoint's result.
@@ -64,7 +74,7 @@ type restoreOut struct {
 	persist
 }
 
-// historyMethods returns the three history methods over e's workspace; p.Observer receives
+// historyMethods returns the history methods (and the current-files read) over e's workspace; p.Observer receives
 // the restore's lifecycle events.
 func (e *env) historyMethods(p Ports) map[string]abi.Method {
 	return map[string]abi.Method{
@@ -91,6 +101,20 @@ func (e *env) historyMethods(p Ports) map[string]abi.Method {
 				}
 			}
 			return map[string]any{"revision": rev, "activePath": active, "files": out}, nil
+		},
+		MethodCurrentFiles: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+			if err := noParams(params); err != nil {
+				return nil, err
+			}
+			snap := e.m.Snapshot()
+			out := make([]checkpointFile, len(snap.Files))
+			for i, f := range snap.Files {
+				out[i] = checkpointFile{Path: f.Path, Kind: f.Kind, Language: f.Language, Size: f.Size}
+				if f.Kind != workspace.KindAsset {
+					out[i].Source = f.Source
+				}
+			}
+			return map[string]any{"revision": snap.Revision, "activePath": snap.ActivePath, "rootName": snap.RootName, "files": out}, nil
 		},
 		MethodHistoryRestore: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 			rev, expected, perr := historyParams(MethodHistoryRestore, params, true)

@@ -141,44 +141,35 @@ func computeApprovalDiff(a *app, ap registry.Approval) {
 	a.markDirty()
 }
 
-// currentFiles reads the workspace with the read-only tools (cached per revision).
+// currentFiles reads the current files in one workspace/files read (kept in approvalDiffs for
+// the search of the same revision): a
+// core read that is not a tool call, so the page's own diff and search reads add no trace rows
+// (issue 9: they used to add a readFile row per file).
 func currentFiles(ctx context.Context, a *app) (files []*workspace.File, active, root string, rev int64, err error) {
-	var list struct {
-		ActivePath string    `json:"activePath"`
-		Revision   int64     `json:"revision"`
-		Files      []fileRow `json:"files"`
+	var snap struct {
+		Revision   int64  `json:"revision"`
+		ActivePath string `json:"activePath"`
+		RootName   string `json:"rootName"`
+		Files      []struct {
+			Path   string `json:"path"`
+			Kind   string `json:"kind"`
+			Source string `json:"source"`
+		} `json:"files"`
 	}
-	if err := a.tool(ctx, "workspace.listFiles", nil, &list); err != nil {
+	if err := a.rpc(ctx, "", studio.MethodCurrentFiles, map[string]any{}, &snap); err != nil {
 		return nil, "", "", 0, err
 	}
-	approvalDiffs.mu.Lock()
-	if approvalDiffs.filesRev == list.Revision && approvalDiffs.files != nil {
-		files, active, root = approvalDiffs.files, approvalDiffs.active, approvalDiffs.root
-		approvalDiffs.mu.Unlock()
-		return files, active, root, list.Revision, nil
-	}
-	approvalDiffs.mu.Unlock()
-	var st struct {
-		RootName string `json:"rootName"`
-	}
-	_ = a.tool(ctx, "workspace.getStatus", nil, &st)
-	for _, f := range list.Files {
+	for _, f := range snap.Files {
 		if f.Kind == workspace.KindAsset {
 			files = append(files, workspace.NewAssetFile(f.Path, nil))
 			continue
 		}
-		var rf struct {
-			Source string `json:"source"`
-		}
-		if err := a.tool(ctx, "workspace.readFile", map[string]any{"path": f.Path}, &rf); err != nil {
-			return nil, "", "", 0, err
-		}
-		files = append(files, workspace.NewTextFile(f.Path, rf.Source))
+		files = append(files, workspace.NewTextFile(f.Path, f.Source))
 	}
 	approvalDiffs.mu.Lock()
-	approvalDiffs.filesRev, approvalDiffs.files, approvalDiffs.active, approvalDiffs.root = list.Revision, files, list.ActivePath, st.RootName
+	approvalDiffs.filesRev, approvalDiffs.files, approvalDiffs.active, approvalDiffs.root = snap.Revision, files, snap.ActivePath, snap.RootName
 	approvalDiffs.mu.Unlock()
-	return files, list.ActivePath, st.RootName, list.Revision, nil
+	return files, snap.ActivePath, snap.RootName, snap.Revision, nil
 }
 
 func toDiffTexts(files []*workspace.File) map[string]diffText {
