@@ -343,15 +343,34 @@ func (t *Trace) add(r *Row) {
 	t.trim()
 }
 
-// trim drops rows beyond MaxRows or MaxBytes: the oldest finished row first, then (only when
-// every row runs) the oldest running row.
+// trim drops rows beyond MaxRows or MaxBytes: the oldest finished UI read first (UIRead: the
+// page's own refresh reads must not push prompt runs out), then the oldest finished row —
+// a finished agent.request row together with its finished children, so no kept row points
+// at a dropped parent —, then (only when every row runs) the oldest running row.
 func (t *Trace) trim() {
 	for len(t.rows) > 1 && (len(t.rows) > t.o.MaxRows || t.bytes > t.o.MaxBytes) {
 		idx := -1
 		for i, r := range t.rows {
-			if r.Status != StatusRunning {
+			if r.Status != StatusRunning && UIRead(*r) {
 				idx = i
 				break
+			}
+		}
+		for i, r := range t.rows {
+			if idx >= 0 {
+				break
+			}
+			if r.Status != StatusRunning {
+				idx = i
+			}
+		}
+		if idx >= 0 && t.rows[idx].Kind == KindAgent {
+			parent := t.rows[idx].TraceID
+			for i := len(t.rows) - 1; i > idx; i-- {
+				if c := t.rows[i]; c.ParentID == parent && c.Status != StatusRunning {
+					t.removeAt(i)
+					t.dropped++
+				}
 			}
 		}
 		if idx < 0 {
@@ -362,6 +381,17 @@ func (t *Trace) trim() {
 		t.removeAt(idx)
 		t.dropped++
 	}
+}
+
+// uiReadNames are the read-only tools the studio page itself calls to refresh its views.
+var uiReadNames = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
+	"workspace.readFile": true, "preview.getStatus": true}
+
+// UIRead reports whether r is one of the page's own reads: a call of workspace.listFiles,
+// workspace.getStatus, workspace.readFile or preview.getStatus from source local, mode direct,
+// outside any prompt run. Retention drops these first and the export keeps them last.
+func UIRead(r Row) bool {
+	return r.Kind == KindCall && r.Source == mcp.SourceLocal && r.Mode == mcp.ModeDirect && r.ParentID == "" && uiReadNames[r.Name]
 }
 
 func (t *Trace) removeAt(i int) {
