@@ -86,6 +86,11 @@
 // writable (the old page's workspace lock is waited for); a read-only second tab takes over,
 // re-hydrated from IndexedDB, when the first tab closes.
 //
+// Issue-9 tester fixes: choosing a quick-open/search result with Enter never reopens the
+// opener and puts focus in the editor (palette_enter_test.go); Run sample refuses repeated
+// keys and asks before a non-read-only tool (catalog_guard_test.go); the approval diff adds no
+// trace rows (trace_noise_test.go); history Re-read & retry asks again (history_test.go).
+//
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
 package browser
