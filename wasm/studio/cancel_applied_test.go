@@ -79,7 +79,7 @@ func TestCancelDuringAckWaitSaysApplied(t *testing.T) {
 	if e.Code != mcp.CodeToolCancelled || d["applied"] != true || d["revision"] != float64(rev) {
 		t.Fatalf("cancelled after applying: %s %v %s", e.Code, d, e.Message)
 	}
-	if !strings.Contains(e.Message, "applied") && !strings.Contains(e.Message, "Applied") {
+	if !strings.Contains(e.Message, "applied, then cancelled while waiting for the preview") {
 		t.Fatalf("the message must say the change was applied: %q", e.Message)
 	}
 	// The change really landed: the workspace is at that revision with the amber accent.

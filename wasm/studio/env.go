@@ -98,8 +98,8 @@ func (e *env) sync(ctx context.Context, rev int64, applied, remount bool) error 
 // awaited. Without an applied change it is ctx's error (the registry's usual TOOL_CANCELLED /
 // TOOL_TIMEOUT). With one it is a typed error that says the change landed: TOOL_CANCELLED
 // (retryable; ctx cancelled) or TOOL_TIMEOUT (retryable; ctx's deadline passed), details
-// {revision, applied: true, phase: "preview-ack"}, message "Applied revision N, then cancelled
-// while waiting for the preview; do not repeat the change." (SPEC §2.13).
+// {revision, applied: true, phase: "preview-ack"}, message "Revision N was applied, then
+// cancelled while waiting for the preview; do not repeat the change." (SPEC §2.13).
 func appliedThenCancelled(ctx context.Context, rev int64, applied bool) error {
 	if !applied {
 		return ctx.Err()
@@ -107,10 +107,10 @@ func appliedThenCancelled(ctx context.Context, rev int64, applied bool) error {
 	d := map[string]any{"revision": rev, "applied": true, "phase": "preview-ack"}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return mcp.NewError(mcp.CodeToolTimeout, true, d,
-			"Applied revision %d, then timed out while waiting for the preview; refresh the preview, do not repeat the change.", rev)
+			"Revision %d was applied, then timed out while waiting for the preview; refresh the preview, do not repeat the change.", rev)
 	}
 	return mcp.NewError(mcp.CodeToolCancelled, true, d,
-		"Applied revision %d, then cancelled while waiting for the preview; do not repeat the change.", rev)
+		"Revision %d was applied, then cancelled while waiting for the preview; do not repeat the change.", rev)
 }
 
 // noDownloadTarget is the error of workspace.downloadFile on a host without a download target
