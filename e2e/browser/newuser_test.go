@@ -208,3 +208,33 @@ func TestComposerDuringRun(t *testing.T) {
 	waitPromptFocus(t, tab, "prompt", "Cancel")
 	noConsoleErrors(t, tab)
 }
+
+// TestHistoryRestoreKeepsFocus: after a confirmed restore, keyboard focus is on the prompt
+// box, not dropped to <body> when the history panel redraws.
+func TestHistoryRestoreKeepsFocus(t *testing.T) {
+	tab := openIsolatedStudio(t, "")
+	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"console.log(\"focus test\");\n"}`)
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { const b = document.querySelector("#inspector-tab-history"); if (b) b.click(); return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	paletteWait(t, tab, "history panel with 2 checkpoints", `(() => { const p = document.querySelector("#history-panel"); return !p.hidden && p.querySelectorAll(".history-row").length === 2; })()`)
+	first, _ := chromium.Eval[string](tab, 5*time.Second, `[...document.querySelectorAll("#history-panel .history-row button")].pop().dataset.revision`)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#history-"+first))); err != nil {
+		t.Fatal(err)
+	}
+	paletteWait(t, tab, "restore button", `!!document.querySelector("#history-restore")`)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#history-restore"))); err != nil {
+		t.Fatal(err)
+	}
+	paletteWait(t, tab, "confirm dialog", `document.querySelector("#confirm-dialog").open`)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#confirm-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Restored revision "+first+" as revision")
+	waitPromptFocus(t, tab, "prompt", "a confirmed restore")
+	time.Sleep(500 * time.Millisecond) // a later redraw must not drop it again
+	if id := activeID(t, tab); id == "BODY" {
+		t.Errorf("focus dropped to <body> after the restore settled")
+	}
+	noConsoleErrors(t, tab)
+}

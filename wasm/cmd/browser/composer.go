@@ -4,6 +4,7 @@ package main
 
 import (
 	"syscall/js"
+	"time"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 )
@@ -72,5 +73,22 @@ func focusPromptIfLost() {
 	}
 	if lost {
 		box.Call("focus")
+	}
+}
+
+// focusPromptWhenLost watches keyboard focus for d after an action whose controls a
+// re-render replaces (a confirmed restore: the dialog returns focus to the Restore button,
+// which the history panel then redraws): when focus falls to <body> it moves to the prompt
+// box. It blocks for up to d: call it on a goroutine.
+func focusPromptWhenLost(d time.Duration) {
+	doc := js.Global().Get("document")
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(40 * time.Millisecond) {
+		ae := doc.Get("activeElement")
+		if ae.IsNull() || ae.IsUndefined() || ae.Equal(doc.Get("body")) {
+			if box := doc.Call("getElementById", "prompt"); !box.IsNull() {
+				box.Call("focus")
+			}
+			return
+		}
 	}
 }

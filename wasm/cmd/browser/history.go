@@ -180,6 +180,7 @@ func historyAction(a *app, act uiAction) bool {
 			return true
 		}
 		historyRestore(ctx, a, rev, &expected)
+		focusPromptWhenLost(1500 * time.Millisecond) // composer.go: never leave focus on <body>
 	default:
 		return false
 	}
