@@ -238,3 +238,27 @@ func TestHistoryRestoreKeepsFocus(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestUserDenyIsShownAsYours: pressing Deny shows "Denied by you." in the chat (the wire
+// code stays TOOL_POLICY_DENIED, REFERENCE §3.2), not "denied by policy"; Escape shows the
+// denial as a cancelled run.
+func TestUserDenyIsShownAsYours(t *testing.T) {
+	tab := openStudio(t)
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#deny-0"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "✗ preview.setTheme [TOOL_POLICY_DENIED] Denied by you.")
+	if s := transcriptText(t, tab); strings.Contains(s, "denied by policy") {
+		t.Errorf("the user's Deny is shown as a policy denial: %q", s)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "[TOOL_POLICY_DENIED] Denied: you cancelled the run.")
+	noConsoleErrors(t, tab)
+}

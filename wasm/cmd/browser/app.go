@@ -261,7 +261,11 @@ func (a *app) observe(e audit.ToolCallEvent) {
 		if e.Result == nil || e.Result.IsError {
 			kind, text = "error", "✗ "+e.Name
 			if e.Result != nil && e.Result.Error != nil {
-				text += " [" + string(e.Result.Error.Code) + "] " + e.Result.Error.Message
+				msg := e.Result.Error.Message
+				if m, ok := takeDenial(e); ok { // the user's Deny (denial.go)
+					msg = m
+				}
+				text += " [" + string(e.Result.Error.Code) + "] " + msg
 			}
 		}
 		ent := entry{Kind: kind, Text: text}

@@ -178,6 +178,7 @@ func (a *app) action(action, path, id string) {
 		decision := "allow"
 		if action == "deny" {
 			decision = "deny"
+			a.rememberDenial(id, "Denied by you.") // denial.go
 		}
 		err = a.rpc(ctx, "", "approvals/resolve", map[string]any{"id": id, "decision": decision}, nil)
 	case "cancel":
@@ -257,7 +258,7 @@ func (a *app) runPrompt(prompt string) {
 	case err != nil:
 		a.addEntry(entry{Kind: "error", Text: err.Error()})
 	default:
-		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
+		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
 	}
 	a.requestRefresh()
 }
@@ -272,6 +273,7 @@ func (a *app) cancelRun() {
 	}
 	a.st.statusText = "Execution cancelled."
 	a.mu.Unlock()
+	a.rememberDenial("", "Denied: you cancelled the run.") // denial.go
 	_ = a.rpc(ctx, "", "approvals/denyAll", nil, nil)
 	if id != "" {
 		a.notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": "cancelled in the studio"})

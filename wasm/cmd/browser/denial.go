@@ -1,0 +1,78 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// User denials. REFERENCE §3.2/§8 has one code for every deny decision — TOOL_POLICY_DENIED
+// ("user pressed Deny, or approval aborted") — and the registry's message is "Tool "x" was
+// denied by policy.". The wire result keeps both; the chat line of a call the user denied
+// (the Deny button, or Escape / Cancel denying every pending approval) says so instead:
+// "✗ <tool> [TOOL_POLICY_DENIED] Denied by you." (or "Denied: you cancelled the run.").
+var denials struct {
+	mu sync.Mutex
+	m  map[string]string // toolCallId + "\x00" + tool name → the chat's message
+	// shown: tool name → message of the user denials shown since the last run summary
+	// (denialSummary rewrites the run's "Tool "x" was denied by policy." with it).
+	shown map[string]string
+}
+
+func denialKey(callID, name string) string { return callID + "\x00" + name }
+
+// rememberDenial records that the user is denying the pending approval id (before the
+// approvals/resolve request; the failed lifecycle event follows).
+func (a *app) rememberDenial(id, msg string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, ap := range a.st.approvals {
+		if id == "" || ap.ID == id {
+			denials.mu.Lock()
+			if denials.m == nil {
+				denials.m = map[string]string{}
+			}
+			if len(denials.m) < 256 {
+				denials.m[denialKey(ap.ToolCallID, ap.Name)] = msg
+			}
+			denials.mu.Unlock()
+		}
+	}
+}
+
+// takeDenial returns the chat message for a TOOL_POLICY_DENIED event of a call the user
+// denied (and forgets it); ok is false for any other event.
+func takeDenial(e audit.ToolCallEvent) (msg string, ok bool) {
+	if e.Result == nil || e.Result.Error == nil || e.Result.Error.Code != mcp.CodeToolPolicyDenied {
+		return "", false
+	}
+	denials.mu.Lock()
+	defer denials.mu.Unlock()
+	k := denialKey(e.ToolCallID, e.Name)
+	msg, ok = denials.m[k]
+	delete(denials.m, k)
+	if ok {
+		if denials.shown == nil {
+			denials.shown = map[string]string{}
+		}
+		denials.shown[e.Name] = msg
+	}
+	return msg, ok
+}
+
+// denialSummary rewrites a run summary's registry message for the calls the user denied
+// during the run ("Tool "x" was denied by policy." → "Denied by you.") and forgets them.
+func denialSummary(summary string) string {
+	denials.mu.Lock()
+	defer denials.mu.Unlock()
+	for name, msg := range denials.shown {
+		summary = strings.ReplaceAll(summary, "Tool "+strconv.Quote(name)+" was denied by policy.", msg)
+	}
+	denials.shown = nil
+	return summary
+}
