@@ -262,3 +262,52 @@ func TestUserDenyIsShownAsYours(t *testing.T) {
 	waitContains(t, tab, "#transcript", "[TOOL_POLICY_DENIED] Denied: you cancelled the run.")
 	noConsoleErrors(t, tab)
 }
+
+// TestFileDialogKeepsInvalidName: an invalid path in New file or Rename keeps the dialog
+// open with the typed value and the error inside it (role=alert, aria-describedby); a valid
+// path then works; the chat gets no error entry.
+func TestFileDialogKeepsInvalidName(t *testing.T) {
+	tab := openStudio(t)
+	before := transcriptText(t, tab)
+	click(t, tab, `[aria-label="Create new workspace file"]`)
+	waitDialog(t, tab, true)
+	bad := "../outside.md"
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#file-dialog-input"), bad), chromedp.Click(chromedp.CSS("#file-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what, want string) {
+		t.Helper()
+		if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const d = document.querySelector("#file-dialog"), e = document.querySelector("#file-dialog-error"), i = document.querySelector("#file-dialog-input");
+			return d.open && !!e && !e.hidden && e.getAttribute("role") === "alert" && e.textContent.includes("[WORKSPACE_") &&
+				i.getAttribute("aria-describedby") === "file-dialog-error" && i.getAttribute("aria-invalid") === "true" &&
+				i.value === `+jsString(want)+` && document.activeElement === i; })()`); err != nil {
+			state, _ := chromium.Eval[string](tab, 5*time.Second, `JSON.stringify({open: document.querySelector("#file-dialog").open, err: (document.querySelector("#file-dialog-error")||{}).textContent, value: document.querySelector("#file-dialog-input").value, focus: document.activeElement.id})`)
+			t.Fatalf("%s: the dialog does not keep the typed value with the error inside: %s", what, state)
+		}
+	}
+	check("new file", bad)
+	// Fixing the name creates the file and closes the dialog; the error is gone next time.
+	good := "notes/fixed-" + time.Now().Format("150405.000") + ".md"
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#file-dialog-input"), good), chromedp.Click(chromedp.CSS("#file-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	waitDialog(t, tab, false)
+	hasFile(t, tab, good, true)
+
+	click(t, tab, `[aria-label="Rename `+good+`"]`)
+	waitDialog(t, tab, true)
+	if hidden, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const e = document.querySelector("#file-dialog-error"); return !e || e.hidden; })()`); !hidden {
+		t.Error("a fresh dialog still shows the previous error")
+	}
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#file-dialog-input"), "../renamed.md"), chromedp.Click(chromedp.CSS("#file-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	check("rename", "../renamed.md")
+	click(t, tab, "#file-dialog-cancel")
+	waitDialog(t, tab, false)
+	hasFile(t, tab, good, true)
+	if after := transcriptText(t, tab); strings.Contains(strings.TrimPrefix(after, before), "[WORKSPACE_") {
+		t.Errorf("the chat got the dialog's error: %q", after)
+	}
+	noConsoleErrors(t, tab)
+}

@@ -72,6 +72,7 @@ func (a *app) openDialog(kind dialogKind, path string) {
 		value = path
 	}
 	field.Set("value", value)
+	setFileDialogError("") // dialog_error.go
 	dlg.Set("returnValue", "")
 	dlg.Call("showModal")
 	if input {
@@ -121,6 +122,11 @@ func (a *app) dialogConfirmed(p pendingDialog, value string) {
 		err = a.tool(ctx, "workspace.deleteFile", map[string]any{"path": p.path}, nil)
 	case dialogRevert:
 		err = a.tool(ctx, "workspace.revertFile", map[string]any{"path": p.path}, nil)
+	}
+	if err != nil && (p.kind == dialogNewFile || p.kind == dialogRename) {
+		a.reload(ctx)
+		a.reopenFileDialog(p, value, err) // the typed name is kept, the error shown inside (dialog_error.go)
+		return
 	}
 	if err != nil {
 		a.addEntry(a.failureEntry(err))
