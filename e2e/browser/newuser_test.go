@@ -311,3 +311,30 @@ func TestFileDialogKeepsInvalidName(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestProviderInvalidToolCallIsVisible: a model call with truncated arguments is not run,
+// but the chat shows "✗ <tool> [OPENROUTER_INVALID_TOOL_CALL] …" and the trace has a failed
+// row for it.
+func TestProviderInvalidToolCallIsVisible(t *testing.T) {
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{Body: chatBody("", "bad-call-1", "workspace_readFile", `{"path":`)},
+		fakeprovider.Step{Body: chatBody("The arguments were cut off.")})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Read the readme")
+	waitContains(t, tab, "#transcript", "The arguments were cut off.")
+	waitContains(t, tab, "#transcript", "✗ workspace.readFile [OPENROUTER_INVALID_TOOL_CALL]")
+	found := false
+	for _, r := range traceRows(t, tab) {
+		if r.Name == "workspace.readFile" && r.Status == "failed" {
+			found = true
+			if !strings.Contains(r.Summary, "OPENROUTER_INVALID_TOOL_CALL") {
+				t.Errorf("trace row summary %q, want the error code", r.Summary)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no failed workspace.readFile row in the trace: %+v", traceRows(t, tab))
+	}
+	noConsoleErrors(t, tab)
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
@@ -63,6 +64,13 @@ type OpenRouterOptions struct {
 	// Sleep and Now replace the backoff timer and the clock (tests); nil: real time.
 	Sleep func(ctx context.Context, d time.Duration) error
 	Now   func() time.Time
+	// Observer, when set, receives a started and a failed lifecycle event (owner
+	// "openrouter") for each model call the loop refuses without dispatching it — arguments
+	// that are not a JSON object (OPENROUTER_INVALID_TOOL_CALL), a call cancelled before it
+	// started — with the provider's call id, so the chat and the trace show it like any other
+	// failed call (the registry emits the events of dispatched calls). Use the session's
+	// Ports.Observer.
+	Observer func(audit.ToolCallEvent)
 }
 
 // WithOpenRouter wraps a Builder so that every session it builds also answers
@@ -212,8 +220,23 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 		OnNotice:     or.o.OnNotice,
 		Sleep:        or.o.Sleep,
 		Now:          or.o.Now,
+		OnRefused:    or.refused,
 	})
 	return rep, nil
+}
+
+// refused emits the lifecycle events of a call the loop answered itself (Options.Observer).
+func (or *openRouterSession) refused(p mcp.CallToolParams, res *mcp.CallToolResult) {
+	if or.o.Observer == nil {
+		return
+	}
+	now := or.o.Now
+	if now == nil {
+		now = time.Now
+	}
+	started := audit.Started(p, audit.NewProvenance("openrouter"), now())
+	or.o.Observer(started)
+	or.o.Observer(started.Finished(res, started.Provenance, now()))
 }
 
 // ModelsResult is the agent/openrouter/models result.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/abi"
+	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
 )
@@ -203,5 +204,40 @@ func TestAgentOpenRouterEndpointAndKeyChecks(t *testing.T) {
 	}
 	if _, rerr := s.Methods[MethodAgentOpenRouterModels](context.Background(), json.RawMessage(`{"endpoint":"http://u:p@h/api/v1/chat/completions"}`)); rerr == nil {
 		t.Error("models: an endpoint with credentials is accepted")
+	}
+}
+
+// TestAgentOpenRouterRefusedCallIsObserved: a model call with arguments that are not a JSON
+// object reaches OpenRouterOptions.Observer as a started and a failed event (provider call
+// id, session, source model, OPENROUTER_INVALID_TOOL_CALL), so the chat and trace show it.
+func TestAgentOpenRouterRefusedCallIsObserved(t *testing.T) {
+	tr := &replay{bodies: []string{orCall("bad-7", "workspace_readFile", `{"path":`), orText("sorry")}}
+	var mu sync.Mutex
+	var events []audit.ToolCallEvent
+	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, Observer: func(e audit.ToolCallEvent) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	}})
+	s, err := b(abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, rerr := s.Methods[MethodAgentOpenRouter](context.Background(), json.RawMessage(`{"prompt":"read","sessionId":"s-9"}`))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if rep := v.(openrouter.Report); rep.Failed || len(rep.Calls) != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0].Type != audit.EventStarted || events[1].Type != audit.EventFailed {
+		t.Fatalf("events %+v", events)
+	}
+	f := events[1]
+	if f.Name != ToolWorkspaceReadFile || f.ToolCallID != "bad-7" || f.SessionID != "s-9" || f.Source != string(mcp.SourceModel) || f.Mode != string(mcp.ModeAgent) ||
+		f.Result == nil || f.Result.Error == nil || f.Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall || f.Provenance.State != audit.StateFailed {
+		t.Fatalf("failed event %+v (result %+v)", f, f.Result)
 	}
 }

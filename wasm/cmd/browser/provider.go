@@ -12,6 +12,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/fetch"
+	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/studio"
@@ -46,6 +47,9 @@ func providerOptions(a *app) studio.OpenRouterOptions {
 		OnNotice: func(n openrouter.Notice) {
 			a.addEntry(entry{Kind: "info", Text: noticeText(n)})
 		},
+		// Calls the loop refuses (invalid arguments) reach the chat and the trace as failed
+		// calls with the provider's call id, like the registry's own events.
+		Observer: func(e audit.ToolCallEvent) { a.observe(e) },
 	}
 }
 

@@ -79,6 +79,12 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock for Retry-After dates (nil: time.Now).
 	Now func() time.Time
+	// OnRefused receives each call the loop answers itself without dispatching it through
+	// the registry — arguments that are not a JSON object (OPENROUTER_INVALID_TOOL_CALL), or
+	// a call cut short by cancellation before it started — with its params (canonical name,
+	// _meta with the provider's call id; no arguments for an invalid call) and error result,
+	// so the caller can emit the failed lifecycle event the registry would have (nil: none).
+	OnRefused func(p mcp.CallToolParams, res *mcp.CallToolResult)
 }
 
 // Report is the outcome of Run: the local agent's Report (calls, summary, failed,
@@ -248,6 +254,7 @@ func (l *loop) runBatch(ctx context.Context, comp *Completion) {
 		p := mcp.CallToolParams{Name: name, Meta: &mcp.CallMeta{ToolCallID: c.ID, SessionID: l.opts.SessionID,
 			Source: mcp.SourceModel, Mode: mcp.ModeAgent, MaxOutputBytes: &limit}}
 		var res *mcp.CallToolResult
+		refused := true // answered here, never dispatched (OnRefused)
 		switch {
 		case c.ArgError != nil:
 			res = mcp.ErrorResult(c.ID, c.ArgError)
@@ -255,8 +262,12 @@ func (l *loop) runBatch(ctx context.Context, comp *Completion) {
 			p.Arguments = c.Arguments
 			res = mcp.ErrorResult(c.ID, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Tool call cancelled before it started."))
 		default:
+			refused = false
 			p.Arguments = dropOptionalNulls(c.Arguments, l.required[name])
 			res = l.opts.Exec(ctx, p)
+		}
+		if refused && l.opts.OnRefused != nil {
+			l.opts.OnRefused(p, res)
 		}
 		l.rep.Calls = append(l.rep.Calls, agent.Step{Request: p, Result: res})
 		l.conv.messages = append(l.conv.messages, Message{Role: RoleTool, ToolCallID: c.ID, Content: text(SerializeResult(res))})

@@ -632,3 +632,36 @@ func TestCancelDuringBatchAnswersTheRestCancelled(t *testing.T) {
 		t.Fatalf("history %+v", msgs)
 	}
 }
+
+// TestInvalidArgumentsAreReportedThroughOnRefused: a call whose arguments are not a JSON
+// object is never dispatched, and OnRefused gets it (canonical name, provider call id,
+// source model / mode agent, the OPENROUTER_INVALID_TOOL_CALL result) so the UI can show it;
+// a valid call in the same batch is dispatched and not reported there.
+func TestInvalidArgumentsAreReportedThroughOnRefused(t *testing.T) {
+	r := newRegistry(t, true)
+	tr := &script{t: t, steps: []step{
+		ok200(callsAnswer("tool_calls", "null", tc{"bad-1", "workspace_readFile", str(`{"path":`)}, tc{"ok-1", "workspace_getStatus", str(``)})),
+		ok200(textAnswer("done")),
+	}}
+	opts := options(r, tr)
+	var refused []mcp.CallToolParams
+	var results []*mcp.CallToolResult
+	opts.OnRefused = func(p mcp.CallToolParams, res *mcp.CallToolResult) {
+		refused = append(refused, p)
+		results = append(results, res)
+	}
+	rep := openrouter.Run(context.Background(), "read", opts)
+	if rep.Failed || len(rep.Calls) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	if len(refused) != 1 {
+		t.Fatalf("OnRefused got %d calls, want 1: %+v", len(refused), refused)
+	}
+	p, res := refused[0], results[0]
+	if p.Name != "workspace.readFile" || p.Meta == nil || p.Meta.ToolCallID != "bad-1" || p.Meta.Source != mcp.SourceModel || p.Meta.Mode != mcp.ModeAgent {
+		t.Errorf("refused params %+v (meta %+v)", p, p.Meta)
+	}
+	if res == nil || !res.IsError || res.Error == nil || res.Error.Code != mcp.CodeOpenRouterInvalidToolCall {
+		t.Errorf("refused result %+v", res)
+	}
+}
