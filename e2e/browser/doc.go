@@ -84,7 +84,12 @@
 //
 // New-user fixes (newuser_test.go): navigating the same tab to the studio again stays
 // writable (the old page's workspace lock is waited for); a read-only second tab takes over,
-// re-hydrated from IndexedDB, when the first tab closes.
+// re-hydrated from IndexedDB, when the first tab closes; an upper-case endpoint scheme works
+// while user:password endpoints and non-ASCII keys are refused at Save; the catalog names the
+// typed endpoint; Send is disabled during a run and a prompt typed meanwhile is kept,
+// Ctrl+Enter sends; focus returns to the prompt after Cancel, Escape and a restore; a user's
+// Deny reads "Denied by you."; an invalid New file / Rename name keeps the dialog open with
+// the error inside; a model call with truncated arguments shows in the chat and the trace.
 //
 // Issue-9 tester fixes: choosing a quick-open/search result with Enter never reopens the
 // opener and puts focus in the editor (palette_enter_test.go); Run sample refuses repeated
