@@ -49,12 +49,13 @@ func TestSameTabNavigationIsWritable(t *testing.T) {
 // tab goes away its queued lock request is granted and it switches to writable, reloaded
 // from IndexedDB (the first tab's stored README wins over its own unsaved write).
 func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
-	first := openStudio(t)
+	profile := chromium.NewIsolatedTab(t)
+	first := openStudioIn(t, profile)
 	waitContains(t, first, "#storage-mode", "IndexedDB")
 	stored := "stored by the first tab " + time.Now().Format(time.RFC3339Nano)
 	directCall(t, first, "workspace.writeFile", `{"path":"README.md","source":`+jsString(stored)+`}`)
 
-	second := chromium.NewTab(t)
+	second := chromium.NewTabIn(t, profile)
 	if err := second.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
 	}

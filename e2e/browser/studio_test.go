@@ -14,11 +14,26 @@ import (
 
 const loadTimeout = 30 * time.Second
 
-// openStudio opens the studio in a fresh tab and waits for "Ready" and the first preview ack.
+// openStudio opens the studio in a fresh tab of its own browser context (fresh IndexedDB,
+// localStorage, service worker and locks, so no test sees another's workspace) and waits for
+// "Ready" and the first preview ack. A second tab on the same profile: chromium.NewTabIn.
 func openStudio(t *testing.T) *chromium.Tab {
 	t.Helper()
+	return openStudioIn(t, nil)
+}
+
+// openStudioIn is openStudio in a new tab of profile's browser context (nil: a fresh one).
+// Tests of several tabs on one profile open a blank isolated "profile" tab and every studio
+// tab in it, so closing one studio tab never disposes the context of the others.
+func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
+	t.Helper()
 	url := site(t)
-	tab := chromium.NewTab(t)
+	var tab *chromium.Tab
+	if profile == nil {
+		tab = chromium.NewIsolatedTab(t)
+	} else {
+		tab = chromium.NewTabIn(t, profile)
+	}
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

@@ -90,11 +90,12 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 // TestSecondTabIsReadOnly: a second tab on the same workspace (Web Locks) shows a read-only
 // notice and never overwrites the first tab's stored workspace.
 func TestSecondTabIsReadOnly(t *testing.T) {
-	first := openStudio(t)
+	profile := chromium.NewIsolatedTab(t)
+	first := openStudioIn(t, profile)
 	waitContains(t, first, "#storage-mode", "IndexedDB")
 	stored := readREADME(t, first)
 
-	second := chromium.NewTab(t)
+	second := chromium.NewTabIn(t, profile)
 	if err := second.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
 	}

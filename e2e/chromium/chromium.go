@@ -180,12 +180,26 @@ func NewIsolatedTab(t testing.TB) *Tab {
 	return newTab(t, chromedp.WithNewBrowserContext())
 }
 
+// NewTabIn opens another tab in the browser context of other (same storage, service workers
+// and Web Locks), for tests of several tabs on one profile; it closes when the test ends.
+func NewTabIn(t testing.TB, other *Tab) *Tab {
+	t.Helper()
+	return newTabFrom(t, other.Ctx)
+}
+
 func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
 	bctx, err := Start()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newTabFrom(t, bctx, opts...)
+}
+
+// newTabFrom opens a tab from parent: the browser context (a new target in the shared
+// default context) or a tab context (a new target in that tab's browser context).
+func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOption) *Tab {
+	t.Helper()
 	tab := &Tab{}
 	listener := func(ev any) {
 		switch e := ev.(type) {
