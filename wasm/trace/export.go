@@ -8,27 +8,6 @@ import (
 // ExportSchemaVersion names the export format.
 const ExportSchemaVersion = "webcoding-trace-export.v1"
 
-// ExportRow is a row without its details: identifiers, status, timing, counts, error code
-// and summary (REFERENCE §8: the export drops argumentsText/resultText).
-type ExportRow struct {
-	TraceID    string    `json:"traceId"`
-	ParentID   string    `json:"parentId,omitempty"`
-	ToolCallID string    `json:"toolCallId,omitempty"`
-	SessionID  string    `json:"sessionId,omitempty"`
-	Kind       Kind      `json:"kind"`
-	Method     string    `json:"method"`
-	Name       string    `json:"name"`
-	Source     string    `json:"source,omitempty"`
-	Mode       string    `json:"mode,omitempty"`
-	Status     Status    `json:"status"`
-	StartedAt  time.Time `json:"startedAt"`
-	DurationMs *int64    `json:"durationMs,omitempty"`
-	ToolCount  int       `json:"toolCount,omitempty"`
-	ErrorCode  string    `json:"errorCode,omitempty"`
-	Retryable  *bool     `json:"retryable,omitempty"`
-	Summary    string    `json:"summary,omitempty"`
-}
-
 // ExportDoc is the export document:
 //
 //	{"schemaVersion": "webcoding-trace-export.v1", "exportedAt": "…", "session"?: "s",
@@ -57,10 +36,7 @@ func (t *Trace) Export(f Filter, at time.Time) []byte {
 	}
 	out := make([]ExportRow, len(rows))
 	for i, r := range rows {
-		out[i] = ExportRow{TraceID: r.TraceID, ParentID: r.ParentID, ToolCallID: r.ToolCallID, SessionID: r.SessionID,
-			Kind: r.Kind, Method: r.Method, Name: r.Name, Source: r.Source, Mode: r.Mode, Status: r.Status,
-			StartedAt: r.StartedAt, DurationMs: r.DurationMs, ToolCount: r.ToolCount, ErrorCode: r.ErrorCode,
-			Retryable: r.Retryable, Summary: r.Summary}
+		out[i] = r.ExportRow
 	}
 	return fitExport(doc, rows, out)
 }

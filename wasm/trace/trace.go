@@ -56,27 +56,35 @@ const (
 	StatusCancelled Status = "cancelled"
 )
 
-// Row is one trace entry. Every string is bounded; ArgumentsText and ResultText are redacted
-// JSON (at most MaxDetailBytes each) and never exported.
+// ExportRow is the metadata of a row — identifiers, status, timing, counts, error code and
+// summary — and all that an export holds of it (REFERENCE §8: the export drops the
+// argument and result text). Row embeds it.
+type ExportRow struct {
+	TraceID    string    `json:"traceId"`
+	ParentID   string    `json:"parentId,omitempty"`
+	ToolCallID string    `json:"toolCallId,omitempty"`
+	SessionID  string    `json:"sessionId,omitempty"`
+	Kind       Kind      `json:"kind"`
+	Method     string    `json:"method"`
+	Name       string    `json:"name"`
+	Source     string    `json:"source,omitempty"`
+	Mode       string    `json:"mode,omitempty"`
+	Status     Status    `json:"status"`
+	StartedAt  time.Time `json:"startedAt"`
+	DurationMs *int64    `json:"durationMs,omitempty"`
+	ToolCount  int       `json:"toolCount,omitempty"` // discovery: tools listed; agent: calls bracketed
+	ErrorCode  string    `json:"errorCode,omitempty"`
+	Retryable  *bool     `json:"retryable,omitempty"` // set on failed rows only
+	Summary    string    `json:"summary,omitempty"`
+}
+
+// Row is one trace entry: its ExportRow metadata plus the details. Every string is bounded;
+// ArgumentsText and ResultText are redacted JSON (at most MaxDetailBytes each) and never
+// exported.
 type Row struct {
-	TraceID       string    `json:"traceId"`
-	ParentID      string    `json:"parentId,omitempty"`
-	ToolCallID    string    `json:"toolCallId,omitempty"`
-	SessionID     string    `json:"sessionId,omitempty"`
-	Kind          Kind      `json:"kind"`
-	Method        string    `json:"method"`
-	Name          string    `json:"name"`
-	Source        string    `json:"source,omitempty"`
-	Mode          string    `json:"mode,omitempty"`
-	Status        Status    `json:"status"`
-	StartedAt     time.Time `json:"startedAt"`
-	DurationMs    *int64    `json:"durationMs,omitempty"`
-	ToolCount     int       `json:"toolCount,omitempty"` // discovery: tools listed; agent: calls bracketed
-	ErrorCode     string    `json:"errorCode,omitempty"`
-	Retryable     *bool     `json:"retryable,omitempty"` // set on failed rows only
-	Summary       string    `json:"summary,omitempty"`
-	ArgumentsText string    `json:"argumentsText,omitempty"`
-	ResultText    string    `json:"resultText,omitempty"`
+	ExportRow
+	ArgumentsText string `json:"argumentsText,omitempty"`
+	ResultText    string `json:"resultText,omitempty"`
 
 	meta *mcp.CallMeta // the request identity of a running lifecycle
 	qkey queueKey
@@ -175,9 +183,9 @@ func (t *Trace) Observe(e audit.ToolCallEvent) {
 	key := queueKey{session: e.SessionID, name: e.Name, id: e.ToolCallID}
 	if e.Type == audit.EventStarted {
 		kind, method := kindOf(e.Name)
-		r := &Row{TraceID: t.nextID(), ToolCallID: bound(e.ToolCallID), SessionID: bound(e.SessionID), Kind: kind,
+		r := &Row{ExportRow: ExportRow{TraceID: t.nextID(), ToolCallID: bound(e.ToolCallID), SessionID: bound(e.SessionID), Kind: kind,
 			Method: method, Name: bound(e.Name), Source: bound(e.Source), Mode: bound(e.Mode), Status: StatusRunning,
-			StartedAt: e.At, qkey: key}
+			StartedAt: e.At}, qkey: key}
 		r.ArgumentsText = t.detail(e.Request.Arguments)
 		if kind == KindAgent {
 			r.Summary = "prompt run"
@@ -208,9 +216,9 @@ func (t *Trace) Observe(e audit.ToolCallEvent) {
 	r := t.match(e, key)
 	if r == nil { // no started event: a row of its own
 		kind, method := kindOf(e.Name)
-		r = &Row{TraceID: t.nextID(), ToolCallID: bound(e.ToolCallID), SessionID: bound(e.SessionID), Kind: kind,
+		r = &Row{ExportRow: ExportRow{TraceID: t.nextID(), ToolCallID: bound(e.ToolCallID), SessionID: bound(e.SessionID), Kind: kind,
 			Method: method, Name: bound(e.Name), Source: bound(e.Source), Mode: bound(e.Mode),
-			StartedAt: e.At.Add(-time.Duration(e.Provenance.ElapsedMs) * time.Millisecond)}
+			StartedAt: e.At.Add(-time.Duration(e.Provenance.ElapsedMs) * time.Millisecond)}}
 		r.ArgumentsText = t.detail(e.Request.Arguments)
 		t.add(r)
 	}
@@ -412,8 +420,8 @@ func (t *Trace) Discovery(n int, at time.Time, d time.Duration) string {
 	if ms < 0 {
 		ms = 0
 	}
-	r := &Row{TraceID: t.nextID(), Kind: KindDiscovery, Method: MethodToolsList, Name: MethodToolsList, Source: mcp.SourceLocal,
-		Status: StatusCompleted, StartedAt: at, DurationMs: &ms, ToolCount: n, Summary: strconv.Itoa(n) + " tools available"}
+	r := &Row{ExportRow: ExportRow{TraceID: t.nextID(), Kind: KindDiscovery, Method: MethodToolsList, Name: MethodToolsList, Source: mcp.SourceLocal,
+		Status: StatusCompleted, StartedAt: at, DurationMs: &ms, ToolCount: n, Summary: strconv.Itoa(n) + " tools available"}}
 	t.add(r)
 	return r.TraceID
 }
