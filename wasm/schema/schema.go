@@ -18,6 +18,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -44,10 +45,43 @@ type Issue struct {
 	Message string `json:"message"`
 }
 
+// cache holds the schemas compiled so far, keyed by name and document: every session build
+// registers the same catalog, and compiling a schema is mostly jsonschema's meta-schema
+// validation (about 97% of a session build), so a rebuild (session/configure, each MCP
+// session, each conformance vector) reuses them. At most cacheMax documents are kept; past
+// that Compile still works, uncached. Failures are never cached.
+var cache = struct {
+	sync.Mutex
+	m map[string]*Schema
+}{m: map[string]*Schema{}}
+
+const cacheMax = 512
+
 // Compile compiles raw (a JSON Schema document) under the given name, which only serves as
 // its base URI in messages. It fails on malformed JSON, on a document that does not match the
-// 2020-12 meta-schema, and on any reference outside the document.
+// 2020-12 meta-schema, and on any reference outside the document. The same name and bytes
+// compiled again return the same immutable *Schema (see cache).
 func Compile(name string, raw json.RawMessage) (*Schema, error) {
+	key := name + "\x00" + string(raw)
+	cache.Lock()
+	s, ok := cache.m[key]
+	cache.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := compile(name, append(json.RawMessage(nil), raw...))
+	if err != nil {
+		return nil, err
+	}
+	cache.Lock()
+	if len(cache.m) < cacheMax {
+		cache.m[key] = s
+	}
+	cache.Unlock()
+	return s, nil
+}
+
+func compile(name string, raw json.RawMessage) (*Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.LoadURL = func(s string) (io.ReadCloser, error) {

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -62,5 +64,33 @@ func TestIssuesAreBounded(t *testing.T) {
 	got := s.Validate([]byte(in.String()))
 	if len(got) != MaxIssues || got[MaxIssues-1].Keyword != "truncated" {
 		t.Fatalf("want %d issues ending in truncated, got %d: %+v", MaxIssues, len(got), got[len(got)-1])
+	}
+}
+
+func TestCompileReusesCompiledSchemas(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"additionalProperties":false}`)
+	a, err := Compile("reuse", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[bytes.IndexByte(raw, '3')] = '9' // the caller's bytes change after compiling: the schema keeps its own copy
+	b, err := Compile("reuse", json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"additionalProperties":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Fatal("the same name and document compiled twice gave two schemas")
+	}
+	if !json.Valid(a.Raw()) || len(a.Validate([]byte(`{"n":2}`))) == 0 || len(a.Validate([]byte(`{"n":4}`))) != 0 {
+		t.Fatalf("cached schema: raw %s", a.Raw())
+	}
+	if c, _ := Compile("other-name", b.Raw()); c == a {
+		t.Fatal("a different name shares the entry")
+	}
+	if _, err := Compile("bad", json.RawMessage(`{"type":"nope"}`)); err == nil {
+		t.Fatal("an invalid schema compiled")
+	}
+	if _, err := Compile("bad", json.RawMessage(`{"type":"nope"}`)); err == nil {
+		t.Fatal("an invalid schema compiled the second time (failures must not be cached)")
 	}
 }
