@@ -393,6 +393,7 @@ func (a *app) setFullscreen(on bool) {
 	if p := doc.Call("getElementById", "preview-panel"); !p.IsNull() {
 		p.Get("classList").Call("toggle", "fullscreen", on)
 	}
+	applyFullscreenInert(on) // focus.go: Tab stays inside the full-screen panel
 	if b := doc.Call("getElementById", "fullscreen-toggle"); !b.IsNull() {
 		b.Call("setAttribute", "aria-pressed", map[bool]string{true: "true", false: "false"}[on])
 		b.Set("textContent", map[bool]string{true: "Exit full screen", false: "Full screen"}[on])
