@@ -96,6 +96,10 @@
 // keys and asks before a non-read-only tool (catalog_guard_test.go); the approval diff adds no
 // trace rows (trace_noise_test.go); history Re-read & retry asks again (history_test.go).
 //
+// Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
+// so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces
+// the iframe element.
+//
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
 package browser

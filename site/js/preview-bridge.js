@@ -15,8 +15,11 @@ export function createPreviewBridge(host) {
   let deliver = null;
   const early = [];
 
-  function ensureFrame() {
-    if (frame && frame.isConnected) return frame;
+  function ensureFrame(fresh) {
+    if (frame && frame.isConnected && !fresh) return frame;
+    // A fresh element is a new browsing context: a frame stuck in a script loop (SPEC §2.16)
+    // is discarded with the old element instead of being asked to navigate, which it cannot.
+    if (frame) frame.remove();
     frame = document.createElement("iframe");
     frame.setAttribute("sandbox", SANDBOX);
     frame.setAttribute("title", "Live generated web preview");
@@ -43,10 +46,17 @@ export function createPreviewBridge(host) {
   ensureFrame();
 
   return {
-    // mount(revision, nonce, html): show the compiled document of one mount.
-    mount(revision, nonce, html) {
+    // mount(revision, nonce, html, fresh): show the compiled document of one mount; fresh
+    // replaces the iframe element first (Refresh, or the previous mount never answered).
+    mount(revision, nonce, html, fresh) {
       current = { revision, nonce };
-      ensureFrame().srcdoc = html;
+      ensureFrame(!!fresh).srcdoc = html;
+    },
+    // discard(): replace the frame with a fresh empty one (after an ack timeout); messages of
+    // the discarded mount are no longer accepted.
+    discard() {
+      current = { revision: -1, nonce: "" };
+      ensureFrame(true);
     },
     // attach(callback): callback(json) receives every accepted message.
     attach(callback) {

@@ -30,6 +30,7 @@ const (
 	StatePending      = "pending"      // mounted, waiting for the frame's ready/error
 	StateAcknowledged = "acknowledged" // the frame posted ready for the current mount
 	StateError        = "error"        // the frame posted error for the current mount
+	StateTimedOut     = "timedOut"     // no ready/error in time: the frame was discarded
 )
 
 // ConsoleLine is one forwarded console call of the preview.
@@ -112,8 +113,36 @@ func New(o Options) (*Port, error) {
 func (p *Port) Runtime() string { return studio.RuntimeSandboxIframe }
 
 // Await waits for the ack of revision (studio.PreviewPort).
+//
+// On studio.ErrAckTimeout for the current, still pending mount the frame is discarded (the
+// shim replaces the iframe element: a document stuck in a loop cannot be navigated away) and
+// Status.State becomes StateTimedOut; the next Mount creates a fresh frame.
 func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (studio.Ack, error) {
-	return p.board.Await(ctx, revision, timeout)
+	ack, err := p.board.Await(ctx, revision, timeout)
+	if errors.Is(err, studio.ErrAckTimeout) {
+		p.timedOut(revision)
+	}
+	return ack, err
+}
+
+// timedOut discards the frame of revision when it is still the current pending mount.
+func (p *Port) timedOut(revision int64) {
+	p.mu.Lock()
+	if p.rev != revision || p.status.State != StatePending {
+		p.mu.Unlock()
+		return
+	}
+	p.nonce = "" // late messages of the stuck mount are ignored
+	p.status.State, p.status.Message = StateTimedOut, ""
+	st := p.snapshotLocked()
+	p.mu.Unlock()
+	func() {
+		defer func() { _ = recover() }()
+		if p.shim.Get("discard").Type() == js.TypeFunction {
+			p.shim.Call("discard")
+		}
+	}()
+	p.notify(st)
 }
 
 // Mount compiles m.Files for m.Revision with a fresh nonce and sets it as the frame's
@@ -124,7 +153,7 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 		return err
 	}
 	p.mu.Lock()
-	if p.rev == m.Revision && p.nonce != "" && !m.Remount {
+	if p.rev == m.Revision && p.nonce != "" && !m.Remount && p.status.State != StateTimedOut {
 		p.mu.Unlock()
 		return nil
 	}
@@ -136,6 +165,8 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 	nonce := hex.EncodeToString(b[:])
 	res := preview.Compile(m.Files, preview.Options{Revision: m.Revision, Nonce: nonce, Bridge: true})
 	p.mu.Lock()
+	// A fresh frame on Refresh and when the previous mount never answered (it may be stuck).
+	fresh := m.Remount || p.status.State == StatePending || p.status.State == StateTimedOut
 	p.rev, p.nonce = m.Revision, nonce
 	p.status.Revision, p.status.State, p.status.Message = m.Revision, StatePending, ""
 	p.status.Entry, p.status.Diagnostics = res.Entry, res.Diagnostics
@@ -147,7 +178,7 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 			err = fmt.Errorf("iframe: mount: %v", v)
 		}
 	}()
-	p.shim.Call("mount", float64(m.Revision), nonce, res.HTML)
+	p.shim.Call("mount", float64(m.Revision), nonce, res.HTML, fresh)
 	p.notify(st)
 	return nil
 }

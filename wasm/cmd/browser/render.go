@@ -90,6 +90,8 @@ func previewText(s iframe.Status) string {
 		return "revision " + strconv.FormatInt(s.Revision, 10) + " error: " + s.Message
 	case iframe.StatePending:
 		return "revision " + strconv.FormatInt(s.Revision, 10) + " pending acknowledgement"
+	case iframe.StateTimedOut:
+		return "revision " + strconv.FormatInt(s.Revision, 10) + " timed out — the preview did not answer (Refresh)"
 	}
 	return "pending acknowledgement"
 }

@@ -1,0 +1,64 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// toolCall runs a tool in direct mode and returns the whole result (error results too).
+func toolCall(t *testing.T, tab *chromium.Tab, name, args string) map[string]any {
+	t.Helper()
+	resp := rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`,"_meta":{"source":"local","mode":"direct"}}}`)
+	res, _ := resp["result"].(map[string]any)
+	if res == nil {
+		t.Fatalf("%s: no result: %v", name, resp)
+	}
+	return res
+}
+
+// TestPreviewInfiniteLoopRecovers: a preview stuck in `while(true){}` times out, the status
+// line says so, and a fixed app.js is acknowledged without reloading the page (the stuck
+// frame is replaced by a fresh iframe element).
+func TestPreviewInfiniteLoopRecovers(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	before, _ := chromium.Eval[bool](tab, 5*time.Second, `(window.__oldFrame = document.querySelector("#preview-host iframe")) !== null`)
+	if !before {
+		t.Fatal("no preview iframe")
+	}
+	res := toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"while(true){}"}`)
+	if res["isError"] != true || !strings.Contains(toJSON(res), "PREVIEW_ACK_TIMEOUT") {
+		t.Fatalf("writing a looping app.js: want PREVIEW_ACK_TIMEOUT, got %v", toJSON(res))
+	}
+	waitContains(t, tab, "#preview-status", "timed out")
+	if replaced, _ := chromium.Eval[bool](tab, 5*time.Second, `!window.__oldFrame.isConnected && document.querySelector("#preview-host iframe") !== window.__oldFrame`); !replaced {
+		t.Error("the stuck iframe element was not replaced after the timeout")
+	}
+	w := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	rev := int(w["revision"].(float64))
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", rev))
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#preview-host iframe").length`); n != 1 {
+		t.Errorf("%d preview iframes, want 1", n)
+	}
+}
+
+// TestPreviewRefreshReplacesFrame: Refresh (preview.refresh) remounts in a fresh iframe
+// element, so a stuck frame is never reused.
+func TestPreviewRefreshReplacesFrame(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	chromium.Eval[bool](tab, 5*time.Second, `(window.__f1 = document.querySelector("#preview-host iframe")) !== null`)
+	res := toolCall(t, tab, "preview.refresh", `{}`)
+	if res["isError"] == true {
+		t.Fatalf("preview.refresh: %v", toJSON(res))
+	}
+	waitContains(t, tab, "#preview-status", "acknowledged")
+	if same, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#preview-host iframe") === window.__f1`); same {
+		t.Error("Refresh reused the old iframe element")
+	}
+}
