@@ -98,7 +98,7 @@
 //
 // Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
 // so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces
-// the iframe element.
+// the iframe element; without index.html the panel names the fallback entry it renders.
 //
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.

@@ -62,3 +62,28 @@ func TestPreviewRefreshReplacesFrame(t *testing.T) {
 		t.Error("Refresh reused the old iframe element")
 	}
 }
+
+// TestPreviewNamesFallbackEntry: with index.html renamed away, the preview panel names the
+// HTML file it renders instead (a warning in the diagnostics list), and the warning goes away
+// once index.html is back.
+func TestPreviewNamesFallbackEntry(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	directCall(t, tab, "workspace.createFile", `{"path":"x/other.html","source":""}`)
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"index.html","toPath":"zz/page.html"}`)
+	waitContains(t, tab, "#preview-diagnostics", "Previewing ")
+	text, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-diagnostics").textContent`)
+	if !strings.Contains(text, "there is no index.html") || !(strings.Contains(text, "Previewing x/other.html") || strings.Contains(text, "Previewing zz/page.html")) {
+		t.Errorf("diagnostics %q do not name the fallback entry", text)
+	}
+	directCall(t, tab, "workspace.renameFile", `{"fromPath":"zz/page.html","toPath":"index.html"}`)
+	waitContains(t, tab, "#preview-status", "acknowledged")
+	for i := 0; i < 50; i++ {
+		text, _ = chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-diagnostics").textContent`)
+		if !strings.Contains(text, "Previewing ") {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("entry warning still shown with index.html back: %q", text)
+}

@@ -19,7 +19,27 @@ const (
 	DiagBlockedExternal   = "blocked-external-reference"
 	DiagUnsupportedModule = "unsupported-module-reference"
 	DiagModuleGraphLimit  = "module-graph-limit"
+	// DiagEntryFallback is the warning of EntryDiagnostic (browser studio only: it is not
+	// part of Diagnose, whose output REFERENCE §5.4 fixes).
+	DiagEntryFallback = "entry-fallback"
 )
+
+// EntryDiagnostic returns a warning naming the rendered entry when it is not index.html
+// (REFERENCE §5.1: without index.html the first HTML file is the entry), and false when entry
+// is index.html or "" (the waiting page). Diagnose and Compile never include it, so their
+// output stays as REFERENCE §5.4 and the conformance vectors pin it; the browser preview panel
+// shows it next to them.
+func EntryDiagnostic(entry string) (Diagnostic, bool) {
+	if entry == "" || entry == EntryFilePath {
+		return Diagnostic{}, false
+	}
+	return Diagnostic{
+		Kind:          DiagEntryFallback,
+		SourcePath:    entry,
+		RequestedPath: EntryFilePath,
+		Message:       "Previewing " + entry + ": there is no " + EntryFilePath + ", so the first HTML file is the entry. Name the page " + EntryFilePath + " to choose it.",
+	}, true
+}
 
 // Reference labels used in messages and in the deduplication key.
 const (

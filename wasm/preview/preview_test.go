@@ -314,3 +314,23 @@ func TestManyMarkupDeclarationsStayLinear(t *testing.T) {
 		t.Fatal("stylesheet text changed")
 	}
 }
+
+func TestEntryDiagnostic(t *testing.T) {
+	if _, ok := EntryDiagnostic("index.html"); ok {
+		t.Error("index.html got an entry warning")
+	}
+	if _, ok := EntryDiagnostic(""); ok {
+		t.Error("the waiting page got an entry warning")
+	}
+	files := []File{{Path: "x/other.html", Language: LangHTML, Kind: KindText}}
+	r := Compile(files, Options{})
+	d, ok := EntryDiagnostic(r.Entry)
+	if !ok || d.Kind != DiagEntryFallback || d.SourcePath != "x/other.html" || !strings.Contains(d.Message, "Previewing x/other.html") {
+		t.Errorf("EntryDiagnostic(%q) = %+v, %v", r.Entry, d, ok)
+	}
+	for _, got := range r.Diagnostics {
+		if got.Kind == DiagEntryFallback {
+			t.Error("Compile's diagnostics include the entry warning (REFERENCE §5.4 output changed)")
+		}
+	}
+}

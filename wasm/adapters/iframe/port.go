@@ -170,6 +170,9 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 	p.rev, p.nonce = m.Revision, nonce
 	p.status.Revision, p.status.State, p.status.Message = m.Revision, StatePending, ""
 	p.status.Entry, p.status.Diagnostics = res.Entry, res.Diagnostics
+	if d, ok := preview.EntryDiagnostic(res.Entry); ok { // a fallback entry is named first
+		p.status.Diagnostics = append([]preview.Diagnostic{d}, res.Diagnostics...)
+	}
 	p.status.MountedAt, p.status.AckAt = now(), 0
 	st := p.snapshotLocked()
 	p.mu.Unlock()
