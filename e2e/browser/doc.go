@@ -95,10 +95,15 @@
 // opener and puts focus in the editor (palette_enter_test.go); Run sample refuses repeated
 // keys and asks before a non-read-only tool (catalog_guard_test.go); the approval diff adds no
 // trace rows (trace_noise_test.go); history Re-read & retry asks again (history_test.go).
+// Focus (focus_test.go): Approve moves focus to the next card or the prompt, Rename/Delete
+// focus the renamed or neighbouring tree item, Full screen preview makes the rest inert.
 //
 // Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
 // so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces
 // the iframe element; without index.html the panel names the fallback entry it renders.
+//
+// Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
+// written after it; a stored draft whose file changed is kept in the chat, not written.
 //
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.

@@ -28,7 +28,10 @@ var rescued = struct {
 	drafts map[string]rescuedDraft
 }{drafts: map[string]rescuedDraft{}}
 
-type rescuedDraft struct{ path, text string }
+type rescuedDraft struct {
+	path, text string
+	stored     bool // kept in localStorage too (draftstore.go): removed once saved
+}
 
 func init() {
 	registerFeature(&feature{name: "draft-rescue", action: draftRescueAction})
@@ -46,6 +49,25 @@ func (a *app) flushPending(ctx context.Context) {
 	}
 	a.flushMu.Unlock()
 	a.flushDraft(ctx)
+}
+
+// rescueStoredDraft shows a draft restored from localStorage that cannot be put back (its
+// file is gone, or the workspace moved past the draft's revision) in the chat with its full
+// text and "Save as new file"; the stored copy stays until it is saved.
+func rescueStoredDraft(a *app, d storedDraft, exists bool) {
+	why := "the file changed since it was typed (at revision " + strconv.FormatInt(d.Rev, 10) + "), so it was not written over the newer text."
+	if !exists {
+		why = "the file was renamed or deleted meanwhile."
+	}
+	rescued.mu.Lock()
+	rescued.next++
+	id := strconv.Itoa(rescued.next)
+	rescued.drafts[id] = rescuedDraft{path: d.Path, text: d.Text, stored: true}
+	rescued.mu.Unlock()
+	a.addEntry(entry{Kind: "error",
+		Text:    "Your unsaved typing in " + d.Path + " from before the reload was kept: " + why + " The text is below; save it as a new file or copy it.",
+		Details: d.Text,
+		Actions: []entryAction{{Label: "Save as new file", Action: actDraftSaveNew, Arg: id}}})
 }
 
 // rescueDraft shows a draft that could not be written because its file is gone (err is
@@ -90,6 +112,9 @@ func draftRescueAction(a *app, act uiAction) bool {
 		rescued.mu.Lock()
 		delete(rescued.drafts, id)
 		rescued.mu.Unlock()
+		if d.stored {
+			clearStoredDraft(d.path)
+		}
 		a.addEntry(entry{Kind: "info", Text: "Saved the rescued text as " + p + "."})
 		a.requestRefresh()
 		return true

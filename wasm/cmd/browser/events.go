@@ -338,6 +338,9 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.flushedGen = gen
 	a.mu.Unlock()
 	a.reload(ctx)
+	if err == nil {
+		clearStoredDraft(path) // draftstore.go
+	}
 	a.mu.Lock()
 	// A failed write (over the budget, a conflict) keeps the draft: the editor never drops or
 	// truncates what was typed; the next keystroke tries again.
