@@ -118,8 +118,15 @@ func (a *app) dialogConfirmed(p pendingDialog, value string) {
 		err = a.tool(ctx, "workspace.createFile", map[string]any{"path": value, "source": ""}, nil)
 	case dialogRename:
 		err = a.tool(ctx, "workspace.renameFile", map[string]any{"fromPath": p.path, "toPath": value}, nil)
+		if err == nil {
+			setPendingTreeFocus(fileID(value)) // focus follows the renamed file (tree.go)
+		}
 	case dialogDelete:
+		next := neighbourFileID(p.path) // before the item leaves the tree
 		err = a.tool(ctx, "workspace.deleteFile", map[string]any{"path": p.path}, nil)
+		if err == nil && next != "" {
+			setPendingTreeFocus(next)
+		}
 	case dialogRevert:
 		err = a.tool(ctx, "workspace.revertFile", map[string]any{"path": p.path}, nil)
 	}

@@ -58,6 +58,9 @@ type treeState struct {
 	byID       map[string]*treeNode
 	parent     map[string]*treeNode // element id → its folder (nil at top level)
 	sig        string               // treeSignature of the last render
+	// pendingFocus is the item to focus once a render shows it (set after a confirmed
+	// Rename or Delete, whose dialog returns focus to an item the operation removes).
+	pendingFocus string
 }
 
 var tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
@@ -195,6 +198,7 @@ func renderTree(a *app) {
 	sig := treeSignature(files, active, tree.collapsed)
 	if sig == tree.sig {
 		tree.mu.Unlock()
+		applyPendingTreeFocus()
 		return // nothing the tree shows changed
 	}
 	tree.sig = sig
@@ -221,6 +225,48 @@ func renderTree(a *app) {
 	}
 	setRegion("file-list", b.String())
 	applyTreeFocus(false)
+	applyPendingTreeFocus()
+}
+
+// setPendingTreeFocus asks the next render that shows the item id to focus it.
+func setPendingTreeFocus(id string) {
+	tree.mu.Lock()
+	tree.pendingFocus = id
+	tree.mu.Unlock()
+}
+
+// neighbourFileID returns the id of the item next to the file at path in the visible tree
+// (the following item, else the preceding one; "" when it is the only one).
+func neighbourFileID(path string) string {
+	tree.mu.Lock()
+	defer tree.mu.Unlock()
+	id := fileID(path)
+	for i, n := range tree.visible {
+		if n.ID != id {
+			continue
+		}
+		if i+1 < len(tree.visible) {
+			return tree.visible[i+1].ID
+		}
+		if i > 0 {
+			return tree.visible[i-1].ID
+		}
+	}
+	return ""
+}
+
+// applyPendingTreeFocus focuses the pending item once it is in the tree.
+func applyPendingTreeFocus() {
+	tree.mu.Lock()
+	id := tree.pendingFocus
+	if id == "" || tree.byID[id] == nil {
+		tree.mu.Unlock()
+		return
+	}
+	tree.pendingFocus = ""
+	tree.focus = id
+	tree.mu.Unlock()
+	applyTreeFocus(true)
 }
 
 // focusTarget returns the roving-focus item's id: the remembered one while it is visible, else

@@ -1,0 +1,86 @@
+package browser
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// focusedID is the focused element's id ("BODY" when focus fell to the body).
+const focusedID = `(document.activeElement && document.activeElement !== document.body ? document.activeElement.id : "BODY")`
+
+// TestFocusAfterApprove: approving the only approval card moves focus to the prompt box
+// (never to <body>).
+func TestFocusAfterApprove(t *testing.T) {
+	tab := openIsolatedStudio(t, "")
+	sendPrompt(t, tab, "Make it emerald")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#approve-0"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "✓ preview.setTheme")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, focusedID+` === "prompt"`); err != nil {
+		got, _ := chromium.Eval[string](tab, time.Second, focusedID)
+		t.Fatalf("after Approve, focus is on %q, want the prompt box", got)
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestFocusAfterRenameAndDelete: F2 + Enter focuses the renamed file's tree item; Delete +
+// confirm focuses the neighbouring item.
+func TestFocusAfterRenameAndDelete(t *testing.T) {
+	tab := openIsolatedStudio(t, "")
+	dir := "focus" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	for _, p := range []string{dir + "/a.md", dir + "/b.md", dir + "/c.md"} {
+		directCall(t, tab, "workspace.createFile", `{"path":`+jsString(p)+`,"source":"# x\n"}`)
+	}
+	waitTrue(t, tab, "files in the tree", `!!document.querySelector(`+jsString(treeItem(dir+"/c.md"))+`)`)
+	if err := tab.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`document.querySelector(`+jsString(treeItem(dir+"/b.md"))+`).focus()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFocus(t, tab, dir+"/b.md")
+
+	press(t, tab, kb.F2)
+	waitTrue(t, tab, "rename dialog", `document.querySelector("#file-dialog").open && document.activeElement.id === "file-dialog-input"`)
+	if err := tab.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#file-dialog-input"), dir+"/b2.md")); err != nil {
+		t.Fatal(err)
+	}
+	press(t, tab, kb.Enter)
+	waitTrue(t, tab, "renamed", `!!document.querySelector(`+jsString(treeItem(dir+"/b2.md"))+`)`)
+	waitFocus(t, tab, dir+"/b2.md")
+
+	press(t, tab, kb.Delete)
+	waitTrue(t, tab, "delete dialog", `document.querySelector("#file-dialog").open`)
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#file-dialog-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "deleted", `!document.querySelector(`+jsString(treeItem(dir+"/b2.md"))+`)`)
+	waitFocus(t, tab, dir+"/c.md")
+	noConsoleErrors(t, tab)
+}
+
+// TestFullscreenInert: while the preview fills the window, everything outside it is inert
+// and Tab stays inside the panel; Escape restores the page.
+func TestFullscreenInert(t *testing.T) {
+	tab := openIsolatedStudio(t, "")
+	waitText(t, tab, "#status-text", "Ready")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fullscreen-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "outside inert", `document.querySelector(".explorer").inert && document.querySelector("#inspector").inert && document.querySelector(".chat").inert && document.querySelector(".editor").inert && !document.querySelector("#preview-panel").inert && !document.querySelector("main").inert`)
+	for i := 0; i < 12; i++ {
+		press(t, tab, kb.Tab)
+		inside, _ := chromium.Eval[bool](tab, 5*time.Second, `document.activeElement === document.body || document.querySelector("#preview-panel").contains(document.activeElement)`)
+		if !inside {
+			got, _ := chromium.Eval[string](tab, time.Second, `document.activeElement.outerHTML.slice(0, 120)`)
+			t.Fatalf("Tab %d left the full-screen panel: %s", i+1, got)
+		}
+	}
+	press(t, tab, kb.Escape)
+	waitTrue(t, tab, "restored", `!document.querySelector("#preview-panel").classList.contains("fullscreen") && !document.querySelector(".explorer").inert && !document.querySelector("#inspector").inert && !document.querySelector(".chat").inert`)
+	noConsoleErrors(t, tab)
+}
