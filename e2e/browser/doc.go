@@ -100,7 +100,8 @@
 //
 // Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
 // so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces
-// the iframe element; without index.html the panel names the fallback entry it renders.
+// the iframe element; without index.html the panel names the fallback entry it renders; a long runtime error wraps
+// inside the panel.
 //
 // Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
 // written after it; a stored draft whose file changed is kept in the chat, not written.

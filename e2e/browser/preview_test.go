@@ -87,3 +87,24 @@ func TestPreviewNamesFallbackEntry(t *testing.T) {
 	}
 	t.Errorf("entry warning still shown with index.html back: %q", text)
 }
+
+// TestPreviewLongErrorWraps: a long unbroken runtime error message wraps inside the preview
+// panel instead of overflowing it sideways.
+func TestPreviewLongErrorWraps(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"throw new Error('x'.repeat(400))"}`)
+	waitContains(t, tab, "#preview-error", "xxxxxxxxxx")
+	over, err := chromium.Eval[string](tab, 5*time.Second, `(() => {
+  const p = document.querySelector("#preview-error .preview-alert p"), panel = document.querySelector("#preview-panel");
+  return JSON.stringify({p: p.scrollWidth - p.clientWidth, panel: panel.scrollWidth - panel.clientWidth});
+})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if over != `{"p":0,"panel":0}` {
+		t.Errorf("the runtime error overflows sideways: %s (scrollWidth - clientWidth)", over)
+	}
+}
