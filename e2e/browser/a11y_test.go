@@ -138,3 +138,26 @@ func TestContrastAndTargets(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestTabOrderMatchesVisualOrder: at 1440×1000 the layout's panels come in the source (Tab)
+// order explorer, editor, preview, chat and sit left to right in that same order.
+func TestTabOrderMatchesVisualOrder(t *testing.T) {
+	tab := openAt(t, 1440, 1000, false)
+	got, err := chromium.Eval[[]string](tab, 5*time.Second, `[...document.querySelector("main.layout").children].map((e) => e.className.split(" ")[0])`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "explorer,editor,preview,chat"; strings.Join(got, ",") != want {
+		t.Errorf("source order %v, want %s", got, want)
+	}
+	lefts, err := chromium.Eval[[]float64](tab, 5*time.Second, `[...document.querySelector("main.layout").children].map((e) => e.getBoundingClientRect().left)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(lefts); i++ {
+		if lefts[i] <= lefts[i-1] {
+			t.Errorf("panel %d (%s) is left of panel %d: x %v ≤ %v", i, got[i], i-1, lefts[i], lefts[i-1])
+		}
+	}
+	noConsoleErrors(t, tab)
+}
