@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"strconv"
+	"sync"
 	"syscall/js"
 	"unicode/utf8"
 
@@ -210,4 +211,48 @@ func restoreStoredDraft(a *app, ctx context.Context) {
 func overBudget(text string) (int, bool) {
 	n := utf8.RuneCountInString(text) - workspace.MaxSourceChars
 	return n, n > 0
+}
+
+// overBudgetShown is the path whose over-budget message the chat shows ("" none), so the
+// message appears once per over-budget spell, not on every idle flush.
+var overBudgetShown struct {
+	sync.Mutex
+	path string
+}
+
+// holdOverBudget keeps a draft over the budget instead of writing it (called by flushDraft with
+// flushMu held): the write would fail with TOOL_VALIDATION_FAILED, so it is not sent; the text
+// stays the editor's pending draft (never truncated), is stored in localStorage so it survives
+// a reload, and the chat says so once. It reports whether it held the draft; a draft that fits
+// again clears the message state, and the normal write resumes.
+func (a *app) holdOverBudget(path, text string, gen int) bool {
+	over, isOver := overBudget(text)
+	overBudgetShown.Lock()
+	shown := overBudgetShown.path == path
+	if !isOver {
+		if shown {
+			overBudgetShown.path = ""
+		}
+		overBudgetShown.Unlock()
+		if shown {
+			a.addEntry(entry{Kind: "info", Text: path + " fits the budget again; saving it."})
+		}
+		return false
+	}
+	overBudgetShown.path = path
+	overBudgetShown.Unlock()
+	a.mu.Lock()
+	d := storedDraft{Path: path, Text: text, Rev: a.st.revision}
+	if a.st.sourcePath == path {
+		d.Base = textHash(a.st.source)
+	}
+	a.flushedGen = gen
+	a.mu.Unlock()
+	storeDraft(d)
+	if !shown {
+		a.addEntry(entry{Kind: "error", Text: path + " is over the " + groupThousands(workspace.MaxSourceChars) +
+			"-character budget by " + groupThousands(over) + "; it is kept in this browser but not saved until it fits."})
+	}
+	a.markDirty()
+	return true
 }

@@ -326,6 +326,9 @@ func (a *app) flushDraft(ctx context.Context) {
 	if path == "" || done {
 		return
 	}
+	if a.holdOverBudget(path, text, gen) { // draftstore.go: never sent, kept in localStorage
+		return
+	}
 	err := a.typingWrite(ctx, path, text, rev) // workspace.writeFile with the burst's coalesceKey (editor.go)
 	kept := false
 	if err != nil {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -236,11 +237,15 @@ func prettyDetails(details json.RawMessage) string {
 	if json.Unmarshal(details, &v) != nil {
 		return ""
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	// Without HTML escaping: the template escapes; json's own would show "\u003c" for "<".
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if enc.Encode(v) != nil {
 		return ""
 	}
-	s := string(b)
+	s := strings.TrimSuffix(buf.String(), "\n")
 	if r := []rune(s); len(r) > maxDetailsChars {
 		s = string(r[:maxDetailsChars]) + "…"
 	}
