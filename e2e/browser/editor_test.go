@@ -301,3 +301,89 @@ func TestTypingBurstOneCheckpoint(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// buttonState is [disabled, title] of the explorer's Undo or Redo button.
+func buttonState(t *testing.T, tab *chromium.Tab, action string) (bool, string) {
+	t.Helper()
+	v, err := chromium.Eval[[]any](tab, 5*time.Second, `(() => { const b = document.querySelector('.explorer-head [data-action="`+action+`"]'); return [b.disabled, b.title]; })()`)
+	if err != nil || len(v) != 2 {
+		t.Fatalf("%s button: %v %v", action, v, err)
+	}
+	d, _ := v[0].(bool)
+	s, _ := v[1].(string)
+	return d, s
+}
+
+// waitButton waits until the Undo or Redo button's disabled state is want.
+func waitButton(t *testing.T, tab *chromium.Tab, action string, want bool) {
+	t.Helper()
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.querySelector('.explorer-head [data-action="`+action+`"]').disabled === `+strconv.FormatBool(want)); err != nil {
+		d, title := buttonState(t, tab, action)
+		t.Fatalf("%s button disabled = %v (%q), want %v", action, d, title, want)
+	}
+}
+
+// ctrlZ focuses the element sel and presses Ctrl+Z there.
+func ctrlZ(t *testing.T, tab *chromium.Tab, sel string) {
+	t.Helper()
+	if err := tab.Do(10*time.Second, chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHistoryButtonsEmptyAndLocked: with nothing to undo/redo the buttons are disabled and
+// Ctrl+Z on a focused button posts nothing; after a write Undo is enabled; with an approval
+// card pending both are locked ("locked while the agent runs") and Ctrl+Z leaves the workspace
+// alone; after the cancelled run the next successful undo puts the status back to "Ready".
+func TestHistoryButtonsEmptyAndLocked(t *testing.T) {
+	tab := openStudio(t)
+	waitButton(t, tab, "undo", true)
+	waitButton(t, tab, "redo", true)
+	ctrlZ(t, tab, `.explorer-head [data-action="new-file"]`)
+	time.Sleep(700 * time.Millisecond)
+	if n := transcriptCount(t, tab, "WORKSPACE_HISTORY_EMPTY"); n != 0 {
+		t.Errorf("Ctrl+Z with nothing to undo posted WORKSPACE_HISTORY_EMPTY %d times", n)
+	}
+	stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
+	marker := "# undo lock " + stamp + "\n"
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(marker)+`}`)
+	waitButton(t, tab, "undo", false)
+
+	sendPrompt(t, tab, "Make it amber")
+	waitApproval(t, tab, "preview.setTheme")
+	waitButton(t, tab, "undo", true)
+	waitButton(t, tab, "redo", true)
+	if _, title := buttonState(t, tab, "undo"); !strings.Contains(title, "locked while the agent runs") {
+		t.Errorf("Undo title while the agent runs = %q", title)
+	}
+	ctrlZ(t, tab, `.approval-card button.deny`)
+	time.Sleep(700 * time.Millisecond)
+	if src := directCall(t, tab, "workspace.readFile", `{"path":"README.md"}`)["source"]; src != marker {
+		t.Fatalf("Ctrl+Z during the run changed README.md to %q", src)
+	}
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Execution cancelled.")
+	waitButton(t, tab, "undo", false)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Undo last edit"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitFileNot(t, tab, "README.md", marker)
+	waitText(t, tab, "#status-text", "Ready")
+	waitButton(t, tab, "redo", false)
+	noConsoleErrors(t, tab)
+}
+
+// waitFileNot polls workspace.readFile until path's source is no longer old.
+func waitFileNot(t *testing.T, tab *chromium.Tab, path, old string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if src, _ := directCall(t, tab, "workspace.readFile", `{"path":`+jsString(path)+`}`)["source"].(string); src != old {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("%s stays %q", path, old)
+}

@@ -452,8 +452,14 @@ func (a *app) reload(ctx context.Context) {
 	}
 	var status struct {
 		RootName string `json:"rootName"`
+		History  struct {
+			CanUndo bool `json:"canUndo"`
+			CanRedo bool `json:"canRedo"`
+		} `json:"history"`
 	}
-	_ = a.tool(ctx, "workspace.getStatus", nil, &status)
+	if a.tool(ctx, "workspace.getStatus", nil, &status) == nil {
+		setHistoryState(status.History.CanUndo, status.History.CanRedo) // historylock.go
+	}
 	a.mu.Lock()
 	needSource := list.ActivePath != "" && (list.ActivePath != a.st.sourcePath || list.Revision != a.st.sourceRev)
 	a.st.activePath, a.st.revision, a.st.files = list.ActivePath, list.Revision, list.Files

@@ -188,7 +188,15 @@ func (a *app) action(action, path, id string) {
 	case "save":
 		a.flushDraft(ctx)
 	case "undo", "redo":
+		// Locked while the agent runs; with nothing to undo/redo (after the draft's flush) a
+		// no-op, not a WORKSPACE_HISTORY_EMPTY entry (historylock.go).
+		if a.historyLocked() {
+			return
+		}
 		a.flushDraft(ctx)
+		if !historyAvailable(action == "redo") {
+			return
+		}
 		err = a.tool(ctx, "workspace."+action, map[string]any{}, nil)
 	case "export":
 		err = a.export(ctx)
@@ -212,6 +220,22 @@ func (a *app) action(action, path, id string) {
 	}
 	if err != nil {
 		a.addEntry(a.failureEntry(err))
+	} else if action != "cancel" {
+		a.clearCancelledStatus()
+	}
+}
+
+// clearCancelledStatus puts the status bar back to "Ready" after "Execution cancelled." once
+// a later action succeeded.
+func (a *app) clearCancelledStatus() {
+	a.mu.Lock()
+	changed := a.st.running == "" && a.st.statusText == "Execution cancelled."
+	if changed {
+		a.st.statusText = "Ready"
+	}
+	a.mu.Unlock()
+	if changed {
+		a.markDirty()
 	}
 }
 
@@ -343,6 +367,7 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.reload(ctx)
 	if err == nil {
 		clearStoredDraft(path) // draftstore.go
+		a.clearCancelledStatus()
 	}
 	a.mu.Lock()
 	// A failed write (over the budget, a conflict) keeps the draft: the editor never drops or

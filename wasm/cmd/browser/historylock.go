@@ -1,0 +1,82 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"sync"
+	"syscall/js"
+)
+
+// Workspace undo/redo availability (issue 4 follow-up). The header's Undo and Redo buttons
+// (site/index.html, data-action undo/redo) and their shortcuts (Ctrl/Cmd+Z, Shift+Z, Y):
+//
+//   - are disabled, and the shortcuts do nothing, while an agent run is active or an approval
+//     card is pending (an undo would remove the agent's previous change under it); the
+//     buttons' title then ends in "locked while the agent runs";
+//   - are disabled when workspace.getStatus reports history.canUndo / canRedo false (read on
+//     every workspace re-read, app.reload), and the shortcut is then a no-op instead of a
+//     WORKSPACE_HISTORY_EMPTY entry in the chat — unless an editor draft is pending, whose
+//     flush adds a checkpoint first.
+
+var histState struct {
+	sync.Mutex
+	canUndo, canRedo bool
+}
+
+// setHistoryState records workspace.getStatus's history flags and re-renders.
+func setHistoryState(canUndo, canRedo bool) {
+	histState.Lock()
+	histState.canUndo, histState.canRedo = canUndo, canRedo
+	histState.Unlock()
+}
+
+// historyLocked reports whether an agent run is active or an approval is pending.
+func (a *app) historyLocked() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.st.running != "" || len(a.st.approvals) > 0
+}
+
+// historyAvailable reports whether workspace.undo (redo false) or workspace.redo (redo true)
+// has something to do, as of the last workspace re-read.
+func historyAvailable(redo bool) bool {
+	histState.Lock()
+	defer histState.Unlock()
+	if redo {
+		return histState.canRedo
+	}
+	return histState.canUndo
+}
+
+func init() {
+	registerFeature(&feature{name: "history-lock", render: renderHistoryButtons})
+}
+
+// renderHistoryButtons sets the Undo/Redo buttons' disabled state and title.
+func renderHistoryButtons(a *app) {
+	locked := a.historyLocked()
+	doc := js.Global().Get("document")
+	for _, b := range []struct {
+		action, title string
+		redo          bool
+	}{{"undo", "Undo (Ctrl/Cmd+Z)", false}, {"redo", "Redo (Ctrl/Cmd+Shift+Z)", true}} {
+		el := doc.Call("querySelector", `.explorer-head [data-action="`+b.action+`"]`)
+		if el.IsNull() {
+			continue
+		}
+		off := locked || !historyAvailable(b.redo)
+		title := b.title
+		switch {
+		case locked:
+			title += " — locked while the agent runs"
+		case off:
+			title += " — nothing to " + b.action
+		}
+		if el.Get("disabled").Bool() != off {
+			el.Set("disabled", off)
+		}
+		if attr(el, "title") != title {
+			el.Call("setAttribute", "title", title)
+		}
+	}
+}
