@@ -101,7 +101,8 @@
 // Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
 // so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces
 // the iframe element; without index.html the panel names the fallback entry it renders; a long runtime error wraps
-// inside the panel.
+// inside the panel; preview code cannot find the mount nonce (DOM, scripts, globals) and its
+// forged ready is ignored.
 //
 // Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
 // written after it; a stored draft whose file changed is kept in the chat, not written.

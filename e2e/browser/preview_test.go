@@ -108,3 +108,48 @@ func TestPreviewLongErrorWraps(t *testing.T) {
 		t.Errorf("the runtime error overflows sideways: %s (scrollWidth - clientWidth)", over)
 	}
 }
+
+// TestPreviewNonceHidden: preview code that searches the DOM, document.scripts and window's
+// globals for the mount nonce finds nothing (the bridge removed its element and keeps the
+// nonce in a closure), and the ready it forges before throwing is ignored: the status shows
+// the runtime error, not an acknowledgement.
+func TestPreviewNonceHidden(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	rev := int(directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64))
+	// The patterns are built at run time so that the searcher's own source (an inline script
+	// in the same document) does not match them.
+	searcher := fmt.Sprintf(`(function(){
+  var me = document.currentScript, key = "NON" + "CE", found = [], hex = new RegExp("[0-9a-f]{" + (16 * 2) + "}");
+  var html = document.documentElement.outerHTML.split(me ? me.textContent : "\u0000").join("");
+  var m = html.match(new RegExp(key + "=|" + hex.source));
+  if (m) found.push("dom:" + m[0]);
+  for (var i = 0; i < document.scripts.length; i++) { var s = document.scripts[i]; if (s === me) continue; if (s.textContent.indexOf(key) >= 0 || s.hasAttribute("data-webcoding-" + "preview-bridge")) found.push("script:" + i); }
+  var names = Object.getOwnPropertyNames(window);
+  for (var j = 0; j < names.length; j++) { try { var v = window[names[j]]; if (typeof v === "string" && hex.test(v)) found.push("global:" + names[j]); } catch (e) {} }
+  var nonce = ((html.match(new RegExp(key + '="([0-9a-f]+)"')) || [])[1]) || "";
+  console.log("nonce-search " + JSON.stringify(found));
+  parent.postMessage({type: "webcoding.preview.ready", revision: %d, nonce: nonce}, "*");
+  throw new Error("failing after a forged ready");
+})();
+`, rev+1)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	res := toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(searcher)+`}`)
+	got := int(directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64))
+	if got != rev+1 {
+		t.Fatalf("revision %d after the write, want %d (%s)", got, rev+1, toJSON(res))
+	}
+	if !strings.Contains(toJSON(res), "PREVIEW_RUNTIME_ERROR") {
+		t.Errorf("the write was acknowledged by the forged ready: want PREVIEW_RUNTIME_ERROR, got %s", toJSON(res))
+	}
+	waitContains(t, tab, "#preview-console", "nonce-search")
+	cons, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-console").textContent`)
+	if !strings.Contains(cons, "nonce-search []") {
+		t.Errorf("preview code found the nonce: %q", cons)
+	}
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d error", rev+1))
+	if st, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#preview-status").textContent`); strings.Contains(st, "acknowledged") {
+		t.Errorf("forged ready accepted: %q", st)
+	}
+}

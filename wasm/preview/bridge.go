@@ -44,6 +44,9 @@ const bridgeGlobal = "__webcodingPreviewBridge"
 // bridgeJS is the bridge runtime; the placeholders are replaced by BridgeScript.
 //
 // Behaviour (SPEC §2.3, §2.13, §2.16):
+//   - the script removes its own element before any user script runs and keeps the nonce
+//     only in its closure (no attribute, no global), so preview code cannot read the nonce
+//     and forge an acknowledgement;
 //   - ready is posted once, after the window load event (one task later, so the page's own
 //     load handlers run first) and after every tracked root module import has settled, and
 //     never after an error;
@@ -54,6 +57,7 @@ const bridgeGlobal = "__webcodingPreviewBridge"
 //     MaxConsoleMessages calls, arguments formatted (strings as is, errors as "Name: message",
 //     other objects as JSON when possible) and joined by spaces, cut to MaxConsoleTextChars.
 const bridgeJS = `(function(){"use strict";
+try{document.currentScript.remove();}catch(e){}
 var REVISION=@REVISION@,NONCE=@NONCE@,parentWindow=window.parent;
 var failed=false,readySent=false,loaded=false,pending=0,consoleCount=0;
 function cut(s,n){s=String(s);if(s.length<=n)return s;return Array.from(s.slice(0,2*n)).slice(0,n).join("");}
