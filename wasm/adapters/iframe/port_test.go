@@ -19,24 +19,26 @@ import (
 
 // fakeShim is a JS object with mount/attach that records mounts (no iframe).
 type fakeShim struct {
-	obj     js.Value
-	funcs   []js.Func
-	mu      sync.Mutex
-	mounts  []mounted
-	deliver js.Value
+	obj      js.Value
+	funcs    []js.Func
+	mu       sync.Mutex
+	mounts   []mounted
+	discards int
+	deliver  js.Value
 }
 
 type mounted struct {
 	revision int64
 	nonce    string
 	html     string
+	fresh    bool
 }
 
 func newFakeShim(t *testing.T) *fakeShim {
 	s := &fakeShim{obj: js.Global().Get("Object").New()}
 	mount := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		s.mu.Lock()
-		s.mounts = append(s.mounts, mounted{int64(args[0].Float()), args[1].String(), args[2].String()})
+		s.mounts = append(s.mounts, mounted{int64(args[0].Float()), args[1].String(), args[2].String(), len(args) > 3 && args[3].Truthy()})
 		s.mu.Unlock()
 		return nil
 	})
@@ -44,7 +46,14 @@ func newFakeShim(t *testing.T) *fakeShim {
 		s.deliver = args[0]
 		return nil
 	})
-	s.funcs = append(s.funcs, mount, attach)
+	discard := js.FuncOf(func(_ js.Value, _ []js.Value) any {
+		s.mu.Lock()
+		s.discards++
+		s.mu.Unlock()
+		return nil
+	})
+	s.funcs = append(s.funcs, mount, attach, discard)
+	s.obj.Set("discard", discard)
 	s.obj.Set("mount", mount)
 	s.obj.Set("attach", attach)
 	t.Cleanup(func() {
@@ -220,5 +229,51 @@ func TestShimCallbackHandsOff(t *testing.T) {
 	shim.deliver.Invoke(msg(preview.MessageReady, 4, m.nonce, nil))
 	if _, err := p.Await(context.Background(), 4, time.Second); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTimeoutDiscardsFrame: an ack timeout of the current pending mount discards the frame,
+// reports StateTimedOut, ignores the stuck mount's late ready, and the next mount (and every
+// Remount) asks the shim for a fresh frame; a mount after an acknowledged one does not.
+func TestTimeoutDiscardsFrame(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, err := New(Options{Shim: shim.obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 1, Files: seedFiles()})
+	first := shim.last(t)
+	if !p.Deliver(msg(preview.MessageReady, 1, first.nonce, nil)) {
+		t.Fatal("ready refused")
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()})
+	stuck := shim.last(t)
+	if stuck.fresh {
+		t.Error("a mount after an acknowledged one asked for a fresh frame")
+	}
+	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+		t.Fatalf("Await = %v", err)
+	}
+	if st := p.Status(); st.State != StateTimedOut || st.Revision != 2 || shim.discards != 1 {
+		t.Fatalf("after the timeout: state %q revision %d discards %d", st.State, st.Revision, shim.discards)
+	}
+	if p.Deliver(msg(preview.MessageReady, 2, stuck.nonce, nil)) {
+		t.Error("a late ready of the discarded mount was accepted")
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()}) // same revision after a timeout: remounted
+	if again := shim.last(t); again.nonce == stuck.nonce || !again.fresh {
+		t.Errorf("mount after a timeout: new nonce %v, fresh %v", again.nonce != stuck.nonce, again.fresh)
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}) // previous still pending
+	if !shim.last(t).fresh {
+		t.Error("a mount after an unanswered one reused the frame")
+	}
+	if !p.Deliver(msg(preview.MessageReady, 3, shim.last(t).nonce, nil)) {
+		t.Fatal("ready of revision 3 refused")
+	}
+	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	if !shim.last(t).fresh {
+		t.Error("Remount (Refresh) reused the frame")
 	}
 }
