@@ -64,6 +64,7 @@ const lowContrast = `(() => {
 		if (el.closest("button:disabled, input:disabled, textarea:disabled, select:disabled, [aria-disabled=true]")) continue;
 		let fg = parse(cs.color); if (!fg) continue;
 		let op = 1; for (let e = el; e; e = e.parentElement) op *= Number(getComputedStyle(e).opacity);
+		if (op === 0) continue; // fully transparent (row actions until hover/focus): not shown text
 		const bg = background(el);
 		fg = blend([fg[0], fg[1], fg[2], fg[3] * op], bg);
 		const l1 = lum(fg), l2 = lum(bg), ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
@@ -159,5 +160,56 @@ func TestTabOrderMatchesVisualOrder(t *testing.T) {
 			t.Errorf("panel %d (%s) is left of panel %d: x %v ≤ %v", i, got[i], i-1, lefts[i], lefts[i-1])
 		}
 	}
+	noConsoleErrors(t, tab)
+}
+
+// TestDesktopLayout1440: at 1440×1000 the header is one row, Upload and ZIP do not touch, a
+// file ten folders deep shows its name (with the path as tooltip) and its row stays inside
+// the explorer, and the Inspector toggle (aria-expanded) collapses the inspector, which
+// gives the editor more height, and is remembered across a reload.
+func TestDesktopLayout1440(t *testing.T) {
+	tab := openAt(t, 1440, 1000, false)
+	waitTrue(t, tab, "header actions", `!!document.querySelector("[data-action=quick-open], #header-actions button")`)
+	oneRow, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const h = document.querySelector(".app-header h1").getBoundingClientRect(); return [...document.querySelectorAll(".app-header button")].every((b) => { const r = b.getBoundingClientRect(); return r.top < h.bottom && r.bottom > h.top; }); })()`)
+	if !oneRow {
+		t.Error("the header wraps to a second row at 1440 px")
+	}
+	waitTrue(t, tab, "transfer buttons", `document.querySelectorAll("#transfer-actions button").length >= 2`)
+	if gap, _ := chromium.Eval[float64](tab, 5*time.Second, `(() => { const b = document.querySelectorAll("#transfer-actions button"); return b[1].getBoundingClientRect().left - b[0].getBoundingClientRect().right; })()`); gap < 4 {
+		t.Errorf("Upload and ZIP are %v px apart, want ≥ 4", gap)
+	}
+	deep := "d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/deep-file-name.md"
+	directCall(t, tab, "workspace.createFile", `{"path":`+jsString(deep)+`,"source":"x"}`)
+	waitTrue(t, tab, "deep file", `!!document.querySelector(`+jsString(treeItem(deep))+`)`)
+	m, err := chromium.Eval[map[string]float64](tab, 5*time.Second, `(() => {
+		const n = document.querySelector(`+jsString(treeItem(deep)+" .tree-name")+`), row = n.closest(".tree-row"), ex = document.querySelector("nav.explorer");
+		return { name: n.getBoundingClientRect().width, rowRight: row.getBoundingClientRect().right, exRight: ex.getBoundingClientRect().right, title: n.title === `+jsString(deep)+` ? 1 : 0 };
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["name"] < 60 || m["rowRight"] > m["exRight"] || m["title"] != 1 {
+		t.Errorf("deep file row: name %v px wide (want ≥ 60), row right %v vs explorer right %v, title ok %v", m["name"], m["rowRight"], m["exRight"], m["title"])
+	}
+
+	editorH := `document.querySelector("#editor-host").getBoundingClientRect().height`
+	before, _ := chromium.Eval[float64](tab, 5*time.Second, editorH)
+	waitText(t, tab, "#inspector-toggle", "Inspector")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#inspector-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "collapsed", `document.querySelector("#inspector-toggle").getAttribute("aria-expanded") === "false" && document.querySelector("#trace-panel").getBoundingClientRect().height === 0`)
+	if after, _ := chromium.Eval[float64](tab, 5*time.Second, editorH); after <= before {
+		t.Errorf("collapsing the inspector left the editor at %v px (was %v)", after, before)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitTrue(t, tab, "still collapsed after reload", `document.querySelector("#inspector-toggle").getAttribute("aria-expanded") === "false"`)
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#inspector-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "expanded", `document.querySelector("#inspector-toggle").getAttribute("aria-expanded") === "true" && document.querySelector("#trace-panel").getBoundingClientRect().height > 0`)
 	noConsoleErrors(t, tab)
 }

@@ -97,6 +97,8 @@
 // trace rows (trace_noise_test.go); history Re-read & retry asks again (history_test.go).
 // Focus (focus_test.go): Approve moves focus to the next card or the prompt, Rename/Delete
 // focus the renamed or neighbouring tree item, Full screen preview makes the rest inert.
+// Layout (a11y_test.go): source order = visual order at 1440 px; one header row, spaced
+// transfer buttons, deep tree names visible, collapsible remembered inspector.
 //
 // Preview bridge (preview_test.go): a `while(true){}` preview times out, the status line says
 // so and the next revision is acknowledged in a fresh frame without a reload; Refresh replaces

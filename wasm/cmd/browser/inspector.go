@@ -56,6 +56,56 @@ func inspectorBind(a *app) {
 	}
 	box.Set("innerHTML", b.String())
 	selectInspectorTab("trace", false)
+	bindInspectorToggle()
+}
+
+// inspectorCollapsedKey is the localStorage key remembering a collapsed inspector ("1").
+const inspectorCollapsedKey = "webcoding.inspector.collapsed"
+
+// bindInspectorToggle adds the Inspector show/hide button (aria-expanded) before the tablist:
+// collapsed, only the button row remains and the editor and preview get the height. The
+// state is remembered in localStorage (expanded by default; a storage error keeps it
+// expanded).
+func bindInspectorToggle() {
+	doc := js.Global().Get("document")
+	box := doc.Call("getElementById", "inspector-tabs")
+	if box.IsNull() || !doc.Call("getElementById", "inspector-toggle").IsNull() {
+		return
+	}
+	panels := make([]string, 0, len(inspectorTabs)+1)
+	panels = append(panels, "inspector-tabs")
+	for _, t := range inspectorTabs {
+		panels = append(panels, t.Panel)
+	}
+	box.Call("insertAdjacentHTML", "beforebegin", `<button type="button" id="inspector-toggle" class="inspector-toggle" data-action="inspector-toggle" aria-expanded="true" aria-controls="`+strings.Join(panels, " ")+`">Inspector</button>`)
+	collapsed := false
+	withLocalStorage(func(ls js.Value) { collapsed = ls.Call("getItem", inspectorCollapsedKey).String() == "1" })
+	setInspectorCollapsed(collapsed, false)
+}
+
+// setInspectorCollapsed shows or hides the inspector's tabs and panels (remember stores it).
+func setInspectorCollapsed(collapsed, remember bool) {
+	doc := js.Global().Get("document")
+	if el := doc.Call("getElementById", "inspector"); !el.IsNull() {
+		el.Get("classList").Call("toggle", "collapsed", collapsed)
+	}
+	if b := doc.Call("getElementById", "inspector-toggle"); !b.IsNull() {
+		b.Call("setAttribute", "aria-expanded", map[bool]string{true: "false", false: "true"}[collapsed])
+	}
+	if remember {
+		withLocalStorage(func(ls js.Value) {
+			ls.Call("setItem", inspectorCollapsedKey, map[bool]string{true: "1", false: "0"}[collapsed])
+		})
+	}
+}
+
+// withLocalStorage runs fn with window.localStorage; a blocked or failing storage (a thrown
+// SecurityError or QuotaExceededError) is ignored: the inspector then stays as it is.
+func withLocalStorage(fn func(ls js.Value)) {
+	defer func() { _ = recover() }()
+	if ls := js.Global().Get("localStorage"); ls.Truthy() {
+		fn(ls)
+	}
 }
 
 // selectInspectorTab shows tab id's panel, hides the others and (with focus) focuses the tab.
@@ -88,6 +138,11 @@ func inspectorSelected() string {
 }
 
 func inspectorAction(a *app, act uiAction) bool {
+	if act.Name == "inspector-toggle" {
+		el := js.Global().Get("document").Call("getElementById", "inspector")
+		setInspectorCollapsed(el.IsNull() || !el.Get("classList").Call("contains", "collapsed").Bool(), true)
+		return true
+	}
 	if act.Name != "inspector-tab" {
 		return false
 	}
