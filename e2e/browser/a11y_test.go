@@ -213,3 +213,17 @@ func TestDesktopLayout1440(t *testing.T) {
 	waitTrue(t, tab, "expanded", `document.querySelector("#inspector-toggle").getAttribute("aria-expanded") === "true" && document.querySelector("#trace-panel").getBoundingClientRect().height > 0`)
 	noConsoleErrors(t, tab)
 }
+
+// TestMobileNoGapBeforePrompt: at 390×844 on first load (empty transcript) the prompt box
+// follows the recipes closely (the issue measured a ~220 px empty gap).
+func TestMobileNoGapBeforePrompt(t *testing.T) {
+	tab := openAt(t, 390, 844, true)
+	gap, err := chromium.Eval[float64](tab, 5*time.Second, `document.querySelector("#prompt").getBoundingClientRect().top - document.querySelector("#recipes").getBoundingClientRect().bottom`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap > 48 {
+		t.Errorf("%v px between the recipes and the prompt box, want ≤ 48", gap)
+	}
+	noConsoleErrors(t, tab)
+}
