@@ -387,3 +387,26 @@ func waitFileNot(t *testing.T, tab *chromium.Tab, path, old string) {
 	}
 	t.Fatalf("%s stays %q", path, old)
 }
+
+// TestTypingBurstTimeBound: a typing burst that never pauses long (a flush every ~4 s for
+// ~36 s) is not one checkpoint: the workspace starts a new one 30 s after the burst's first
+// flush (workspace.CoalesceWindow), so long sessions keep undo points.
+func TestTypingBurstTimeBound(t *testing.T) {
+	tab := openStudio(t)
+	openInEditor(t, tab, "app.js")
+	stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
+	_, rev0 := historySince(t, tab, 0)
+	start := time.Now()
+	for i := 0; time.Since(start) < 36*time.Second; i++ {
+		word := fmt.Sprintf(" /*t%s-%d*/", stamp, i)
+		if err := tab.Do(10*time.Second, caretAtEnd, insertText(word)); err != nil {
+			t.Fatal(err)
+		}
+		waitFlushed(t, tab, "app.js", word)
+		time.Sleep(3 * time.Second)
+	}
+	if n, _ := historySince(t, tab, rev0); n != 2 {
+		t.Fatalf("a ~36 s typing burst added %d checkpoints, want 2 (a new one 30 s after its first flush)", n)
+	}
+	noConsoleErrors(t, tab)
+}

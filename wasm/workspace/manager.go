@@ -30,7 +30,7 @@ const (
 const (
 	MaxMessageChars      = 240              // storageError and preview error message, code points
 	MaxHistory           = 100              // history checkpoints kept (oldest dropped)
-	CoalesceWindow       = 30 * time.Second // a typing burst stays open this long after its last flush (> the editor's 650 ms idle flush plus typing)
+	CoalesceWindow       = 30 * time.Second // a typing burst coalesces into one checkpoint for at most this long from its first flush (long sessions still get an undo point every 30 s)
 	MaxPatchSearchChars  = 20_000           // applyPatch search, code points (1..20,000)
 	MaxPatchReplaceChars = 20_000           // applyPatch replace, code points (0..20,000)
 )
@@ -52,8 +52,10 @@ type PreviewState struct {
 // checkpoint (SPEC §2.12), the optional expectedRevision guard, and an optional coalescing key.
 //
 // CoalesceKey is for direct typing only (the editor passes e.g. "type:index.html"): a change
-// whose key equals the newest checkpoint's key within CoalesceWindow replaces that checkpoint
-// instead of adding one. Tool and agent calls leave it empty and never coalesce.
+// whose key equals the newest checkpoint's key, less than CoalesceWindow after the first change
+// of that burst, replaces that checkpoint instead of adding one (a burst older than that starts
+// a new checkpoint, so continuous typing gets one undo point per window). Tool and agent calls
+// leave it empty and never coalesce.
 type Call struct {
 	Tool             string
 	CallID           string
@@ -120,7 +122,8 @@ type checkpoint struct {
 	tool, callID   string
 	coalesceKey    string
 	at             time.Time
-	revision       int64 // the revision the checkpoint was made at (unique in a session)
+	burstAt        time.Time // the first change of a coalesced typing burst (at, when not coalesced)
+	revision       int64     // the revision the checkpoint was made at (unique in a session)
 }
 
 // New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
@@ -288,10 +291,11 @@ func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
 	m.preview = PreviewState{Revision: m.revision, Status: PreviewWaiting}
 	now := m.now()
 	cp := &checkpoint{files: m.files, active: m.active, deleted: m.deleted, preserveActive: e.preserveActive,
-		tool: call.Tool, callID: call.CallID, coalesceKey: call.CoalesceKey, at: now, revision: m.revision}
+		tool: call.Tool, callID: call.CallID, coalesceKey: call.CoalesceKey, at: now, burstAt: now, revision: m.revision}
 	top := m.history[m.histIndex]
 	if call.CoalesceKey != "" && m.histIndex > 0 && m.histIndex == len(m.history)-1 &&
-		top.coalesceKey == call.CoalesceKey && now.Sub(top.at) < CoalesceWindow {
+		top.coalesceKey == call.CoalesceKey && now.Sub(top.burstAt) < CoalesceWindow {
+		cp.burstAt = top.burstAt
 		m.history[m.histIndex] = cp
 	} else {
 		// The history slice is never shared, so the redo branch is overwritten in place.

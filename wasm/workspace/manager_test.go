@@ -543,6 +543,18 @@ func TestTypingCoalesces(t *testing.T) {
 	if got := source(t, m, "app.js"); got != "abc" {
 		t.Fatalf("undo over a coalesced burst → %q", got)
 	}
+	// The window counts from the burst's first flush, not its last: flushes every 5 s for
+	// 40 s (never idle for the window) make two checkpoints, not one.
+	cont := Call{Tool: "editor", CoalesceKey: "type:app.js#long"}
+	must(m.WriteFile(ctx, cont, "app.js", "long"))(t) // the burst's first checkpoint
+	base := len(m.History())
+	for i := 1; i <= 8; i++ {
+		clk.Add(CoalesceWindow / 6)
+		must(m.WriteFile(ctx, cont, "app.js", "long "+strings.Repeat("x", i)))(t)
+	}
+	if n := len(m.History()) - base; n != 1 {
+		t.Fatalf("a 40 s burst made %d more checkpoints after its first, want 1 (a new one %v after its first flush)", n, CoalesceWindow)
+	}
 }
 
 func TestPreviewStatus(t *testing.T) {

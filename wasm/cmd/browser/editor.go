@@ -180,8 +180,9 @@ func plural(n int, one, many string) string {
 // them into one history checkpoint (the registry honours the key only for source local + mode
 // direct; agent and model writes never coalesce). Any other tool call that changes something
 // (an agent or model call, another UI action, opening a file, undo/redo) ends the burst, and
-// so does a flush of another file; the workspace also ends it after workspace.CoalesceWindow
-// without a flush. Typing therefore adds one checkpoint per burst and cannot push the agent's
+// so does a flush of another file; the workspace starts a new checkpoint once a burst is
+// workspace.CoalesceWindow (30 s) old, counted from its first flush, so a long typing session
+// still gets an undo point every 30 s. Typing therefore adds one checkpoint per burst and cannot push the agent's
 // edits out of the 100-checkpoint history.
 var burst struct {
 	mu     sync.Mutex
