@@ -87,10 +87,14 @@ type Options struct {
 // I/O and re-check the revision afterwards, so edits made meanwhile are detected
 // (WORKSPACE_REVISION_CONFLICT) rather than blocked.
 type Manager struct {
-	mu   sync.Mutex
-	repo Repository
-	now  func() time.Time
-	seed func() Snapshot
+	mu sync.Mutex
+	// saveMu serializes SaveAll: two saves in flight would interleave their folder writes and
+	// their on-disk bookkeeping, so the record of what the folder holds could name the bytes
+	// of the save whose write landed first (found by TestConcurrentUse under -race).
+	saveMu sync.Mutex
+	repo   Repository
+	now    func() time.Time
+	seed   func() Snapshot
 
 	rootName     string
 	files        []*File // immutable slice: replaced, never modified in place

@@ -516,6 +516,8 @@ type unknownSave struct {
 //   - WORKSPACE_PATH_INVALID: the folder refused a path escaping its root
 //   - TOOL_CANCELLED (retryable): "Save cancelled." (ctx ended)
 func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, *mcp.ToolError) {
+	m.saveMu.Lock()
+	defer m.saveMu.Unlock()
 	m.mu.Lock()
 	if err := m.guard(call, ""); err != nil {
 		m.mu.Unlock()
