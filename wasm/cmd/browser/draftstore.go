@@ -11,6 +11,8 @@ import (
 	"syscall/js"
 	"unicode/utf8"
 
+	"github.com/hack-pad/safejs"
+
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -53,13 +55,15 @@ func textHash(s string) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
-func draftLocalStorage() (ls js.Value) {
-	defer func() {
-		if recover() != nil {
-			ls = js.Undefined()
-		}
-	}()
-	return js.Global().Get("localStorage")
+// draftLocalStorage is window.localStorage read through settings.go's localStorage (a
+// blocked storage throws on the property read itself, which a plain Get would turn into the
+// end of the Go program — recover cannot catch it); undefined when blocked.
+func draftLocalStorage() js.Value {
+	ls, err := localStorage()
+	if err != nil {
+		return js.Undefined()
+	}
+	return safejs.Unsafe(ls)
 }
 
 // storeDraft writes d to localStorage synchronously; it reports whether it did.

@@ -235,7 +235,7 @@ func (h *folderHost) TakeUpload(ctx context.Context) (string, []workspace.Import
 // claims instead of waiting for their lease.
 func durableOwnerID() string {
 	const key = "webcoding.durableOwner"
-	ss := js.Global().Get("sessionStorage")
+	ss := sessionStorage() // blocked storage: undefined (a fresh id per load)
 	if ss.Type() == js.TypeObject {
 		if v := ss.Call("getItem", key); v.Type() == js.TypeString && v.String() != "" {
 			return v.String()

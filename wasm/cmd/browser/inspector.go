@@ -103,7 +103,7 @@ func setInspectorCollapsed(collapsed, remember bool) {
 // SecurityError or QuotaExceededError) is ignored: the inspector then stays as it is.
 func withLocalStorage(fn func(ls js.Value)) {
 	defer func() { _ = recover() }()
-	if ls := js.Global().Get("localStorage"); ls.Truthy() {
+	if ls := draftLocalStorage(); ls.Truthy() {
 		fn(ls)
 	}
 }

@@ -69,19 +69,24 @@ func init() {
 // origins and some privacy modes throw on the property access itself). The property is read
 // with Reflect.get through a call: wasm_exec.js catches exceptions of calls but not of
 // property reads, so a throwing getter read with Get would end the Go program.
-func localStorage() (safejs.Value, error) {
+func localStorage() (safejs.Value, error) { return webStorage("localStorage") }
+
+// webStorage returns window[name] ("localStorage" or "sessionStorage") read with Reflect.get
+// (see localStorage), or an error when it is blocked or missing. Every storage access of the
+// page goes through it: a plain Get of a blocked storage ends the Go program.
+func webStorage(name string) (safejs.Value, error) {
 	reflect, err := safejs.Global().Get("Reflect")
 	if err != nil {
 		return safejs.Undefined(), err
 	}
-	ls, err := reflect.Call("get", safejs.Global(), "localStorage")
+	st, err := reflect.Call("get", safejs.Global(), name)
 	if err != nil {
 		return safejs.Undefined(), err
 	}
-	if ls.IsNull() || ls.IsUndefined() {
+	if st.IsNull() || st.IsUndefined() {
 		return safejs.Undefined(), errNoStorage
 	}
-	return ls, nil
+	return st, nil
 }
 
 type storageError string

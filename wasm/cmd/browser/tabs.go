@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/hack-pad/safejs"
+
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 )
 
@@ -103,13 +105,12 @@ func bindTabs(a *app) {
 }
 
 // sessionStorage returns window.sessionStorage, or undefined when it is missing or blocked.
-func sessionStorage() (v js.Value) {
-	defer func() {
-		if recover() != nil {
-			v = js.Undefined()
-		}
-	}()
-	return js.Global().Get("sessionStorage")
+func sessionStorage() js.Value {
+	ss, err := webStorage("sessionStorage")
+	if err != nil {
+		return js.Undefined()
+	}
+	return safejs.Unsafe(ss)
 }
 
 // renderTabs updates the list from the workspace state and draws #editor-tabs.
