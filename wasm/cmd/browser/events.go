@@ -195,9 +195,17 @@ func (a *app) action(action, path, id string) {
 		}
 		a.flushDraft(ctx)
 		if !historyAvailable(action == "redo") {
-			return
+			// The cached flags date from the last re-read, which may not have run yet right
+			// after a write/undo: ask the workspace before treating this as a no-op.
+			a.refreshHistoryState(ctx)
+			if !historyAvailable(action == "redo") {
+				return
+			}
 		}
 		err = a.tool(ctx, "workspace."+action, map[string]any{}, nil)
+		if err == nil {
+			a.refreshHistoryState(ctx)
+		}
 	case "export":
 		err = a.export(ctx)
 	case "new-file":

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"sync"
 	"syscall/js"
 )
@@ -28,6 +29,22 @@ func setHistoryState(canUndo, canRedo bool) {
 	histState.Lock()
 	histState.canUndo, histState.canRedo = canUndo, canRedo
 	histState.Unlock()
+}
+
+// refreshHistoryState re-reads history.canUndo/canRedo through workspace.getStatus (so an
+// undo/redo right after another one sees the current flags, not the last re-read's) and
+// re-renders. On error the cached flags stay.
+func (a *app) refreshHistoryState(ctx context.Context) {
+	var status struct {
+		History struct {
+			CanUndo bool `json:"canUndo"`
+			CanRedo bool `json:"canRedo"`
+		} `json:"history"`
+	}
+	if a.tool(ctx, "workspace.getStatus", nil, &status) == nil {
+		setHistoryState(status.History.CanUndo, status.History.CanRedo)
+		a.markDirty()
+	}
 }
 
 // historyLocked reports whether an agent run is active or an approval is pending.
