@@ -301,7 +301,8 @@ func folderObserve(a *app, e audit.ToolCallEvent) {
 
 // folderInfoTpl is the folder's name, permission and sync state; folderActionsTpl its buttons.
 // They are separate regions so a status change never replaces a button under the pointer, and
-// the busy state only toggles the buttons' disabled property.
+// the busy state only toggles the buttons' disabled property; the buttons' region comes first
+// so a status change never moves them either (folderRender).
 var folderInfoTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
 	`{{else if .Lost}}<span class="folder-name" id="folder-name" title="The linked folder was lost">📁 {{.Lost}}</span> <span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> <span class="folder-sync unsaved" id="folder-sync" role="status">Folder lost (moved, renamed or deleted): changes are not written to any folder</span>` +
 	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> {{end}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span>{{end}}`
@@ -358,7 +359,12 @@ func folderRender(a *app) {
 	if doc.Call("getElementById", "folder-info").IsNull() {
 		delete(lastHTML, "folder-info")
 		delete(lastHTML, "folder-actions")
-		setRegion(folderStatusRegion, `<span id="folder-info" class="folder-info"></span> <span id="folder-actions" class="folder-actions"></span>`)
+		// The buttons come first: the status text after them changes length with every edit
+		// and save ("All changes written…" ↔ "n change(s) … not yet written…", "Saving… (n of
+		// m)", the permission badge), and in front of the buttons it moved them sideways by up
+		// to ~170 px between a pointer's aim and its click (a click meant for Open folder hit
+		// Reload folder; one meant for Save to folder hit the status text).
+		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
 	}
 	setRegion("folder-info", execFolder(folderInfoTemplate, v))
 	setRegion("folder-actions", execFolder(folderActionsTemplate, v))
