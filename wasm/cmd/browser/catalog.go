@@ -52,7 +52,7 @@ func init() {
 
 var catalogTpl = template.Must(template.New("").Funcs(template.FuncMap{"toolID": catalogToolID}).Parse(`
 {{define "scopes"}}{{range .Scopes}}<button type="button" class="catalog-scope" id="catalog-scope-{{.ID}}" data-action="catalog-scope" data-scope="{{.ID}}" aria-pressed="{{if .On}}true{{else}}false{{end}}">{{.Label}} <span class="catalog-count" data-count="{{.Count}}">{{.Count}}</span></button>{{end}}{{end}}
-{{define "list"}}{{if .Err}}<li class="catalog-error" role="alert">{{.Err}}</li>{{else if not .Tools}}<li class="catalog-empty">No tool matches.</li>{{end}}{{range .Tools}}<li><button type="button" class="catalog-tool" id="{{toolID .Name}}" data-action="catalog-select" data-tool="{{.Name}}" aria-pressed="{{if eq .Name $.Selected}}true{{else}}false{{end}}"><span class="catalog-tool-name">{{.Name}}</span>{{range .Hints}} <span class="catalog-hint hint-{{.}}">{{.}}</span>{{end}}</button></li>{{end}}{{end}}
+{{define "list"}}{{if .Err}}<li class="catalog-error" role="alert">{{.Err}}</li>{{else if not .Tools}}<li class="catalog-empty">No tool matches.</li>{{end}}{{range .Tools}}<li><button type="button" class="catalog-tool" id="{{toolID .Name}}" data-action="catalog-select" data-tool="{{.Name}}" aria-pressed="false"><span class="catalog-tool-name">{{.Name}}</span>{{range .Hints}} <span class="catalog-hint hint-{{.}}">{{.}}</span>{{end}}</button></li>{{end}}{{end}}
 {{define "definition"}}{{if .}}<h3 class="catalog-def-name">{{.Name}}</h3><p class="catalog-def-description">{{.Description}}</p><p class="catalog-policy">{{.Policy}}</p>{{if .Hints}}<p class="catalog-hints">Annotations: {{range $i, $h := .Hints}}{{if $i}}, {{end}}{{$h}}{{end}}</p>{{end}}<details open><summary>Input schema</summary><pre class="catalog-schema" id="catalog-input-schema">{{.Input}}</pre></details><details><summary>Output schema</summary><pre class="catalog-schema" id="catalog-output-schema">{{.Output}}</pre></details><div class="catalog-def-actions"><button type="button" data-action="catalog-copy-definition" id="catalog-copy-definition">Copy definition</button> <button type="button" data-action="catalog-download-definition" id="catalog-download-definition">Download definition</button></div>{{else}}<p class="catalog-hint-text">Select a tool to see its definition. Selecting never runs it.</p>{{end}}{{end}}
 `))
 
@@ -221,7 +221,18 @@ func catalogRender(a *app) {
 	catalog.mu.Unlock()
 
 	setRegion("catalog-scopes", catalogExec("scopes", map[string]any{"Scopes": scopes}))
+	// The list's HTML does not depend on the selection (aria-pressed is set in place below):
+	// re-creating the buttons on a selection change could remove the button under a pointer
+	// between its press and release, and that click was lost.
 	setRegion("catalog-list", catalogExec("list", data))
+	if btns := js.Global().Get("document").Call("querySelectorAll", "#catalog-list .catalog-tool"); !btns.IsNull() {
+		for i, n := 0, btns.Get("length").Int(); i < n; i++ {
+			b := btns.Index(i)
+			if on := strconv.FormatBool(attr(b, "data-tool") == data["Selected"]); attr(b, "aria-pressed") != on {
+				b.Call("setAttribute", "aria-pressed", on)
+			}
+		}
+	}
 	setRegion("catalog-definition", catalogExec("definition", def))
 	doc := js.Global().Get("document")
 	if box := doc.Call("getElementById", "catalog-sample-box"); !box.IsNull() {
