@@ -311,9 +311,11 @@ var folderActionsTpl = `{{if .Linked}}<button type="button" id="folder-save" dat
 	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder">Reload folder</button>` +
 	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect">Disconnect</button>{{end}}` +
 	`{{if and .Lost (not .Linked)}}<button type="button" id="folder-reconnect" data-action="folder-reconnect" aria-label="Reconnect folder" title="Pick the folder again; the workspace is kept">Reconnect folder</button>{{end}}` +
-	` <button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access" hidden>Grant folder access</button>` +
 	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)">Open folder</button>` +
 	`{{else}} <label class="folder-upload" for="folder-upload">Choose workspace folder <input type="file" id="folder-upload" webkitdirectory multiple aria-label="Choose workspace folder"></label>{{end}}`
+
+// folderGrantButton is the content of #folder-grant-slot while access must be granted.
+const folderGrantButton = `<button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access">Grant folder access</button>`
 
 // Templates of the two parts of #folder-region (html/template: everything is escaped).
 var (
@@ -364,17 +366,20 @@ func folderRender(a *app) {
 		// m)", the permission badge), and in front of the buttons it moved them sideways by up
 		// to ~170 px between a pointer's aim and its click (a click meant for Open folder hit
 		// Reload folder; one meant for Save to folder hit the status text).
-		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
+		delete(lastHTML, "folder-grant-slot")
+		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span><span id="folder-grant-slot" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
 	}
 	setRegion("folder-info", execFolder(folderInfoTemplate, v))
 	setRegion("folder-actions", execFolder(folderActionsTemplate, v))
-	// Grant folder access is always rendered and only shown or hidden in place: a permission
-	// change (granted ↔ prompt) that re-rendered the buttons replaced the Save to folder node
+	// Grant folder access has its own slot after the other buttons: a permission change
+	// (granted ↔ prompt) that re-rendered #folder-actions replaced the Save to folder node
 	// between a click's press and release, and the click was lost.
-	if g := doc.Call("getElementById", "folder-grant"); !g.IsNull() && g.Get("hidden").Bool() == v["Grant"].(bool) {
-		g.Set("hidden", !v["Grant"].(bool))
+	grant := ""
+	if v["Grant"].(bool) {
+		grant = folderGrantButton
 	}
-	buttons := doc.Call("querySelectorAll", "#folder-actions button")
+	setRegion("folder-grant-slot", grant)
+	buttons := doc.Call("querySelectorAll", "#folder-actions button, #folder-grant-slot button")
 	for i := 0; i < buttons.Length(); i++ {
 		if b := buttons.Index(i); b.Get("disabled").Bool() != busy {
 			b.Set("disabled", busy)
