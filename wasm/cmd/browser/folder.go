@@ -247,10 +247,15 @@ func folderMarkLost(a *app) {
 		name = s.name
 	}
 	s.lost = name
+	// The core dropped the link with the stale error: say so now rather than at the next
+	// status read, or a Ctrl+S right after the error still took the linked path and failed
+	// with WORKSPACE_FOLDER_NOT_CONNECTED instead of the folder-lost message.
+	s.linked = false
 	s.mu.Unlock()
 	if name != "" && s.host != nil {
 		s.host.setLost(context.Background(), name)
 	}
+	s.changed()
 	a.markDirty()
 }
 
