@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // DefaultMaxMessageBytes bounds one inbound stdio message (bytes, without the newline) when
@@ -199,7 +200,7 @@ func (c *lineConn) checkRequest(req *jsonrpc.Request) (int64, string) {
 		return jsonrpc.CodeInvalidParams, fmt.Sprintf("Invalid params: the params of %s must be a JSON object.", req.Method)
 	}
 	if req.Method == "tools/call" {
-		kind := func(k string) string { return jsonKind(p[k]) }
+		kind := func(k string) string { return mcp.JSONKind(p[k]) }
 		switch {
 		case kind("name") != "string":
 			return jsonrpc.CodeInvalidParams, "Invalid params: tools/call needs a \"name\" string."
@@ -210,27 +211,6 @@ func (c *lineConn) checkRequest(req *jsonrpc.Request) (int64, string) {
 		}
 	}
 	return 0, ""
-}
-
-// jsonKind names the JSON type of a value's bytes ("" when absent).
-func jsonKind(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return ""
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 // usableID is the id member of a message when it is a string or an integer, else nil (null).

@@ -61,67 +61,67 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, *mcp.ToolError) {
 		return nil, nil, invalid("the response body is not JSON (%s)", trimErr(err))
 	}
 	var top map[string]json.RawMessage
-	if kindOf(body) != "object" || json.Unmarshal(body, &top) != nil {
-		return nil, nil, invalid("the response body is a JSON %s, not an object", kindOf(body))
+	if mcp.JSONKind(body) != "object" || json.Unmarshal(body, &top) != nil {
+		return nil, nil, invalid("the response body is a JSON %s, not an object", mcp.JSONKind(body))
 	}
-	if raw, ok := top["error"]; ok && kindOf(raw) != "null" {
+	if raw, ok := top["error"]; ok && mcp.JSONKind(raw) != "null" {
 		return nil, parseProviderError(raw, top["http_status"]), nil
 	}
 	rawChoices, ok := top["choices"]
-	if !ok || kindOf(rawChoices) == "null" {
+	if !ok || mcp.JSONKind(rawChoices) == "null" {
 		return nil, nil, noMessage()
 	}
 	var choices []json.RawMessage
-	if kindOf(rawChoices) != "array" || json.Unmarshal(rawChoices, &choices) != nil {
-		return nil, nil, invalid("choices is a JSON %s, not an array", kindOf(rawChoices))
+	if mcp.JSONKind(rawChoices) != "array" || json.Unmarshal(rawChoices, &choices) != nil {
+		return nil, nil, invalid("choices is a JSON %s, not an array", mcp.JSONKind(rawChoices))
 	}
 	if len(choices) == 0 {
 		return nil, nil, noMessage()
 	}
 	var choice map[string]json.RawMessage
-	if kindOf(choices[0]) != "object" || json.Unmarshal(choices[0], &choice) != nil {
-		return nil, nil, invalid("choices[0] is a JSON %s, not an object", kindOf(choices[0]))
+	if mcp.JSONKind(choices[0]) != "object" || json.Unmarshal(choices[0], &choice) != nil {
+		return nil, nil, invalid("choices[0] is a JSON %s, not an object", mcp.JSONKind(choices[0]))
 	}
-	if raw, ok := choice["error"]; ok && kindOf(raw) == "object" {
+	if raw, ok := choice["error"]; ok && mcp.JSONKind(raw) == "object" {
 		return nil, parseProviderError(raw, nil), nil
 	}
 	rawMsg, ok := choice["message"]
-	if !ok || kindOf(rawMsg) == "null" {
+	if !ok || mcp.JSONKind(rawMsg) == "null" {
 		return nil, nil, noMessage()
 	}
 	var msg map[string]json.RawMessage
-	if kindOf(rawMsg) != "object" || json.Unmarshal(rawMsg, &msg) != nil {
-		return nil, nil, invalid("choices[0].message is a JSON %s, not an object", kindOf(rawMsg))
+	if mcp.JSONKind(rawMsg) != "object" || json.Unmarshal(rawMsg, &msg) != nil {
+		return nil, nil, invalid("choices[0].message is a JSON %s, not an object", mcp.JSONKind(rawMsg))
 	}
 	c := &Completion{}
-	if raw, ok := choice["finish_reason"]; ok && kindOf(raw) == "string" {
+	if raw, ok := choice["finish_reason"]; ok && mcp.JSONKind(raw) == "string" {
 		_ = json.Unmarshal(raw, &c.FinishReason)
 	}
 	if raw, ok := msg["role"]; ok {
 		var role string
-		if kindOf(raw) != "string" || json.Unmarshal(raw, &role) != nil || role != RoleAssistant {
+		if mcp.JSONKind(raw) != "string" || json.Unmarshal(raw, &role) != nil || role != RoleAssistant {
 			return nil, nil, invalid("choices[0].message.role is %s, not \"assistant\"", excerptJSON(raw))
 		}
 	}
 	if raw, ok := msg["content"]; ok {
 		c.ContentPresent = true
-		switch kindOf(raw) {
+		switch mcp.JSONKind(raw) {
 		case "null":
 		case "string":
 			var s string
 			_ = json.Unmarshal(raw, &s)
 			c.Content = &s
 		default:
-			return nil, nil, invalid("choices[0].message.content is a JSON %s, not a string or null", kindOf(raw))
+			return nil, nil, invalid("choices[0].message.content is a JSON %s, not a string or null", mcp.JSONKind(raw))
 		}
 	}
 	raw, ok := msg["tool_calls"]
-	if !ok || kindOf(raw) == "null" {
+	if !ok || mcp.JSONKind(raw) == "null" {
 		return c, nil, nil
 	}
 	var items []json.RawMessage
-	if kindOf(raw) != "array" || json.Unmarshal(raw, &items) != nil {
-		return nil, nil, invalid("choices[0].message.tool_calls is a JSON %s, not an array", kindOf(raw))
+	if mcp.JSONKind(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+		return nil, nil, invalid("choices[0].message.tool_calls is a JSON %s, not an array", mcp.JSONKind(raw))
 	}
 	seen := make(map[string]bool, len(items))
 	for i, item := range items {
@@ -140,24 +140,24 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, *mcp.ToolError) {
 
 func decodeCall(i int, item json.RawMessage, finish string) (Call, *mcp.ToolError) {
 	var m map[string]json.RawMessage
-	if kindOf(item) != "object" || json.Unmarshal(item, &m) != nil {
-		return Call{}, invalid("tool_calls[%d] is a JSON %s, not an object", i, kindOf(item))
+	if mcp.JSONKind(item) != "object" || json.Unmarshal(item, &m) != nil {
+		return Call{}, invalid("tool_calls[%d] is a JSON %s, not an object", i, mcp.JSONKind(item))
 	}
 	var call Call
-	if kindOf(m["id"]) != "string" || json.Unmarshal(m["id"], &call.ID) != nil || strings.TrimSpace(call.ID) == "" {
+	if mcp.JSONKind(m["id"]) != "string" || json.Unmarshal(m["id"], &call.ID) != nil || strings.TrimSpace(call.ID) == "" {
 		return Call{}, invalid("tool_calls[%d] has no id", i)
 	}
 	if raw, ok := m["type"]; ok {
 		var typ string
-		if kindOf(raw) != "string" || json.Unmarshal(raw, &typ) != nil || typ != "function" {
+		if mcp.JSONKind(raw) != "string" || json.Unmarshal(raw, &typ) != nil || typ != "function" {
 			return Call{}, invalid("tool_calls[%d].type is %s, not \"function\"", i, excerptJSON(raw))
 		}
 	}
 	var fn map[string]json.RawMessage
-	if kindOf(m["function"]) != "object" || json.Unmarshal(m["function"], &fn) != nil {
+	if mcp.JSONKind(m["function"]) != "object" || json.Unmarshal(m["function"], &fn) != nil {
 		return Call{}, invalid("tool_calls[%d] has no function object", i)
 	}
-	if kindOf(fn["name"]) != "string" || json.Unmarshal(fn["name"], &call.Name) != nil || strings.TrimSpace(call.Name) == "" {
+	if mcp.JSONKind(fn["name"]) != "string" || json.Unmarshal(fn["name"], &call.Name) != nil || strings.TrimSpace(call.Name) == "" {
 		return Call{}, invalid("tool_calls[%d].function has no name", i)
 	}
 	call.Arguments, call.ArgError = parseArguments(fn["arguments"], finish)
@@ -176,8 +176,8 @@ func decodeCall(i int, item json.RawMessage, finish string) (Call, *mcp.ToolErro
 // The accepted object is returned compact (json.Compact).
 func parseArguments(raw json.RawMessage, finish string) (json.RawMessage, *mcp.ToolError) {
 	var obj []byte
-	switch kindOf(raw) {
-	case "", "null":
+	switch mcp.JSONKind(raw) {
+	case "nothing", "null":
 		return json.RawMessage("{}"), nil
 	case "object":
 		obj = raw
@@ -195,12 +195,12 @@ func parseArguments(raw json.RawMessage, finish string) (json.RawMessage, *mcp.T
 			}
 			return nil, badArgs("the arguments are not valid JSON", "invalid-json", finish)
 		}
-		if k := kindOf([]byte(s)); k != "object" {
+		if k := mcp.JSONKind([]byte(s)); k != "object" {
 			return nil, badArgs("the arguments are a JSON "+k+", not an object", "not-an-object", finish)
 		}
 		obj = []byte(s)
 	default:
-		return nil, badArgs("the arguments are a JSON "+kindOf(raw)+", not an object or a string", "not-an-object", finish)
+		return nil, badArgs("the arguments are a JSON "+mcp.JSONKind(raw)+", not an object or a string", "not-an-object", finish)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, obj); err != nil {
@@ -220,8 +220,8 @@ func badArgs(msg, reason, finish string) *mcp.ToolError {
 func parseProviderError(raw, httpStatus json.RawMessage) *ProviderError {
 	pe := &ProviderError{}
 	var m map[string]json.RawMessage
-	if kindOf(raw) == "object" && json.Unmarshal(raw, &m) == nil {
-		switch kindOf(m["code"]) {
+	if mcp.JSONKind(raw) == "object" && json.Unmarshal(raw, &m) == nil {
+		switch mcp.JSONKind(m["code"]) {
 		case "number":
 			var f float64
 			if json.Unmarshal(m["code"], &f) == nil && f == float64(int(f)) {
@@ -234,7 +234,7 @@ func parseProviderError(raw, httpStatus json.RawMessage) *ProviderError {
 				pe.Status = n
 			}
 		}
-		if kindOf(m["message"]) == "string" {
+		if mcp.JSONKind(m["message"]) == "string" {
 			_ = json.Unmarshal(m["message"], &pe.Message)
 		}
 		if pe.Status == 0 {
@@ -243,7 +243,7 @@ func parseProviderError(raw, httpStatus json.RawMessage) *ProviderError {
 		if pe.Status == 0 {
 			pe.Status = intOf(m["status"])
 		}
-	} else if kindOf(raw) == "string" {
+	} else if mcp.JSONKind(raw) == "string" {
 		_ = json.Unmarshal(raw, &pe.Message)
 	}
 	if pe.Status == 0 {
@@ -257,7 +257,7 @@ func parseProviderError(raw, httpStatus json.RawMessage) *ProviderError {
 
 func intOf(raw json.RawMessage) int {
 	var f float64
-	switch kindOf(raw) {
+	switch mcp.JSONKind(raw) {
 	case "number":
 		if json.Unmarshal(raw, &f) == nil && f == float64(int(f)) {
 			return int(f)
@@ -278,28 +278,6 @@ func invalid(format string, args ...any) *mcp.ToolError {
 
 func noMessage() *mcp.ToolError {
 	return mcp.NewError(mcp.CodeOpenRouterNoAssistantMessage, true, nil, "OpenRouter returned no assistant message (choices[0].message is missing).")
-}
-
-// kindOf names the JSON kind of raw by its first non-space byte: object, array, string,
-// number, boolean, null, or "" for nothing.
-func kindOf(raw []byte) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 func excerptJSON(raw json.RawMessage) string {

@@ -283,7 +283,7 @@ func dropOptionalNulls(args json.RawMessage, required map[string]bool) json.RawM
 	}
 	dropped := false
 	for k, v := range m {
-		if kindOf(v) == "null" && !required[k] {
+		if mcp.JSONKind(v) == "null" && !required[k] {
 			delete(m, k)
 			dropped = true
 		}

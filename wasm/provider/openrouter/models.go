@@ -55,7 +55,7 @@ func ModelsURL(endpoint string, policy DataPolicy) (string, bool) {
 // # Errors
 // OPENROUTER_INVALID_RESPONSE when the body is not a JSON object with a "data" array.
 func ParseModels(body []byte) (Catalog, *mcp.ToolError) {
-	if err := mcp.CheckJSON(body); err != nil || kindOf(body) != "object" {
+	if err := mcp.CheckJSON(body); err != nil || mcp.JSONKind(body) != "object" {
 		return Catalog{}, invalid("the models response is not a JSON object")
 	}
 	var top struct {
@@ -86,15 +86,15 @@ func parseModel(raw json.RawMessage) (Model, bool) {
 		} `json:"pricing"`
 		Params json.RawMessage `json:"supported_parameters"`
 	}
-	if kindOf(raw) != "object" || json.Unmarshal(raw, &e) != nil {
+	if mcp.JSONKind(raw) != "object" || json.Unmarshal(raw, &e) != nil {
 		return Model{}, false
 	}
 	var m Model
-	if kindOf(e.ID) != "string" || json.Unmarshal(e.ID, &m.ID) != nil || strings.TrimSpace(m.ID) == "" {
+	if mcp.JSONKind(e.ID) != "string" || json.Unmarshal(e.ID, &m.ID) != nil || strings.TrimSpace(m.ID) == "" {
 		return Model{}, false
 	}
-	switch kindOf(e.Name) {
-	case "", "null":
+	switch mcp.JSONKind(e.Name) {
+	case "nothing", "null":
 		m.Name = m.ID
 	case "string":
 		_ = json.Unmarshal(e.Name, &m.Name)
@@ -104,8 +104,8 @@ func parseModel(raw json.RawMessage) (Model, bool) {
 	default:
 		return Model{}, false
 	}
-	switch kindOf(e.Params) {
-	case "", "null":
+	switch mcp.JSONKind(e.Params) {
+	case "nothing", "null":
 	case "array":
 		var ps []string
 		if json.Unmarshal(e.Params, &ps) != nil {
@@ -133,7 +133,7 @@ func parseModel(raw json.RawMessage) (Model, bool) {
 
 // price reads a price given as a string or a number.
 func price(raw json.RawMessage) (float64, bool) {
-	switch kindOf(raw) {
+	switch mcp.JSONKind(raw) {
 	case "number":
 		var f float64
 		return f, json.Unmarshal(raw, &f) == nil

@@ -114,7 +114,7 @@ func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 // error.message (and its code) when the body is a JSON error object, else a whitespace-
 // collapsed excerpt of at most ExcerptChars characters (an HTML page from a proxy).
 func errorBodyDetail(body []byte) (detail, providerCode string) {
-	if mcp.CheckJSON(body) == nil && kindOf(body) == "object" {
+	if mcp.CheckJSON(body) == nil && mcp.JSONKind(body) == "object" {
 		var top map[string]json.RawMessage
 		if json.Unmarshal(body, &top) == nil {
 			if raw, ok := top["error"]; ok {
