@@ -13,11 +13,14 @@ TESTTAGS := conformance
 .PHONY: run build test lint bench fuzz clean
 
 ## run: build the site and serve the studio at http://$(ADDR)$(BASE)
+## (each step prints a line as it starts; the last line is the URL)
 run: build
+	@echo "make run: starting the server (go run ./host/cmd/webcoding serve --addr $(ADDR) --dir $(DIST))" >&2
 	$(GO) run ./host/cmd/webcoding serve --addr $(ADDR) --dir $(DIST)
 
 ## build: the static site under $(DIST)/ plus the CLI
 build:
+	@echo "make build: compiling the webcoding CLI (go run; on a first run Go downloads the modules and compiles esbuild and wazero, about a minute), then building the site" >&2
 	$(GO) run ./host/cmd/webcoding build --base $(BASE) --out $(DIST)
 
 ## test: lint, then every test (native, wazero, real Redis and PostgreSQL)

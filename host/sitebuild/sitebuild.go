@@ -21,6 +21,14 @@
 //
 // Build requires the go command on PATH (step 1–2), npm on PATH only when site/node_modules
 // is missing (step 3), and runs from the module root unless Options.Module says otherwise.
+//
+// # Progress
+//
+// A first build on a fresh machine takes minutes (step 1 compiles the Go standard library and
+// every module for GOOS=js, step 3 may run npm ci, step 6 compresses the ~13 MB core with
+// brotli at quality 11). Options.Progress receives one line as each step starts, saying what
+// it does and what makes it slow the first time; `webcoding build` prints those lines to
+// stderr so that `make run` is never silent.
 package sitebuild
 
 import (
@@ -61,6 +69,44 @@ type Options struct {
 	Tags string
 	// BrotliQuality is the brotli quality 0..11 (default 11).
 	BrotliQuality int
+	// Progress, when set, is called once as each step starts, with a one-line description
+	// without a trailing newline (see StepLines for the exact lines). Build calls it from
+	// its own goroutine, never concurrently.
+	Progress func(line string)
+}
+
+// Step names one announced build step.
+type Step int
+
+// The build steps Options.Progress announces, in order. StepNpm is announced only when npm ci
+// actually runs (site/node_modules missing); StepCore says "prebuilt" when Options.Wasm is set.
+const (
+	StepCore Step = iota
+	StepNpm
+	StepBundle
+	StepWrite
+	StepCompress
+)
+
+// StepLine is the progress line for step s of a build with options o (defaults applied), dst
+// being the output directory. Lines name the command run and what is slow on a first run.
+func StepLine(s Step, o Options, dst string) string {
+	switch s {
+	case StepCore:
+		if o.Wasm != "" {
+			return "using the prebuilt browser core " + o.Wasm
+		}
+		return "compiling the browser core (GOOS=js GOARCH=wasm go build ./wasm/cmd/browser): 1–3 min on a first run, which compiles the Go standard library and modules for wasm; seconds once the Go build cache has them"
+	case StepNpm:
+		return "installing the pinned CodeMirror packages (npm ci in " + o.Site + "/, first build only: 10–60 s, needs npm and the npm registry)"
+	case StepBundle:
+		return "bundling " + o.Site + "/js/main.js and " + o.Site + "/css/studio.css with esbuild"
+	case StepWrite:
+		return "writing " + dst + " (content-hashed assets, index.html, sw.js precache list)"
+	case StepCompress:
+		return fmt.Sprintf("precompressing every page, script and the wasm core into .gz and .br (brotli quality %d: about 10–40 s for the core)", o.BrotliQuality)
+	}
+	return ""
 }
 
 // Report describes a finished build.
@@ -116,8 +162,14 @@ func Build(o Options) (Report, error) {
 		return rep, fmt.Errorf("sitebuild: %w", err)
 	}
 	rep.Dir = dst
+	announce := func(s Step) {
+		if o.Progress != nil {
+			o.Progress(StepLine(s, o, dst))
+		}
+	}
 
 	// 1–3: the four build assets.
+	announce(StepCore)
 	wasm, err := coreWasm(o)
 	if err != nil {
 		return rep, err
@@ -126,9 +178,13 @@ func Build(o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	if needsNodeModules(o.Site) {
+		announce(StepNpm)
+	}
 	if err := EnsureNodeModules(o.Site); err != nil {
 		return rep, err
 	}
+	announce(StepBundle)
 	mainJS, err := bundle(o.Site, "js/main.js")
 	if err != nil {
 		return rep, err
@@ -140,6 +196,7 @@ func Build(o Options) (Report, error) {
 	raw := map[string][]byte{"studio.wasm": wasm, "wasm_exec.js": execJS, "js/main.js": mainJS, "css/studio.css": css}
 
 	// 4: hashed names.
+	announce(StepWrite)
 	rep.Assets = map[string]string{}
 	logical := make([]string, 0, len(raw))
 	for name := range raw {
@@ -163,6 +220,7 @@ func Build(o Options) (Report, error) {
 	}
 
 	// 6: precompression.
+	announce(StepCompress)
 	if err := precompress(dst, o.BrotliQuality, &rep); err != nil {
 		return rep, err
 	}
@@ -230,10 +288,7 @@ var npmPath = func() (string, error) { return exec.LookPath("npm") }
 // package-lock.json pins. Errors: npm not on PATH (with what to install), or npm ci failing
 // (with its output).
 func EnsureNodeModules(site string) error {
-	if _, err := os.Stat(filepath.Join(site, "package-lock.json")); err != nil {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(site, "node_modules", ".package-lock.json")); err == nil {
+	if !needsNodeModules(site) {
 		return nil
 	}
 	npm, err := npmPath()
@@ -246,6 +301,16 @@ func EnsureNodeModules(site string) error {
 		return fmt.Errorf("sitebuild: npm ci in %s: %v\n%s", site, err, b)
 	}
 	return nil
+}
+
+// needsNodeModules reports whether site pins npm packages (package-lock.json) that are not
+// installed yet (no node_modules/.package-lock.json).
+func needsNodeModules(site string) bool {
+	if _, err := os.Stat(filepath.Join(site, "package-lock.json")); err != nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(site, "node_modules", ".package-lock.json"))
+	return err != nil
 }
 
 // bundle runs esbuild on one entry under site and returns the single output file.

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/webcoding/studio/host/sitebuild"
@@ -32,13 +34,23 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if err := checkBase(*base); err != nil {
 		return err
 	}
-	rep, err := sitebuild.Build(sitebuild.Options{Base: *base, Out: *out, Site: *site})
+	start := time.Now()
+	rep, err := sitebuild.Build(sitebuild.Options{Base: *base, Out: *out, Site: *site, Progress: progressPrinter(e.stderr, start, time.Now)})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "webcoding build: wrote %s (base %s, build %s; wasm %d bytes, %d gzip, %d brotli)\n",
-		rep.Dir, *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli)
+	fmt.Fprintf(e.stderr, "webcoding build: wrote %s in %.1f s (base %s, build %s; wasm %d bytes, %d gzip, %d brotli)\n",
+		rep.Dir, time.Since(start).Seconds(), *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli)
 	return nil
+}
+
+// progressPrinter returns the sitebuild progress callback of `webcoding build`: one stderr
+// line per step as it starts, "webcoding build: [+12.3s] <step>", the time since start, so a
+// slow step shows by the gap to the next line. stdout stays empty (build prints no result).
+func progressPrinter(w io.Writer, start time.Time, now func() time.Time) func(string) {
+	return func(line string) {
+		fmt.Fprintf(w, "webcoding build: [+%.1fs] %s\n", now().Sub(start).Seconds(), line)
+	}
 }
 
 // checkBase validates --base as a usage error with the precise reason: it must start and end

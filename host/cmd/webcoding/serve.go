@@ -23,8 +23,10 @@ func init() {
 }
 
 // runServe serves DIR on ADDR until interrupted (SPEC §3). The address defaults to loopback;
-// binding another interface must be asked for explicitly. It prints one URL per built site (a
-// sub-directory of DIR with an index.html), or a warning when DIR has none.
+// binding another interface must be asked for explicitly. Once listening it prints one line per
+// built site (a sub-directory of DIR with an index.html) to stderr, "webcoding serve: serving
+// DIR/NAME, open http://ADDR/NAME/ (Ctrl+C stops)" — the last line `make run` prints — or a
+// warning when DIR has none.
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
@@ -42,7 +44,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	srv := &http.Server{Handler: devserver.Handler(*dir), ReadHeaderTimeout: 10 * time.Second}
 	sites := builtSites(*dir)
 	for _, name := range sites {
-		fmt.Fprintf(e.stderr, "webcoding serve: http://%s/%s/\n", ln.Addr(), name)
+		fmt.Fprintf(e.stderr, "webcoding serve: serving %s, open http://%s/%s/ (Ctrl+C stops)\n", filepath.Join(*dir, name), ln.Addr(), name)
 	}
 	if len(sites) == 0 {
 		fmt.Fprintf(e.stderr, "webcoding serve: warning: %s has no built site (no sub-directory with an index.html), so every page is 404: run `webcoding build --out %s` (or `make build`) first; serving http://%s/ anyway\n", *dir, *dir, ln.Addr())

@@ -86,7 +86,22 @@ func TestServeSaysWhenNoSiteIsBuilt(t *testing.T) {
 	built := t.TempDir()
 	os.MkdirAll(filepath.Join(built, "web-coding"), 0o755)
 	os.WriteFile(filepath.Join(built, "web-coding", "index.html"), []byte("<!doctype html>"), 0o644)
-	if got := serveOutput(t, built); strings.Contains(got, "no built site") || !strings.Contains(got, "/web-coding/") {
+	if got := serveOutput(t, built); strings.Contains(got, "no built site") || !strings.Contains(got, "open http://127.0.0.1:") || !strings.Contains(got, "/web-coding/ (Ctrl+C stops)") {
 		t.Fatalf("stderr %q", got)
+	}
+}
+
+// The build's progress lines carry the time since the start and the step, one per line.
+func TestBuildProgressPrinter(t *testing.T) {
+	var b bytes.Buffer
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	at := start
+	p := progressPrinter(&b, start, func() time.Time { return at })
+	p("compiling the browser core")
+	at = start.Add(83400 * time.Millisecond)
+	p("bundling")
+	want := "webcoding build: [+0.0s] compiling the browser core\nwebcoding build: [+83.4s] bundling\n"
+	if b.String() != want {
+		t.Fatalf("progress output %q, want %q", b.String(), want)
 	}
 }
