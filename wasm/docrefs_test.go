@@ -211,6 +211,9 @@ func TestCitationsResolve(t *testing.T) {
 	var cites []citation
 	var bad []string
 	for _, name := range trackedFiles(t, root) {
+		if name == "wasm/docrefs_test.go" {
+			continue // its scanner test feeds deliberately broken citations
+		}
 		f, err := os.Open(filepath.Join(root, filepath.FromSlash(name)))
 		if err != nil {
 			if os.IsNotExist(err) {
