@@ -20,7 +20,7 @@ run: build
 
 ## build: the static site under $(DIST)/ plus the CLI
 build:
-	@echo "make build: compiling the webcoding CLI (go run; on a first run Go downloads the modules and compiles esbuild and wazero, about a minute), then building the site" >&2
+	@echo "make build: compiling the webcoding CLI (go run; the first time Go also downloads the modules and compiles esbuild, wazero and the database drivers), then building the site" >&2
 	$(GO) run ./host/cmd/webcoding build --base $(BASE) --out $(DIST)
 
 ## test: lint, then every test (native, wazero, real Redis and PostgreSQL)
