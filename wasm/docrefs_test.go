@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,19 +176,39 @@ func check(cites []citation, docs map[string]docIndex) []string {
 	return bad
 }
 
+// citedExts are the file types scanned for citations.
+var citedExts = map[string]bool{".go": true, ".js": true, ".css": true, ".html": true, ".md": true, ".sh": true}
+
 // trackedFiles lists the repository's tracked .go, .js, .css, .html, .md and .sh files
-// (git ls-files), relative to root.
+// (git ls-files), relative to root. Without git (or outside a checkout) it walks root instead,
+// skipping dot-directories, node_modules and dist (build output).
 func trackedFiles(t *testing.T, root string) []string {
 	t.Helper()
-	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v (the citation check needs a git checkout)", err)
-	}
 	var files []string
-	for _, f := range bytes.Split(out, []byte{0}) {
-		switch filepath.Ext(string(f)) {
-		case ".go", ".js", ".css", ".html", ".md", ".sh":
-			files = append(files, string(f))
+	if out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output(); err == nil {
+		for _, f := range bytes.Split(out, []byte{0}) {
+			if citedExts[filepath.Ext(string(f))] {
+				files = append(files, string(f))
+			}
+		}
+	} else {
+		t.Logf("git ls-files: %v; walking the tree instead", err)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() && p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "dist") {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && citedExts[filepath.Ext(name)] {
+				rel, _ := filepath.Rel(root, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	sort.Strings(files)
