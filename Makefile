@@ -34,7 +34,7 @@ lint:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/...
 
-## bench: the benchmark tables quoted in the README
+## bench: the benchmark tables of docs/performance.md
 bench:
 	bash scripts/bench.sh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh — the benchmark figures quoted in the README, from one run on this machine.
+# bench.sh — the benchmark figures of docs/performance.md, from one run on this machine.
 # Speed targets live here, never in unit tests. Output: raw `go test -bench` lines, then the
 # ratio table for tools/call (issue 2: native ≤ 1.5× floor and ≤ 100 allocs; wazero ≤ 10× native).
 set -euo pipefail

@@ -22,7 +22,7 @@ import (
 )
 
 // The benchmarked call: a read-only tool with a small closed schema (path: string 1..160),
-// the same work on every side. See the README's performance section.
+// the same work on every side. See docs/performance.md.
 const (
 	benchArgs   = `{"path":"index.html"}`
 	benchParams = `{"name":"demo.readFile","arguments":` + benchArgs + `,"_meta":{"toolCallId":"bench-1","source":"local","mode":"agent","maxOutputBytes":65536}}`
