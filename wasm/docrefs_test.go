@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // Citations of the design documents (docs/design.md "Design", the mapping table):
@@ -306,4 +307,81 @@ func TestCitationScanner(t *testing.T) {
 	if len(none) != 0 || len(self) != 1 || self[0].doc != "reference.md" || self[0].section != "5.4" {
 		t.Fatalf("docs self-reference: %+v %q", self, none)
 	}
+}
+
+// mdLink finds Markdown links to relative targets: [text](path#fragment).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// headingSlug is GitHub's anchor for a heading text: lower case, punctuation other than '-'
+// and '_' dropped, spaces turned into '-'.
+func headingSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestDocLinksResolve checks that every relative link in README.md and docs/*.md names a file
+// that exists and, with a #fragment, a heading of that file, so the README's map of the docs
+// cannot point nowhere.
+func TestDocLinksResolve(t *testing.T) {
+	root := ".."
+	mds, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	mds = append(mds, filepath.Join(root, "README.md"))
+	anchors := func(file string) map[string]bool {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil
+		}
+		set := map[string]bool{}
+		fence := false
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "```") {
+				fence = !fence
+			}
+			if !fence && strings.HasPrefix(line, "#") {
+				set[headingSlug(strings.TrimLeft(line, "#"))] = true
+			}
+		}
+		return set
+	}
+	links := 0
+	for _, md := range mds {
+		b, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(b), "\n") {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				links++
+				file, frag, _ := strings.Cut(target, "#")
+				where := fmt.Sprintf("%s:%d", strings.TrimPrefix(filepath.ToSlash(md), "../"), n+1)
+				full := md
+				if file != "" {
+					full = filepath.Join(filepath.Dir(md), filepath.FromSlash(file))
+				}
+				if _, err := os.Stat(full); err != nil {
+					t.Errorf("%s: link %q: no such file", where, target)
+					continue
+				}
+				if frag != "" && strings.HasSuffix(full, ".md") && !anchors(full)[frag] {
+					t.Errorf("%s: link %q: no heading with that anchor", where, target)
+				}
+			}
+		}
+	}
+	if links < 20 {
+		t.Errorf("found only %d relative links in README.md and docs/; the scan is broken", links)
+	}
+	t.Logf("%d relative links checked", links)
 }
