@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/webcoding/studio/wasm/preview/jsscan"
+	"golang.org/x/net/html"
 )
 
 // compiler holds the state of one Compile or Diagnose call.
@@ -34,13 +35,6 @@ var assetTags = map[string]bool{
 }
 
 var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true}
-
-// rawTextTags are elements whose content the HTML parser does not tokenize as markup; their
-// text is copied through untouched.
-var rawTextTags = map[string]bool{
-	"style": true, "textarea": true, "title": true, "xmp": true, "iframe": true,
-	"noembed": true, "noframes": true, "noscript": true,
-}
 
 // assetURLFor resolves raw (referenced from fromPath) to a workspace asset and returns the URL
 // the document uses for it.
@@ -102,8 +96,9 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 	return p, true
 }
 
-// document rewrites the entry (REFERENCE §5.2) in one pass over its markup and records the
-// diagnostics of passes 1–4.
+// document rewrites the entry (REFERENCE §5.2) in one pass over its tokens (tokenize: the
+// browser's tokenization, checked against a spec-conformant tree builder) and records the
+// diagnostics of passes 1–4. The bridge goes at bridgeOffset.
 func (c *compiler) document(entry *File) string {
 	src := entry.Source
 	var b strings.Builder
@@ -112,81 +107,37 @@ func (c *compiler) document(entry *File) string {
 		// of that size avoids repeated growth (module maps and data: URLs may still grow it).
 		b.Grow(len(src) + c.ix.textBytes + len(src)/4 + 8192)
 	}
-	afterHead, beforeBody, afterHTML, afterDoctype, firstScript := -1, -1, -1, -1, -1
-	lead := len(src) - len(strings.TrimLeft(src, " \t\n\r\f")) // offset of the first non-space byte
-	pos := 0
-	for pos < len(src) {
-		k := strings.IndexByte(src[pos:], '<')
-		if k < 0 {
-			b.WriteString(src[pos:])
-			break
+	toks, _ := tokenize(src)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		raw := src[t.start:t.end]
+		if (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) || t.foreign {
+			b.WriteString(raw)
+			continue
 		}
-		i := pos + k
-		b.WriteString(src[pos:i])
+		tag, ok := parseStartTag(src, t.start)
+		if !ok || tag.end != t.end {
+			b.WriteString(raw)
+			continue
+		}
 		switch {
-		case strings.HasPrefix(src[i:], "<!--"):
-			end := commentEnd(src, i)
-			b.WriteString(src[i:end])
-			pos = end
-		case i+1 < len(src) && (src[i+1] == '!' || src[i+1] == '?' || src[i+1] == '/'):
-			end := len(src)
-			if e := strings.IndexByte(src[i+1:], '>'); e >= 0 {
-				end = i + 1 + e + 1
+		case t.name == "link" && c.isStylesheetLink(tag):
+			c.stylesheetLink(&b, entry.Path, src, tag)
+		case t.name == "script":
+			text, endTag := "", ""
+			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
+				i++
+				text = src[toks[i].start:toks[i].end]
 			}
-			b.WriteString(src[i:end])
-			if src[i+1] == '!' && afterDoctype < 0 && i == lead &&
-				len(src)-i >= 9 && strings.EqualFold(src[i+2:i+9], "doctype") {
-				afterDoctype = b.Len()
+			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "script" {
+				i++
+				endTag = src[toks[i].start:toks[i].end]
 			}
-			pos = end
-		case i+1 < len(src) && isAlpha(src[i+1]):
-			t, ok := parseStartTag(src, i)
-			if !ok {
-				b.WriteString(src[i:])
-				pos = len(src)
-				break
-			}
-			pos = t.end
-			switch {
-			case t.name == "head":
-				b.WriteString(src[t.start:t.end])
-				if afterHead < 0 {
-					afterHead = b.Len()
-				}
-			case t.name == "body":
-				if beforeBody < 0 {
-					beforeBody = b.Len()
-				}
-				b.WriteString(src[t.start:t.end])
-			case t.name == "html":
-				b.WriteString(src[t.start:t.end])
-				if afterHTML < 0 {
-					afterHTML = b.Len()
-				}
-			case t.name == "link" && c.isStylesheetLink(t):
-				c.stylesheetLink(&b, entry.Path, src, t)
-			case t.name == "script":
-				if firstScript < 0 {
-					firstScript = b.Len()
-				}
-				textEnd, after := scriptEnd(src, t.end)
-				c.script(&b, entry.Path, src, t, src[t.end:textEnd], src[textEnd:after])
-				pos = after
-			case assetTags[t.name]:
-				c.assetTag(&b, entry.Path, src, t)
-			case rawTextTags[t.name]:
-				_, after := rawTextEnd(src, t.end, t.name)
-				b.WriteString(src[t.start:after])
-				pos = after
-			case t.name == "plaintext":
-				b.WriteString(src[t.start:])
-				pos = len(src)
-			default:
-				b.WriteString(src[t.start:t.end])
-			}
+			c.script(&b, entry.Path, src, tag, text, endTag)
+		case assetTags[t.name]:
+			c.assetTag(&b, entry.Path, src, tag)
 		default:
-			b.WriteByte('<')
-			pos = i + 1
+			b.WriteString(raw)
 		}
 	}
 	if c.diagOnly {
@@ -196,23 +147,38 @@ func (c *compiler) document(entry *File) string {
 	if !c.opts.Bridge {
 		return out
 	}
-	at := 0
-	switch {
-	case afterHead >= 0:
-		at = afterHead
-	case beforeBody >= 0:
-		at = beforeBody
-	case afterHTML >= 0:
-		at = afterHTML
-	case afterDoctype >= 0:
-		at = afterDoctype
-	}
-	if firstScript >= 0 && firstScript < at {
-		// A script before that point (e.g. in a document without <head>) must already find
-		// the bridge: its errors and its module import are reported through it.
-		at = firstScript
-	}
+	at := bridgeOffset(src, toks)
 	return out[:at] + BridgeScript(c.opts.Revision, c.opts.Nonce) + out[at:]
+}
+
+// bridgeOffset returns where the bridge goes in the entry (and in the output, whose prefix up
+// to there is the input's): right after a doctype preceded only by a byte order mark,
+// whitespace and comments, else at byte 0 (after a byte order mark). Nothing of the page can
+// then run before the bridge, and the document mode is unchanged (a script before the doctype
+// would switch to quirks mode).
+func bridgeOffset(src string, toks []token) int {
+	bom := 0
+	if strings.HasPrefix(src, "\ufeff") {
+		bom = len("\ufeff")
+	}
+	for _, t := range toks {
+		switch t.typ {
+		case html.CommentToken:
+			continue
+		case html.TextToken:
+			s := src[t.start:t.end]
+			if t.start == 0 {
+				s = s[bom:]
+			}
+			if strings.TrimLeft(s, " \t\n\r\f") == "" {
+				continue
+			}
+		case html.DoctypeToken:
+			return t.end
+		}
+		break
+	}
+	return bom
 }
 
 // isStylesheetLink: rel contains "stylesheet" or href ends in ".css" (query/hash allowed).

@@ -58,3 +58,30 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBridgeFirst: for any entry document, the bridge is the first script element that a
+// spec-conformant tree builder (golang.org/x/net/html) finds in the compiled document, and it
+// is an HTML script element (issue 13 item 8).
+func FuzzBridgeFirst(f *testing.F) {
+	for _, s := range []string{
+		`<!doctype html><svg><style><script>1</script></style></svg>`,
+		`<math><mi><style><script>1</script></style></mi></math>`,
+		"\ufeff<!--x--><!DOCTYPE html><table><svg><title><script>1</script>",
+		`<svg><foreignObject><style></style></foreignObject><desc><script>`,
+		`<select><svg><style><script>1</script>`,
+		`<template><svg><style><script>1</script></style></svg></template><script>2</script>`,
+		`<svg><![CDATA[</svg><script>1</script>]]>`,
+		`<noscript><script>1</script></noscript><plaintext><script>`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		if strings.Contains(page, BridgeAttr) {
+			return
+		}
+		out := Compile([]File{htmlFile("index.html", page), js("c.js", "1")}, Options{Revision: 1, Nonce: "n", Bridge: true}).HTML
+		if n := firstScript(out); !isBridge(n) {
+			t.Fatalf("first script is not the bridge:\n%s", out)
+		}
+	})
+}
