@@ -16,6 +16,9 @@ type compiler struct {
 	diags    diagSink
 	assets   map[string]assetURL
 	cssRoots []string // linked stylesheets in document order (diagnostic pass 5)
+	mods     moduleGraph
+	// entryPath is the path of the HTML entry (import map addresses resolve against it).
+	entryPath string
 }
 
 type assetURL struct {
@@ -24,7 +27,8 @@ type assetURL struct {
 }
 
 func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
-	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{}}
+	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{},
+		mods: moduleGraph{target: map[string]string{}, byPath: map[string]string{}}}
 }
 
 // assetTags are the elements whose data/href/poster/src attributes may name an asset
@@ -108,6 +112,8 @@ func (c *compiler) document(entry *File) string {
 		b.Grow(len(src) + c.ix.textBytes + len(src)/4 + 8192)
 	}
 	toks, _ := tokenize(src)
+	c.entryPath = entry.Path
+	c.pageImportMaps(src, toks)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		raw := src[t.start:t.end]
@@ -144,11 +150,64 @@ func (c *compiler) document(entry *File) string {
 		return ""
 	}
 	out := b.String()
-	if !c.opts.Bridge {
+	at := bridgeOffset(src, toks)
+	head := c.importMapScript()
+	if c.opts.Bridge {
+		head = BridgeScript(c.opts.Revision, c.opts.Nonce) + head
+	}
+	if head == "" {
 		return out
 	}
-	at := bridgeOffset(src, toks)
-	return out[:at] + BridgeScript(c.opts.Revision, c.opts.Nonce) + out[at:]
+	return out[:at] + head + out[at:]
+}
+
+// pageImportMaps reads the entry's own <script type="importmap"> elements (HTML namespace,
+// inline) into c.mods.page before any module script is walked.
+func (c *compiler) pageImportMaps(src string, toks []token) {
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.name != "script" || t.foreign || (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) {
+			continue
+		}
+		tag, ok := parseStartTag(src, t.start)
+		if !ok || scriptKind(tag) != scriptImportMap || toks[i+1].typ != html.TextToken {
+			continue
+		}
+		c.mods.page.add(src[toks[i+1].start:toks[i+1].end])
+	}
+}
+
+// Script element kinds (HTML "prepare the script element": the type attribute, else the
+// language attribute, decides).
+const (
+	scriptClassic = iota
+	scriptModule
+	scriptImportMap
+	scriptData // any other type: not executed
+)
+
+func scriptKind(t htmlTag) int {
+	typ, _, hasType := t.attr("type")
+	v := strings.ToLower(strings.TrimSpace(typ.value))
+	if !hasType || typ.value == "" {
+		if lang, _, ok := t.attr("language"); ok && lang.value != "" {
+			v = "text/" + strings.ToLower(strings.TrimSpace(lang.value))
+		} else {
+			return scriptClassic
+		}
+	}
+	switch v {
+	case "module":
+		return scriptModule
+	case "importmap":
+		return scriptImportMap
+	case "text/javascript", "application/javascript", "application/ecmascript", "application/x-ecmascript",
+		"application/x-javascript", "text/ecmascript", "text/javascript1.0", "text/javascript1.1",
+		"text/javascript1.2", "text/javascript1.3", "text/javascript1.4", "text/javascript1.5",
+		"text/jscript", "text/livescript", "text/x-ecmascript", "text/x-javascript":
+		return scriptClassic
+	}
+	return scriptData
 }
 
 // bridgeOffset returns where the bridge goes in the entry (and in the output, whose prefix up
@@ -225,18 +284,38 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 }
 
 // script handles one <script> element: text is its content, endTag its end tag as written.
+//
+//   - classic inline: untouched; data blocks (unknown type): untouched.
+//   - the page's import map: removed (merged into the document's one import map).
+//   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
+//     data: URL of the file (so the browser applies its timing); otherwise the file is inlined
+//     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed.
+//   - module (inline or src): an inline module script with the same attributes (minus src):
+//     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript).
 func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
-	typ, _, _ := t.attr("type")
-	isModule := strings.EqualFold(strings.TrimSpace(typ.value), "module")
+	kind := scriptKind(t)
 	srcAttr, srcIdx, hasSrc := t.attr("src")
-	if !hasSrc {
-		if !isModule {
+	switch {
+	case kind == scriptImportMap:
+		return
+	case kind == scriptData || (kind == scriptClassic && !hasSrc):
+		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(text)
 			b.WriteString(endTag)
-			return
 		}
-		c.moduleBootstrap(b, InlineModuleKeyPrefix+fromPath, "", text, fromPath)
+		return
+	case kind == scriptModule && !hasSrc:
+		code := c.moduleScript("", text, fromPath)
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+			b.WriteString(code)
+			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
+			b.WriteString(endTag)
+			if endTag == "" {
+				b.WriteString("</script>")
+			}
+		}
 		return
 	}
 	p, ok := c.checkLocal(passScripts, labelScript, fromPath, srcAttr.value, false)
@@ -247,15 +326,27 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	if f == nil {
 		return
 	}
-	if isModule {
-		c.moduleBootstrap(b, moduleSpecifier(p), p, f.Source, p)
+	if kind == scriptModule {
+		c.moduleScript(p, f.Source, p)
+		if !c.diagOnly {
+			writeTag(b, src, t, nil, map[int]bool{srcIdx: true})
+			b.WriteString("import " + jsonString(VirtualURL(p)) + ";</script>")
+		}
 		return
 	}
 	if c.diagOnly {
 		return
 	}
+	code := f.Source + "\n//# sourceURL=" + sourceURLPath(p) + "\n"
+	_, _, isDefer := t.attr("defer")
+	_, _, isAsync := t.attr("async")
+	if isDefer || isAsync {
+		writeTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, nil)
+		b.WriteString("</script>")
+		return
+	}
 	writeTag(b, src, t, nil, map[int]bool{srcIdx: true})
-	b.WriteString(jsscan.EscapeClassicScript(f.Source))
+	b.WriteString(jsscan.EscapeClassicScript(code))
 	b.WriteString("</script>")
 }
 

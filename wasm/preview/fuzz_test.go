@@ -46,7 +46,7 @@ func FuzzCompile(f *testing.F) {
 				t.Fatal("bridge injected without Bridge")
 			}
 		}
-		if !strings.Contains(inputs, BootstrapAttr) && !strings.Contains(inputs, BridgeAttr) {
+		if !strings.Contains(inputs, ImportMapAttr) && !strings.Contains(inputs, BridgeAttr) {
 			for _, s := range generatedScripts(r.HTML) {
 				if jsscan.HasUnsafeSequence(s) {
 					t.Fatalf("generated script with an unsafe sequence: %q", s)

@@ -28,6 +28,7 @@ const (
 	LangHTML      = "html"
 	LangCSS       = "css"
 	LangJS        = "javascript"
+	LangJSON      = "json"
 	EntryFilePath = "index.html"
 )
 

@@ -69,7 +69,7 @@ func TestExport(t *testing.T) {
 	for _, want := range []string{
 		`<style data-workspace-source="s.css">b{background:url("data:image/png;base64,iVA=")}</style>`,
 		`<img src="data:image/png;base64,iVA=">`,
-		`<script>console.log(1)</script>`,
+		"<script>console.log(1)\n//# sourceURL=app.js\n</script>",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("export lacks %s:\n%s", want, out)
@@ -145,7 +145,7 @@ func TestStylesheetEscape(t *testing.T) {
 // generatedScripts returns the bodies of the bridge and bootstrap scripts of doc.
 func generatedScripts(doc string) []string {
 	var out []string
-	for _, open := range []string{"<script " + BridgeAttr + ">", "<script " + BootstrapAttr + "="} {
+	for _, open := range []string{"<script " + BridgeAttr + ">", "<script type=\"importmap\" " + ImportMapAttr + ">"} {
 		for rest := doc; ; {
 			i := strings.Index(rest, open)
 			if i < 0 {
@@ -249,7 +249,7 @@ func TestInlineScriptEndsLikeABrowser(t *testing.T) {
 	// state); the module source runs to the second one.
 	page := `<head></head><script type="module">const s = "<!--<script>"; </script> still code; --></script><p>after</p>`
 	r := Compile([]File{htmlFile("index.html", page)}, bridgeOpts)
-	want := jsonString(`const s = "<!--<script>"; </script> still code; -->`)
+	want := `const s = "<!--<script>"; </script> still code; -->` + "\n//# sourceURL=index.html\n</script>"
 	if !strings.Contains(r.HTML, want) {
 		t.Errorf("module source not taken up to the real end tag:\n%s", r.HTML)
 	}
