@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 
+	"github.com/webcoding/studio/wasm/preview/cssscan"
 	"github.com/webcoding/studio/wasm/preview/jsscan"
 	"golang.org/x/net/html"
 )
@@ -16,7 +17,10 @@ type compiler struct {
 	diags    diagSink
 	assets   map[string]assetURL
 	cssRoots []string // linked stylesheets in document order (diagnostic pass 5)
-	mods     moduleGraph
+	// cssInline are the texts of inline <style> elements (diagnostic pass 5, before cssRoots'
+	// imports).
+	cssInline []string
+	mods      moduleGraph
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
 }
@@ -117,8 +121,17 @@ func (c *compiler) document(entry *File) string {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		raw := src[t.start:t.end]
-		if (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) || t.foreign {
+		if t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken {
 			b.WriteString(raw)
+			continue
+		}
+		if t.foreign {
+			// SVG/MathML: only style attributes and <image href> are rewritten.
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (t.name == "image" || strings.Contains(raw, "url(")) {
+				c.attrTag(&b, entry.Path, src, tag)
+			} else {
+				b.WriteString(raw)
+			}
 			continue
 		}
 		tag, ok := parseStartTag(src, t.start)
@@ -140,8 +153,19 @@ func (c *compiler) document(entry *File) string {
 				endTag = src[toks[i].start:toks[i].end]
 			}
 			c.script(&b, entry.Path, src, tag, text, endTag)
-		case assetTags[t.name]:
-			c.assetTag(&b, entry.Path, src, tag)
+		case t.name == "style":
+			text, endTag := "", ""
+			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
+				i++
+				text = src[toks[i].start:toks[i].end]
+			}
+			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "style" {
+				i++
+				endTag = src[toks[i].start:toks[i].end]
+			}
+			c.styleElement(&b, entry.Path, src, tag, text, endTag)
+		case assetTags[t.name] || strings.Contains(raw, "url("):
+			c.attrTag(&b, entry.Path, src, tag)
 		default:
 			b.WriteString(raw)
 		}
@@ -256,9 +280,25 @@ func (c *compiler) isStylesheetLink(t htmlTag) bool {
 	return strings.HasSuffix(strings.ToLower(h), ".css")
 }
 
-// stylesheetLink replaces a stylesheet link by an inline <style> or removes it.
+// linkDropAttrs are the <link> attributes that do not carry over to the <style> replacing it.
+var linkDropAttrs = map[string]bool{
+	"rel": true, "href": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
+	"referrerpolicy": true, "fetchpriority": true, "hreflang": true, "sizes": true, "imagesrcset": true,
+	"imagesizes": true, "charset": true, "rev": true, "target": true,
+}
+
+// stylesheetLink handles a link that names a stylesheet (rel contains "stylesheet", or href
+// ends in ".css"):
+//   - rel has the token "stylesheet" and neither "alternate" nor a disabled attribute: replaced
+//     by <style> carrying the link's other attributes (id, class, media, title, nonce, data-*,
+//     …) and data-workspace-source="path", with the CSS inlined;
+//   - alternate or disabled stylesheets, and any other rel (preload, prefetch, …): kept as
+//     <link> with every attribute, href becoming a data: URL of the inlined CSS, so the
+//     browser treats them as it would (alternate sheets off until switched on, preloads not
+//     applied);
+//   - href not naming a workspace CSS file: the link is removed.
 func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t htmlTag) {
-	href, _, ok := t.attr("href")
+	href, hrefIdx, ok := t.attr("href")
 	if !ok {
 		return
 	}
@@ -266,21 +306,63 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	if !ok || c.ix.text(p, LangCSS) == nil {
 		return
 	}
-	c.cssRoots = append(c.cssRoots, p)
+	rel, _, _ := t.attr("rel")
+	tokens := strings.Fields(strings.ToLower(rel.value))
+	_, _, disabled := t.attr("disabled")
+	isSheet, alternate := false, false
+	for _, r := range tokens {
+		isSheet = isSheet || r == "stylesheet"
+		alternate = alternate || r == "alternate"
+	}
+	if isSheet {
+		c.cssRoots = append(c.cssRoots, p)
+	}
 	if c.diagOnly {
 		return
 	}
-	b.WriteString(`<style data-workspace-source="`)
-	b.WriteString(escapeAttr(p))
-	b.WriteByte('"')
-	if media, _, ok := t.attr("media"); ok {
-		b.WriteString(` media="`)
-		b.WriteString(escapeAttr(media.value))
-		b.WriteByte('"')
+	text := c.inlineStylesheet(p)
+	if !isSheet || alternate || disabled {
+		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, nil)
+		return
 	}
-	b.WriteByte('>')
-	b.WriteString(escapeStyleText(c.inlineStylesheet(p)))
+	b.WriteString("<style")
+	seen := map[string]bool{}
+	for _, a := range t.attrs {
+		if linkDropAttrs[a.name] || seen[a.name] || a.name == "data-workspace-source" {
+			continue
+		}
+		seen[a.name] = true
+		b.WriteByte(' ')
+		b.WriteString(a.name)
+		if src[a.start:a.end] != "" && strings.Contains(src[a.start:a.end], "=") {
+			b.WriteString(`="`)
+			b.WriteString(escapeAttr(a.value))
+			b.WriteByte('"')
+		}
+	}
+	b.WriteString(` data-workspace-source="`)
+	b.WriteString(escapeAttr(p))
+	b.WriteString(`">`)
+	b.WriteString(escapeStyleText(text))
 	b.WriteString("</style>")
+}
+
+// styleElement rewrites the text of an inline HTML <style> like a linked stylesheet's
+// (@imports inlined, url() rewritten); text and endTag are its content and end tag.
+func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
+	out := text
+	if strings.Contains(text, "@") || strings.Contains(strings.ToLower(text), "url(") {
+		c.cssInline = append(c.cssInline, text)
+		if !c.diagOnly {
+			out = c.inlineCSSText(text, fromPath)
+		}
+	}
+	if c.diagOnly {
+		return
+	}
+	c.attrTag(b, fromPath, src, t)
+	b.WriteString(escapeStyleText(out))
+	b.WriteString(endTag)
 }
 
 // script handles one <script> element: text is its content, endTag its end tag as written.
@@ -350,29 +432,155 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	b.WriteString("</script>")
 }
 
-// assetTag rewrites data/href/poster/src attributes that name a workspace asset.
-func (c *compiler) assetTag(b *strings.Builder, fromPath, src string, t htmlTag) {
+// attrTag writes a start tag with its URL-bearing attributes rewritten: on asset elements
+// (assetTags) data/href/poster/src naming a workspace asset get the asset's URL and srcset
+// candidates likewise; on every element url() references in a style attribute are rewritten.
+// Local references that name no asset become virtual URLs in the preview (virtualRef), so
+// they never reach the studio's server.
+func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) {
 	var set map[int]string
+	put := func(i int, v string) {
+		if set == nil {
+			set = map[int]string{}
+		}
+		set[i] = v
+	}
 	seen := map[string]bool{}
+	isAsset := assetTags[t.name]
 	for i, a := range t.attrs {
-		if !assetAttrs[a.name] || seen[a.name] {
+		if seen[a.name] {
 			continue
 		}
 		seen[a.name] = true
-		if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
-			continue
-		}
-		if u, ok := c.assetURLFor(a.value, fromPath); ok {
-			if set == nil {
-				set = map[int]string{}
+		switch {
+		case a.name == "style":
+			if strings.Contains(strings.ToLower(a.value), "url(") {
+				if v := c.styleAttr(a.value, fromPath); v != a.value {
+					put(i, v)
+				}
 			}
-			set[i] = u
+		case isAsset && a.name == "srcset" && (t.name == "img" || t.name == "source"):
+			if v := c.srcset(a.value, fromPath); v != a.value {
+				put(i, v)
+			}
+		case isAsset && assetAttrs[a.name]:
+			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
+				if u, ok := c.virtualRef(a.value, fromPath); ok {
+					put(i, u)
+				}
+				continue
+			}
+			if u, ok := c.assetURLFor(a.value, fromPath); ok {
+				put(i, u)
+			} else if u, ok := c.virtualRef(a.value, fromPath); ok {
+				put(i, u)
+			}
 		}
 	}
 	if c.diagOnly {
 		return
 	}
 	writeTag(b, src, t, set, nil)
+}
+
+// styleAttr rewrites the url() references of a style attribute's declarations.
+func (c *compiler) styleAttr(v, fromPath string) string {
+	res := cssscan.Scan(v)
+	var b strings.Builder
+	last := 0
+	for _, r := range res.Refs {
+		if r.Kind != cssscan.URL {
+			continue
+		}
+		b.WriteString(v[last:r.Start])
+		b.WriteString(c.cssURL(r, v, fromPath))
+		last = r.End
+	}
+	b.WriteString(v[last:])
+	return b.String()
+}
+
+// srcset rewrites the URLs of a srcset attribute (HTML "parse a srcset attribute": candidates
+// separated by commas, each a URL followed by optional descriptors), keeping the rest as is.
+func (c *compiler) srcset(v, fromPath string) string {
+	var b strings.Builder
+	i := 0
+	for i < len(v) {
+		j := i
+		for j < len(v) && (isHTMLSpace(v[j]) || v[j] == ',') {
+			j++
+		}
+		b.WriteString(v[i:j])
+		i = j
+		for j < len(v) && !isHTMLSpace(v[j]) {
+			j++
+		}
+		url := v[i:j]
+		trail := len(url) - len(strings.TrimRight(url, ","))
+		url = url[:len(url)-trail]
+		if url != "" {
+			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, url, true); ok {
+				if u, ok := c.assetURLFor(url, fromPath); ok {
+					url = u
+				} else if u, ok := c.virtualRef(url, fromPath); ok {
+					url = u
+				}
+			} else if u, ok := c.virtualRef(url, fromPath); ok {
+				url = u
+			}
+		}
+		b.WriteString(url)
+		b.WriteString(v[j-trail : j])
+		i = j
+		if trail > 0 {
+			continue
+		}
+		// descriptors up to the next comma outside parentheses
+		depth := 0
+		for j < len(v) && !(v[j] == ',' && depth == 0) {
+			switch v[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth > 0 {
+					depth--
+				}
+			}
+			j++
+		}
+		b.WriteString(v[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// virtualRef returns the virtual URL (VirtualURL) of a local reference raw made from the file
+// at fromPath, keeping its query and fragment: in the preview (Options.Bridge) only, where
+// a relative URL would otherwise resolve against the studio page. ok is false for
+// non-local references and outside the preview.
+func (c *compiler) virtualRef(raw, fromPath string) (string, bool) {
+	if !c.opts.Bridge || classify(raw) != refLocal {
+		return "", false
+	}
+	t := trimRef(raw)
+	suffix := ""
+	if i := strings.IndexAny(t, "?#"); i >= 0 {
+		suffix = t[i:]
+	}
+	p, ok := resolvePath(raw, fromPath)
+	if !ok {
+		p = ""
+		if fromPath != "" && !strings.HasPrefix(t, "/") {
+			if i := strings.LastIndexByte(fromPath, '/'); i >= 0 {
+				p = fromPath[:i+1]
+			}
+		}
+		if d, ok := decodeURIComponent(strings.TrimSuffix(t, suffix)); ok && strings.Trim(d, "./") == "" {
+			return ModuleSpecifierPrefix + sourceURLPath(p) + suffix, true
+		}
+		return "", false
+	}
+	return VirtualURL(p) + suffix, true
 }
 
 // diagnostics runs pass 5 (reachable CSS) and returns the deduplicated list.

@@ -41,8 +41,8 @@ type Options struct {
 	Nonce string
 	// AssetURL maps an asset file to the URL the document uses for it (a blob: URL created by
 	// the browser host, a data: URL for export). It is called at most once per asset path per
-	// Compile; ok=false leaves references to that asset untouched. Nil means data: URLs
-	// (DataURL).
+	// Compile; ok=false gives references to that asset its virtual URL (VirtualURL) in the
+	// preview (Bridge) and leaves them untouched in the export. Nil means data: URLs (DataURL).
 	AssetURL func(f File) (url string, ok bool)
 	// Bridge injects the bridge script (BridgeScript). False for the standalone export.
 	Bridge bool

@@ -103,8 +103,8 @@ func TestAssetURLStrategy(t *testing.T) {
 	if strings.Count(r.HTML, "blob:host/a.png") != 4 {
 		t.Errorf("a.png not rewritten everywhere:\n%s", r.HTML)
 	}
-	if !strings.Contains(r.HTML, `<img src=no-url.png>`) || !strings.Contains(r.HTML, `url(no-url.png)`) {
-		t.Errorf("an asset without URL must stay untouched:\n%s", r.HTML)
+	if !strings.Contains(r.HTML, `<img src="https://workspace.invalid/no-url.png">`) || !strings.Contains(r.HTML, `url("https://workspace.invalid/no-url.png")`) {
+		t.Errorf("an asset without URL must get its virtual URL in the preview:\n%s", r.HTML)
 	}
 }
 
