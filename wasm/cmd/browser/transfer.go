@@ -126,7 +126,7 @@ type uploadEntry struct {
 // root under their own names. A file over its asset limit (workspace.AssetLimit: 8 MiB for
 // audio/video, 4 MiB otherwise; text is judged by the core after reading) or
 // past the 12 MiB upload budget is refused here without reading it (same reasons as the
-// core's import rules), so one request never exceeds abi.MaxRequestBytes; everything else is
+// core's import rules), so one request never exceeds rpcsession.MaxRequestBytes; everything else is
 // judged by the core. The chat reports "Uploaded N file(s)" and every refused file with its
 // reason.
 func (a *app) uploadFiles(ctx context.Context, files []js.Value) {
