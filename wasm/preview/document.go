@@ -21,6 +21,8 @@ type compiler struct {
 	// imports).
 	cssInline []string
 	mods      moduleGraph
+	// inlineScripts collects the text of the entry's inline scripts (fileTable).
+	inlineScripts strings.Builder
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
 }
@@ -381,6 +383,10 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	case kind == scriptImportMap:
 		return
 	case kind == scriptData || (kind == scriptClassic && !hasSrc):
+		if kind == scriptClassic {
+			c.inlineScripts.WriteString(text)
+			c.inlineScripts.WriteByte('\n')
+		}
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(text)
@@ -388,6 +394,8 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		}
 		return
 	case kind == scriptModule && !hasSrc:
+		c.inlineScripts.WriteString(text)
+		c.inlineScripts.WriteByte('\n')
 		code := c.moduleScript("", text, fromPath)
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
