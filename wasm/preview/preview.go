@@ -98,7 +98,7 @@ func Diagnose(files []File) []Diagnostic {
 }
 
 // Export returns the standalone HTML export of files (SPEC §3 `webcoding export`): the
-// compiled entry with stylesheets and scripts inlined, modules bootstrapped from Blob URLs,
+// compiled entry with stylesheets and scripts inlined, modules in one static import map of data: URLs,
 // assets as data: URLs, and no bridge script.
 //
 // # Errors
