@@ -37,7 +37,7 @@ const (
 // BridgeAttr is the attribute that marks the injected bridge <script> element.
 const BridgeAttr = "data-webcoding-preview-bridge"
 
-// bridgeGlobal is the window property through which scripts may hand a root
+// bridgeGlobal is the window property through which bootstrap scripts hand their root
 // module import to the bridge (non-enumerable, non-writable).
 const bridgeGlobal = "__webcodingPreviewBridge"
 
