@@ -131,3 +131,22 @@ import("./lib/dyn.js").then(m => { window.D = ["dyn:" + m.v]; });`,
 		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
 	}
 }
+
+// TestComputedDynamicImport: import(expr) with a computed relative specifier resolves against
+// the importing module's location, as over HTTP.
+func TestComputedDynamicImport(t *testing.T) {
+	s := site{
+		"index.html": `<!doctype html><html><head><script>window.L=[];</script><script type="module" src="js/main.js"></script></head><body></body></html>`,
+		"js/main.js": "const name = 'b';\nconst report = () => { window.__probeDone = L; parent.postMessage({probe: L}, '*'); };\n" +
+			"Promise.all([import(`./parts/${name}.js`), import('../top' + '.js')]).then(([m, n]) => { L.push('parts:' + m.v + ':' + n.v); report(); }, (e) => { L.push(String(e)); report(); });",
+		"js/parts/b.js": `export const v = "B";`,
+		"top.js":        `export const v = "T";`,
+	}
+	want := []string{"parts:B:T"}
+	if got := overHTTP(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("over HTTP: %q, want %q (the test's expectation is wrong)", got, want)
+	}
+	if got := inPreview(t, s); !reflect.DeepEqual(got, want) {
+		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
+	}
+}

@@ -177,6 +177,7 @@ func (c *compiler) document(entry *File) string {
 	}
 	out := b.String()
 	at := bridgeOffset(src, toks)
+	c.allModules()
 	head := c.importMapScript()
 	if c.opts.Bridge {
 		head = BridgeScript(c.opts.Revision, c.opts.Nonce) + head
@@ -259,7 +260,10 @@ func bridgeOffset(src string, toks []token) int {
 				continue
 			}
 		case html.DoctypeToken:
-			return t.end
+			if strings.HasSuffix(src[t.start:t.end], ">") {
+				return t.end
+			}
+			// A doctype cut off by the end of input would swallow the bridge's tag.
 		}
 		break
 	}

@@ -21,10 +21,13 @@ const ImportMapAttr = "data-workspace-importmap"
 // moduleGraph is the document's one module graph: every workspace module any module script
 // reaches, in discovery order, keyed by virtual URL in the emitted import map.
 type moduleGraph struct {
-	order  []string          // virtual URLs in discovery order
-	target map[string]string // virtual URL → data: URL of the rewritten module
-	byPath map[string]string // workspace path → specifier written into importing modules
-	page   pageImportMap     // the entry's own import map(s)
+	order []string // virtual URLs in discovery order
+	// computed is set when some module has an import(expr) with a computed argument: every
+	// workspace JavaScript file is then mapped (allModules), since any may be asked for.
+	computed bool
+	target   map[string]string // virtual URL → data: URL of the rewritten module
+	byPath   map[string]string // workspace path → specifier written into importing modules
+	page     pageImportMap     // the entry's own import map(s)
 }
 
 // pageImportMap is the merged "imports" of the entry's <script type="importmap"> elements
@@ -186,11 +189,20 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 			return ""
 		}
 		metas := jsscan.FindImportMetaURL(src)
-		if len(metas) > 0 {
+		dyns := jsscan.FindDynamicImports(src)
+		if len(dyns) > 0 {
+			g.computed = true
+		}
+		if len(metas) > 0 || len(dyns) > 0 {
+			var ins []edit // insertions go before replacements at the same offset
+			for _, d := range dyns {
+				ins = append(ins, edit{d.ArgStart, d.ArgStart, dynamicResolvePrefix}, edit{d.ArgEnd, d.ArgEnd, "," + jsonString(selfURL) + ")"})
+			}
 			for _, m := range metas {
 				edits = append(edits, edit{m[0], m[1], "(" + jsonString(selfURL) + ")"})
 			}
-			sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+			edits = append(ins, edits...)
+			sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 		}
 		last := 0
 		for _, e := range edits {
@@ -217,6 +229,28 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 		}
 	}
 	return root
+}
+
+// dynamicResolvePrefix wraps the argument of a computed import(expr): a string starting with
+// "./", "../" or "/" is resolved against the importing module's virtual URL (its real base is a
+// data: URL), anything else is passed through (bare specifiers go through the import map).
+const dynamicResolvePrefix = `(function(s,b){return typeof s==="string"&&/^\.{0,2}\//.test(s)?new URL(s,b).href:s})(`
+
+// allModules adds every workspace JavaScript file not yet in the graph to it (after a computed
+// import(expr)), without diagnostics: these files are only mapped, not known to be loaded.
+func (c *compiler) allModules() {
+	if !c.mods.computed || c.diagOnly {
+		return
+	}
+	c.diags.muted = true
+	defer func() { c.diags.muted = false }()
+	for i := range c.ix.files {
+		f := &c.ix.files[i]
+		if f.Kind == KindAsset || f.Language != LangJS || c.mods.byPath[f.Path] != "" {
+			continue
+		}
+		c.moduleScript(f.Path, f.Source, f.Path)
+	}
 }
 
 func (g *moduleGraph) add(url, data string) {
