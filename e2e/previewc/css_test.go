@@ -19,7 +19,7 @@ func TestCSSLikeHTTP(t *testing.T) {
 			`L.push("a:"+cs("a","color"),"b:"+cs("b","color"),"c:"+cs("c","color"),"d:"+cs("d","margin-left")+":"+cs("d","color"),` +
 			`"body:"+getComputedStyle(document.body).backgroundColor,"theme:"+(document.getElementById("theme")?document.getElementById("theme").id:"none"))</script>` +
 			`</body></html>`,
-		"main.css": `@import url(layered.css) layer(base); @import "cond.css" supports(display: grid) screen; @import "never.css" supports(not (display: block)); #a{color:rgb(1, 2, 3)}`,
+		"main.css":    `@import url(layered.css) layer(base); @import "cond.css" supports(display: grid) screen; @import "never.css" supports(not (display: block)); #a{color:rgb(1, 2, 3)}`,
 		"layered.css": `#a{color:rgb(9, 9, 9)} #b{color:rgb(4, 5, 6)}`,
 		"cond.css":    `#c{color:rgb(7, 8, 9)}`,
 		"never.css":   `#c{color:rgb(0, 0, 1)}`,
