@@ -142,7 +142,12 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 						continue
 					}
 					if classify(t) != refLocal {
-						continue // external target: the emitted import map keeps the page's entry
+						// External target: the emitted import map keeps the page's entry; the
+						// network policy decides at run time.
+						if classify(t) == refExternal {
+							c.diags.external(passModules, labelModuleImport, from, trimRef(t))
+						}
+						continue
 					}
 					v, base = t, c.entryPath // import map addresses resolve against the document
 				}

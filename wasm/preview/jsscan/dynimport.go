@@ -1,5 +1,7 @@
 package jsscan
 
+import "sort"
+
 // DynamicImport is one `import(…)` call whose first argument is not a lone string literal
 // (those are module references of FindRefs): ArgStart and ArgEnd delimit the first argument
 // expression (byte offsets; ArgStart == ArgEnd for an empty argument list).
@@ -26,6 +28,8 @@ func FindDynamicImports(src string) []DynamicImport {
 	for {
 		t, ok := lx.Next()
 		if !ok {
+			// Nested calls close inner first: order by argument start.
+			sort.Slice(out, func(i, j int) bool { return out[i].ArgStart < out[j].ArgStart })
 			return out
 		}
 		if t.Kind == Comment {

@@ -19,3 +19,17 @@ func TestFindDynamicImports(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFindDynamicImports: argument spans are in order and inside src.
+func FuzzFindDynamicImports(f *testing.F) {
+	f.Add("import(`./${n}.js`); import(a, b); import((x)); import('lit'); import(")
+	f.Fuzz(func(t *testing.T, src string) {
+		last := 0
+		for _, d := range FindDynamicImports(src) {
+			if d.ArgStart < last || d.ArgStart > d.ArgEnd || d.ArgEnd > len(src) {
+				t.Fatalf("bad span %+v after %d", d, last)
+			}
+			last = d.ArgStart
+		}
+	})
+}
