@@ -17,7 +17,6 @@ import (
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/preview"
-	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -69,12 +68,12 @@ type Options struct {
 	OnChange func(Status)
 }
 
-// Port implements studio.PreviewPort over the shim. It is safe for concurrent use.
+// Port implements preview.Port over the shim. It is safe for concurrent use.
 type Port struct {
 	shim     js.Value
 	random   io.Reader
 	onChange func(Status)
-	board    studio.AckBoard
+	board    preview.AckBoard
 	callback js.Func
 
 	mu     sync.Mutex
@@ -83,7 +82,7 @@ type Port struct {
 	status Status
 }
 
-var _ studio.PreviewPort = (*Port)(nil)
+var _ preview.Port = (*Port)(nil)
 
 // ErrNoShim is returned by New when the shim object lacks mount or attach.
 var ErrNoShim = errors.New("iframe: the preview shim (globalThis.webcodingPreview) is missing")
@@ -109,17 +108,17 @@ func New(o Options) (*Port, error) {
 	return p, nil
 }
 
-// Runtime returns studio.RuntimeSandboxIframe.
-func (p *Port) Runtime() string { return studio.RuntimeSandboxIframe }
+// Runtime returns preview.RuntimeSandboxIframe.
+func (p *Port) Runtime() string { return preview.RuntimeSandboxIframe }
 
-// Await waits for the ack of revision (studio.PreviewPort).
+// Await waits for the ack of revision (preview.Port).
 //
-// On studio.ErrAckTimeout for the current, still pending mount the frame is discarded (the
+// On preview.ErrAckTimeout for the current, still pending mount the frame is discarded (the
 // shim replaces the iframe element: a document stuck in a loop cannot be navigated away) and
 // Status.State becomes StateTimedOut; the next Mount creates a fresh frame.
-func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (studio.Ack, error) {
+func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (preview.Ack, error) {
 	ack, err := p.board.Await(ctx, revision, timeout)
-	if errors.Is(err, studio.ErrAckTimeout) {
+	if errors.Is(err, preview.ErrAckTimeout) {
 		p.timedOut(revision)
 	}
 	return ack, err
@@ -148,7 +147,7 @@ func (p *Port) timedOut(revision int64) {
 // Mount compiles m.Files for m.Revision with a fresh nonce and sets it as the frame's
 // srcdoc. Mounting the current revision again is a no-op unless m.Remount. Errors: the nonce
 // source failed, or the shim threw (its message is returned).
-func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
+func (p *Port) Mount(ctx context.Context, m preview.Mount) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -209,7 +208,7 @@ func (p *Port) Deliver(raw string) bool {
 		p.mu.Unlock()
 		return false
 	}
-	var ack *studio.Ack
+	var ack *preview.Ack
 	switch msg.Type {
 	case preview.MessageReady:
 		if p.status.State != StatePending {
@@ -217,7 +216,7 @@ func (p *Port) Deliver(raw string) bool {
 			return false
 		}
 		p.status.State, p.status.AckAt = StateAcknowledged, now()
-		ack = &studio.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: studio.RuntimeSandboxIframe}
+		ack = &preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe}
 	case preview.MessageError:
 		if p.status.State == StateError {
 			p.mu.Unlock()
@@ -228,7 +227,7 @@ func (p *Port) Deliver(raw string) bool {
 			text = preview.DefaultErrorMessage
 		}
 		p.status.State, p.status.Message, p.status.AckAt = StateError, text, now()
-		ack = &studio.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: text, Runtime: studio.RuntimeSandboxIframe}
+		ack = &preview.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: text, Runtime: preview.RuntimeSandboxIframe}
 	case preview.MessageConsole:
 		level := msg.Level
 		if level != "log" && level != "warn" && level != "error" {

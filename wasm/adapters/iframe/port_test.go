@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/preview"
-	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -107,7 +106,7 @@ func TestMountCompilesWithFreshNonce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}); err != nil {
+	if err := p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()}); err != nil {
 		t.Fatal(err)
 	}
 	a := shim.last(t)
@@ -118,11 +117,11 @@ func TestMountCompilesWithFreshNonce(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 	// Same revision: no-op; Remount: a new nonce.
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
 	if n := len(shim.mounts); n != 1 {
 		t.Fatalf("%d mounts after re-mounting the same revision", n)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles(), Remount: true})
 	if b := shim.last(t); b.nonce == a.nonce {
 		t.Fatal("remount reused the nonce")
 	}
@@ -135,7 +134,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 	if p.Deliver(msg(preview.MessageReady, 0, "", nil)) {
 		t.Fatal("accepted a message before any mount")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles()})
 	m := shim.last(t)
 	for name, raw := range map[string]string{
 		"forged nonce":   msg(preview.MessageReady, 5, "forged", nil),
@@ -153,7 +152,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 		t.Fatalf("state %s after rejected messages", st.State)
 	}
 	// A stale nonce from the previous mount is rejected after a remount.
-	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles(), Remount: true})
 	if p.Deliver(msg(preview.MessageReady, 5, m.nonce, nil)) {
 		t.Fatal("stale nonce accepted")
 	}
@@ -165,7 +164,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 		t.Fatal("a second ready was accepted")
 	}
 	ack, err := p.Await(ctx, 5, time.Second)
-	if err != nil || ack.Status != workspace.PreviewSynced || ack.Runtime != studio.RuntimeSandboxIframe {
+	if err != nil || ack.Status != workspace.PreviewSynced || ack.Runtime != preview.RuntimeSandboxIframe {
 		t.Fatalf("Await = %+v, %v", ack, err)
 	}
 	if st := p.Status(); st.State != StateAcknowledged {
@@ -179,7 +178,7 @@ func TestErrorAckAndBounds(t *testing.T) {
 	var mu sync.Mutex
 	p, _ := New(Options{Shim: shim.obj, OnChange: func(Status) { mu.Lock(); changes++; mu.Unlock() }})
 	ctx := context.Background()
-	_ = p.Mount(ctx, studio.Mount{Revision: 9, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 9, Files: seedFiles()})
 	m := shim.last(t)
 	long := strings.Repeat("é", 300)
 	if !p.Deliver(msg(preview.MessageError, 9, m.nonce, map[string]any{"message": long})) {
@@ -213,8 +212,8 @@ func TestErrorAckAndBounds(t *testing.T) {
 func TestAwaitTimesOut(t *testing.T) {
 	shim := newFakeShim(t)
 	p, _ := New(Options{Shim: shim.obj})
-	_ = p.Mount(context.Background(), studio.Mount{Revision: 2, Files: seedFiles()})
-	if _, err := p.Await(context.Background(), 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 2, Files: seedFiles()})
+	if _, err := p.Await(context.Background(), 2, 20*time.Millisecond); !errors.Is(err, preview.ErrAckTimeout) {
 		t.Fatalf("Await = %v, want ErrAckTimeout", err)
 	}
 }
@@ -224,7 +223,7 @@ func TestAwaitTimesOut(t *testing.T) {
 func TestShimCallbackHandsOff(t *testing.T) {
 	shim := newFakeShim(t)
 	p, _ := New(Options{Shim: shim.obj})
-	_ = p.Mount(context.Background(), studio.Mount{Revision: 4, Files: seedFiles()})
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 4, Files: seedFiles()})
 	m := shim.last(t)
 	shim.deliver.Invoke(msg(preview.MessageReady, 4, m.nonce, nil))
 	if _, err := p.Await(context.Background(), 4, time.Second); err != nil {
@@ -242,17 +241,17 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 1, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()})
 	first := shim.last(t)
 	if !p.Deliver(msg(preview.MessageReady, 1, first.nonce, nil)) {
 		t.Fatal("ready refused")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
 	stuck := shim.last(t)
 	if stuck.fresh {
 		t.Error("a mount after an acknowledged one asked for a fresh frame")
 	}
-	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, preview.ErrAckTimeout) {
 		t.Fatalf("Await = %v", err)
 	}
 	if st := p.Status(); st.State != StateTimedOut || st.Revision != 2 || shim.discards != 1 {
@@ -261,18 +260,18 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 	if p.Deliver(msg(preview.MessageReady, 2, stuck.nonce, nil)) {
 		t.Error("a late ready of the discarded mount was accepted")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()}) // same revision after a timeout: remounted
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()}) // same revision after a timeout: remounted
 	if again := shim.last(t); again.nonce == stuck.nonce || !again.fresh {
 		t.Errorf("mount after a timeout: new nonce %v, fresh %v", again.nonce != stuck.nonce, again.fresh)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}) // previous still pending
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()}) // previous still pending
 	if !shim.last(t).fresh {
 		t.Error("a mount after an unanswered one reused the frame")
 	}
 	if !p.Deliver(msg(preview.MessageReady, 3, shim.last(t).nonce, nil)) {
 		t.Fatal("ready of revision 3 refused")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles(), Remount: true})
 	if !shim.last(t).fresh {
 		t.Error("Remount (Refresh) reused the frame")
 	}
