@@ -212,7 +212,7 @@ func (c *compiler) document(entry *File) string {
 		// the bridge: its errors and its module import are reported through it.
 		at = firstScript
 	}
-	return out[:at] + BridgeScript(c.opts.Revision, c.opts.Nonce) + out[at:]
+	return out[:at] + c.bridgeElement(entry) + out[at:]
 }
 
 // isStylesheetLink: rel contains "stylesheet" or href ends in ".css" (query/hash allowed).

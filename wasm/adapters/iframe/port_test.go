@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -233,7 +234,8 @@ func TestShimCallbackHandsOff(t *testing.T) {
 
 // TestTimeoutDiscardsFrame: an ack timeout of the current pending mount discards the frame,
 // reports StateTimedOut, ignores the stuck mount's late ready, and the next mount (and every
-// Remount) asks the shim for a fresh frame; a mount after an acknowledged one does not.
+// Remount) asks the shim for a fresh frame — as every mount does (issue 13: no document of an
+// earlier mount is ever reused).
 func TestTimeoutDiscardsFrame(t *testing.T) {
 	ctx := context.Background()
 	shim := newFakeShim(t)
@@ -248,8 +250,8 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 	}
 	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
 	stuck := shim.last(t)
-	if stuck.fresh {
-		t.Error("a mount after an acknowledged one asked for a fresh frame")
+	if !stuck.fresh {
+		t.Error("a mount after an acknowledged one reused the frame")
 	}
 	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, preview.ErrAckTimeout) {
 		t.Fatalf("Await = %v", err)
@@ -276,3 +278,95 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 		t.Error("Remount (Refresh) reused the frame")
 	}
 }
+
+// TestBatchOneNotification: a batch of console lines and reports is one status change (one
+// re-render), bounded, and an unknown or foreign message in it is skipped.
+func TestBatchOneNotification(t *testing.T) {
+	shim := newFakeShim(t)
+	var mu sync.Mutex
+	notes := 0
+	p, err := New(Options{Shim: shim.obj, OnChange: func(Status) { mu.Lock(); notes++; mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 4, Files: seedFiles()})
+	m := shim.last(t)
+	var batch []string
+	for i := 0; i < 300; i++ {
+		batch = append(batch, msg(preview.MessageConsole, 4, m.nonce, map[string]any{"level": "log", "text": "line"}))
+		batch = append(batch, msg(preview.MessageReport, 4, m.nonce, map[string]any{"kind": "blocked", "url": "http://127.0.0.1:" + itoa(i) + "/", "detail": "connect-src"}))
+	}
+	batch = append(batch, msg("webcoding.preview.bogus", 4, m.nonce, nil), msg(preview.MessageConsole, 4, "forged", map[string]any{"text": "x"}))
+	mu.Lock()
+	notes = 0
+	mu.Unlock()
+	if n := p.DeliverBatch("[" + strings.Join(batch, ",") + "]"); n != 300+preview.MaxRuntimeReports {
+		t.Fatalf("accepted %d", n)
+	}
+	st := p.Status()
+	if len(st.Console) != MaxConsole || len(st.Reports) != preview.MaxRuntimeReports || st.Reports[0].Kind != preview.ReportBlocked {
+		t.Fatalf("console %d reports %d", len(st.Console), len(st.Reports))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if notes != 1 {
+		t.Fatalf("%d notifications for one batch", notes)
+	}
+}
+
+// TestLeavingIsNeverAcknowledged: a document that navigates away before its ready fails the
+// mount with NavigatedAwayMessage; after it, even a ready of that mount is refused.
+func TestLeavingIsNeverAcknowledged(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
+	m := shim.last(t)
+	if p.DeliverBatch("["+msg(preview.MessageLeaving, 2, m.nonce, map[string]any{"url": ""})+","+msg(preview.MessageReady, 2, m.nonce, nil)+"]") != 1 {
+		t.Fatal("leaving + ready: want only leaving accepted")
+	}
+	a, err := p.Await(ctx, 2, time.Second)
+	if err != nil || a.Status != workspace.PreviewError || a.Message != NavigatedAwayMessage {
+		t.Fatalf("ack %+v %v", a, err)
+	}
+	if st := p.Status(); st.State != StateNavigated {
+		t.Fatalf("state %q", st.State)
+	}
+	// After an acknowledged mount, leaving changes the state but not the ack.
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
+	m = shim.last(t)
+	p.Deliver(msg(preview.MessageReady, 3, m.nonce, nil))
+	p.Deliver(msg(preview.MessageLeaving, 3, m.nonce, nil))
+	if a, _ := p.Await(ctx, 3, time.Second); a.Status != workspace.PreviewSynced {
+		t.Fatalf("ack replaced: %+v", a)
+	}
+	if st := p.Status(); st.State != StateNavigated || !strings.Contains(st.Message, "navigated away") {
+		t.Fatalf("status %+v", st)
+	}
+}
+
+// TestStorageSurvivesRemount: storage changes reach the next mount's document (bounded);
+// ClearStorage empties them.
+func TestStorageSurvivesRemount(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()})
+	m := shim.last(t)
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"todo": "milk", "gone": nil}}))
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"big": strings.Repeat("x", preview.MaxPreviewStorageChars)}}))
+	if got := p.Storage().Local; len(got) != 1 || got["todo"] != "milk" {
+		t.Fatalf("storage %v", got)
+	}
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
+	if h := shim.last(t).html; !strings.Contains(h, `"storage":{"local":{"todo":"milk"}`) {
+		t.Fatal("the next mount does not start with the stored value")
+	}
+	p.ClearStorage()
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
+	if h := shim.last(t).html; strings.Contains(h, `"todo":"milk"`) {
+		t.Fatal("storage not cleared")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
