@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,15 +53,18 @@ const parentPage = `<!doctype html><meta charset="utf-8"><title>preview parent</
 import { createPreviewBridge } from "/js/preview-bridge.js";
 window.__batches = [];
 window.__longest = 0;
+window.__tasks = [];
 try {
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); })
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__tasks.push(Math.round(e.startTime) + "+" + Math.round(e.duration)); window.__longest = Math.max(window.__longest, e.duration); } })
     .observe({ type: "longtask", buffered: true });
 } catch (e) { window.__longest = -1; }
 const bridge = createPreviewBridge(document.getElementById("host"));
-bridge.attach((json) => { window.__batches.push(...JSON.parse(json)); });
+bridge.attach((json) => { const at = Date.now(); for (const m of JSON.parse(json)) { m.at = at; window.__batches.push(m); } });
 window.__bridge = bridge;
 window.__mount = async (name, rev, nonce, query) => {
   const html = await (await fetch("/compiled/" + name + "?rev=" + rev + "&nonce=" + nonce + (query || ""))).text();
+  await new Promise((r) => setTimeout(r, 50));
+  window.__longest = 0; window.__tasks = []; window.__mountedAt = performance.now();
   bridge.mount(rev, nonce, html, true);
 };
 window.__of = (type) => window.__batches.filter((m) => m.type === type);
@@ -176,10 +180,11 @@ type msg struct {
 	Hash     string             `json:"hash"`
 	Area     string             `json:"area"`
 	Set      map[string]*string `json:"set"`
+	At       float64            `json:"at"` // Date.now() in the parent when the batch arrived
 }
 
 // openParent opens the studio stand-in in a new tab.
-func openParent(t *testing.T) *chromium.Tab {
+func openParent(t testing.TB) *chromium.Tab {
 	t.Helper()
 	s := server(t)
 	tab := chromium.NewTab(t)
@@ -193,7 +198,7 @@ func openParent(t *testing.T) *chromium.Tab {
 }
 
 // mount mounts site name at rev with nonce (query: extra "&k=v" for /compiled).
-func mount(t *testing.T, tab *chromium.Tab, name string, rev int, nonce, query string) {
+func mount(t testing.TB, tab *chromium.Tab, name string, rev int, nonce, query string) {
 	t.Helper()
 	js, _ := json.Marshal([]any{name, rev, nonce, query})
 	if _, err := chromium.Eval[bool](tab, 10*time.Second, `window.__mount(...`+string(js)+`).then(() => true)`); err != nil {
@@ -202,7 +207,7 @@ func mount(t *testing.T, tab *chromium.Tab, name string, rev int, nonce, query s
 }
 
 // messages returns every recorded message.
-func messages(t *testing.T, tab *chromium.Tab) []msg {
+func messages(t testing.TB, tab *chromium.Tab) []msg {
 	t.Helper()
 	var out []msg
 	s, err := chromium.Eval[string](tab, 10*time.Second, `JSON.stringify(window.__batches)`)
@@ -216,12 +221,21 @@ func messages(t *testing.T, tab *chromium.Tab) []msg {
 }
 
 // waitAck waits for a ready or error of rev and returns it.
-func waitAck(t *testing.T, tab *chromium.Tab, rev int) msg {
+func waitAck(t testing.TB, tab *chromium.Tab, rev int) msg {
+	t.Helper()
+	return waitAckFor(t, tab, rev, 15*time.Second)
+}
+
+func waitAckFor(t testing.TB, tab *chromium.Tab, rev int, timeout time.Duration) msg {
 	t.Helper()
 	expr := `window.__batches.find((m) => (m.type === "webcoding.preview.ready" || m.type === "webcoding.preview.error") && m.revision === ` + itoa(rev) + `)`
-	s, err := chromium.WaitFor[string](tab, 15*time.Second, `(function(){ var m = `+expr+`; return m ? JSON.stringify(m) : ""; })()`)
+	s, err := chromium.WaitFor[string](tab, timeout, `(function(){ var m = `+expr+`; return m ? JSON.stringify(m) : ""; })()`)
 	if err != nil {
-		t.Fatalf("no ack for revision %d: %v; messages %v", rev, err, messages(t, tab))
+		ms := messages(t, tab)
+		if len(ms) > 5 {
+			ms = ms[len(ms)-5:]
+		}
+		t.Fatalf("no ack for revision %d: %v; last messages %v", rev, err, ms)
 	}
 	var m msg
 	_ = json.Unmarshal([]byte(s), &m)
@@ -231,4 +245,17 @@ func waitAck(t *testing.T, tab *chromium.Tab, rev int) msg {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+// newLoopback starts a loopback server that counts every request (CORS open, so only the
+// preview's policy can keep a request from it) and returns its URL.
+func newLoopback(t *testing.T, hits *atomic.Int64) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		_, _ = w.Write([]byte("loopback reached"))
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
 }

@@ -8,10 +8,10 @@
 // Channel. The runtime posts exactly one message through window.parent.postMessage — the hello
 // {type, v, revision, nonce} carrying a MessagePort — synchronously, before any page code runs.
 // The hello is accepted only from the current frame's contentWindow with the current mount's
-// nonce and revision; from then on only that port is read. Any other window message from the
-// frame is junk: it is counted and dropped without touching Go.
+// nonce and revision; from then on only that port is read, and the window listener is
+// removed until the next mount. A window message is never forwarded to Go.
 //
-// Caps (per mount): MAX_MESSAGES messages and MAX_BYTES bytes (port and junk together). Over
+// Caps (per mount, port messages): MAX_MESSAGES messages and MAX_BYTES bytes. Over
 // either cap the port is closed, the frame discarded and Go told with a runtime error, so a
 // flood can neither freeze the studio nor starve the acknowledgement. Console lines and
 // reports reach Go at most once per animation frame (or every FLUSH_MS when frames are not
@@ -141,20 +141,27 @@ export function createPreviewBridge(host) {
     queue(msg, URGENT.has(d.type));
   }
 
-  window.addEventListener("message", (event) => {
+  // The window listener exists only while a mount waits for its hello: after it (and when no
+  // mount is pending) there is no listener at all, and a window message from the frame costs
+  // the studio no script. While it waits, a message that is not the hello is dropped.
+  let listening = false;
+  function onWindowMessage(event) {
     const m = mount;
-    if (!m || m.dead || !frame || event.source !== frame.contentWindow) return;
-    if (!m.port) {
-      const d = event.data;
-      if (d && typeof d === "object" && d.type === HELLO && d.nonce === m.nonce && d.revision === m.revision &&
-          event.ports && event.ports.length === 1) {
-        m.port = event.ports[0];
-        m.port.onmessage = (e) => onPort(m, e);
-        return;
-      }
+    if (!m || m.dead || m.port || !frame || event.source !== frame.contentWindow) return;
+    const d = event.data;
+    if (d && typeof d === "object" && d.type === HELLO && d.nonce === m.nonce && d.revision === m.revision &&
+        event.ports && event.ports.length === 1) {
+      m.port = event.ports[0];
+      m.port.onmessage = (e) => onPort(m, e);
+      listen(false);
     }
-    count(m, 64); // junk: counted, never forwarded
-  });
+  }
+  function listen(on) {
+    if (on === listening) return;
+    listening = on;
+    if (on) window.addEventListener("message", onWindowMessage);
+    else window.removeEventListener("message", onWindowMessage);
+  }
 
   function onLoad(m) {
     if (m.dead || mount !== m) return;
@@ -172,6 +179,7 @@ export function createPreviewBridge(host) {
       endMount(mount);
       const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false };
       mount = m;
+      listen(true);
       const f = newFrame();
       f.addEventListener("load", () => onLoad(m));
       f.srcdoc = html;
@@ -182,6 +190,7 @@ export function createPreviewBridge(host) {
     discard() {
       endMount(mount);
       mount = null;
+      listen(false);
       host.replaceChildren(newFrame());
     },
     // attach(callback): callback(json) receives every accepted batch (a JSON array).

@@ -71,7 +71,10 @@ function fail(message, fallback) {
   send({ type: T.error, message: cut(t, L.error) });
 }
 function maybeReady() { if (loaded && pending === 0 && !failed && !readySent) { readySent = true; send({ type: T.ready }); } }
-apply(addListener, W, ["error", function (e) { fail(e && (e.message || (e.error !== undefined ? text(e.error) : "")), CFG.defaultError); }, true]);
+// Capture phase, so a page listener cannot hide an error from the bridge; resource load
+// errors (an <img> that fails) pass through the capture phase too and are not runtime errors.
+var ErrorEventC = W.ErrorEvent;
+apply(addListener, W, ["error", function (e) { if (!(e instanceof ErrorEventC)) return; fail(e && (e.message || (e.error !== undefined ? text(e.error) : "")), CFG.defaultError); }, true]);
 apply(addListener, W, ["unhandledrejection", function (e) { fail(e ? text(e.reason) : "", CFG.defaultRejection); }, true]);
 apply(addListener, W, ["load", function () { apply(setTimeoutF, W, [function () { loaded = true; maybeReady(); }, 0]); }]);
 try {
