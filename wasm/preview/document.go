@@ -180,7 +180,7 @@ func (c *compiler) document(entry *File) string {
 	c.allModules()
 	head := c.importMapScript()
 	if c.opts.Bridge {
-		head = BridgeScript(c.opts.Revision, c.opts.Nonce) + head
+		head = c.bridgeElement(entry) + head
 	}
 	if head == "" {
 		return out

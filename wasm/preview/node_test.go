@@ -15,8 +15,8 @@ import (
 )
 
 // These tests run the generated JavaScript under Node.js when it is installed (skipped
-// otherwise): the bridge runtime against a fake window, and inlined classic scripts against
-// their originals.
+// otherwise): inlined classic scripts against their originals. The runtime (RuntimeScript)
+// is tested in Chromium (e2e/fidelity), where its DOM and frame APIs exist.
 
 func runNode(t *testing.T, script string, flags ...string) []byte {
 	t.Helper()
@@ -34,147 +34,6 @@ func runNode(t *testing.T, script string, flags ...string) []byte {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
 	return out
-}
-
-const bridgeHarness = `
-const vm = require('vm');
-const BRIDGE = %BRIDGE%;
-async function scenario(steps) {
-  const messages = [], listeners = {}, timers = [];
-  let consoleCalls = 0;
-  const win = {
-    parent: { postMessage(m, origin) { messages.push({origin, ...JSON.parse(JSON.stringify(m))}); } },
-    addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); },
-    console: { log() { consoleCalls++; }, warn() { consoleCalls++; }, error() { consoleCalls++; } },
-  };
-  const ctx = vm.createContext({ window: win, setTimeout: (fn) => timers.push(fn) });
-  vm.runInContext(BRIDGE, ctx);
-  const tick = () => new Promise((r) => setImmediate(r));
-  const fire = (type, ev) => (listeners[type] || []).forEach((fn) => fn(ev));
-  const flush = async () => { await tick(); while (timers.length) { timers.shift()(); await tick(); } };
-  const api = { win, fire, flush, tick, ctx, resolveLater: null };
-  await steps(api);
-  return { messages, consoleCalls };
-}
-(async () => {
-  const out = {};
-  out.ready = await scenario(async (a) => { a.fire('load', {}); await a.flush(); });
-  out.readyNeedsLoad = await scenario(async (a) => { await a.flush(); });
-  out.errorFirst = await scenario(async (a) => {
-    a.fire('error', { message: 'boom' }); a.fire('error', { message: 'second' });
-    a.fire('unhandledrejection', { reason: new Error('third') }); a.fire('load', {}); await a.flush();
-  });
-  out.errorDefault = await scenario(async (a) => { a.fire('error', {}); await a.flush(); });
-  out.errorLong = await scenario(async (a) => { a.fire('error', { message: '\u{1F600}'.repeat(300) }); });
-  out.rejectionDefault = await scenario(async (a) => { a.fire('unhandledrejection', { reason: undefined }); });
-  out.rejectionString = await scenario(async (a) => { a.fire('unhandledrejection', { reason: 'plain reason' }); });
-  out.trackReject = await scenario(async (a) => {
-    a.win.__webcodingPreviewBridge.track(Promise.reject(new Error('Missing local module import: ./x.js')));
-    a.fire('load', {}); await a.flush();
-  });
-  out.trackPending = await scenario(async (a) => {
-    let resolve; const p = new Promise((r) => { resolve = r; });
-    a.win.__webcodingPreviewBridge.track(p);
-    a.fire('load', {}); await a.flush();
-    a.win.parent.postMessage({ type: 'marker' }, 'test');
-    resolve(); await a.flush();
-  });
-  out.loadHandlerError = await scenario(async (a) => {
-    a.fire('load', {}); a.fire('error', { message: 'from a later load handler' }); await a.flush();
-  });
-  out.console = await scenario(async (a) => {
-    for (let i = 0; i < 150; i++) a.win.console.log('x'.repeat(1000), i, { k: i });
-    a.win.console.warn('w'); a.win.console.error(new Error('e'));
-  });
-  out.consoleLevels = await scenario(async (a) => {
-    a.win.console.log('l', 1, null, [1, 2]); a.win.console.warn('w'); a.win.console.error(new TypeError('bad'));
-  });
-  out.globalReadOnly = await scenario(async (a) => {
-    try { a.win.__webcodingPreviewBridge = null; } catch (e) {}
-    a.win.parent.postMessage({ type: String(typeof a.win.__webcodingPreviewBridge.track) }, 'test');
-  });
-  console.log(JSON.stringify(out));
-})().catch((e) => { console.error(e); process.exit(1); });
-`
-
-type bridgeMsg struct {
-	Origin   string `json:"origin"`
-	Type     string `json:"type"`
-	Revision int64  `json:"revision"`
-	Nonce    string `json:"nonce"`
-	Message  string `json:"message"`
-	Level    string `json:"level"`
-	Text     string `json:"text"`
-}
-
-type bridgeRun struct {
-	Messages     []bridgeMsg `json:"messages"`
-	ConsoleCalls int         `json:"consoleCalls"`
-}
-
-func TestBridgeRuntimeUnderNode(t *testing.T) {
-	s := BridgeScript(9, "mount-nonce")
-	body := strings.TrimSuffix(strings.TrimPrefix(s, "<script "+BridgeAttr+">"), "</script>")
-	out := runNode(t, strings.Replace(bridgeHarness, "%BRIDGE%", jsonString(body), 1))
-	var runs map[string]bridgeRun
-	if err := json.Unmarshal(out, &runs); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	types := func(name string) []string {
-		var ts []string
-		for _, m := range runs[name].Messages {
-			ts = append(ts, m.Type)
-		}
-		return ts
-	}
-	expectTypes := func(name string, want ...string) {
-		t.Helper()
-		if got := types(name); strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Errorf("%s: message types %v, want %v", name, got, want)
-		}
-	}
-	expectTypes("ready", MessageReady)
-	if m := runs["ready"].Messages[0]; m.Revision != 9 || m.Nonce != "mount-nonce" || m.Origin != "*" {
-		t.Errorf("ready message = %+v", m)
-	}
-	expectTypes("readyNeedsLoad")
-	expectTypes("errorFirst", MessageError)
-	if m := runs["errorFirst"].Messages[0]; m.Message != "boom" || m.Revision != 9 || m.Nonce != "mount-nonce" {
-		t.Errorf("error message = %+v", m)
-	}
-	expectTypes("errorDefault", MessageError)
-	if got := runs["errorDefault"].Messages[0].Message; got != DefaultErrorMessage {
-		t.Errorf("default error = %q", got)
-	}
-	if got := runs["errorLong"].Messages[0].Message; got != strings.Repeat("\U0001F600", MaxErrorMessageChars) {
-		t.Errorf("long error has %d code points, want %d", len([]rune(got)), MaxErrorMessageChars)
-	}
-	if got := runs["rejectionDefault"].Messages[0].Message; got != DefaultRejectionMessage {
-		t.Errorf("default rejection = %q", got)
-	}
-	if got := runs["rejectionString"].Messages[0].Message; got != "plain reason" {
-		t.Errorf("string rejection = %q", got)
-	}
-	expectTypes("trackReject", MessageError)
-	if got := runs["trackReject"].Messages[0].Message; got != "Missing local module import: ./x.js" {
-		t.Errorf("tracked rejection = %q", got)
-	}
-	expectTypes("trackPending", "marker", MessageReady)
-	expectTypes("loadHandlerError", MessageError)
-	c := runs["console"]
-	if len(c.Messages) != MaxConsoleMessages || c.ConsoleCalls != 152 {
-		t.Errorf("console: %d messages (want %d), %d original calls (want 152)", len(c.Messages), MaxConsoleMessages, c.ConsoleCalls)
-	}
-	for _, m := range c.Messages {
-		if m.Type != MessageConsole || m.Level != "log" || len([]rune(m.Text)) != MaxConsoleTextChars {
-			t.Fatalf("console message %+v (text %d chars)", m.Type, len([]rune(m.Text)))
-		}
-	}
-	levels := runs["consoleLevels"].Messages
-	if len(levels) != 3 || levels[0].Text != "l 1 null [1,2]" || levels[1].Level != "warn" || levels[2].Level != "error" || levels[2].Text != "TypeError: bad" {
-		t.Errorf("console levels = %+v", levels)
-	}
-	expectTypes("globalReadOnly", "function")
 }
 
 const escapeHarness = `

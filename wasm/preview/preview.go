@@ -46,6 +46,12 @@ type Options struct {
 	AssetURL func(f File) (url string, ok bool)
 	// Bridge injects the bridge script (BridgeScript). False for the standalone export.
 	Bridge bool
+	// Runtime carries the run-time inputs of a mount that are not files (pvruntime):
+	// Entry (a workspace HTML page to show instead of the default entry, e.g. after a link in
+	// the preview; ignored when it is not an HTML file), Search, Hash, AllowInternet and
+	// Storage. Revision, Nonce and Files of the RuntimeConfig passed to RuntimeScript come
+	// from the compiler.
+	Runtime RuntimeConfig
 }
 
 // Result is the compiled preview document.
@@ -75,6 +81,11 @@ var ErrNoEntry = errors.New("preview: workspace has no HTML entry file")
 func Compile(files []File, opts Options) Result {
 	c := newCompiler(files, opts, false)
 	entry := c.ix.entry()
+	if p := opts.Runtime.Entry; p != "" {
+		if f := c.ix.text(p, LangHTML); f != nil {
+			entry = f
+		}
+	}
 	if entry == nil {
 		return Result{HTML: waitingPage(opts), Diagnostics: []Diagnostic{}}
 	}

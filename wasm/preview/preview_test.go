@@ -37,7 +37,7 @@ func TestEntryChoice(t *testing.T) {
 	if r.Entry != "" || !strings.Contains(r.HTML, "Preview waiting") || !strings.Contains(r.HTML, "Add an HTML entry file") {
 		t.Errorf("waiting page expected, got entry %q", r.Entry)
 	}
-	if strings.Count(r.HTML, BridgeAttr) != 1 || !strings.Contains(r.HTML, `REVISION=4,NONCE="nonce-1"`) {
+	if strings.Count(r.HTML, BridgeAttr) != 1 || !strings.Contains(r.HTML, `"revision":4,"nonce":"nonce-1"`) {
 		t.Error("waiting page must carry the bridge with revision and nonce")
 	}
 	if r.Diagnostics == nil || len(r.Diagnostics) != 0 {
@@ -115,17 +115,14 @@ func TestBridgeScript(t *testing.T) {
 		t.Fatalf("bridge body has an unsafe sequence: %s", body)
 	}
 	for _, want := range []string{
-		"REVISION=42", `NONCE="\u003c/script\u003e\u003c!--\"'\u0026"`,
-		`"` + MessageReady + `"`, `"` + MessageError + `"`, `"` + MessageConsole + `"`,
+		`"revision":42`, `"nonce":"\u003c/script\u003e\u003c!--\"'\u0026"`,
+		`"` + MessageHello + `"`, `"` + MessageReady + `"`, `"` + MessageError + `"`, `"` + MessageConsole + `"`,
 		`"` + DefaultErrorMessage + `"`, `"` + DefaultRejectionMessage + `"`,
-		"cut(t,240)", "consoleCount<100", "cut(parts.join(\" \"),500)", `"*"`,
+		`"error":240`, `"console":100`, `"text":500`, `"*"`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("bridge lacks %s", want)
 		}
-	}
-	if strings.Contains(body, "@") {
-		t.Errorf("unreplaced placeholder in bridge: %s", body)
 	}
 }
 
