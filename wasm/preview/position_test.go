@@ -69,6 +69,9 @@ func TestBridgePosition(t *testing.T) {
 		{`<html><head></head></html>`, ``},
 		{"\ufeff<p>x", "\ufeff"},
 		{`<p>x</p><!doctype html>`, ``},
+		// Found by FuzzBridgeFirst: a doctype cut off by the end of input would swallow the
+		// bridge's start tag if the bridge followed it.
+		{`<!DOCTYPE`, ``},
 	} {
 		out := Compile([]File{htmlFile("index.html", c.page)}, bridgeOpts).HTML
 		if !strings.HasPrefix(out, c.before+bridge) {
