@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -39,7 +39,7 @@ func (f *fakePort) Runtime() string { return preview.RuntimeSandboxIframe }
 
 func TestPreviewAckTimeoutKeepsAppliedRevision(t *testing.T) {
 	port := &fakePort{answer: func(preview.Mount) (preview.Ack, error) { return preview.Ack{}, preview.ErrAckTimeout }}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolPreviewSetTheme, map[string]any{"theme": "emerald"}), mcp.CodePreviewAckTimeout)
 	d := details(t, e)
 	if !e.Retryable || d["revision"].(float64) != 3 || d["timeoutMs"].(float64) != 2500 || d["applied"] != true {
@@ -61,7 +61,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 	port := &fakePort{answer: func(m preview.Mount) (preview.Ack, error) {
 		return preview.Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced}, nil
 	}}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "x"}), mcp.CodePreviewRevisionSuperseded)
 	d := details(t, e)
 	if !e.Retryable || d["requestedRevision"].(float64) != 3 || d["actualRevision"].(float64) != 4 || d["revision"].(float64) != 3 || d["applied"] != true {
@@ -96,7 +96,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 
 func TestPreviewMountFailureAndCancel(t *testing.T) {
 	port := &fakePort{answer: func(m preview.Mount) (preview.Ack, error) { return preview.Ack{}, context.Canceled }}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res := s.Registry.Call(ctx, mcp.CallToolParams{Name: ToolPreviewSetTheme, Arguments: []byte(`{"theme":"amber"}`),
@@ -125,7 +125,7 @@ func TestHeadlessPreviewCompilesAndAcks(t *testing.T) {
 // TestConcurrentMutationsStaySynced runs mutations in parallel (run with -race): each either
 // syncs or is superseded by a newer revision, and the final revision counts every change.
 func TestConcurrentMutationsStaySynced(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
