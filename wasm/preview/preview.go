@@ -28,6 +28,7 @@ const (
 	LangHTML      = "html"
 	LangCSS       = "css"
 	LangJS        = "javascript"
+	LangJSON      = "json"
 	EntryFilePath = "index.html"
 )
 
@@ -40,8 +41,8 @@ type Options struct {
 	Nonce string
 	// AssetURL maps an asset file to the URL the document uses for it (a blob: URL created by
 	// the browser host, a data: URL for export). It is called at most once per asset path per
-	// Compile; ok=false leaves references to that asset untouched. Nil means data: URLs
-	// (DataURL).
+	// Compile; ok=false gives references to that asset its virtual URL (VirtualURL) in the
+	// preview (Bridge) and leaves them untouched in the export. Nil means data: URLs (DataURL).
 	AssetURL func(f File) (url string, ok bool)
 	// Bridge injects the bridge script (BridgeScript). False for the standalone export.
 	Bridge bool
@@ -108,7 +109,7 @@ func Diagnose(files []File) []Diagnostic {
 }
 
 // Export returns the standalone HTML export of files (SPEC §3 `webcoding export`): the
-// compiled entry with stylesheets and scripts inlined, modules bootstrapped from Blob URLs,
+// compiled entry with stylesheets and scripts inlined, modules in one static import map of data: URLs,
 // assets as data: URLs, and no bridge script.
 //
 // # Errors
