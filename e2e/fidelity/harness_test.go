@@ -59,9 +59,21 @@ try {
     .observe({ type: "longtask", buffered: true });
 } catch (e) { window.__longest = -1; }
 const bridge = createPreviewBridge(document.getElementById("host"));
-bridge.attach((json) => { const at = Date.now(); for (const m of JSON.parse(json)) { m.at = at; window.__batches.push(m); } });
+let navs = 0;
+bridge.attach((json) => {
+  const at = Date.now();
+  for (const m of JSON.parse(json)) {
+    m.at = at; window.__batches.push(m);
+    // As the Go port does: a link to a workspace page mounts that page (same revision).
+    if (m.type === "webcoding.preview.navigate") {
+      navs++;
+      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash));
+    }
+  }
+});
 window.__bridge = bridge;
 window.__mount = async (name, rev, nonce, query) => {
+  window.__name = name;
   const html = await (await fetch("/compiled/" + name + "?rev=" + rev + "&nonce=" + nonce + (query || ""))).text();
   await new Promise((r) => setTimeout(r, 50));
   window.__longest = 0; window.__tasks = []; window.__mountedAt = performance.now();
@@ -110,7 +122,7 @@ func server(t testing.TB) *httptest.Server {
 			var rev int64
 			_ = json.Unmarshal([]byte(q.Get("rev")), &rev)
 			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
-				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry")}}
+				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash")}}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))
 		})

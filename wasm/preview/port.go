@@ -120,3 +120,23 @@ func (b *AckBoard) Await(ctx context.Context, revision int64, timeout time.Durat
 		}
 	}
 }
+
+// RuntimeReport is one run-time report of a mounted page ({revision, kind, url, detail}):
+// kind ReportBlocked (a request the network policy refused), ReportMissing (a workspace URL
+// without a file) or ReportLimit (something an opaque-origin frame cannot do). url and
+// detail are at most MaxConsoleTextChars code points.
+type RuntimeReport struct {
+	Revision int64  `json:"revision"`
+	Kind     string `json:"kind"`
+	URL      string `json:"url"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// RuntimeObserver is implemented by a Port whose pages really run (the browser's iframe):
+// RuntimeReports are the current mount's reports (at most MaxRuntimeReports), and
+// NavigatedAway reports whether the current mount's document navigated away from the
+// workspace page (its message when so). preview.getStatus shows both.
+type RuntimeObserver interface {
+	RuntimeReports() []RuntimeReport
+	NavigatedAway() (message string, away bool)
+}

@@ -163,6 +163,12 @@ func encodeURIComponent(s string) string {
 	return b.String()
 }
 
+// VirtualOrigin is the origin of the workspace inside the preview (the ".invalid" TLD never
+// resolves, so a request that escapes the prelude reaches no server): the file at path "a/b.js"
+// has the virtual URL "https://workspace.invalid/a/b.js" (VirtualURL). Module specifiers,
+// import.meta.url and run-time URLs use it (issue 13; the preview contract).
+const VirtualOrigin = "https://workspace.invalid"
+
 // ModuleSpecifierPrefix prefixes the import-map key of every workspace module: VirtualOrigin
 // and "/".
 const ModuleSpecifierPrefix = VirtualOrigin + "/"

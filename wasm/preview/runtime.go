@@ -11,11 +11,6 @@ import (
 	"time"
 )
 
-// VirtualOrigin is the origin of the preview's virtual workspace URLs (issue 13): a workspace
-// file "a/b.js" is https://workspace.invalid/a/b.js. The .invalid TLD never resolves, so a
-// request that escapes the prelude cannot reach any server.
-const VirtualOrigin = "https://workspace.invalid"
-
 // Runtime message types posted by the bridge (frame → parent). The first message of a mount
 // goes through window.parent.postMessage; every later one through the MessagePort it carries.
 const (
@@ -165,7 +160,7 @@ var runtimeLimits = map[string]int{
 func RuntimeScript(cfg RuntimeConfig) string {
 	cfg.V = 1
 	if cfg.Base == "" {
-		cfg.Base = VirtualOrigin + "/" + escapePath(cfg.Entry)
+		cfg.Base = VirtualURL(cfg.Entry)
 	}
 	if cfg.Files == nil {
 		cfg.Files = map[string]RuntimeFile{}
@@ -199,23 +194,6 @@ func RuntimePolicy(allowInternet bool) string {
 		"; style-src 'unsafe-inline' " + src + "; img-src " + src + "; font-src " + src + "; media-src " + src +
 		"; connect-src " + src + "; worker-src " + src + "; child-src " + src + "; frame-src " + src +
 		"; object-src 'none'; manifest-src 'none'; form-action 'none'"
-}
-
-// escapePath percent-encodes a workspace path for use in a URL path (segments kept).
-func escapePath(p string) string {
-	const hexd = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/!$&'()*+,;=:@", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hexd[c>>4])
-		b.WriteByte(hexd[c&15])
-	}
-	return b.String()
 }
 
 // RuntimeFiles is the in-frame file table of files: every text file as text and every asset
@@ -263,7 +241,8 @@ func MimeTypeOf(f File) string {
 }
 
 // bridgeElement is the runtime <script> element of the compiled document: RuntimeScript for
-// this compile (opts.Runtime plus revision, nonce, the entry and the full file table).
+// this compile (opts.Runtime plus revision, nonce, the entry and the compiler's file table,
+// fileTable).
 func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
 	// pvcompile: the file table leaves out assets the document already carries (fileTable).

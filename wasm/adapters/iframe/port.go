@@ -37,15 +37,8 @@ const (
 // before it was acknowledged (a navigation is never acknowledged).
 const NavigatedAwayMessage = "The preview navigated away from the workspace page (Refresh to show it again)."
 
-// Report is one run-time report of the preview: a refused (blocked) or missing reference, or
-// a limit of the preview ({revision, kind, url, detail}; kind is preview.ReportBlocked,
-// ReportMissing or ReportLimit).
-type Report struct {
-	Revision int64  `json:"revision"`
-	Kind     string `json:"kind"`
-	URL      string `json:"url"`
-	Detail   string `json:"detail,omitempty"`
-}
+// Report is one run-time report of the preview (preview.RuntimeReport).
+type Report = preview.RuntimeReport
 
 // ConsoleLine is one forwarded console call of the preview.
 type ConsoleLine struct {
@@ -429,6 +422,24 @@ func (p *Port) deliver(msgs []message) int {
 		}
 	}
 	return accepted
+}
+
+// RuntimeReports returns the current mount's run-time reports (preview.RuntimeObserver).
+func (p *Port) RuntimeReports() []preview.RuntimeReport {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]preview.RuntimeReport{}, p.status.Reports...)
+}
+
+// NavigatedAway reports whether the current mount's document left the workspace page
+// (preview.RuntimeObserver).
+func (p *Port) NavigatedAway() (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.status.State != StateNavigated {
+		return "", false
+	}
+	return NavigatedAwayMessage, true
 }
 
 // ClearStorage empties the preview's localStorage and sessionStorage ("Clear preview
