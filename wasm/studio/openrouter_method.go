@@ -269,7 +269,7 @@ func (or *openRouterSession) models(ctx context.Context, params json.RawMessage)
 	}
 	cfg.APIKey = "" // the catalog needs no key
 	cat, ok, terr := openrouter.FetchModels(ctx, or.o.Transport, cfg)
-	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: terr}
+	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: mcp.ToolErrorOf(terr)}
 	if res.Models == nil {
 		res.Models = []openrouter.Model{}
 	}
