@@ -12,8 +12,8 @@ import (
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/planner"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 )

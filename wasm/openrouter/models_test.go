@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 const modelsBody = `{"data":[

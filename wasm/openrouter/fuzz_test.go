@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // FuzzOpenRouterChunk feeds arbitrary bodies to the response decoder: it never panics, returns
