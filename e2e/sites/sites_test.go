@@ -46,7 +46,7 @@ var sites = []site{
 		contains:  []string{`src="data:image/png;base64,iVBORw0KGgo`, `url("data:image/png;base64,`, "requestAnimationFrame(frame)", `var keys = {};`},
 		patchPath: "js/game.js", search: "speed: 3", replace: "speed: 4"},
 	{dir: "weather-dashboard", files: 8,
-		contains: []string{preview.ModuleSpecifierPrefix + "widgets/chart%20card.js", preview.InlineModuleKeyPrefix + "index.html",
+		contains: []string{preview.ModuleSpecifierPrefix + "widgets/chart%20card.js", "//# sourceURL=index.html",
 			"@media screen and (prefers-color-scheme: dark) {", "grid-template-columns"},
 		patchPath: "widgets/format.js", search: "#0ea5e9", replace: "#f97316"},
 	{dir: "recipe-notes", files: 8,

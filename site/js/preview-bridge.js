@@ -1,22 +1,75 @@
-// preview-bridge.js — the parent side of the preview bridge (SPEC §2.3, §2.16; REFERENCE §5.5).
+// preview-bridge.js — the parent side of the preview bridge (SPEC §2.3, §2.16; issue 13).
 //
 // It owns the sandboxed iframe and nothing else: Go compiles the document and calls
-// mount(revision, nonce, html); this shim sets it as srcdoc and forwards the frame's bridge
-// messages to Go as JSON strings, but only messages whose event.source is the iframe's
-// contentWindow and whose nonce and revision are the current mount's. Go checks nonce and
-// revision again. The parent never posts anything into the frame.
+// mount(revision, nonce, html); this shim shows it in a FRESH iframe element (every mount: no
+// document of an earlier mount, stuck or hostile, is ever reused) and hands the frame's
+// messages to Go as JSON arrays, batched.
+//
+// Channel. The runtime posts exactly one message through window.parent.postMessage — the hello
+// {type, v, revision, nonce} carrying a MessagePort — synchronously, before any page code runs.
+// The hello is accepted only from the current frame's contentWindow with the current mount's
+// nonce and revision; from then on only that port is read, and the window listener is
+// removed until the next mount. A window message is never forwarded to Go.
+//
+// Caps (per mount, port messages): MAX_MESSAGES messages and MAX_BYTES bytes. Over
+// either cap the port is closed, the frame discarded and Go told with a runtime error, so a
+// flood can neither freeze the studio nor starve the acknowledgement. Console lines and
+// reports reach Go at most once per animation frame (or every FLUSH_MS when frames are not
+// drawn); ready/error/leaving/navigate go at once.
+//
+// Navigation. The frame's first load event is the compiled document; a later one means the
+// document was replaced by a navigation the parent did not start (a link, location.href, a
+// reload): Go is told "leaving" and shows "navigated away (Refresh)".
+//
+// The parent never posts anything into the frame.
 
 const SANDBOX = "allow-scripts allow-forms allow-modals allow-popups"; // never allow-same-origin
-const TYPES = new Set(["webcoding.preview.ready", "webcoding.preview.error", "webcoding.preview.console"]);
+const HELLO = "webcoding.preview.hello";
+const T = {
+  ready: "webcoding.preview.ready", error: "webcoding.preview.error", console: "webcoding.preview.console",
+  report: "webcoding.preview.report", storage: "webcoding.preview.storage",
+  navigate: "webcoding.preview.navigate", leaving: "webcoding.preview.leaving",
+};
+const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage]);
+// The same numbers as wasm/preview (MaxMountMessages, MaxMountBytes, text bounds).
+export const MAX_MESSAGES = 5000;
+export const MAX_BYTES = 8 << 20;
+const MAX_TEXT = 2000;
+const MAX_STORAGE_CHARS = 1000000;
+const FLUSH_MS = 250;
+
+function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }
 
 export function createPreviewBridge(host) {
   let frame = null;
-  let current = { revision: -1, nonce: "" };
+  let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
   let deliver = null;
   const early = [];
+  let batch = [];
+  let scheduled = false;
 
-  function ensureFrame(fresh) {
-    if (frame && frame.isConnected && !fresh) return frame;
+  function toGo(list) {
+    const json = JSON.stringify(list);
+    if (deliver) deliver(json); else if (early.length < 64) early.push(json);
+  }
+  function flush() {
+    scheduled = false;
+    if (!batch.length) return;
+    const list = batch;
+    batch = [];
+    toGo(list);
+  }
+  function queue(m, urgent) {
+    batch.push(m);
+    if (urgent) { flush(); return; }
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(() => { if (scheduled) flush(); });
+      setTimeout(() => { if (scheduled) flush(); }, FLUSH_MS);
+    }
+  }
+
+  function newFrame() {
     // A fresh element is a new browsing context: a frame stuck in a script loop (SPEC §2.16)
     // is discarded with the old element instead of being asked to navigate, which it cannot.
     if (frame) frame.remove();
@@ -25,40 +78,122 @@ export function createPreviewBridge(host) {
     frame.setAttribute("title", "Live generated web preview");
     frame.setAttribute("referrerpolicy", "no-referrer");
     frame.className = "preview-frame";
-    host.replaceChildren(frame);
     return frame;
   }
 
-  window.addEventListener("message", (event) => {
-    if (!frame || event.source !== frame.contentWindow) return;
-    const d = event.data;
-    if (!d || typeof d !== "object" || !TYPES.has(d.type)) return;
-    if (d.nonce !== current.nonce || d.revision !== current.revision) return;
-    const msg = { type: d.type, revision: d.revision, nonce: d.nonce };
-    if (typeof d.message === "string") msg.message = d.message.slice(0, 2000);
-    if (typeof d.level === "string") msg.level = d.level.slice(0, 16);
-    if (typeof d.text === "string") msg.text = d.text.slice(0, 2000);
-    const json = JSON.stringify(msg);
-    if (deliver) deliver(json); else if (early.length < 64) early.push(json);
-  });
+  function endMount(m) {
+    if (!m || m.dead) return;
+    m.dead = true;
+    if (m.port) { m.port.onmessage = null; try { m.port.close(); } catch (e) { /* closed */ } }
+  }
 
-  // The (empty) frame exists from the start: the first mount only sets its srcdoc.
-  ensureFrame();
+  // overCap stops a mount that sent more than the caps allow: port closed, frame discarded,
+  // Go told with a runtime error for that mount.
+  function overCap(m, what) {
+    endMount(m);
+    if (mount === m) host.replaceChildren(newFrame());
+    queue({ type: T.error, revision: m.revision, nonce: m.nonce,
+      message: `The preview was stopped: it sent more than ${what} to the studio.` }, true);
+  }
+  function count(m, bytes) {
+    m.count++;
+    m.bytes += bytes;
+    if (m.count > MAX_MESSAGES) { overCap(m, `${MAX_MESSAGES} messages`); return false; }
+    if (m.bytes > MAX_BYTES) { overCap(m, `${MAX_BYTES >> 20} MiB of messages`); return false; }
+    return true;
+  }
+
+  function onPort(m, event) {
+    if (m.dead) return;
+    const d = event.data;
+    if (!d || typeof d !== "object" || typeof d.type !== "string") { count(m, 16); return; }
+    const msg = { type: d.type, revision: m.revision, nonce: m.nonce };
+    let size = 64;
+    switch (d.type) {
+      case T.ready: break;
+      case T.error: msg.message = str(d.message, MAX_TEXT); break;
+      case T.console: msg.level = str(d.level, 16); msg.text = str(d.text, MAX_TEXT); break;
+      case T.report: msg.kind = str(d.kind, 16); msg.url = str(d.url, MAX_TEXT); msg.detail = str(d.detail, MAX_TEXT); break;
+      case T.navigate: msg.path = str(d.path, MAX_TEXT); msg.search = str(d.search, MAX_TEXT); msg.hash = str(d.hash, MAX_TEXT); break;
+      case T.leaving: msg.url = str(d.url, MAX_TEXT); break;
+      case T.storage: {
+        msg.area = d.area === "session" ? "session" : "local";
+        msg.clear = d.clear === true;
+        const set = {};
+        let chars = 0;
+        if (d.set && typeof d.set === "object") {
+          for (const k of Object.keys(d.set)) {
+            const v = d.set[k];
+            if (v !== null && typeof v !== "string") continue;
+            chars += k.length + (v ? v.length : 0);
+            if (chars > MAX_STORAGE_CHARS) break;
+            set[k] = v;
+          }
+        }
+        msg.set = set;
+        size += chars * 2;
+        break;
+      }
+      default: count(m, 16); return;
+    }
+    size += (msg.message || "").length + (msg.text || "").length + (msg.url || "").length + (msg.detail || "").length;
+    if (!count(m, size)) return;
+    queue(msg, URGENT.has(d.type));
+  }
+
+  // The window listener exists only while a mount waits for its hello: after it (and when no
+  // mount is pending) there is no listener at all, and a window message from the frame costs
+  // the studio no script. While it waits, a message that is not the hello is dropped.
+  let listening = false;
+  function onWindowMessage(event) {
+    const m = mount;
+    if (!m || m.dead || m.port || !frame || event.source !== frame.contentWindow) return;
+    const d = event.data;
+    if (d && typeof d === "object" && d.type === HELLO && d.nonce === m.nonce && d.revision === m.revision &&
+        event.ports && event.ports.length === 1) {
+      m.port = event.ports[0];
+      m.port.onmessage = (e) => onPort(m, e);
+      listen(false);
+    }
+  }
+  function listen(on) {
+    if (on === listening) return;
+    listening = on;
+    if (on) window.addEventListener("message", onWindowMessage);
+    else window.removeEventListener("message", onWindowMessage);
+  }
+
+  function onLoad(m) {
+    if (m.dead || mount !== m) return;
+    m.loads++;
+    if (m.loads > 1) queue({ type: T.leaving, revision: m.revision, nonce: m.nonce, url: "" }, true);
+  }
+
+  // The (empty) frame exists from the start: the first mount replaces it.
+  host.replaceChildren(newFrame());
 
   return {
-    // mount(revision, nonce, html, fresh): show the compiled document of one mount; fresh
-    // replaces the iframe element first (Refresh, or the previous mount never answered).
-    mount(revision, nonce, html, fresh) {
-      current = { revision, nonce };
-      ensureFrame(!!fresh).srcdoc = html;
+    // mount(revision, nonce, html): show the compiled document of one mount in a fresh iframe
+    // element (the fourth argument of older callers, "fresh", is implied).
+    mount(revision, nonce, html) {
+      endMount(mount);
+      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false };
+      mount = m;
+      listen(true);
+      const f = newFrame();
+      f.addEventListener("load", () => onLoad(m));
+      f.srcdoc = html;
+      host.replaceChildren(f);
     },
     // discard(): replace the frame with a fresh empty one (after an ack timeout); messages of
     // the discarded mount are no longer accepted.
     discard() {
-      current = { revision: -1, nonce: "" };
-      ensureFrame(true);
+      endMount(mount);
+      mount = null;
+      listen(false);
+      host.replaceChildren(newFrame());
     },
-    // attach(callback): callback(json) receives every accepted message.
+    // attach(callback): callback(json) receives every accepted batch (a JSON array).
     attach(callback) {
       deliver = callback;
       while (early.length) callback(early.shift());

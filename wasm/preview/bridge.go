@@ -1,19 +1,19 @@
 package preview
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Bridge message types posted by the injected script to window.parent (target origin "*").
-// Every message carries {type, revision, nonce} (SPEC §2.3); see BridgeScript for the rest.
+// Bridge message types posted by the runtime (RuntimeScript) through its MessagePort after the
+// MessageHello; the parent adds the mount's revision and nonce before handing them to Go.
 const (
-	// MessageReady: {type, revision, nonce}.
+	// MessageReady: {type}: the page loaded (after load + one task) without an error.
 	MessageReady = "webcoding.preview.ready"
-	// MessageError: {type, revision, nonce, message}.
+	// MessageError: {type, message}: the first error event or unhandled rejection.
 	MessageError = "webcoding.preview.error"
-	// MessageConsole: {type, revision, nonce, level, text}; level is "log", "warn" or "error".
+	// MessageConsole: {type, level, text}; level is "log", "warn" or "error" (info and debug
+	// count as log).
 	MessageConsole = "webcoding.preview.console"
 )
 
@@ -41,56 +41,12 @@ const BridgeAttr = "data-webcoding-preview-bridge"
 // module import to the bridge (non-enumerable, non-writable).
 const bridgeGlobal = "__webcodingPreviewBridge"
 
-// bridgeJS is the bridge runtime; the placeholders are replaced by BridgeScript.
-//
-// Behaviour (SPEC §2.3, §2.13, §2.16):
-//   - the script removes its own element before any user script runs and keeps the nonce
-//     only in its closure (no attribute, no global), so preview code cannot read the nonce
-//     and forge an acknowledgement;
-//   - ready is posted once, after the window load event (one task later, so the page's own
-//     load handlers run first) and after every tracked root module import has settled, and
-//     never after an error;
-//   - error is posted for the first error event, unhandled rejection or rejected root module
-//     import only; message = event message / reason.message / String(reason), trimmed, cut to
-//     MaxErrorMessageChars code points, or the default text when empty;
-//   - console.log/warn/error are forwarded (after calling the original) for the first
-//     MaxConsoleMessages calls, arguments formatted (strings as is, errors as "Name: message",
-//     other objects as JSON when possible) and joined by spaces, cut to MaxConsoleTextChars.
-const bridgeJS = `(function(){"use strict";
-try{document.currentScript.remove();}catch(e){}
-var REVISION=@REVISION@,NONCE=@NONCE@,parentWindow=window.parent;
-var failed=false,readySent=false,loaded=false,pending=0,consoleCount=0;
-function cut(s,n){s=String(s);if(s.length<=n)return s;return Array.from(s.slice(0,2*n)).slice(0,n).join("");}
-function post(m){try{parentWindow.postMessage(m,"*");}catch(e){}}
-function text(v){try{if(v&&typeof v==="object"&&"message" in v)return String(v.message);return v===undefined||v===null?"":String(v);}catch(e){return "";}}
-function fail(message,fallback){if(failed)return;failed=true;var t=String(message==null?"":message).trim();if(!t)t=fallback;post({type:@ERROR@,revision:REVISION,nonce:NONCE,message:cut(t,@MAXERR@)});}
-function maybeReady(){if(loaded&&pending===0&&!failed&&!readySent){readySent=true;post({type:@READY@,revision:REVISION,nonce:NONCE});}}
-window.addEventListener("error",function(e){fail(e&&(e.message||(e.error!==undefined?text(e.error):"")),@DEFERR@);});
-window.addEventListener("unhandledrejection",function(e){fail(e?text(e.reason):"",@DEFREJ@);});
-window.addEventListener("load",function(){setTimeout(function(){loaded=true;maybeReady();},0);});
-try{Object.defineProperty(window,@GLOBAL@,{value:Object.freeze({track:function(p){pending++;Promise.resolve(p).then(function(){pending--;maybeReady();},function(e){pending--;fail(text(e),@DEFERR@);});}})});}catch(e){}
-function fmt(v){if(typeof v==="string")return v;try{if(Object.prototype.toString.call(v)==="[object Error]")return v.name+": "+v.message;if(v&&typeof v==="object"){var j=JSON.stringify(v);if(typeof j==="string")return j;}}catch(e){}try{return String(v);}catch(e){return "";}}
-var c=window.console;if(c){["log","warn","error"].forEach(function(level){var orig=c[level];if(typeof orig!=="function")return;c[level]=function(){try{if(consoleCount<@MAXCON@){consoleCount++;var parts=[];for(var i=0;i<arguments.length;i++)parts.push(cut(fmt(arguments[i]),@MAXTEXT@));post({type:@CONSOLE@,revision:REVISION,nonce:NONCE,level:level,text:cut(parts.join(" "),@MAXTEXT@)});}}catch(e){}return orig.apply(this,arguments);};});}
-})();`
-
-// BridgeScript returns the complete bridge <script> element for a mount of revision with
-// nonce. The nonce is embedded as a JSON string with '<', '>' and '&' escaped, so any nonce
-// is safe; the element carries BridgeAttr.
+// BridgeScript returns the complete bridge <script> element (carrying BridgeAttr) for a mount
+// of revision with nonce and an empty file table: RuntimeScript inside <script>…</script>.
+// The compiler uses RuntimeScript with the full RuntimeConfig; BridgeScript remains for the
+// waiting page and callers that have no files.
 func BridgeScript(revision int64, nonce string) string {
-	r := strings.NewReplacer(
-		"@REVISION@", strconv.FormatInt(revision, 10),
-		"@NONCE@", jsonString(nonce),
-		"@READY@", jsonString(MessageReady),
-		"@ERROR@", jsonString(MessageError),
-		"@CONSOLE@", jsonString(MessageConsole),
-		"@MAXERR@", strconv.Itoa(MaxErrorMessageChars),
-		"@MAXCON@", strconv.Itoa(MaxConsoleMessages),
-		"@MAXTEXT@", strconv.Itoa(MaxConsoleTextChars),
-		"@DEFERR@", jsonString(DefaultErrorMessage),
-		"@DEFREJ@", jsonString(DefaultRejectionMessage),
-		"@GLOBAL@", jsonString(bridgeGlobal),
-	)
-	return "<script " + BridgeAttr + ">" + r.Replace(bridgeJS) + "</script>"
+	return "<script " + BridgeAttr + ">" + RuntimeScript(RuntimeConfig{Revision: revision, Nonce: nonce}) + "</script>"
 }
 
 // jsonString encodes s as a JSON string literal, usable as a JavaScript string literal inside

@@ -10,28 +10,43 @@ import (
 // one becomes the comment "Skipped workspace @import limit at: X" (REFERENCE §4, §5.2).
 const MaxCSSImports = 32
 
-// cssRootState is the inlining state of one linked stylesheet.
+// cssRootState is the inlining state of one stylesheet (linked, or an inline <style>).
 type cssRootState struct {
 	imports int      // @imports inlined so far under this root
 	chain   []string // paths of the files being inlined, outermost first
+	// hoisted are external @import rules, moved to the top of the emitted sheet (an @import
+	// after inlined rules would be ignored by the browser).
+	hoisted strings.Builder
 }
 
 // inlineStylesheet returns the text of the CSS file at path with its @imports inlined and its
 // url() references rewritten (REFERENCE §5.2 step 1).
 func (c *compiler) inlineStylesheet(path string) string {
-	var b strings.Builder
-	st := &cssRootState{}
-	c.inlineCSS(&b, path, st, false)
-	return b.String()
-}
-
-// inlineCSS writes the CSS file at path. Recursion depth is bounded by MaxCSSImports.
-func (c *compiler) inlineCSS(b *strings.Builder, path string, st *cssRootState, nested bool) {
 	f := c.ix.text(path, LangCSS)
 	if f == nil {
-		return
+		return ""
 	}
-	src := f.Source
+	return c.inlineCSSText(f.Source, path)
+}
+
+// inlineCSSText is inlineStylesheet for CSS text that belongs to the file at path (an
+// inline <style> belongs to the entry).
+func (c *compiler) inlineCSSText(src, path string) string {
+	var b strings.Builder
+	st := &cssRootState{}
+	c.inlineCSS(&b, src, path, st, false)
+	if st.hoisted.Len() == 0 {
+		return b.String()
+	}
+	return st.hoisted.String() + b.String()
+}
+
+// inlineCSS writes the CSS text src of the file at path. Recursion depth is bounded by
+// MaxCSSImports. An inlined @import keeps its conditions (CSS Cascade 5 "@import"): layer or
+// layer(name) → @layer [name] { … }, supports(cond) → @supports (cond) { … }, a media list →
+// @media list { … }. External @imports are kept as written (the preview's network policy
+// decides) and hoisted to the top of the sheet.
+func (c *compiler) inlineCSS(b *strings.Builder, src, path string, st *cssRootState, nested bool) {
 	st.chain = append(st.chain, path)
 	defer func() { st.chain = st.chain[:len(st.chain)-1] }()
 	res := cssscan.Scan(src)
@@ -41,12 +56,21 @@ func (c *compiler) inlineCSS(b *strings.Builder, path string, st *cssRootState, 
 		last = r.End
 		switch r.Kind {
 		case cssscan.Import:
+			if classify(r.Value) == refExternal {
+				st.hoisted.WriteString(src[r.Start:r.End])
+				if !strings.HasSuffix(src[r.Start:r.End], ";") {
+					st.hoisted.WriteByte(';')
+				}
+				st.hoisted.WriteByte('\n')
+				continue
+			}
 			target, ok := resolvePath(r.Value, path)
-			if ok && c.ix.text(target, LangCSS) == nil {
-				ok = false
+			var tf *File
+			if ok {
+				tf = c.ix.text(target, LangCSS)
 			}
 			switch {
-			case !ok:
+			case tf == nil:
 				writeCSSComment(b, "Blocked unresolved workspace @import: ", r.Value)
 			case inChain(st.chain, target):
 				writeCSSComment(b, "Skipped cyclic workspace @import: ", r.Value)
@@ -54,30 +78,94 @@ func (c *compiler) inlineCSS(b *strings.Builder, path string, st *cssRootState, 
 				writeCSSComment(b, "Skipped workspace @import limit at: ", r.Value)
 			default:
 				st.imports++
-				if r.Media != "" {
-					b.WriteString("@media ")
-					b.WriteString(r.Media)
+				wrappers := importWrappers(r.Media)
+				for _, w := range wrappers {
+					b.WriteString(w)
 					b.WriteString(" {\n")
 				}
-				c.inlineCSS(b, target, st, true)
-				if r.Media != "" {
+				c.inlineCSS(b, tf.Source, target, st, true)
+				for range wrappers {
 					b.WriteString("\n}")
 				}
 			}
 		case cssscan.URL:
-			if u, ok := c.assetURLFor(r.Value, path); ok {
-				b.WriteString(`url("`)
-				b.WriteString(escapeCSSString(u))
-				b.WriteString(`")`)
-			} else {
-				b.WriteString(src[r.Start:r.End])
-			}
+			b.WriteString(c.cssURL(r, src, path))
 		}
 	}
 	b.WriteString(src[last:])
 	if nested {
 		b.WriteString(res.Tail)
 	}
+}
+
+// cssURL returns the replacement of one url() reference of the CSS text src (of the file at
+// path): the asset's URL, the virtual URL of a local reference that is no asset (preview
+// only), or the reference as written.
+func (c *compiler) cssURL(r cssscan.Ref, src, path string) string {
+	u, ok := c.assetURLFor(r.Value, path)
+	if !ok {
+		u, ok = c.virtualRef(r.Value, path)
+	}
+	if !ok {
+		return src[r.Start:r.End]
+	}
+	return `url("` + escapeCSSString(u) + `")`
+}
+
+// importWrappers splits the condition text after an @import URL into the block rules that
+// keep its meaning, outermost first: [layer[(name)]] [supports(cond)] [media list].
+func importWrappers(cond string) []string {
+	var out []string
+	s := strings.TrimSpace(cond)
+	if len(s) >= 5 && strings.EqualFold(s[:5], "layer") && (len(s) == 5 || s[5] == '(' || isHTMLSpace(s[5])) {
+		if len(s) > 5 && s[5] == '(' {
+			inner, rest := parenGroup(s, 5)
+			out = append(out, "@layer "+strings.TrimSpace(inner))
+			s = strings.TrimSpace(rest)
+		} else {
+			out = append(out, "@layer")
+			s = strings.TrimSpace(s[5:])
+		}
+	}
+	if len(s) >= 9 && strings.EqualFold(s[:9], "supports(") {
+		inner, rest := parenGroup(s, 8)
+		out = append(out, "@supports ("+strings.TrimSpace(inner)+")")
+		s = strings.TrimSpace(rest)
+	}
+	if s != "" {
+		out = append(out, "@media "+s)
+	}
+	return out
+}
+
+// parenGroup splits s at the parenthesis that closes the one at s[open] (strings skipped):
+// the text inside and the rest after it (an unclosed group runs to the end of s).
+func parenGroup(s string, open int) (inner, rest string) {
+	end := parenEnd(s, open)
+	if end > open+1 && s[end-1] == ')' {
+		return s[open+1 : end-1], s[end:]
+	}
+	return s[open+1:], ""
+}
+
+func parenEnd(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '"', '\'':
+			if k := strings.IndexByte(s[i+1:], s[i]); k >= 0 {
+				i += k + 1
+			}
+		}
+	}
+	return len(s)
 }
 
 func inChain(chain []string, p string) bool {
@@ -150,25 +238,14 @@ func escapeStyleText(s string) string {
 	return b.String()
 }
 
-// reachableCSS records diagnostic pass 5: every linked stylesheet, then every stylesheet they
-// @import (transitively, each file once): external @import → blocked, missing @import or
-// url() → missing.
+// reachableCSS records diagnostic pass 5: the inline <style> elements, every linked
+// stylesheet, then every stylesheet they @import (transitively, each file once): external
+// @import → blocked, missing @import or url() → missing.
 func (c *compiler) reachableCSS() {
 	seen := map[string]bool{}
 	var queue []string
-	for _, p := range c.cssRoots {
-		if !seen[p] {
-			seen[p] = true
-			queue = append(queue, p)
-		}
-	}
-	for i := 0; i < len(queue); i++ {
-		path := queue[i]
-		f := c.ix.text(path, LangCSS)
-		if f == nil {
-			continue
-		}
-		for _, r := range cssscan.Scan(f.Source).Refs {
+	check := func(path, src string) {
+		for _, r := range cssscan.Scan(src).Refs {
 			if r.Kind == cssscan.Import {
 				p, ok := c.checkLocal(passCSS, labelStylesheetImport, path, r.Value, false)
 				if ok && c.ix.text(p, LangCSS) != nil && !seen[p] {
@@ -178,6 +255,21 @@ func (c *compiler) reachableCSS() {
 				continue
 			}
 			c.checkLocal(passCSS, labelAsset, path, r.Value, true)
+		}
+	}
+	for _, text := range c.cssInline {
+		check(c.entryPath, text)
+	}
+	for _, p := range c.cssRoots {
+		if !seen[p] {
+			seen[p] = true
+			queue = append(queue, p)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		path := queue[i]
+		if f := c.ix.text(path, LangCSS); f != nil {
+			check(path, f.Source)
 		}
 	}
 }

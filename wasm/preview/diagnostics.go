@@ -68,9 +68,13 @@ type labeledDiag struct {
 // diagSink collects diagnostics per pass while the document is built.
 type diagSink struct {
 	passes [passCount][]labeledDiag
+	muted  bool // record nothing (modules mapped but not known to be loaded)
 }
 
 func (s *diagSink) add(pass int, kind, label, source, requested, message string) {
+	if s.muted {
+		return
+	}
 	s.passes[pass] = append(s.passes[pass], labeledDiag{Diagnostic{kind, source, requested, message}, label})
 }
 

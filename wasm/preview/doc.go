@@ -10,25 +10,30 @@
 // # Build
 //
 // Compile picks the entry (index.html, else the first html file, else a waiting page), then
-// rewrites the entry's markup in a single pass with a small HTML tokenizer that skips comments
-// and raw-text elements:
+// rewrites the entry's markup in a single pass over its tokens. Tokens come from
+// golang.org/x/net/html's tokenizer; whether a raw-text element (style, script, title, …) is
+// raw text depends on tree construction (not inside <svg>/<math>), so tokenize guesses with a
+// model of foreign content and checks the guess against x/net/html's tree builder (see
+// tokenize). docs/preview.md describes the model for users.
 //
-//  1. Stylesheet links (rel contains "stylesheet" or href ends in ".css") become
-//     <style data-workspace-source="path"> with @imports inlined recursively (media lists as
-//     @media blocks; cycle, limit and unresolved imports become comments; MaxCSSImports per
-//     link) and url() references rewritten to asset URLs; other links of that kind are removed.
-//  2. Classic scripts with a src naming a workspace JavaScript file are inlined (src removed,
-//     other attributes kept) through jsscan.EscapeClassicScript; unresolved ones are removed;
-//     inline classic scripts are untouched.
-//  3. Module scripts become a bootstrap script holding a JSON map {specifier → rewritten
-//     source}; at run time it makes Blob URLs, registers an import map and imports the root
-//     (see moduleBootstrap). Module references are found by jsscan.FindRefs and replaced by
-//     specifiers (ModuleSpecifierPrefix + URI-encoded path) or data: modules that throw.
-//  4. data/href/poster/src of audio, embed, image, img, link, object, source, track and video
-//     naming a workspace asset get the asset's URL (Options.AssetURL, or DataURL).
-//  5. The bridge script (BridgeScript) goes right after the first <head…>, else right before
-//     the first <body…>, else after <html…>, else after a leading doctype, else first — but
-//     never after the first <script> element, which it then precedes.
+//  1. Stylesheet links become <style data-workspace-source="path"> carrying the link's other
+//     attributes, with @imports inlined recursively (conditions kept as @layer/@supports/@media
+//     blocks; cycle, limit and unresolved imports become comments; MaxCSSImports per sheet;
+//     external imports kept and hoisted) and url() references rewritten; alternate, disabled and
+//     non-stylesheet links to CSS stay links with a data: href. Inline <style> and style
+//     attributes are processed the same way.
+//  2. Classic scripts with a src naming a workspace JavaScript file are inlined, or, with defer
+//     or async, get a data: src; unresolved ones are removed; inline classic scripts are
+//     untouched. File-backed scripts end with "//# sourceURL=<path>".
+//  3. Module scripts become inline module scripts importing the root's virtual URL (VirtualURL);
+//     every reached module is rewritten once (specifiers → virtual URLs, import.meta.url → the
+//     module's virtual URL) and mapped by ONE static import map (virtual URL → data: URL) that
+//     follows the bridge. The page's own import map is merged into it.
+//  4. data/href/poster/src of audio, embed, image, img, link, object, source, track and video,
+//     and srcset of img/source, naming a workspace asset get the asset's URL (Options.AssetURL,
+//     or DataURL); other local references get their virtual URL in the preview.
+//  5. The bridge script (BridgeScript) goes at byte 0, or right after a doctype preceded only by
+//     a BOM, whitespace and comments: it is the first script of the document, always.
 //
 // Paths follow one rule (REFERENCE §5.2): trim, ignore empty/"#…"/"data:"/"blob:"/
 // "javascript:", refuse other schemes and "//", strip "?…"/"#…", URI-decode (failure =
@@ -36,8 +41,9 @@
 //
 // # Safety of inlined text
 //
-// JSON in bootstrap scripts escapes '<' as \u003c, so module sources can never close their
-// element or open an HTML comment. Inlined classic scripts go through
+// JSON in the import map escapes '<' as \u003c (and module sources are base64 data: URLs), so
+// nothing in it can close the element or open an HTML comment. Inline module texts are the
+// page's own (only string literals with safe replacements change). Inlined classic scripts go through
 // jsscan.EscapeClassicScript, which removes every "<!--" and "</script" in a way that keeps
 // the script's meaning (see there). Inlined CSS has "</style" turned into "<\/style".
 //
@@ -58,31 +64,24 @@
 // Golden cases live in testdata/<case>/ (files/ is the input workspace; want.html and
 // want.diagnostics.json the expected output); `go test ./wasm/preview -update` rewrites them
 // and a directory no case uses fails the run. Tests that execute the generated JavaScript
-// (bridge runtime, module bootstrap, escaped classic scripts) run under Node.js when it is
+// (bridge runtime, rewritten modules, escaped classic scripts) run under Node.js when it is
 // installed and are skipped otherwise.
 //
 // # Rationale
 //
-//   - When the entry has neither <head> nor <body>, the bridge goes after <html…> or a leading
-//     doctype instead of first in the file (REFERENCE: "prepended"), because a script before
-//     the doctype would switch the document to quirks mode.
-//   - The bridge never follows a script element: in a document like
-//     `<title>t</title><script>…</script><body>` it goes before the script rather than before
-//     <body>, so that script's errors and module import are reported.
-//   - A stylesheet link's media attribute is carried over to its <style>.
+//   - The bridge is never placed after page markup: a script hidden from a tokenizer (e.g. in
+//     <svg><style>) could otherwise run first and impersonate it (issue 13 item 8).
+//   - Modules are static (one import map, inline module scripts) rather than imported from a
+//     bootstrap after load, so DOMContentLoaded and load wait for them as in a browser.
+//   - A stylesheet link's attributes are carried over to its <style>, so ids, media and titles
+//     behave as on the link.
 //   - The @import limit counts imports that are actually inlined (not cyclic or unresolved
-//     ones); the module limit counts distinct modules added to the graph, so re-imports of a
-//     module already in the graph never hit it (33 distinct imports ⇒ exactly one limit).
+//     ones); the module limit counts distinct modules added by one module script, so modules
+//     already in the document's graph never hit it (33 distinct imports ⇒ exactly one limit).
 //   - Module specifiers keep "data:"/"blob:" references untouched (they are ignored by the
 //     diagnostics too and reach no network).
-//   - Each module script gets its own bootstrap and import map; with several module scripts
-//     the browser merges the maps (first mapping of a specifier wins), so shared modules are
-//     evaluated once, as on a real page.
-//   - The bridge hands root imports over a non-writable window property
-//     (__webcodingPreviewBridge.track), so an import that rejects is reported as an error and
-//     ready waits for it; the bootstrap still re-throws the rejection asynchronously.
 //
-// This package is core: standard library plus its subpackages jsscan and cssscan only; no
-// syscall/js, no file or network access. It does not import the workspace package: callers
+// This package is core: standard library, golang.org/x/net/html and its subpackages jsscan and
+// cssscan only; no syscall/js, no file or network access. It does not import the workspace package: callers
 // convert their files to File.
 package preview

@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"strings"
 
+	"github.com/webcoding/studio/wasm/preview/cssscan"
 	"github.com/webcoding/studio/wasm/preview/jsscan"
+	"golang.org/x/net/html"
 )
 
 // compiler holds the state of one Compile or Diagnose call.
@@ -15,6 +17,14 @@ type compiler struct {
 	diags    diagSink
 	assets   map[string]assetURL
 	cssRoots []string // linked stylesheets in document order (diagnostic pass 5)
+	// cssInline are the texts of inline <style> elements (diagnostic pass 5, before cssRoots'
+	// imports).
+	cssInline []string
+	mods      moduleGraph
+	// inlineScripts collects the text of the entry's inline scripts (fileTable).
+	inlineScripts strings.Builder
+	// entryPath is the path of the HTML entry (import map addresses resolve against it).
+	entryPath string
 }
 
 type assetURL struct {
@@ -23,7 +33,8 @@ type assetURL struct {
 }
 
 func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
-	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{}}
+	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{},
+		mods: moduleGraph{target: map[string]string{}, byPath: map[string]string{}}}
 }
 
 // assetTags are the elements whose data/href/poster/src attributes may name an asset
@@ -34,13 +45,6 @@ var assetTags = map[string]bool{
 }
 
 var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true}
-
-// rawTextTags are elements whose content the HTML parser does not tokenize as markup; their
-// text is copied through untouched.
-var rawTextTags = map[string]bool{
-	"style": true, "textarea": true, "title": true, "xmp": true, "iframe": true,
-	"noembed": true, "noframes": true, "noscript": true,
-}
 
 // assetURLFor resolves raw (referenced from fromPath) to a workspace asset and returns the URL
 // the document uses for it.
@@ -102,8 +106,9 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 	return p, true
 }
 
-// document rewrites the entry (REFERENCE §5.2) in one pass over its markup and records the
-// diagnostics of passes 1–4.
+// document rewrites the entry (REFERENCE §5.2) in one pass over its tokens (tokenize: the
+// browser's tokenization, checked against a spec-conformant tree builder) and records the
+// diagnostics of passes 1–4. The bridge goes at bridgeOffset.
 func (c *compiler) document(entry *File) string {
 	src := entry.Source
 	var b strings.Builder
@@ -112,107 +117,157 @@ func (c *compiler) document(entry *File) string {
 		// of that size avoids repeated growth (module maps and data: URLs may still grow it).
 		b.Grow(len(src) + c.ix.textBytes + len(src)/4 + 8192)
 	}
-	afterHead, beforeBody, afterHTML, afterDoctype, firstScript := -1, -1, -1, -1, -1
-	lead := len(src) - len(strings.TrimLeft(src, " \t\n\r\f")) // offset of the first non-space byte
-	pos := 0
-	for pos < len(src) {
-		k := strings.IndexByte(src[pos:], '<')
-		if k < 0 {
-			b.WriteString(src[pos:])
-			break
+	toks, _ := tokenize(src)
+	c.entryPath = entry.Path
+	c.pageImportMaps(src, toks)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		raw := src[t.start:t.end]
+		if t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken {
+			b.WriteString(raw)
+			continue
 		}
-		i := pos + k
-		b.WriteString(src[pos:i])
+		if t.foreign {
+			// SVG/MathML: only style attributes and <image href> are rewritten.
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (t.name == "image" || strings.Contains(raw, "url(")) {
+				c.attrTag(&b, entry.Path, src, tag)
+			} else {
+				b.WriteString(raw)
+			}
+			continue
+		}
+		tag, ok := parseStartTag(src, t.start)
+		if !ok || tag.end != t.end {
+			b.WriteString(raw)
+			continue
+		}
 		switch {
-		case strings.HasPrefix(src[i:], "<!--"):
-			end := commentEnd(src, i)
-			b.WriteString(src[i:end])
-			pos = end
-		case i+1 < len(src) && (src[i+1] == '!' || src[i+1] == '?' || src[i+1] == '/'):
-			end := len(src)
-			if e := strings.IndexByte(src[i+1:], '>'); e >= 0 {
-				end = i + 1 + e + 1
+		case t.name == "link" && c.isStylesheetLink(tag):
+			c.stylesheetLink(&b, entry.Path, src, tag)
+		case t.name == "script":
+			text, endTag := "", ""
+			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
+				i++
+				text = src[toks[i].start:toks[i].end]
 			}
-			b.WriteString(src[i:end])
-			if src[i+1] == '!' && afterDoctype < 0 && i == lead &&
-				len(src)-i >= 9 && strings.EqualFold(src[i+2:i+9], "doctype") {
-				afterDoctype = b.Len()
+			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "script" {
+				i++
+				endTag = src[toks[i].start:toks[i].end]
 			}
-			pos = end
-		case i+1 < len(src) && isAlpha(src[i+1]):
-			t, ok := parseStartTag(src, i)
-			if !ok {
-				b.WriteString(src[i:])
-				pos = len(src)
-				break
+			c.script(&b, entry.Path, src, tag, text, endTag)
+		case t.name == "style":
+			text, endTag := "", ""
+			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
+				i++
+				text = src[toks[i].start:toks[i].end]
 			}
-			pos = t.end
-			switch {
-			case t.name == "head":
-				b.WriteString(src[t.start:t.end])
-				if afterHead < 0 {
-					afterHead = b.Len()
-				}
-			case t.name == "body":
-				if beforeBody < 0 {
-					beforeBody = b.Len()
-				}
-				b.WriteString(src[t.start:t.end])
-			case t.name == "html":
-				b.WriteString(src[t.start:t.end])
-				if afterHTML < 0 {
-					afterHTML = b.Len()
-				}
-			case t.name == "link" && c.isStylesheetLink(t):
-				c.stylesheetLink(&b, entry.Path, src, t)
-			case t.name == "script":
-				if firstScript < 0 {
-					firstScript = b.Len()
-				}
-				textEnd, after := scriptEnd(src, t.end)
-				c.script(&b, entry.Path, src, t, src[t.end:textEnd], src[textEnd:after])
-				pos = after
-			case assetTags[t.name]:
-				c.assetTag(&b, entry.Path, src, t)
-			case rawTextTags[t.name]:
-				_, after := rawTextEnd(src, t.end, t.name)
-				b.WriteString(src[t.start:after])
-				pos = after
-			case t.name == "plaintext":
-				b.WriteString(src[t.start:])
-				pos = len(src)
-			default:
-				b.WriteString(src[t.start:t.end])
+			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "style" {
+				i++
+				endTag = src[toks[i].start:toks[i].end]
 			}
+			c.styleElement(&b, entry.Path, src, tag, text, endTag)
+		case assetTags[t.name] || strings.Contains(raw, "url("):
+			c.attrTag(&b, entry.Path, src, tag)
 		default:
-			b.WriteByte('<')
-			pos = i + 1
+			b.WriteString(raw)
 		}
 	}
 	if c.diagOnly {
 		return ""
 	}
 	out := b.String()
-	if !c.opts.Bridge {
+	at := bridgeOffset(src, toks)
+	c.allModules()
+	head := c.importMapScript()
+	if c.opts.Bridge {
+		head = c.bridgeElement(entry) + head
+	}
+	if head == "" {
 		return out
 	}
-	at := 0
-	switch {
-	case afterHead >= 0:
-		at = afterHead
-	case beforeBody >= 0:
-		at = beforeBody
-	case afterHTML >= 0:
-		at = afterHTML
-	case afterDoctype >= 0:
-		at = afterDoctype
+	return out[:at] + head + out[at:]
+}
+
+// pageImportMaps reads the entry's own <script type="importmap"> elements (HTML namespace,
+// inline) into c.mods.page before any module script is walked.
+func (c *compiler) pageImportMaps(src string, toks []token) {
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.name != "script" || t.foreign || (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) {
+			continue
+		}
+		tag, ok := parseStartTag(src, t.start)
+		if !ok || scriptKind(tag) != scriptImportMap || toks[i+1].typ != html.TextToken {
+			continue
+		}
+		c.mods.page.add(src[toks[i+1].start:toks[i+1].end])
 	}
-	if firstScript >= 0 && firstScript < at {
-		// A script before that point (e.g. in a document without <head>) must already find
-		// the bridge: its errors and its module import are reported through it.
-		at = firstScript
+}
+
+// Script element kinds (HTML "prepare the script element": the type attribute, else the
+// language attribute, decides).
+const (
+	scriptClassic = iota
+	scriptModule
+	scriptImportMap
+	scriptData // any other type: not executed
+)
+
+func scriptKind(t htmlTag) int {
+	typ, _, hasType := t.attr("type")
+	v := strings.ToLower(strings.TrimSpace(typ.value))
+	if !hasType || typ.value == "" {
+		if lang, _, ok := t.attr("language"); ok && lang.value != "" {
+			v = "text/" + strings.ToLower(strings.TrimSpace(lang.value))
+		} else {
+			return scriptClassic
+		}
 	}
-	return out[:at] + BridgeScript(c.opts.Revision, c.opts.Nonce) + out[at:]
+	switch v {
+	case "module":
+		return scriptModule
+	case "importmap":
+		return scriptImportMap
+	case "text/javascript", "application/javascript", "application/ecmascript", "application/x-ecmascript",
+		"application/x-javascript", "text/ecmascript", "text/javascript1.0", "text/javascript1.1",
+		"text/javascript1.2", "text/javascript1.3", "text/javascript1.4", "text/javascript1.5",
+		"text/jscript", "text/livescript", "text/x-ecmascript", "text/x-javascript":
+		return scriptClassic
+	}
+	return scriptData
+}
+
+// bridgeOffset returns where the bridge goes in the entry (and in the output, whose prefix up
+// to there is the input's): right after a doctype preceded only by a byte order mark,
+// whitespace and comments, else at byte 0 (after a byte order mark). Nothing of the page can
+// then run before the bridge, and the document mode is unchanged (a script before the doctype
+// would switch to quirks mode).
+func bridgeOffset(src string, toks []token) int {
+	bom := 0
+	if strings.HasPrefix(src, "\ufeff") {
+		bom = len("\ufeff")
+	}
+	for _, t := range toks {
+		switch t.typ {
+		case html.CommentToken:
+			continue
+		case html.TextToken:
+			s := src[t.start:t.end]
+			if t.start == 0 {
+				s = s[bom:]
+			}
+			if strings.TrimLeft(s, " \t\n\r\f") == "" {
+				continue
+			}
+		case html.DoctypeToken:
+			if strings.HasSuffix(src[t.start:t.end], ">") {
+				return t.end
+			}
+			// A doctype cut off by the end of input would swallow the bridge's tag.
+		}
+		break
+	}
+	return bom
 }
 
 // isStylesheetLink: rel contains "stylesheet" or href ends in ".css" (query/hash allowed).
@@ -231,9 +286,25 @@ func (c *compiler) isStylesheetLink(t htmlTag) bool {
 	return strings.HasSuffix(strings.ToLower(h), ".css")
 }
 
-// stylesheetLink replaces a stylesheet link by an inline <style> or removes it.
+// linkDropAttrs are the <link> attributes that do not carry over to the <style> replacing it.
+var linkDropAttrs = map[string]bool{
+	"rel": true, "href": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
+	"referrerpolicy": true, "fetchpriority": true, "hreflang": true, "sizes": true, "imagesrcset": true,
+	"imagesizes": true, "charset": true, "rev": true, "target": true,
+}
+
+// stylesheetLink handles a link that names a stylesheet (rel contains "stylesheet", or href
+// ends in ".css"):
+//   - rel has the token "stylesheet" and neither "alternate" nor a disabled attribute: replaced
+//     by <style> carrying the link's other attributes (id, class, media, title, nonce, data-*,
+//     …) and data-workspace-source="path", with the CSS inlined;
+//   - alternate or disabled stylesheets, and any other rel (preload, prefetch, …): kept as
+//     <link> with every attribute, href becoming a data: URL of the inlined CSS, so the
+//     browser treats them as it would (alternate sheets off until switched on, preloads not
+//     applied);
+//   - href not naming a workspace CSS file: the link is removed.
 func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t htmlTag) {
-	href, _, ok := t.attr("href")
+	href, hrefIdx, ok := t.attr("href")
 	if !ok {
 		return
 	}
@@ -241,36 +312,104 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	if !ok || c.ix.text(p, LangCSS) == nil {
 		return
 	}
-	c.cssRoots = append(c.cssRoots, p)
+	rel, _, _ := t.attr("rel")
+	tokens := strings.Fields(strings.ToLower(rel.value))
+	_, _, disabled := t.attr("disabled")
+	isSheet, alternate := false, false
+	for _, r := range tokens {
+		isSheet = isSheet || r == "stylesheet"
+		alternate = alternate || r == "alternate"
+	}
+	if isSheet {
+		c.cssRoots = append(c.cssRoots, p)
+	}
 	if c.diagOnly {
 		return
 	}
-	b.WriteString(`<style data-workspace-source="`)
-	b.WriteString(escapeAttr(p))
-	b.WriteByte('"')
-	if media, _, ok := t.attr("media"); ok {
-		b.WriteString(` media="`)
-		b.WriteString(escapeAttr(media.value))
-		b.WriteByte('"')
+	text := c.inlineStylesheet(p)
+	if !isSheet || alternate || disabled {
+		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, attrIndexes(t, "integrity"))
+		return
 	}
-	b.WriteByte('>')
-	b.WriteString(escapeStyleText(c.inlineStylesheet(p)))
+	b.WriteString("<style")
+	seen := map[string]bool{}
+	for _, a := range t.attrs {
+		if linkDropAttrs[a.name] || seen[a.name] || a.name == "data-workspace-source" {
+			continue
+		}
+		seen[a.name] = true
+		b.WriteByte(' ')
+		b.WriteString(a.name)
+		if src[a.start:a.end] != "" && strings.Contains(src[a.start:a.end], "=") {
+			b.WriteString(`="`)
+			b.WriteString(escapeAttr(a.value))
+			b.WriteByte('"')
+		}
+	}
+	b.WriteString(` data-workspace-source="`)
+	b.WriteString(escapeAttr(p))
+	b.WriteString(`">`)
+	b.WriteString(escapeStyleText(text))
 	b.WriteString("</style>")
 }
 
+// styleElement rewrites the text of an inline HTML <style> like a linked stylesheet's
+// (@imports inlined, url() rewritten); text and endTag are its content and end tag.
+func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
+	out := text
+	if strings.Contains(text, "@") || strings.Contains(strings.ToLower(text), "url(") {
+		c.cssInline = append(c.cssInline, text)
+		if !c.diagOnly {
+			out = c.inlineCSSText(text, fromPath)
+		}
+	}
+	if c.diagOnly {
+		return
+	}
+	c.attrTag(b, fromPath, src, t)
+	b.WriteString(escapeStyleText(out))
+	b.WriteString(endTag)
+}
+
 // script handles one <script> element: text is its content, endTag its end tag as written.
+//
+//   - classic inline: untouched; data blocks (unknown type): untouched.
+//   - the page's import map: removed (merged into the document's one import map).
+//   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
+//     data: URL of the file (so the browser applies its timing); otherwise the file is inlined
+//     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed.
+//   - module (inline or src): an inline module script with the same attributes (minus src):
+//     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript).
 func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
-	typ, _, _ := t.attr("type")
-	isModule := strings.EqualFold(strings.TrimSpace(typ.value), "module")
+	kind := scriptKind(t)
 	srcAttr, srcIdx, hasSrc := t.attr("src")
-	if !hasSrc {
-		if !isModule {
+	switch {
+	case kind == scriptImportMap:
+		return
+	case kind == scriptData || (kind == scriptClassic && !hasSrc):
+		if kind == scriptClassic {
+			c.inlineScripts.WriteString(text)
+			c.inlineScripts.WriteByte('\n')
+		}
+		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(text)
 			b.WriteString(endTag)
-			return
 		}
-		c.moduleBootstrap(b, InlineModuleKeyPrefix+fromPath, "", text, fromPath)
+		return
+	case kind == scriptModule && !hasSrc:
+		c.inlineScripts.WriteString(text)
+		c.inlineScripts.WriteByte('\n')
+		code := c.moduleScript("", text, fromPath)
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+			b.WriteString(code)
+			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
+			b.WriteString(endTag)
+			if endTag == "" {
+				b.WriteString("</script>")
+			}
+		}
 		return
 	}
 	p, ok := c.checkLocal(passScripts, labelScript, fromPath, srcAttr.value, false)
@@ -281,35 +420,74 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	if f == nil {
 		return
 	}
-	if isModule {
-		c.moduleBootstrap(b, moduleSpecifier(p), p, f.Source, p)
+	if kind == scriptModule {
+		c.moduleScript(p, f.Source, p)
+		if !c.diagOnly {
+			writeTag(b, src, t, nil, map[int]bool{srcIdx: true})
+			b.WriteString("import " + jsonString(VirtualURL(p)) + ";</script>")
+		}
 		return
 	}
 	if c.diagOnly {
 		return
 	}
+	code := f.Source + "\n//# sourceURL=" + sourceURLPath(p) + "\n"
+	_, _, isDefer := t.attr("defer")
+	_, _, isAsync := t.attr("async")
+	if isDefer || isAsync {
+		// integrity would name the file's hash, not the data: URL's content (sourceURL added).
+		writeTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, attrIndexes(t, "integrity"))
+		b.WriteString("</script>")
+		return
+	}
 	writeTag(b, src, t, nil, map[int]bool{srcIdx: true})
-	b.WriteString(jsscan.EscapeClassicScript(f.Source))
+	b.WriteString(jsscan.EscapeClassicScript(code))
 	b.WriteString("</script>")
 }
 
-// assetTag rewrites data/href/poster/src attributes that name a workspace asset.
-func (c *compiler) assetTag(b *strings.Builder, fromPath, src string, t htmlTag) {
+// attrTag writes a start tag with its URL-bearing attributes rewritten: on asset elements
+// (assetTags) data/href/poster/src naming a workspace asset get the asset's URL and srcset
+// candidates likewise; on every element url() references in a style attribute are rewritten.
+// Local references that name no asset become virtual URLs in the preview (virtualRef), so
+// they never reach the studio's server.
+func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) {
 	var set map[int]string
+	put := func(i int, v string) {
+		if set == nil {
+			set = map[int]string{}
+		}
+		set[i] = v
+	}
 	seen := map[string]bool{}
+	isAsset := assetTags[t.name]
 	for i, a := range t.attrs {
-		if !assetAttrs[a.name] || seen[a.name] {
+		if seen[a.name] {
 			continue
 		}
 		seen[a.name] = true
-		if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
-			continue
-		}
-		if u, ok := c.assetURLFor(a.value, fromPath); ok {
-			if set == nil {
-				set = map[int]string{}
+		switch {
+		case a.name == "style":
+			if strings.Contains(strings.ToLower(a.value), "url(") {
+				if v := c.styleAttr(a.value, fromPath); v != a.value {
+					put(i, v)
+				}
 			}
-			set[i] = u
+		case isAsset && a.name == "srcset" && (t.name == "img" || t.name == "source"):
+			if v := c.srcset(a.value, fromPath); v != a.value {
+				put(i, v)
+			}
+		case isAsset && assetAttrs[a.name]:
+			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
+				if u, ok := c.virtualRef(a.value, fromPath); ok {
+					put(i, u)
+				}
+				continue
+			}
+			if u, ok := c.assetURLFor(a.value, fromPath); ok {
+				put(i, u)
+			} else if u, ok := c.virtualRef(a.value, fromPath); ok {
+				put(i, u)
+			}
 		}
 	}
 	if c.diagOnly {
@@ -318,8 +496,122 @@ func (c *compiler) assetTag(b *strings.Builder, fromPath, src string, t htmlTag)
 	writeTag(b, src, t, set, nil)
 }
 
+// styleAttr rewrites the url() references of a style attribute's declarations.
+func (c *compiler) styleAttr(v, fromPath string) string {
+	res := cssscan.Scan(v)
+	var b strings.Builder
+	last := 0
+	for _, r := range res.Refs {
+		if r.Kind != cssscan.URL {
+			continue
+		}
+		b.WriteString(v[last:r.Start])
+		b.WriteString(c.cssURL(r, v, fromPath))
+		last = r.End
+	}
+	b.WriteString(v[last:])
+	return b.String()
+}
+
+// srcset rewrites the URLs of a srcset attribute (HTML "parse a srcset attribute": candidates
+// separated by commas, each a URL followed by optional descriptors), keeping the rest as is.
+func (c *compiler) srcset(v, fromPath string) string {
+	var b strings.Builder
+	i := 0
+	for i < len(v) {
+		j := i
+		for j < len(v) && (isHTMLSpace(v[j]) || v[j] == ',') {
+			j++
+		}
+		b.WriteString(v[i:j])
+		i = j
+		for j < len(v) && !isHTMLSpace(v[j]) {
+			j++
+		}
+		url := v[i:j]
+		trail := len(url) - len(strings.TrimRight(url, ","))
+		url = url[:len(url)-trail]
+		if url != "" {
+			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, url, true); ok {
+				if u, ok := c.assetURLFor(url, fromPath); ok {
+					url = u
+				} else if u, ok := c.virtualRef(url, fromPath); ok {
+					url = u
+				}
+			} else if u, ok := c.virtualRef(url, fromPath); ok {
+				url = u
+			}
+		}
+		b.WriteString(url)
+		b.WriteString(v[j-trail : j])
+		i = j
+		if trail > 0 {
+			continue
+		}
+		// descriptors up to the next comma outside parentheses
+		depth := 0
+		for j < len(v) && !(v[j] == ',' && depth == 0) {
+			switch v[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth > 0 {
+					depth--
+				}
+			}
+			j++
+		}
+		b.WriteString(v[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// virtualRef returns the virtual URL (VirtualURL) of a local reference raw made from the file
+// at fromPath, keeping its query and fragment: in the preview (Options.Bridge) only, where
+// a relative URL would otherwise resolve against the studio page. ok is false for
+// non-local references and outside the preview.
+func (c *compiler) virtualRef(raw, fromPath string) (string, bool) {
+	if !c.opts.Bridge || classify(raw) != refLocal {
+		return "", false
+	}
+	t := trimRef(raw)
+	suffix := ""
+	if i := strings.IndexAny(t, "?#"); i >= 0 {
+		suffix = t[i:]
+	}
+	p, ok := resolvePath(raw, fromPath)
+	if !ok {
+		p = ""
+		if fromPath != "" && !strings.HasPrefix(t, "/") {
+			if i := strings.LastIndexByte(fromPath, '/'); i >= 0 {
+				p = fromPath[:i+1]
+			}
+		}
+		if d, ok := decodeURIComponent(strings.TrimSuffix(t, suffix)); ok && strings.Trim(d, "./") == "" {
+			return ModuleSpecifierPrefix + sourceURLPath(p) + suffix, true
+		}
+		return "", false
+	}
+	return VirtualURL(p) + suffix, true
+}
+
 // diagnostics runs pass 5 (reachable CSS) and returns the deduplicated list.
 func (c *compiler) diagnostics(entry *File) []Diagnostic {
 	c.reachableCSS()
 	return c.diags.list()
+}
+
+// attrIndexes returns the indexes of t's attributes called name (for writeTag's drop set).
+func attrIndexes(t htmlTag, name string) map[int]bool {
+	var m map[int]bool
+	for i, a := range t.attrs {
+		if a.name == name {
+			if m == nil {
+				m = map[int]bool{}
+			}
+			m[i] = true
+		}
+	}
+	return m
 }

@@ -20,6 +20,8 @@ func FuzzCompile(f *testing.F) {
 	f.Add(`<head`, `url(`, `import`)
 	f.Add(`<!-- <head> --><script>`+"\xff"+`</script><body>`, `</style>`, `"</script><!--"`)
 	f.Add(`<img src="a%20b.png" data=x poster=/a.png><link href=s.css?x><script src='c.js' async></script><plaintext><head>`, `@import "../s.css"`, `import "/m.js"`)
+	f.Add(`<!doctype html><script type=importmap>{"imports":{"x":"./m.js","y/":"./"}}</script><style>@import "s.css" layer(a) supports(display:grid) print;p{background:url(a.png)}</style><img srcset="a.png 1x,, c.js 2x" style="background:url(a.png)"><link rel="alternate stylesheet" id=t href=s.css><script src=c.js defer></script><script type=module>import "x"; import "y/c.js"; new URL("a.png", import.meta.url)</script>`,
+		`@import url(t.css) layer; @import "https://e/x.css" screen;`, `import d from "./s.css" with {type:"css"}; import.meta.url`)
 	f.Fuzz(func(t *testing.T, page, sheet, module string) {
 		files := []File{
 			htmlFile("index.html", page),
@@ -46,7 +48,7 @@ func FuzzCompile(f *testing.F) {
 				t.Fatal("bridge injected without Bridge")
 			}
 		}
-		if !strings.Contains(inputs, BootstrapAttr) && !strings.Contains(inputs, BridgeAttr) {
+		if !strings.Contains(inputs, ImportMapAttr) && !strings.Contains(inputs, BridgeAttr) {
 			for _, s := range generatedScripts(r.HTML) {
 				if jsscan.HasUnsafeSequence(s) {
 					t.Fatalf("generated script with an unsafe sequence: %q", s)
@@ -55,6 +57,44 @@ func FuzzCompile(f *testing.F) {
 		}
 		if !equalDiags(Diagnose(files), r.Diagnostics) {
 			t.Fatal("Diagnose differs from Compile")
+		}
+	})
+}
+
+// FuzzBridgeFirst: for any entry document, the tokens cover the input exactly, and the bridge
+// is the first script element that a spec-conformant tree builder (golang.org/x/net/html)
+// finds in the compiled document, an HTML script element (issue 13 item 8).
+func FuzzBridgeFirst(f *testing.F) {
+	for _, s := range []string{
+		`<!doctype html><svg><style><script>1</script></style></svg>`,
+		`<math><mi><style><script>1</script></style></mi></math>`,
+		"\ufeff<!--x--><!DOCTYPE html><table><svg><title><script>1</script>",
+		`<svg><foreignObject><style></style></foreignObject><desc><script>`,
+		`<select><svg><style><script>1</script>`,
+		`<template><svg><style><script>1</script></style></svg></template><script>2</script>`,
+		`<svg><![CDATA[</svg><script>1</script>]]>`,
+		`<noscript><script>1</script></noscript><plaintext><script>`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		if strings.Contains(page, BridgeAttr) {
+			return
+		}
+		toks, _ := tokenize(page)
+		pos := 0
+		for _, tk := range toks {
+			if tk.start != pos || tk.end < tk.start {
+				t.Fatalf("token %+v does not continue at %d", tk, pos)
+			}
+			pos = tk.end
+		}
+		if pos != len(page) {
+			t.Fatalf("tokens cover %d of %d bytes", pos, len(page))
+		}
+		out := Compile([]File{htmlFile("index.html", page), js("c.js", "1")}, Options{Revision: 1, Nonce: "n", Bridge: true}).HTML
+		if n := firstScript(out); !isBridge(n) {
+			t.Fatalf("first script is not the bridge:\n%s", out)
 		}
 	})
 }

@@ -47,6 +47,7 @@ var goldenCases = []goldenCase{
 	{name: "no-head"},
 	{name: "no-head-no-body"},
 	{name: "script-before-body"},
+	{name: "svg-style"},
 }
 
 const (

@@ -1,51 +1,128 @@
 package preview
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/webcoding/studio/wasm/preview/jsscan"
 )
 
-// MaxModuleImports is the number of distinct local modules followed per module graph, the
-// root excluded. The next new local import is replaced by a data: module throwing
-// "JavaScript module import limit exceeded at: X" and reported as module-graph-limit
-// (REFERENCE §4, §5.3, §5.4).
+// MaxModuleImports is the number of distinct local modules followed per module script, the
+// root excluded (modules already in the document's graph are reused and not counted). The
+// next new local import is replaced by a data: module throwing "JavaScript module import limit
+// exceeded at: X" and reported as module-graph-limit (REFERENCE §4, §5.3, §5.4).
 const MaxModuleImports = 32
 
-// BootstrapAttr marks a module bootstrap <script>; its value is the root module key.
-const BootstrapAttr = "data-workspace-module"
+// ImportMapAttr marks the one import map the compiler emits (right after the bridge).
+const ImportMapAttr = "data-workspace-importmap"
 
-type module struct {
-	key    string // module-map key: the specifier, or the inline key for an inline root
-	from   string // path relative references resolve against (and diagnostics name)
-	source string
+// moduleGraph is the document's one module graph: every workspace module any module script
+// reaches, in discovery order, keyed by virtual URL in the emitted import map.
+type moduleGraph struct {
+	order []string // virtual URLs in discovery order
+	// computed is set when some module has an import(expr) with a computed argument: every
+	// workspace JavaScript file is then mapped (allModules), since any may be asked for.
+	computed bool
+	target   map[string]string // virtual URL → data: URL of the rewritten module
+	byPath   map[string]string // workspace path → specifier written into importing modules
+	page     pageImportMap     // the entry's own import map(s)
 }
 
-// moduleBootstrap walks the module graph from one module script (REFERENCE §5.3), records
-// diagnostic pass 3, and writes the bootstrap <script>. rootPath is "" for an inline root.
+// pageImportMap is the merged "imports" of the entry's <script type="importmap"> elements
+// (first definition of a key wins, as browsers merge import maps).
+type pageImportMap struct {
+	keys    []string
+	targets map[string]string
+}
+
+// add merges the JSON text of one page import map; invalid JSON is ignored (as the browser
+// ignores it, reporting an error on the console).
+func (m *pageImportMap) add(text string) {
+	var v struct {
+		Imports map[string]string `json:"imports"`
+	}
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return
+	}
+	keys := make([]string, 0, len(v.Imports))
+	for k := range v.Imports {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if m.targets == nil {
+		m.targets = map[string]string{}
+	}
+	for _, k := range keys {
+		if _, dup := m.targets[k]; !dup {
+			m.targets[k] = v.Imports[k]
+			m.keys = append(m.keys, k)
+		}
+	}
+}
+
+// lookup applies the import map's "imports" to a bare specifier: an exact key, else the
+// longest key ending in "/" that prefixes it (HTML "resolve an imports match").
+func (m *pageImportMap) lookup(spec string) (string, bool) {
+	if t, ok := m.targets[spec]; ok {
+		return t, true
+	}
+	best := ""
+	for _, k := range m.keys {
+		if strings.HasSuffix(k, "/") && strings.HasPrefix(spec, k) && len(k) > len(best) {
+			best = k
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	t := m.targets[best]
+	if !strings.HasSuffix(t, "/") {
+		return "", false
+	}
+	return t + spec[len(best):], true
+}
+
+// moduleScript walks the module graph from one module script (REFERENCE §5.3, issue 13 item
+// 2), records diagnostic pass 3, and returns the rewritten text of the root. rootPath is ""
+// for an inline module (whose text is rootSource and whose references resolve against the
+// entry, from).
 //
-// The walk is breadth-first in reference order; each module path is visited once, so cycles
-// are fine. For each reference: ignored ("data:", "blob:", …) → kept; external → a data:
-// module throwing "External module import blocked: X"; local-looking ("." or "/" first) and a
-// workspace JavaScript file → its specifier (new files count against MaxModuleImports);
-// local-looking otherwise → a data: module throwing "Missing local module import: X"; bare →
-// kept.
-func (c *compiler) moduleBootstrap(b *strings.Builder, rootKey, rootPath, rootSource, from string) {
-	mods := []module{{rootKey, from, rootSource}}
-	inGraph := map[string]string{}
+// Every reached module is rewritten once: its references become virtual URLs
+// (VirtualURL(path)) that the document's import map maps to data: URLs, `import.meta.url`
+// becomes the module's virtual URL, and "//# sourceURL=<path>" is appended. For each
+// reference: ignored ("data:", "blob:", …) → kept; external → a data: module throwing
+// "External module import blocked: X"; bare → resolved through the page's own import map
+// (local targets are followed like relative references, external targets kept), else kept and
+// reported as unsupported; local and a workspace JavaScript, JSON or CSS file → its virtual URL
+// (new JavaScript files count against MaxModuleImports); local otherwise → a data: module
+// throwing "Missing local module import: X".
+func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
+	g := &c.mods
+	type pending struct{ path, source string }
+	var queue []pending
+	rootURL := VirtualURL(from)
 	if rootPath != "" {
-		inGraph[rootPath] = rootKey
+		if _, done := g.byPath[rootPath]; done {
+			return ""
+		}
+		g.byPath[rootPath] = VirtualURL(rootPath)
+		queue = append(queue, pending{rootPath, rootSource})
+		rootURL = VirtualURL(rootPath)
 	}
 	followed := 0
-	out := make([]string, 0, 1)
-	for i := 0; i < len(mods); i++ {
-		m := mods[i]
+	rewrite := func(src, from, selfURL string) string {
 		var sb strings.Builder
 		if !c.diagOnly {
-			sb.Grow(len(m.source) + 256)
+			sb.Grow(len(src) + 256)
 		}
-		last := 0
-		for _, r := range jsscan.FindRefs(m.source) {
+		type edit struct {
+			start, end int
+			text       string
+		}
+		var edits []edit
+		for _, r := range jsscan.FindRefs(src) {
 			v := r.Value
 			req := trimRef(v)
 			repl := ""
@@ -53,90 +130,195 @@ func (c *compiler) moduleBootstrap(b *strings.Builder, rootKey, rootPath, rootSo
 			case refIgnored:
 				continue
 			case refExternal:
-				c.diags.external(passModules, labelModuleImport, m.from, req)
+				c.diags.external(passModules, labelModuleImport, from, req)
 				repl = dataModule("External module import blocked: " + req)
 			default:
+				base := from
 				if !(strings.HasPrefix(req, ".") || strings.HasPrefix(req, "/") || strings.HasPrefix(req, "\\")) {
-					c.diags.add(passModules, DiagUnsupportedModule, labelModuleImport, m.from, req,
-						"Bare module specifier is unavailable in the standalone preview: "+req)
-					continue
+					t, ok := g.page.lookup(req)
+					if !ok {
+						c.diags.add(passModules, DiagUnsupportedModule, labelModuleImport, from, req,
+							"Bare module specifier is unavailable in the standalone preview: "+req)
+						continue
+					}
+					if classify(t) != refLocal {
+						// External target: the emitted import map keeps the page's entry; the
+						// network policy decides at run time.
+						if classify(t) == refExternal {
+							c.diags.external(passModules, labelModuleImport, from, trimRef(t))
+						}
+						continue
+					}
+					v, base = t, c.entryPath // import map addresses resolve against the document
 				}
-				p, ok := resolvePath(v, m.from)
+				p, ok := resolvePath(v, base)
 				var f *File
 				if ok {
-					f = c.ix.text(p, LangJS)
+					f = c.ix.get(p)
+					if f != nil && (f.Kind == KindAsset || !moduleLanguage(f)) {
+						f = nil
+					}
 				}
 				switch {
 				case f == nil:
 					if !ok || c.ix.get(p) == nil {
-						c.diags.missing(passModules, labelModuleImport, m.from, req)
+						c.diags.missing(passModules, labelModuleImport, from, req)
 					}
 					repl = dataModule("Missing local module import: " + req)
-				case inGraph[p] != "":
-					repl = inGraph[p]
+				case g.byPath[p] != "":
+					repl = g.byPath[p]
+				case f.Language != LangJS:
+					repl = VirtualURL(p)
+					g.byPath[p] = repl
+					if !c.diagOnly {
+						mime := "application/json"
+						if f.Language == LangCSS {
+							mime = "text/css"
+						}
+						g.add(repl, "data:"+mime+";charset=utf-8;base64,"+base64.StdEncoding.EncodeToString([]byte(f.Source)))
+					}
 				case followed >= MaxModuleImports:
-					c.diags.add(passModules, DiagModuleGraphLimit, labelModuleImport, m.from, req,
+					c.diags.add(passModules, DiagModuleGraphLimit, labelModuleImport, from, req,
 						"JavaScript module graph limit (32) reached; import was not inspected: "+req)
 					repl = dataModule("JavaScript module import limit exceeded at: " + req)
 				default:
 					followed++
-					repl = moduleSpecifier(p)
-					inGraph[p] = repl
-					mods = append(mods, module{repl, p, f.Source})
+					repl = VirtualURL(p)
+					g.byPath[p] = repl
+					queue = append(queue, pending{p, f.Source})
 				}
 			}
-			if c.diagOnly {
+			edits = append(edits, edit{r.Start, r.End, string(r.Quote) + repl + string(r.Quote)})
+		}
+		if c.diagOnly {
+			return ""
+		}
+		metas := jsscan.FindImportMetaURL(src)
+		dyns := jsscan.FindDynamicImports(src)
+		if len(dyns) > 0 {
+			g.computed = true
+		}
+		if len(metas) > 0 || len(dyns) > 0 {
+			var ins []edit // insertions go before replacements at the same offset
+			for _, d := range dyns {
+				ins = append(ins, edit{d.ArgStart, d.ArgStart, dynamicResolvePrefix}, edit{d.ArgEnd, d.ArgEnd, "," + jsonString(selfURL) + ")"})
+			}
+			for _, m := range metas {
+				edits = append(edits, edit{m[0], m[1], "(" + jsonString(selfURL) + ")"})
+			}
+			edits = append(ins, edits...)
+			sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+		}
+		last := 0
+		for _, e := range edits {
+			if e.start < last {
 				continue
 			}
-			sb.WriteString(m.source[last:r.Start])
-			sb.WriteByte(r.Quote)
-			sb.WriteString(repl)
-			sb.WriteByte(r.Quote)
-			last = r.End
+			sb.WriteString(src[last:e.start])
+			sb.WriteString(e.text)
+			last = e.end
 		}
+		sb.WriteString(src[last:])
+		return sb.String()
+	}
+	var root string
+	if rootPath == "" {
+		root = rewrite(rootSource, from, rootURL)
+	}
+	for i := 0; i < len(queue); i++ {
+		m := queue[i]
+		out := rewrite(m.source, m.path, VirtualURL(m.path))
 		if !c.diagOnly {
-			sb.WriteString(m.source[last:])
-			out = append(out, sb.String())
+			out += "\n//# sourceURL=" + sourceURLPath(m.path) + "\n"
+			g.add(VirtualURL(m.path), "data:text/javascript;charset=utf-8;base64,"+base64.StdEncoding.EncodeToString([]byte(out)))
 		}
 	}
-	if c.diagOnly {
-		return
-	}
-	b.WriteString("<script ")
-	b.WriteString(BootstrapAttr)
-	b.WriteString(`="`)
-	b.WriteString(escapeAttr(rootKey))
-	b.WriteString(`">(function(){"use strict";var modules={`)
-	for i, m := range mods {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeJSONString(b, m.key)
-		b.WriteByte(':')
-		writeJSONString(b, out[i])
-	}
-	b.WriteString("},root=")
-	b.WriteString(jsonString(rootKey))
-	b.WriteString(",prefix=")
-	b.WriteString(jsonString(ModuleSpecifierPrefix))
-	b.WriteString(bootstrapTail)
-	b.WriteString(jsonString(bridgeGlobal))
-	b.WriteString(bootstrapEnd)
+	return root
 }
 
-// bootstrapTail and bootstrapEnd are the run-time part of a bootstrap script: one Blob URL
-// per module, an import map from every workspace specifier to its Blob URL, revocation on
-// pagehide, a dynamic import of the root handed to the bridge (if present) and re-thrown
-// asynchronously when it rejects, so the window error handler sees it.
-const bootstrapTail = `,urls={},imports={},k;` +
-	`for(k in modules){if(Object.prototype.hasOwnProperty.call(modules,k)){urls[k]=URL.createObjectURL(new Blob([modules[k]],{type:"text/javascript"}));if(k.indexOf(prefix)===0)imports[k]=urls[k];}}` +
-	`var map=document.createElement("script");map.type="importmap";map.textContent=JSON.stringify({imports:imports});` +
-	`(document.head||document.documentElement).appendChild(map);` +
-	`window.addEventListener("pagehide",function(){for(var u in urls)URL.revokeObjectURL(urls[u]);});` +
-	`var p=import(urls[root]);var bridge=window[`
+// dynamicResolvePrefix wraps the argument of a computed import(expr): a string starting with
+// "./", "../" or "/" is resolved against the importing module's virtual URL (its real base is a
+// data: URL), anything else is passed through (bare specifiers go through the import map).
+const dynamicResolvePrefix = `(function(s,b){return typeof s==="string"&&/^\.{0,2}\//.test(s)?new URL(s,b).href:s})(`
 
-const bootstrapEnd = `];if(bridge&&typeof bridge.track==="function")bridge.track(p);` +
-	`p.catch(function(e){setTimeout(function(){throw e;},0);});})();</script>`
+// allModules adds every workspace JavaScript file not yet in the graph to it (after a computed
+// import(expr)), without diagnostics: these files are only mapped, not known to be loaded.
+func (c *compiler) allModules() {
+	if !c.mods.computed || c.diagOnly {
+		return
+	}
+	c.diags.muted = true
+	defer func() { c.diags.muted = false }()
+	for i := range c.ix.files {
+		f := &c.ix.files[i]
+		if f.Kind == KindAsset || f.Language != LangJS || c.mods.byPath[f.Path] != "" {
+			continue
+		}
+		c.moduleScript(f.Path, f.Source, f.Path)
+	}
+}
+
+func (g *moduleGraph) add(url, data string) {
+	if _, dup := g.target[url]; dup {
+		return
+	}
+	g.target[url] = data
+	g.order = append(g.order, url)
+}
+
+// moduleLanguage: files a module graph can import (JavaScript, JSON modules, CSS modules).
+func moduleLanguage(f *File) bool {
+	return f.Language == LangJS || f.Language == LangJSON || f.Language == LangCSS
+}
+
+// importMapScript returns the document's import map element: every module of the graph
+// (virtual URL → data: URL) and the page's own entries whose targets are not workspace files
+// (kept as written), or "" when there is nothing to map. '<' in the JSON is escaped.
+func (c *compiler) importMapScript() string {
+	g := &c.mods
+	var ext []string
+	for _, k := range g.page.keys {
+		if classify(g.page.targets[k]) != refLocal {
+			ext = append(ext, k)
+		}
+	}
+	if len(g.order) == 0 && len(ext) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(`<script type="importmap" ` + ImportMapAttr + `>{"imports":{`)
+	n := 0
+	for _, k := range ext {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		writeJSONString(&b, k)
+		b.WriteByte(':')
+		writeJSONString(&b, g.page.targets[k])
+	}
+	for _, u := range g.order {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		writeJSONString(&b, u)
+		b.WriteByte(':')
+		writeJSONString(&b, g.target[u])
+	}
+	b.WriteString("}}</script>")
+	return b.String()
+}
+
+// sourceURLPath is a workspace path as written after "//# sourceURL=": percent-encoded where a
+// character could end the comment or the script element.
+func sourceURLPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = encodeURIComponent(s)
+	}
+	return strings.Join(segs, "/")
+}
 
 // dataModule returns a data: JavaScript module whose evaluation throws Error(message).
 func dataModule(message string) string {

@@ -3,6 +3,7 @@
 package preview
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,8 +15,8 @@ import (
 )
 
 // These tests run the generated JavaScript under Node.js when it is installed (skipped
-// otherwise): the bridge runtime against a fake window, and inlined classic scripts against
-// their originals.
+// otherwise): inlined classic scripts against their originals. The runtime (RuntimeScript)
+// is tested in Chromium (e2e/fidelity), where its DOM and frame APIs exist.
 
 func runNode(t *testing.T, script string, flags ...string) []byte {
 	t.Helper()
@@ -33,147 +34,6 @@ func runNode(t *testing.T, script string, flags ...string) []byte {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
 	return out
-}
-
-const bridgeHarness = `
-const vm = require('vm');
-const BRIDGE = %BRIDGE%;
-async function scenario(steps) {
-  const messages = [], listeners = {}, timers = [];
-  let consoleCalls = 0;
-  const win = {
-    parent: { postMessage(m, origin) { messages.push({origin, ...JSON.parse(JSON.stringify(m))}); } },
-    addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); },
-    console: { log() { consoleCalls++; }, warn() { consoleCalls++; }, error() { consoleCalls++; } },
-  };
-  const ctx = vm.createContext({ window: win, setTimeout: (fn) => timers.push(fn) });
-  vm.runInContext(BRIDGE, ctx);
-  const tick = () => new Promise((r) => setImmediate(r));
-  const fire = (type, ev) => (listeners[type] || []).forEach((fn) => fn(ev));
-  const flush = async () => { await tick(); while (timers.length) { timers.shift()(); await tick(); } };
-  const api = { win, fire, flush, tick, ctx, resolveLater: null };
-  await steps(api);
-  return { messages, consoleCalls };
-}
-(async () => {
-  const out = {};
-  out.ready = await scenario(async (a) => { a.fire('load', {}); await a.flush(); });
-  out.readyNeedsLoad = await scenario(async (a) => { await a.flush(); });
-  out.errorFirst = await scenario(async (a) => {
-    a.fire('error', { message: 'boom' }); a.fire('error', { message: 'second' });
-    a.fire('unhandledrejection', { reason: new Error('third') }); a.fire('load', {}); await a.flush();
-  });
-  out.errorDefault = await scenario(async (a) => { a.fire('error', {}); await a.flush(); });
-  out.errorLong = await scenario(async (a) => { a.fire('error', { message: '\u{1F600}'.repeat(300) }); });
-  out.rejectionDefault = await scenario(async (a) => { a.fire('unhandledrejection', { reason: undefined }); });
-  out.rejectionString = await scenario(async (a) => { a.fire('unhandledrejection', { reason: 'plain reason' }); });
-  out.trackReject = await scenario(async (a) => {
-    a.win.__webcodingPreviewBridge.track(Promise.reject(new Error('Missing local module import: ./x.js')));
-    a.fire('load', {}); await a.flush();
-  });
-  out.trackPending = await scenario(async (a) => {
-    let resolve; const p = new Promise((r) => { resolve = r; });
-    a.win.__webcodingPreviewBridge.track(p);
-    a.fire('load', {}); await a.flush();
-    a.win.parent.postMessage({ type: 'marker' }, 'test');
-    resolve(); await a.flush();
-  });
-  out.loadHandlerError = await scenario(async (a) => {
-    a.fire('load', {}); a.fire('error', { message: 'from a later load handler' }); await a.flush();
-  });
-  out.console = await scenario(async (a) => {
-    for (let i = 0; i < 150; i++) a.win.console.log('x'.repeat(1000), i, { k: i });
-    a.win.console.warn('w'); a.win.console.error(new Error('e'));
-  });
-  out.consoleLevels = await scenario(async (a) => {
-    a.win.console.log('l', 1, null, [1, 2]); a.win.console.warn('w'); a.win.console.error(new TypeError('bad'));
-  });
-  out.globalReadOnly = await scenario(async (a) => {
-    try { a.win.__webcodingPreviewBridge = null; } catch (e) {}
-    a.win.parent.postMessage({ type: String(typeof a.win.__webcodingPreviewBridge.track) }, 'test');
-  });
-  console.log(JSON.stringify(out));
-})().catch((e) => { console.error(e); process.exit(1); });
-`
-
-type bridgeMsg struct {
-	Origin   string `json:"origin"`
-	Type     string `json:"type"`
-	Revision int64  `json:"revision"`
-	Nonce    string `json:"nonce"`
-	Message  string `json:"message"`
-	Level    string `json:"level"`
-	Text     string `json:"text"`
-}
-
-type bridgeRun struct {
-	Messages     []bridgeMsg `json:"messages"`
-	ConsoleCalls int         `json:"consoleCalls"`
-}
-
-func TestBridgeRuntimeUnderNode(t *testing.T) {
-	s := BridgeScript(9, "mount-nonce")
-	body := strings.TrimSuffix(strings.TrimPrefix(s, "<script "+BridgeAttr+">"), "</script>")
-	out := runNode(t, strings.Replace(bridgeHarness, "%BRIDGE%", jsonString(body), 1))
-	var runs map[string]bridgeRun
-	if err := json.Unmarshal(out, &runs); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	types := func(name string) []string {
-		var ts []string
-		for _, m := range runs[name].Messages {
-			ts = append(ts, m.Type)
-		}
-		return ts
-	}
-	expectTypes := func(name string, want ...string) {
-		t.Helper()
-		if got := types(name); strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Errorf("%s: message types %v, want %v", name, got, want)
-		}
-	}
-	expectTypes("ready", MessageReady)
-	if m := runs["ready"].Messages[0]; m.Revision != 9 || m.Nonce != "mount-nonce" || m.Origin != "*" {
-		t.Errorf("ready message = %+v", m)
-	}
-	expectTypes("readyNeedsLoad")
-	expectTypes("errorFirst", MessageError)
-	if m := runs["errorFirst"].Messages[0]; m.Message != "boom" || m.Revision != 9 || m.Nonce != "mount-nonce" {
-		t.Errorf("error message = %+v", m)
-	}
-	expectTypes("errorDefault", MessageError)
-	if got := runs["errorDefault"].Messages[0].Message; got != DefaultErrorMessage {
-		t.Errorf("default error = %q", got)
-	}
-	if got := runs["errorLong"].Messages[0].Message; got != strings.Repeat("\U0001F600", MaxErrorMessageChars) {
-		t.Errorf("long error has %d code points, want %d", len([]rune(got)), MaxErrorMessageChars)
-	}
-	if got := runs["rejectionDefault"].Messages[0].Message; got != DefaultRejectionMessage {
-		t.Errorf("default rejection = %q", got)
-	}
-	if got := runs["rejectionString"].Messages[0].Message; got != "plain reason" {
-		t.Errorf("string rejection = %q", got)
-	}
-	expectTypes("trackReject", MessageError)
-	if got := runs["trackReject"].Messages[0].Message; got != "Missing local module import: ./x.js" {
-		t.Errorf("tracked rejection = %q", got)
-	}
-	expectTypes("trackPending", "marker", MessageReady)
-	expectTypes("loadHandlerError", MessageError)
-	c := runs["console"]
-	if len(c.Messages) != MaxConsoleMessages || c.ConsoleCalls != 152 {
-		t.Errorf("console: %d messages (want %d), %d original calls (want 152)", len(c.Messages), MaxConsoleMessages, c.ConsoleCalls)
-	}
-	for _, m := range c.Messages {
-		if m.Type != MessageConsole || m.Level != "log" || len([]rune(m.Text)) != MaxConsoleTextChars {
-			t.Fatalf("console message %+v (text %d chars)", m.Type, len([]rune(m.Text)))
-		}
-	}
-	levels := runs["consoleLevels"].Messages
-	if len(levels) != 3 || levels[0].Text != "l 1 null [1,2]" || levels[1].Level != "warn" || levels[2].Level != "error" || levels[2].Text != "TypeError: bad" {
-		t.Errorf("console levels = %+v", levels)
-	}
-	expectTypes("globalReadOnly", "function")
 }
 
 const escapeHarness = `
@@ -206,92 +66,10 @@ func TestEscapedClassicScriptSemanticsUnderNode(t *testing.T) {
 	}
 }
 
-const bootstrapHarness = `
-const vm = require('vm');
-const BOOT = %BOOT%;
-async function run(rejectWith) {
-  const blobs = [], revoked = [], appended = [], listeners = {}, timers = [], tracked = [], imported = [];
-  let n = 0;
-  const doc = {
-    head: { appendChild(el) { appended.push({ type: el.type, text: el.textContent }); } },
-    documentElement: null,
-    createElement(tag) { return { tag, type: '', textContent: '' }; },
-  };
-  const win = {
-    addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); },
-    __webcodingPreviewBridge: { track(p) { tracked.push(p); } },
-  };
-  const ctx = vm.createContext({
-    window: win, document: doc,
-    URL: { createObjectURL(b) { blobs.push(b); return 'blob:test/' + (n++); }, revokeObjectURL(u) { revoked.push(u); } },
-    Blob: function (parts, opts) { this.text = parts.join(''); this.type = opts.type; },
-    setTimeout(fn) { timers.push(fn); },
-    __import(u) { imported.push(u); return rejectWith ? Promise.reject(new Error(rejectWith)) : Promise.resolve({}); },
-  });
-  vm.runInContext(BOOT.replace('import(urls[root])', '__import(urls[root])'), ctx);
-  await new Promise((r) => setImmediate(r));
-  let thrown = null;
-  for (const t of timers) { try { t(); } catch (e) { thrown = e.message; } }
-  (listeners.pagehide || []).forEach((fn) => fn());
-  return { blobs: blobs.map((b) => ({ text: b.text, type: b.type })), revoked, appended, imported, tracked: tracked.length, thrown };
-}
-(async () => { console.log(JSON.stringify({ ok: await run(''), bad: await run('boom') })); })()
-  .catch((e) => { console.error(e); process.exit(1); });
-`
-
-func TestModuleBootstrapUnderNode(t *testing.T) {
-	files := []File{
-		htmlFile("index.html", `<head></head><script type="module" src="src/main.js"></script>`),
-		js("src/main.js", `import { a } from './card file.js'; console.log(a, "</script><!--");`),
-		js("src/card file.js", `import './main.js'; export const a = 1;`),
-	}
-	r := Compile(files, bridgeOpts)
-	scripts := generatedScripts(r.HTML)
-	if len(scripts) != 2 {
-		t.Fatalf("want bridge + one bootstrap, got %d scripts", len(scripts))
-	}
-	out := runNode(t, strings.Replace(bootstrapHarness, "%BOOT%", jsonString(scripts[1]), 1))
-	type blob struct{ Text, Type string }
-	type run struct {
-		Blobs    []blob
-		Revoked  []string
-		Appended []struct{ Type, Text string }
-		Imported []string
-		Tracked  int
-		Thrown   *string
-	}
-	var got struct{ Ok, Bad run }
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	main := ModuleSpecifierPrefix + "src/main.js"
-	card := ModuleSpecifierPrefix + "src/card%20file.js"
-	ok := got.Ok
-	if len(ok.Blobs) != 2 || ok.Blobs[0].Type != "text/javascript" ||
-		ok.Blobs[0].Text != `import { a } from '`+card+`'; console.log(a, "</script><!--");` ||
-		ok.Blobs[1].Text != `import '`+main+`'; export const a = 1;` {
-		t.Errorf("blobs = %+v", ok.Blobs)
-	}
-	if len(ok.Appended) != 1 || ok.Appended[0].Type != "importmap" ||
-		ok.Appended[0].Text != `{"imports":{"`+main+`":"blob:test/0","`+card+`":"blob:test/1"}}` {
-		t.Errorf("import map = %+v", ok.Appended)
-	}
-	if strings.Join(ok.Imported, ",") != "blob:test/0" || ok.Tracked != 1 || ok.Thrown != nil {
-		t.Errorf("import %v tracked %d thrown %v", ok.Imported, ok.Tracked, ok.Thrown)
-	}
-	if strings.Join(ok.Revoked, ",") != "blob:test/0,blob:test/1" {
-		t.Errorf("revoked on pagehide = %v", ok.Revoked)
-	}
-	if got.Bad.Thrown == nil || *got.Bad.Thrown != "boom" || got.Bad.Tracked != 1 {
-		t.Errorf("a rejected root import must be tracked and re-thrown asynchronously: %+v", got.Bad)
-	}
-}
-
 const parseHarness = `
 const vm = require('vm');
 const errors = [];
 for (const [name, boot, mods] of %CASES%) {
-  try { new vm.Script(boot); } catch (e) { errors.push(name + ' bootstrap: ' + e.message); }
   for (const [key, src] of mods) {
     try { new vm.SourceTextModule(src); } catch (e) { errors.push(name + ' ' + key + ': ' + e.message); }
   }
@@ -299,8 +77,8 @@ for (const [name, boot, mods] of %CASES%) {
 console.log(JSON.stringify(errors));
 `
 
-// TestRewrittenModulesParseUnderNode checks that every bootstrap parses as a classic script
-// and every rewritten module source as a module (one Node process, vm.SourceTextModule).
+// TestRewrittenModulesParseUnderNode checks that every rewritten module source in the import
+// maps of the golden cases parses as a module (one Node process, vm.SourceTextModule).
 func TestRewrittenModulesParseUnderNode(t *testing.T) {
 	type entry [3]any
 	var cases []entry
@@ -308,21 +86,27 @@ func TestRewrittenModulesParseUnderNode(t *testing.T) {
 		files := loadWorkspace(t, filepath.Join("testdata", name, "files"))
 		r := Compile(files, bridgeOpts)
 		for _, s := range generatedScripts(r.HTML)[1:] {
-			start := strings.Index(s, "var modules=") + len("var modules=")
-			end := strings.Index(s, ",root=")
-			var mods map[string]string
-			if err := json.Unmarshal([]byte(s[start:end]), &mods); err != nil {
-				t.Fatalf("%s: module map: %v", name, err)
+			var m struct{ Imports map[string]string }
+			if err := json.Unmarshal([]byte(s), &m); err != nil {
+				t.Fatalf("%s: import map: %v", name, err)
 			}
 			var list [][2]string
-			for k, v := range mods {
-				list = append(list, [2]string{k, v})
+			for k, v := range m.Imports {
+				const prefix = "data:text/javascript;charset=utf-8;base64,"
+				if !strings.HasPrefix(v, prefix) {
+					continue
+				}
+				src, err := base64.StdEncoding.DecodeString(v[len(prefix):])
+				if err != nil {
+					t.Fatalf("%s: %s: %v", name, k, err)
+				}
+				list = append(list, [2]string{k, string(src)})
 			}
-			cases = append(cases, entry{name, s, list})
+			cases = append(cases, entry{name, "", list})
 		}
 	}
-	if len(cases) < 8 {
-		t.Fatalf("only %d bootstraps found", len(cases))
+	if len(cases) < 7 {
+		t.Fatalf("only %d import maps found", len(cases))
 	}
 	data, err := json.Marshal(cases)
 	if err != nil {

@@ -28,6 +28,7 @@ const (
 	LangHTML      = "html"
 	LangCSS       = "css"
 	LangJS        = "javascript"
+	LangJSON      = "json"
 	EntryFilePath = "index.html"
 )
 
@@ -38,13 +39,20 @@ type Options struct {
 	Revision int64
 	// Nonce is the per-mount nonce carried by every bridge message (SPEC §2.3).
 	Nonce string
-	// AssetURL maps an asset file to the URL the document uses for it (a blob: URL created by
-	// the browser host, a data: URL for export). It is called at most once per asset path per
-	// Compile; ok=false leaves references to that asset untouched. Nil means data: URLs
-	// (DataURL).
+	// AssetURL maps an asset file to the URL the document uses for it. blob: URLs made by the
+	// studio page do not load in the sandboxed, opaque-origin frame (measured on Chromium 156:
+	// blob URLs are partitioned), so the hosts leave it nil (data: URLs). It is called at most once per asset path per
+	// Compile; ok=false gives references to that asset its virtual URL (VirtualURL) in the
+	// preview (Bridge) and leaves them untouched in the export. Nil means data: URLs (DataURL).
 	AssetURL func(f File) (url string, ok bool)
 	// Bridge injects the bridge script (BridgeScript). False for the standalone export.
 	Bridge bool
+	// Runtime carries the run-time inputs of a mount that are not files (pvruntime):
+	// Entry (a workspace HTML page to show instead of the default entry, e.g. after a link in
+	// the preview; ignored when it is not an HTML file), Search, Hash, AllowInternet and
+	// Storage. Revision, Nonce and Files of the RuntimeConfig passed to RuntimeScript come
+	// from the compiler.
+	Runtime RuntimeConfig
 }
 
 // Result is the compiled preview document.
@@ -74,6 +82,11 @@ var ErrNoEntry = errors.New("preview: workspace has no HTML entry file")
 func Compile(files []File, opts Options) Result {
 	c := newCompiler(files, opts, false)
 	entry := c.ix.entry()
+	if p := opts.Runtime.Entry; p != "" {
+		if f := c.ix.text(p, LangHTML); f != nil {
+			entry = f
+		}
+	}
 	if entry == nil {
 		return Result{HTML: waitingPage(opts), Diagnostics: []Diagnostic{}}
 	}
@@ -97,7 +110,7 @@ func Diagnose(files []File) []Diagnostic {
 }
 
 // Export returns the standalone HTML export of files (SPEC §3 `webcoding export`): the
-// compiled entry with stylesheets and scripts inlined, modules bootstrapped from Blob URLs,
+// compiled entry with stylesheets and scripts inlined, modules in one static import map of data: URLs,
 // assets as data: URLs, and no bridge script.
 //
 // # Errors

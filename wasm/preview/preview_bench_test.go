@@ -10,7 +10,10 @@ import (
 // that links every stylesheet, loads every classic script, roots a module script at every
 // module, and shows every asset. A quarter of the files is each kind; stylesheets @import a
 // shared base and use url(); modules import one leaf each plus the shared leaf.
-func genWorkspace(n, fileBytes int) []File {
+func genWorkspace(n, fileBytes int) []File { return genWorkspaceAssets(n, fileBytes, fileBytes*3/4) }
+
+// genWorkspaceAssets is genWorkspace with assets of assetBytes each.
+func genWorkspaceAssets(n, fileBytes, assetBytes int) []File {
 	k := (n - 1) / 4
 	filler := func(prefix string, size int) string {
 		var b strings.Builder
@@ -34,7 +37,7 @@ func genWorkspace(n, fileBytes int) []File {
 		n := itoa(i)
 		files = append(files, js("js/c"+n+".js", filler("var s"+n+" = '</script>' + `${1 < 2}`; /* <!-- */ function f(a){ return a / 2; }\n", fileBytes)))
 		files = append(files, js("js/m"+n+".js", "import { leaf } from './leaf.js';\nimport('./leaf.js');\n"+filler("export const v = `import './no.js'` + \"x\"; // import './no.js'\n", fileBytes)))
-		files = append(files, asset("img/a"+n+".png", "image/png", []byte(filler("\x89PNG", fileBytes*3/4))))
+		files = append(files, asset("img/a"+n+".png", "image/png", []byte(filler("\x89PNG", assetBytes))))
 		page.WriteString(`<section><img src="img/a` + n + `.png" alt=""><script src="js/c` + n + `.js"></script><script type="module" src="js/m` + n + `.js"></script></section>` + "\n")
 	}
 	page.WriteString("</body></html>\n")
@@ -52,16 +55,24 @@ func inputBytes(files []File) int64 {
 
 func benchCompile(b *testing.B, files []File) {
 	b.Helper()
-	opts := Options{Revision: 1, Nonce: "bench", Bridge: true, AssetURL: fakeBlobURL}
+	benchCompileOpts(b, files, Options{Revision: 1, Nonce: "bench", Bridge: true, AssetURL: fakeBlobURL})
+}
+
+// benchCompileOpts also reports the document size ("doc-bytes").
+func benchCompileOpts(b *testing.B, files []File, opts Options) {
+	b.Helper()
 	b.SetBytes(inputBytes(files))
 	b.ReportAllocs()
 	b.ResetTimer()
+	docBytes := 0
 	for i := 0; i < b.N; i++ {
 		r := Compile(files, opts)
 		if r.Entry == "" {
 			b.Fatal("no entry")
 		}
+		docBytes = len(r.HTML)
 	}
+	b.ReportMetric(float64(docBytes), "doc-bytes")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(files)), "ns/file")
 }
 
@@ -73,6 +84,15 @@ func BenchmarkCompile(b *testing.B) {
 	})
 	b.Run("workspace-200-2MB", func(b *testing.B) {
 		benchCompile(b, genWorkspace(201, 10_000))
+	})
+	// The hosts compile without AssetURL (data: URLs): the seed and a 200-file workspace with
+	// 8 MB of assets (50 × 160 KiB) as the studio mounts them (issue 13).
+	dataOpts := Options{Revision: 1, Nonce: "bench", Bridge: true}
+	b.Run("seed-data-urls", func(b *testing.B) {
+		benchCompileOpts(b, loadWorkspace(b, filepath.Join("testdata", "seed", "files")), dataOpts)
+	})
+	b.Run("workspace-200-8MB-assets", func(b *testing.B) {
+		benchCompileOpts(b, genWorkspaceAssets(201, 2_000, 160<<10), dataOpts)
 	})
 	for _, n := range []int{20, 200, 2000} {
 		b.Run("files-"+itoa(n), func(b *testing.B) {

@@ -163,20 +163,18 @@ func encodeURIComponent(s string) string {
 	return b.String()
 }
 
-// ModuleSpecifierPrefix prefixes the import-map specifier of every workspace module
-// (REFERENCE §5.3).
-const ModuleSpecifierPrefix = "https://context-action.local/workspace-module/"
+// VirtualOrigin is the origin of the workspace inside the preview (the ".invalid" TLD never
+// resolves, so a request that escapes the prelude reaches no server): the file at path "a/b.js"
+// has the virtual URL "https://workspace.invalid/a/b.js" (VirtualURL). Module specifiers,
+// import.meta.url and run-time URLs use it (issue 13; the preview contract).
+const VirtualOrigin = "https://workspace.invalid"
 
-// InlineModuleKeyPrefix prefixes the module-map key of an inline module script's root; the
-// HTML entry path follows (REFERENCE §5.3).
-const InlineModuleKeyPrefix = "__context-action-inline-module:"
+// ModuleSpecifierPrefix prefixes the import-map key of every workspace module: VirtualOrigin
+// and "/".
+const ModuleSpecifierPrefix = VirtualOrigin + "/"
 
-// moduleSpecifier returns ModuleSpecifierPrefix + path with each segment URI-encoded
-// ("src/card file.js" → "…/src/card%20file.js").
-func moduleSpecifier(path string) string {
-	segs := strings.Split(path, "/")
-	for i, s := range segs {
-		segs[i] = encodeURIComponent(s)
-	}
-	return ModuleSpecifierPrefix + strings.Join(segs, "/")
+// VirtualURL returns ModuleSpecifierPrefix + path with each segment URI-encoded
+// ("src/card file.js" → "https://workspace.invalid/src/card%20file.js").
+func VirtualURL(path string) string {
+	return ModuleSpecifierPrefix + sourceURLPath(path)
 }

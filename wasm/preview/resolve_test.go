@@ -79,8 +79,8 @@ func TestModuleSpecifier(t *testing.T) {
 		"new\nline/\t tab.js": ModuleSpecifierPrefix + "new%0Aline/%09%20tab.js",
 	}
 	for in, want := range cases {
-		if got := moduleSpecifier(in); got != want {
-			t.Errorf("moduleSpecifier(%q) = %q, want %q", in, got, want)
+		if got := VirtualURL(in); got != want {
+			t.Errorf("VirtualURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/trace"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -17,13 +18,13 @@ import (
 // "pending acknowledgement" for as long as the test wants. waiting gets one value per Await.
 type blockingPort struct{ waiting chan int64 }
 
-func (p *blockingPort) Mount(ctx context.Context, m Mount) error { return nil }
-func (p *blockingPort) Await(ctx context.Context, rev int64, timeout time.Duration) (Ack, error) {
+func (p *blockingPort) Mount(ctx context.Context, m preview.Mount) error { return nil }
+func (p *blockingPort) Await(ctx context.Context, rev int64, timeout time.Duration) (preview.Ack, error) {
 	p.waiting <- rev
 	<-ctx.Done()
-	return Ack{}, ctx.Err()
+	return preview.Ack{}, ctx.Err()
 }
-func (p *blockingPort) Runtime() string { return RuntimeSandboxIframe }
+func (p *blockingPort) Runtime() string { return preview.RuntimeSandboxIframe }
 
 // TestCancelDuringAckWaitSaysApplied reproduces the race of an approved preview.setTheme
 // cancelled while its preview waits for the acknowledgement (Approve, then Cancel within

@@ -25,7 +25,7 @@
 // (read-only or direct ⇒ allow; agent-mode mutations ⇒ approver).
 //
 // Handlers are thin: they decode, call the Manager, and — for tools that "sync" — mount the
-// new revision in the PreviewPort and wait up to PreviewAckTimeout (2,500 ms) for its ack
+// new revision in the preview.Port and wait up to PreviewAckTimeout (2,500 ms) for its ack
 // before answering with preview "synced". A preview failure after an applied change keeps the
 // change (SPEC §2.13): PREVIEW_ACK_TIMEOUT (retryable; {revision, timeoutMs, applied}),
 // PREVIEW_REVISION_SUPERSEDED (retryable; {requestedRevision, actualRevision, revision,
@@ -67,8 +67,8 @@
 // # Ports
 //
 // Ports carries the host adapters; every one is optional (in-memory workspace, no folder,
-// HeadlessPreview, no download target). PreviewPort is defined here; AckBoard is the ack
-// bookkeeping any implementation can reuse.
+// HeadlessPreview, no download target). The preview port (PreviewPort, SPEC §1) is
+// preview.Port, with preview.AckBoard as the ack bookkeeping any implementation can reuse.
 //
 // This package is core: no syscall/js, os or net.
 package studio

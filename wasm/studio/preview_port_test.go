@@ -2,12 +2,12 @@ package studio
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -15,19 +15,19 @@ import (
 // fakePort answers Await with a scripted outcome for every mount.
 type fakePort struct {
 	mu      sync.Mutex
-	mounts  []Mount
+	mounts  []preview.Mount
 	timeout time.Duration
-	answer  func(m Mount) (Ack, error)
+	answer  func(m preview.Mount) (preview.Ack, error)
 }
 
-func (f *fakePort) Mount(ctx context.Context, m Mount) error {
+func (f *fakePort) Mount(ctx context.Context, m preview.Mount) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.mounts = append(f.mounts, m)
 	return nil
 }
 
-func (f *fakePort) Await(ctx context.Context, rev int64, timeout time.Duration) (Ack, error) {
+func (f *fakePort) Await(ctx context.Context, rev int64, timeout time.Duration) (preview.Ack, error) {
 	f.mu.Lock()
 	m := f.mounts[len(f.mounts)-1]
 	f.timeout = timeout
@@ -35,10 +35,10 @@ func (f *fakePort) Await(ctx context.Context, rev int64, timeout time.Duration) 
 	return f.answer(m)
 }
 
-func (f *fakePort) Runtime() string { return RuntimeSandboxIframe }
+func (f *fakePort) Runtime() string { return preview.RuntimeSandboxIframe }
 
 func TestPreviewAckTimeoutKeepsAppliedRevision(t *testing.T) {
-	port := &fakePort{answer: func(Mount) (Ack, error) { return Ack{}, ErrAckTimeout }}
+	port := &fakePort{answer: func(preview.Mount) (preview.Ack, error) { return preview.Ack{}, preview.ErrAckTimeout }}
 	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolPreviewSetTheme, map[string]any{"theme": "emerald"}), mcp.CodePreviewAckTimeout)
 	d := details(t, e)
@@ -58,8 +58,8 @@ func TestPreviewAckTimeoutKeepsAppliedRevision(t *testing.T) {
 }
 
 func TestPreviewSupersededAndRuntimeError(t *testing.T) {
-	port := &fakePort{answer: func(m Mount) (Ack, error) {
-		return Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced}, nil
+	port := &fakePort{answer: func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced}, nil
 	}}
 	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "x"}), mcp.CodePreviewRevisionSuperseded)
@@ -68,8 +68,8 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 		t.Fatalf("superseded %+v", e)
 	}
 
-	port.answer = func(m Mount) (Ack, error) {
-		return Ack{Revision: m.Revision, Status: workspace.PreviewError, Message: "ReferenceError: x is not defined"}, nil
+	port.answer = func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision, Status: workspace.PreviewError, Message: "ReferenceError: x is not defined"}, nil
 	}
 	e = fails(t, call(t, s.Registry, ToolPreviewAddFeature, map[string]any{"title": "T", "description": "D"}), mcp.CodePreviewRuntimeError)
 	d = details(t, e)
@@ -77,7 +77,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 		t.Fatalf("runtime error %+v", e)
 	}
 	ps := ok(t, call(t, s.Registry, ToolPreviewGetStatus, nil))
-	if ps["status"] != "error" || ps["message"] != "ReferenceError: x is not defined" || ps["runtime"] != RuntimeSandboxIframe {
+	if ps["status"] != "error" || ps["message"] != "ReferenceError: x is not defined" || ps["runtime"] != preview.RuntimeSandboxIframe {
 		t.Fatalf("preview status after error %v", ps)
 	}
 	// A refresh is not a change: its failure says applied false.
@@ -85,7 +85,9 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 	if details(t, e)["applied"] != false || !port.mounts[len(port.mounts)-1].Remount {
 		t.Fatalf("refresh %+v", e)
 	}
-	port.answer = func(m Mount) (Ack, error) { return Ack{Revision: m.Revision, Status: workspace.PreviewSynced}, nil }
+	port.answer = func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision, Status: workspace.PreviewSynced}, nil
+	}
 	ok(t, call(t, s.Registry, ToolPreviewRefresh, nil))
 	if ps := ok(t, call(t, s.Registry, ToolPreviewGetStatus, nil)); ps["status"] != "synced" {
 		t.Fatalf("after refresh %v", ps)
@@ -93,7 +95,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 }
 
 func TestPreviewMountFailureAndCancel(t *testing.T) {
-	port := &fakePort{answer: func(m Mount) (Ack, error) { return Ack{}, context.Canceled }}
+	port := &fakePort{answer: func(m preview.Mount) (preview.Ack, error) { return preview.Ack{}, context.Canceled }}
 	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -104,47 +106,14 @@ func TestPreviewMountFailureAndCancel(t *testing.T) {
 	}
 }
 
-func TestAckBoard(t *testing.T) {
-	var b AckBoard
-	if _, err := b.Await(context.Background(), 1, 10*time.Millisecond); !errors.Is(err, ErrAckTimeout) {
-		t.Fatalf("empty board: %v", err)
-	}
-	done := make(chan Ack)
-	go func() {
-		a, err := b.Await(context.Background(), 5, time.Minute)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- a
-	}()
-	b.Publish(Ack{Revision: 4, Status: workspace.PreviewSynced})
-	select {
-	case a := <-done:
-		t.Fatalf("woke for an older revision: %+v", a)
-	case <-time.After(20 * time.Millisecond):
-	}
-	b.Publish(Ack{Revision: 6, Status: workspace.PreviewSynced})
-	if a := <-done; a.Revision != 6 {
-		t.Fatalf("got %+v", a)
-	}
-	if b.Publish(Ack{Revision: 2}) {
-		t.Fatal("an older ack replaced a newer one")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := b.Await(ctx, 9, time.Minute); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancel: %v", err)
-	}
-}
-
 func TestHeadlessPreviewCompilesAndAcks(t *testing.T) {
 	h := NewHeadlessPreview()
 	files := previewFiles(workspace.Seed().Files)
-	if err := h.Mount(context.Background(), Mount{Revision: 7, Files: files}); err != nil {
+	if err := h.Mount(context.Background(), preview.Mount{Revision: 7, Files: files}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := h.Await(context.Background(), 7, time.Second)
-	if err != nil || a.Revision != 7 || a.Status != workspace.PreviewSynced || a.Runtime != RuntimeHeadless {
+	if err != nil || a.Revision != 7 || a.Status != workspace.PreviewSynced || a.Runtime != preview.RuntimeHeadless {
 		t.Fatalf("ack %+v %v", a, err)
 	}
 	doc, rev := h.Document()

@@ -13,7 +13,7 @@ var sourceLimit = thousands(workspace.MaxSourceChars)
 // importLimits states the folder import limits (REFERENCE §4) for reloadFolder's description.
 var importLimits = thousands(workspace.MaxImportFiles) + " files, " + thousands(workspace.MaxImportScannedEntries) +
 	" scanned entries, " + itoa(workspace.MaxImportTextBytes>>10) + " KB per text file, " +
-	itoa(workspace.MaxImportAssetBytes>>20) + " MB per asset, " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
+	workspace.AssetLimitsText() + ", " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
 
 // studioTools returns the 23 tools of REFERENCE §2 in table order, bound to e.
 func (e *studioSession) studioTools() []registry.Tool {
@@ -135,7 +135,7 @@ func (e *studioSession) studioTools() []registry.Tool {
 				p("subtitle", str(1, workspace.MaxHeroSubtitleChars))}, "title"),
 			OutputSchema: output(syncOut(p("title", sString)), "title", "activePath", "revision", "preview")},
 		{Name: ToolPreviewGetStatus, Annotations: annReadOnly, Handler: e.previewStatus,
-			Description: "Report the preview: the acknowledged revision, its status (waiting, synced or error) and message, the runtime, and diagnostics for missing, blocked or unsupported references of the HTML entry.",
+			Description: "Report the preview: the acknowledged revision, its status (waiting, synced or error; error also when the page navigated away from the workspace) and message, the runtime, diagnostics for missing, blocked or unsupported references of the HTML entry, and (in the browser) runtimeReports: up to " + itoa(preview.MaxRuntimeReports) + " references the running page made that were blocked by the network policy, missing from the workspace, or beyond the preview's limits.",
 			InputSchema: noArgs,
 			OutputSchema: output([]prop{p("revision", sRev),
 				p("status", enum(workspace.PreviewWaiting, workspace.PreviewSynced, workspace.PreviewError)),
@@ -143,7 +143,10 @@ func (e *studioSession) studioTools() []registry.Tool {
 				p("diagnostics", arrayOf(object([]prop{
 					p("kind", enum(preview.DiagMissingReference, preview.DiagBlockedExternal, preview.DiagUnsupportedModule, preview.DiagModuleGraphLimit)),
 					p("sourcePath", sString), p("requestedPath", sString), p("message", sString)},
-					"kind", "sourcePath", "requestedPath", "message")))},
+					"kind", "sourcePath", "requestedPath", "message"))),
+				p("runtimeReports", arrayOf(object([]prop{p("revision", sRev),
+					p("kind", enum(preview.ReportBlocked, preview.ReportMissing, preview.ReportLimit)),
+					p("url", sString), p("detail", sString)}, "revision", "kind", "url")))},
 				"revision", "status", "runtime", "diagnostics")},
 		{Name: ToolPreviewRefresh, Annotations: annIdempotent, Handler: e.refresh,
 			Description:  "Remount the preview at the current revision and wait for its acknowledgement (use after a runtime error or an acknowledgement timeout).",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -13,7 +14,7 @@ import (
 // studioSession is one assembled studio session: the workspace manager and the ports its tools use.
 type studioSession struct {
 	m          *workspace.Manager
-	preview    PreviewPort
+	preview    preview.Port
 	downloads  func(name, mimeType string, data []byte) error
 	ackTimeout time.Duration
 	p          Ports // the session's ports (folder host, durable backend, observer: folder_ops.go)
@@ -54,7 +55,7 @@ func wcall(c *registry.Call, expected *int64) workspace.Call {
 //     waiting for the preview (SPEC §2.13: an applied mutation is never reported as not done)
 func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bool) error {
 	s := e.m.Snapshot()
-	if err := e.preview.Mount(ctx, Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
+	if err := e.preview.Mount(ctx, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
 		if ctx.Err() != nil {
 			return appliedThenCancelled(ctx, rev, applied)
 		}
@@ -64,7 +65,7 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 	}
 	ack, err := e.preview.Await(ctx, rev, e.ackTimeout)
 	switch {
-	case errors.Is(err, ErrAckTimeout):
+	case errors.Is(err, preview.ErrAckTimeout):
 		ms := e.ackTimeout.Milliseconds()
 		advice := "Refresh the preview."
 		if applied {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -41,7 +42,7 @@ type Ports struct {
 	// Preview is the preview port (the sandboxed iframe in the browser). Nil: a fresh
 	// HeadlessPreview per session build. A port given here outlives session rebuilds, so the
 	// workspace revision must keep increasing across them (a real Repository does that).
-	Preview PreviewPort
+	Preview preview.Port
 	// Folders is the page's folder host behind the folder session methods (folder_ops.go:
 	// open/link a picked folder, reconnect a persisted one, grant access, the directory-upload
 	// fallback). Nil: those methods answer TOOL_EXECUTION_FAILED {reason:"no-folder-host"}

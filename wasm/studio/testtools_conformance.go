@@ -15,6 +15,7 @@ import (
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/durable/memstore"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -119,40 +120,40 @@ func init() {
 		p.Downloads = func(name, mimeType string, data []byte) error { return nil }
 		return registerStudio(ctx, r, p)
 	}
-	catalogs[CatalogStudioPreviewTimeout] = studioWithPreview(func(m Mount) (Ack, error) { return Ack{}, ErrAckTimeout })
-	catalogs[CatalogStudioPreviewError] = studioWithPreview(func(m Mount) (Ack, error) {
-		return Ack{Revision: m.Revision, Status: workspace.PreviewError, Message: "TypeError: card is null", Runtime: RuntimeSandboxIframe}, nil
+	catalogs[CatalogStudioPreviewTimeout] = studioWithPreview(func(m preview.Mount) (preview.Ack, error) { return preview.Ack{}, preview.ErrAckTimeout })
+	catalogs[CatalogStudioPreviewError] = studioWithPreview(func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision, Status: workspace.PreviewError, Message: "TypeError: card is null", Runtime: preview.RuntimeSandboxIframe}, nil
 	})
-	catalogs[CatalogStudioPreviewSupersede] = studioWithPreview(func(m Mount) (Ack, error) {
-		return Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced, Runtime: RuntimeSandboxIframe}, nil
+	catalogs[CatalogStudioPreviewSupersede] = studioWithPreview(func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe}, nil
 	})
 }
 
-// scriptedPreview is a PreviewPort whose acknowledgement of each mount is computed by answer,
+// scriptedPreview is a preview.Port whose acknowledgement of each mount is computed by answer,
 // immediately (no waiting), so the PREVIEW_* failures are reproducible on every host.
 type scriptedPreview struct {
 	mu     sync.Mutex
-	last   Mount
-	answer func(Mount) (Ack, error)
+	last   preview.Mount
+	answer func(preview.Mount) (preview.Ack, error)
 }
 
-func (s *scriptedPreview) Mount(ctx context.Context, m Mount) error {
+func (s *scriptedPreview) Mount(ctx context.Context, m preview.Mount) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.last = m
 	return nil
 }
 
-func (s *scriptedPreview) Await(ctx context.Context, revision int64, timeout time.Duration) (Ack, error) {
+func (s *scriptedPreview) Await(ctx context.Context, revision int64, timeout time.Duration) (preview.Ack, error) {
 	s.mu.Lock()
 	m := s.last
 	s.mu.Unlock()
 	return s.answer(m)
 }
 
-func (s *scriptedPreview) Runtime() string { return RuntimeSandboxIframe }
+func (s *scriptedPreview) Runtime() string { return preview.RuntimeSandboxIframe }
 
-func studioWithPreview(answer func(Mount) (Ack, error)) catalogFunc {
+func studioWithPreview(answer func(preview.Mount) (preview.Ack, error)) catalogFunc {
 	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		p.Preview = &scriptedPreview{answer: answer}
 		return registerStudio(ctx, r, p)

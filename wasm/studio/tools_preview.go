@@ -43,6 +43,8 @@ type (
 		Message     string               `json:"message,omitempty"`
 		Runtime     string               `json:"runtime"`
 		Diagnostics []preview.Diagnostic `json:"diagnostics"`
+		// RuntimeReports: what the running page reported (browser only; issue 13).
+		RuntimeReports []preview.RuntimeReport `json:"runtimeReports,omitempty"`
 		persist
 	}
 	refreshOut struct {
@@ -103,8 +105,15 @@ func (e *studioSession) updateHero(ctx context.Context, c *registry.Call) (any, 
 
 func (e *studioSession) previewStatus(ctx context.Context, c *registry.Call) (any, error) {
 	st := e.m.Preview()
-	return previewStatusOut{Revision: st.Revision, Status: st.Status, Message: st.Message, Runtime: e.preview.Runtime(),
-		Diagnostics: preview.Diagnose(previewFiles(e.m.Files())), persist: e.meta(ctx)}, nil
+	out := previewStatusOut{Revision: st.Revision, Status: st.Status, Message: st.Message, Runtime: e.preview.Runtime(),
+		Diagnostics: preview.Diagnose(previewFiles(e.m.Files())), persist: e.meta(ctx)}
+	if ro, ok := e.preview.(preview.RuntimeObserver); ok {
+		out.RuntimeReports = ro.RuntimeReports()
+		if msg, away := ro.NavigatedAway(); away { // what is shown is not the workspace's page
+			out.Status, out.Message = workspace.PreviewError, msg
+		}
+	}
+	return out, nil
 }
 
 func (e *studioSession) refresh(ctx context.Context, c *registry.Call) (any, error) {

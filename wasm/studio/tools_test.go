@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -101,7 +102,7 @@ func TestEveryToolSucceeds(t *testing.T) {
 	}
 	ok(t, call(t, r, ToolPreviewUpdateHero, map[string]any{"title": "Hi", "subtitle": "There"}))
 	ps := ok(t, call(t, r, ToolPreviewGetStatus, nil))
-	if ps["status"] != "synced" || ps["runtime"] != RuntimeHeadless || len(ps["diagnostics"].([]any)) != 0 {
+	if ps["status"] != "synced" || ps["runtime"] != preview.RuntimeHeadless || len(ps["diagnostics"].([]any)) != 0 {
 		t.Fatalf("preview status %v", ps)
 	}
 	rf := ok(t, call(t, r, ToolPreviewRefresh, nil))

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"path"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -161,16 +163,83 @@ func MimeForLanguage(lang string) string {
 	return "text/plain"
 }
 
-var assetMimes = map[string]string{
-	"avif": "image/avif", "gif": "image/gif", "ico": "image/x-icon", "jpeg": "image/jpeg",
-	"jpg": "image/jpeg", "otf": "font/otf", "png": "image/png", "svg": "image/svg+xml",
-	"ttf": "font/ttf", "wasm": "application/wasm", "webp": "image/webp", "woff": "font/woff",
-	"woff2": "font/woff2",
+// AssetClass is one kind of binary (asset) file with its import limit.
+type AssetClass struct {
+	// Name is "image", "font", "audio", "video" or "binary"; it appears in too-large messages.
+	Name string
+	// MaxBytes is the largest file of this class an import or upload accepts.
+	MaxBytes int
+	// Types maps each extension (lower case, without the dot) to its MIME type.
+	Types map[string]string
 }
 
-// IsAssetPath reports whether p has one of the binary (asset) extensions of REFERENCE §2.2:
-// avif gif ico jpeg jpg otf png svg ttf wasm webp woff woff2 (case-insensitive).
+// AssetClasses are the asset (binary) file types, their MIME types and per-type import limits
+// (REFERENCE §2.2 extended by issue 13: audio, video and more font types are assets too). This
+// table is the one place these rules live: IsAssetPath, AssetMimeType, AssetLimit,
+// TooLargeMessage and the tool descriptions (AssetLimitsText) read it.
+var AssetClasses = []AssetClass{
+	{Name: "image", MaxBytes: MaxImportAssetBytes, Types: map[string]string{
+		"avif": "image/avif", "bmp": "image/bmp", "gif": "image/gif", "ico": "image/x-icon", "jpeg": "image/jpeg",
+		"jpg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml", "webp": "image/webp"}},
+	{Name: "font", MaxBytes: MaxImportAssetBytes, Types: map[string]string{
+		"eot": "application/vnd.ms-fontobject", "otf": "font/otf", "ttf": "font/ttf", "woff": "font/woff", "woff2": "font/woff2"}},
+	{Name: "audio", MaxBytes: MaxImportMediaBytes, Types: map[string]string{
+		"aac": "audio/aac", "flac": "audio/flac", "m4a": "audio/mp4", "mp3": "audio/mpeg", "oga": "audio/ogg",
+		"ogg": "audio/ogg", "opus": "audio/opus", "wav": "audio/wav", "weba": "audio/webm"}},
+	{Name: "video", MaxBytes: MaxImportMediaBytes, Types: map[string]string{
+		"m4v": "video/mp4", "mov": "video/quicktime", "mp4": "video/mp4", "ogv": "video/ogg", "webm": "video/webm"}},
+	{Name: "binary", MaxBytes: MaxImportAssetBytes, Types: map[string]string{
+		"pdf": "application/pdf", "wasm": "application/wasm"}},
+}
+
+var assetMimes, assetClassOf = func() (map[string]string, map[string]*AssetClass) {
+	m, c := map[string]string{}, map[string]*AssetClass{}
+	for i := range AssetClasses {
+		for e, t := range AssetClasses[i].Types {
+			m[e], c[e] = t, &AssetClasses[i]
+		}
+	}
+	return m, c
+}()
+
+// IsAssetPath reports whether p has one of the asset extensions of AssetClasses
+// (case-insensitive).
 func IsAssetPath(p string) bool { _, ok := assetMimes[ext(p)]; return ok }
+
+// AssetLimit returns the largest size in bytes an import or upload accepts for path p and the
+// class it comes from: the AssetClasses limit for an asset, MaxImportTextBytes ("text")
+// otherwise.
+func AssetLimit(p string) (maxBytes int, class string) {
+	if c, ok := assetClassOf[ext(p)]; ok {
+		return c.MaxBytes, c.Name
+	}
+	return MaxImportTextBytes, "text"
+}
+
+// TooLargeMessage is the message of a SkipTooLarge entry for path p: "larger than 512 KB"
+// for text, "larger than N MB (the limit for <class> files)" for an asset.
+func TooLargeMessage(p string) string {
+	n, class := AssetLimit(p)
+	if class == "text" {
+		return "larger than " + strconv.Itoa(n>>10) + " KB"
+	}
+	return "larger than " + strconv.Itoa(n>>20) + " MB (the limit for " + class + " files)"
+}
+
+// AssetLimitsText states the per-type asset limits for tool descriptions:
+// "4 MB per image file (avif, bmp, …), …".
+func AssetLimitsText() string {
+	var parts []string
+	for _, c := range AssetClasses {
+		exts := make([]string, 0, len(c.Types))
+		for e := range c.Types {
+			exts = append(exts, e)
+		}
+		sort.Strings(exts)
+		parts = append(parts, strconv.Itoa(c.MaxBytes>>20)+" MB per "+c.Name+" file ("+strings.Join(exts, ", ")+")")
+	}
+	return strings.Join(parts, ", ")
+}
 
 // AssetMimeType returns the MIME type for an asset path, application/octet-stream when the
 // extension is not a known asset extension.

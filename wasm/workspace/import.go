@@ -17,7 +17,8 @@ const (
 	MaxImportFiles          = 200
 	MaxImportScannedEntries = 2_000
 	MaxImportTextBytes      = 512 << 10
-	MaxImportAssetBytes     = 4 << 20
+	MaxImportAssetBytes     = 4 << 20 // images, fonts and other binaries (AssetClasses)
+	MaxImportMediaBytes     = 8 << 20 // audio and video files (AssetClasses)
 	MaxImportTotalBytes     = 12 << 20
 )
 
@@ -28,7 +29,7 @@ const (
 	SkipIgnored     = "ignored"      // a file named "node_modules" (folders of that name are dropped silently)
 	SkipNotText     = "not-text"     // not an asset extension, but the bytes are not UTF-8 text (invalid UTF-8 or NUL)
 	SkipDuplicate   = "duplicate"    // same normalized path as an earlier entry
-	SkipTooLarge    = "too-large"    // text > 512 KiB or asset > 4 MiB
+	SkipTooLarge    = "too-large"    // text > 512 KiB, asset over its AssetClasses limit (4 or 8 MiB)
 	SkipTotalLimit  = "total-limit"  // would push the import over 12 MiB
 	SkipReadFailed  = "read-failed"  // the entry's Read failed
 	SkipFileLimit   = "file-limit"   // summary: 200 files accepted, traversal stopped
@@ -74,7 +75,7 @@ type Imported struct {
 //   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
 //     skippedCount}; the returned Imported then holds only RootName and Skipped (every reason)
 //   - TOOL_CANCELLED (retryable): ctx ended during the walk
-func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, *mcp.ToolError) {
+func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, error) {
 	out := Imported{RootName: rootName}
 	seen := map[string]bool{}
 	scanned, total := 0, 0
@@ -105,7 +106,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		p, perr := NormalizePath(e.Path)
 		if perr != nil {
 			out.Skipped = append(out.Skipped, Skipped{Path: shown, Reason: SkipInvalidPath,
-				Message: perr.Details.(map[string]any)["reason"].(string)})
+				Message: mcp.ToolErrorOf(perr).Details.(map[string]any)["reason"].(string)})
 			continue
 		}
 		switch ExcludedPathReason(p) {
@@ -145,10 +146,8 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			break
 		}
 		asset := IsAssetPath(p)
-		limit, label := int64(MaxImportTextBytes), "larger than 512 KB"
-		if asset {
-			limit, label = MaxImportAssetBytes, "larger than 4 MB"
-		}
+		maxBytes, _ := AssetLimit(p)
+		limit, label := int64(maxBytes), TooLargeMessage(p)
 		if e.Size > limit {
 			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
 			continue

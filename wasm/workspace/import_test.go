@@ -55,7 +55,7 @@ func TestImportRules(t *testing.T) {
 		{Path: "bad\uFFFDname.js", Reason: SkipInvalidPath, Message: "nul"},
 		{Path: ".env", Reason: SkipHidden},
 		{Path: "big.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
-		{Path: "big.png", Reason: SkipTooLarge, Message: "larger than 4 MB"},
+		{Path: "big.png", Reason: SkipTooLarge, Message: "larger than 4 MB (the limit for image files)"},
 		{Path: "broken.js", Reason: SkipReadFailed, Message: "disk on fire"},
 		{Path: "liar.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
 	}

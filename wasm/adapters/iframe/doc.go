@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-// Package iframe is the browser's studio.PreviewPort: the sandboxed preview iframe driven
+// Package iframe is the browser's preview.Port: the sandboxed preview iframe driven
 // through the page's preview shim (site/js/preview-bridge.js), SPEC §2.3, §2.15, §2.16,
 // REFERENCE §5.5.
 //
@@ -17,9 +17,9 @@
 // string. Deliver checks nonce and revision again (a mount may have happened between the
 // shim's check and Go's), then:
 //
-//   - webcoding.preview.ready → studio.Ack{Status: synced} published on the AckBoard, so the
+//   - webcoding.preview.ready → preview.Ack{Status: synced} published on the AckBoard, so the
 //     tool call waiting in Await completes;
-//   - webcoding.preview.error → studio.Ack{Status: error, Message} (≤ 240 code points);
+//   - webcoding.preview.error → preview.Ack{Status: error, Message} (≤ 240 code points);
 //   - webcoding.preview.console → appended to the console list (bounded: the newest
 //     MaxConsole lines are kept, each ≤ preview.MaxConsoleTextChars code points).
 //

@@ -17,7 +17,6 @@ import (
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/preview"
-	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -31,7 +30,15 @@ const (
 	StateAcknowledged = "acknowledged" // the frame posted ready for the current mount
 	StateError        = "error"        // the frame posted error for the current mount
 	StateTimedOut     = "timedOut"     // no ready/error in time: the frame was discarded
+	StateNavigated    = "navigated"    // the document navigated away from the workspace page
 )
+
+// NavigatedAwayMessage is the runtime error a mount gets when its document navigated away
+// before it was acknowledged (a navigation is never acknowledged).
+const NavigatedAwayMessage = "The preview navigated away from the workspace page (Refresh to show it again)."
+
+// Report is one run-time report of the preview (preview.RuntimeReport).
+type Report = preview.RuntimeReport
 
 // ConsoleLine is one forwarded console call of the preview.
 type ConsoleLine struct {
@@ -42,8 +49,11 @@ type ConsoleLine struct {
 
 // Status is a snapshot of the preview for the UI.
 //
-// Shape: {"revision": 3, "state": "pending"|"acknowledged"|"error"|"idle", "message"?: "…",
-// "entry": "index.html", "diagnostics": [...], "console": [...], "mountedAt", "ackAt"}.
+// Shape: {"revision": 3, "state": "pending"|"acknowledged"|"error"|"idle"|"timedOut"|
+// "navigated", "message"?: "…", "entry": "index.html", "page": {"path", "search", "hash"},
+// "canBack", "canForward", "diagnostics": [...], "reports": [...], "console": [...],
+// "mountedAt", "ackAt"}. Reports are the current mount's run-time reports (at most
+// preview.MaxRuntimeReports).
 // MountedAt/AckAt are the page clock in ms (performance.now) of the current mount and its
 // ack (0 when none).
 type Status struct {
@@ -51,10 +61,22 @@ type Status struct {
 	State       string               `json:"state"`
 	Message     string               `json:"message,omitempty"`
 	Entry       string               `json:"entry"`
+	Page        Page                 `json:"page"`
+	CanBack     bool                 `json:"canBack"`
+	CanForward  bool                 `json:"canForward"`
 	Diagnostics []preview.Diagnostic `json:"diagnostics"`
+	Reports     []Report             `json:"reports"`
 	Console     []ConsoleLine        `json:"console"`
 	MountedAt   float64              `json:"mountedAt"`
 	AckAt       float64              `json:"ackAt"`
+}
+
+// Page is a workspace page shown in the preview: its path, and the query ("?…") and
+// fragment ("#…") it was opened with. The zero Page is the workspace's entry.
+type Page struct {
+	Path   string `json:"path"`
+	Search string `json:"search,omitempty"`
+	Hash   string `json:"hash,omitempty"`
 }
 
 // Options configure New.
@@ -69,21 +91,26 @@ type Options struct {
 	OnChange func(Status)
 }
 
-// Port implements studio.PreviewPort over the shim. It is safe for concurrent use.
+// Port implements preview.Port over the shim. It is safe for concurrent use.
 type Port struct {
 	shim     js.Value
 	random   io.Reader
 	onChange func(Status)
-	board    studio.AckBoard
+	board    preview.AckBoard
 	callback js.Func
 
-	mu     sync.Mutex
-	rev    int64
-	nonce  string
-	status Status
+	mu       sync.Mutex
+	rev      int64
+	nonce    string
+	status   Status
+	files    []preview.File // the last mount's files (to mount another page of the same revision)
+	history  []Page         // pages visited in this revision's session; history[at] is shown
+	at       int
+	storage  storageAreas // preview localStorage/sessionStorage (survives remounts)
+	internet bool         // "Allow internet in preview"
 }
 
-var _ studio.PreviewPort = (*Port)(nil)
+var _ preview.Port = (*Port)(nil)
 
 // ErrNoShim is returned by New when the shim object lacks mount or attach.
 var ErrNoShim = errors.New("iframe: the preview shim (globalThis.webcodingPreview) is missing")
@@ -93,7 +120,8 @@ func New(o Options) (*Port, error) {
 	if o.Shim.Type() != js.TypeObject || o.Shim.Get("mount").Type() != js.TypeFunction || o.Shim.Get("attach").Type() != js.TypeFunction {
 		return nil, ErrNoShim
 	}
-	p := &Port{shim: o.Shim, random: o.Random, onChange: o.OnChange, status: Status{State: StateIdle, Diagnostics: []preview.Diagnostic{}, Console: []ConsoleLine{}}}
+	p := &Port{shim: o.Shim, random: o.Random, onChange: o.OnChange, storage: newStorageAreas(),
+		status: Status{State: StateIdle, Diagnostics: []preview.Diagnostic{}, Reports: []Report{}, Console: []ConsoleLine{}}}
 	if p.random == nil {
 		p.random = rand.Reader
 	}
@@ -102,24 +130,24 @@ func New(o Options) (*Port, error) {
 			return nil
 		}
 		raw := args[0].String() // copy out; the rest runs off the event loop
-		jsbridge.Go("iframe.deliver", func() { p.Deliver(raw) })
+		jsbridge.Go("iframe.deliver", func() { p.DeliverBatch(raw) })
 		return nil
 	})
 	o.Shim.Call("attach", p.callback)
 	return p, nil
 }
 
-// Runtime returns studio.RuntimeSandboxIframe.
-func (p *Port) Runtime() string { return studio.RuntimeSandboxIframe }
+// Runtime returns preview.RuntimeSandboxIframe.
+func (p *Port) Runtime() string { return preview.RuntimeSandboxIframe }
 
-// Await waits for the ack of revision (studio.PreviewPort).
+// Await waits for the ack of revision (preview.Port).
 //
-// On studio.ErrAckTimeout for the current, still pending mount the frame is discarded (the
+// On preview.ErrAckTimeout for the current, still pending mount the frame is discarded (the
 // shim replaces the iframe element: a document stuck in a loop cannot be navigated away) and
 // Status.State becomes StateTimedOut; the next Mount creates a fresh frame.
-func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (studio.Ack, error) {
+func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (preview.Ack, error) {
 	ack, err := p.board.Await(ctx, revision, timeout)
-	if errors.Is(err, studio.ErrAckTimeout) {
+	if errors.Is(err, preview.ErrAckTimeout) {
 		p.timedOut(revision)
 	}
 	return ack, err
@@ -145,10 +173,11 @@ func (p *Port) timedOut(revision int64) {
 	p.notify(st)
 }
 
-// Mount compiles m.Files for m.Revision with a fresh nonce and sets it as the frame's
-// srcdoc. Mounting the current revision again is a no-op unless m.Remount. Errors: the nonce
-// source failed, or the shim threw (its message is returned).
-func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
+// Mount compiles m.Files for m.Revision with a fresh nonce and shows it in a fresh frame.
+// The page shown is the one the user navigated to in the preview when it still exists,
+// else the workspace's entry. Mounting the current revision again is a no-op unless
+// m.Remount. Errors: the nonce source failed, or the shim threw (its message is returned).
+func (p *Port) Mount(ctx context.Context, m preview.Mount) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -157,19 +186,41 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 		p.mu.Unlock()
 		return nil
 	}
+	p.files = m.Files
 	p.mu.Unlock()
+	return p.mountPage(m.Revision)
+}
+
+// mountPage compiles p.files at revision for the current history page and mounts it.
+func (p *Port) mountPage(revision int64) (err error) {
 	var b [16]byte
 	if _, err := io.ReadFull(p.random, b[:]); err != nil {
 		return fmt.Errorf("iframe: nonce: %w", err)
 	}
 	nonce := hex.EncodeToString(b[:])
-	res := preview.Compile(m.Files, preview.Options{Revision: m.Revision, Nonce: nonce, Bridge: true})
 	p.mu.Lock()
-	// A fresh frame on Refresh and when the previous mount never answered (it may be stuck).
-	fresh := m.Remount || p.status.State == StatePending || p.status.State == StateTimedOut
-	p.rev, p.nonce = m.Revision, nonce
-	p.status.Revision, p.status.State, p.status.Message = m.Revision, StatePending, ""
-	p.status.Entry, p.status.Diagnostics = res.Entry, res.Diagnostics
+	page := Page{}
+	if len(p.history) > 0 {
+		page = p.history[p.at]
+	}
+	files := p.files
+	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, AllowInternet: p.internet, Storage: p.storage.snapshot()}
+	p.mu.Unlock()
+	res := preview.Compile(files, preview.Options{Revision: revision, Nonce: nonce, Bridge: true, Runtime: rc})
+	p.mu.Lock()
+	if page.Path != "" && res.Entry != page.Path { // the page is gone: back to the entry
+		p.history, p.at = nil, 0
+		page = Page{}
+	}
+	page.Path = res.Entry
+	if len(p.history) == 0 {
+		p.history, p.at = []Page{page}, 0
+	}
+	p.rev, p.nonce = revision, nonce
+	p.status.Revision, p.status.State, p.status.Message = revision, StatePending, ""
+	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
+	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
+	p.status.Reports = []Report{}
 	if d, ok := preview.EntryDiagnostic(res.Entry); ok { // a fallback entry is named first
 		p.status.Diagnostics = append([]preview.Diagnostic{d}, res.Diagnostics...)
 	}
@@ -181,22 +232,75 @@ func (p *Port) Mount(ctx context.Context, m studio.Mount) (err error) {
 			err = fmt.Errorf("iframe: mount: %v", v)
 		}
 	}()
-	p.shim.Call("mount", float64(m.Revision), nonce, res.HTML, fresh)
+	p.shim.Call("mount", float64(revision), nonce, res.HTML, true)
 	p.notify(st)
 	return nil
 }
 
-// message is the JSON the shim forwards: the bridge message as posted by the frame.
-type message struct {
-	Type     string `json:"type"`
-	Revision int64  `json:"revision"`
-	Nonce    string `json:"nonce"`
-	Message  string `json:"message"`
-	Level    string `json:"level"`
-	Text     string `json:"text"`
+// Navigate shows another workspace page of the mounted revision (a link or form in the
+// preview, MessageNavigate): it drops the forward history, appends page and mounts it.
+func (p *Port) Navigate(page Page) error {
+	p.mu.Lock()
+	if p.nonce == "" && p.rev == 0 {
+		p.mu.Unlock()
+		return nil
+	}
+	p.history = append(p.history[:p.at+1], page)
+	p.at = len(p.history) - 1
+	rev := p.rev
+	p.mu.Unlock()
+	return p.mountPage(rev)
 }
 
-// Deliver handles one message forwarded by the shim (raw JSON). It reports whether the
+// Back and Forward move through the pages visited in the preview; they report whether there
+// was a page to move to.
+func (p *Port) Back() bool    { return p.step(-1) }
+func (p *Port) Forward() bool { return p.step(+1) }
+
+func (p *Port) step(d int) bool {
+	p.mu.Lock()
+	if p.at+d < 0 || p.at+d >= len(p.history) {
+		p.mu.Unlock()
+		return false
+	}
+	p.at += d
+	rev := p.rev
+	p.mu.Unlock()
+	return p.mountPage(rev) == nil
+}
+
+// SetAllowInternet sets the "Allow internet in preview" switch for the next mounts (the
+// caller keeps it with the workspace settings and remounts).
+func (p *Port) SetAllowInternet(on bool) {
+	p.mu.Lock()
+	p.internet = on
+	p.mu.Unlock()
+}
+
+// message is the JSON the shim forwards: a bridge message with the mount's revision and
+// nonce added by the shim.
+type message struct {
+	Type     string             `json:"type"`
+	Revision int64              `json:"revision"`
+	Nonce    string             `json:"nonce"`
+	Message  string             `json:"message"`
+	Level    string             `json:"level"`
+	Text     string             `json:"text"`
+	Kind     string             `json:"kind"`
+	URL      string             `json:"url"`
+	Detail   string             `json:"detail"`
+	Path     string             `json:"path"`
+	Search   string             `json:"search"`
+	Hash     string             `json:"hash"`
+	Area     string             `json:"area"`
+	Clear    bool               `json:"clear"`
+	Set      map[string]*string `json:"set"`
+}
+
+// maxBatchBytes bounds one batch from the shim (the shim's own caps keep it far below).
+const maxBatchBytes = preview.MaxMountBytes
+
+// Deliver handles one message forwarded by the shim (raw JSON object). It reports whether the
 // message was accepted: a message that is not JSON, has an unknown type, or does not carry
 // the current mount's nonce and revision is ignored.
 func (p *Port) Deliver(raw string) bool {
@@ -204,51 +308,157 @@ func (p *Port) Deliver(raw string) bool {
 	if len(raw) > 64<<10 || json.Unmarshal([]byte(raw), &msg) != nil {
 		return false
 	}
-	p.mu.Lock()
-	if p.nonce == "" || msg.Nonce != p.nonce || msg.Revision != p.rev {
-		p.mu.Unlock()
-		return false
+	return p.deliver([]message{msg}) > 0
+}
+
+// DeliverBatch handles a JSON array of messages (the shim's batches; a single object is
+// accepted too) and returns how many were accepted. The status changes once per batch, so
+// a batch costs one notification (one re-render) however many lines it holds.
+func (p *Port) DeliverBatch(raw string) int {
+	if len(raw) > maxBatchBytes {
+		return 0
 	}
-	var ack *studio.Ack
-	switch msg.Type {
-	case preview.MessageReady:
-		if p.status.State != StatePending {
-			p.mu.Unlock()
-			return false
+	if len(raw) > 0 && raw[0] == '{' {
+		if p.Deliver(raw) {
+			return 1
 		}
-		p.status.State, p.status.AckAt = StateAcknowledged, now()
-		ack = &studio.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: studio.RuntimeSandboxIframe}
-	case preview.MessageError:
-		if p.status.State == StateError {
-			p.mu.Unlock()
-			return false
+		return 0
+	}
+	var msgs []message
+	if json.Unmarshal([]byte(raw), &msgs) != nil {
+		return 0
+	}
+	return p.deliver(msgs)
+}
+
+func (p *Port) deliver(msgs []message) int {
+	var acks []preview.Ack
+	var nav *Page
+	accepted := 0
+	p.mu.Lock()
+	for _, msg := range msgs {
+		if p.nonce == "" || msg.Nonce != p.nonce || msg.Revision != p.rev {
+			continue
 		}
-		text := cut(msg.Message, preview.MaxErrorMessageChars)
-		if text == "" {
-			text = preview.DefaultErrorMessage
+		ok := true
+		switch msg.Type {
+		case preview.MessageReady:
+			if p.status.State != StatePending {
+				ok = false
+				break
+			}
+			p.status.State, p.status.AckAt = StateAcknowledged, now()
+			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe})
+		case preview.MessageError:
+			if p.status.State == StateError || p.status.State == StateNavigated {
+				ok = false
+				break
+			}
+			text := cut(msg.Message, preview.MaxErrorMessageChars)
+			if text == "" {
+				text = preview.DefaultErrorMessage
+			}
+			p.status.State, p.status.Message, p.status.AckAt = StateError, text, now()
+			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: text, Runtime: preview.RuntimeSandboxIframe})
+		case preview.MessageLeaving:
+			if p.status.State == StateNavigated {
+				ok = false
+				break
+			}
+			if p.status.State == StatePending { // never acknowledged: the mount fails
+				acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: NavigatedAwayMessage, Runtime: preview.RuntimeSandboxIframe})
+			}
+			p.status.State, p.status.Message = StateNavigated, NavigatedAwayMessage
+			p.nonce = "" // nothing of that document is trusted any more
+		case preview.MessageConsole:
+			level := msg.Level
+			if level != "log" && level != "warn" && level != "error" {
+				level = "log"
+			}
+			p.status.Console = append(p.status.Console, ConsoleLine{Revision: msg.Revision, Level: level, Text: cut(msg.Text, preview.MaxConsoleTextChars)})
+			if over := len(p.status.Console) - MaxConsole; over > 0 {
+				p.status.Console = append([]ConsoleLine(nil), p.status.Console[over:]...)
+			}
+		case preview.MessageReport:
+			if len(p.status.Reports) >= preview.MaxRuntimeReports {
+				ok = false
+				break
+			}
+			kind := msg.Kind
+			if kind != preview.ReportBlocked && kind != preview.ReportMissing && kind != preview.ReportLimit {
+				kind = preview.ReportLimit
+			}
+			p.status.Reports = append(p.status.Reports, Report{Revision: msg.Revision, Kind: kind, URL: cut(msg.URL, preview.MaxConsoleTextChars), Detail: cut(msg.Detail, preview.MaxConsoleTextChars)})
+		case preview.MessageStorage:
+			p.storage.apply(msg.Area, msg.Clear, msg.Set)
+		case preview.MessageNavigate:
+			if msg.Path == "" {
+				ok = false
+				break
+			}
+			nav = &Page{Path: msg.Path, Search: cut(msg.Search, preview.MaxConsoleTextChars), Hash: cut(msg.Hash, preview.MaxConsoleTextChars)}
+		default:
+			ok = false
 		}
-		p.status.State, p.status.Message, p.status.AckAt = StateError, text, now()
-		ack = &studio.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: text, Runtime: studio.RuntimeSandboxIframe}
-	case preview.MessageConsole:
-		level := msg.Level
-		if level != "log" && level != "warn" && level != "error" {
-			level = "log"
+		if ok {
+			accepted++
 		}
-		p.status.Console = append(p.status.Console, ConsoleLine{Revision: msg.Revision, Level: level, Text: cut(msg.Text, preview.MaxConsoleTextChars)})
-		if over := len(p.status.Console) - MaxConsole; over > 0 {
-			p.status.Console = append([]ConsoleLine(nil), p.status.Console[over:]...)
-		}
-	default:
+	}
+	if accepted == 0 {
 		p.mu.Unlock()
-		return false
+		return 0
 	}
 	st := p.snapshotLocked()
 	p.mu.Unlock()
-	if ack != nil {
-		p.board.Publish(*ack)
+	for _, a := range acks {
+		p.board.Publish(a)
 	}
 	p.notify(st)
-	return true
+	if nav != nil {
+		if err := p.Navigate(*nav); err != nil {
+			p.mu.Lock()
+			p.status.Message = err.Error()
+			p.mu.Unlock()
+		}
+	}
+	return accepted
+}
+
+// RuntimeReports returns the current mount's run-time reports (preview.RuntimeObserver).
+func (p *Port) RuntimeReports() []preview.RuntimeReport {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]preview.RuntimeReport{}, p.status.Reports...)
+}
+
+// NavigatedAway reports whether the current mount's document left the workspace page
+// (preview.RuntimeObserver).
+func (p *Port) NavigatedAway() (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.status.State != StateNavigated {
+		return "", false
+	}
+	return NavigatedAwayMessage, true
+}
+
+// ClearStorage empties the preview's localStorage and sessionStorage ("Clear preview
+// storage"); the next mount starts without them.
+func (p *Port) ClearStorage() {
+	p.mu.Lock()
+	p.storage = newStorageAreas()
+	p.mu.Unlock()
+}
+
+// Storage returns a copy of the preview storage (local and session areas).
+func (p *Port) Storage() preview.RuntimeStorage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.storage.snapshot()
+	if s == nil {
+		return preview.RuntimeStorage{}
+	}
+	return *s
 }
 
 // Status returns a snapshot of the preview state.
@@ -271,6 +481,7 @@ func (p *Port) snapshotLocked() Status {
 	s := p.status
 	s.Console = append([]ConsoleLine(nil), p.status.Console...)
 	s.Diagnostics = append([]preview.Diagnostic(nil), p.status.Diagnostics...)
+	s.Reports = append([]Report(nil), p.status.Reports...)
 	return s
 }
 

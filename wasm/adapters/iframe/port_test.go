@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/preview"
-	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -107,7 +107,7 @@ func TestMountCompilesWithFreshNonce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}); err != nil {
+	if err := p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()}); err != nil {
 		t.Fatal(err)
 	}
 	a := shim.last(t)
@@ -118,11 +118,11 @@ func TestMountCompilesWithFreshNonce(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 	// Same revision: no-op; Remount: a new nonce.
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
 	if n := len(shim.mounts); n != 1 {
 		t.Fatalf("%d mounts after re-mounting the same revision", n)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles(), Remount: true})
 	if b := shim.last(t); b.nonce == a.nonce {
 		t.Fatal("remount reused the nonce")
 	}
@@ -135,7 +135,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 	if p.Deliver(msg(preview.MessageReady, 0, "", nil)) {
 		t.Fatal("accepted a message before any mount")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles()})
 	m := shim.last(t)
 	for name, raw := range map[string]string{
 		"forged nonce":   msg(preview.MessageReady, 5, "forged", nil),
@@ -153,7 +153,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 		t.Fatalf("state %s after rejected messages", st.State)
 	}
 	// A stale nonce from the previous mount is rejected after a remount.
-	_ = p.Mount(ctx, studio.Mount{Revision: 5, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles(), Remount: true})
 	if p.Deliver(msg(preview.MessageReady, 5, m.nonce, nil)) {
 		t.Fatal("stale nonce accepted")
 	}
@@ -165,7 +165,7 @@ func TestDeliverChecksNonceAndRevision(t *testing.T) {
 		t.Fatal("a second ready was accepted")
 	}
 	ack, err := p.Await(ctx, 5, time.Second)
-	if err != nil || ack.Status != workspace.PreviewSynced || ack.Runtime != studio.RuntimeSandboxIframe {
+	if err != nil || ack.Status != workspace.PreviewSynced || ack.Runtime != preview.RuntimeSandboxIframe {
 		t.Fatalf("Await = %+v, %v", ack, err)
 	}
 	if st := p.Status(); st.State != StateAcknowledged {
@@ -179,7 +179,7 @@ func TestErrorAckAndBounds(t *testing.T) {
 	var mu sync.Mutex
 	p, _ := New(Options{Shim: shim.obj, OnChange: func(Status) { mu.Lock(); changes++; mu.Unlock() }})
 	ctx := context.Background()
-	_ = p.Mount(ctx, studio.Mount{Revision: 9, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 9, Files: seedFiles()})
 	m := shim.last(t)
 	long := strings.Repeat("é", 300)
 	if !p.Deliver(msg(preview.MessageError, 9, m.nonce, map[string]any{"message": long})) {
@@ -213,8 +213,8 @@ func TestErrorAckAndBounds(t *testing.T) {
 func TestAwaitTimesOut(t *testing.T) {
 	shim := newFakeShim(t)
 	p, _ := New(Options{Shim: shim.obj})
-	_ = p.Mount(context.Background(), studio.Mount{Revision: 2, Files: seedFiles()})
-	if _, err := p.Await(context.Background(), 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 2, Files: seedFiles()})
+	if _, err := p.Await(context.Background(), 2, 20*time.Millisecond); !errors.Is(err, preview.ErrAckTimeout) {
 		t.Fatalf("Await = %v, want ErrAckTimeout", err)
 	}
 }
@@ -224,7 +224,7 @@ func TestAwaitTimesOut(t *testing.T) {
 func TestShimCallbackHandsOff(t *testing.T) {
 	shim := newFakeShim(t)
 	p, _ := New(Options{Shim: shim.obj})
-	_ = p.Mount(context.Background(), studio.Mount{Revision: 4, Files: seedFiles()})
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 4, Files: seedFiles()})
 	m := shim.last(t)
 	shim.deliver.Invoke(msg(preview.MessageReady, 4, m.nonce, nil))
 	if _, err := p.Await(context.Background(), 4, time.Second); err != nil {
@@ -234,7 +234,8 @@ func TestShimCallbackHandsOff(t *testing.T) {
 
 // TestTimeoutDiscardsFrame: an ack timeout of the current pending mount discards the frame,
 // reports StateTimedOut, ignores the stuck mount's late ready, and the next mount (and every
-// Remount) asks the shim for a fresh frame; a mount after an acknowledged one does not.
+// Remount) asks the shim for a fresh frame — as every mount does (issue 13: no document of an
+// earlier mount is ever reused).
 func TestTimeoutDiscardsFrame(t *testing.T) {
 	ctx := context.Background()
 	shim := newFakeShim(t)
@@ -242,17 +243,17 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 1, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()})
 	first := shim.last(t)
 	if !p.Deliver(msg(preview.MessageReady, 1, first.nonce, nil)) {
 		t.Fatal("ready refused")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()})
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
 	stuck := shim.last(t)
-	if stuck.fresh {
-		t.Error("a mount after an acknowledged one asked for a fresh frame")
+	if !stuck.fresh {
+		t.Error("a mount after an acknowledged one reused the frame")
 	}
-	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, studio.ErrAckTimeout) {
+	if _, err := p.Await(ctx, 2, 20*time.Millisecond); !errors.Is(err, preview.ErrAckTimeout) {
 		t.Fatalf("Await = %v", err)
 	}
 	if st := p.Status(); st.State != StateTimedOut || st.Revision != 2 || shim.discards != 1 {
@@ -261,19 +262,111 @@ func TestTimeoutDiscardsFrame(t *testing.T) {
 	if p.Deliver(msg(preview.MessageReady, 2, stuck.nonce, nil)) {
 		t.Error("a late ready of the discarded mount was accepted")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 2, Files: seedFiles()}) // same revision after a timeout: remounted
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()}) // same revision after a timeout: remounted
 	if again := shim.last(t); again.nonce == stuck.nonce || !again.fresh {
 		t.Errorf("mount after a timeout: new nonce %v, fresh %v", again.nonce != stuck.nonce, again.fresh)
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles()}) // previous still pending
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()}) // previous still pending
 	if !shim.last(t).fresh {
 		t.Error("a mount after an unanswered one reused the frame")
 	}
 	if !p.Deliver(msg(preview.MessageReady, 3, shim.last(t).nonce, nil)) {
 		t.Fatal("ready of revision 3 refused")
 	}
-	_ = p.Mount(ctx, studio.Mount{Revision: 3, Files: seedFiles(), Remount: true})
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles(), Remount: true})
 	if !shim.last(t).fresh {
 		t.Error("Remount (Refresh) reused the frame")
 	}
 }
+
+// TestBatchOneNotification: a batch of console lines and reports is one status change (one
+// re-render), bounded, and an unknown or foreign message in it is skipped.
+func TestBatchOneNotification(t *testing.T) {
+	shim := newFakeShim(t)
+	var mu sync.Mutex
+	notes := 0
+	p, err := New(Options{Shim: shim.obj, OnChange: func(Status) { mu.Lock(); notes++; mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Mount(context.Background(), preview.Mount{Revision: 4, Files: seedFiles()})
+	m := shim.last(t)
+	var batch []string
+	for i := 0; i < 300; i++ {
+		batch = append(batch, msg(preview.MessageConsole, 4, m.nonce, map[string]any{"level": "log", "text": "line"}))
+		batch = append(batch, msg(preview.MessageReport, 4, m.nonce, map[string]any{"kind": "blocked", "url": "http://127.0.0.1:" + itoa(i) + "/", "detail": "connect-src"}))
+	}
+	batch = append(batch, msg("webcoding.preview.bogus", 4, m.nonce, nil), msg(preview.MessageConsole, 4, "forged", map[string]any{"text": "x"}))
+	mu.Lock()
+	notes = 0
+	mu.Unlock()
+	if n := p.DeliverBatch("[" + strings.Join(batch, ",") + "]"); n != 300+preview.MaxRuntimeReports {
+		t.Fatalf("accepted %d", n)
+	}
+	st := p.Status()
+	if len(st.Console) != MaxConsole || len(st.Reports) != preview.MaxRuntimeReports || st.Reports[0].Kind != preview.ReportBlocked {
+		t.Fatalf("console %d reports %d", len(st.Console), len(st.Reports))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if notes != 1 {
+		t.Fatalf("%d notifications for one batch", notes)
+	}
+}
+
+// TestLeavingIsNeverAcknowledged: a document that navigates away before its ready fails the
+// mount with NavigatedAwayMessage; after it, even a ready of that mount is refused.
+func TestLeavingIsNeverAcknowledged(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
+	m := shim.last(t)
+	if p.DeliverBatch("["+msg(preview.MessageLeaving, 2, m.nonce, map[string]any{"url": ""})+","+msg(preview.MessageReady, 2, m.nonce, nil)+"]") != 1 {
+		t.Fatal("leaving + ready: want only leaving accepted")
+	}
+	a, err := p.Await(ctx, 2, time.Second)
+	if err != nil || a.Status != workspace.PreviewError || a.Message != NavigatedAwayMessage {
+		t.Fatalf("ack %+v %v", a, err)
+	}
+	if st := p.Status(); st.State != StateNavigated {
+		t.Fatalf("state %q", st.State)
+	}
+	// After an acknowledged mount, leaving changes the state but not the ack.
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
+	m = shim.last(t)
+	p.Deliver(msg(preview.MessageReady, 3, m.nonce, nil))
+	p.Deliver(msg(preview.MessageLeaving, 3, m.nonce, nil))
+	if a, _ := p.Await(ctx, 3, time.Second); a.Status != workspace.PreviewSynced {
+		t.Fatalf("ack replaced: %+v", a)
+	}
+	if st := p.Status(); st.State != StateNavigated || !strings.Contains(st.Message, "navigated away") {
+		t.Fatalf("status %+v", st)
+	}
+}
+
+// TestStorageSurvivesRemount: storage changes reach the next mount's document (bounded);
+// ClearStorage empties them.
+func TestStorageSurvivesRemount(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()})
+	m := shim.last(t)
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"todo": "milk", "gone": nil}}))
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"big": strings.Repeat("x", preview.MaxPreviewStorageChars)}}))
+	if got := p.Storage().Local; len(got) != 1 || got["todo"] != "milk" {
+		t.Fatalf("storage %v", got)
+	}
+	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
+	if h := shim.last(t).html; !strings.Contains(h, `"storage":{"local":{"todo":"milk"}`) {
+		t.Fatal("the next mount does not start with the stored value")
+	}
+	p.ClearStorage()
+	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
+	if h := shim.last(t).html; strings.Contains(h, `"todo":"milk"`) {
+		t.Fatal("storage not cleared")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -27,6 +27,7 @@ var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID
 {{define "transcript"}}{{range $i, $e := .}}<li class="entry entry-{{$e.Kind}}">{{$e.Text}}{{if $e.Details}}<div class="entry-details">{{$e.Details}}</div>{{end}}{{if $e.Actions}}<div class="entry-actions">{{range $j, $x := $e.Actions}}<button type="button" id="entry-{{$i}}-{{$j}}" data-action="{{$x.Action}}" data-arg="{{$x.Arg}}">{{$x.Label}}</button>{{end}}</div>{{end}}</li>{{end}}{{end}}
 {{define "console"}}{{range .}}<li class="console-{{.Level}}"><span class="console-level">{{.Level}}</span> {{.Text}}</li>{{end}}{{end}}
 {{define "diagnostics"}}{{if .}}<h3>Diagnostics</h3><ul>{{range .}}<li>{{.Message}} <span class="muted">({{.SourcePath}})</span></li>{{end}}</ul>{{end}}{{end}}
+{{define "reports"}}{{if .}}<h3>While running</h3><ul>{{range .}}<li>{{.Kind}}: {{.URL}}{{if .Detail}} <span class="muted">({{.Detail}})</span>{{end}}</li>{{end}}</ul>{{end}}{{end}}
 {{define "previewError"}}{{if .}}<div role="alert" aria-label="Preview runtime error" class="preview-alert"><p>{{.}}</p><button type="button" data-action="refresh-preview" aria-label="Refresh preview after runtime error">Refresh preview</button></div>{{end}}{{end}}
 `))
 
@@ -92,6 +93,8 @@ func previewText(s iframe.Status) string {
 		return "revision " + strconv.FormatInt(s.Revision, 10) + " pending acknowledgement"
 	case iframe.StateTimedOut:
 		return "revision " + strconv.FormatInt(s.Revision, 10) + " timed out — the preview did not answer (Refresh)"
+	case iframe.StateNavigated:
+		return "revision " + strconv.FormatInt(s.Revision, 10) + " navigated away (Refresh)"
 	}
 	return "pending acknowledgement"
 }
@@ -140,7 +143,7 @@ func (a *app) render() {
 		msg = st.preview.Message
 	}
 	setRegion("preview-error", execTpl("previewError", msg))
-	setRegion("preview-diagnostics", execTpl("diagnostics", st.preview.Diagnostics))
+	setRegion("preview-diagnostics", execTpl("diagnostics", st.preview.Diagnostics)+execTpl("reports", st.preview.Reports))
 	setRegion("preview-console", consoleHTML(st.preview.Console))
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)

@@ -123,7 +123,8 @@ type uploadEntry struct {
 }
 
 // uploadFiles reads the chosen files and sends them to workspace/upload at the workspace
-// root under their own names. A file over the largest per-file limit (an asset's 4 MiB) or
+// root under their own names. A file over its asset limit (workspace.AssetLimit: 8 MiB for
+// audio/video, 4 MiB otherwise; text is judged by the core after reading) or
 // past the 12 MiB upload budget is refused here without reading it (same reasons as the
 // core's import rules), so one request never exceeds rpcsession.MaxRequestBytes; everything else is
 // judged by the core. The chat reports "Uploaded N file(s)" and every refused file with its
@@ -144,8 +145,8 @@ func (a *app) uploadFiles(ctx context.Context, files []js.Value) {
 		name := f.Get("name").String()
 		size := f.Get("size").Int()
 		switch {
-		case size > workspace.MaxImportAssetBytes:
-			refused = append(refused, workspace.Skipped{Path: name, Reason: workspace.SkipTooLarge, Message: "larger than 4 MB"})
+		case size > workspace.MaxImportMediaBytes || (size > workspace.MaxImportAssetBytes && !isMedia(name)):
+			refused = append(refused, workspace.Skipped{Path: name, Reason: workspace.SkipTooLarge, Message: workspace.TooLargeMessage(name)})
 			continue
 		case total+size > workspace.MaxImportTotalBytes:
 			refused = append(refused, workspace.Skipped{Path: name, Reason: workspace.SkipTotalLimit, Message: "import larger than 12 MB"})
@@ -244,4 +245,10 @@ func (a *app) downloadZip(ctx context.Context) error {
 	}
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Downloaded %s (%d file(s), %d bytes)", res.Name, res.Files, res.Bytes)})
 	return nil
+}
+
+// isMedia reports whether name is an audio or video asset (workspace.AssetClasses).
+func isMedia(name string) bool {
+	_, class := workspace.AssetLimit(name)
+	return class == "audio" || class == "video"
 }

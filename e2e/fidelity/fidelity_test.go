@@ -1,0 +1,267 @@
+package fidelity
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// The fidelity suite (issue 13 "Tests"): small sites written for it, each run in Chromium
+// served over HTTP (loopback httptest) and in the preview (the real shim, the real runtime,
+// preview.Compile), with the same interaction probe; the text of #out after the steps, the
+// console lines and the uncaught errors must be identical.
+//
+// Every site writes its observations as lines into <pre id="out"> (the DOM is what both runs
+// can read: the preview frame's globals are out of reach by design) and ends with "done".
+// Values that legitimately differ between an http: URL and the preview's virtual origin are
+// not written (sites print paths, not absolute URLs).
+
+// probe is shared by every site: log(line) appends to #out.
+const probe = `<script>function log(s){var o=document.getElementById("out")||document.documentElement.appendChild(Object.assign(document.createElement("pre"),{id:"out"}));o.textContent+=s+"\n";}</script>`
+
+// pngBytes is a w×h PNG (its size is the observable).
+func pngBytes(w, h int) string {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := 0; x < w; x++ {
+		img.Set(x, 0, color.RGBA{200, 10, 10, 255})
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.String()
+}
+
+type fidelitySite struct {
+	name  string
+	files map[string]string
+	steps []string // JS run in the page after "ready" (clicks, input), in order
+	want  string   // a substring #out must contain (guards against both runs failing alike)
+}
+
+var fidelitySites = []fidelitySite{
+	{name: "timing", want: "defer found=true", files: map[string]string{
+		"index.html": `<!doctype html><html><head>` + probe + `
+<script>log("classic head state=" + document.readyState + " found=" + !!document.getElementById("late"));
+document.addEventListener("DOMContentLoaded", function(){ log("DOMContentLoaded"); });
+window.addEventListener("load", function(){ log("load"); setTimeout(function(){ log("done"); }, 100); });</script>
+<script src="defer.js" defer></script>
+<script src="mod.js" type="module"></script>
+<script type="module">log("inline module state=" + document.readyState);</script>
+<script src="classic.js"></script>
+</head><body><p id="late">late</p><script>log("inline body state=" + document.readyState);</script></body></html>`,
+		"defer.js":   `log("defer found=" + !!document.getElementById("late") + " state=" + document.readyState);`,
+		"mod.js":     `import { k } from "./lib.js"; log("module " + k + " state=" + document.readyState); document.addEventListener("DOMContentLoaded", function(){ log("module saw DOMContentLoaded"); });`,
+		"lib.js":     `export const k = "lib";`,
+		"classic.js": `log("classic src found=" + !!document.getElementById("late"));`,
+	}},
+	{name: "fetch", want: "json Tea,Cake", files: map[string]string{
+		"index.html": `<!doctype html><title>f</title>` + probe + `<script>
+fetch("data/products.json").then(function(r){ log("status " + r.status + " " + r.headers.get("content-type").split(";")[0]); return r.json(); })
+.then(function(d){ log("json " + d.map(function(p){ return p.name; }).join(",")); return fetch(new Request("./data/../data/products.json")); })
+.then(function(r){ return r.text(); }).then(function(t){ log("request len " + t.length); return fetch("missing.json"); })
+.then(function(r){ log("missing " + r.status + " ok=" + r.ok); })
+.then(function(){ var x = new XMLHttpRequest(); x.open("GET", "data/products.json"); x.responseType = "json"; x.onload = function(){ log("xhr " + x.status + " " + x.response.length); log("done"); }; x.send(); })
+.catch(function(e){ log("error " + e); log("done"); });
+</script>`,
+		"data/products.json": `[{"name":"Tea"},{"name":"Cake"}]`,
+	}},
+	{name: "images", want: "img 3x2", files: map[string]string{
+		"index.html": `<!doctype html><title>i</title>` + probe + `<div id="box"></div><script>
+var a = new Image(); a.onload = function(){ log("img " + a.naturalWidth + "x" + a.naturalHeight + " attr=" + a.getAttribute("src"));
+  var b = document.createElement("img"); b.onload = function(){ log("setAttribute " + b.naturalWidth);
+    document.getElementById("box").innerHTML = '<img id="ih" src="img/a.png">';
+    var ih = document.getElementById("ih"); var t0 = Date.now();
+    (function wait(){ if (ih.complete && ih.naturalWidth) { log("innerHTML " + ih.naturalWidth); log("done"); } else if (Date.now() - t0 > 3000) { log("innerHTML failed"); log("done"); } else setTimeout(wait, 20); })();
+  }; b.setAttribute("src", "img/a.png");
+}; a.onerror = function(){ log("img error"); log("done"); }; a.src = "img/a.png";
+</script>`,
+		"img/a.png": pngBytes(3, 2),
+	}},
+	{name: "worker", want: "worker says 42 from Tea", files: map[string]string{
+		"index.html": `<!doctype html><title>w</title>` + probe + `<script>
+var w = new Worker("worker.js");
+w.onmessage = function(e){ log("worker says " + e.data); log("done"); };
+w.onerror = function(e){ log("worker error " + (e.message || "")); log("done"); };
+w.postMessage(21);
+</script>`,
+		"worker.js":          `importScripts("helper.js"); onmessage = function(e){ fetch("data/products.json").then(function(r){ return r.json(); }).then(function(d){ postMessage(double(e.data) + " from " + d[0].name); }); };`,
+		"helper.js":          `function double(n){ return n * 2; }`,
+		"data/products.json": `[{"name":"Tea"}]`,
+	}},
+	{name: "storage", want: "local milk", files: map[string]string{
+		"index.html": `<!doctype html><title>s</title>` + probe + `<script>
+localStorage.clear(); sessionStorage.clear();
+localStorage.setItem("todo", "milk"); localStorage.n = "2";
+log("local " + localStorage.getItem("todo") + " n=" + localStorage.getItem("n") + " len=" + localStorage.length + " missing=" + localStorage.getItem("x"));
+localStorage.removeItem("n"); log("after remove len=" + localStorage.length + " key0=" + localStorage.key(0));
+sessionStorage.setItem("s", JSON.stringify({a: 1})); log("session " + JSON.parse(sessionStorage.getItem("s")).a);
+document.cookie = "a=1"; document.cookie = "b=2; path=/"; document.cookie = "a=; max-age=0";
+log("cookie " + document.cookie);
+log("done");
+</script>`,
+	}},
+	{name: "dom", want: "count 2", steps: []string{
+		`document.getElementById("inc").click()`,
+		`document.getElementById("inc").click()`,
+		`(function(){ var i = document.getElementById("name"); i.value = "Ada"; i.dispatchEvent(new Event("input", {bubbles: true})); })()`,
+		`document.getElementById("send").click()`,
+	}, files: map[string]string{
+		"index.html": `<!doctype html><title>d</title>` + probe + `<button id="inc">+</button><input id="name"><form id="f"><button id="send">Send</button></form>
+<script src="app.js" defer></script>`,
+		"app.js": `var n = 0;
+document.getElementById("inc").addEventListener("click", function(){ n++; log("count " + n); });
+document.getElementById("name").addEventListener("input", function(e){ log("name " + e.target.value); });
+document.getElementById("f").addEventListener("submit", function(e){ e.preventDefault(); log("submitted"); log("done"); });
+console.log("app ready"); console.warn("a warning");`,
+	}},
+	{name: "pages", want: "about team=true", steps: []string{`document.getElementById("go").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>home</title>` + probe + `<a id="go" href="about.html#team">About</a><script>log("home");</script>`,
+		"about.html": `<!doctype html><title>about</title>` + probe + `<p>About us</p><h2 id="team">Team</h2><a id="back" href="./">Home</a>
+<script>window.addEventListener("load", function(){ log("about team=" + !!document.getElementById("team") + " hash=" + location.hash + " title=" + document.title); log("done"); });</script>`,
+	}},
+	{name: "form", want: "results", steps: []string{`document.getElementById("q").value = "tea"`, `document.getElementById("s").click()`}, files: map[string]string{
+		"index.html":   `<!doctype html><title>home</title>` + probe + `<form action="results.html"><input id="q" name="q"><button id="s">Search</button></form>`,
+		"results.html": `<!doctype html><title>results</title>` + probe + `<script>log("results " + document.title); log("done");</script>`,
+	}},
+	{name: "runtime-css", want: "bg url", files: map[string]string{
+		"index.html": `<!doctype html><title>c</title>` + probe + `<div id="d" style="width:3px;height:2px"></div><picture><source id="src" type="image/png"><img id="pic" alt=""></picture><script>
+var d = document.getElementById("d"); d.style.backgroundImage = "url(img/a.png)";
+log("bg " + (getComputedStyle(d).backgroundImage.indexOf("url(") === 0 ? "url" : "none"));
+document.getElementById("src").srcset = "img/a.png 1x";
+var pic = document.getElementById("pic"); pic.onload = function(){ log("picture " + pic.naturalWidth); log("done"); }; pic.onerror = function(){ log("picture error"); log("done"); };
+pic.src = "img/none.png";
+</script>`,
+		"img/a.png": pngBytes(3, 2),
+	}},
+	{name: "sharedworker", want: "shared says hi", files: map[string]string{
+		"index.html": `<!doctype html><title>sw</title>` + probe + `<script>
+var s = new SharedWorker("shared.js"); s.port.onmessage = function(e){ log("shared says " + e.data); log("done"); }; s.port.postMessage("hi");
+</script>`,
+		"shared.js": `onconnect = function(e){ var p = e.ports[0]; p.onmessage = function(m){ p.postMessage(m.data); }; };`,
+	}},
+	{name: "errors", want: "before", files: map[string]string{
+		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
+	}},
+}
+
+// TestFidelity runs every site served over HTTP and in the preview and compares.
+func TestFidelity(t *testing.T) {
+	s := server(t)
+	for _, site := range fidelitySites {
+		site := site
+		t.Run(site.name, func(t *testing.T) {
+			addSite("fid-"+site.name, site.files)
+			httpOut, httpCon, httpErr := runServed(t, s.URL+"/site/fid-"+site.name+"/", site.steps)
+			pvOut, pvCon, pvErr := runPreview(t, "fid-"+site.name, site.steps)
+			if !strings.Contains(httpOut, site.want) {
+				t.Fatalf("served over HTTP, #out lacks %q:\n%s", site.want, httpOut)
+			}
+			if httpOut != pvOut {
+				t.Errorf("#out differs\n--- http ---\n%s--- preview ---\n%s", httpOut, pvOut)
+			}
+			if fmt.Sprint(httpCon) != fmt.Sprint(pvCon) {
+				t.Errorf("console differs\nhttp:    %q\npreview: %q", httpCon, pvCon)
+			}
+			if httpErr != pvErr {
+				t.Errorf("errors differ\nhttp:    %q\npreview: %q", httpErr, pvErr)
+			}
+		})
+	}
+}
+
+const outExpr = `(function(){ var o = document.getElementById("out"); return o ? o.textContent : ""; })()`
+
+// runServed loads url top-level, runs steps, and returns #out, the console lines
+// ("level text", log/warn/error) and the first uncaught error's message.
+func runServed(t *testing.T, url string, steps []string) (string, []string, string) {
+	t.Helper()
+	tab := chromium.NewTab(t)
+	if err := tab.Do(20*time.Second, navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.readyState === "complete"`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for _, st := range steps {
+		if _, err := chromium.Eval[any](tab, 5*time.Second, st+";true"); err != nil {
+			t.Fatalf("step %q: %v", st, err)
+		}
+	}
+	// Polled with single evaluations: a step may navigate (the page's context changes).
+	out := ""
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
+		if v, err := chromium.Eval[string](tab, 2*time.Second, outExpr); err == nil {
+			if out = v; strings.Contains(out, "done\n") {
+				break
+			}
+		}
+	}
+	if !strings.Contains(out, "done\n") {
+		t.Fatalf("served: no done:\n%s", out)
+	}
+	var con []string
+	errText := ""
+	for _, c := range tab.Console() {
+		switch c.Level {
+		case "log", "warning", "error":
+			lvl := map[string]string{"log": "log", "warning": "warn", "error": "error"}[c.Level]
+			con = append(con, lvl+" "+c.Text)
+		case "exception":
+			if errText == "" {
+				errText, _, _ = strings.Cut(c.Text, "\n") // the message, not the stack
+			}
+		}
+	}
+	return out, con, errText
+}
+
+// runPreview mounts the site in the stand-in studio, runs steps in the frame, and returns the
+// same observations as runServed (console from the bridge, error from the error ack).
+func runPreview(t *testing.T, name string, steps []string) (string, []string, string) {
+	t.Helper()
+	tab := openParent(t)
+	mount(t, tab, name, 1, "n-"+name, "")
+	ack := waitAck(t, tab, 1)
+	for _, st := range steps {
+		if _, err := chromium.EvalInFrame[any](tab, 5*time.Second, st+";true"); err != nil {
+			t.Fatalf("step %q: %v", st, err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	out := ""
+	for time.Now().Before(deadline) {
+		out, _ = chromium.EvalInFrame[string](tab, 5*time.Second, outExpr)
+		if strings.Contains(out, "done\n") {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if !strings.Contains(out, "done\n") {
+		t.Fatalf("preview: no done:\n%s\nmessages: %v", out, messages(t, tab))
+	}
+	time.Sleep(300 * time.Millisecond) // batched console lines
+	var con []string
+	errText := ""
+	for _, m := range messages(t, tab) {
+		switch m.Type {
+		case "webcoding.preview.console":
+			con = append(con, m.Level+" "+m.Text)
+		case "webcoding.preview.error":
+			errText = m.Message
+		}
+	}
+	if ack.Type == "webcoding.preview.error" {
+		errText = ack.Message
+	}
+	return out, con, errText
+}
+
+var _ = json.Marshal

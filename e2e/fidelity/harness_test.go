@@ -1,0 +1,273 @@
+package fidelity
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/wasm/preview"
+)
+
+// repoRoot is the module root (two levels up from this package).
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if srv != nil {
+		srv.Close()
+	}
+	chromium.Shutdown()
+	os.Exit(code)
+}
+
+// The harness server (one per test binary, loopback):
+//   - /site/<name>/… serves the site's files over HTTP (the "served" run);
+//   - /js/… serves site/js of the repository (the real parent shim, preview-bridge.js);
+//   - /parent.html is a studio stand-in: the real shim in a host element, its batches
+//     recorded in window.__batches, and window.__mount(name, revision, opts) which fetches
+//     /compiled/<name> (preview.Compile of the site's files) and mounts it;
+//   - /compiled/<name>?rev=&nonce=&internet= returns the compiled preview document.
+var (
+	srvOnce sync.Once
+	srv     *httptest.Server
+	sitesMu sync.Mutex
+	sites   = map[string][]preview.File{}
+)
+
+const parentPage = `<!doctype html><meta charset="utf-8"><title>preview parent</title>
+<style>#host{width:800px;height:600px} #host iframe{width:100%;height:100%;border:0}</style>
+<div id="host"></div>
+<script type="module">
+import { createPreviewBridge } from "/js/preview-bridge.js";
+window.__batches = [];
+window.__longest = 0;
+window.__tasks = [];
+try {
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__tasks.push(Math.round(e.startTime) + "+" + Math.round(e.duration)); window.__longest = Math.max(window.__longest, e.duration); } })
+    .observe({ type: "longtask", buffered: true });
+} catch (e) { window.__longest = -1; }
+const bridge = createPreviewBridge(document.getElementById("host"));
+let navs = 0;
+bridge.attach((json) => {
+  const at = Date.now();
+  for (const m of JSON.parse(json)) {
+    m.at = at; window.__batches.push(m);
+    // As the Go port does: a link to a workspace page mounts that page (same revision).
+    if (m.type === "webcoding.preview.navigate") {
+      navs++;
+      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash));
+    }
+  }
+});
+window.__bridge = bridge;
+window.__mount = async (name, rev, nonce, query) => {
+  window.__name = name;
+  const html = await (await fetch("/compiled/" + name + "?rev=" + rev + "&nonce=" + nonce + (query || ""))).text();
+  await new Promise((r) => setTimeout(r, 50));
+  window.__longest = 0; window.__tasks = []; window.__mountedAt = performance.now();
+  bridge.mount(rev, nonce, html, true);
+};
+window.__of = (type) => window.__batches.filter((m) => m.type === type);
+window.__ready = true;
+</script>`
+
+func server(t testing.TB) *httptest.Server {
+	srvOnce.Do(func() {
+		mux := http.NewServeMux()
+		mux.Handle("/js/", http.StripPrefix("/js/", http.FileServer(http.Dir(filepath.Join(repoRoot(), "site", "js")))))
+		mux.HandleFunc("/parent.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(parentPage))
+		})
+		mux.HandleFunc("/site/", func(w http.ResponseWriter, r *http.Request) {
+			rest := strings.TrimPrefix(r.URL.Path, "/site/")
+			name, p, _ := strings.Cut(rest, "/")
+			if p == "" || strings.HasSuffix(p, "/") {
+				p += "index.html"
+			}
+			sitesMu.Lock()
+			files := sites[name]
+			sitesMu.Unlock()
+			for _, f := range files {
+				if f.Path == p {
+					w.Header().Set("Content-Type", preview.MimeTypeOf(f))
+					if f.Kind == preview.KindAsset {
+						_, _ = w.Write(f.Data)
+					} else {
+						_, _ = w.Write([]byte(f.Source))
+					}
+					return
+				}
+			}
+			http.NotFound(w, r)
+		})
+		mux.HandleFunc("/compiled/", func(w http.ResponseWriter, r *http.Request) {
+			name := strings.TrimPrefix(r.URL.Path, "/compiled/")
+			sitesMu.Lock()
+			files := sites[name]
+			sitesMu.Unlock()
+			q := r.URL.Query()
+			var rev int64
+			_ = json.Unmarshal([]byte(q.Get("rev")), &rev)
+			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
+				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash")}}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))
+		})
+		mux.HandleFunc("/loopback-secret", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			_, _ = w.Write([]byte("loopback reached"))
+		})
+		srv = httptest.NewServer(mux)
+	})
+	return srv
+}
+
+// addSite registers files under name (text files: language from the extension).
+func addSite(name string, files map[string]string) {
+	var out []preview.File
+	for p, src := range files {
+		f := preview.File{Path: p, Kind: preview.KindText, Source: src, Language: "text"}
+		switch filepath.Ext(p) {
+		case ".html":
+			f.Language = preview.LangHTML
+		case ".css":
+			f.Language = preview.LangCSS
+		case ".js", ".mjs":
+			f.Language = preview.LangJS
+		case ".json":
+			f.Language = "json"
+		case ".png":
+			f.Kind, f.Data, f.Source, f.MimeType = preview.KindAsset, []byte(src), "", "image/png"
+		}
+		out = append(out, f)
+	}
+	// index.html first, the rest by path (deterministic compile).
+	sortFiles(out)
+	sitesMu.Lock()
+	sites[name] = out
+	sitesMu.Unlock()
+}
+
+func sortFiles(fs []preview.File) {
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && less(fs[j], fs[j-1]); j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+}
+
+func less(a, b preview.File) bool {
+	if (a.Path == "index.html") != (b.Path == "index.html") {
+		return a.Path == "index.html"
+	}
+	return a.Path < b.Path
+}
+
+// msg is one message the shim handed to "Go" (recorded by the parent page).
+type msg struct {
+	Type     string             `json:"type"`
+	Revision int64              `json:"revision"`
+	Nonce    string             `json:"nonce"`
+	Message  string             `json:"message"`
+	Level    string             `json:"level"`
+	Text     string             `json:"text"`
+	Kind     string             `json:"kind"`
+	URL      string             `json:"url"`
+	Detail   string             `json:"detail"`
+	Path     string             `json:"path"`
+	Search   string             `json:"search"`
+	Hash     string             `json:"hash"`
+	Area     string             `json:"area"`
+	Set      map[string]*string `json:"set"`
+	At       float64            `json:"at"` // Date.now() in the parent when the batch arrived
+}
+
+// openParent opens the studio stand-in in a new tab.
+func openParent(t testing.TB) *chromium.Tab {
+	t.Helper()
+	s := server(t)
+	tab := chromium.NewTab(t)
+	if err := tab.Do(20*time.Second, navigate(s.URL+"/parent.html")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `window.__ready === true`); err != nil {
+		t.Fatalf("parent page: %v %v", err, tab.Errors())
+	}
+	return tab
+}
+
+// mount mounts site name at rev with nonce (query: extra "&k=v" for /compiled).
+func mount(t testing.TB, tab *chromium.Tab, name string, rev int, nonce, query string) {
+	t.Helper()
+	js, _ := json.Marshal([]any{name, rev, nonce, query})
+	if _, err := chromium.Eval[bool](tab, 10*time.Second, `window.__mount(...`+string(js)+`).then(() => true)`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// messages returns every recorded message.
+func messages(t testing.TB, tab *chromium.Tab) []msg {
+	t.Helper()
+	var out []msg
+	s, err := chromium.Eval[string](tab, 10*time.Second, `JSON.stringify(window.__batches)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// waitAck waits for a ready or error of rev and returns it.
+func waitAck(t testing.TB, tab *chromium.Tab, rev int) msg {
+	t.Helper()
+	return waitAckFor(t, tab, rev, 15*time.Second)
+}
+
+func waitAckFor(t testing.TB, tab *chromium.Tab, rev int, timeout time.Duration) msg {
+	t.Helper()
+	expr := `window.__batches.find((m) => (m.type === "webcoding.preview.ready" || m.type === "webcoding.preview.error") && m.revision === ` + itoa(rev) + `)`
+	s, err := chromium.WaitFor[string](tab, timeout, `(function(){ var m = `+expr+`; return m ? JSON.stringify(m) : ""; })()`)
+	if err != nil {
+		ms := messages(t, tab)
+		if len(ms) > 5 {
+			ms = ms[len(ms)-5:]
+		}
+		t.Fatalf("no ack for revision %d: %v; last messages %v", rev, err, ms)
+	}
+	var m msg
+	_ = json.Unmarshal([]byte(s), &m)
+	return m
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// newLoopback starts a loopback server that counts every request (CORS open, so only the
+// preview's policy can keep a request from it) and returns its URL.
+func newLoopback(t *testing.T, hits *atomic.Int64) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		_, _ = w.Write([]byte("loopback reached"))
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}

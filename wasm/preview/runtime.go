@@ -1,0 +1,268 @@
+package preview
+
+import (
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Runtime message types posted by the bridge (frame → parent). The first message of a mount
+// goes through window.parent.postMessage; every later one through the MessagePort it carries.
+const (
+	// MessageHello: {type, v: 1, revision, nonce} with one transferred MessagePort; sent
+	// synchronously by the bridge before any page code runs. The only message that carries
+	// the nonce.
+	MessageHello = "webcoding.preview.hello"
+	// MessageReport (port): {type, kind, url, detail}; kind is ReportBlocked, ReportMissing or
+	// ReportLimit. At most MaxRuntimeReports per mount, deduplicated by (kind, url).
+	MessageReport = "webcoding.preview.report"
+	// MessageStorage (port): {type, area: "local"|"session", clear, set: {key: value|null}}.
+	MessageStorage = "webcoding.preview.storage"
+	// MessageNavigate (port): {type, path, search, hash}: a link or form of the page asks for
+	// the workspace page at path.
+	MessageNavigate = "webcoding.preview.navigate"
+	// MessageLeaving (port): {type, url}: the document is unloading for a navigation the
+	// parent did not start (url is the link's target when known, else "").
+	MessageLeaving = "webcoding.preview.leaving"
+)
+
+// Run-time report kinds (MessageReport.kind).
+const (
+	ReportBlocked = "blocked" // a request outside the workspace refused by the network policy
+	ReportMissing = "missing" // a workspace URL with no file behind it
+	ReportLimit   = "limit"   // something the preview cannot do in an opaque-origin frame
+)
+
+// Runtime limits, enforced in the frame and again by the parent (wasm/adapters/iframe and
+// site/js/preview-bridge.js). Character counts are Unicode code points unless stated.
+const (
+	// MaxRuntimeReports bounds the MessageReport messages of one mount.
+	MaxRuntimeReports = 50
+	// MaxPreviewStorageChars bounds each of localStorage and sessionStorage of a workspace's
+	// preview: the sum of key and value lengths in UTF-16 code units (as Web Storage quotas
+	// count). A setItem beyond it throws QuotaExceededError in the frame.
+	MaxPreviewStorageChars = 1_000_000
+	// StorageFlushInterval is how often the frame sends storage changes to the parent
+	// (coalesced; also on pagehide).
+	StorageFlushInterval = 500 * time.Millisecond
+	// MaxMountMessages and MaxMountBytes cap what the parent accepts from one mount (all
+	// messages, counted after the hello; bytes of their JSON). Over either cap the parent
+	// closes the port, discards the frame and reports a runtime error. The bridge itself sends
+	// at most MaxConsoleMessages + MaxRuntimeReports + a few, plus one storage message per
+	// StorageFlushInterval.
+	MaxMountMessages = 5000
+	MaxMountBytes    = 8 << 20
+)
+
+// RuntimeFile is one entry of the in-frame file table: a text file {type, text} or an asset
+// {type, b64} (standard base64 of its bytes). Type is the media type served for it.
+type RuntimeFile struct {
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+	B64  string `json:"b64,omitempty"`
+}
+
+// RuntimeStorage is the preview storage a mount starts with (key → value per area).
+type RuntimeStorage struct {
+	Local   map[string]string `json:"local,omitempty"`
+	Session map[string]string `json:"session,omitempty"`
+}
+
+// RuntimeConfig is the input of RuntimeScript (the preview contract, docs/preview.md).
+//
+//   - V is the config version (1).
+//   - Revision and Nonce identify the mount; an empty Nonce builds the prelude without the
+//     bridge (the standalone export): no hello, no messages.
+//   - Entry is the workspace path of the mounted page; Search ("?…") and Hash ("#…") are
+//     the query and fragment it was opened with (a link to "about.html?x=1#team").
+//   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry when empty): the runtime
+//     inserts <base href=Base> unless the document has one, so document.baseURI and run-time
+//     relative URLs resolve under the virtual origin.
+//   - Files is the in-frame file table (workspace path → RuntimeFile).
+//   - AllowInternet lets https: requests outside loopback and private networks through
+//     (the per-workspace "Allow internet in preview" switch); http: never.
+//   - Storage is the workspace's preview storage (nil: empty).
+type RuntimeConfig struct {
+	V             int                    `json:"v"`
+	Revision      int64                  `json:"revision"`
+	Nonce         string                 `json:"nonce"`
+	Entry         string                 `json:"entry"`
+	Search        string                 `json:"search,omitempty"`
+	Hash          string                 `json:"hash,omitempty"`
+	Base          string                 `json:"base"`
+	Files         map[string]RuntimeFile `json:"files"`
+	AllowInternet bool                   `json:"allowInternet"`
+	Storage       *RuntimeStorage        `json:"storage,omitempty"`
+}
+
+//go:embed runtime/*.js
+var runtimeFS embed.FS
+
+// runtimeJS is the runtime's source: the files of runtime/ in name order, joined.
+var runtimeJS = func() string {
+	names, err := fs.Glob(runtimeFS, "runtime/*.js")
+	if err != nil {
+		panic(err)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		src, err := runtimeFS.ReadFile(n)
+		if err != nil {
+			panic(err)
+		}
+		b.Write(src)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}()
+
+// runtimeWire is what the script receives: the config plus the constants it shares with Go.
+type runtimeWire struct {
+	RuntimeConfig
+	Origin           string            `json:"origin"`
+	CSP              string            `json:"csp"`
+	Global           string            `json:"global"`
+	DefaultError     string            `json:"defaultError"`
+	DefaultRejection string            `json:"defaultRejection"`
+	Types            map[string]string `json:"types"`
+	Limits           map[string]int    `json:"limits"`
+}
+
+var runtimeTypes = map[string]string{
+	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
+	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
+}
+
+var runtimeLimits = map[string]int{
+	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
+	"reports": MaxRuntimeReports, "storage": MaxPreviewStorageChars, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
+}
+
+// RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE
+// classic inline <script> that must be the first script of the document (at byte 0, or right
+// after a doctype preceded only by whitespace, comments or a BOM). The text never contains
+// "</script" or "<!--" (the config is JSON with '<', '>' and '&' escaped), so it is safe
+// between <script> and </script>.
+//
+// What it does, before any page code runs: captures the built-ins it uses; (bridge) posts
+// MessageHello with a MessagePort to window.parent and then talks only through that port;
+// inserts the network policy (RuntimePolicy) as a CSP <meta> and <base href=Base>; installs
+// the virtual origin (fetch, XHR, URL setters and setAttribute, a MutationObserver, Worker,
+// worklets, SharedWorker emulation), Web Storage and cookies, and navigation handling; reports
+// errors, console calls and refused references (bounded). docs/preview.md "Runtime" has the
+// model and its limits.
+func RuntimeScript(cfg RuntimeConfig) string {
+	cfg.V = 1
+	if cfg.Base == "" {
+		cfg.Base = VirtualURL(cfg.Entry)
+	}
+	if cfg.Files == nil {
+		cfg.Files = map[string]RuntimeFile{}
+	}
+	w := runtimeWire{
+		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
+		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
+		Types: runtimeTypes, Limits: runtimeLimits,
+	}
+	j, err := json.Marshal(w) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
+	if err != nil {
+		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
+	}
+	return "(function(CFG){\"use strict\";\n" + runtimeJS + "})(" + string(j) + ");"
+}
+
+// RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
+// — scripts, styles, images, fonts, media, fetch/XHR/WebSocket, workers and frames may load
+// only blob: and data: URLs (workspace files are served from the in-frame file table as blob:
+// URLs made in the frame), inline scripts and styles run, objects and manifests are refused,
+// and form-action is 'none' (forms to workspace pages are handled by the runtime before they
+// would navigate). allowInternet adds https: (never http:, ws:, or wss:) to the fetch
+// directives. A srcdoc frame also inherits the studio page's own policy (the studio sets
+// none), and a policy can only be tightened, never relaxed, by the page.
+func RuntimePolicy(allowInternet bool) string {
+	src := "blob: data:"
+	if allowInternet {
+		src += " https:"
+	}
+	return "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' " + src +
+		"; style-src 'unsafe-inline' " + src + "; img-src " + src + "; font-src " + src + "; media-src " + src +
+		"; connect-src " + src + "; worker-src " + src + "; child-src " + src + "; frame-src " + src +
+		"; object-src 'none'; manifest-src 'none'; form-action 'none'"
+}
+
+// RuntimeFiles is the in-frame file table of files: every text file as text and every asset
+// as base64, typed by MimeTypeOf.
+func RuntimeFiles(files []File) map[string]RuntimeFile {
+	out := make(map[string]RuntimeFile, len(files))
+	for _, f := range files {
+		if _, dup := out[f.Path]; dup {
+			continue
+		}
+		if f.Kind == KindAsset {
+			out[f.Path] = RuntimeFile{Type: MimeTypeOf(f), B64: base64.StdEncoding.EncodeToString(f.Data)}
+			continue
+		}
+		out[f.Path] = RuntimeFile{Type: MimeTypeOf(f), Text: f.Source}
+	}
+	return out
+}
+
+// MimeTypeOf is the media type the preview serves f with: its MimeType when set, else one
+// derived from its language or extension (text/plain when unknown; text types with
+// charset=utf-8).
+func MimeTypeOf(f File) string {
+	if f.MimeType != "" {
+		return f.MimeType
+	}
+	switch f.Language {
+	case LangHTML:
+		return "text/html; charset=utf-8"
+	case LangCSS:
+		return "text/css; charset=utf-8"
+	case LangJS:
+		return "text/javascript; charset=utf-8"
+	case "json":
+		return "application/json; charset=utf-8"
+	}
+	ext := strings.ToLower(path.Ext(f.Path))
+	if t, ok := mediaTypes[ext]; ok {
+		return t
+	}
+	if f.Kind == KindAsset {
+		return "application/octet-stream"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// bridgeElement is the runtime <script> element of the compiled document: RuntimeScript for
+// this compile (opts.Runtime plus revision, nonce, the entry and the compiler's file table,
+// fileTable).
+func (c *compiler) bridgeElement(entry *File) string {
+	cfg := c.opts.Runtime
+	// pvcompile: the file table leaves out assets the document already carries (fileTable).
+	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable(c.inlineScripts.String())
+	cfg.Entry = ""
+	if entry != nil {
+		cfg.Entry = entry.Path
+	}
+	return "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
+}
+
+// mediaTypes maps file extensions to the media types MimeTypeOf serves (a fixed table, so the
+// compiled document does not depend on the host's MIME database).
+var mediaTypes = map[string]string{
+	".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+	".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
+	".txt": "text/plain; charset=utf-8", ".md": "text/markdown; charset=utf-8", ".csv": "text/csv; charset=utf-8",
+	".xml": "application/xml", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif", ".ico": "image/x-icon", ".bmp": "image/bmp",
+	".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".mp4": "video/mp4", ".webm": "video/webm",
+	".wasm": "application/wasm", ".pdf": "application/pdf",
+}

@@ -1,0 +1,114 @@
+// 00-core.js — captured built-ins, the channel to the parent, errors, console, ready.
+// Runs first in the document, before any page code (the compiler puts this script at byte 0
+// or right after a leading doctype). Everything the bridge later relies on is captured here,
+// so page code that replaces window.parent, postMessage, JSON, Reflect, … cannot reach it.
+var W = window, D = document;
+var apply = Reflect.apply, construct = Reflect.construct, defineProperty = Object.defineProperty;
+var getOwnDesc = Object.getOwnPropertyDescriptor, hasOwn = Object.prototype.hasOwnProperty;
+var freeze = Object.freeze, create = Object.create, keysOf = Object.keys;
+var toJSON = JSON.stringify, StringC = String, ArrayC = Array, ArrayFrom = Array.from;
+var push = Array.prototype.push, join = Array.prototype.join, arraySlice = Array.prototype.slice, slice = String.prototype.slice;
+var objToString = Object.prototype.toString;
+var indexOf = String.prototype.indexOf, toLower = String.prototype.toLowerCase, trim = String.prototype.trim;
+var replaceStr = String.prototype.replace, splitStr = String.prototype.split;
+var PromiseC = Promise, promiseThen = Promise.prototype.then, PromiseResolve = Promise.resolve, PromiseReject = Promise.reject;
+var setTimeoutF = W.setTimeout, URLC = W.URL, BlobC = W.Blob, ResponseC = W.Response, RequestC = W.Request, HeadersC = W.Headers;
+var createObjectURL = URL.createObjectURL, atobF = W.atob, Uint8C = Uint8Array, charCodeAt = String.prototype.charCodeAt;
+var TypeErrorC = TypeError, DOMExceptionC = W.DOMException, MapC = Map, WeakMapC = WeakMap, SetC = Set;
+var mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapHas = Map.prototype.has;
+var wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
+var setHas = Set.prototype.has, setAdd = Set.prototype.add;
+var addListener = EventTarget.prototype.addEventListener;
+var createElement = Document.prototype.createElement, appendChild = Node.prototype.appendChild;
+var insertBefore = Node.prototype.insertBefore, removeNode = Element.prototype.remove;
+var getAttr = Element.prototype.getAttribute, setAttr = Element.prototype.setAttribute;
+var closest = Element.prototype.closest, querySelectorAll = Element.prototype.querySelectorAll;
+var REVISION = CFG.revision, NONCE = CFG.nonce, BRIDGE = NONCE !== "";
+var T = CFG.types, L = CFG.limits;
+
+try { removeNode.call(D.currentScript); } catch (e) {}
+
+function S(v) { try { return StringC(v); } catch (e) { return ""; } }
+function cut(s, n) { s = S(s); if (s.length <= n) return s; return apply(join, apply(arraySlice, ArrayFrom(apply(slice, s, [0, 2 * n])), [0, n]), [""]); }
+
+// The channel: one message through the captured parent.postMessage (the hello, carrying the
+// nonce and a MessagePort), then only the port, which lives in this closure.
+var port = null;
+if (BRIDGE) {
+  try {
+    var parentWindow = W.parent, parentPost = parentWindow.postMessage;
+    var channel = new W.MessageChannel();
+    port = channel.port1;
+    var portPost = MessagePort.prototype.postMessage;
+    apply(parentPost, parentWindow, [{ type: T.hello, v: 1, revision: REVISION, nonce: NONCE }, "*", [channel.port2]]);
+  } catch (e) { port = null; }
+}
+function send(msg) {
+  if (!port) return;
+  try { apply(portPost, port, [msg]); } catch (e) {}
+}
+
+// Reports: refused/missing run-time references and preview limits, deduplicated and bounded.
+var reported = new SetC(), reportCount = 0;
+function report(kind, url, detail) {
+  var key = kind + "\u0000" + url;
+  if (apply(setHas, reported, [key])) return;
+  apply(setAdd, reported, [key]);
+  if (reportCount >= L.reports) return;
+  reportCount++;
+  send({ type: T.report, kind: kind, url: cut(url, L.text), detail: cut(detail || "", L.text) });
+}
+
+// Errors and ready (SPEC §2.13): ready once, after load (one task later, so the page's own
+// load handlers run first) and after every tracked import settled, never after an error.
+var failed = false, readySent = false, loaded = false, pending = 0, consoleCount = 0;
+function text(v) { try { if (v && typeof v === "object" && "message" in v) return S(v.message); return v === undefined || v === null ? "" : S(v); } catch (e) { return ""; } }
+function fail(message, fallback) {
+  if (failed) return;
+  failed = true;
+  var t = apply(trim, S(message == null ? "" : message), []);
+  if (!t) t = fallback;
+  send({ type: T.error, message: cut(t, L.error) });
+}
+function maybeReady() { if (loaded && pending === 0 && !failed && !readySent) { readySent = true; send({ type: T.ready }); } }
+// Capture phase, so a page listener cannot hide an error from the bridge; resource load
+// errors (an <img> that fails) pass through the capture phase too and are not runtime errors.
+var ErrorEventC = W.ErrorEvent;
+apply(addListener, W, ["error", function (e) { if (!(e instanceof ErrorEventC)) return; fail(e && (e.message || (e.error !== undefined ? text(e.error) : "")), CFG.defaultError); }, true]);
+apply(addListener, W, ["unhandledrejection", function (e) { fail(e ? text(e.reason) : "", CFG.defaultRejection); }, true]);
+apply(addListener, W, ["load", function () { apply(setTimeoutF, W, [function () { loaded = true; maybeReady(); }, 0]); }]);
+try {
+  defineProperty(W, CFG.global, { value: freeze({ track: function (p) {
+    pending++;
+    apply(promiseThen, apply(PromiseResolve, PromiseC, [p]), [function () { pending--; maybeReady(); }, function (e) { pending--; fail(text(e), CFG.defaultError); }]);
+  } }) });
+} catch (e) {}
+
+// Console: log/warn/error/info/debug forwarded (after the original) for the first
+// L.console calls of the mount, formatted and cut to L.text code points.
+function isError(v) { try { return apply(objToString, v, []) === "[object Error]"; } catch (e) { return false; } }
+function fmt(v) {
+  if (typeof v === "string") return v;
+  try { if (isError(v)) return v.name + ": " + v.message; if (v && typeof v === "object") { var j = toJSON(v); if (typeof j === "string") return j; } } catch (e) {}
+  return S(v);
+}
+var con = W.console;
+if (con) {
+  var levels = ["log", "info", "debug", "warn", "error"];
+  for (var li = 0; li < levels.length; li++) (function (name) {
+    var orig = con[name];
+    if (typeof orig !== "function") return;
+    var level = name === "info" || name === "debug" ? "log" : name;
+    con[name] = function () {
+      try {
+        if (BRIDGE && consoleCount < L.console) {
+          consoleCount++;
+          var parts = [];
+          for (var i = 0; i < arguments.length; i++) parts[i] = cut(fmt(arguments[i]), L.text);
+          send({ type: T.console, level: level, text: cut(apply(join, parts, [" "]), L.text) });
+        }
+      } catch (e) {}
+      return apply(orig, this, arguments);
+    };
+  })(levels[li]);
+}

@@ -1,0 +1,29 @@
+// 10-policy.js — the network policy (a CSP <meta>, inserted before anything can load), the
+// virtual base URL, and violation reports.
+//
+// No <base> element is inserted (it would send "#x" links and SVG url(#id) away): the parser
+// keeps resolving markup against the studio's URL (FALLBACK), which classify() maps back to
+// the virtual origin, and document.baseURI reads as the page's virtual URL.
+var ORIGIN = CFG.origin, BASE = CFG.base;
+var FALLBACK = (function () { try { var u = new URLC(".", D.baseURI); return u.protocol === "http:" || u.protocol === "https:" ? u.href : ""; } catch (e) { return ""; } })();
+try { defineProperty(D, "baseURI", { configurable: true, enumerable: true, get: function () { return BASE; } }); } catch (e) {}
+(function () {
+  var head = D.head || D.documentElement;
+  if (CFG.csp) {
+    var meta = apply(createElement, D, ["meta"]);
+    apply(setAttr, meta, ["http-equiv", "Content-Security-Policy"]);
+    apply(setAttr, meta, ["content", CFG.csp]);
+    apply(appendChild, head, [meta]);
+  }
+})();
+
+// A request the policy blocked is reported, unless it is the early request of markup inserted
+// at run time for a workspace file (the observer below serves it; issue 13 accepts that one).
+apply(addListener, D, ["securitypolicyviolation", function (e) {
+  var url = S(e.blockedURI), dir = S(e.effectiveDirective);
+  if (url === "inline" || url === "eval" || url === "wasm-eval") return;
+  var c = classify(url);
+  if (c && c.file) return;
+  if (dir === "form-action") { report("blocked", url, "form submission outside the workspace (form-action)"); return; }
+  report("blocked", url, dir + (CFG.allowInternet ? "" : "; the preview has no network (Allow internet in preview is off)"));
+}, true]);

@@ -1,0 +1,199 @@
+// 20-origin.js — the virtual origin: run-time URLs under CFG.origin are served from the
+// in-frame file table (CFG.files: path → {type, text} or {type, b64}).
+var FILES = CFG.files || {};
+function fileAt(p) { return apply(hasOwn, FILES, [p]) ? FILES[p] : null; }
+function isLoopback(host) {
+  host = apply(toLower, S(host), []);
+  if (host === "localhost" || host === "[::1]" || host === "[::]" || host === "0.0.0.0") return true;
+  if (host.length > 10 && apply(slice, host, [-10]) === ".localhost") return true;
+  var m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  if (!m) return /^\[(fc|fd|fe8|fe9|fea|feb|::ffff:)/.test(host);
+  var a = +m[1], b = +m[2];
+  return a === 127 || a === 10 || a === 0 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+}
+// classify(url[, base]) → {file: path} | {missing: path} | {refused: true} | {pass: true} | null
+// (not a URL). pass: blob:/data:/about:, and https: non-local URLs when internet is allowed.
+function classify(u, base) {
+  var x;
+  try { x = new URLC(S(u), base || BASE); } catch (e) { return null; }
+  // An absolute URL under the studio page's directory (markup the parser resolved against the
+  // inherited base, or a URL the page built from it) means the workspace file.
+  if (FALLBACK && x.origin !== ORIGIN && apply(indexOf, x.href, [FALLBACK]) === 0) {
+    try { x = new URLC(apply(slice, x.href, [FALLBACK.length]), ORIGIN + "/"); } catch (e) {}
+  }
+  if (x.origin === ORIGIN) {
+    var p = x.pathname;
+    try { p = decodeURIComponent(p); } catch (e) {}
+    p = apply(slice, p, [1]);
+    if (p === "" || p[p.length - 1] === "/") p += "index.html";
+    return fileAt(p) ? { file: p, url: x } : { missing: p, url: x };
+  }
+  var proto = x.protocol;
+  if (proto === "blob:" || proto === "data:" || proto === "about:" || proto === "javascript:") return { pass: true, url: x };
+  if (proto === "https:" && CFG.allowInternet && !isLoopback(x.hostname)) return { pass: true, url: x };
+  return { refused: true, url: x };
+}
+function virtualURL(p) { return ORIGIN + "/" + apply(replaceStr, encodeURI(p), [/[?#]/g, encodeURIComponent]); }
+
+// File bodies and blob: URLs made in the frame (cached per path).
+var blobs = new MapC(), reverse = new MapC();
+function bytesOf(f) {
+  var bin = apply(atobF, W, [f.b64]), out = new Uint8C(bin.length);
+  for (var i = 0; i < bin.length; i++) out[i] = apply(charCodeAt, bin, [i]);
+  return out;
+}
+function bodyOf(p) {
+  var f = fileAt(p);
+  if (f.b64 !== undefined) return bytesOf(f);
+  if (f.text === undefined) return "";
+  if (/^text\/css\b/.test(f.type)) return cssText(f.text, virtualURL(p));
+  return f.text;
+}
+function blobFor(p) {
+  if (apply(mapHas, blobs, [p])) return apply(mapGet, blobs, [p]);
+  var u = apply(createObjectURL, URLC, [new BlobC([bodyOf(p)], { type: fileAt(p).type })]);
+  apply(mapSet, blobs, [p, u]);
+  apply(mapSet, reverse, [u, virtualURL(p)]);
+  return u;
+}
+// cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
+// resolved against base (the stylesheet's or the document's URL).
+function cssText(css, base) {
+  css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
+    var c = classify(u, base);
+    if (c && c.file) return "url(" + q + blobFor(c.file) + q + ")";
+    if (c && c.missing) report("missing", u, "CSS url()");
+    return all;
+  }]);
+  return apply(replaceStr, css, [/@import\s+(["'])([^"']*)\1/g, function (all, q, u) {
+    var c = classify(u, base);
+    return c && c.file ? "@import " + q + blobFor(c.file) + q : all;
+  }]);
+}
+// mapURL(v, what) → the URL to load for a run-time reference: a workspace file's blob: URL,
+// or v unchanged (missing and refused ones are reported).
+function mapURL(v, what) {
+  var c = classify(v);
+  if (!c) return v;
+  if (c.file) return blobFor(c.file);
+  if (c.missing) report("missing", S(v), what);
+  else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
+  return v;
+}
+function mapSrcset(v) {
+  return apply(join, apply(ArrayC.prototype.map, apply(splitStr, S(v), [","]), [function (part) {
+    var m = /^(\s*)(\S+)(.*)$/.exec(part);
+    return m ? m[1] + mapURL(m[2], "srcset") + m[3] : part;
+  }]), [","]);
+}
+
+// fetch and Request.
+var origFetch = W.fetch;
+function notFound() { return new ResponseC("Not Found", { status: 404, statusText: "Not Found", headers: { "content-type": "text/plain" } }); }
+if (origFetch) {
+  W.fetch = function fetch(input, init) {
+    var url;
+    try { url = input instanceof RequestC ? input.url : S(input); } catch (e) { url = ""; }
+    var c = classify(url);
+    if (c && c.file) {
+      var r = new ResponseC(new BlobC([bodyOf(c.file)], { type: fileAt(c.file).type }), { status: 200, statusText: "OK", headers: { "content-type": fileAt(c.file).type } });
+      try { defineProperty(r, "url", { value: c.url.href }); } catch (e) {}
+      return apply(PromiseResolve, PromiseC, [r]);
+    }
+    if (c && c.missing) { report("missing", url, "fetch"); return apply(PromiseResolve, PromiseC, [notFound()]); }
+    if (c && c.refused) {
+      report("blocked", c.url.href, "fetch" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
+      return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch")]);
+    }
+    return apply(origFetch, W, arguments);
+  };
+}
+
+// XMLHttpRequest: open() of a workspace URL loads its blob: URL.
+var xhrOpen = W.XMLHttpRequest && XMLHttpRequest.prototype.open;
+if (xhrOpen) {
+  XMLHttpRequest.prototype.open = function open(method, url) {
+    var args = apply(arraySlice, arguments, []);
+    if (args.length > 1) args[1] = mapURL(url, "XMLHttpRequest");
+    return apply(xhrOpen, this, args);
+  };
+}
+
+// Property setters and setAttribute of URL attributes (src, srcset, poster, link href, style).
+var origAttr = new WeakMapC(); // element → {attr: the value the page set}
+function remember(el, name, value) {
+  var m = apply(wmGet, origAttr, [el]);
+  if (!m) { m = create(null); apply(wmSet, origAttr, [el, m]); }
+  m[name] = value;
+}
+function mapAttr(el, name, value) {
+  if (value === null || value === undefined) return value;
+  var v = S(value), out = v;
+  if (name === "style") out = apply(indexOf, v, ["url("]) >= 0 ? cssText(v, BASE) : v;
+  else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
+  else if (name === "href" && el.localName !== "link") return value;
+  else out = mapURL(v, "<" + el.localName + " " + name + ">");
+  if (out !== v) remember(el, name, v);
+  return out;
+}
+var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1 };
+function hookProp(ctor, prop, attr) {
+  var proto = ctor && ctor.prototype, d = proto && getOwnDesc(proto, prop);
+  if (!d || !d.set) return;
+  defineProperty(proto, prop, { configurable: true, enumerable: d.enumerable,
+    get: function () {
+      var v = apply(d.get, this, []), m = apply(wmGet, origAttr, [this]);
+      if (typeof v === "string" && apply(mapHas, reverse, [v])) return apply(mapGet, reverse, [v]);
+      return v;
+    },
+    set: function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } });
+}
+hookProp(W.HTMLImageElement, "src", "src"); hookProp(W.HTMLImageElement, "srcset", "srcset");
+hookProp(W.HTMLSourceElement, "src", "src"); hookProp(W.HTMLSourceElement, "srcset", "srcset");
+hookProp(W.HTMLMediaElement, "src", "src"); hookProp(W.HTMLVideoElement, "poster", "poster");
+hookProp(W.HTMLScriptElement, "src", "src"); hookProp(W.HTMLLinkElement, "href", "href");
+hookProp(W.HTMLTrackElement, "src", "src"); hookProp(W.HTMLInputElement, "src", "src");
+Element.prototype.setAttribute = function setAttribute(name, value) {
+  var n = apply(toLower, S(name), []);
+  if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);
+  return apply(setAttr, this, [name, value]);
+};
+var getAttrOrig = getAttr;
+Element.prototype.getAttribute = function getAttribute(name) {
+  var v = apply(getAttrOrig, this, [name]), m = apply(wmGet, origAttr, [this]);
+  if (m && v !== null) { var n = apply(toLower, S(name), []); if (m[n] !== undefined && apply(hasOwn, m, [n])) { var back = m[n]; if (back !== v) return back; } }
+  return v;
+};
+
+// Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
+// <style> text once inserted (its first request may fail; that one is not reported).
+function fixElement(el) {
+  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset"];
+  for (var i = 0; i < names.length; i++) {
+    var n = names[i], v = apply(getAttrOrig, el, [n]);
+    if (v === null || (n === "href" && el.localName !== "link")) continue;
+    if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
+    var out = mapAttr(el, n, v);
+    if (out !== v) apply(setAttr, el, [n, out]);
+  }
+  if (el.localName === "style") {
+    var t = el.textContent;
+    if (apply(indexOf, t, ["url("]) >= 0 || apply(indexOf, t, ["@import"]) >= 0) { var nt = cssText(t, BASE); if (nt !== t) el.textContent = nt; }
+  }
+}
+function fixTree(node) {
+  if (node.nodeType !== 1) return;
+  fixElement(node);
+  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset]"]);
+  for (var i = 0; i < all.length; i++) fixElement(all[i]);
+}
+if (W.MutationObserver) {
+  var observer = new W.MutationObserver(function (records) {
+    for (var i = 0; i < records.length; i++) {
+      var r = records[i];
+      if (r.type === "attributes") fixElement(r.target);
+      else for (var j = 0; j < r.addedNodes.length; j++) fixTree(r.addedNodes[j]);
+    }
+  });
+  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset"] });
+}

@@ -1,0 +1,87 @@
+// 40-storage.js — Web Storage and cookies, which throw SecurityError in an opaque-origin
+// frame: localStorage and sessionStorage start from CFG.storage (the workspace's stored
+// preview storage) and every change is sent to the parent, which keeps it per workspace;
+// cookies live in memory for the life of the document.
+// Changes are coalesced per area and sent at most once per L.storageFlushMs (and on pagehide)
+// as {type, area, clear, set: {key: value or null}}.
+var storagePending = create(null), storageTimer = 0;
+function storageChanged(area, k, v, clear) {
+  var p = storagePending[area] || (storagePending[area] = { clear: false, set: create(null) });
+  if (clear) { p.clear = true; p.set = create(null); } else p.set[k] = v;
+  if (!storageTimer) storageTimer = apply(setTimeoutF, W, [flushStorage, L.storageFlushMs]);
+}
+function flushStorage() {
+  storageTimer = 0;
+  var areas = keysOf(storagePending);
+  for (var i = 0; i < areas.length; i++) { var p = storagePending[areas[i]]; send({ type: T.storage, area: areas[i], clear: p.clear, set: p.set }); }
+  storagePending = create(null);
+}
+apply(addListener, W, ["pagehide", function () { if (storageTimer) flushStorage(); }, true]);
+function makeStorage(area, initial, quota) {
+  var data = create(null), used = 0;
+  if (initial) { var ks = keysOf(initial); for (var i = 0; i < ks.length; i++) { data[ks[i]] = S(initial[ks[i]]); used += ks[i].length + data[ks[i]].length; } }
+  var api = {
+    getItem: function (k) { k = S(k); return apply(hasOwn, data, [k]) ? data[k] : null; },
+    setItem: function (k, v) {
+      k = S(k); v = S(v);
+      var old = apply(hasOwn, data, [k]) ? k.length + data[k].length : 0;
+      if (used - old + k.length + v.length > quota) throw new DOMExceptionC("Failed to execute 'setItem' on 'Storage': Setting the value of '" + cut(k, 40) + "' exceeded the quota.", "QuotaExceededError");
+      used += k.length + v.length - old;
+      data[k] = v;
+      storageChanged(area, k, v, false);
+    },
+    removeItem: function (k) {
+      k = S(k);
+      if (!apply(hasOwn, data, [k])) return;
+      used -= k.length + data[k].length;
+      delete data[k];
+      storageChanged(area, k, null, false);
+    },
+    clear: function () { data = create(null); used = 0; storageChanged(area, "", null, true); },
+    key: function (i) { var ks = keysOf(data); i = +i; return i >= 0 && i < ks.length ? ks[i] : null; }
+  };
+  var target = create(W.Storage ? Storage.prototype : Object.prototype);
+  return new Proxy(target, {
+    get: function (t, k) {
+      if (k === "length") return keysOf(data).length;
+      if (typeof k === "string" && apply(hasOwn, api, [k])) return api[k];
+      if (typeof k === "string" && apply(hasOwn, data, [k])) return data[k];
+      if (typeof k === "symbol" || k === "constructor" || k === "toString") return t[k];
+      return undefined;
+    },
+    set: function (t, k, v) { if (typeof k === "string") api.setItem(k, v); return true; },
+    has: function (t, k) { return typeof k === "string" && (apply(hasOwn, data, [k]) || apply(hasOwn, api, [k]) || k === "length"); },
+    deleteProperty: function (t, k) { api.removeItem(k); return true; },
+    ownKeys: function () { return keysOf(data); },
+    getOwnPropertyDescriptor: function (t, k) {
+      if (typeof k === "string" && apply(hasOwn, data, [k])) return { value: data[k], writable: true, enumerable: true, configurable: true };
+      return undefined;
+    }
+  });
+}
+var storageInit = CFG.storage || {};
+var localStore = makeStorage("local", storageInit.local, L.storage), sessionStore = makeStorage("session", storageInit.session, L.storage);
+try { defineProperty(W, "localStorage", { configurable: true, enumerable: true, get: function () { return localStore; } }); } catch (e) {}
+try { defineProperty(W, "sessionStorage", { configurable: true, enumerable: true, get: function () { return sessionStore; } }); } catch (e) {}
+
+// document.cookie: name=value pairs in memory; Max-Age<=0 or a past Expires deletes.
+var jar = create(null);
+try {
+  defineProperty(D, "cookie", { configurable: true, enumerable: true,
+    get: function () {
+      var out = [], ks = keysOf(jar);
+      for (var i = 0; i < ks.length; i++) out[out.length] = ks[i] === "" ? jar[ks[i]] : ks[i] + "=" + jar[ks[i]];
+      return apply(join, out, ["; "]);
+    },
+    set: function (v) {
+      var parts = apply(splitStr, S(v), [";"]), first = parts[0], eq = apply(indexOf, first, ["="]);
+      var name = apply(trim, eq < 0 ? "" : apply(slice, first, [0, eq]), []), value = apply(trim, eq < 0 ? first : apply(slice, first, [eq + 1]), []);
+      var del = false;
+      for (var i = 1; i < parts.length; i++) {
+        var a = apply(trim, parts[i], []), al = apply(toLower, a, []);
+        if (apply(indexOf, al, ["max-age="]) === 0 && +apply(slice, a, [8]) <= 0) del = true;
+        if (apply(indexOf, al, ["expires="]) === 0) { var t = Date.parse(apply(slice, a, [8])); if (t === t && t <= Date.now()) del = true; }
+      }
+      if (del) delete jar[name]; else jar[name] = value;
+    } });
+} catch (e) {}

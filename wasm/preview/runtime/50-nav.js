@@ -1,0 +1,50 @@
+// 50-nav.js — navigation. A link or form (after the page's own handlers, unless they called
+// preventDefault) that resolves to a workspace HTML page asks the parent to mount that page
+// (query and hash kept); a same-page #fragment link scrolls; any other navigation is left to
+// the browser and reported as leaving, and the parent shows "navigated away".
+function isPage(p) { var f = fileAt(p); return !!f && /^text\/html\b/.test(f.type); }
+var ENTRY = CFG.entry || "";
+function goTo(c, search, hash) {
+  if (c.file === ENTRY && search === (CFG.search || "") && hash) {
+    // Same document, other fragment: a fragment navigation of about:srcdoc scrolls to it.
+    try { W.location.hash = hash; } catch (e) {}
+    return;
+  }
+  send({ type: T.navigate, path: c.file, search: cut(search, L.text), hash: cut(hash, L.text) });
+}
+apply(addListener, W, ["click", function (e) {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  var a = e.target && e.target.nodeType === 1 ? apply(closest, e.target, ["a[href],area[href]"]) : null;
+  if (!a) return;
+  var target = S(apply(getAttrOrig, a, ["target"]) || "");
+  if (target && target !== "_self" && target !== "_top" && target !== "_parent") return;
+  if (apply(getAttrOrig, a, ["download"]) !== null) return;
+  var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
+  if (!c || c.pass && c.url.protocol === "javascript:") return;
+  if (c.file && isPage(c.file)) { e.preventDefault(); goTo(c, c.url.search, c.url.hash); return; }
+  if (c.missing || c.file) { e.preventDefault(); report(c.missing ? "missing" : "limit", S(href), c.missing ? "link" : "link to a workspace file that is not a page"); return; }
+  if (c.refused) { e.preventDefault(); report("blocked", c.url.href, "link" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
+  send({ type: T.leaving, url: cut(c.url.href, L.text) });
+}]);
+apply(addListener, W, ["submit", function (e) {
+  if (e.defaultPrevented) return;
+  var form = e.target, sub = e.submitter;
+  if (!form || form.localName !== "form") return;
+  var action = (sub && apply(getAttrOrig, sub, ["formaction"])) || apply(getAttrOrig, form, ["action"]) || "";
+  var method = apply(toLower, S((sub && apply(getAttrOrig, sub, ["formmethod"])) || apply(getAttrOrig, form, ["method"]) || "get"), []);
+  var target = S((sub && apply(getAttrOrig, sub, ["formtarget"])) || apply(getAttrOrig, form, ["target"]) || "");
+  if (target && target !== "_self") return;
+  if (method === "dialog") return;
+  var c = action === "" ? { file: ENTRY, url: new URLC(virtualURL(ENTRY)) } : classify(action);
+  if (!c || !c.file || !isPage(c.file)) return; // left to the policy (form-action), reported
+  e.preventDefault();
+  var search = "";
+  if (method === "get") {
+    try { search = "?" + new URLSearchParams(new FormData(form, sub || undefined)).toString(); } catch (x) { search = "?"; }
+  }
+  goTo(c, search, "");
+}]);
+if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { try { W.location.hash = CFG.hash; } catch (e) {} }]);
+// Any unload of this document that the parent did not start (it closes the port first) is
+// a navigation away: location.href = …, a form the policy let through, a reload.
+apply(addListener, W, ["pagehide", function () { send({ type: T.leaving, url: "" }); }]);
