@@ -257,6 +257,7 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 		Content:           []mcp.Content{mcp.TextContent(string(out.sc))},
 		StructuredContent: out.sc,
 		ToolCallID:        s.call.ToolCallID,
+		Replay:            out.replay,
 	}
 	s.emit(audit.EventCompleted, res, audit.StateCompleted, used)
 	return res
@@ -338,9 +339,12 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 
 	done := make(chan outcome, 1)
 	runOnce := func(runCtx context.Context) {
-		out := s.invoke(runCtx, ctx, e)
+		var out outcome
 		if ex != nil {
+			out = s.invokeStamped(runCtx, ctx, e)
 			s.r.idem.settle(ex, out)
+		} else {
+			out = s.invoke(runCtx, ctx, e)
 		}
 		done <- out
 	}
@@ -373,7 +377,7 @@ func (s *callState) wait(ctx, hctx context.Context, ex *execution) outcome {
 			map[string]any{"idempotencyKey": s.opts.idempotencyKey},
 			"The shared execution for this idempotencyKey ended without a reliable result.")}
 	}
-	return ex.out
+	return s.checkReplay(ctx, "", ex.out)
 }
 
 // interrupted classifies a wait that ended because of the caller's context or the timeout.

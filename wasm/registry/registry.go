@@ -96,6 +96,10 @@ type Options struct {
 	DurableOwnerID string
 	// DurableLease is the lease of a durable claim (default DefaultDurableLease, 5 min).
 	DurableLease time.Duration
+	// Effects, when set, locates the effect of each mutating idempotent call so that a replay
+	// of its key is checked against the caller's workspace (effects.go). Nil: replays are
+	// trusted as recorded.
+	Effects Effects
 }
 
 // Registry is the ToolContext. See the package documentation for the call pipeline.

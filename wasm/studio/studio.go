@@ -152,6 +152,7 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 			return nil, err
 		}
 	}
+	r.SetEffects(workspaceEffects{m: e.m})
 	methods := e.methods(r)
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
