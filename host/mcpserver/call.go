@@ -167,8 +167,8 @@ func protocolMetaKey(k string) bool {
 }
 
 // autosave runs workspace.saveAll after a successful mutation and records the outcome in the
-// result's _meta.autosave ({"saved": true} or {"saved": false, "error": {...}}); a failed save
-// also adds a text block, so a text-only client sees it. The save runs in mode "direct": the
+// result's _meta.autosave ({"saved": true}); a failed save makes the result an error
+// (AutosaveFailed, issue 14: never a success with a note). The save runs in mode "direct": the
 // user asked for it by starting the server with --autosave, so it is not an agent's decision.
 func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 	var r map[string]json.RawMessage
@@ -187,15 +187,10 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 			terr = sr.Error
 		}
 	}
-	if terr == nil {
-		outcome = map[string]any{"saved": true}
-	} else {
-		outcome = map[string]any{"saved": false, "error": terr}
-		var content []json.RawMessage
-		_ = json.Unmarshal(r["content"], &content)
-		content = append(content, mustMarshal(mcp.TextContent("Autosave failed: "+terr.Error())))
-		r["content"] = mustMarshal(content)
+	if terr != nil {
+		return AutosaveFailed(res, terr)
 	}
+	outcome = map[string]any{"saved": true}
 	r["autosave"] = mustMarshal(outcome)
 	return mustMarshal(r)
 }
@@ -329,4 +324,32 @@ func mustMarshal(v any) []byte {
 		panic(fmt.Sprintf("mcpserver: marshal %T: %v", v, err))
 	}
 	return b
+}
+
+// AutosaveFailed turns res, the canonical success of a mutation, into an error result because
+// the --autosave that followed it failed with terr (issue 14 item 5: a failed autosave is an
+// error, never a success with a note). The error keeps the save's code and retryable flag,
+// says that the change was applied to the workspace but not written to the folder, and carries
+// details {applied: true, autosave: {saved: false, error}, revision?, result}; "autosave"
+// ({saved:false, error}) stays beside it for the MCP projection's _meta.autosave.
+func AutosaveFailed(res []byte, terr *mcp.ToolError) []byte {
+	var r struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		ToolCallID        string          `json:"toolCallId"`
+	}
+	_ = json.Unmarshal(res, &r)
+	details := map[string]any{"applied": true, "autosave": map[string]any{"saved": false, "error": terr}}
+	var sc map[string]any
+	if json.Unmarshal(r.StructuredContent, &sc) == nil && sc != nil {
+		if rev, ok := sc["revision"]; ok {
+			details["revision"] = rev
+		}
+		details["result"] = sc
+	}
+	e := mcp.NewError(terr.Code, terr.Retryable, details,
+		"The change was applied to the workspace but --autosave could not write it to the folder: %s Save again (workspace.saveAll) once the cause is fixed; do not repeat the change.", terr.Message)
+	out := map[string]json.RawMessage{}
+	_ = json.Unmarshal(mustMarshal(mcp.ErrorResult(r.ToolCallID, e)), &out)
+	out["autosave"] = mustMarshal(map[string]any{"saved": false, "error": terr})
+	return mustMarshal(out)
 }

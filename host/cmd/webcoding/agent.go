@@ -164,6 +164,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	defer closeDurable() // after the host is closed (deferred later, runs first)
 	hf.durable = hostDurable
 	f.ws.apply(hf)
+	hf.journal = "agent"
 
 	h, err := e.newHost(ctx, e, hf)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/webcoding/studio/host/mcpserver"
 	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -54,7 +55,8 @@ type callFlags struct {
 // Workspace (SPEC §3): --dir links a folder (else the seed workspace); edits live in memory
 // and reach the folder only through workspace.saveAll or --autosave, which follows every
 // successful call that left unsaved changes with a workspace.saveAll (direct mode, id
-// "cli-autosave-<hex>"; its result is not printed, a failure is reported on stderr). When
+// "cli-autosave-<hex>"; its result is not printed; a failed save turns the call's line into an
+// error result with details.applied true, see mcpserver.AutosaveFailed). When
 // changes are left unsaved at the end, one last line says so:
 //
 //	{"unsaved":{"dirtyPaths":[...],"deletedPaths":[...]},"message":"Changes were not written ..."}
@@ -101,6 +103,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
 	}
 	f.ws.apply(hf)
+	hf.journal = "call"
 	session := siteSession(f.ws.dir)
 
 	h, err := e.newHost(ctx, e, hf)
@@ -125,16 +128,21 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			if sent {
 				calls++
 			}
+			if herr == nil && f.autosave && sent && !isErrorResult(result) {
+				terr, err := autosave(ctx, c)
+				if err != nil {
+					_ = writeLine(out, result)
+					return err
+				}
+				if terr != nil {
+					result = mcpserver.AutosaveFailed(result, terr)
+				}
+			}
 			if werr := writeLine(out, result); werr != nil {
 				return werr
 			}
 			if herr != nil {
 				return herr
-			}
-			if f.autosave && sent && !isErrorResult(result) {
-				if err := autosave(ctx, e, c); err != nil {
-					return err
-				}
 			}
 		}
 		if rerr != nil { // io.EOF
@@ -156,24 +164,25 @@ func isErrorResult(line []byte) bool {
 }
 
 // autosave writes unsaved changes back with workspace.saveAll (direct mode) when there are any
-// and the folder can take them. A failed save is reported on stderr and leaves the changes
-// unsaved (the last line then says so); only a host failure stops the command.
-func autosave(ctx context.Context, e *env, c *rpcClient) error {
+// and the folder can take them. A failed save is returned as terr: the call's line then
+// becomes an error result (mcpserver.AutosaveFailed: applied, not written), never a success
+// with a note. err is a host failure, which stops the command.
+func autosave(ctx context.Context, c *rpcClient) (terr *mcp.ToolError, err error) {
 	u, err := workspaceStatus(ctx, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if u == nil || !u.any() || !u.Filesystem.SaveAllAvailable {
-		return nil
+		return nil, nil
 	}
 	_, _, res, err := toolCall(ctx, c, "workspace.saveAll", nil, mcp.ModeDirect, "cli-autosave-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if res.IsError {
-		fmt.Fprintf(e.stderr, "webcoding call: --autosave: workspace.saveAll failed: %v\n", res.Error)
+		return res.Error, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // reportUnsaved writes the closing line when getStatus reports unsaved changes.

@@ -87,6 +87,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	hf.durable = hostDurable
 
 	f.ws.apply(hf)
+	hf.journal = "mcp"
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

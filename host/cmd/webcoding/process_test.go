@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -138,6 +139,7 @@ type tcpProxy struct {
 	ln     net.Listener
 	target string
 	hang   bool
+	frozen atomic.Bool // freeze: bytes are swallowed, nothing is forwarded nor closed
 	mu     sync.Mutex
 	conns  []net.Conn
 	cutted bool
@@ -183,12 +185,31 @@ func (p *tcpProxy) serve() {
 			p.mu.Lock()
 			p.conns = append(p.conns, s)
 			p.mu.Unlock()
-			go func() { _, _ = io.Copy(s, c); s.Close() }()
-			_, _ = io.Copy(c, s)
+			go func() { p.copy(s, c); s.Close() }()
+			p.copy(c, s)
 			c.Close()
 		}()
 	}
 }
+
+// copy forwards src to dst until either fails; while frozen it reads and drops.
+func (p *tcpProxy) copy(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.frozen.Load() {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// freeze makes the server look hung: connections stay open, nothing is answered.
+func (p *tcpProxy) freeze() { p.frozen.Store(true) }
 
 func (p *tcpProxy) cut() {
 	p.mu.Lock()

@@ -236,7 +236,15 @@ func openDurable(ctx context.Context, spec durableSpec) (durable.Backend, func()
 		}
 		return nil, nil, errors.New(msg)
 	}
-	return b, closeFn, nil
+	// Each operation answers within durable.DefaultOpTimeout (2 s) and, after a failure, all
+	// fail at once for durable.DefaultOpenInterval (10 s): a store that hangs or goes down
+	// mid-run costs each call a bounded time instead of the driver's retries (issue 14).
+	g, err := durable.Guard(b, durable.GuardOptions{})
+	if err != nil { // the defaults are valid: cannot happen
+		closeFn()
+		return nil, nil, err
+	}
+	return g, closeFn, nil
 }
 
 // secretsOf lists the credentials in a --durable URL: the password of its user information
