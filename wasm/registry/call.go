@@ -486,6 +486,13 @@ func (s *callState) classify(runCtx, callerCtx context.Context, err error) outco
 	timedOut := runCtx.Err() == context.DeadlineExceeded && callerCtx.Err() == nil
 	cancelled := callerCtx.Err() != nil
 	var te *mcp.ToolError
+	if errors.As(err, &te) && (!mcp.ValidCode(te.Code) || strings.TrimSpace(te.Message) == "") {
+		// A coded error the canonical result cannot carry (its own validator would refuse it):
+		// the canonical TOOL_EXECUTION_FAILED instead (issue 14 item 11).
+		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+			map[string]any{"handlerId": s.call.Name, "reason": "invalid-tool-error", "code": boundRunes(string(te.Code), 128), "message": boundRunes(te.Message, 512)},
+			"Tool %q failed with an error that has no valid code or message.", s.call.Name)}
+	}
 	if errors.As(err, &te) {
 		c := *te
 		if timedOut || cancelled {
@@ -559,4 +566,13 @@ func decodeMembers(raw []byte) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	err := json.Unmarshal(raw, &m)
 	return m, err
+}
+
+// boundRunes cuts s to at most n code points.
+func boundRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
 }

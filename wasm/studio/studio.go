@@ -107,6 +107,9 @@ func Builder(p Ports) abi.Builder {
 			return nil, fmt.Errorf("studio: catalog %q is not in this build", name)
 		}
 		opts, queue := abi.RegistryOptions(cfg)
+		if err := opts.Validate(); err != nil {
+			return nil, err
+		}
 		opts.Observer = p.Observer
 		opts.Clock = p.Clock
 		if p.Log != nil && opts.Validation == registry.ValidationWarn {
