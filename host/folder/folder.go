@@ -16,9 +16,11 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// maxTreeEntries bounds ReadTree: one more than the importer scans, so the importer still
-// reports its scan-limit summary.
-const maxTreeEntries = workspace.MaxImportScannedEntries + 1
+// maxTreeEntries bounds ReadTree. The importer examines MaxImportScannedEntries entries and
+// only counts the rest, so that its summary says how many files it left out (issue 14: "1800
+// more" was said for 9,801); ReadTree lists paths and sizes only (bytes are read lazily), so
+// 100,000 entries cost a few megabytes. A folder beyond that is counted up to it.
+const maxTreeEntries = 100_000
 
 // DirFolder is a workspace.FolderAdapter rooted at a directory. It is safe for concurrent use.
 type DirFolder struct {

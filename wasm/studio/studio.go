@@ -184,6 +184,9 @@ func newEnv(ctx context.Context, p Ports) (*env, error) {
 			p.Log(2, "studio: the folder "+p.Folder.Name()+" could not be linked: "+terr.Error())
 		case terr == nil:
 			logSkipped(p, res.Skipped)
+			if note := workspace.CollisionNote(res.NameCollisions); note != "" && p.Log != nil {
+				p.Log(1, "studio: the folder "+p.Folder.Name()+": "+note)
+			}
 		}
 	}
 	port := p.Preview

@@ -25,7 +25,8 @@ func checkSource(label, source string) *mcp.ToolError {
 //   - WORKSPACE_PATH_INVALID: see NormalizePath; also reason "hidden" or "ignored" (see
 //     ExcludedPathReason)
 //   - WORKSPACE_FILE_TYPE_CONFLICT: binary extension; {path, operation:"create", expectedKind:"text"}
-//   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}
+//   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}; another file's name
+//     is the same under NameKey: {path, operation, conflictsWith, reason:"name-collision"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
 func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, *mcp.ToolError) {
 	m.mu.Lock()
@@ -42,6 +43,9 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 	}
 	if m.find(p) >= 0 {
 		return Result{}, FileConflict(p, "create")
+	}
+	if other := m.collisionLocked(p, -1); other != "" {
+		return Result{}, NameCollisionError(p, other, "create")
 	}
 	if err := checkSource("Source", source); err != nil {
 		return Result{}, err
@@ -61,7 +65,9 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 // # Errors
 //   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID (toPath also with reason
 //     "hidden" or "ignored", see ExcludedPathReason)
-//   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"}
+//   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"};
+//     another file's name is the same under NameKey {path, operation, conflictsWith, reason:"name-collision"}
+//     (renaming a file to another case of its own name is allowed)
 //   - WORKSPACE_FILE_NOT_FOUND: {path: from}
 //   - WORKSPACE_FILE_TYPE_CONFLICT: kind-changing extension; {path: to, operation:"rename",
 //     actualKind, expectedKind}
@@ -91,6 +97,9 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 	}
 	if m.find(to) >= 0 {
 		return Result{}, FileConflict(to, "rename")
+	}
+	if other := m.collisionLocked(to, i); other != "" {
+		return Result{}, NameCollisionError(to, other, "rename")
 	}
 	f := m.files[i]
 	if f.Kind == KindAsset && !IsAssetPath(to) {

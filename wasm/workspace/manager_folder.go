@@ -21,6 +21,9 @@ type ImportResult struct {
 	FileCount  int       `json:"fileCount"`
 	Skipped    []Skipped `json:"skipped"`
 	Revision   int64     `json:"revision"`
+	// NameCollisions lists imported files whose names collide under NameKey (kept as on
+	// disk, flagged; issue 14 item 12). Absent when there are none.
+	NameCollisions []NameCollision `json:"nameCollisions,omitempty"`
 }
 
 // replaceLocked installs an import: revision+1, files and active path from imp, history reset to
@@ -41,7 +44,8 @@ func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, fo
 	if skipped == nil {
 		skipped = []Skipped{}
 	}
-	return ImportResult{RootName: m.rootName, ActivePath: m.active, FileCount: len(m.files), Skipped: skipped, Revision: m.revision}
+	return ImportResult{RootName: m.rootName, ActivePath: m.active, FileCount: len(m.files), Skipped: skipped, Revision: m.revision,
+		NameCollisions: FindNameCollisions(m.files)}
 }
 
 // ImportUpload replaces the workspace with uploaded files (no folder link; a linked folder is
