@@ -93,6 +93,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	// Pass 1: path rules only (nothing is read), every entry up to the scan limit; entries
 	// past it are counted, not examined.
 	beyond, scanStopped := 0, false
+	var late []candidate // path-valid entries past the scan limit (only their paths are used)
 	for e := range entries {
 		if err := ctx.Err(); err != nil {
 			return Imported{}, cancelled
@@ -105,6 +106,12 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		}
 		if scanStopped {
 			beyond++
+			// Past the scan limit entries are only counted, except that their paths are kept
+			// so the preview entry and what it references can still be found (prioritize).
+			if p, perr := NormalizePath(e.Path); perr == nil && ExcludedPathReason(p) == "" && !seen[p] {
+				seen[p] = true
+				late = append(late, candidate{path: p, e: e, order: MaxImportScannedEntries + len(late) + 1})
+			}
 			continue
 		}
 		scanned++
@@ -137,8 +144,11 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	// Over the file limit: the preview entry and what it references come first, then the rest
 	// in path order (issue 14 item 12: a big folder must keep its index.html).
 	order := cands
-	if len(cands) > MaxImportFiles {
-		order = prioritize(ctx, cands)
+	prioritized := len(cands) > MaxImportFiles || len(late) > 0
+	if prioritized {
+		var fromLate int
+		order, fromLate = prioritize(ctx, cands, late)
+		beyond -= fromLate
 	}
 	// Pass 2: size, read and text rules, until MaxImportFiles files are accepted.
 	done := 0
@@ -203,7 +213,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	if left := len(order) - done + beyond; done < len(order) {
 		// Count what is left out (without reading it) so the summary tells the real number.
 		msg := fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)
-		if len(cands) > MaxImportFiles {
+		if prioritized {
 			msg = fmt.Sprintf("Imported 200 files (the preview entry and the files it references first, then in path order); %d more file(s) of the folder were not imported.", left)
 		}
 		summary = &Skipped{Reason: SkipFileLimit, Count: left, Message: msg}
@@ -226,10 +236,12 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		out.Skipped = append(out.Skipped, *summary)
 	}
 	// Files keep the folder's walk order whatever order they were chosen in.
-	if len(cands) > MaxImportFiles {
-		slices.SortStableFunc(out.Files, func(a, b *File) int {
-			return cmp.Compare(orderOf(cands, a), orderOf(cands, b))
-		})
+	if prioritized {
+		pos := make(map[string]int, len(order))
+		for _, c := range order {
+			pos[c.path] = c.order
+		}
+		slices.SortStableFunc(out.Files, func(a, b *File) int { return cmp.Compare(pos[a.Path], pos[b.Path]) })
 	}
 	if len(out.Files) == 0 {
 		details := map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)}
@@ -265,36 +277,30 @@ type candidate struct {
 	data  []byte
 }
 
-func orderOf(cands []candidate, f *File) int {
-	for i := range cands {
-		if cands[i].path == f.Path {
-			return cands[i].order
-		}
-	}
-	return len(cands)
-}
-
 // refPattern finds src/href attribute values in HTML (quoted).
 var refPattern = regexp.MustCompile(`(?i)\b(?:src|href)\s*=\s*["']([^"'#?]+)`)
 
 // prioritize orders candidates for a folder over the file limit: the preview entry
 // (index.html at the root, else the first HTML file in path order), then the candidates it
 // references by relative src/href (resolved against its folder), then every other candidate in
-// path order. The entry's bytes are read once here (kept for pass 2); a read failure only
-// loses the reference ordering.
-func prioritize(ctx context.Context, cands []candidate) []candidate {
-	byPath := make(map[string]int, len(cands))
-	for i, c := range cands {
+// path order. late are entries past the scan limit: only the entry and its references are
+// taken from them (fromLate says how many). The entry's bytes are read once here (kept for
+// pass 2); a read failure only loses the reference ordering.
+func prioritize(ctx context.Context, cands, late []candidate) (order []candidate, fromLate int) {
+	all := append(slices.Clip(cands), late...)
+	byPath := make(map[string]int, len(all))
+	for i, c := range all {
 		byPath[c.path] = i
 	}
-	rest := make([]candidate, len(cands))
-	copy(rest, cands)
+	rest := slices.Clone(cands)
 	slices.SortStableFunc(rest, func(a, b candidate) int { return strings.Compare(a.path, b.path) })
 	entry := -1
 	if i, ok := byPath["index.html"]; ok {
 		entry = i
 	} else {
-		for _, c := range rest {
+		htmls := slices.Clone(all)
+		slices.SortStableFunc(htmls, func(a, b candidate) int { return strings.Compare(a.path, b.path) })
+		for _, c := range htmls {
 			if LanguageFor(c.path) == "html" {
 				entry = byPath[c.path]
 				break
@@ -302,13 +308,13 @@ func prioritize(ctx context.Context, cands []candidate) []candidate {
 		}
 	}
 	if entry < 0 {
-		return rest
+		return rest, 0
 	}
 	first := []int{entry}
-	if e := cands[entry].e; e.Read != nil && e.Size <= MaxImportTextBytes {
+	if e := all[entry].e; e.Read != nil && e.Size <= MaxImportTextBytes {
 		if data, err := e.Read(ctx); err == nil {
-			cands[entry].data = data
-			dir := path.Dir(cands[entry].path)
+			all[entry].data = data
+			dir := path.Dir(all[entry].path)
 			for _, m := range refPattern.FindAllStringSubmatch(string(data), -1) {
 				ref := strings.TrimSpace(m[1])
 				if ref == "" || strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") {
@@ -324,16 +330,21 @@ func prioritize(ctx context.Context, cands []candidate) []candidate {
 			}
 		}
 	}
-	out := make([]candidate, 0, len(cands))
+	order = make([]candidate, 0, len(cands)+len(first))
+	taken := map[string]bool{}
 	for _, i := range first {
-		out = append(out, cands[i])
-	}
-	for _, c := range rest {
-		if !slices.ContainsFunc(first, func(i int) bool { return cands[i].path == c.path }) {
-			out = append(out, c)
+		order = append(order, all[i])
+		taken[all[i].path] = true
+		if i >= len(cands) {
+			fromLate++
 		}
 	}
-	return out
+	for _, c := range rest {
+		if !taken[c.path] {
+			order = append(order, c)
+		}
+	}
+	return order, fromLate
 }
 
 // isText reports whether data can be held as a text file and saved back byte for byte: valid
