@@ -23,7 +23,6 @@ func durableURLs(t *testing.T) map[string]string {
 	}
 }
 
-
 func readFileLine(path string) string {
 	return `{"name":"workspace.readFile","arguments":{"path":"` + path + `"}}`
 }
