@@ -195,8 +195,8 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 	return mustMarshal(r)
 }
 
-// project turns a canonical result into the MCP result (SPEC §2.10): toolCallId, error and
-// autosave move under _meta; content, isError and, on success, structuredContent (bytes
+// project turns a canonical result into the MCP result (SPEC §2.10): toolCallId, error,
+// autosave and replay move under _meta; content, isError and, on success, structuredContent (bytes
 // unchanged) stay. A failed call's structuredContent (the error object again) is dropped,
 // because it does not match the tool's outputSchema. A TOOL_APPROVAL_REQUIRED message is
 // extended with the flags that allow the call.
@@ -208,6 +208,7 @@ func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult,
 		ToolCallID        string          `json:"toolCallId"`
 		Error             *mcp.ToolError  `json:"error"`
 		Autosave          json.RawMessage `json:"autosave"`
+		Replay            json.RawMessage `json:"replay"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		terr := mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil, "The core answered a result that is not JSON: %v", err)
@@ -241,6 +242,9 @@ func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult,
 	}
 	if len(r.Autosave) > 0 {
 		out.Meta["autosave"] = r.Autosave
+	}
+	if len(r.Replay) > 0 && string(r.Replay) != "null" {
+		out.Meta["replay"] = r.Replay // where a replayed success's effect was found (issue 14)
 	}
 	return &out, nil
 }
