@@ -89,16 +89,11 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	durable, err := durableBackend("call", f.durable)
-	if err != nil {
-		return err
-	}
-	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	durable, closeDurable, err := setupDurable(ctx, "call", f.durable, hf)
 	if err != nil {
 		return err
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
-	hf.durable = hostDurable
 	if f.approve != "" && f.mode == mcp.ModeDirect {
 		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
 	}
@@ -119,7 +114,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	out := bufio.NewWriter(e.stdout)
 	calls := 0
 	for {
-		line, size, rerr := readLine(in, maxLineBytes)
+		line, size, rerr := mcpserver.ReadLine(in, maxLineBytes)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read stdin: %w", rerr)
 		}
@@ -352,31 +347,6 @@ func newCallID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "cli-" + hex.EncodeToString(b[:])
-}
-
-// readLine returns the next line without its "\n" (and "\r"). When the line is longer than max
-// bytes it is consumed but not kept: line is nil and tooLong is its length. err is io.EOF at
-// the end of input (line may still hold a last unterminated line).
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
-	n := 0
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if n <= max+2 { // room for "\r\n"
-			line = append(line, chunk...)
-		} else {
-			line = nil
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if n > max+2 || len(line) > max {
-			return nil, n, err
-		}
-		return line, 0, err
-	}
 }
 
 // siteSession is the sessionId the CLI gives calls over --dir (unless a line sets its own):

@@ -186,6 +186,22 @@ func durableBackend(cmd, v string) (durableSpec, error) {
 	}
 }
 
+// setupDurable is the one --durable setup of call, agent and mcp: it checks v
+// (durableBackend), opens the host's backend (openDurable) into hf.durable, and returns the
+// spec and the backend's close function (run it after the host is closed; a no-op for none).
+func setupDurable(ctx context.Context, cmd, v string, hf *hostFlags) (durableSpec, func(), error) {
+	spec, err := durableBackend(cmd, v)
+	if err != nil {
+		return spec, nil, err
+	}
+	b, closeFn, err := openDurable(ctx, spec)
+	if err != nil {
+		return spec, nil, err
+	}
+	hf.durable = b
+	return spec, closeFn, nil
+}
+
 // durableProbeTimeout bounds the one read openDurable makes to check the backend answers.
 const durableProbeTimeout = 10 * time.Second
 
