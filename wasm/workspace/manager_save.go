@@ -1,8 +1,8 @@
 // Saving the workspace: the browser-only checkpoint save (SaveCheckpoint) and the folder save
 // (SaveAll: its plan, per-item durable keys, conflict checks, unknown outcomes and their
 // reconciliation). Importing and linking folders is in manager_folder.go.
-package workspace
 
+package workspace
 
 import (
 	"context"
