@@ -188,7 +188,10 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 		}
 	}
 	if terr != nil {
-		return AutosaveFailed(res, terr)
+		var failed map[string]json.RawMessage
+		_ = json.Unmarshal(AutosaveFailed(res, terr), &failed)
+		failed["autosave"] = mustMarshal(map[string]any{"saved": false, "error": terr}) // for _meta.autosave (project)
+		return mustMarshal(failed)
 	}
 	outcome = map[string]any{"saved": true}
 	r["autosave"] = mustMarshal(outcome)
@@ -334,8 +337,8 @@ func mustMarshal(v any) []byte {
 // the --autosave that followed it failed with terr (issue 14 item 5: a failed autosave is an
 // error, never a success with a note). The error keeps the save's code and retryable flag,
 // says that the change was applied to the workspace but not written to the folder, and carries
-// details {applied: true, autosave: {saved: false, error}, revision?, result}; "autosave"
-// ({saved:false, error}) stays beside it for the MCP projection's _meta.autosave.
+// details {applied: true, autosave: {saved: false, error}, revision?, result}. The result is
+// canonical (mcp.ParseCallToolResult accepts it): the CLI prints it as is.
 func AutosaveFailed(res []byte, terr *mcp.ToolError) []byte {
 	var r struct {
 		StructuredContent json.RawMessage `json:"structuredContent"`
@@ -352,8 +355,5 @@ func AutosaveFailed(res []byte, terr *mcp.ToolError) []byte {
 	}
 	e := mcp.NewError(terr.Code, terr.Retryable, details,
 		"The change was applied to the workspace but --autosave could not write it to the folder: %s Save again (workspace.saveAll) once the cause is fixed; do not repeat the change.", terr.Message)
-	out := map[string]json.RawMessage{}
-	_ = json.Unmarshal(mustMarshal(mcp.ErrorResult(r.ToolCallID, e)), &out)
-	out["autosave"] = mustMarshal(map[string]any{"saved": false, "error": terr})
-	return mustMarshal(out)
+	return mustMarshal(mcp.ErrorResult(r.ToolCallID, e))
 }

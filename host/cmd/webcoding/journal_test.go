@@ -146,7 +146,10 @@ func TestFailedAutosaveIsAnErrorResult(t *testing.T) {
 	if code != 0 || len(ls) < 1 {
 		t.Fatalf("exit %d\n%s%s", code, out, stderr)
 	}
-	r := result(t, ls[0])
+	r, err := mcp.ParseCallToolResult(ls[0]) // canonical: no extra members
+	if err != nil {
+		t.Fatalf("not a canonical result: %v\n%s", err, ls[0])
+	}
 	det, _ := r.Error.Details.(map[string]any)
 	if !r.IsError || det["applied"] != true || det["autosave"] == nil || !strings.Contains(r.Error.Message, "--autosave could not write") {
 		t.Fatalf("failed autosave: %s", ls[0])
