@@ -8,7 +8,7 @@ import (
 )
 
 // checkSource is the one MaxSourceChars guard (SPEC §2.14: code points).
-func checkSource(label, source string) *mcp.ToolError {
+func checkSource(label, source string) error {
 	if n := CharCount(source); n > MaxSourceChars {
 		return SourceLimit(label, n)
 	}
@@ -28,8 +28,8 @@ func checkSource(label, source string) *mcp.ToolError {
 //   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}; another file's name
 //     is the same under NameKey: {path, operation, conflictsWith, reason:"name-collision"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
-func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, *mcp.ToolError) {
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
 		p, err := normalizeNewPath(path)
 		if err != nil {
 			return Result{}, err
@@ -70,8 +70,8 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 //     actualKind, expectedKind}
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the last HTML file would lose its HTML extension;
 //     {operation:"rename", path: from}
-func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath string) (Result, *mcp.ToolError) {
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
 		from, err := NormalizePath(fromPath)
 		if err != nil {
 			return Result{}, err
@@ -158,8 +158,8 @@ func entryRequired(operation, p string) *mcp.ToolError {
 //   - WORKSPACE_EMPTY: the last file; {operation:"delete", path}
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the only HTML file; {operation:"delete", path}
 //   - WORKSPACE_ACTIVE_FILE_NOT_FOUND: no file could become active; {operation:"delete", path}
-func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Result, *mcp.ToolError) {
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
 		p, err := NormalizePath(path)
 		if err != nil {
 			return Result{}, err
@@ -168,7 +168,7 @@ func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Resul
 	})
 }
 
-func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, *mcp.ToolError) {
+func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, error) {
 	i := m.find(p)
 	if i < 0 {
 		return Result{}, FileNotFound(p)
@@ -211,8 +211,8 @@ func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation stri
 //   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID, WORKSPACE_FILE_NOT_FOUND
 //   - WORKSPACE_FILE_TYPE_CONFLICT: asset; {path, operation:"write", actualKind:"asset", expectedKind:"text"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
-func (m *Manager) WriteFile(ctx context.Context, call Call, path, source string) (Result, *mcp.ToolError) {
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+func (m *Manager) WriteFile(ctx context.Context, call Call, path, source string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
 		p, i, err := m.textFile(path, "write")
 		if err != nil {
 			return Result{}, err
@@ -235,7 +235,7 @@ func (m *Manager) setSource(ctx context.Context, call Call, i int, source string
 }
 
 // textFile resolves path to an existing text file's index.
-func (m *Manager) textFile(path, operation string) (string, int, *mcp.ToolError) {
+func (m *Manager) textFile(path, operation string) (string, int, error) {
 	p, err := NormalizePath(path)
 	if err != nil {
 		return "", -1, err
@@ -268,7 +268,7 @@ const (
 //   - WORKSPACE_FILE_TYPE_CONFLICT: asset; operation "patch"
 //   - WORKSPACE_PATCH_NOT_FOUND: no match; details {path, occurrence, searchLength}, never the text
 //   - WORKSPACE_SOURCE_LIMIT: patched text too long; details {limit}
-func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, replace, occurrence string) (Result, *mcp.ToolError) {
+func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, replace, occurrence string) (Result, error) {
 	if occurrence != OccurrenceFirst && occurrence != OccurrenceAll {
 		return Result{}, mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"field": "occurrence"},
 			"occurrence must be \"first\" or \"all\".")
@@ -281,7 +281,7 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 		return Result{}, mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"field": "replace"},
 			"replace must be at most 20,000 characters.")
 	}
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+	return m.mutate(call, func() (Result, error) {
 		p, i, err := m.textFile(path, "patch")
 		if err != nil {
 			return Result{}, err
@@ -321,8 +321,8 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 //   - case (a): WORKSPACE_PREVIEW_ENTRY_REQUIRED when moving back would leave no HTML file
 //     (README.md renamed to b.html, index.html deleted, b.html reverted); {operation:"revert", path}
 //   - case (b): WORKSPACE_EMPTY, WORKSPACE_PREVIEW_ENTRY_REQUIRED, WORKSPACE_ACTIVE_FILE_NOT_FOUND
-func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, *mcp.ToolError) {
-	return m.mutate(call, func() (Result, *mcp.ToolError) {
+func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
 		p, err := NormalizePath(path)
 		if err != nil {
 			return Result{}, err
@@ -353,7 +353,7 @@ func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Resul
 
 // mutate is the one prologue of the editing methods: it runs f with the lock held, after the
 // expectedRevision guard (WORKSPACE_REVISION_CONFLICT).
-func (m *Manager) mutate(call Call, f func() (Result, *mcp.ToolError)) (Result, *mcp.ToolError) {
+func (m *Manager) mutate(call Call, f func() (Result, error)) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {

@@ -51,7 +51,7 @@ func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, fo
 //   - WORKSPACE_NO_SUPPORTED_FILES {operation:"import", rootName, skippedCount}
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision (checked after reading)
 //   - TOOL_CANCELLED (retryable): ctx ended while reading
-func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, entries iter.Seq[ImportEntry]) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, entries iter.Seq[ImportEntry]) (ImportResult, error) {
 	imp, err := ImportFiles(ctx, rootName, entries)
 	if err != nil {
 		return ImportResult{}, err
@@ -71,7 +71,7 @@ func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, 
 //   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): {operation:"import", permission}
 //   - WORKSPACE_FOLDER_STALE (retryable): the folder vanished
 //   - WORKSPACE_NO_SUPPORTED_FILES, WORKSPACE_REVISION_CONFLICT, TOOL_CANCELLED: as ImportUpload
-func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdapter) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdapter) (ImportResult, error) {
 	imp, err := m.readFolder(ctx, folder, "import")
 	if err != nil {
 		return ImportResult{}, err
@@ -84,7 +84,7 @@ func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdap
 	return m.replaceLocked(ctx, call, imp, folder), nil
 }
 
-func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, *mcp.ToolError) {
+func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, error) {
 	if perm := folder.Permission(ctx); refused(perm) {
 		return Imported{}, FolderPermissionDenied(operation, perm)
 	}
@@ -132,7 +132,7 @@ func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operati
 //   - WORKSPACE_FOLDER_NOT_CONNECTED (retryable): {operation:"reload"}
 //   - WORKSPACE_FOLDER_PERMISSION_DENIED, WORKSPACE_FOLDER_STALE (the link is dropped)
 //   - WORKSPACE_NO_SUPPORTED_FILES, TOOL_CANCELLED
-func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, error) {
 	m.mu.Lock()
 	if err := m.guard(call, ""); err != nil {
 		m.mu.Unlock()
@@ -227,7 +227,7 @@ type LinkResult struct {
 //     FolderUnlinker is told, so a persisted copy is forgotten)
 //   - TOOL_EXECUTION_FAILED: the folder could not be read; nothing is linked
 //   - TOOL_CANCELLED (retryable): ctx ended during the read
-func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, *mcp.ToolError) {
+func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, error) {
 	perm := folder.Permission(ctx)
 	if refused(perm) {
 		m.mu.Lock()
@@ -246,9 +246,9 @@ func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkRes
 		}
 		return LinkResult{}, terr
 	}
-	imp, terr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
-	if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {
-		return LinkResult{}, terr
+	imp, ierr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
+	if ierr != nil && mcp.ToolErrorOf(ierr).Code != mcp.CodeWorkspaceNoSupportedFiles {
+		return LinkResult{}, ierr
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -292,7 +292,7 @@ func (m *Manager) FolderLinked() bool {
 //   - WORKSPACE_FOLDER_STATE_CONFLICT: a folder is linked; {operation:"reset", folderLinked:true}
 //     (checked before the revision guard)
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
-func (m *Manager) Reset(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+func (m *Manager) Reset(ctx context.Context, call Call) (ImportResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.folder != nil {

@@ -34,7 +34,7 @@ type SaveResult struct {
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
 //   - TOOL_EXECUTION_FAILED: the Repository failed while clearing the deletions (the manager
 //     is then in memory mode with a storageError)
-func (m *Manager) SaveCheckpoint(ctx context.Context, call Call) (SaveResult, *mcp.ToolError) {
+func (m *Manager) SaveCheckpoint(ctx context.Context, call Call) (SaveResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.folder != nil {
@@ -205,7 +205,7 @@ type unknownSave struct {
 //     sourceHash?}, operationKey}
 //   - WORKSPACE_PATH_INVALID: the folder refused a path escaping its root
 //   - TOOL_CANCELLED (retryable): "Save cancelled." (ctx ended)
-func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, *mcp.ToolError) {
+func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, error) {
 	m.saveMu.Lock()
 	defer m.saveMu.Unlock()
 	m.mu.Lock()
@@ -252,11 +252,11 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		return res, nil
 	}
 	var done []string
-	fail := func(e *mcp.ToolError) (SaveResult, *mcp.ToolError) {
+	fail := func(e error) (SaveResult, error) {
 		if len(done) == 0 {
 			return SaveResult{}, e
 		}
-		return SaveResult{}, withPrefix(e, fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the workspace, not yet written to the folder. ",
+		return SaveResult{}, withPrefix(mcp.ToolErrorOf(e), fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the workspace, not yet written to the folder. ",
 			len(done), strings.Join(done, ", ")))
 	}
 	for i, it := range items {
@@ -335,7 +335,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 //
 // Bytes already equal to what a write would put there are never a conflict (nothing is lost);
 // a deletion of an absent file neither.
-func (m *Manager) checkFolderFile(ctx context.Context, folder FolderAdapter, it SaveItem, expected string, known bool) *mcp.ToolError {
+func (m *Manager) checkFolderFile(ctx context.Context, folder FolderAdapter, it SaveItem, expected string, known bool) error {
 	data, err := folder.ReadFile(ctx, it.Path)
 	switch {
 	case errors.Is(err, ErrFolderFileMissing):
@@ -412,7 +412,7 @@ func sideEffectUnknown(it SaveItem, state, reason string) *mcp.ToolError {
 // reconcile resolves an unknown save outcome by re-reading the path (SPEC §2.4). Any definite
 // answer (content present — matching or not — or the file missing) resolves it: the following
 // save rewrites whatever is still dirty. A failed read keeps the block.
-func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) *mcp.ToolError {
+func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) error {
 	m.mu.Lock()
 	u := m.unknown
 	m.mu.Unlock()

@@ -23,7 +23,8 @@ func TestNameCollisionsRefused(t *testing.T) {
 	m, _, _ := newManager(t)
 	must(m.CreateFile(ctx, tool("c"), cafeNFC, "<p>1</p>"))(t)
 	for _, p := range []string{cafeNFD, cafeUp} {
-		_, err := m.CreateFile(ctx, tool("c2"), p, "<p>2</p>")
+		_, cerr := m.CreateFile(ctx, tool("c2"), p, "<p>2</p>")
+		err := mcp.ToolErrorOf(cerr)
 		if err == nil || err.Code != mcp.CodeWorkspaceFileConflict {
 			t.Fatalf("create %q: %v", p, err)
 		}
@@ -31,8 +32,8 @@ func TestNameCollisionsRefused(t *testing.T) {
 		if d["conflictsWith"] != cafeNFC || d["reason"] != ReasonNameCollision || !strings.Contains(err.Message, cafeNFC) {
 			t.Fatalf("create %q: %+v %s", p, d, err.Message)
 		}
-		if _, err := m.RenameFile(ctx, tool("r"), "app.js", strings.TrimSuffix(p, ".html")+".HTML"); err == nil || err.Details.(map[string]any)["reason"] != ReasonNameCollision {
-			t.Fatalf("rename onto %q: %v", p, err)
+		if _, rerr := m.RenameFile(ctx, tool("r"), "app.js", strings.TrimSuffix(p, ".html")+".HTML"); rerr == nil || mcp.ToolErrorOf(rerr).Details.(map[string]any)["reason"] != ReasonNameCollision {
+			t.Fatalf("rename onto %q: %v", p, rerr)
 		}
 	}
 	must(m.RenameFile(ctx, tool("r2"), cafeNFC, cafeUp))(t) // same file, other case
