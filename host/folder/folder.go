@@ -16,9 +16,11 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// maxTreeEntries bounds ReadTree: one more than the importer scans, so the importer still
-// reports its scan-limit summary.
-const maxTreeEntries = workspace.MaxImportScannedEntries + 1
+// maxTreeEntries bounds ReadTree. The importer examines MaxImportScannedEntries entries and
+// only counts the rest, so that its summary says how many files it left out (issue 14: "1800
+// more" was said for 9,801); ReadTree lists paths and sizes only (bytes are read lazily), so
+// 100,000 entries cost a few megabytes. A folder beyond that is counted up to it.
+const maxTreeEntries = 100_000
 
 // DirFolder is a workspace.FolderAdapter rooted at a directory. It is safe for concurrent use.
 type DirFolder struct {
@@ -26,6 +28,30 @@ type DirFolder struct {
 	info  os.FileInfo
 	root  *os.Root
 	scope string
+	// journal, when set (SetJournal), records every write and delete (journal.go).
+	journal *Journal
+}
+
+// SetJournal makes d record each write and delete in j (before and after it). Set it before
+// use; it is not synchronized with running calls.
+func (d *DirFolder) SetJournal(j *Journal) { d.journal = j }
+
+// journaled runs op between a journal line l and its outcome line. A journal that cannot be
+// written fails op before it starts (nothing changed in the folder).
+func (d *DirFolder) journaled(l journalLine, op func() error) error {
+	if d.journal == nil {
+		return op()
+	}
+	if err := d.journal.append(l); err != nil {
+		return err
+	}
+	err := op()
+	end := journalLine{Op: "done", Path: l.Path}
+	if err != nil {
+		end = journalLine{Op: "failed", Path: l.Path, Error: err.Error()}
+	}
+	_ = d.journal.append(end)
+	return err
 }
 
 var _ workspace.FolderAdapter = (*DirFolder)(nil)
@@ -213,6 +239,10 @@ func (d *DirFolder) ReadFile(ctx context.Context, p string) ([]byte, error) {
 // other non-regular file) at p, or a file where a parent directory is needed, fails with
 // ErrFolderNotAFile before anything is written.
 func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error {
+	return d.journaled(journalLine{Op: "write", Path: p, Hash: hashOf(data)}, func() error { return d.writeFile(ctx, p, data) })
+}
+
+func (d *DirFolder) writeFile(ctx context.Context, p string, data []byte) error {
 	if err := d.alive(); err != nil {
 		return err
 	}
@@ -243,6 +273,7 @@ func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 		}
 		mode = info.Mode().Perm()
 	}
+	fault("before-write")
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	tmp := filepath.Join(dir, "."+filepath.Base(name)+".tmp-"+hex.EncodeToString(b[:]))
@@ -258,7 +289,11 @@ func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 		werr = cerr
 	}
 	if werr == nil {
+		fault("after-temp")
 		werr = d.root.Rename(tmp, name)
+	}
+	if werr == nil {
+		fault("after-rename")
 	}
 	if werr != nil {
 		_ = d.root.Remove(tmp)
@@ -269,6 +304,10 @@ func (d *DirFolder) WriteFile(ctx context.Context, p string, data []byte) error 
 
 // DeleteFile removes p; an absent file is success, a vanished root is ErrFolderStale.
 func (d *DirFolder) DeleteFile(ctx context.Context, p string) error {
+	return d.journaled(journalLine{Op: "delete", Path: p}, func() error { return d.deleteFile(ctx, p) })
+}
+
+func (d *DirFolder) deleteFile(ctx context.Context, p string) error {
 	if err := d.alive(); err != nil {
 		return err
 	}

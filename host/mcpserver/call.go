@@ -167,8 +167,8 @@ func protocolMetaKey(k string) bool {
 }
 
 // autosave runs workspace.saveAll after a successful mutation and records the outcome in the
-// result's _meta.autosave ({"saved": true} or {"saved": false, "error": {...}}); a failed save
-// also adds a text block, so a text-only client sees it. The save runs in mode "direct": the
+// result's _meta.autosave ({"saved": true}); a failed save makes the result an error
+// (AutosaveFailed, issue 14: never a success with a note). The save runs in mode "direct": the
 // user asked for it by starting the server with --autosave, so it is not an agent's decision.
 func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 	var r map[string]json.RawMessage
@@ -187,21 +187,20 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 			terr = sr.Error
 		}
 	}
-	if terr == nil {
-		outcome = map[string]any{"saved": true}
-	} else {
-		outcome = map[string]any{"saved": false, "error": terr}
-		var content []json.RawMessage
-		_ = json.Unmarshal(r["content"], &content)
-		content = append(content, mustMarshal(mcp.TextContent("Autosave failed: "+terr.Error())))
-		r["content"] = mustMarshal(content)
+	if terr != nil {
+		te := mcp.ToolErrorOf(terr)
+		var failed map[string]json.RawMessage
+		_ = json.Unmarshal(AutosaveFailed(res, te), &failed)
+		failed["autosave"] = mustMarshal(map[string]any{"saved": false, "error": te}) // for _meta.autosave (project)
+		return mustMarshal(failed)
 	}
+	outcome = map[string]any{"saved": true}
 	r["autosave"] = mustMarshal(outcome)
 	return mustMarshal(r)
 }
 
-// project turns a canonical result into the MCP result (SPEC §2.10): toolCallId, error and
-// autosave move under _meta; content, isError and, on success, structuredContent (bytes
+// project turns a canonical result into the MCP result (SPEC §2.10): toolCallId, error,
+// autosave and replay move under _meta; content, isError and, on success, structuredContent (bytes
 // unchanged) stay. A failed call's structuredContent (the error object again) is dropped,
 // because it does not match the tool's outputSchema. A TOOL_APPROVAL_REQUIRED message is
 // extended with the flags that allow the call.
@@ -213,6 +212,7 @@ func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult,
 		ToolCallID        string          `json:"toolCallId"`
 		Error             *mcp.ToolError  `json:"error"`
 		Autosave          json.RawMessage `json:"autosave"`
+		Replay            json.RawMessage `json:"replay"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		terr := mcp.NewError(mcp.CodeToolResultValidationFailed, false, nil, "The core answered a result that is not JSON: %v", err)
@@ -246,6 +246,9 @@ func (s *Server) project(raw []byte, id, canonical string) (*sdk.CallToolResult,
 	}
 	if len(r.Autosave) > 0 {
 		out.Meta["autosave"] = r.Autosave
+	}
+	if len(r.Replay) > 0 && string(r.Replay) != "null" {
+		out.Meta["replay"] = r.Replay // where a replayed success's effect was found (issue 14)
 	}
 	return &out, nil
 }
@@ -329,4 +332,29 @@ func mustMarshal(v any) []byte {
 		panic(fmt.Sprintf("mcpserver: marshal %T: %v", v, err))
 	}
 	return b
+}
+
+// AutosaveFailed turns res, the canonical success of a mutation, into an error result because
+// the --autosave that followed it failed with terr (issue 14 item 5: a failed autosave is an
+// error, never a success with a note). The error keeps the save's code and retryable flag,
+// says that the change was applied to the workspace but not written to the folder, and carries
+// details {applied: true, autosave: {saved: false, error}, revision?, result}. The result is
+// canonical (mcp.ParseCallToolResult accepts it): the CLI prints it as is.
+func AutosaveFailed(res []byte, terr *mcp.ToolError) []byte {
+	var r struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		ToolCallID        string          `json:"toolCallId"`
+	}
+	_ = json.Unmarshal(res, &r)
+	details := map[string]any{"applied": true, "autosave": map[string]any{"saved": false, "error": terr}}
+	var sc map[string]any
+	if json.Unmarshal(r.StructuredContent, &sc) == nil && sc != nil {
+		if rev, ok := sc["revision"]; ok {
+			details["revision"] = rev
+		}
+		details["result"] = sc
+	}
+	e := mcp.NewError(terr.Code, terr.Retryable, details,
+		"The change was applied to the workspace but --autosave could not write it to the folder: %s Save again (workspace.saveAll) once the cause is fixed; do not repeat the change.", terr.Message)
+	return mustMarshal(mcp.ErrorResult(r.ToolCallID, e))
 }

@@ -374,10 +374,14 @@ func (c *lineConn) Close() error {
 // SessionID implements sdk.Connection (stdio has no session id).
 func (c *lineConn) SessionID() string { return "" }
 
-// readLine returns the next line without its "\n" (and "\r"). A line longer than max bytes is
-// consumed but not kept: line is nil and tooLong is its length. err is io.EOF at the end of
-// input (line may still hold a last unterminated line).
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
+// readLine is ReadLine (the package's own name for it).
+func readLine(r *bufio.Reader, max int) ([]byte, int, error) { return ReadLine(r, max) }
+
+// ReadLine returns the next line without its "\n" (and "\r"). A line longer than max bytes is
+// consumed but not kept: line is nil and tooLong is its length (so a huge line never sits in
+// memory). err is io.EOF at the end of input (line may still hold a last unterminated line).
+// The one JSON Lines reader of the MCP server's stdio transport and `webcoding call`.
+func ReadLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
 	n := 0
 	for {
 		chunk, err := r.ReadSlice('\n')

@@ -105,6 +105,32 @@ func durableContext(ctx context.Context, r durableRequest) (context.Context, con
 	return context.WithTimeout(ctx, d)
 }
 
+// durableCall is what every durable_* host function starts from (beginDurable): the calling
+// host, its backend, the guest's request and a context bounded by the request's deadline.
+type durableCall struct {
+	h      *Host
+	b      durable.Backend
+	r      durableRequest
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// beginDurable is the one prologue of the durable_* host functions: no backend → statusNone;
+// a request that cannot be read → statusFailed with the reason. ok false means st is the reply
+// already given. On ok the caller must call dc.cancel.
+func beginDurable(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) (dc durableCall, st int32, ok bool) {
+	h, b := durableOf(ctx)
+	if b == nil {
+		return dc, none(m, "the host has no durable backend (--durable)", buf, bufCap, out), false
+	}
+	r, err := readDurableRequest(m, reqPtr, reqLen)
+	if err != nil {
+		return dc, h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out), false
+	}
+	dctx, cancel := durableContext(ctx, r)
+	return durableCall{h: h, b: b, r: r, ctx: dctx, cancel: cancel}, 0, true
+}
+
 // durableFail replies with the status of err: statusInvalid and {"key","field","reason"} for a
 // *durable.ValidationError, statusTimeout when the deadline expired, else statusFailed with
 // the message.
@@ -147,16 +173,13 @@ func truncateField(s string) string {
 // statusInvalid (the stored record does not decode), statusTimeout, statusFailed (backend
 // failure or a bad request), statusNone (no Options.Durable).
 func hostDurableRead(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) int32 {
-	h, b := durableOf(ctx)
-	if b == nil {
-		return none(m, "the host has no durable backend (--durable)", buf, bufCap, out)
+	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
+	if !ok {
+		return st
 	}
-	r, err := readDurableRequest(m, reqPtr, reqLen)
-	if err != nil {
-		return h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out)
-	}
-	dctx, cancel := durableContext(ctx, r)
-	defer cancel()
+	defer dc.cancel()
+	h, b, r := dc.h, dc.b, dc.r
+	dctx := dc.ctx
 	rec, found, err := b.Read(dctx, r.Key)
 	if err != nil {
 		return h.durableFail(m, "read", err, buf, bufCap, out)
@@ -180,14 +203,12 @@ func hostDurableRead(ctx context.Context, m api.Module, reqPtr, reqLen, buf, buf
 // answer is `true` or `false`. Statuses as durable_read (statusInvalid: the next record does
 // not decode or names another key).
 func hostDurableCAS(ctx context.Context, m api.Module, reqPtr, reqLen, recPtr, recLen, buf, bufCap, out uint32) int32 {
-	h, b := durableOf(ctx)
-	if b == nil {
-		return none(m, "the host has no durable backend (--durable)", buf, bufCap, out)
+	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
+	if !ok {
+		return st
 	}
-	r, err := readDurableRequest(m, reqPtr, reqLen)
-	if err != nil {
-		return h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out)
-	}
+	defer dc.cancel()
+	h, b, r := dc.h, dc.b, dc.r
 	var next *durable.Record
 	switch {
 	case r.Delete && recLen != 0:
@@ -209,8 +230,7 @@ func hostDurableCAS(ctx context.Context, m api.Module, reqPtr, reqLen, recPtr, r
 		}
 		next = &rec
 	}
-	dctx, cancel := durableContext(ctx, r)
-	defer cancel()
+	dctx := dc.ctx
 	ok, err := b.CompareAndSet(dctx, r.Key, r.Expected, next)
 	if err != nil {
 		return h.durableFail(m, "compareAndSet", err, buf, bufCap, out)
@@ -230,16 +250,13 @@ func hostDurableCAS(ctx context.Context, m api.Module, reqPtr, reqLen, recPtr, r
 // "nextCursor":"..."} with each record as durable.EncodeRecord bytes (parked when larger than
 // cap; a page over the parking limit fails). Statuses as durable_read.
 func hostDurableList(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) int32 {
-	h, b := durableOf(ctx)
-	if b == nil {
-		return none(m, "the host has no durable backend (--durable)", buf, bufCap, out)
+	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
+	if !ok {
+		return st
 	}
-	r, err := readDurableRequest(m, reqPtr, reqLen)
-	if err != nil {
-		return h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out)
-	}
-	dctx, cancel := durableContext(ctx, r)
-	defer cancel()
+	defer dc.cancel()
+	h, b, r := dc.h, dc.b, dc.r
+	dctx := dc.ctx
 	recs, next, err := b.ListPage(dctx, r.Cursor, min(max(r.Limit, 1), durable.MaxListLimit))
 	if err != nil {
 		return h.durableFail(m, "listPage", err, buf, bufCap, out)

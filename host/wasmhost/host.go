@@ -63,6 +63,12 @@ type Options struct {
 	// no folder: the module works on its built-in seed workspace. New fails when it is not an
 	// existing directory.
 	FolderDir string
+	// FolderJournal, when not "" (the command's name: "call", "mcp", …), takes the folder's
+	// lock and keeps its save journal in FolderDir/.webcoding (host/folder.OpenJournal): New
+	// fails with folder.ErrFolderBusy when another process holds the lock, reports (through
+	// Log) and repairs an interrupted save of an earlier process (Recovery), and every folder
+	// write of a Handle call is journaled until the call returns. "": no lock, no journal.
+	FolderJournal string
 	// DownloadsDir receives workspace.downloadFile (the CLI's --downloads): each download is
 	// written as DIR/<last path segment of its name>, replacing a file of that name; DIR is
 	// created on first use. "" means no download target (the tool reports so).
@@ -116,7 +122,13 @@ type Host struct {
 
 	// abandonedRunning counts abandoned calls whose goroutine has not returned yet.
 	abandonedRunning atomic.Int64
+
+	journal  *folder.Journal // Options.FolderJournal; nil without
+	recovery folder.Recovery
 }
+
+// Recovery returns what New found of an interrupted save into the folder (Options.FolderJournal).
+func (h *Host) Recovery() folder.Recovery { return h.recovery }
 
 // instance is one module instance and its ABI state. Only the goroutine running a call on
 // it touches it (an abandoned call keeps its instance; see Options.AbandonOnDeadline).
@@ -169,7 +181,21 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		if !ok && h.io.folder != nil {
 			h.io.folder.Close()
 		}
+		if !ok && h.journal != nil {
+			h.journal.Close()
+		}
 	}()
+	if h.io.folder != nil && opts.FolderJournal != "" {
+		j, rec, err := folder.OpenJournal(h.io.folder.Dir(), opts.FolderJournal)
+		if err != nil {
+			return nil, fmt.Errorf("wasmhost: FolderDir %s: %w", h.io.folder.Dir(), err)
+		}
+		h.journal, h.recovery = j, rec
+		h.io.folder.SetJournal(j)
+		if msg := rec.Summary(h.io.folder.Dir()); msg != "" {
+			h.logf("%s", msg)
+		}
+	}
 	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, !opts.AbandonOnDeadline)
 	if err != nil {
 		return nil, err
@@ -293,6 +319,9 @@ func (h *Host) Handle(ctx context.Context, req []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if h.journal != nil {
+		defer h.journal.End() // every folder write of this call has returned
 	}
 	callCtx, cancel := h.callContext(ctx)
 	defer cancel()
@@ -433,6 +462,9 @@ func (h *Host) Close(ctx context.Context) error {
 	defer func() { <-h.sem }()
 	if !h.closed && h.io.folder != nil {
 		defer h.io.folder.Close()
+	}
+	if !h.closed && h.journal != nil {
+		defer h.journal.Close()
 	}
 	h.closed = true
 	if h.inst == nil {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -72,6 +73,48 @@ type Policy struct {
 	// the built-in keys: case-insensitively, ignoring '-', '_' and spaces, exactly (not as
 	// substrings).
 	RedactedKeys []string
+}
+
+// Smallest accepted values of a Policy's fields when set (Validate).
+const (
+	MinRetention = time.Second
+	MinMaxDepth  = 1
+)
+
+// Validate refuses a policy whose fields are set to something unusable (issue 14 item 11):
+// a negative value in any field, MaxBytes below MinMaxBytes, Retention below MinRetention, or
+// MaxDepth, MaxStringLength, MaxArrayEntries, MaxObjectEntries, MaxEntries below 1 once set.
+// Zero is "not set" (the Go zero value) and takes the default. The error names the field,
+// the value and the bound. Callers that take a Policy from configuration call it before use;
+// the methods never fail and would otherwise replace a bad value by the default.
+func (p Policy) Validate() error {
+	check := func(name string, v, min int64, unit string) error {
+		if v < 0 || (v != 0 && v < min) {
+			return fmt.Errorf("audit: Policy.%s is %d%s; it must be at least %d%s (or 0 for the default)", name, v, unit, min, unit)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		v    int64
+		min  int64
+		unit string
+	}{
+		{"MaxBytes", int64(p.MaxBytes), MinMaxBytes, " bytes"},
+		{"MaxDepth", int64(p.MaxDepth), MinMaxDepth, ""},
+		{"MaxStringLength", int64(p.MaxStringLength), 1, ""},
+		{"MaxArrayEntries", int64(p.MaxArrayEntries), 1, ""},
+		{"MaxObjectEntries", int64(p.MaxObjectEntries), 1, ""},
+		{"MaxEntries", int64(p.MaxEntries), 1, ""},
+	} {
+		if err := check(c.name, c.v, c.min, c.unit); err != nil {
+			return err
+		}
+	}
+	if p.Retention < 0 || (p.Retention != 0 && p.Retention < MinRetention) {
+		return fmt.Errorf("audit: Policy.Retention is %v; it must be at least %v (or 0 for the default)", p.Retention, MinRetention)
+	}
+	return nil
 }
 
 // DefaultPolicy returns the policy with every default filled in.

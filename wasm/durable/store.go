@@ -266,17 +266,43 @@ func (s *Store) Claim(ctx context.Context, key, fingerprint, ownerID string, lea
 
 // transition moves an owned pending record to a final state.
 func (s *Store) transition(ctx context.Context, key, ownerID string, fence Fence, state State, result json.RawMessage, reason string) (Record, error) {
+	return s.settle(ctx, key, "ownerId", ownerID, "caller", fence, result,
+		func() error { return checkReason(reason, state != StateCompleted) },
+		func(cur Record, now int64) error {
+			if cur.OwnerID != ownerID {
+				return fmt.Errorf("%w: operation %q", ErrNotOwner, key)
+			}
+			if cur.State != StatePending {
+				return fmt.Errorf("%w: operation %q is %s", ErrNotPending, key, cur.State)
+			}
+			if cur.LeaseExpiresAt != 0 && cur.LeaseExpiresAt <= now {
+				return fmt.Errorf("%w: operation %q lease ended at %d, now %d", ErrLeaseExpired, key, cur.LeaseExpiresAt, now)
+			}
+			return nil
+		},
+		func(next *Record, _ int64) { next.State, next.Reason = state, reason })
+}
+
+// settle is the one record transition of Complete, Fail, MarkUnknown and ResolveUnknown:
+// validate key, actor (named actorField in errors) and fence, then the arguments (pre);
+// compact the result; read the
+// record (ErrNotFound), check the presented fence (ErrStaleFence, naming who presented it),
+// run check (the transition's own preconditions; its error is returned with the current
+// record), then write revision+1 with the result, no lease, updatedAt now and whatever apply
+// sets, by compare-and-set on the fence (ErrFenceChanged when lost).
+func (s *Store) settle(ctx context.Context, key, actorField, actor, who string, fence Fence, result json.RawMessage,
+	pre func() error, check func(cur Record, now int64) error, apply func(next *Record, now int64)) (Record, error) {
 	ctx = ensureCtx(ctx)
 	if err := checkText("key", key, true, MaxKeyBytes); err != nil {
 		return Record{}, err
 	}
-	if err := checkText("ownerId", ownerID, true, MaxIDBytes); err != nil {
+	if err := checkText(actorField, actor, true, MaxIDBytes); err != nil {
 		return Record{}, err
 	}
 	if err := checkFence(fence); err != nil {
 		return Record{}, err
 	}
-	if err := checkReason(reason, state != StateCompleted); err != nil {
+	if err := pre(); err != nil {
 		return Record{}, err
 	}
 	result, err := compactResult(result)
@@ -295,25 +321,18 @@ func (s *Store) transition(ctx context.Context, key, ownerID string, fence Fence
 		return Record{}, fmt.Errorf("%w: %q", ErrNotFound, key)
 	}
 	if cur.Fence() != fence {
-		return cur, fmt.Errorf("%w: operation %q is at %s/%d, caller presented %s/%d",
-			ErrStaleFence, key, cur.Incarnation, cur.Revision, fence.Incarnation, fence.Revision)
+		return cur, fmt.Errorf("%w: operation %q is at %s/%d, %s presented %s/%d",
+			ErrStaleFence, key, cur.Incarnation, cur.Revision, who, fence.Incarnation, fence.Revision)
 	}
-	if cur.OwnerID != ownerID {
-		return cur, fmt.Errorf("%w: operation %q", ErrNotOwner, key)
-	}
-	if cur.State != StatePending {
-		return cur, fmt.Errorf("%w: operation %q is %s", ErrNotPending, key, cur.State)
-	}
-	if cur.LeaseExpiresAt != 0 && cur.LeaseExpiresAt <= now {
-		return cur, fmt.Errorf("%w: operation %q lease ended at %d, now %d", ErrLeaseExpired, key, cur.LeaseExpiresAt, now)
+	if err := check(cur, now); err != nil {
+		return cur, err
 	}
 	next := cur.Clone()
 	next.Revision = cur.Revision + 1
-	next.State = state
 	next.Result = result
-	next.Reason = reason
-	next.UpdatedAt = max(now, cur.CreatedAt)
 	next.LeaseExpiresAt = 0
+	next.UpdatedAt = max(now, cur.CreatedAt)
+	apply(&next, now)
 	ok, err := s.cas(ctx, key, &fence, &next)
 	if err != nil {
 		return Record{}, err
@@ -383,72 +402,32 @@ type Resolution struct {
 //   - ErrNotFound; ErrStaleFence; ErrNotUnknown (the record is not in state unknown);
 //     ErrFenceChanged (lost the compare-and-set); ErrBackend (retryable).
 func (s *Store) ResolveUnknown(ctx context.Context, key, reconcilerID string, expected Fence, res Resolution) (Record, error) {
-	ctx = ensureCtx(ctx)
-	if err := checkText("key", key, true, MaxKeyBytes); err != nil {
-		return Record{}, err
-	}
-	if err := checkText("reconcilerId", reconcilerID, true, MaxIDBytes); err != nil {
-		return Record{}, err
-	}
-	if err := checkFence(expected); err != nil {
-		return Record{}, err
-	}
-	switch res.State {
-	case StateCompleted:
-		if res.Result == nil {
-			return Record{}, invalid("resolution.result", "is required to resolve as completed")
-		}
-		if res.Reason != "" {
-			if err := checkReason(res.Reason, false); err != nil {
-				return Record{}, err
+	pre := func() error {
+		switch res.State {
+		case StateCompleted:
+			if res.Result == nil {
+				return invalid("resolution.result", "is required to resolve as completed")
 			}
+			if res.Reason != "" {
+				return checkReason(res.Reason, false)
+			}
+			return nil
+		case StateFailed:
+			return checkReason(res.Reason, true)
 		}
-	case StateFailed:
-		if err := checkReason(res.Reason, true); err != nil {
-			return Record{}, err
-		}
-	default:
-		return Record{}, invalid("resolution.state", "must be completed or failed, got %q", string(res.State))
+		return invalid("resolution.state", "must be completed or failed, got %q", string(res.State))
 	}
-	result, err := compactResult(res.Result)
-	if err != nil {
-		return Record{}, err
-	}
-	now, err := s.nowMs()
-	if err != nil {
-		return Record{}, err
-	}
-	cur, found, err := s.read(ctx, key)
-	if err != nil {
-		return Record{}, err
-	}
-	if !found {
-		return Record{}, fmt.Errorf("%w: %q", ErrNotFound, key)
-	}
-	if cur.Fence() != expected {
-		return cur, fmt.Errorf("%w: operation %q is at %s/%d, reconciler presented %s/%d",
-			ErrStaleFence, key, cur.Incarnation, cur.Revision, expected.Incarnation, expected.Revision)
-	}
-	if cur.State != StateUnknown {
-		return cur, fmt.Errorf("%w: operation %q is %s", ErrNotUnknown, key, cur.State)
-	}
-	next := cur.Clone()
-	next.Revision = cur.Revision + 1
-	next.State = res.State
-	next.Result = result
-	next.Reason = res.Reason
-	next.LeaseExpiresAt = 0
-	next.UpdatedAt = max(now, cur.CreatedAt)
-	next.ReconciledBy = reconcilerID
-	next.ReconciledAt = now
-	ok, err := s.cas(ctx, key, &expected, &next)
-	if err != nil {
-		return Record{}, err
-	}
-	if !ok {
-		return Record{}, fmt.Errorf("%w: operation %q", ErrFenceChanged, key)
-	}
-	return next, nil
+	return s.settle(ctx, key, "reconcilerId", reconcilerID, "reconciler", expected, res.Result, pre,
+		func(cur Record, _ int64) error {
+			if cur.State != StateUnknown {
+				return fmt.Errorf("%w: operation %q is %s", ErrNotUnknown, key, cur.State)
+			}
+			return nil
+		},
+		func(next *Record, now int64) {
+			next.State, next.Reason = res.State, res.Reason
+			next.ReconciledBy, next.ReconciledAt = reconcilerID, now
+		})
 }
 
 // PruneReport counts what one Prune did.

@@ -29,6 +29,11 @@ const (
 	CodeToolIdempotencyPending        Code = "TOOL_IDEMPOTENCY_PENDING"
 	CodeToolIdempotencyUnknown        Code = "TOOL_IDEMPOTENCY_UNKNOWN"
 	CodeToolIdempotencyStoreFailed    Code = "TOOL_IDEMPOTENCY_STORE_FAILED"
+	// CodeToolIdempotencyNotApplied (issue 14, not in the original): the key's durable record is
+	// completed, but the effect it recorded is not in this workspace instance (it ran in another
+	// one and was not saved where this one reads). Not retryable with the same key: reconcile
+	// (open the workspace it ran in, or apply the change here under a new key).
+	CodeToolIdempotencyNotApplied Code = "TOOL_IDEMPOTENCY_NOT_APPLIED"
 )
 
 // Workspace and preview codes (REFERENCE §3.2).

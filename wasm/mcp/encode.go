@@ -45,6 +45,14 @@ func AppendCallToolResult(b []byte, r *CallToolResult) ([]byte, error) {
 		b = append(b, `,"error":`...)
 		b = append(b, eb...)
 	}
+	if r.Replay != nil {
+		rb, err := json.Marshal(r.Replay)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"replay":`...)
+		b = append(b, rb...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -318,7 +318,7 @@ func ValidateCallToolResult(r *CallToolResult) error {
 // ParseCallToolResult decodes and validates a result from an untrusted peer, refusing unknown
 // top-level fields, repeated keys and non-canonical shapes (ValidateCallToolResult).
 func ParseCallToolResult(raw []byte) (*CallToolResult, error) {
-	if _, err := DecodeObject(raw, []string{"content", "structuredContent", "isError", "toolCallId", "error", "_meta"}, nil); err != nil {
+	if _, err := DecodeObject(raw, []string{"content", "structuredContent", "isError", "toolCallId", "error", "replay", "_meta"}, nil); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

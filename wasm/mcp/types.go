@@ -115,7 +115,32 @@ type CallToolResult struct {
 	IsError           bool            `json:"isError"`
 	ToolCallID        string          `json:"toolCallId"`
 	Error             *ToolError      `json:"error,omitempty"`
+	// Replay is set when the result is the replay of an earlier call with the same
+	// idempotencyKey whose effect was checked where the caller looks (issue 14).
+	Replay *Replay `json:"replay,omitempty"`
 }
+
+// Replay says where a replayed success's effect was found (issue 14 item 4):
+//
+//	{"operationKey": "...", "instance": "same"|"other", "superseded"?: true, "supersededPaths"?: [...]}
+//
+// instance "same": the call ran in this workspace instance; superseded says that some of the
+// paths it touched changed since (a later edit; never a reason to run it again). instance
+// "other": it ran in another workspace instance and its effect was found here (the paths hold
+// what the call left). A replay whose effect is absent here is not a success: it is
+// TOOL_IDEMPOTENCY_NOT_APPLIED.
+type Replay struct {
+	OperationKey    string   `json:"operationKey,omitempty"`
+	Instance        string   `json:"instance"`
+	Superseded      bool     `json:"superseded,omitempty"`
+	SupersededPaths []string `json:"supersededPaths,omitempty"`
+}
+
+// Replay instances.
+const (
+	ReplaySameInstance  = "same"
+	ReplayOtherInstance = "other"
+)
 
 // ToolError is the structured error of a failed tool call: {code, message, retryable, details?}.
 // It implements error so handlers can return it; the registry keeps its code, message and

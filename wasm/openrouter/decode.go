@@ -160,6 +160,10 @@ func decodeCall(i int, item json.RawMessage, finish string) (Call, error) {
 	if mcp.JSONKind(fn["name"]) != "string" || json.Unmarshal(fn["name"], &call.Name) != nil || strings.TrimSpace(call.Name) == "" {
 		return Call{}, invalid("tool_calls[%d].function has no name", i)
 	}
+	// Surrounding whitespace is not part of either (the original trims both before lookup and
+	// correlation; issue 14 item 10): " preview_setTheme\n" is preview_setTheme, and the trimmed
+	// id is the one echoed back.
+	call.ID, call.Name = strings.TrimSpace(call.ID), strings.TrimSpace(call.Name)
 	args, err := parseArguments(fn["arguments"], finish)
 	call.Arguments, call.ArgError = args, mcp.ToolErrorOf(err)
 	return call, nil

@@ -665,3 +665,30 @@ func TestInvalidArgumentsAreReportedThroughOnRefused(t *testing.T) {
 		t.Errorf("refused result %+v", res)
 	}
 }
+
+// Issue 14 item 10: a tool call whose id and function.name carry surrounding whitespace is
+// trimmed (as the original does) before lookup and correlation: the tool runs, and the
+// assistant message and the tool result echo the trimmed id.
+func TestPaddedToolCallIDAndNameAreTrimmed(t *testing.T) {
+	r := newRegistry(t, true)
+	tr := &script{t: t, steps: []step{
+		ok200(callsAnswer("tool_calls", "null", tc{`  call_theme\t`, ` preview_setTheme\n`, str(`{"theme":"emerald"}`)})),
+		ok200(textAnswer("Done.")),
+	}}
+	rep := openrouter.Run(context.Background(), "Make it emerald", options(r, tr))
+	if rep.Failed || len(rep.Calls) != 1 || rep.Calls[0].Result.IsError {
+		t.Fatalf("report %+v", rep)
+	}
+	if st := rep.Calls[0]; st.Request.Name != "preview.setTheme" || st.Request.Meta.ToolCallID != "call_theme" || st.Result.ToolCallID != "call_theme" {
+		t.Fatalf("call %+v result %+v", st.Request, st.Result)
+	}
+	msgs := tr.messages(t, 1)
+	call := msgs[2]["tool_calls"].([]any)[0].(map[string]any)
+	if call["id"] != "call_theme" || call["function"].(map[string]any)["name"] != "preview_setTheme" {
+		t.Fatalf("assistant call echoed as %v", call)
+	}
+	tr.toolMessage(t, 1, "call_theme")
+	if css := readFile(t, r, "styles.css"); !strings.Contains(css, "--accent: #10b981") {
+		t.Fatalf("styles.css not emerald:\n%s", css)
+	}
+}

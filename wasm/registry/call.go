@@ -259,6 +259,7 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 		Content:           []mcp.Content{mcp.TextContent(string(out.sc))},
 		StructuredContent: out.sc,
 		ToolCallID:        s.call.ToolCallID,
+		Replay:            out.replay,
 	}
 	s.emit(audit.EventCompleted, res, audit.StateCompleted, used)
 	return res
@@ -340,9 +341,12 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 
 	done := make(chan outcome, 1)
 	runOnce := func(runCtx context.Context) {
-		out := s.invoke(runCtx, ctx, e)
+		var out outcome
 		if ex != nil {
+			out = s.invokeStamped(runCtx, ctx, e)
 			s.r.idem.settle(ex, out)
+		} else {
+			out = s.invoke(runCtx, ctx, e)
 		}
 		done <- out
 	}
@@ -375,7 +379,7 @@ func (s *callState) wait(ctx, hctx context.Context, ex *execution) outcome {
 			map[string]any{"idempotencyKey": s.opts.idempotencyKey},
 			"The shared execution for this idempotencyKey ended without a reliable result.")}
 	}
-	return ex.out
+	return s.checkReplay(ctx, "", ex.out)
 }
 
 // interrupted classifies a wait that ended because of the caller's context or the timeout.
@@ -484,6 +488,13 @@ func (s *callState) classify(runCtx, callerCtx context.Context, err error) outco
 	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && callerCtx.Err() == nil
 	cancelled := callerCtx.Err() != nil
 	var te *mcp.ToolError
+	if errors.As(err, &te) && (!mcp.ValidCode(te.Code) || strings.TrimSpace(te.Message) == "") {
+		// A coded error the canonical result cannot carry (its own validator would refuse it):
+		// the canonical TOOL_EXECUTION_FAILED instead (issue 14 item 11).
+		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolExecutionFailed, false,
+			map[string]any{"handlerId": s.call.Name, "reason": "invalid-tool-error", "code": boundRunes(string(te.Code), 128), "message": boundRunes(te.Message, 512)},
+			"Tool %q failed with an error that has no valid code or message.", s.call.Name)}
+	}
 	if errors.As(err, &te) {
 		c := *te
 		if timedOut || cancelled {
@@ -557,4 +568,13 @@ func decodeMembers(raw []byte) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	err := json.Unmarshal(raw, &m)
 	return m, err
+}
+
+// boundRunes cuts s to at most n code points.
+func boundRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
 }

@@ -54,6 +54,9 @@ type storedResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`
 	Error             *mcp.ToolError  `json:"error,omitempty"`
+	// Effect is where a mutating success's effect lives (Options.Effects; absent in records
+	// written without it, which replay as recorded).
+	Effect *Effect `json:"effect,omitempty"`
 }
 
 func encodeStored(sr storedResult) json.RawMessage {
@@ -114,8 +117,9 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 	switch c.Outcome {
 	case durable.ClaimReplay:
 		out = replayOutcome(c.Record)
-		keep = out.err == nil || out.err.Code != mcp.CodeToolIdempotencyUnknown
-		return out
+		// A replay whose effect must be checked is checked on every call (never kept in memory).
+		keep = out.effect == nil && (out.err == nil || out.err.Code != mcp.CodeToolIdempotencyUnknown)
+		return s.checkReplay(ctx, key, out)
 	case durable.ClaimOwner:
 	default:
 		return outcome{state: audit.StateFailed, err: mcp.ToolErrorOf(durable.ClaimError(c))}
@@ -123,9 +127,9 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 
 	done := make(chan outcome, 1)
 	if hctx.Done() == nil {
-		done <- s.invoke(hctx, ctx, e)
+		done <- s.invokeStamped(hctx, ctx, e)
 	} else {
-		go func() { done <- s.invoke(hctx, ctx, e) }()
+		go func() { done <- s.invokeStamped(hctx, ctx, e) }()
 	}
 	select {
 	case out = <-done:
@@ -166,7 +170,9 @@ func (s *callState) persist(ctx context.Context, key string, fence durable.Fence
 	var err error
 	state := durable.StateCompleted
 	if out.err == nil {
-		_, err = store.Complete(pctx, key, owner, fence, encodeStored(successStored(out.sc)))
+		sr := successStored(out.sc)
+		sr.Effect = out.effect
+		_, err = store.Complete(pctx, key, owner, fence, encodeStored(sr))
 	} else {
 		diag, _ := audit.DurableDiagnostic(mcp.ErrorResult("", out.err))
 		raw := encodeStored(storedResult{Content: diag.Result.Content, IsError: true, Error: diag.Result.Error})
@@ -198,7 +204,7 @@ func replayOutcome(rec durable.Record) outcome {
 		e := *sr.Error
 		return outcome{state: audit.StateFailed, err: &e}
 	}
-	return outcome{state: audit.StateCompleted, sc: sr.StructuredContent}
+	return outcome{state: audit.StateCompleted, sc: sr.StructuredContent, effect: sr.Effect}
 }
 
 // settleDurable settles ex like settle and, unless keep, forgets it at once so that the next

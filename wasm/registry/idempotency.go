@@ -39,6 +39,8 @@ type outcome struct {
 	err     *mcp.ToolError        // failure
 	aborted bool                  // the run ended without a result anyone can rely on
 	state   audit.ProvenanceState // provenance state of the run itself
+	effect  *Effect               // success of a mutating call: where its effect lives (Options.Effects)
+	replay  *mcp.Replay           // set on a replayed success whose effect was checked
 }
 
 func newIdempotency(retention time.Duration, max int, clock func() time.Time) *idempotency {

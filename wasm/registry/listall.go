@@ -39,6 +39,7 @@ type ListPageFunc func(ctx context.Context, cursor string) (*mcp.ListToolsResult
 // # Errors
 //   - ErrRepeatedCursor: a cursor came back twice
 //   - ErrTooManyPages: more than opts.MaxPages pages
+//   - a page with a tool whose inputSchema is missing or not a JSON object (issue 14)
 //   - whatever fetch returns, wrapped with the page number
 func ListAllTools(ctx context.Context, fetch ListPageFunc, opts ListAllOptions) ([]mcp.Tool, error) {
 	max := opts.MaxPages
@@ -61,6 +62,11 @@ func ListAllTools(ctx context.Context, fetch ListPageFunc, opts ListAllOptions) 
 		}
 		if res == nil {
 			return nil, fmt.Errorf("registry: tools/list page %d: empty result", page)
+		}
+		for i, t := range res.Tools {
+			if k := mcp.JSONKind(t.InputSchema); k != "object" {
+				return nil, fmt.Errorf("registry: tools/list page %d: tool %d (%q) has no inputSchema object (got %s); refusing the page", page, i, t.Name, k)
+			}
 		}
 		all = append(all, res.Tools...)
 		if res.NextCursor == "" {

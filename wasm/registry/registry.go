@@ -96,6 +96,37 @@ type Options struct {
 	DurableOwnerID string
 	// DurableLease is the lease of a durable claim (default DefaultDurableLease, 5 min).
 	DurableLease time.Duration
+	// Effects, when set, locates the effect of each mutating idempotent call so that a replay
+	// of its key is checked against the caller's workspace (effects.go). Nil: replays are
+	// trusted as recorded.
+	Effects Effects
+}
+
+// MinIdempotencyRetention is the smallest IdempotencyRetention Validate accepts: 1 s.
+const MinIdempotencyRetention = time.Second
+
+// Validate refuses options set to unusable values (issue 14 item 11) instead of New silently
+// taking the defaults for them: a negative PageSize or one above MaxPageSize, a negative
+// IdempotencyRetention or one below MinIdempotencyRetention, a negative
+// IdempotencyMaxEntries, a negative DurableLease, an unknown Validation mode. Zero means "not
+// set" and takes the default. The error names the option, the value and the bound.
+func (o Options) Validate() error {
+	switch {
+	case o.PageSize < 0 || o.PageSize > MaxPageSize:
+		return fmt.Errorf("registry: PageSize is %d; it must be 1..%d (or 0 for the default %d)", o.PageSize, MaxPageSize, DefaultPageSize)
+	case o.IdempotencyRetention < 0 || (o.IdempotencyRetention != 0 && o.IdempotencyRetention < MinIdempotencyRetention):
+		return fmt.Errorf("registry: IdempotencyRetention is %v; it must be at least %v (or 0 for the default %v)", o.IdempotencyRetention, MinIdempotencyRetention, DefaultIdempotencyRetention)
+	case o.IdempotencyMaxEntries < 0:
+		return fmt.Errorf("registry: IdempotencyMaxEntries is %d; it must be at least 1 (or 0 for the default %d)", o.IdempotencyMaxEntries, DefaultIdempotencyMaxEntries)
+	case o.DurableLease < 0:
+		return fmt.Errorf("registry: DurableLease is %v; it must be positive (or 0 for the default %v)", o.DurableLease, DefaultDurableLease)
+	}
+	switch o.Validation {
+	case "", ValidationStrict, ValidationWarn, ValidationSilent:
+	default:
+		return fmt.Errorf("registry: Validation is %q; it must be strict, warn or silent", o.Validation)
+	}
+	return nil
 }
 
 // Registry is the ToolContext. See the package documentation for the call pipeline.

@@ -61,7 +61,7 @@ func TestListAllToolsFollowsCursors(t *testing.T) {
 	pages := 0
 	_, err = ListAllTools(context.Background(), func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error) {
 		pages++
-		return &mcp.ListToolsResult{Tools: []mcp.Tool{{Name: "a"}}, NextCursor: "same"}, nil
+		return &mcp.ListToolsResult{Tools: []mcp.Tool{{Name: "a", InputSchema: json.RawMessage(`{"type":"object"}`)}}, NextCursor: "same"}, nil
 	}, ListAllOptions{})
 	if !errors.Is(err, ErrRepeatedCursor) || pages != 2 {
 		t.Fatalf("repeated cursor: err %v after %d pages", err, pages)

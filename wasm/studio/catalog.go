@@ -103,4 +103,6 @@ var (
 	}, "mode", "folderLinked", "permission", "saveAllAvailable", "reloadAvailable")
 	outSkipped = arrayOf(object([]prop{p("path", sString), p("reason", sString), p("message", sString)}, "path", "reason"))
 	outKind    = enum(workspace.KindText, workspace.KindAsset)
+	// outCollisions: imported files whose names collide under workspace.NameKey (issue 14).
+	outCollisions = arrayOf(object([]prop{p("path", sString), p("collidesWith", sString)}, "path", "collidesWith"))
 )

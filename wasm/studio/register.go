@@ -93,7 +93,7 @@ func (e *studioSession) studioTools() []registry.Tool {
 			Description: "Re-read the linked, writable local folder and replace the workspace with its files (unsaved changes are discarded; history restarts). Import limits: " + importLimits + ". expectedRevision: optional guard.",
 			InputSchema: guardOnly,
 			OutputSchema: output([]prop{p("rootName", sString), p("activePath", sString), p("fileCount", sInt), p("skipped", outSkipped),
-				p("revision", sRev), p("preview", outPreviewSynced), p("filesystem", outFilesystem)},
+				p("revision", sRev), p("preview", outPreviewSynced), p("filesystem", outFilesystem), p("nameCollisions", outCollisions)},
 				"rootName", "activePath", "fileCount", "skipped", "revision", "preview", "filesystem")},
 		{Name: ToolWorkspaceDisconnectFolder, Annotations: annIdempotent, Handler: e.disconnectFolder,
 			Description:  "Forget the linked local folder. Workspace files and the revision stay as they are; saving then works only as a browser checkpoint.",

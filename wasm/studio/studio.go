@@ -108,6 +108,9 @@ func Builder(p Ports) rpcsession.Builder {
 			return nil, fmt.Errorf("studio: catalog %q is not in this build", name)
 		}
 		opts, queue := rpcsession.RegistryOptions(cfg)
+		if err := opts.Validate(); err != nil {
+			return nil, err
+		}
 		opts.Observer = p.Observer
 		opts.Clock = p.Clock
 		if p.Log != nil && opts.Validation == registry.ValidationWarn {
@@ -153,6 +156,7 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 			return nil, err
 		}
 	}
+	r.SetEffects(workspaceEffects{m: e.m})
 	methods := e.methods(r)
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
@@ -181,6 +185,9 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 			p.Log(2, "studio: the folder "+p.Folder.Name()+" could not be linked: "+terr.Error())
 		case terr == nil:
 			logSkipped(p, res.Skipped)
+			if note := workspace.CollisionNote(res.NameCollisions); note != "" && p.Log != nil {
+				p.Log(1, "studio: the folder "+p.Folder.Name()+": "+note)
+			}
 		}
 	}
 	port := p.Preview

@@ -109,6 +109,8 @@ type (
 		Revision   int64                     `json:"revision"`
 		Preview    string                    `json:"preview"`
 		Filesystem workspace.FilesystemState `json:"filesystem"`
+		// NameCollisions: imported files whose names collide (issue 14 item 12); absent when none.
+		NameCollisions []workspace.NameCollision `json:"nameCollisions,omitempty"`
 		persist
 	}
 	disconnectOut struct {
@@ -342,7 +344,7 @@ func (e *studioSession) reloadFolder(ctx context.Context, c *registry.Call) (any
 	}
 	st := e.m.Status(ctx)
 	return reloadOut{RootName: res.RootName, ActivePath: res.ActivePath, FileCount: res.FileCount, Skipped: res.Skipped,
-		Revision: res.Revision, Preview: workspace.PreviewSynced, Filesystem: st.Filesystem,
+		Revision: res.Revision, Preview: workspace.PreviewSynced, Filesystem: st.Filesystem, NameCollisions: res.NameCollisions,
 		persist: persist{StorageMode: st.StorageMode, StorageError: st.StorageError}}, nil
 }
 

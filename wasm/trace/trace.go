@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,6 +127,18 @@ type Trace struct {
 	dropped  int
 	policy   audit.Policy
 	sessions map[string]int // rows per session id
+}
+
+// Validate refuses options set to unusable values (issue 14 item 11): a negative MaxRows or
+// MaxBytes, and a Policy that audit.Policy.Validate refuses. Zero means the default.
+func (o Options) Validate() error {
+	if o.MaxRows < 0 {
+		return fmt.Errorf("trace: MaxRows is %d; it must be at least 1 (or 0 for the default %d)", o.MaxRows, MaxRows)
+	}
+	if o.MaxBytes < 0 {
+		return fmt.Errorf("trace: MaxBytes is %d; it must be at least 1 (or 0 for the default %d)", o.MaxBytes, MaxBytes)
+	}
+	return o.Policy.Validate()
 }
 
 // New returns an empty Trace.

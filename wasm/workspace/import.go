@@ -2,9 +2,12 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -80,112 +83,164 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	seen := map[string]bool{}
 	scanned, total := 0, 0
 	var skippedDirs []string
-	next, stop := iter.Pull(entries)
-	defer stop()
-	for {
-		e, ok := next()
-		if !ok {
-			break
-		}
+	var cands []candidate
+	var summary *Skipped
+	var skipPos []int // walk position of each out.Skipped entry (restores walk order at the end)
+	skip := func(pos int, sk Skipped) {
+		out.Skipped = append(out.Skipped, sk)
+		skipPos = append(skipPos, pos)
+	}
+	cancelled := mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+	// Pass 1: path rules only (nothing is read), every entry up to the scan limit; entries
+	// past it are counted, not examined.
+	beyond, scanStopped := 0, false
+	var late []candidate // path-valid entries past the scan limit (only their paths are used)
+	for e := range entries {
 		if err := ctx.Err(); err != nil {
-			return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+			return Imported{}, cancelled
 		}
 		if dir := SkippedFolder(e.Path); dir != "" {
-			if !slices.Contains(skippedDirs, dir) && len(skippedDirs) < maxNamedSkips {
+			if !scanStopped && !slices.Contains(skippedDirs, dir) && len(skippedDirs) < maxNamedSkips {
 				skippedDirs = append(skippedDirs, dir)
+			}
+			continue
+		}
+		if scanStopped {
+			beyond++
+			// Past the scan limit entries are only counted, except that their paths are kept
+			// so the preview entry and what it references can still be found (prioritize).
+			if p, perr := NormalizePath(e.Path); perr == nil && ExcludedPathReason(p) == "" && !seen[p] {
+				seen[p] = true
+				late = append(late, candidate{path: p, e: e, order: MaxImportScannedEntries + len(late) + 1})
 			}
 			continue
 		}
 		scanned++
 		if scanned > MaxImportScannedEntries {
-			out.Skipped = append(out.Skipped, Skipped{Reason: SkipScanLimit,
-				Message: "Stopped after scanning 2,000 entries; the rest of the folder was not imported."})
-			break
+			scanStopped, beyond = true, 1
+			continue
 		}
 		shown := strings.ToValidUTF8(strings.ReplaceAll(e.Path, "\x00", "\uFFFD"), "\uFFFD")
 		p, perr := NormalizePath(e.Path)
 		if perr != nil {
-			out.Skipped = append(out.Skipped, Skipped{Path: shown, Reason: SkipInvalidPath,
+			skip(scanned, Skipped{Path: shown, Reason: SkipInvalidPath,
 				Message: mcp.ToolErrorOf(perr).Details.(map[string]any)["reason"].(string)})
 			continue
 		}
 		switch ExcludedPathReason(p) {
 		case PathReasonHidden:
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipHidden})
+			skip(scanned, Skipped{Path: p, Reason: SkipHidden})
 			continue
 		case PathReasonIgnored:
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipIgnored})
+			skip(scanned, Skipped{Path: p, Reason: SkipIgnored})
 			continue
 		}
 		if seen[p] {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipDuplicate})
+			skip(scanned, Skipped{Path: p, Reason: SkipDuplicate})
 			continue
 		}
 		seen[p] = true
+		cands = append(cands, candidate{path: p, e: e, order: scanned})
+	}
+	// Over the file limit: the preview entry and what it references come first, then the rest
+	// in path order (issue 14 item 12: a big folder must keep its index.html).
+	order := cands
+	prioritized := len(cands) > MaxImportFiles || len(late) > 0
+	if prioritized {
+		var fromLate int
+		order, fromLate = prioritize(ctx, cands, late)
+		beyond -= fromLate
+	}
+	// Pass 2: size, read and text rules, until MaxImportFiles files are accepted.
+	done := 0
+	for _, c := range order {
 		if len(out.Files) >= MaxImportFiles {
-			// Count what is left out (without reading it) so the summary tells the real number.
-			left := 1
-			for {
-				e, ok := next()
-				if !ok {
-					break
-				}
-				if ctx.Err() != nil {
-					return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
-				}
-				if inSkippedFolder(e.Path) {
-					continue
-				}
-				if scanned++; scanned > MaxImportScannedEntries {
-					break
-				}
-				left++
-			}
-			out.Skipped = append(out.Skipped, Skipped{Reason: SkipFileLimit, Count: left,
-				Message: fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)})
 			break
 		}
+		if err := ctx.Err(); err != nil {
+			return Imported{}, cancelled
+		}
+		done++
+		p, e := c.path, c.e
 		asset := IsAssetPath(p)
 		maxBytes, _ := AssetLimit(p)
 		limit, label := int64(maxBytes), TooLargeMessage(p)
 		if e.Size > limit {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
+			skip(c.order, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
 			continue
 		}
 		if int64(total)+max(e.Size, 0) > MaxImportTotalBytes {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
 			continue
 		}
 		if e.Read == nil {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipReadFailed, Message: "no content"})
+			skip(c.order, Skipped{Path: p, Reason: SkipReadFailed, Message: "no content"})
 			continue
 		}
-		data, err := e.Read(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return Imported{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Import cancelled.")
+		data := c.data
+		if data == nil {
+			var err error
+			if data, err = e.Read(ctx); err != nil {
+				if ctx.Err() != nil {
+					return Imported{}, cancelled
+				}
+				skip(c.order, Skipped{Path: p, Reason: SkipReadFailed, Message: boundText(err.Error(), MaxMessageChars)})
+				continue
 			}
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipReadFailed, Message: boundText(err.Error(), MaxMessageChars)})
-			continue
 		}
 		if int64(len(data)) > limit {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
+			skip(c.order, Skipped{Path: p, Reason: SkipTooLarge, Message: label})
 			continue
 		}
 		if total+len(data) > MaxImportTotalBytes {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
 			continue
 		}
 		if !asset && !isText(data) {
-			out.Skipped = append(out.Skipped, Skipped{Path: p, Reason: SkipNotText, Message: "binary or not UTF-8 text"})
+			skip(c.order, Skipped{Path: p, Reason: SkipNotText, Message: "binary or not UTF-8 text"})
 			continue
 		}
 		total += len(data)
+		var f *File
 		if asset {
-			out.Files = append(out.Files, NewAssetFile(p, data))
+			f = NewAssetFile(p, data)
 		} else {
-			out.Files = append(out.Files, NewTextFile(p, string(data)))
+			f = NewTextFile(p, string(data))
 		}
+		out.Files = append(out.Files, f)
+	}
+	if left := len(order) - done + beyond; done < len(order) {
+		// Count what is left out (without reading it) so the summary tells the real number.
+		msg := fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)
+		if prioritized {
+			msg = fmt.Sprintf("Imported 200 files (the preview entry and the files it references first, then in path order); %d more file(s) of the folder were not imported.", left)
+		}
+		summary = &Skipped{Reason: SkipFileLimit, Count: left, Message: msg}
+	} else if scanStopped {
+		summary = &Skipped{Reason: SkipScanLimit, Count: beyond,
+			Message: fmt.Sprintf("Stopped after scanning 2,000 entries; the rest of the folder (%d more entries) was not imported.", beyond)}
+	}
+	// Skips in walk order (pass 2 ran in priority order), the summary last.
+	idx := make([]int, len(out.Skipped))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(skipPos[x], skipPos[y]) })
+	sorted := make([]Skipped, len(idx))
+	for i, j := range idx {
+		sorted[i] = out.Skipped[j]
+	}
+	out.Skipped = sorted
+	if summary != nil {
+		out.Skipped = append(out.Skipped, *summary)
+	}
+	// Files keep the folder's walk order whatever order they were chosen in.
+	if prioritized {
+		pos := make(map[string]int, len(order))
+		for _, c := range order {
+			pos[c.path] = c.order
+		}
+		slices.SortStableFunc(out.Files, func(a, b *File) int { return cmp.Compare(pos[a.Path], pos[b.Path]) })
 	}
 	if len(out.Files) == 0 {
 		details := map[string]any{"operation": "import", "rootName": rootName, "skippedCount": len(out.Skipped)}
@@ -209,6 +264,86 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	}
 	out.ActivePath = ChooseActivePath(out.Files)
 	return out, nil
+}
+
+// candidate is an entry that passed the path rules: its normalized path, its walk position
+// (order: the scan count when it was seen),
+// and (once prioritize read it) its bytes.
+type candidate struct {
+	path  string
+	e     ImportEntry
+	order int
+	data  []byte
+}
+
+// refPattern finds src/href attribute values in HTML (quoted).
+var refPattern = regexp.MustCompile(`(?i)\b(?:src|href)\s*=\s*["']([^"'#?]+)`)
+
+// prioritize orders candidates for a folder over the file limit: the preview entry
+// (index.html at the root, else the first HTML file in path order), then the candidates it
+// references by relative src/href (resolved against its folder), then every other candidate in
+// path order. late are entries past the scan limit: only the entry and its references are
+// taken from them (fromLate says how many). The entry's bytes are read once here (kept for
+// pass 2); a read failure only loses the reference ordering.
+func prioritize(ctx context.Context, cands, late []candidate) (order []candidate, fromLate int) {
+	all := append(slices.Clip(cands), late...)
+	byPath := make(map[string]int, len(all))
+	for i, c := range all {
+		byPath[c.path] = i
+	}
+	rest := slices.Clone(cands)
+	slices.SortStableFunc(rest, func(a, b candidate) int { return strings.Compare(a.path, b.path) })
+	entry := -1
+	if i, ok := byPath["index.html"]; ok {
+		entry = i
+	} else {
+		htmls := slices.Clone(all)
+		slices.SortStableFunc(htmls, func(a, b candidate) int { return strings.Compare(a.path, b.path) })
+		for _, c := range htmls {
+			if LanguageFor(c.path) == "html" {
+				entry = byPath[c.path]
+				break
+			}
+		}
+	}
+	if entry < 0 {
+		return rest, 0
+	}
+	first := []int{entry}
+	if e := all[entry].e; e.Read != nil && e.Size <= MaxImportTextBytes {
+		if data, err := e.Read(ctx); err == nil {
+			all[entry].data = data
+			dir := path.Dir(all[entry].path)
+			for _, m := range refPattern.FindAllStringSubmatch(string(data), -1) {
+				ref := strings.TrimSpace(m[1])
+				if ref == "" || strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") {
+					continue // absolute URL, scheme (data:, https:) or root-relative: not a folder file
+				}
+				p, perr := NormalizePath(path.Join(dir, ref))
+				if perr != nil {
+					continue
+				}
+				if i, ok := byPath[p]; ok && !slices.Contains(first, i) {
+					first = append(first, i)
+				}
+			}
+		}
+	}
+	order = make([]candidate, 0, len(cands)+len(first))
+	taken := map[string]bool{}
+	for _, i := range first {
+		order = append(order, all[i])
+		taken[all[i].path] = true
+		if i >= len(cands) {
+			fromLate++
+		}
+	}
+	for _, c := range rest {
+		if !taken[c.path] {
+			order = append(order, c)
+		}
+	}
+	return order, fromLate
 }
 
 // isText reports whether data can be held as a text file and saved back byte for byte: valid

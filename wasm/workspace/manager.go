@@ -95,6 +95,7 @@ type Manager struct {
 	now    func() time.Time
 	seed   func() Snapshot
 
+	instance     string // workspace instance id (effects.go)
 	rootName     string
 	files        []*File // immutable slice: replaced, never modified in place
 	active       string
@@ -132,7 +133,7 @@ type checkpoint struct {
 // New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
 // "memory" without a Repository). Call Hydrate before serving tools.
 func New(opts Options) *Manager {
-	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed}
+	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed, instance: newInstanceID()}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -199,6 +200,9 @@ func (m *Manager) Hydrate(ctx context.Context) {
 		if len(s.Files) == 0 {
 			s = m.seed()
 		}
+		if s.Instance != "" {
+			m.instance = s.Instance
+		}
 		m.loadLocked(s, max(s.Revision, m.revision)+1, Call{Tool: "hydrate"})
 		if err := m.repo.SaveChanges(ctx, m.metaLocked(), nil, nil); err != nil {
 			m.fail(err, FallbackRestoreError)
@@ -220,7 +224,7 @@ func (m *Manager) fail(err error, fallback string) {
 
 func (m *Manager) metaLocked() Metadata {
 	return Metadata{RootName: m.rootName, ActivePath: m.active, Revision: m.revision,
-		DeletedPaths: append([]string(nil), m.deleted...)}
+		DeletedPaths: append([]string(nil), m.deleted...), Instance: m.instance}
 }
 
 func (m *Manager) snapshotLocked() Snapshot {

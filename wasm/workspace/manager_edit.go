@@ -25,31 +25,32 @@ func checkSource(label, source string) error {
 //   - WORKSPACE_PATH_INVALID: see NormalizePath; also reason "hidden" or "ignored" (see
 //     ExcludedPathReason)
 //   - WORKSPACE_FILE_TYPE_CONFLICT: binary extension; {path, operation:"create", expectedKind:"text"}
-//   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}
+//   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}; another file's name
+//     is the same under NameKey: {path, operation, conflictsWith, reason:"name-collision"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
 func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
-		return Result{}, err
-	}
-	p, err := normalizeNewPath(path)
-	if err != nil {
-		return Result{}, err
-	}
-	if IsAssetPath(p) {
-		return Result{}, TypeConflict(p, "create", "", KindText)
-	}
-	if m.find(p) >= 0 {
-		return Result{}, FileConflict(p, "create")
-	}
-	if err := checkSource("Source", source); err != nil {
-		return Result{}, err
-	}
-	f := NewTextFile(p, source)
-	files := append(m.files[:len(m.files):len(m.files)], f)
-	rev := m.apply(ctx, call, edit{files: files, active: p, deleted: withoutPath(m.deleted, p), put: []*File{f}})
-	return Result{Path: p, ActivePath: p, Revision: rev, Changed: true, Language: f.Language}, nil
+	return m.mutate(call, func() (Result, error) {
+		p, err := normalizeNewPath(path)
+		if err != nil {
+			return Result{}, err
+		}
+		if IsAssetPath(p) {
+			return Result{}, TypeConflict(p, "create", "", KindText)
+		}
+		if m.find(p) >= 0 {
+			return Result{}, FileConflict(p, "create")
+		}
+		if other := m.collisionLocked(p, -1); other != "" {
+			return Result{}, NameCollisionError(p, other, "create")
+		}
+		if err := checkSource("Source", source); err != nil {
+			return Result{}, err
+		}
+		f := NewTextFile(p, source)
+		files := append(m.files[:len(m.files):len(m.files)], f)
+		rev := m.apply(ctx, call, edit{files: files, active: p, deleted: withoutPath(m.deleted, p), put: []*File{f}})
+		return Result{Path: p, ActivePath: p, Revision: rev, Changed: true, Language: f.Language}, nil
+	})
 }
 
 // RenameFile moves a file (REFERENCE §2.1 renameFile): language and MIME type are recomputed,
@@ -61,57 +62,59 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 // # Errors
 //   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID (toPath also with reason
 //     "hidden" or "ignored", see ExcludedPathReason)
-//   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"}
+//   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"};
+//     another file's name is the same under NameKey {path, operation, conflictsWith, reason:"name-collision"}
+//     (renaming a file to another case of its own name is allowed)
 //   - WORKSPACE_FILE_NOT_FOUND: {path: from}
 //   - WORKSPACE_FILE_TYPE_CONFLICT: kind-changing extension; {path: to, operation:"rename",
 //     actualKind, expectedKind}
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the last HTML file would lose its HTML extension;
 //     {operation:"rename", path: from}
 func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath string) (Result, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
-		return Result{}, err
-	}
-	from, err := NormalizePath(fromPath)
-	if err != nil {
-		return Result{}, err
-	}
-	to, err := normalizeNewPath(toPath)
-	if err != nil {
-		return Result{}, err
-	}
-	if from == to {
-		return Result{}, mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
-			map[string]any{"fromPath": from, "toPath": to}, "Rename source and target are the same path %q.", from)
-	}
-	i := m.find(from)
-	if i < 0 {
-		return Result{}, FileNotFound(from)
-	}
-	if m.find(to) >= 0 {
-		return Result{}, FileConflict(to, "rename")
-	}
-	f := m.files[i]
-	if f.Kind == KindAsset && !IsAssetPath(to) {
-		return Result{}, TypeConflict(to, "rename", KindText, KindAsset)
-	}
-	if f.Kind != KindAsset && IsAssetPath(to) {
-		return Result{}, TypeConflict(to, "rename", KindAsset, KindText)
-	}
-	if f.Language == "html" && LanguageFor(to) != "html" && m.htmlCount() == 1 {
-		return Result{}, entryRequired("rename", from)
-	}
-	nf := f.withPath(to)
-	switch {
-	case nf.RenamedFrom == to:
-		nf.RenamedFrom = ""
-	case nf.RenamedFrom != "" && m.baseline[nf.RenamedFrom] != nil:
-		// keep the nearest saved origin
-	case m.baseline[from] != nil:
-		nf.RenamedFrom = from
-	}
-	return m.moveLocked(ctx, call, i, from, to, nf), nil
+	return m.mutate(call, func() (Result, error) {
+		from, err := NormalizePath(fromPath)
+		if err != nil {
+			return Result{}, err
+		}
+		to, err := normalizeNewPath(toPath)
+		if err != nil {
+			return Result{}, err
+		}
+		if from == to {
+			return Result{}, mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
+				map[string]any{"fromPath": from, "toPath": to}, "Rename source and target are the same path %q.", from)
+		}
+		i := m.find(from)
+		if i < 0 {
+			return Result{}, FileNotFound(from)
+		}
+		if m.find(to) >= 0 {
+			return Result{}, FileConflict(to, "rename")
+		}
+		if other := m.collisionLocked(to, i); other != "" {
+			return Result{}, NameCollisionError(to, other, "rename")
+		}
+		f := m.files[i]
+		if f.Kind == KindAsset && !IsAssetPath(to) {
+			return Result{}, TypeConflict(to, "rename", KindText, KindAsset)
+		}
+		if f.Kind != KindAsset && IsAssetPath(to) {
+			return Result{}, TypeConflict(to, "rename", KindAsset, KindText)
+		}
+		if f.Language == "html" && LanguageFor(to) != "html" && m.htmlCount() == 1 {
+			return Result{}, entryRequired("rename", from)
+		}
+		nf := f.withPath(to)
+		switch {
+		case nf.RenamedFrom == to:
+			nf.RenamedFrom = ""
+		case nf.RenamedFrom != "" && m.baseline[nf.RenamedFrom] != nil:
+			// keep the nearest saved origin
+		case m.baseline[from] != nil:
+			nf.RenamedFrom = from
+		}
+		return m.moveLocked(ctx, call, i, from, to, nf), nil
+	})
 }
 
 // moveLocked replaces the file at index i (stored at from) with nf stored at to: the active
@@ -156,16 +159,13 @@ func entryRequired(operation, p string) *mcp.ToolError {
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the only HTML file; {operation:"delete", path}
 //   - WORKSPACE_ACTIVE_FILE_NOT_FOUND: no file could become active; {operation:"delete", path}
 func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Result, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
-		return Result{}, err
-	}
-	p, err := NormalizePath(path)
-	if err != nil {
-		return Result{}, err
-	}
-	return m.deleteLocked(ctx, call, p, "delete")
+	return m.mutate(call, func() (Result, error) {
+		p, err := NormalizePath(path)
+		if err != nil {
+			return Result{}, err
+		}
+		return m.deleteLocked(ctx, call, p, "delete")
+	})
 }
 
 func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, error) {
@@ -212,23 +212,20 @@ func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation stri
 //   - WORKSPACE_FILE_TYPE_CONFLICT: asset; {path, operation:"write", actualKind:"asset", expectedKind:"text"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
 func (m *Manager) WriteFile(ctx context.Context, call Call, path, source string) (Result, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
-		return Result{}, err
-	}
-	p, i, err := m.textFile(path, "write")
-	if err != nil {
-		return Result{}, err
-	}
-	if err := checkSource("Source", source); err != nil {
-		return Result{}, err
-	}
-	if call.CoalesceKey != "" && m.files[i].Source == source {
-		return Result{Path: p, ActivePath: m.active, Revision: m.revision}, nil
-	}
-	rev := m.setSource(ctx, call, i, source)
-	return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true}, nil
+	return m.mutate(call, func() (Result, error) {
+		p, i, err := m.textFile(path, "write")
+		if err != nil {
+			return Result{}, err
+		}
+		if err := checkSource("Source", source); err != nil {
+			return Result{}, err
+		}
+		if call.CoalesceKey != "" && m.files[i].Source == source {
+			return Result{Path: p, ActivePath: m.active, Revision: m.revision}, nil
+		}
+		rev := m.setSource(ctx, call, i, source)
+		return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true}, nil
+	})
 }
 
 func (m *Manager) setSource(ctx context.Context, call Call, i int, source string) int64 {
@@ -284,33 +281,30 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 		return Result{}, mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"field": "replace"},
 			"replace must be at most 20,000 characters.")
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
-		return Result{}, err
-	}
-	p, i, err := m.textFile(path, "patch")
-	if err != nil {
-		return Result{}, err
-	}
-	src := m.files[i].Source
-	count := strings.Count(src, search)
-	if count == 0 {
-		return Result{}, mcp.NewError(mcp.CodeWorkspacePatchNotFound, false,
-			map[string]any{"path": p, "occurrence": occurrence, "searchLength": CharCount(search)},
-			"The search text was not found in %q.", p)
-	}
-	var out string
-	if occurrence == OccurrenceFirst {
-		out, count = strings.Replace(src, search, replace, 1), 1
-	} else {
-		out = strings.ReplaceAll(src, search, replace)
-	}
-	if err := checkSource("Patched source", out); err != nil {
-		return Result{}, err
-	}
-	rev := m.setSource(ctx, call, i, out)
-	return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true, Replacements: count}, nil
+	return m.mutate(call, func() (Result, error) {
+		p, i, err := m.textFile(path, "patch")
+		if err != nil {
+			return Result{}, err
+		}
+		src := m.files[i].Source
+		count := strings.Count(src, search)
+		if count == 0 {
+			return Result{}, mcp.NewError(mcp.CodeWorkspacePatchNotFound, false,
+				map[string]any{"path": p, "occurrence": occurrence, "searchLength": CharCount(search)},
+				"The search text was not found in %q.", p)
+		}
+		var out string
+		if occurrence == OccurrenceFirst {
+			out, count = strings.Replace(src, search, replace, 1), 1
+		} else {
+			out = strings.ReplaceAll(src, search, replace)
+		}
+		if err := checkSource("Patched source", out); err != nil {
+			return Result{}, err
+		}
+		rev := m.setSource(ctx, call, i, out)
+		return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true, Replacements: count}, nil
+	})
 }
 
 // RevertFile returns a file to its saved state (REFERENCE §2.1 revertFile), in this order:
@@ -328,34 +322,42 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 //     (README.md renamed to b.html, index.html deleted, b.html reverted); {operation:"revert", path}
 //   - case (b): WORKSPACE_EMPTY, WORKSPACE_PREVIEW_ENTRY_REQUIRED, WORKSPACE_ACTIVE_FILE_NOT_FOUND
 func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, error) {
+	return m.mutate(call, func() (Result, error) {
+		p, err := NormalizePath(path)
+		if err != nil {
+			return Result{}, err
+		}
+		i := m.find(p)
+		if i < 0 {
+			return Result{}, FileNotFound(p)
+		}
+		if orig := m.files[i].RenamedFrom; orig != "" && m.find(orig) < 0 && m.baseline[orig] != nil {
+			nf := m.baseline[orig] // rename back + saved source = the saved file itself
+			if m.files[i].Language == "html" && nf.Language != "html" && m.htmlCount() == 1 {
+				return Result{}, entryRequired("revert", p)
+			}
+			return m.moveLocked(ctx, call, i, p, orig, nf), nil
+		}
+		saved := m.baseline[p]
+		if saved == nil {
+			return m.deleteLocked(ctx, call, p, "revert")
+		}
+		if sameContent(saved, m.files[i]) {
+			return Result{Path: p, ActivePath: m.active, Revision: m.revision}, nil
+		}
+		rev := m.apply(ctx, call, edit{files: replaceFile(m.files, i, saved), active: m.active, deleted: m.deleted,
+			put: []*File{saved}, preserveActive: true})
+		return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true}, nil
+	})
+}
+
+// mutate is the one prologue of the editing methods: it runs f with the lock held, after the
+// expectedRevision guard (WORKSPACE_REVISION_CONFLICT).
+func (m *Manager) mutate(call Call, f func() (Result, error)) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
 		return Result{}, err
 	}
-	p, err := NormalizePath(path)
-	if err != nil {
-		return Result{}, err
-	}
-	i := m.find(p)
-	if i < 0 {
-		return Result{}, FileNotFound(p)
-	}
-	if orig := m.files[i].RenamedFrom; orig != "" && m.find(orig) < 0 && m.baseline[orig] != nil {
-		nf := m.baseline[orig] // rename back + saved source = the saved file itself
-		if m.files[i].Language == "html" && nf.Language != "html" && m.htmlCount() == 1 {
-			return Result{}, entryRequired("revert", p)
-		}
-		return m.moveLocked(ctx, call, i, p, orig, nf), nil
-	}
-	saved := m.baseline[p]
-	if saved == nil {
-		return m.deleteLocked(ctx, call, p, "revert")
-	}
-	if sameContent(saved, m.files[i]) {
-		return Result{Path: p, ActivePath: m.active, Revision: m.revision}, nil
-	}
-	rev := m.apply(ctx, call, edit{files: replaceFile(m.files, i, saved), active: m.active, deleted: m.deleted,
-		put: []*File{saved}, preserveActive: true})
-	return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true}, nil
+	return f()
 }

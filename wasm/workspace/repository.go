@@ -17,6 +17,9 @@ type Metadata struct {
 	ActivePath   string   `json:"activePath"`
 	Revision     int64    `json:"revision"`
 	DeletedPaths []string `json:"deletedPaths,omitempty"`
+	// Instance is the workspace instance id (Manager.Instance); empty in workspaces stored
+	// before it existed (Hydrate then keeps the Manager's new one).
+	Instance string `json:"instance,omitempty"`
 }
 
 // Snapshot is a whole stored workspace: metadata plus the files in workspace order.

@@ -153,17 +153,13 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--provider must be local or openrouter, got %q", f.provider)
 	}
-	durable, err := durableBackend("agent", f.durable)
-	if err != nil {
-		return err
-	}
-	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	durable, closeDurable, err := setupDurable(ctx, "agent", f.durable, hf)
 	if err != nil {
 		return err
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
-	hf.durable = hostDurable
 	f.ws.apply(hf)
+	hf.journal = "agent"
 
 	h, err := e.newHost(ctx, e, hf)
 	if err != nil {

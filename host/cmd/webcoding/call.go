@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/webcoding/studio/host/mcpserver"
 	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -54,7 +55,8 @@ type callFlags struct {
 // Workspace (SPEC §3): --dir links a folder (else the seed workspace); edits live in memory
 // and reach the folder only through workspace.saveAll or --autosave, which follows every
 // successful call that left unsaved changes with a workspace.saveAll (direct mode, id
-// "cli-autosave-<hex>"; its result is not printed, a failure is reported on stderr). When
+// "cli-autosave-<hex>"; its result is not printed; a failed save turns the call's line into an
+// error result with details.applied true, see mcpserver.AutosaveFailed). When
 // changes are left unsaved at the end, one last line says so:
 //
 //	{"unsaved":{"dirtyPaths":[...],"deletedPaths":[...]},"message":"Changes were not written ..."}
@@ -87,20 +89,16 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	durable, err := durableBackend("call", f.durable)
-	if err != nil {
-		return err
-	}
-	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	durable, closeDurable, err := setupDurable(ctx, "call", f.durable, hf)
 	if err != nil {
 		return err
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
-	hf.durable = hostDurable
 	if f.approve != "" && f.mode == mcp.ModeDirect {
 		fmt.Fprintln(e.stderr, "webcoding call: note: --approve is ignored in --mode direct (direct calls need no approvals)")
 	}
 	f.ws.apply(hf)
+	hf.journal = "call"
 	session := siteSession(f.ws.dir)
 
 	h, err := e.newHost(ctx, e, hf)
@@ -116,7 +114,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	out := bufio.NewWriter(e.stdout)
 	calls := 0
 	for {
-		line, size, rerr := readLine(in, maxLineBytes)
+		line, size, rerr := mcpserver.ReadLine(in, maxLineBytes)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read stdin: %w", rerr)
 		}
@@ -125,16 +123,21 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			if sent {
 				calls++
 			}
+			if herr == nil && f.autosave && sent && !isErrorResult(result) {
+				terr, err := autosave(ctx, c)
+				if err != nil {
+					_ = writeLine(out, result)
+					return err
+				}
+				if terr != nil {
+					result = mcpserver.AutosaveFailed(result, terr)
+				}
+			}
 			if werr := writeLine(out, result); werr != nil {
 				return werr
 			}
 			if herr != nil {
 				return herr
-			}
-			if f.autosave && sent && !isErrorResult(result) {
-				if err := autosave(ctx, e, c); err != nil {
-					return err
-				}
 			}
 		}
 		if rerr != nil { // io.EOF
@@ -156,24 +159,25 @@ func isErrorResult(line []byte) bool {
 }
 
 // autosave writes unsaved changes back with workspace.saveAll (direct mode) when there are any
-// and the folder can take them. A failed save is reported on stderr and leaves the changes
-// unsaved (the last line then says so); only a host failure stops the command.
-func autosave(ctx context.Context, e *env, c *rpcClient) error {
+// and the folder can take them. A failed save is returned as terr: the call's line then
+// becomes an error result (mcpserver.AutosaveFailed: applied, not written), never a success
+// with a note. err is a host failure, which stops the command.
+func autosave(ctx context.Context, c *rpcClient) (terr *mcp.ToolError, err error) {
 	u, err := workspaceStatus(ctx, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if u == nil || !u.any() || !u.Filesystem.SaveAllAvailable {
-		return nil
+		return nil, nil
 	}
 	_, _, res, err := toolCall(ctx, c, "workspace.saveAll", nil, mcp.ModeDirect, "cli-autosave-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if res.IsError {
-		fmt.Fprintf(e.stderr, "webcoding call: --autosave: workspace.saveAll failed: %v\n", res.Error)
+		return res.Error, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // reportUnsaved writes the closing line when getStatus reports unsaved changes.
@@ -343,31 +347,6 @@ func newCallID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "cli-" + hex.EncodeToString(b[:])
-}
-
-// readLine returns the next line without its "\n" (and "\r"). When the line is longer than max
-// bytes it is consumed but not kept: line is nil and tooLong is its length. err is io.EOF at
-// the end of input (line may still hold a last unterminated line).
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong int, err error) {
-	n := 0
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if n <= max+2 { // room for "\r\n"
-			line = append(line, chunk...)
-		} else {
-			line = nil
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if n > max+2 || len(line) > max {
-			return nil, n, err
-		}
-		return line, 0, err
-	}
 }
 
 // siteSession is the sessionId the CLI gives calls over --dir (unless a line sets its own):

@@ -93,11 +93,13 @@ func idempotentWriteLine(key, path, source, session string) string {
 	return string(b)
 }
 
-// checkReplayAcrossProcesses: command 1 writes styles.css with an idempotencyKey; command 2,
-// a new process on a fresh copy of the folder, sends the same line and gets command 1's stored
-// result (same structured content, revision included) without the handler running: its own
-// workspace still holds the seed's styles.css and has nothing unsaved. Command 3 reuses the key
-// with other arguments and gets TOOL_IDEMPOTENCY_CONFLICT. No output shows secret.
+// checkReplayAcrossProcesses: command 1 writes styles.css with an idempotencyKey and does not
+// save; command 2, a new process on a fresh copy of the folder, sends the same line. The record
+// says the effect lives in command 1's workspace instance, and command 2's styles.css is still
+// the seed's, so the replay is TOOL_IDEMPOTENCY_NOT_APPLIED (issue 14: never a success for an
+// edit that is not there) — the handler does not run again and nothing is left unsaved.
+// Command 3 reuses the key with other arguments and gets TOOL_IDEMPOTENCY_CONFLICT. No output
+// shows secret.
 func checkReplayAcrossProcesses(t *testing.T, durableURL, secret string) {
 	key := "cli-replay-" + randomHex(8)
 	// Both commands name one session: the same logical site on two copies of the folder.
@@ -138,8 +140,8 @@ func checkReplayAcrossProcesses(t *testing.T, durableURL, secret string) {
 		t.Fatalf("second command: exit %d, %d lines\n%s%s", code, len(ls), out, stderr)
 	}
 	second := result(t, ls[0])
-	if second.IsError || string(second.StructuredContent) != string(first.StructuredContent) {
-		t.Fatalf("second command did not replay the first's result:\nfirst  %s\nsecond %s", first.StructuredContent, ls[0])
+	if errCode(second) != mcp.CodeToolIdempotencyNotApplied {
+		t.Fatalf("second command: want TOOL_IDEMPOTENCY_NOT_APPLIED for an edit that is not in its workspace:\nfirst  %s\nsecond %s", first.StructuredContent, ls[0])
 	}
 	var read struct {
 		Source string `json:"source"`

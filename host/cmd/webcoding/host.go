@@ -24,6 +24,9 @@ type hostFlags struct {
 	timeout time.Duration
 	// Set by the command from its workspace flags (not flags of their own here).
 	folderDir, downloadsDir string
+	// journal, when not "", names the command that locks --dir and keeps its save journal
+	// (wasmhost.Options.FolderJournal): call, agent and mcp, which may write into the folder.
+	journal string
 	// http lets the module make HTTP requests (agent --provider openrouter); nil: none.
 	http *wasmhost.HTTPOptions
 	// durable is the host's durable backend (--durable redis://… or postgres://…, opened by
@@ -74,5 +77,5 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 		return nil, usagef("--host-timeout must be positive")
 	}
 	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr,
-		FolderDir: hf.folderDir, DownloadsDir: hf.downloadsDir, HTTP: hf.http, Durable: hf.durable})
+		FolderDir: hf.folderDir, FolderJournal: hf.journal, DownloadsDir: hf.downloadsDir, HTTP: hf.http, Durable: hf.durable})
 }

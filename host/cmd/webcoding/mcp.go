@@ -75,18 +75,14 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		}
 		listen = addr
 	}
-	durable, err := durableBackend("mcp", f.durable)
-	if err != nil {
-		return err
-	}
-	hostDurable, closeDurable, err := openDurable(ctx, durable)
+	durable, closeDurable, err := setupDurable(ctx, "mcp", f.durable, hf)
 	if err != nil {
 		return err
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
-	hf.durable = hostDurable
 
 	f.ws.apply(hf)
+	hf.journal = "mcp"
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

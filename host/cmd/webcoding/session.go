@@ -186,6 +186,22 @@ func durableBackend(cmd, v string) (durableSpec, error) {
 	}
 }
 
+// setupDurable is the one --durable setup of call, agent and mcp: it checks v
+// (durableBackend), opens the host's backend (openDurable) into hf.durable, and returns the
+// spec and the backend's close function (run it after the host is closed; a no-op for none).
+func setupDurable(ctx context.Context, cmd, v string, hf *hostFlags) (durableSpec, func(), error) {
+	spec, err := durableBackend(cmd, v)
+	if err != nil {
+		return spec, nil, err
+	}
+	b, closeFn, err := openDurable(ctx, spec)
+	if err != nil {
+		return spec, nil, err
+	}
+	hf.durable = b
+	return spec, closeFn, nil
+}
+
 // durableProbeTimeout bounds the one read openDurable makes to check the backend answers.
 const durableProbeTimeout = 10 * time.Second
 
@@ -236,7 +252,15 @@ func openDurable(ctx context.Context, spec durableSpec) (durable.Backend, func()
 		}
 		return nil, nil, errors.New(msg)
 	}
-	return b, closeFn, nil
+	// Each operation answers within durable.DefaultOpTimeout (2 s) and, after a failure, all
+	// fail at once for durable.DefaultOpenInterval (10 s): a store that hangs or goes down
+	// mid-run costs each call a bounded time instead of the driver's retries (issue 14).
+	g, err := durable.Guard(b, durable.GuardOptions{})
+	if err != nil { // the defaults are valid: cannot happen
+		closeFn()
+		return nil, nil, err
+	}
+	return g, closeFn, nil
 }
 
 // secretsOf lists the credentials in a --durable URL: the password of its user information

@@ -70,6 +70,9 @@ func encodeMeta(m workspace.Metadata, order []string) js.Value {
 	o.Set("revision", float64(m.Revision))
 	o.Set("deletedPaths", stringArray(m.DeletedPaths))
 	o.Set("order", stringArray(order))
+	if m.Instance != "" {
+		o.Set("instance", m.Instance) // the workspace instance id (issue 14): a reload stays the same instance
+	}
 	return o
 }
 
@@ -80,6 +83,7 @@ func decodeMeta(v js.Value) (workspace.Metadata, []string) {
 		m.Revision = int64(r.Float())
 	}
 	m.DeletedPaths = readStrings(v.Get("deletedPaths"))
+	m.Instance = str(v, "instance")
 	return m, readStrings(v.Get("order"))
 }
 

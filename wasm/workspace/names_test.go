@@ -1,0 +1,90 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+const (
+	cafeNFC = "caf\u00e9.html"  // é precomposed
+	cafeNFD = "cafe\u0301.html" // e + combining acute
+	cafeUp  = "CAF\u00c9.html"
+)
+
+// Issue 14 item 12: names that look the same are the same file in macOS/Windows folders.
+// Creating or renaming onto one is refused with an error naming the other file; renaming a
+// file to another case of its own name is allowed.
+func TestNameCollisionsRefused(t *testing.T) {
+	m, _, _ := newManager(t)
+	must(m.CreateFile(ctx, tool("c"), cafeNFC, "<p>1</p>"))(t)
+	for _, p := range []string{cafeNFD, cafeUp} {
+		_, cerr := m.CreateFile(ctx, tool("c2"), p, "<p>2</p>")
+		err := mcp.ToolErrorOf(cerr)
+		if err == nil || err.Code != mcp.CodeWorkspaceFileConflict {
+			t.Fatalf("create %q: %v", p, err)
+		}
+		d := err.Details.(map[string]any)
+		if d["conflictsWith"] != cafeNFC || d["reason"] != ReasonNameCollision || !strings.Contains(err.Message, cafeNFC) {
+			t.Fatalf("create %q: %+v %s", p, d, err.Message)
+		}
+		if _, rerr := m.RenameFile(ctx, tool("r"), "app.js", strings.TrimSuffix(p, ".html")+".HTML"); rerr == nil || mcp.ToolErrorOf(rerr).Details.(map[string]any)["reason"] != ReasonNameCollision {
+			t.Fatalf("rename onto %q: %v", p, rerr)
+		}
+	}
+	must(m.RenameFile(ctx, tool("r2"), cafeNFC, cafeUp))(t) // same file, other case
+	if got := len(m.Files()); got != 5 {
+		t.Fatalf("%d files", got)
+	}
+}
+
+// The import keeps colliding on-disk names as they are and reports each pair.
+func TestImportFlagsNameCollisions(t *testing.T) {
+	m, _, _ := newManager(t)
+	folder := NewMemFolder("site", map[string]string{cafeNFC: "<p>a</p>", cafeNFD: "<p>b</p>", cafeUp: "<p>c</p>", "index.html": "<p>i</p>"})
+	res := must(m.ImportFolder(ctx, tool("i"), folder))(t)
+	if res.FileCount != 4 || len(res.NameCollisions) != 2 {
+		t.Fatalf("import: %+v", res)
+	}
+	for _, c := range res.NameCollisions {
+		if NameKey(c.Path) != NameKey(c.CollidesWith) || c.Path == c.CollidesWith {
+			t.Fatalf("pair %+v", c)
+		}
+	}
+}
+
+// A folder of 10,000 files: the import keeps index.html and what it references (which sort
+// after the first 200), and counts the 9,800 it left out.
+func TestImportOverLimitKeepsEntryAndCounts(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 9997; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%05d.js", i), 4, nil))
+	}
+	page := []byte(`<!doctype html><link rel="stylesheet" href="z/site.css"><script src="./z/app.js"></script><a href="https://x.example/">x</a>`)
+	list = append(list,
+		ImportEntry{Path: "index.html", Size: int64(len(page)), Read: func(context.Context) ([]byte, error) { return page, nil }},
+		entry("z/site.css", 4, nil), entry("z/app.js", 4, nil))
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range imp.Files {
+		paths = append(paths, f.Path)
+	}
+	if len(imp.Files) != MaxImportFiles || !slices.Contains(paths, "index.html") || !slices.Contains(paths, "z/site.css") || !slices.Contains(paths, "z/app.js") {
+		t.Fatalf("%d files, entry/refs kept: %v %v %v", len(paths), slices.Contains(paths, "index.html"), slices.Contains(paths, "z/site.css"), slices.Contains(paths, "z/app.js"))
+	}
+	if imp.ActivePath != "index.html" {
+		t.Fatalf("active %q", imp.ActivePath)
+	}
+	last := imp.Skipped[len(imp.Skipped)-1]
+	if last.Reason != SkipFileLimit || last.Count != 10000-MaxImportFiles || !strings.Contains(last.Message, "9800 more") {
+		t.Fatalf("summary %+v", last)
+	}
+}
