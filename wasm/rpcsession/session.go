@@ -28,6 +28,12 @@
 // parse error (-32700, also for non-UTF-8 bytes, repeated keys and nesting deeper than
 // mcp.MaxJSONDepth), invalid request (-32600, also over MaxRequestBytes), method not found
 // (-32601), invalid params (-32602).
+//
+// Owns: the JSON-RPC session dispatcher: request bytes in, response bytes out, over one session's
+// registry, approval queue and methods; session configuration.
+//
+// Must never: import studio, an adapter or an entry, or know the byte ABI of a host
+// (wasm/cmd/reactor owns that) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package rpcsession
 
 import (
