@@ -281,6 +281,13 @@ func (p *Port) SetAllowInternet(on bool) {
 	p.mu.Unlock()
 }
 
+// AllowInternet reports the "Allow internet in preview" switch.
+func (p *Port) AllowInternet() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.internet
+}
+
 // message is the JSON the shim forwards: a bridge message with the mount's revision and
 // nonce added by the shim.
 type message struct {
