@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
@@ -59,4 +60,57 @@ func TestPreviewRuntimeInStudio(t *testing.T) {
 func evalNum(tab *chromium.Tab, expr string) float64 {
 	v, _ := chromium.Eval[float64](tab, 5*time.Second, expr)
 	return v
+}
+
+// TestPreviewPagesAndOptions (issue 13 items 2, 4, 5, through the real studio): a link in the
+// preview to another workspace page mounts it (status names it, Back returns to the entry);
+// localStorage written by the page survives an edit; "Clear preview storage" empties it; the
+// "Allow internet in preview" switch is off by default, and on adds https: to the policy.
+func TestPreviewPagesAndOptions(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	if on, _ := chromium.Eval[bool](tab, 5*time.Second, `document.getElementById("preview-internet").checked`); on {
+		t.Fatal("Allow internet is on by default")
+	}
+	page := `<!doctype html><title>about</title><p id="who">About page</p>`
+	directCall(t, tab, "workspace.createFile", `{"path":"about.html","source":`+jsString(page)+`}`)
+	defer directCall(t, tab, "workspace.deleteFile", `{"path":"about.html"}`)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	app := `var n = Number(localStorage.getItem("visits") || 0) + 1; localStorage.setItem("visits", String(n));
+var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x"; a.textContent = "visits " + n; document.body.appendChild(a);`
+	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(app)+`}`)
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 1"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond) // storage changes are sent every 500 ms
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"edited"}`)
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 2"); err != nil {
+		t.Fatalf("storage did not survive an edit: %v", err)
+	}
+	if _, err := chromium.EvalInFrame[bool](tab, 5*time.Second, `document.getElementById("about-link").click(), true`); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#preview-status", "about.html#x")
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("who")||{}).textContent||""`, "About page"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#preview-back`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `!!document.getElementById("about-link")`, true); err != nil {
+		t.Fatalf("Back did not return to the entry: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`[data-action="clear-preview-storage"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 1"); err != nil {
+		t.Fatalf("after Clear preview storage: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#preview-internet`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `document.querySelector('meta[http-equiv="Content-Security-Policy"]').content.indexOf("connect-src blob: data: https:") >= 0`, true); err != nil {
+		t.Fatalf("the switch did not allow https: %v", err)
+	}
 }
