@@ -42,6 +42,13 @@ const FLUSH_MS = 250;
 function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }
 
 export function createPreviewBridge(host) {
+  // fake-indexeddb's bundle (site/js/preview-idb.js), fetched once as text: the runtime
+  // evaluates it in the frame when the page's code uses indexedDB.
+  let idb = "";
+  const idbMeta = document.querySelector('meta[name="webcoding-preview-idb"]');
+  if (idbMeta && idbMeta.content && !idbMeta.content.startsWith("{{")) {
+    fetch(idbMeta.content).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
+  }
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
   let deliver = null;
@@ -221,6 +228,8 @@ export function createPreviewBridge(host) {
       deliver = callback;
       while (early.length) callback(early.shift());
     },
+    // idbSource(): the IndexedDB shim's source text ("" until fetched or when absent).
+    idbSource() { return idb; },
     // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts.
     timings() { return mounts.slice(); },
     // frame(): the iframe element (tests and the full-screen toggle).

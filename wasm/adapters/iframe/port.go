@@ -210,6 +210,7 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	files := p.files
 	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, AllowInternet: p.internet, Storage: p.storage.snapshot()}
 	p.mu.Unlock()
+	rc.IndexedDB = p.idbSource()
 	res := preview.Compile(files, preview.Options{Revision: revision, Nonce: nonce, Bridge: true, Runtime: rc})
 	p.mu.Lock()
 	if page.Path != "" && res.Entry != page.Path { // the page is gone: back to the entry
@@ -239,6 +240,23 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	p.shim.Call("mount", float64(revision), nonce, res.HTML, fresh)
 	p.notify(st)
 	return nil
+}
+
+// idbSource is the shim's IndexedDB shim source ("" when it has none yet).
+func (p *Port) idbSource() (src string) {
+	defer func() {
+		if recover() != nil {
+			src = ""
+		}
+	}()
+	if p.shim.Get("idbSource").Type() != js.TypeFunction {
+		return ""
+	}
+	v := p.shim.Call("idbSource")
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // Navigate shows another workspace page of the mounted revision (a link or form in the
