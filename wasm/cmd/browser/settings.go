@@ -13,7 +13,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // Provider settings (issue 6; REFERENCE §7.5, §11 labels "Open OpenRouter settings",

@@ -36,7 +36,7 @@ import (
 	"unsafe"
 
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
@@ -80,7 +80,7 @@ func assemble() *rpcsession.Handler {
 	if info.HTTP {
 		b = studio.WithOpenRouter(b, studio.OpenRouterOptions{Transport: hostcall.HTTP{}, OnNotice: logNotice})
 	}
-	return rpcsession.New(b)
+	return rpcsession.New(context.Background(), b)
 }
 
 // logNotice reports one provider retry notice through the host's log (level warn), e.g.
