@@ -76,6 +76,8 @@ func overHTTP(t *testing.T, s site) []string {
 			w.Header().Set("Content-Type", "application/json")
 		case strings.HasSuffix(p, ".css"):
 			w.Header().Set("Content-Type", "text/css")
+		case strings.HasSuffix(p, ".png"):
+			w.Header().Set("Content-Type", "image/png")
 		}
 		_, _ = w.Write([]byte(body))
 	}))

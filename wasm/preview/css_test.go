@@ -56,3 +56,16 @@ func TestCSSExactly(t *testing.T) {
 		t.Log(out)
 	}
 }
+
+// TestRewrittenURLsDropIntegrity: a data: URL made from a workspace file is not the file's
+// bytes (CSS inlined, sourceURL appended), so a subresource-integrity hash would block it.
+func TestRewrittenURLsDropIntegrity(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<link rel="alternate stylesheet" href="a.css" integrity="sha384-x" title="A"><script src="d.js" defer integrity="sha384-y"></script>`),
+		css("a.css", `a{}`), js("d.js", `1`),
+	}
+	out := withoutBridge(Compile(files, bridgeOpts).HTML)
+	if strings.Contains(out, "integrity") {
+		t.Errorf("integrity kept on a rewritten URL:\n%s", out)
+	}
+}

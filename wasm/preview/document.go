@@ -328,7 +328,7 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	}
 	text := c.inlineStylesheet(p)
 	if !isSheet || alternate || disabled {
-		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, nil)
+		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, attrIndexes(t, "integrity"))
 		return
 	}
 	b.WriteString("<style")
@@ -435,7 +435,8 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	_, _, isDefer := t.attr("defer")
 	_, _, isAsync := t.attr("async")
 	if isDefer || isAsync {
-		writeTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, nil)
+		// integrity would name the file's hash, not the data: URL's content (sourceURL added).
+		writeTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, attrIndexes(t, "integrity"))
 		b.WriteString("</script>")
 		return
 	}
@@ -599,4 +600,18 @@ func (c *compiler) virtualRef(raw, fromPath string) (string, bool) {
 func (c *compiler) diagnostics(entry *File) []Diagnostic {
 	c.reachableCSS()
 	return c.diags.list()
+}
+
+// attrIndexes returns the indexes of t's attributes called name (for writeTag's drop set).
+func attrIndexes(t htmlTag, name string) map[int]bool {
+	var m map[int]bool
+	for i, a := range t.attrs {
+		if a.name == name {
+			if m == nil {
+				m = map[int]bool{}
+			}
+			m[i] = true
+		}
+	}
+	return m
 }

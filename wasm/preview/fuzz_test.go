@@ -61,9 +61,9 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// FuzzBridgeFirst: for any entry document, the bridge is the first script element that a
-// spec-conformant tree builder (golang.org/x/net/html) finds in the compiled document, and it
-// is an HTML script element (issue 13 item 8).
+// FuzzBridgeFirst: for any entry document, the tokens cover the input exactly, and the bridge
+// is the first script element that a spec-conformant tree builder (golang.org/x/net/html)
+// finds in the compiled document, an HTML script element (issue 13 item 8).
 func FuzzBridgeFirst(f *testing.F) {
 	for _, s := range []string{
 		`<!doctype html><svg><style><script>1</script></style></svg>`,
@@ -80,6 +80,17 @@ func FuzzBridgeFirst(f *testing.F) {
 	f.Fuzz(func(t *testing.T, page string) {
 		if strings.Contains(page, BridgeAttr) {
 			return
+		}
+		toks, _ := tokenize(page)
+		pos := 0
+		for _, tk := range toks {
+			if tk.start != pos || tk.end < tk.start {
+				t.Fatalf("token %+v does not continue at %d", tk, pos)
+			}
+			pos = tk.end
+		}
+		if pos != len(page) {
+			t.Fatalf("tokens cover %d of %d bytes", pos, len(page))
 		}
 		out := Compile([]File{htmlFile("index.html", page), js("c.js", "1")}, Options{Revision: 1, Nonce: "n", Bridge: true}).HTML
 		if n := firstScript(out); !isBridge(n) {

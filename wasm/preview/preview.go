@@ -39,8 +39,9 @@ type Options struct {
 	Revision int64
 	// Nonce is the per-mount nonce carried by every bridge message (SPEC §2.3).
 	Nonce string
-	// AssetURL maps an asset file to the URL the document uses for it (a blob: URL created by
-	// the browser host, a data: URL for export). It is called at most once per asset path per
+	// AssetURL maps an asset file to the URL the document uses for it. blob: URLs made by the
+	// studio page do not load in the sandboxed, opaque-origin frame (measured on Chromium 156:
+	// blob URLs are partitioned), so the hosts leave it nil (data: URLs). It is called at most once per asset path per
 	// Compile; ok=false gives references to that asset its virtual URL (VirtualURL) in the
 	// preview (Bridge) and leaves them untouched in the export. Nil means data: URLs (DataURL).
 	AssetURL func(f File) (url string, ok bool)

@@ -164,9 +164,9 @@ func encodeURIComponent(s string) string {
 }
 
 // VirtualOrigin is the origin of the workspace inside the preview (the ".invalid" TLD never
-// resolves): the file at path "a/b.js" has the virtual URL "https://workspace.invalid/a/b.js"
-// (VirtualURL). Module specifiers, import.meta.url and run-time URLs use it (issue 13; see
-// the preview contract).
+// resolves, so a request that escapes the prelude reaches no server): the file at path "a/b.js"
+// has the virtual URL "https://workspace.invalid/a/b.js" (VirtualURL). Module specifiers,
+// import.meta.url and run-time URLs use it (issue 13; the preview contract).
 const VirtualOrigin = "https://workspace.invalid"
 
 // ModuleSpecifierPrefix prefixes the import-map key of every workspace module: VirtualOrigin

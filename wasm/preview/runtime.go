@@ -253,12 +253,8 @@ func MimeTypeOf(f File) string {
 // fileTable).
 func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
-	cfg.Revision, cfg.Nonce = c.opts.Revision, c.opts.Nonce
-	table := c.fileTable(c.inlineScripts.String())
-	cfg.Files = make(map[string]RuntimeFile, len(table))
-	for p, f := range table {
-		cfg.Files[p] = RuntimeFile(f)
-	}
+	// pvcompile: the file table leaves out assets the document already carries (fileTable).
+	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable(c.inlineScripts.String())
 	cfg.Entry = ""
 	if entry != nil {
 		cfg.Entry = entry.Path

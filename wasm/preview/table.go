@@ -6,21 +6,6 @@ import (
 	"strings"
 )
 
-// TableFile is one entry of the in-frame file table (the preview contract): a text file
-// {type, text} with its original text, or an asset {type, b64} with its bytes in standard
-// base64. Type is the media type the runtime serves it with.
-type TableFile struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
-	B64  string `json:"b64,omitempty"`
-}
-
-// textTypes are the media types of text files by compiler language.
-var textTypes = map[string]string{
-	LangHTML: "text/html", LangCSS: "text/css", LangJS: "text/javascript", LangJSON: "application/json",
-	"markdown": "text/markdown", "typescript": "text/plain",
-}
-
 // fileTable returns the in-frame file table for the entry's document: every text file of the
 // workspace (original text: run-time fetches see what the user wrote), and the assets a script
 // may ask for at run time — an asset no markup or CSS references statically, or one whose file
@@ -30,8 +15,8 @@ var textTypes = map[string]string{
 // Statically referenced assets are already in the document as data: URLs; leaving them out of
 // the table keeps each asset once in the document in the common case (an asset both referenced
 // statically and named in a script appears twice). Keys are workspace paths.
-func (c *compiler) fileTable(scriptText string) map[string]TableFile {
-	out := make(map[string]TableFile, len(c.ix.files))
+func (c *compiler) fileTable(scriptText string) map[string]RuntimeFile {
+	out := make(map[string]RuntimeFile, len(c.ix.files))
 	var named strings.Builder
 	named.WriteString(scriptText)
 	for i := range c.ix.files {
@@ -47,21 +32,13 @@ func (c *compiler) fileTable(scriptText string) map[string]TableFile {
 			continue
 		}
 		if f.Kind != KindAsset {
-			typ := textTypes[f.Language]
-			if typ == "" {
-				typ = "text/plain"
-			}
-			out[f.Path] = TableFile{Type: typ, Text: f.Source}
+			out[f.Path] = RuntimeFile{Type: MimeTypeOf(*f), Text: f.Source}
 			continue
 		}
 		if _, static := c.assets[f.Path]; static && !words[path.Base(f.Path)] && !words[path.Ext(f.Path)] {
 			continue
 		}
-		typ := f.MimeType
-		if typ == "" {
-			typ = "application/octet-stream"
-		}
-		out[f.Path] = TableFile{Type: typ, B64: base64.StdEncoding.EncodeToString(f.Data)}
+		out[f.Path] = RuntimeFile{Type: MimeTypeOf(*f), B64: base64.StdEncoding.EncodeToString(f.Data)}
 	}
 	return out
 }
