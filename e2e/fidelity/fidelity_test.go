@@ -146,6 +146,28 @@ var s = new SharedWorker("shared.js"); s.port.onmessage = function(e){ log("shar
 </script>`,
 		"shared.js": `onconnect = function(e){ var p = e.ports[0]; p.onmessage = function(m){ p.postMessage(m.data); }; };`,
 	}},
+	{name: "indexeddb", want: "read milk", files: map[string]string{
+		"index.html": `<!doctype html><title>db</title>` + probe + `<script>
+var del = indexedDB.deleteDatabase("todos");
+del.onsuccess = del.onerror = function(){
+  var open = indexedDB.open("todos", 1);
+  open.onupgradeneeded = function(){ open.result.createObjectStore("items", { keyPath: "id" }).createIndex("by_text", "text"); log("upgrade " + open.result.version); };
+  open.onsuccess = function(){
+    var db = open.result, tx = db.transaction("items", "readwrite");
+    tx.objectStore("items").put({ id: 1, text: "milk" }); tx.objectStore("items").put({ id: 2, text: "eggs" });
+    tx.oncomplete = function(){
+      var r = db.transaction("items").objectStore("items").get(1);
+      r.onsuccess = function(){
+        log("read " + r.result.text);
+        var c = db.transaction("items").objectStore("items").index("by_text").getAll(IDBKeyRange.lowerBound("f"));
+        c.onsuccess = function(){ log("range " + c.result.map(function(x){ return x.text; }).join(",")); log("stores " + Array.from(db.objectStoreNames).join(",")); log("done"); };
+      };
+    };
+  };
+  open.onerror = function(){ log("open error " + open.error); log("done"); };
+};
+</script>`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},

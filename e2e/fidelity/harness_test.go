@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evanw/esbuild/pkg/api"
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/host/sitebuild"
 	"github.com/webcoding/studio/wasm/preview"
 )
 
@@ -84,6 +86,7 @@ window.__ready = true;
 </script>`
 
 func server(t testing.TB) *httptest.Server {
+	idbShim(t)
 	srvOnce.Do(func() {
 		mux := http.NewServeMux()
 		mux.Handle("/js/", http.StripPrefix("/js/", http.FileServer(http.Dir(filepath.Join(repoRoot(), "site", "js")))))
@@ -122,7 +125,8 @@ func server(t testing.TB) *httptest.Server {
 			var rev int64
 			_ = json.Unmarshal([]byte(q.Get("rev")), &rev)
 			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
-				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash")}}
+				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"),
+					IndexedDB: idbShim(t)}}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))
 		})
@@ -270,4 +274,30 @@ func newLoopback(t *testing.T, hits *atomic.Int64) string {
 	}))
 	t.Cleanup(s.Close)
 	return s.URL
+}
+
+var (
+	idbOnce sync.Once
+	idbSrc  string
+)
+
+// idbShim bundles site/js/preview-idb.js (npm fake-indexeddb) as host/sitebuild does: one
+// minified IIFE.
+func idbShim(t testing.TB) string {
+	idbOnce.Do(func() {
+		site := filepath.Join(repoRoot(), "site")
+		if err := sitebuild.EnsureNodeModules(site); err != nil {
+			t.Errorf("npm: %v", err)
+			return
+		}
+		res := api.Build(api.BuildOptions{EntryPoints: []string{filepath.Join(site, "js", "preview-idb.js")}, AbsWorkingDir: site,
+			Bundle: true, Write: false, Outdir: filepath.Join(site, "out"), Format: api.FormatIIFE, Target: api.ES2020,
+			Platform: api.PlatformBrowser, MinifyWhitespace: true, MinifySyntax: true, MinifyIdentifiers: true})
+		if len(res.Errors) > 0 || len(res.OutputFiles) == 0 {
+			t.Errorf("esbuild: %v", res.Errors)
+			return
+		}
+		idbSrc = string(res.OutputFiles[0].Contents)
+	})
+	return idbSrc
 }

@@ -6,8 +6,10 @@
 //  1. Compile the browser core: GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
 //     ./wasm/cmd/browser (skipped when Options.Wasm names a prebuilt module).
 //  2. Copy wasm_exec.js from the Go toolchain ($GOROOT/lib/wasm, or misc/wasm before Go 1.24).
-//  3. Bundle site/js/main.js (the shim: preview bridge, CodeMirror 6 editor glue, boot) and
-//     site/css/studio.css with esbuild's Go API (minified, ES2020, one file each). The
+//  3. Bundle site/js/main.js (the shim: preview bridge, CodeMirror 6 editor glue, boot),
+//     site/js/preview-idb.js (fake-indexeddb for the preview frame, as an IIFE whose text the
+//     shim fetches) and site/css/studio.css with esbuild's Go API (minified, ES2020, one file
+//     each). The
 //     CodeMirror packages come from site/node_modules, pinned by site/package-lock.json;
 //     when site/node_modules is missing, Build runs `npm ci` in site/ first (EnsureNodeModules).
 //  4. Give those four assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
@@ -194,6 +196,13 @@ func Build(o Options) (Report, error) {
 		return rep, err
 	}
 	raw := map[string][]byte{"studio.wasm": wasm, "wasm_exec.js": execJS, "js/main.js": mainJS, "css/studio.css": css}
+	if _, err := os.Stat(filepath.Join(o.Site, "js", "preview-idb.js")); err == nil {
+		idb, err := bundle(o.Site, "js/preview-idb.js")
+		if err != nil {
+			return rep, err
+		}
+		raw["js/preview-idb.js"] = idb
+	}
 
 	// 4: hashed names.
 	announce(StepWrite)
@@ -353,6 +362,9 @@ func bundle(site, entry string) ([]byte, error) {
 }
 
 func formatFor(entry string) api.Format {
+	if entry == "js/preview-idb.js" { // a classic script: its text is evaluated in the preview frame
+		return api.FormatIIFE
+	}
 	if strings.HasSuffix(entry, ".js") {
 		return api.FormatESModule
 	}

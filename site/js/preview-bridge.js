@@ -1,9 +1,10 @@
 // preview-bridge.js — the parent side of the preview bridge (SPEC §2.3, §2.16; issue 13).
 //
 // It owns the sandboxed iframe and nothing else: Go compiles the document and calls
-// mount(revision, nonce, html); this shim shows it in a FRESH iframe element (every mount: no
-// document of an earlier mount, stuck or hostile, is ever reused) and hands the frame's
-// messages to Go as JSON arrays, batched.
+// mount(revision, nonce, html); this shim shows it in the iframe — a FRESH element unless the
+// previous mount was acknowledged after exactly one load (so no document that failed, hung,
+// left or is still loading is ever reused) — and hands the frame's messages to Go as JSON
+// arrays, batched.
 //
 // Channel. The runtime posts exactly one message through window.parent.postMessage — the hello
 // {type, v, revision, nonce} carrying a MessagePort — synchronously, before any page code runs.
@@ -41,12 +42,20 @@ const FLUSH_MS = 250;
 function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }
 
 export function createPreviewBridge(host) {
+  // fake-indexeddb's bundle (site/js/preview-idb.js), fetched once as text: the runtime
+  // evaluates it in the frame when the page's code uses indexedDB.
+  let idb = "";
+  const idbMeta = document.querySelector('meta[name="webcoding-preview-idb"]');
+  if (idbMeta && idbMeta.content && !idbMeta.content.startsWith("{{")) {
+    fetch(idbMeta.content).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
+  }
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
   let deliver = null;
   const early = [];
   let batch = [];
   let scheduled = false;
+  const mounts = []; // {mount, hello, ack, load} page-clock ms of the last 20 mounts (timings())
 
   function toGo(list) {
     const json = JSON.stringify(list);
@@ -78,6 +87,8 @@ export function createPreviewBridge(host) {
     frame.setAttribute("title", "Live generated web preview");
     frame.setAttribute("referrerpolicy", "no-referrer");
     frame.className = "preview-frame";
+    const f = frame;
+    f.addEventListener("load", () => { if (mount && mount.frame === f) onLoad(mount); });
     return frame;
   }
 
@@ -138,6 +149,8 @@ export function createPreviewBridge(host) {
     }
     size += (msg.message || "").length + (msg.text || "").length + (msg.url || "").length + (msg.detail || "").length;
     if (!count(m, size)) return;
+    if ((d.type === T.ready || d.type === T.error) && !m.times.ack) m.times.ack = performance.now();
+    if (d.type === T.ready) m.settled = true;
     queue(msg, URGENT.has(d.type));
   }
 
@@ -153,6 +166,7 @@ export function createPreviewBridge(host) {
         event.ports && event.ports.length === 1) {
       m.port = event.ports[0];
       m.port.onmessage = (e) => onPort(m, e);
+      m.times.hello = performance.now();
       listen(false);
     }
   }
@@ -166,24 +180,40 @@ export function createPreviewBridge(host) {
   function onLoad(m) {
     if (m.dead || mount !== m) return;
     m.loads++;
+    if (m.loads === 1) m.times.load = performance.now();
     if (m.loads > 1) queue({ type: T.leaving, revision: m.revision, nonce: m.nonce, url: "" }, true);
   }
 
-  // The (empty) frame exists from the start: the first mount replaces it.
-  host.replaceChildren(newFrame());
+  // The frame exists from the start with an empty document of ours, so the sandboxed frame's
+  // renderer process is started while the studio boots; once that document has loaded (and
+  // only then: its load event must not be taken for a mount's), the first mount reuses it.
+  const first = newFrame();
+  first.addEventListener("load", () => { first.__idle = true; }, { once: true });
+  first.srcdoc = "<!doctype html><title>Preview</title>";
+  host.replaceChildren(first);
 
   return {
-    // mount(revision, nonce, html): show the compiled document of one mount in a fresh iframe
-    // element (the fourth argument of older callers, "fresh", is implied).
-    mount(revision, nonce, html) {
-      endMount(mount);
-      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false };
+    // mount(revision, nonce, html[, fresh]): show the compiled document of one mount. A fresh
+    // element unless the previous mount is known done (see above); "fresh" from Go (Refresh,
+    // or a previous mount that never answered) is implied by that rule.
+    mount(revision, nonce, html, fresh) {
+      const prev = mount;
+      endMount(prev);
+      // The frame is reused only when its document is known to be done: never mounted (the
+      // initial empty frame), or its mount was acknowledged (ready) after its one load. A
+      // mount that failed, timed out, left or is still loading gets a fresh element: a stuck
+      // or hostile document is discarded, and no load event of it can be mistaken for the
+      // next document's.
+      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame.__idle === true);
+      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, times: { mount: performance.now(), reused: reuse } };
+      mounts.push(m.times);
+      if (mounts.length > 20) mounts.shift();
       mount = m;
       listen(true);
-      const f = newFrame();
-      f.addEventListener("load", () => onLoad(m));
+      const f = reuse ? frame : newFrame();
+      m.frame = f;
       f.srcdoc = html;
-      host.replaceChildren(f);
+      if (!reuse) host.replaceChildren(f);
     },
     // discard(): replace the frame with a fresh empty one (after an ack timeout); messages of
     // the discarded mount are no longer accepted.
@@ -198,6 +228,10 @@ export function createPreviewBridge(host) {
       deliver = callback;
       while (early.length) callback(early.shift());
     },
+    // idbSource(): the IndexedDB shim's source text ("" until fetched or when absent).
+    idbSource() { return idb; },
+    // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts.
+    timings() { return mounts.slice(); },
     // frame(): the iframe element (tests and the full-screen toggle).
     frame() { return frame; },
   };

@@ -98,6 +98,10 @@ type RuntimeConfig struct {
 	Files         map[string]RuntimeFile `json:"files"`
 	AllowInternet bool                   `json:"allowInternet"`
 	Storage       *RuntimeStorage        `json:"storage,omitempty"`
+	// IndexedDB is the source of the in-memory IndexedDB shim (the browser host's bundle of
+	// npm fake-indexeddb). RuntimeScript includes it only when some text file of Files
+	// mentions "indexedDB"; it is evaluated in the frame before any page code.
+	IndexedDB string `json:"-"`
 }
 
 //go:embed runtime/*.js
@@ -128,6 +132,7 @@ type runtimeWire struct {
 	Origin           string            `json:"origin"`
 	CSP              string            `json:"csp"`
 	Global           string            `json:"global"`
+	IDB              string            `json:"idb,omitempty"`
 	DefaultError     string            `json:"defaultError"`
 	DefaultRejection string            `json:"defaultRejection"`
 	Types            map[string]string `json:"types"`
@@ -169,6 +174,9 @@ func RuntimeScript(cfg RuntimeConfig) string {
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
 		Types: runtimeTypes, Limits: runtimeLimits,
+	}
+	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
+		w.IDB = cfg.IndexedDB
 	}
 	j, err := json.Marshal(w) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
 	if err != nil {
@@ -265,4 +273,15 @@ var mediaTypes = map[string]string{
 	".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
 	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".mp4": "video/mp4", ".webm": "video/webm",
 	".wasm": "application/wasm", ".pdf": "application/pdf",
+}
+
+// usesIndexedDB reports whether any text file of the table mentions indexedDB (the shim is
+// included only then).
+func usesIndexedDB(files map[string]RuntimeFile) bool {
+	for _, f := range files {
+		if strings.Contains(f.Text, "indexedDB") {
+			return true
+		}
+	}
+	return false
 }

@@ -46,3 +46,17 @@ func TestRuntimePolicy(t *testing.T) {
 		t.Errorf("internet on but https: not allowed: %q", on)
 	}
 }
+
+// TestIndexedDBShimOnlyWhenUsed: the IndexedDB shim's source is in the document only when a
+// text file of the workspace mentions indexedDB.
+func TestIndexedDBShimOnlyWhenUsed(t *testing.T) {
+	shim := "/*FAKE-IDB-SHIM*/"
+	plain := RuntimeScript(RuntimeConfig{Nonce: "n", IndexedDB: shim, Files: map[string]RuntimeFile{"app.js": {Type: "text/javascript", Text: "localStorage.x = 1"}}})
+	if strings.Contains(plain, "FAKE-IDB-SHIM") {
+		t.Fatal("shim included for a page that does not use indexedDB")
+	}
+	uses := RuntimeScript(RuntimeConfig{Nonce: "n", IndexedDB: shim, Files: map[string]RuntimeFile{"app.js": {Type: "text/javascript", Text: "indexedDB.open('x')"}}})
+	if !strings.Contains(uses, "FAKE-IDB-SHIM") {
+		t.Fatal("shim missing for a page that uses indexedDB")
+	}
+}

@@ -187,12 +187,16 @@ func (p *Port) Mount(ctx context.Context, m preview.Mount) (err error) {
 		return nil
 	}
 	p.files = m.Files
+	// A fresh frame on Refresh and whenever the previous mount was not cleanly acknowledged
+	// (it may be stuck, hostile, or still loading); the shim applies the same rule itself.
+	fresh := m.Remount || (p.status.State != StateAcknowledged && p.status.State != StateIdle)
 	p.mu.Unlock()
-	return p.mountPage(m.Revision)
+	return p.mountPage(m.Revision, fresh)
 }
 
-// mountPage compiles p.files at revision for the current history page and mounts it.
-func (p *Port) mountPage(revision int64) (err error) {
+// mountPage compiles p.files at revision for the current history page and mounts it (in a
+// fresh frame when fresh).
+func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	var b [16]byte
 	if _, err := io.ReadFull(p.random, b[:]); err != nil {
 		return fmt.Errorf("iframe: nonce: %w", err)
@@ -206,6 +210,7 @@ func (p *Port) mountPage(revision int64) (err error) {
 	files := p.files
 	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, AllowInternet: p.internet, Storage: p.storage.snapshot()}
 	p.mu.Unlock()
+	rc.IndexedDB = p.idbSource()
 	res := preview.Compile(files, preview.Options{Revision: revision, Nonce: nonce, Bridge: true, Runtime: rc})
 	p.mu.Lock()
 	if page.Path != "" && res.Entry != page.Path { // the page is gone: back to the entry
@@ -232,9 +237,26 @@ func (p *Port) mountPage(revision int64) (err error) {
 			err = fmt.Errorf("iframe: mount: %v", v)
 		}
 	}()
-	p.shim.Call("mount", float64(revision), nonce, res.HTML, true)
+	p.shim.Call("mount", float64(revision), nonce, res.HTML, fresh)
 	p.notify(st)
 	return nil
+}
+
+// idbSource is the shim's IndexedDB shim source ("" when it has none yet).
+func (p *Port) idbSource() (src string) {
+	defer func() {
+		if recover() != nil {
+			src = ""
+		}
+	}()
+	if p.shim.Get("idbSource").Type() != js.TypeFunction {
+		return ""
+	}
+	v := p.shim.Call("idbSource")
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // Navigate shows another workspace page of the mounted revision (a link or form in the
@@ -247,9 +269,9 @@ func (p *Port) Navigate(page Page) error {
 	}
 	p.history = append(p.history[:p.at+1], page)
 	p.at = len(p.history) - 1
-	rev := p.rev
+	rev, fresh := p.rev, p.status.State != StateAcknowledged
 	p.mu.Unlock()
-	return p.mountPage(rev)
+	return p.mountPage(rev, fresh)
 }
 
 // Back and Forward move through the pages visited in the preview; they report whether there
@@ -264,9 +286,9 @@ func (p *Port) step(d int) bool {
 		return false
 	}
 	p.at += d
-	rev := p.rev
+	rev, fresh := p.rev, p.status.State != StateAcknowledged
 	p.mu.Unlock()
-	return p.mountPage(rev) == nil
+	return p.mountPage(rev, fresh) == nil
 }
 
 // SetAllowInternet sets the "Allow internet in preview" switch for the next mounts (the
@@ -275,6 +297,13 @@ func (p *Port) SetAllowInternet(on bool) {
 	p.mu.Lock()
 	p.internet = on
 	p.mu.Unlock()
+}
+
+// AllowInternet reports the "Allow internet in preview" switch.
+func (p *Port) AllowInternet() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.internet
 }
 
 // message is the JSON the shim forwards: a bridge message with the mount's revision and

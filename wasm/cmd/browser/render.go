@@ -82,8 +82,16 @@ func setText(id, text string) {
 	}
 }
 
-// previewText is the preview status line (REFERENCE §5.5).
+// previewText is the preview status line (REFERENCE §5.5), naming the page shown once the
+// user followed a link in the preview.
 func previewText(s iframe.Status) string {
+	if s.CanBack || s.CanForward {
+		return previewState(s) + " — " + s.Page.Path + s.Page.Search + s.Page.Hash
+	}
+	return previewState(s)
+}
+
+func previewState(s iframe.Status) string {
 	switch s.State {
 	case iframe.StateAcknowledged:
 		return "revision " + strconv.FormatInt(s.Revision, 10) + " acknowledged"

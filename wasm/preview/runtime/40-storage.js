@@ -85,3 +85,8 @@ try {
       if (del) delete jar[name]; else jar[name] = value;
     } });
 } catch (e) {}
+
+// indexedDB: the in-memory shim (npm fake-indexeddb), present only when the page's code uses
+// indexedDB; evaluated in global scope, it defines indexedDB, IDBKeyRange, … on the window.
+// Databases live for the life of the document (not persisted across mounts).
+if (CFG.idb) { try { (0, eval)(CFG.idb); } catch (e) { report("limit", "indexedDB", "the IndexedDB shim failed to start: " + S(e && e.message)); } }

@@ -1,0 +1,116 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// TestPreviewRuntimeInStudio (issue 13 items 7 and 9, through the real studio): a page that
+// fetches a loopback URL gets a blocked report in preview.getStatus and the Preview panel; a
+// page that floods the console stays bounded and is acknowledged; a page that navigates away
+// while loading is never acknowledged (PREVIEW_RUNTIME_ERROR, "navigated away (Refresh)",
+// preview.getStatus status error).
+func TestPreviewRuntimeInStudio(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+
+	// Blocked request, reported to the model and the user.
+	res := toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"fetch('http://127.0.0.1:9/secret').catch(function(){ console.log('fetch refused'); });"}`)
+	if res["isError"] == true {
+		t.Fatalf("write: %s", toJSON(res))
+	}
+	waitContains(t, tab, "#preview-diagnostics", "http://127.0.0.1:9/secret")
+	st := directCall(t, tab, "preview.getStatus", `{}`)
+	if !strings.Contains(toJSON(st["runtimeReports"]), `"kind":"blocked"`) || !strings.Contains(toJSON(st["runtimeReports"]), "127.0.0.1:9/secret") {
+		t.Fatalf("preview.getStatus runtimeReports: %s", toJSON(st))
+	}
+
+	// Flood: 10^5 console lines and window messages; the write is acknowledged, 100 lines kept.
+	_, _ = chromium.Eval[bool](tab, 5*time.Second, `(function(){ window.__lt = 0; try { new PerformanceObserver(function(l){ l.getEntries().forEach(function(e){ window.__lt = Math.max(window.__lt, e.duration); }); }).observe({type: "longtask"}); } catch (e) {} return true; })()`)
+	flood := `for (var i = 0; i < 100000; i++) { console.log('flood ' + i); top.postMessage({type: 'webcoding.preview.console', text: 'junk'}, '*'); }`
+	start := time.Now()
+	res = toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(flood)+`}`)
+	t.Logf("flood write answered in %v (%v); longest studio task %v ms", time.Since(start), res["isError"], evalNum(tab, `window.__lt`))
+	if strings.Contains(toJSON(res), "junk") {
+		t.Fatal("a window message reached the studio")
+	}
+	if n := evalNum(tab, `document.querySelectorAll("#preview-console li, #preview-console .console-line").length`); n > 200 {
+		t.Errorf("%v console rows", n)
+	}
+
+	// Navigating away while loading: never acknowledged.
+	rev := int(directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64))
+	res = toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"location.href = 'about:blank';"}`)
+	if res["isError"] != true || !strings.Contains(toJSON(res), "PREVIEW_RUNTIME_ERROR") || !strings.Contains(toJSON(res), "navigated away") {
+		t.Fatalf("navigating away was acknowledged: %s", toJSON(res))
+	}
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d navigated away (Refresh)", rev+1))
+	if st := directCall(t, tab, "preview.getStatus", `{}`); st["status"] != "error" || !strings.Contains(fmt.Sprint(st["message"]), "navigated away") {
+		t.Errorf("preview.getStatus after navigating away: %s", toJSON(st))
+	}
+}
+
+func evalNum(tab *chromium.Tab, expr string) float64 {
+	v, _ := chromium.Eval[float64](tab, 5*time.Second, expr)
+	return v
+}
+
+// TestPreviewPagesAndOptions (issue 13 items 2, 4, 5, through the real studio): a link in the
+// preview to another workspace page mounts it (status names it, Back returns to the entry);
+// localStorage written by the page survives an edit; "Clear preview storage" empties it; the
+// "Allow internet in preview" switch is off by default, and on adds https: to the policy.
+func TestPreviewPagesAndOptions(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	if on, _ := chromium.Eval[bool](tab, 5*time.Second, `document.getElementById("preview-internet").checked`); on {
+		t.Fatal("Allow internet is on by default")
+	}
+	page := `<!doctype html><title>about</title><p id="who">About page</p>`
+	directCall(t, tab, "workspace.createFile", `{"path":"about.html","source":`+jsString(page)+`}`)
+	defer directCall(t, tab, "workspace.deleteFile", `{"path":"about.html"}`)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	app := `var n = Number(localStorage.getItem("visits") || 0) + 1; localStorage.setItem("visits", String(n));
+var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x"; a.textContent = "visits " + n; document.body.appendChild(a);`
+	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(app)+`}`)
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 1"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond) // storage changes are sent every 500 ms
+	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"edited"}`)
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 2"); err != nil {
+		t.Fatalf("storage did not survive an edit: %v", err)
+	}
+	if _, err := chromium.EvalInFrame[bool](tab, 5*time.Second, `document.getElementById("about-link").click(), true`); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#preview-status", "about.html#x")
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("who")||{}).textContent||""`, "About page"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#preview-back`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `!!document.getElementById("about-link")`, true); err != nil {
+		t.Fatalf("Back did not return to the entry: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`[data-action="clear-preview-storage"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 1"); err != nil {
+		t.Fatalf("after Clear preview storage: %v", err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#preview-internet`))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `document.querySelector('meta[http-equiv="Content-Security-Policy"]').content.indexOf("connect-src blob: data: https:") >= 0`, true); err != nil {
+		t.Fatalf("the switch did not allow https: %v", err)
+	}
+}
