@@ -190,7 +190,7 @@ func simulateCall(ctx context.Context, a *app, name string, args json.RawMessage
 	}
 	repo := &workspace.MemoryRepository{}
 	repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: root, ActivePath: active, Revision: rev - 1}, Files: files})
-	sess, err := studio.Builder(studio.Ports{Repository: repo})(rpcsession.Config{})
+	sess, err := studio.Builder(studio.Ports{Repository: repo})(ctx, rpcsession.Config{})
 	if err != nil {
 		return nil, nil, "", err
 	}
