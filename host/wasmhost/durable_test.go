@@ -379,8 +379,8 @@ func callTool(t *testing.T, h *Host, params string) map[string]json.RawMessage {
 }
 
 // The real core over Options.Durable: info says "durable", every session claims idempotent
-// calls in the host's backend (a second host over the same backend replays the first's result
-// without running the handler), and a backend whose writes fail gives
+// calls in the host's backend (a second host over the same backend finds the first's record and,
+// its effect being absent there, answers TOOL_IDEMPOTENCY_NOT_APPLIED without running the handler), and a backend whose writes fail gives
 // TOOL_IDEMPOTENCY_STORE_FAILED (retryable) without running the handler.
 func TestCoreUsesTheHostDurableBackend(t *testing.T) {
 	mem := memstore.New()
@@ -400,8 +400,14 @@ func TestCoreUsesTheHostDurableBackend(t *testing.T) {
 	h2 := newHost(t, Options{Durable: mem})
 	before := callTool(t, h2, read)
 	second := callTool(t, h2, write)
-	if string(second["structuredContent"]) != string(first["structuredContent"]) {
-		t.Fatalf("second host did not replay: %s vs %s", second["structuredContent"], first["structuredContent"])
+	// The record from h1 is found in the host's backend; its effect lives in h1's workspace
+	// instance and h2's styles.css is still the seed's, so the replay is the typed
+	// TOOL_IDEMPOTENCY_NOT_APPLIED (issue 14), not h1's success — and the handler does not run.
+	var ne struct {
+		Code string `json:"code"`
+	}
+	if string(second["isError"]) != "true" || json.Unmarshal(second["error"], &ne) != nil || ne.Code != "TOOL_IDEMPOTENCY_NOT_APPLIED" {
+		t.Fatalf("second host: %s (first %s)", second["error"], first["structuredContent"])
 	}
 	if after := callTool(t, h2, read); string(after["structuredContent"]) != string(before["structuredContent"]) {
 		t.Fatalf("the handler ran on the second host: %s", after["structuredContent"])
