@@ -1,6 +1,10 @@
-//go:build js && wasm
-
-package main
+// Package filediff computes the bounded line diffs the studio shows (issue 9, issue 19): an
+// approval card's "what this call would change" and the version history's "this checkpoint
+// against the current files". Rows come from go-difflib's sequence matcher and are bounded:
+// MaxLines rows per view (all files), MaxLineChars code points per row, and a file over
+// MaxFileLines lines is summarized instead of diffed. It is pure (no I/O); the diffs are never
+// traced, logged or exported. It must never import the UI or any adapter.
+package filediff
 
 import (
 	"sort"
@@ -9,43 +13,38 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 )
 
-// Line diffs shown in the page only: the approval card's "what this call would change" and
-// the version history's "this checkpoint against the current files". They are computed here
-// with go-difflib's sequence matcher, bounded (maxDiffLines rows per view, maxDiffLineChars per
-// row, files over maxDiffFileLines lines are summarized), and never traced, logged or exported.
-
 const (
-	maxDiffLines     = 160  // rows of one diff view (all files)
-	maxDiffLineChars = 200  // code points of one row
-	maxDiffFileLines = 6000 // a file with more lines is summarized, not diffed
-	diffContext      = 2    // unchanged lines around each change
+	MaxLines     = 160  // rows of one diff view (all files)
+	MaxLineChars = 200  // code points of one row
+	MaxFileLines = 6000 // a file with more lines is summarized, not diffed
+	Context      = 2    // unchanged lines around each change
 )
 
-// diffRow is one row: Kind "add", "del", "ctx" or "gap" (skipped unchanged lines).
-type diffRow struct {
+// Row is one row: Kind "add", "del", "ctx" or "gap" (skipped unchanged lines).
+type Row struct {
 	Kind string
 	Text string
 }
 
-// fileDiff is the diff of one path: Status "modified", "added", "deleted" or "asset".
-type fileDiff struct {
+// File is the diff of one path: Status "modified", "added", "deleted" or "asset".
+type File struct {
 	Path           string
 	Status         string
 	Added, Removed int
-	Rows           []diffRow
+	Rows           []Row
 	Note           string // e.g. "too large to show line by line"
 }
 
-// diffText is one side's text file ("" source and Asset for binary files).
-type diffText struct {
+// Text is one side's text file ("" source and Asset for binary files).
+type Text struct {
 	Source string
 	Asset  bool
 	Size   int
 }
 
-// diffWorkspaces compares before and after (path → file) and returns the changed paths in
-// path order, with at most maxDiffLines rows in total; truncated reports rows left out.
-func diffWorkspaces(before, after map[string]diffText) (out []fileDiff, truncated bool) {
+// Workspaces compares before and after (path → file) and returns the changed paths in
+// path order, with at most MaxLines rows in total; truncated reports rows left out.
+func Workspaces(before, after map[string]Text) (out []File, truncated bool) {
 	paths := map[string]bool{}
 	for p := range before {
 		paths[p] = true
@@ -58,14 +57,14 @@ func diffWorkspaces(before, after map[string]diffText) (out []fileDiff, truncate
 		sorted = append(sorted, p)
 	}
 	sort.Strings(sorted)
-	budget := maxDiffLines
+	budget := MaxLines
 	for _, p := range sorted {
 		b, inB := before[p]
 		f, inA := after[p]
 		if inB && inA && b == f {
 			continue
 		}
-		d := fileDiff{Path: p, Status: "modified"}
+		d := File{Path: p, Status: "modified"}
 		switch {
 		case !inB:
 			d.Status = "added"
@@ -81,7 +80,7 @@ func diffWorkspaces(before, after map[string]diffText) (out []fileDiff, truncate
 			continue
 		}
 		old, cur := splitLines(b.Source, inB), splitLines(f.Source, inA)
-		if len(old) > maxDiffFileLines || len(cur) > maxDiffFileLines {
+		if len(old) > MaxFileLines || len(cur) > MaxFileLines {
 			d.Note = "too large to show line by line"
 			out = append(out, d)
 			continue
@@ -104,27 +103,27 @@ func splitLines(s string, present bool) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// lineDiff returns the rows of old → cur with diffContext unchanged lines around changes.
-func lineDiff(old, cur []string) (rows []diffRow, added, removed int) {
+// lineDiff returns the rows of old → cur with Context unchanged lines around changes.
+func lineDiff(old, cur []string) (rows []Row, added, removed int) {
 	m := difflib.NewMatcherWithJunk(old, cur, false, nil)
-	groups := m.GetGroupedOpCodes(diffContext)
+	groups := m.GetGroupedOpCodes(Context)
 	for gi, g := range groups {
 		if gi > 0 || (len(g) > 0 && (g[0].I1 > 0 || g[0].J1 > 0)) {
-			rows = append(rows, diffRow{Kind: "gap", Text: "…"})
+			rows = append(rows, Row{Kind: "gap", Text: "…"})
 		}
 		for _, op := range g {
 			switch op.Tag {
 			case 'e':
 				for _, l := range old[op.I1:op.I2] {
-					rows = append(rows, diffRow{Kind: "ctx", Text: clip(l)})
+					rows = append(rows, Row{Kind: "ctx", Text: clip(l)})
 				}
 			case 'd', 'r', 'i':
 				for _, l := range old[op.I1:op.I2] {
-					rows = append(rows, diffRow{Kind: "del", Text: clip(l)})
+					rows = append(rows, Row{Kind: "del", Text: clip(l)})
 					removed++
 				}
 				for _, l := range cur[op.J1:op.J2] {
-					rows = append(rows, diffRow{Kind: "add", Text: clip(l)})
+					rows = append(rows, Row{Kind: "add", Text: clip(l)})
 					added++
 				}
 			}
@@ -137,8 +136,8 @@ func lineDiff(old, cur []string) (rows []diffRow, added, removed int) {
 }
 
 func clip(s string) string {
-	if r := []rune(s); len(r) > maxDiffLineChars {
-		return string(r[:maxDiffLineChars]) + "…"
+	if r := []rune(s); len(r) > MaxLineChars {
+		return string(r[:MaxLineChars]) + "…"
 	}
 	return s
 }
