@@ -3,9 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Quick open (Ctrl/Cmd+P, #quick-open-dialog) and workspace search (Ctrl/Cmd+Shift+F,
@@ -43,13 +42,7 @@ const (
 	maxPreviewChars     = 120 // code points of a search result's preview
 )
 
-type paletteItem struct {
-	ID      string
-	Path    string
-	Line    int    // 1-based (search), 0 for quick open
-	Preview string // the matching line (search)
-	Draft   bool   // the hit is in the editor's unsaved draft
-}
+type paletteItem = views.PaletteItem
 
 // paletteDialog is one of the two dialogs.
 type paletteDialog struct {
@@ -86,20 +79,6 @@ var palette struct {
 	swallowUntil time.Time
 }
 
-var paletteTpl = template.Must(template.New("").Parse(`
-{{define "dialog"}}<form method="dialog" class="palette-form"><h2 id="{{.Dialog}}-title">{{.Heading}}</h2><label for="{{.Input}}" id="{{.Input}}-label">{{.Label}}</label><input id="{{.Input}}" type="text" role="combobox" aria-autocomplete="list" aria-expanded="true" aria-controls="{{.List}}" aria-activedescendant="" autocomplete="off" spellcheck="false"><ul id="{{.List}}" class="palette-list" role="listbox" aria-label="{{if eq .Kind "search"}}Search results{{else}}Matching files{{end}}"></ul><p id="{{.Status}}" class="palette-status" role="status" aria-live="polite"></p><div class="dialog-actions"><button type="submit" value="cancel" id="{{.Dialog}}-close" formnovalidate>Close</button></div></form>{{end}}
-{{define "items"}}{{range $i, $it := .Items}}<li role="option" id="{{$it.ID}}" class="palette-option{{if eq $i $.Active}} active{{end}}" aria-selected="{{if eq $i $.Active}}true{{else}}false{{end}}" data-action="palette-choose" data-index="{{$i}}">{{if $it.Line}}<span class="palette-path">{{$it.Path}}:{{$it.Line}}</span>{{if $it.Draft}} <span class="palette-draft">(unsaved)</span>{{end}} <span class="palette-preview">{{$it.Preview}}</span>{{else}}<span class="palette-path">{{$it.Path}}</span>{{end}}</li>{{end}}{{end}}
-{{define "buttons"}}<button type="button" id="quick-open-button" data-action="palette-open" data-kind="quick-open" aria-label="Quick open workspace file" title="Quick open (Ctrl/Cmd+P)">Quick open</button> <button type="button" id="search-button" data-action="palette-open" data-kind="search" aria-label="Search workspace" title="Search (Ctrl/Cmd+Shift+F)">Search</button>{{end}}
-`))
-
-func execPaletteTpl(name string, data any) string {
-	var b bytes.Buffer
-	if err := paletteTpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
-}
-
 func init() {
 	registerFeature(&feature{name: "palette", bind: paletteBind, action: paletteAction, key: paletteKey})
 }
@@ -111,7 +90,7 @@ func paletteBind(a *app) {
 		span := doc.Call("createElement", "span")
 		span.Set("id", "palette-actions")
 		span.Set("className", "palette-actions")
-		span.Set("innerHTML", execPaletteTpl("buttons", nil))
+		span.Set("innerHTML", string(views.PaletteButtonsHTML()))
 		head.Call("insertAdjacentElement", "afterend", span)
 	}
 	// Capture phase on the window: runs before any element sees the Enter that chose a result.
@@ -141,8 +120,8 @@ func paletteBind(a *app) {
 		if dlg.IsNull() {
 			continue
 		}
-		dlg.Set("innerHTML", execPaletteTpl("dialog", map[string]any{"Dialog": d.dialog, "Input": d.input, "List": d.list,
-			"Status": d.status, "Label": d.label, "Heading": d.heading, "Kind": d.kind}))
+		dlg.Set("innerHTML", string(views.PaletteDialogHTML(views.PaletteDialog{Kind: d.kind, Dialog: d.dialog, Input: d.input,
+			List: d.list, Status: d.status, Label: d.label, Heading: d.heading})))
 		on(doc.Call("getElementById", d.input), "input", func(this js.Value, _ []js.Value) any {
 			q := this.Get("value").String()
 			jsbridge.Go("palette.query", func() { paletteQuery(a, d, q) })
@@ -313,7 +292,7 @@ func paletteRenderList() {
 	if d == nil {
 		return
 	}
-	setRegion(d.list, execPaletteTpl("items", map[string]any{"Items": items, "Active": active}))
+	setRegion(d.list, views.PaletteItemsHTML(items, active))
 	status := ""
 	switch {
 	case d == searchBox && strings.TrimSpace(q) == "":
