@@ -35,4 +35,3 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
-

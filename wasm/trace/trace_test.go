@@ -275,4 +275,3 @@ func TestExportIsMetadataOnly(t *testing.T) {
 		t.Fatalf("small export %+v %v", d2, err)
 	}
 }
-
