@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/iframe"
-	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/ui/markup"
 	"github.com/webcoding/studio/wasm/ui/views"
@@ -149,7 +149,7 @@ func (a *app) render() {
 // (every keystroke, every preview ack) does not rebuild it.
 var (
 	recipesHTML = sync.OnceValue(func() markup.HTML {
-		list := agent.Recipes()
+		list := planner.Recipes()
 		out := make([]views.Recipe, len(list))
 		for i, r := range list {
 			out[i] = views.Recipe{Label: r.Label, Prompt: r.Prompt}
