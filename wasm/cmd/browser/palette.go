@@ -4,13 +4,11 @@ package main
 
 import (
 	"context"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
 	"time"
-	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/ui/views"
@@ -355,57 +353,9 @@ func gotoLine(path string, line int) {
 	}
 }
 
-// quickOpenMatches ranks paths for q: name substring, path substring, then fuzzy (letters in
-// order), each group in path order; an empty q lists every path.
+// quickOpenMatches ranks paths for q (views.QuickOpenMatches).
 func quickOpenMatches(paths []string, q string) []paletteItem {
-	q = strings.ToLower(strings.TrimSpace(q))
-	type scored struct {
-		path  string
-		score int
-	}
-	var hits []scored
-	for _, p := range paths {
-		lp := strings.ToLower(p)
-		name := lp[strings.LastIndexByte(lp, '/')+1:]
-		switch {
-		case q == "":
-			hits = append(hits, scored{p, 0})
-		case strings.HasPrefix(name, q):
-			hits = append(hits, scored{p, 0})
-		case strings.Contains(name, q):
-			hits = append(hits, scored{p, 1})
-		case strings.Contains(lp, q):
-			hits = append(hits, scored{p, 2})
-		case subsequence(lp, q):
-			hits = append(hits, scored{p, 3})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score < hits[j].score
-		}
-		return hits[i].path < hits[j].path
-	})
-	if len(hits) > maxQuickOpenResults {
-		hits = hits[:maxQuickOpenResults]
-	}
-	out := make([]paletteItem, len(hits))
-	for i, h := range hits {
-		out[i] = paletteItem{ID: "quick-open-option-" + strconv.Itoa(i), Path: h.path}
-	}
-	return out
-}
-
-// subsequence reports whether the runes of q appear in s in order.
-func subsequence(s, q string) bool {
-	for _, r := range q {
-		i := strings.IndexRune(s, r)
-		if i < 0 {
-			return false
-		}
-		s = s[i+utf8.RuneLen(r):]
-	}
-	return true
+	return views.QuickOpenMatches(paths, q, maxQuickOpenResults)
 }
 
 // searchWorkspace finds q (case-insensitive) in every text file, the editor's unsaved draft
@@ -450,25 +400,5 @@ func searchWorkspace(ctx context.Context, a *app, q string) ([]paletteItem, bool
 	return out, false
 }
 
-// previewLine is the line trimmed and clipped to maxPreviewChars around the first match.
-func previewLine(line, needle string) string {
-	line = strings.TrimSpace(line)
-	r := []rune(line)
-	if len(r) <= maxPreviewChars {
-		return line
-	}
-	at := utf8.RuneCountInString(line[:max(0, strings.Index(strings.ToLower(line), needle))])
-	if strings.ToLower(line) != line && len(strings.ToLower(line)) != len(line) {
-		at = 0 // lowering changed byte offsets: show the start
-	}
-	start := max(0, at-maxPreviewChars/3)
-	end := min(len(r), start+maxPreviewChars)
-	s := string(r[start:end])
-	if start > 0 {
-		s = "…" + s
-	}
-	if end < len(r) {
-		s += "…"
-	}
-	return s
-}
+// previewLine is the line trimmed and clipped around the first match (views.PreviewLine).
+func previewLine(line, needle string) string { return views.PreviewLine(line, needle, maxPreviewChars) }
