@@ -30,7 +30,7 @@ func TestRedrawStorm(t *testing.T) {
 	paletteWait(t, tab, "trace toolbar visible", `(() => { const b = document.querySelector("#trace-show");
 		return !!b && b.getClientRects().length > 0 && b.dataset.action === "trace-all"; })()`)
 	// Hold the element, count its clicks and the redraws (morph mutations) of its region.
-	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => {
+	if _, err := chromium.Eval[bool](tab, 30*time.Second, `(() => {
 		const b = document.querySelector("#trace-show");
 		b.scrollIntoView({block: "center"});
 		window.__held = b; window.__clicks = 0; window.__redraws = 0; window.__stop = false;
@@ -56,7 +56,7 @@ func TestRedrawStorm(t *testing.T) {
 
 	center := func() (float64, float64) {
 		t.Helper()
-		pt, err := chromium.Eval[[]float64](tab, 5*time.Second, `(() => { const r = window.__held.getBoundingClientRect();
+		pt, err := chromium.Eval[[]float64](tab, 20*time.Second, `(() => { const r = window.__held.getBoundingClientRect();
 			return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
 		if err != nil || len(pt) != 2 {
 			t.Fatalf("button position: %v %v", pt, err)
@@ -73,19 +73,22 @@ func TestRedrawStorm(t *testing.T) {
 	const clicks = 200
 	for i := 0; i < clicks; i++ {
 		x, y := center()
-		before, _ := chromium.Eval[int](tab, 5*time.Second, `window.__redraws`)
-		if err := tab.Do(5*time.Second, mouse(input.DispatchMouseEventTypeMousePressed, x, y)); err != nil {
+		before, err := chromium.Eval[int](tab, 20*time.Second, `window.__redraws`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.Do(20*time.Second, mouse(input.DispatchMouseEventTypeMousePressed, x, y)); err != nil {
 			t.Fatal(err)
 		}
 		// A redraw of the button's region lands between this press and its release.
-		if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `window.__redraws > `+strconv.Itoa(before)); err != nil {
+		if _, err := chromium.WaitFor[bool](tab, 30*time.Second, `window.__redraws > `+strconv.Itoa(before)); err != nil {
 			t.Fatalf("click %d: no redraw between press and release: %v", i, err)
 		}
-		if err := tab.Do(5*time.Second, mouse(input.DispatchMouseEventTypeMouseReleased, x, y)); err != nil {
+		if err := tab.Do(20*time.Second, mouse(input.DispatchMouseEventTypeMouseReleased, x, y)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := chromium.Eval[bool](tab, 30*time.Second, `(async () => { window.__stop = true; await window.__storm; return true; })()`); err != nil {
+	if _, err := chromium.Eval[bool](tab, 60*time.Second, `(async () => { window.__stop = true; await window.__storm; return true; })()`); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -97,7 +100,7 @@ func TestRedrawStorm(t *testing.T) {
 		Clicks, Redraws int
 		Same, Connected bool
 		Action          string
-	}](tab, 10*time.Second, `(() => { const b = document.querySelector("#trace-show");
+	}](tab, 30*time.Second, `(() => { const b = document.querySelector("#trace-show");
 		if (b.dataset.action !== "trace-all") return false; // the render after the last toggle
 		return {Clicks: window.__clicks, Redraws: window.__redraws, Same: b === window.__held,
 			Connected: window.__held.isConnected, Action: b.dataset.action}; })()`)
