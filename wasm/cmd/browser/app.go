@@ -82,6 +82,7 @@ type app struct {
 	firstAck atomic.Bool
 
 	// guarded by mu
+	entrySeq   int64  // the last transcript entry key (addEntry)
 	cancelled  bool   // the running agent/run was cancelled
 	draftPath  string // editor draft not yet written ("" none)
 	draftText  string
@@ -256,8 +257,15 @@ func (a *app) observe(e audit.ToolCallEvent) {
 	a.requestRefresh()
 }
 
+// addEntry appends e to the transcript. Every entry gets a Key from a counter (unless it has
+// one), so its element id stays the same when older entries are dropped and the morph keeps
+// every entry's element (and a streamed reply can append to it).
 func (a *app) addEntry(e entry) {
 	a.mu.Lock()
+	if e.Key == "" {
+		a.entrySeq++
+		e.Key = strconv.FormatInt(a.entrySeq, 10)
+	}
 	a.st.transcript = append(a.st.transcript, e)
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
 		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
