@@ -156,6 +156,7 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
 	}
+	methods[MethodPageView] = e.pageViewMethod() // the page's untraced refresh read (page_view.go)
 	// workspace/archive, workspace/upload (transfer.go)
 	e.transferMethods(methods, p)
 	for name, m := range e.folderMethods() { // workspace/openFolder, /reconnectFolder, … (folder_ops.go)
