@@ -16,6 +16,7 @@ const focusedID = `(document.activeElement && document.activeElement !== documen
 // TestFocusAfterApprove: approving the only approval card moves focus to the prompt box
 // (never to <body>).
 func TestFocusAfterApprove(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	sendPrompt(t, tab, "Make it emerald")
 	waitApproval(t, tab, "preview.setTheme")
@@ -33,6 +34,7 @@ func TestFocusAfterApprove(t *testing.T) {
 // TestFocusAfterRenameAndDelete: F2 + Enter focuses the renamed file's tree item; Delete +
 // confirm focuses the neighbouring item.
 func TestFocusAfterRenameAndDelete(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	dir := "focus" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	for _, p := range []string{dir + "/a.md", dir + "/b.md", dir + "/c.md"} {
@@ -66,6 +68,7 @@ func TestFocusAfterRenameAndDelete(t *testing.T) {
 // TestFullscreenInert: while the preview fills the window, everything outside it is inert
 // and Tab stays inside the panel; Escape restores the page.
 func TestFullscreenInert(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	waitText(t, tab, "#status-text", "Ready")
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fullscreen-toggle"))); err != nil {

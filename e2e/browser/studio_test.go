@@ -73,6 +73,7 @@ func noConsoleErrors(t *testing.T, tab *chromium.Tab) {
 }
 
 func TestFirstLoad(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	waitContains(t, tab, "#tools-count", "tools/list · 23")
 	noConsoleErrors(t, tab)
@@ -142,6 +143,7 @@ func waitApproval(t *testing.T, tab *chromium.Tab, tool string) {
 }
 
 func TestEmeraldApproved(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	// Start from another theme (the profile is shared by the tests of this binary).
 	before := int(directCall(t, tab, "preview.setTheme", `{"theme":"violet"}`)["revision"].(float64))
@@ -166,6 +168,7 @@ func TestEmeraldApproved(t *testing.T) {
 }
 
 func TestEscapeCancelsPendingApproval(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := ackedRevision(t, tab)
 	accent, err := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
@@ -193,6 +196,7 @@ func TestEscapeCancelsPendingApproval(t *testing.T) {
 }
 
 func TestReloadRestoresFromIndexedDB(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	waitContains(t, tab, "#storage-mode", "IndexedDB")
 	marker := fmt.Sprintf("# reload marker %d", time.Now().UnixNano())
@@ -227,6 +231,7 @@ func TestReloadRestoresFromIndexedDB(t *testing.T) {
 // one for the right nonce but another revision; both are ignored, and the real ready is
 // accepted.
 func TestForgedAcksIgnored(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
 	forger := `

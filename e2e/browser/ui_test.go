@@ -16,6 +16,7 @@ func readREADME(t *testing.T, tab *chromium.Tab) string {
 
 // TestUndoRedoShortcuts: Ctrl+Z / Ctrl+Shift+Z outside text fields run workspace.undo/redo.
 func TestUndoRedoShortcuts(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := readREADME(t, tab)
 	marker := before + "\nundo marker " + time.Now().Format(time.RFC3339Nano)
@@ -39,6 +40,7 @@ func TestUndoRedoShortcuts(t *testing.T) {
 // TestRecipesExportAndPersistence: the 14 recipes are shown and run through agent/run; Export
 // downloads the standalone HTML; the studio asked for persistent storage and shows the answer.
 func TestRecipesExportAndPersistence(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#recipes button").length`); n != 14 {
 		t.Errorf("%d recipe buttons, want 14", n)
@@ -60,6 +62,7 @@ func TestRecipesExportAndPersistence(t *testing.T) {
 // TestTypingWritesThroughTheRegistry: typing in the editor is written by workspace.writeFile
 // after the idle delay and the preview acknowledges the new revision.
 func TestTypingWritesThroughTheRegistry(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Open index.html"]`))); err != nil {
 		t.Fatal(err)
@@ -90,6 +93,7 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 // TestSecondTabIsReadOnly: a second tab on the same workspace (Web Locks) shows a read-only
 // notice and never overwrites the first tab's stored workspace.
 func TestSecondTabIsReadOnly(t *testing.T) {
+	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	first := openStudioIn(t, profile)
 	waitContains(t, first, "#storage-mode", "IndexedDB")
