@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -38,7 +38,7 @@ type pageView struct {
 	Source *string              `json:"source,omitempty"`
 }
 
-func (e *env) pageViewMethod() abi.Method {
+func (e *studioSession) pageViewMethod() rpcsession.Method {
 	return func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 		knownPath, knownRev := "", int64(-1)
 		if len(bytes.TrimSpace(params)) > 0 {

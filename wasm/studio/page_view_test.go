@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // TestPageViewIsAnUntracedRead: workspace/view returns what workspace.getStatus and
@@ -18,7 +18,7 @@ import (
 func TestPageViewIsAnUntracedRead(t *testing.T) {
 	var mu sync.Mutex
 	var events []audit.ToolCallEvent
-	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, abi.Config{})
+	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, rpcsession.Config{})
 	ok(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "# one\n"}))
 	ok(t, call(t, s.Registry, ToolWorkspaceOpenFile, map[string]any{"path": "README.md"}))
 	status := ok(t, call(t, s.Registry, ToolWorkspaceGetStatus, nil))

@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/hack-pad/safejs"
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Bounds of the UI's own lists.
@@ -37,15 +38,8 @@ type fileRow struct {
 	Dirty    bool   `json:"dirty"`
 }
 
-// entry is one transcript line. Kind: "user", "call", "result", "agent", "error", "info".
-// Details is an optional second line (error details); Actions are recovery buttons
-// (feature.go).
-type entry struct {
-	Kind    string
-	Text    string
-	Details string
-	Actions []entryAction
-}
+// entry is one transcript line (wasm/ui/views.Entry).
+type entry = views.Entry
 
 // state is everything the UI renders; guarded by app.mu.
 type state struct {
@@ -72,7 +66,7 @@ type state struct {
 }
 
 type app struct {
-	h    *abi.Handler
+	h    *rpcsession.Handler
 	port *iframe.Port
 	lock string // lockHeld, lockBusy or lockUnsupported (set before the loops start)
 
@@ -81,7 +75,7 @@ type app struct {
 	subs map[int]js.Value
 	next int
 
-	sess     *abi.Session // session whose approval queue we subscribed to
+	sess     *rpcsession.Session // session whose approval queue we subscribed to
 	unsubQ   func()
 	reqID    atomic.Int64
 	runSeq   atomic.Int64
@@ -308,6 +302,9 @@ func setTiming(name string, ms float64) {
 	t.Set(name, ms)
 }
 
+// now is performance.now() in ms.
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
 func (a *app) markDirty() {
 	select {
 	case a.dirty <- struct{}{}:
@@ -464,7 +461,7 @@ func (a *app) reload(ctx context.Context) {
 		return
 	}
 	st := view.Status
-	setHistoryState(st.History.CanUndo, st.History.CanRedo) // historylock.go
+	setHistoryState(st.History.CanUndo, st.History.CanRedo) // undo_redo_buttons.go
 	a.mu.Lock()
 	a.st.activePath, a.st.revision, a.st.files = st.ActivePath, st.Revision, view.Files
 	a.st.storageMode, a.st.storageError, a.st.rootName = st.StorageMode, st.StorageError, st.RootName
@@ -494,16 +491,13 @@ func (a *app) reload(ctx context.Context) {
 // (requestAnimationFrame, so the render leaves the keystroke's callback) made keystroke → paint
 // worse while model writes recompiled the preview — more JS → Go entries per key — and was
 // removed.
+//
+// A panic inside one render is recovered and logged, and the next change renders again
+// (views.RenderLoop): one bad render never freezes the UI.
 func (a *app) renderLoop() {
-	defer func() {
-		if v := recover(); v != nil {
-			a.log(2, fmt.Sprintf("render loop stopped: %v", v))
-		}
-	}()
-	for range a.dirty {
-		a.render()
-		time.Sleep(8 * time.Millisecond)
-	}
+	views.RenderLoop(a.dirty, a.render, func(v any, stack []byte) {
+		a.log(2, fmt.Sprintf("render failed: %v\n%s", v, stack))
+	}, 8*time.Millisecond)
 }
 
 // requestPersistence asks for persistent storage (navigator.storage.persist) so the browser

@@ -3,18 +3,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"html/template"
 	"strconv"
 	"sync"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/filediff"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/ui/views"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -34,17 +34,9 @@ import (
 //     run and ends with it, so later runs ask again (registry.ApproveRun). Only calls made
 //     inside a run (Approval.RunID) offer it.
 
-// approvalView is one card: the approval plus the rendered diff and the approve-all button.
-type approvalView struct {
-	registry.Approval
-	Index      int
-	Diff       template.HTML
-	ApproveAll bool
-}
-
 // approvalDiff is the computed preview of one pending call.
 type approvalDiff struct {
-	files     []fileDiff
+	files     []filediff.File
 	truncated bool
 	note      string // "would fail: …", "no file changes", …
 	done      bool
@@ -64,23 +56,10 @@ func init() {
 	registerFeature(&feature{name: "approval", action: approvalAction})
 }
 
-var approvalTpl = template.Must(template.New("").Parse(`
-{{define "diff"}}<section class="approval-diff" aria-label="Changes this call would make">{{if not .Done}}<p class="muted">Computing the change…</p>{{else}}{{if .Note}}<p class="approval-diff-note">{{.Note}}</p>{{end}}{{range .Files}}<details open class="diff-file"><summary><span class="diff-path">{{.Path}}</span> <span class="diff-status">{{.Status}}</span>{{if or .Added .Removed}} <span class="diff-count">+{{.Added}} −{{.Removed}}</span>{{end}}</summary>{{if .Note}}<p class="muted">{{.Note}}</p>{{end}}{{if .Rows}}<pre class="diff">{{range .Rows}}<span class="diff-{{.Kind}}">{{if eq .Kind "add"}}+ {{else if eq .Kind "del"}}- {{else if eq .Kind "gap"}}  {{else}}  {{end}}{{.Text}}</span>
-{{end}}</pre>{{end}}</details>{{end}}{{if .Truncated}}<p class="muted">More changes are not shown.</p>{{end}}{{end}}</section>{{end}}
-`))
-
-func execApprovalTpl(name string, data any) template.HTML {
-	var b bytes.Buffer
-	if err := approvalTpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTML(template.HTMLEscapeString(err.Error()))
-	}
-	return template.HTML(b.String())
-}
-
 // approvalViews prepares the cards for the approvals template (render.go) and starts the
 // diff of every approval not seen before. It runs on the render loop and never blocks.
-func approvalViews(a *app, list []registry.Approval) []approvalView {
-	out := make([]approvalView, len(list))
+func approvalViews(a *app, list []registry.Approval) []views.Approval {
+	out := make([]views.Approval, len(list))
 	approvalDiffs.mu.Lock()
 	if approvalDiffs.m == nil {
 		approvalDiffs.m = map[string]*approvalDiff{}
@@ -95,8 +74,9 @@ func approvalViews(a *app, list []registry.Approval) []approvalView {
 			ap := ap
 			jsbridge.Go("approval.diff", func() { computeApprovalDiff(a, ap) })
 		}
-		out[i] = approvalView{Approval: ap, Index: i, ApproveAll: ap.RunID != "",
-			Diff: execApprovalTpl("diff", map[string]any{"Done": d.done, "Note": d.note, "Files": d.files, "Truncated": d.truncated})}
+		out[i] = views.Approval{ID: ap.ID, Name: ap.Name, Description: ap.Description, Source: string(ap.Source),
+			SafeArgumentPreview: ap.SafeArgumentPreview, ApproveAll: ap.RunID != "",
+			Diff: views.ApprovalDiff{Done: d.done, Note: d.note, Files: d.files, Truncated: d.truncated}}
 	}
 	for id := range approvalDiffs.m {
 		if !pending[id] {
@@ -111,7 +91,7 @@ func approvalViews(a *app, list []registry.Approval) []approvalView {
 func computeApprovalDiff(a *app, ap registry.Approval) {
 	ctx := context.Background()
 	res := &approvalDiff{done: true}
-	var before, after map[string]diffText
+	var before, after map[string]filediff.Text
 	var err error
 	switch ap.Name {
 	case "workspace.downloadFile":
@@ -128,7 +108,7 @@ func computeApprovalDiff(a *app, ap registry.Approval) {
 	if err != nil {
 		res.note = "The change could not be previewed: " + err.Error()
 	} else if before != nil {
-		res.files, res.truncated = diffWorkspaces(before, after)
+		res.files, res.truncated = filediff.Workspaces(before, after)
 		if len(res.files) == 0 && res.note == "" {
 			res.note = "No file changes."
 		}
@@ -172,10 +152,10 @@ func currentFiles(ctx context.Context, a *app) (files []*workspace.File, active,
 	return files, snap.ActivePath, snap.RootName, snap.Revision, nil
 }
 
-func toDiffTexts(files []*workspace.File) map[string]diffText {
-	out := make(map[string]diffText, len(files))
+func toDiffTexts(files []*workspace.File) map[string]filediff.Text {
+	out := make(map[string]filediff.Text, len(files))
 	for _, f := range files {
-		out[f.Path] = diffText{Source: f.Source, Asset: f.Kind == workspace.KindAsset, Size: f.Size}
+		out[f.Path] = filediff.Text{Source: f.Source, Asset: f.Kind == workspace.KindAsset, Size: f.Size}
 	}
 	return out
 }
@@ -183,14 +163,14 @@ func toDiffTexts(files []*workspace.File) map[string]diffText {
 // simulateCall runs name(args) in direct mode on a scratch studio session holding a copy of
 // the current files at the current revision, and returns the files before and after. A call
 // that would fail returns no files and a note with its error.
-func simulateCall(ctx context.Context, a *app, name string, args json.RawMessage) (before, after map[string]diffText, note string, err error) {
+func simulateCall(ctx context.Context, a *app, name string, args json.RawMessage) (before, after map[string]filediff.Text, note string, err error) {
 	files, active, root, rev, err := currentFiles(ctx, a)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	repo := &workspace.MemoryRepository{}
 	repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: root, ActivePath: active, Revision: rev - 1}, Files: files})
-	sess, err := studio.Builder(studio.Ports{Repository: repo})(abi.Config{})
+	sess, err := studio.Builder(studio.Ports{Repository: repo})(rpcsession.Config{})
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -216,7 +196,7 @@ func detailsAppliedAny(details any) bool {
 
 // historyStepFiles diffs the current files against the checkpoint workspace.undo (or redo)
 // would restore.
-func historyStepFiles(ctx context.Context, a *app, redo bool) (before, after map[string]diffText, note string, err error) {
+func historyStepFiles(ctx context.Context, a *app, redo bool) (before, after map[string]filediff.Text, note string, err error) {
 	list, err := loadHistory(ctx, a)
 	if err != nil {
 		return nil, nil, "", err
