@@ -19,6 +19,7 @@ func openAt(t *testing.T, w, h int64, mobile bool) *chromium.Tab {
 	if mobile {
 		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)
 	}
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.EmulateViewport(w, h, opts...), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestDesktopLayout1440(t *testing.T) {
 func TestMobileNoGapBeforePrompt(t *testing.T) {
 	t.Parallel()
 	tab := openAt(t, 390, 844, true)
-	gap, err := chromium.Eval[float64](tab, 5*time.Second, `document.querySelector("#prompt").getBoundingClientRect().top - document.querySelector("#recipes").getBoundingClientRect().bottom`)
+	gap, err := chromium.Eval[float64](tab, 5*time.Second, `document.querySelector("#prompt").getBoundingClientRect().top - document.querySelector("#recipes-menu").getBoundingClientRect().bottom`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -479,7 +479,9 @@ func TestFolderReloadReconnects(t *testing.T) {
 	if got, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#transcript").textContent`); strings.Contains(got, "WORKSPACE_FOLDER_STALE") {
 		t.Fatalf("the stale link was not forgotten: %s", got)
 	}
-	waitText(t, tab, "#folder-permission", "disconnected")
+	// Forgotten: either the last folder's name with its "disconnected" badge, or (no folder
+	// left to name) no badge at all — never a badge for a folder that is not there.
+	waitTrue(t, tab, "forgotten folder", `(() => { const p = document.querySelector("#folder-permission"); return p ? p.textContent === "disconnected" && !!document.querySelector("#folder-name") : !document.querySelector("#folder-name"); })()`)
 }
 
 // opRecordsJS lists the durable records of the page's IndexedDB "web-coding-operations":

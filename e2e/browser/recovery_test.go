@@ -16,6 +16,7 @@ import (
 func openIsolatedStudio(t *testing.T, query string) *chromium.Tab {
 	t.Helper()
 	tab := chromium.NewIsolatedTab(t)
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t)+query)); err != nil {
 		t.Fatal(err)
 	}

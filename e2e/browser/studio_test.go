@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,23 @@ import (
 )
 
 const loadTimeout = 30 * time.Second
+
+// bootSlots bounds how many studio pages start at once. A start (wasm compile, the core's
+// init and hydration, the first preview mount in a new process) is the CPU-heavy part of a
+// test; with parallel tabs, four starting together on two loaded cores each took longer than
+// loadTimeout. Tests queue for a slot before they navigate, so the wait is not counted
+// against loadTimeout, and release it once the studio is ready.
+var bootSlots = make(chan struct{}, 2)
+
+// bootSlot takes a start slot and returns its release (idempotent; also run at cleanup).
+func bootSlot(t testing.TB) (release func()) {
+	t.Helper()
+	bootSlots <- struct{}{}
+	var once sync.Once
+	release = func() { once.Do(func() { <-bootSlots }) }
+	t.Cleanup(release)
+	return release
+}
 
 // openStudio opens the studio in a fresh tab of its own browser context (fresh IndexedDB,
 // localStorage, service worker and locks, so no test sees another's workspace) and waits for
@@ -34,6 +52,7 @@ func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	} else {
 		tab = chromium.NewTabIn(t, profile)
 	}
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

@@ -89,6 +89,7 @@ func trStudio(t *testing.T) (*chromium.Tab, *trDownloads) {
 		_, err = chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: trBlobTypes})
 		return err
 	})
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, setup, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

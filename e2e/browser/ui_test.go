@@ -45,7 +45,7 @@ func TestRecipesExportAndPersistence(t *testing.T) {
 	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#recipes button").length`); n != 14 {
 		t.Errorf("%d recipe buttons, want 14", n)
 	}
-	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show workspace status"]`))); err != nil {
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#recipes-menu > summary`)), chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show workspace status"]`))); err != nil {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#transcript", "Show workspace status")

@@ -56,6 +56,15 @@ function start() {
 
   boot().catch((err) => showFailure("The studio core could not start: " + err));
 
+  // The recipes menu closes once a recipe is chosen (Go runs it) and focus goes to the prompt,
+  // where the run shows.
+  document.addEventListener("click", (e) => {
+    const recipe = e.target instanceof Element && e.target.closest("#recipes-menu .recipe");
+    if (!recipe) return;
+    const menu = document.getElementById("recipes-menu");
+    setTimeout(() => { menu.open = false; document.getElementById("prompt").focus(); }, 0);
+  });
+
   // A new deployment: the new service worker takes control (skipWaiting + clients.claim) of a
   // page that already had one. Go shows the "Reload studio" prompt (webcoding:update event; the
   // flag covers an update that lands before the core is up).
