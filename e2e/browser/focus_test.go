@@ -74,6 +74,7 @@ func TestFullscreenInert(t *testing.T) {
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fullscreen-toggle"))); err != nil {
 		t.Fatal(err)
 	}
+	waitTrue(t, tab, "browser full screen", `document.fullscreenElement === document.querySelector("#preview-panel")`)
 	waitTrue(t, tab, "outside inert", `document.querySelector(".explorer").inert && document.querySelector("#inspector").inert && document.querySelector(".chat").inert && document.querySelector(".editor").inert && !document.querySelector("#preview-panel").inert && !document.querySelector("main").inert`)
 	for i := 0; i < 12; i++ {
 		press(t, tab, kb.Tab)
@@ -85,5 +86,28 @@ func TestFullscreenInert(t *testing.T) {
 	}
 	press(t, tab, kb.Escape)
 	waitTrue(t, tab, "restored", `!document.querySelector("#preview-panel").classList.contains("fullscreen") && !document.querySelector(".explorer").inert && !document.querySelector("#inspector").inert && !document.querySelector(".chat").inert`)
+	noConsoleErrors(t, tab)
+}
+
+// TestFullscreenEscapeAfterPreviewClick: the preview goes full screen through the browser's
+// Fullscreen API; after a click inside the preview frame (focus in the frame, whose keys the
+// studio never sees) Escape still leaves full screen and the layout comes back.
+func TestFullscreenEscapeAfterPreviewClick(t *testing.T) {
+	t.Parallel()
+	tab := openIsolatedStudio(t, "")
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fullscreen-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "browser full screen", `document.fullscreenElement === document.querySelector("#preview-panel")`)
+	xy, err := chromium.Eval[[]float64](tab, 5*time.Second, `(() => { const r = document.querySelector(".preview-frame").getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Do(5*time.Second, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "focus in the preview frame", `document.activeElement === document.querySelector(".preview-frame")`)
+	press(t, tab, kb.Escape)
+	waitTrue(t, tab, "left full screen", `document.fullscreenElement === null && !document.querySelector("#preview-panel").classList.contains("fullscreen") && !document.querySelector(".explorer").inert && document.querySelector("#fullscreen-toggle").getAttribute("aria-pressed") === "false"`)
 	noConsoleErrors(t, tab)
 }
