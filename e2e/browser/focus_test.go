@@ -111,3 +111,35 @@ func TestFullscreenEscapeAfterPreviewClick(t *testing.T) {
 	waitTrue(t, tab, "left full screen", `document.fullscreenElement === null && !document.querySelector("#preview-panel").classList.contains("fullscreen") && !document.querySelector(".explorer").inert && document.querySelector("#fullscreen-toggle").getAttribute("aria-pressed") === "false"`)
 	noConsoleErrors(t, tab)
 }
+
+// TestEscapeInEditorKeepsRun: the editor shows how to leave it by keyboard while it has focus
+// (CodeMirror's Tab indents: Escape then Tab), and Escape cancels a pending run only from the
+// chat or an approval card — pressed outside them (here the explorer; the editor is read-only
+// while a run waits) it changes nothing.
+func TestEscapeInEditorKeepsRun(t *testing.T) {
+	t.Parallel()
+	tab := openIsolatedStudio(t, "")
+	if err := tab.Do(5*time.Second, caretAtEnd); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "hint shown", `getComputedStyle(document.querySelector("#editor-hint")).visibility === "visible" && document.querySelector("#editor-host .cm-content").getAttribute("aria-describedby") === "editor-hint"`)
+	press(t, tab, kb.Escape)
+	press(t, tab, kb.Tab)
+	waitTrue(t, tab, "Escape then Tab left the editor", `!document.querySelector("#editor-host").contains(document.activeElement) && getComputedStyle(document.querySelector("#editor-hint")).visibility === "hidden"`)
+	sendPrompt(t, tab, "Make it emerald")
+	waitApproval(t, tab, "preview.setTheme")
+	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS(`#file-list [role="treeitem"][tabindex="0"]`))); err != nil {
+		t.Fatal(err)
+	}
+	press(t, tab, kb.Escape)
+	time.Sleep(time.Second)
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#approvals .approval-card").length`); n != 1 {
+		t.Fatalf("Escape outside the chat changed the pending approvals to %d", n)
+	}
+	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#approve-0"))); err != nil {
+		t.Fatal(err)
+	}
+	press(t, tab, kb.Escape)
+	waitTrue(t, tab, "cancelled from the card", `document.querySelectorAll("#approvals .approval-card").length === 0`)
+	noConsoleErrors(t, tab)
+}
