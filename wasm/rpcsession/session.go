@@ -257,11 +257,11 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 	case mcp.MethodToolsList:
 		p, terr := mcp.ParseListToolsParams(params, hasParams)
 		if terr != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: terr.Message, Data: terr}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: mcp.ToolErrorOf(terr).Message, Data: terr}
 		}
 		res, terr := sess.Registry.ListTools(ctx, p)
 		if terr != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: terr.Message, Data: terr}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: mcp.ToolErrorOf(terr).Message, Data: terr}
 		}
 		return marshal(res)
 	case mcp.MethodToolsCall:

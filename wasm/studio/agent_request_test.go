@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/trace"
 )

@@ -2,11 +2,10 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // StorageMode says where the workspace is persisted (REFERENCE §2, persistence meta P).
@@ -185,7 +184,7 @@ func (m *Manager) Hydrate(ctx context.Context) {
 	}
 	s, err := m.repo.Load(ctx)
 	switch {
-	case err == ErrNoWorkspace:
+	case errors.Is(err, ErrNoWorkspace):
 		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
 		if err := m.repo.SaveSnapshot(ctx, m.snapshotLocked()); err != nil {
 			m.fail(err, FallbackRestoreError)
@@ -252,7 +251,7 @@ func (m *Manager) persistSnapshot(ctx context.Context) {
 }
 
 // guard is the expectedRevision check of REFERENCE §2.1.
-func (m *Manager) guard(call Call, operation string) *mcp.ToolError {
+func (m *Manager) guard(call Call, operation string) error {
 	if call.ExpectedRevision != nil && *call.ExpectedRevision != m.revision {
 		return RevisionConflict(*call.ExpectedRevision, m.revision, operation)
 	}

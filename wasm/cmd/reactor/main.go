@@ -36,7 +36,7 @@ import (
 	"unsafe"
 
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"

@@ -20,6 +20,11 @@
 // is never logged, never put in an error, a notice, a report or a tool payload; text that
 // comes back from the network is scrubbed of it before it is shown.
 //
+// Layering: this package sits above the registry (it imports registry, planner and provider,
+// and runs every tool call through registry.Call); the registry and everything below it must
+// never import it. It lived under wasm/provider until issue 19, which made the registry →
+// provider arrow point back up.
+//
 // # Files
 //
 //   - transport.go: the Transport port and its Request/Response.
