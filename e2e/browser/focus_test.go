@@ -143,3 +143,22 @@ func TestEscapeInEditorKeepsRun(t *testing.T) {
 	waitTrue(t, tab, "cancelled from the card", `document.querySelectorAll("#approvals .approval-card").length === 0`)
 	noConsoleErrors(t, tab)
 }
+
+// TestNewFileGetsFocus: a file made with New (the dialog) gets focus in the tree, so Enter
+// opens it and the keyboard user goes on from there.
+func TestNewFileGetsFocus(t *testing.T) {
+	t.Parallel()
+	tab := openIsolatedStudio(t, "")
+	name := "new-" + strconv.FormatInt(time.Now().UnixNano(), 36) + ".md"
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`[data-action="new-file"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue(t, tab, "new-file dialog", `document.querySelector("#file-dialog").open && document.activeElement.id === "file-dialog-input"`)
+	if err := tab.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#file-dialog-input"), name)); err != nil {
+		t.Fatal(err)
+	}
+	press(t, tab, kb.Enter)
+	waitTrue(t, tab, "created", `!!document.querySelector(`+jsString(treeItem(name))+`)`)
+	waitFocus(t, tab, name)
+	noConsoleErrors(t, tab)
+}
