@@ -17,14 +17,14 @@ import (
 func TestSameTabNavigationIsWritable(t *testing.T) {
 	t.Parallel()
 	tab := openStudio(t)
-	waitContains(t, tab, "#storage-mode", "IndexedDB")
+	waitContains(t, tab, "#storage-mode", "Saved in this browser")
 	prev := ""
 	for i, url := range []string{site(t) + "?prompt=x", site(t), site(t) + "?prompt=y"} {
 		if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
 		waitText(t, tab, "#status-text", "Ready")
-		waitContains(t, tab, "#storage-mode", "IndexedDB")
+		waitContains(t, tab, "#storage-mode", "Saved in this browser")
 		if prev != "" {
 			if got := readREADME(t, tab); got != prev {
 				t.Errorf("navigation %d: README = %q, want the previous page's stored %q", i, got, prev)
@@ -35,7 +35,7 @@ func TestSameTabNavigationIsWritable(t *testing.T) {
 		prev = "navigation " + string(rune('0'+i))
 		directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(prev)+`}`)
 		time.Sleep(300 * time.Millisecond) // let a late read-only switch show, if any
-		if mode, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#storage-mode").textContent`); !strings.Contains(mode, "IndexedDB") {
+		if mode, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#storage-mode").textContent`); !strings.Contains(mode, "Saved in this browser") {
 			t.Errorf("navigation %d (%s): storage %q after a write", i, url, mode)
 		}
 		if hidden, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !hidden {
@@ -53,7 +53,7 @@ func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	first := openStudioIn(t, profile)
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := "stored by the first tab " + time.Now().Format(time.RFC3339Nano)
 	directCall(t, first, "workspace.writeFile", `{"path":"README.md","source":`+jsString(stored)+`}`)
 
@@ -68,7 +68,7 @@ func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 	if err := chromedp.Cancel(first.Ctx); err != nil { // close the first tab
 		t.Fatal(err)
 	}
-	if _, err := chromium.WaitFor[bool](second, loadTimeout, `document.querySelector("#storage-mode").textContent.includes("IndexedDB")`); err != nil {
+	if _, err := chromium.WaitFor[bool](second, loadTimeout, `document.querySelector("#storage-mode").textContent.includes("Saved in this browser")`); err != nil {
 		locks, _ := chromium.Eval[string](second, 5*time.Second, `navigator.locks.query().then(q => JSON.stringify(q))`)
 		t.Fatalf("the second tab stays read-only after the first left: %v; locks %s; console %v", err, locks, second.Console())
 	}

@@ -217,7 +217,7 @@ func TestEscapeCancelsPendingApproval(t *testing.T) {
 func TestReloadRestoresFromIndexedDB(t *testing.T) {
 	t.Parallel()
 	tab := openStudio(t)
-	waitContains(t, tab, "#storage-mode", "IndexedDB")
+	waitContains(t, tab, "#storage-mode", "Saved in this browser")
 	marker := fmt.Sprintf("# reload marker %d", time.Now().UnixNano())
 	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(marker)+`}`)
 	directCall(t, tab, "workspace.openFile", `{"path":"README.md"}`)

@@ -96,7 +96,7 @@ func TestSecondTabIsReadOnly(t *testing.T) {
 	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	first := openStudioIn(t, profile)
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := readREADME(t, first)
 
 	second := chromium.NewTabIn(t, profile)
@@ -109,7 +109,7 @@ func TestSecondTabIsReadOnly(t *testing.T) {
 	directCall(t, second, "workspace.writeFile", `{"path":"README.md","source":"written by the second tab"}`)
 
 	// The first tab still writes to IndexedDB, and what is stored is its README.
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	if n, _ := chromium.Eval[bool](first, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !n {
 		t.Error("the first tab shows the read-only notice")
 	}
