@@ -33,7 +33,7 @@ func newHarness(t *testing.T, approve bool, steps ...fakeprovider.Step) *harness
 	if approve {
 		cfg.Approval = rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
 	}
-	s, err := studio.Builder(studio.Ports{})(cfg)
+	s, err := studio.Builder(studio.Ports{})(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

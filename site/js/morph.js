@@ -10,11 +10,20 @@
 // owns its DOM): they live outside every Go-drawn region.
 import { Idiomorph } from "idiomorph";
 
+// A form field the user is in (input, textarea, select) is left alone while it has focus: its
+// value and selection belong to the user until the Go side syncs them. (idiomorph's own
+// ignoreActiveValue would also skip the children of a focused button, leaving its label stale.)
+function isActiveField(node) {
+  return node === document.activeElement && node instanceof HTMLElement &&
+    (node.tagName === "INPUT" || node.tagName === "TEXTAREA" || node.tagName === "SELECT");
+}
+
 const options = {
   morphStyle: "innerHTML",
-  // The focused field keeps its value while the user types (the Go side syncs it on input).
-  ignoreActiveValue: true,
   restoreFocus: true,
+  callbacks: {
+    beforeNodeMorphed: (oldNode) => !isActiveField(oldNode),
+  },
 };
 
 export function morphRegion(el, html) {

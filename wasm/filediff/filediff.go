@@ -22,17 +22,18 @@ const (
 
 // Row is one row: Kind "add", "del", "ctx" or "gap" (skipped unchanged lines).
 type Row struct {
-	Kind string
-	Text string
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
 // File is the diff of one path: Status "modified", "added", "deleted" or "asset".
 type File struct {
-	Path           string
-	Status         string
-	Added, Removed int
-	Rows           []Row
-	Note           string // e.g. "too large to show line by line"
+	Path    string `json:"path"`
+	Status  string `json:"status"`
+	Added   int    `json:"added"`
+	Removed int    `json:"removed"`
+	Rows    []Row  `json:"rows,omitempty"`
+	Note    string `json:"note,omitempty"` // e.g. "too large to show line by line"
 }
 
 // Text is one side's text file ("" source and Asset for binary files).

@@ -81,8 +81,8 @@ func WithOpenRouter(b rpcsession.Builder, o OpenRouterOptions) rpcsession.Builde
 	if o.Transport == nil {
 		return b
 	}
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
-		s, err := b(cfg)
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
+		s, err := b(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}

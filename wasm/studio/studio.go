@@ -91,13 +91,13 @@ var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
 // session/configure rebuilds the registry with the same ports.
-func Assemble(p Ports) *rpcsession.Handler {
-	return rpcsession.New(Builder(p))
+func Assemble(ctx context.Context, p Ports) *rpcsession.Handler {
+	return rpcsession.New(ctx, Builder(p))
 }
 
 // Builder returns the rpcsession.Builder of the studio over p.
 func Builder(p Ports) rpcsession.Builder {
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		name := cfg.Catalog
 		if name == "" {
 			name = DefaultCatalog
@@ -124,7 +124,7 @@ func Builder(p Ports) rpcsession.Builder {
 			cp.Durable = store.Backend() // the catalog sees the session's backend
 		}
 		r := registry.New(opts)
-		methods, err := register(context.Background(), r, cp)
+		methods, err := register(ctx, r, cp)
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +157,9 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 		methods[name] = m
 	}
 	methods[MethodPageView] = e.pageViewMethod() // the page's untraced refresh read (page_view.go)
+	for name, m := range e.diffMethods() { // workspace/diffCall, /diffCheckpoint (diff_ops.go)
+		methods[name] = m
+	}
 	// workspace/archive, workspace/upload (transfer.go)
 	e.transferMethods(methods, p)
 	for name, m := range e.folderMethods() { // workspace/openFolder, /reconnectFolder, … (folder_ops.go)

@@ -10,9 +10,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/filediff"
-	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
-	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/ui/views"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -20,15 +18,11 @@ import (
 
 // Richer approval cards (issue 9, REFERENCE §8):
 //
-//   - a local diff of what the pending call would change. The page runs the call's exact
-//     arguments (registry.Approval.Arguments: in-process only, never serialized) in direct mode
-//     against a scratch copy of the current files — a throwaway studio session over a memory
-//     repository at the same revision, so validation, revision guards and the tool's own
-//     edit logic are the real ones — and diffs the scratch workspace before and after.
-//     workspace.undo / workspace.redo are diffed against the neighbouring history checkpoint
-//     instead. The diff is shown only in the card: it is never traced, logged or exported
-//     (the scratch session has no observer; the current files are read with the ordinary
-//     read-only tools).
+//   - a diff of what the pending call would change, computed by the core (studio
+//     MethodDiffCall, workspace/diffCall: the call's exact arguments — registry.Approval.
+//     Arguments, in-process only — run on a scratch copy of the current files; undo/redo are
+//     diffed against the checkpoint they would restore) and shown by views.ApprovalsHTML. The
+//     diff is shown only in the card: it is never traced, logged or exported.
 //   - "Approve all for this run" (approvals/approveRun): approves this call, the other
 //     pending calls of the same prompt run and the run's later calls; the scope lives in the
 //     run and ends with it, so later runs ask again (registry.ApproveRun). Only calls made
@@ -45,11 +39,6 @@ type approvalDiff struct {
 var approvalDiffs struct {
 	mu sync.Mutex
 	m  map[string]*approvalDiff // approval id → diff (pending approvals only)
-	// files caches the current workspace by revision for the scratch runs.
-	filesRev int64
-	files    []*workspace.File
-	active   string
-	root     string
 }
 
 func init() {
@@ -87,31 +76,19 @@ func approvalViews(a *app, list []registry.Approval) []views.Approval {
 	return out
 }
 
-// computeApprovalDiff fills the diff of ap and re-renders.
+// computeApprovalDiff asks the core what ap would change (workspace/diffCall: the call's
+// exact arguments on a scratch copy of the current files; never traced) and re-renders.
 func computeApprovalDiff(a *app, ap registry.Approval) {
-	ctx := context.Background()
 	res := &approvalDiff{done: true}
-	var before, after map[string]filediff.Text
-	var err error
-	switch ap.Name {
-	case "workspace.downloadFile":
-		res.note = "Downloads a file; the workspace files do not change."
-	case "workspace.revertFile":
-		res.note = "Puts the file back to its last saved version (not previewed here: the saved versions stay in the workspace)."
-	case "workspace.saveAll", "workspace.reloadFolder", "workspace.disconnectFolder":
-		res.note = "Works on the linked folder; its effect is not previewed here."
-	case "workspace.undo", "workspace.redo":
-		before, after, res.note, err = historyStepFiles(ctx, a, ap.Name == "workspace.redo")
-	default:
-		before, after, res.note, err = simulateCall(ctx, a, ap.Name, ap.Arguments)
+	var out studio.DiffResult
+	args := ap.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
 	}
-	if err != nil {
+	if err := a.rpc(context.Background(), "", studio.MethodDiffCall, map[string]any{"name": ap.Name, "arguments": args}, &out); err != nil {
 		res.note = "The change could not be previewed: " + err.Error()
-	} else if before != nil {
-		res.files, res.truncated = filediff.Workspaces(before, after)
-		if len(res.files) == 0 && res.note == "" {
-			res.note = "No file changes."
-		}
+	} else {
+		res.files, res.truncated, res.note = out.Files, out.Truncated, out.Note
 	}
 	approvalDiffs.mu.Lock()
 	if d := approvalDiffs.m[ap.ID]; d != nil {
@@ -121,10 +98,8 @@ func computeApprovalDiff(a *app, ap registry.Approval) {
 	a.markDirty()
 }
 
-// currentFiles reads the current files in one workspace/files read (kept in approvalDiffs for
-// the search of the same revision): a
-// core read that is not a tool call, so the page's own diff and search reads add no trace rows
-// (issue 9: they used to add a readFile row per file).
+// currentFiles reads the current files in one workspace/files read: a core read that is not
+// a tool call, so the page's search adds no trace rows.
 func currentFiles(ctx context.Context, a *app) (files []*workspace.File, active, root string, rev int64, err error) {
 	var snap struct {
 		Revision   int64  `json:"revision"`
@@ -146,83 +121,7 @@ func currentFiles(ctx context.Context, a *app) (files []*workspace.File, active,
 		}
 		files = append(files, workspace.NewTextFile(f.Path, f.Source))
 	}
-	approvalDiffs.mu.Lock()
-	approvalDiffs.filesRev, approvalDiffs.files, approvalDiffs.active, approvalDiffs.root = snap.Revision, files, snap.ActivePath, snap.RootName
-	approvalDiffs.mu.Unlock()
 	return files, snap.ActivePath, snap.RootName, snap.Revision, nil
-}
-
-func toDiffTexts(files []*workspace.File) map[string]filediff.Text {
-	out := make(map[string]filediff.Text, len(files))
-	for _, f := range files {
-		out[f.Path] = filediff.Text{Source: f.Source, Asset: f.Kind == workspace.KindAsset, Size: f.Size}
-	}
-	return out
-}
-
-// simulateCall runs name(args) in direct mode on a scratch studio session holding a copy of
-// the current files at the current revision, and returns the files before and after. A call
-// that would fail returns no files and a note with its error.
-func simulateCall(ctx context.Context, a *app, name string, args json.RawMessage) (before, after map[string]filediff.Text, note string, err error) {
-	files, active, root, rev, err := currentFiles(ctx, a)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	repo := &workspace.MemoryRepository{}
-	repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: root, ActivePath: active, Revision: rev - 1}, Files: files})
-	sess, err := studio.Builder(studio.Ports{Repository: repo})(rpcsession.Config{})
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	res := sess.Registry.Call(ctx, mcp.CallToolParams{Name: name, Arguments: args,
-		Meta: &mcp.CallMeta{ToolCallID: "approval-diff", Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
-	if res.IsError && res.Error != nil && !detailsAppliedAny(res.Error.Details) {
-		return nil, nil, "If approved now, this call would fail: [" + string(res.Error.Code) + "] " + res.Error.Message, nil
-	}
-	snap, err := repo.Load(ctx)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return toDiffTexts(files), toDiffTexts(snap.Files), "", nil
-}
-
-func detailsAppliedAny(details any) bool {
-	raw, _ := json.Marshal(details)
-	return detailsApplied(raw)
-}
-
-// historyStepFiles diffs the current files against the checkpoint workspace.undo (or redo)
-// would restore.
-func historyStepFiles(ctx context.Context, a *app, redo bool) (before, after map[string]filediff.Text, note string, err error) {
-	list, err := loadHistory(ctx, a)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	cur := -1
-	for i, c := range list.Checkpoints {
-		if c.Current {
-			cur = i
-		}
-	}
-	target := cur - 1
-	if redo {
-		target = cur + 1
-	}
-	if cur < 0 || target < 0 || target >= len(list.Checkpoints) {
-		return nil, nil, "Nothing to " + map[bool]string{true: "redo", false: "undo"}[redo] + ": this call would fail.", nil
-	}
-	files, _, _, _, err := currentFiles(ctx, a)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	cp, err := loadCheckpoint(ctx, a, list.Checkpoints[target].Revision)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return toDiffTexts(files), cp, "", nil
 }
 
 // approvalAction handles "Approve all for this run".

@@ -19,7 +19,7 @@ import (
 
 // The version history view (#history-panel, issue 9): the checkpoints of this session (SPEC
 // §2.12: revision, the tool that produced each, time), newest first. Selecting one shows its
-// diff against the current files (history_diff.go); "Restore revision N" asks in the in-app
+// diff against the current files (computed by the core: workspace/diffCheckpoint); "Restore revision N" asks in the in-app
 // confirm dialog and then runs the workspace/restoreCheckpoint core operation (SPEC §2.11,
 // traced as an operation) with expectedRevision = the revision the diff was computed
 // against, so a workspace that moved on meanwhile is refused with WORKSPACE_REVISION_CONFLICT
@@ -45,26 +45,6 @@ func loadHistory(ctx context.Context, a *app) (historyListing, error) {
 	var out historyListing
 	err := a.rpc(ctx, "", studio.MethodHistoryList, map[string]any{}, &out)
 	return out, err
-}
-
-// loadCheckpoint reads the files of the checkpoint made at rev (workspace/checkpoint).
-func loadCheckpoint(ctx context.Context, a *app, rev int64) (map[string]filediff.Text, error) {
-	var out struct {
-		Files []struct {
-			Path   string `json:"path"`
-			Kind   string `json:"kind"`
-			Size   int    `json:"size"`
-			Source string `json:"source"`
-		} `json:"files"`
-	}
-	if err := a.rpc(ctx, "", studio.MethodHistoryCheckpoint, map[string]any{"revision": rev}, &out); err != nil {
-		return nil, err
-	}
-	m := make(map[string]filediff.Text, len(out.Files))
-	for _, f := range out.Files {
-		m[f.Path] = filediff.Text{Source: f.Source, Asset: f.Kind == "asset", Size: f.Size}
-	}
-	return m, nil
 }
 
 // historyState is the panel's own state (guarded by mu).
@@ -200,16 +180,10 @@ func historySelect(ctx context.Context, a *app, rev int64) {
 		return
 	}
 	a.flushDraft(ctx)
-	files, _, _, cur, err := currentFiles(ctx, a)
-	var diff []filediff.File
-	truncated := false
-	if err == nil {
-		var old map[string]filediff.Text
-		old, err = loadCheckpoint(ctx, a, rev)
-		if err == nil {
-			diff, truncated = filediff.Workspaces(toDiffTexts(files), old)
-		}
-	}
+	// The core computes the diff (workspace/diffCheckpoint, never traced); the panel shows it.
+	var out studio.DiffResult
+	err := a.rpc(ctx, "", studio.MethodDiffCheckpoint, map[string]any{"revision": rev}, &out)
+	diff, truncated, cur := out.Files, out.Truncated, out.Revision
 	hist.mu.Lock()
 	if hist.selected == rev {
 		hist.diff, hist.truncated, hist.diffAt = diff, truncated, cur

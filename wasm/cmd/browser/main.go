@@ -21,11 +21,11 @@ import (
 // so agent calls wait for Approve/Deny in the page. The first session is built that way
 // directly, so a page load hydrates the workspace once (revision = stored + 1).
 func browserBuilder(build rpcsession.Builder) rpcsession.Builder {
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		if cfg.Approval.Mode == "" {
 			cfg.Approval.Mode = "queue"
 		}
-		return build(cfg)
+		return build(ctx, cfg)
 	}
 }
 
@@ -67,7 +67,9 @@ func main() {
 		a.log(2, err.Error())
 	}
 	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (trace.go).
-	a.h = rpcsession.New(studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
+	a.h = rpcsession.New(context.Background(), studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
+	// Approvals and session changes come as the dispatcher's events (app.go handlerEvent).
+	a.h.Subscribe(a.handlerEvent)
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()

@@ -363,18 +363,11 @@ func quickOpenMatches(paths []string, q string) []paletteItem {
 // there were more.
 func searchWorkspace(ctx context.Context, a *app, q string) ([]paletteItem, bool) {
 	a.mu.Lock()
-	rev := a.st.revision
 	draftPath, draftText := a.draftPath, a.draftText
 	a.mu.Unlock()
-	approvalDiffs.mu.Lock()
-	cached := approvalDiffs.filesRev == rev && approvalDiffs.files != nil
-	files := approvalDiffs.files
-	approvalDiffs.mu.Unlock()
-	if !cached {
-		var err error
-		if files, _, _, _, err = currentFiles(ctx, a); err != nil {
-			return nil, false
-		}
+	files, _, _, _, err := currentFiles(ctx, a)
+	if err != nil {
+		return nil, false
 	}
 	needle := strings.ToLower(q)
 	var out []paletteItem
