@@ -157,7 +157,7 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 		methods[name] = m
 	}
 	methods[MethodPageView] = e.pageViewMethod() // the page's untraced refresh read (page_view.go)
-	for name, m := range e.diffMethods() { // workspace/diffCall, /diffCheckpoint (diff_ops.go)
+	for name, m := range e.diffMethods() {       // workspace/diffCall, /diffCheckpoint (diff_ops.go)
 		methods[name] = m
 	}
 	// workspace/archive, workspace/upload (transfer.go)
