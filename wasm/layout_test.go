@@ -132,7 +132,7 @@ var layers = map[string]int{
 	// 3: the registry, what it needs beside the domain, and the domain test kits.
 	"registry": 3, "trace": 3, "durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
 	// 4: loops and dispatch over the registry.
-	"rpcsession": 4, "openrouter": 4,
+	"rpcsession": 4, "openrouter": 4, "transfer": 3,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
