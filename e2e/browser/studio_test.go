@@ -13,7 +13,10 @@ import (
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
-const loadTimeout = 30 * time.Second
+// loadTimeout bounds a page load (studio Ready and the first preview ack) and the waits of
+// the helpers. 60 s: on two cores shared with other work (load average 30–50) a single start
+// measured 10–40 s; a studio that never starts still fails.
+const loadTimeout = 60 * time.Second
 
 // bootSlots bounds how many studio pages start at once. A start (wasm compile, the core's
 // init and hydration, the first preview mount in a new process) is the CPU-heavy part of a
