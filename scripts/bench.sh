@@ -9,30 +9,30 @@ trap 'rm -f "$out"' EXIT
 
 BENCHTIME=${BENCHTIME:-2s}
 echo "== tools/call: native registry, floor, wazero module, MCP Go SDK, mcp-go"
-go test -tags conformance -run '^$' -bench 'BenchmarkCallTool' -benchtime "$BENCHTIME" -count 1 ./host/conformance | tee -a "$out"
+go test -timeout 1800s -tags conformance -run '^$' -bench 'BenchmarkCallTool' -benchtime "$BENCHTIME" -count 1 ./host/conformance | tee -a "$out"
 
 echo
 echo "== workspace, preview, agent, audit"
-go test -run '^$' -bench . -benchtime 10x -count 1 ./wasm/workspace ./wasm/preview ./wasm/planner ./wasm/audit 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+go test -timeout 1800s -run '^$' -bench . -benchtime 10x -count 1 ./wasm/workspace ./wasm/preview ./wasm/planner ./wasm/audit 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
 
 if eval "$(bash scripts/services.sh 2>/dev/null)"; then
   export WEBCODING_REDIS_URL WEBCODING_POSTGRES_URL
   echo
   echo "== durable backends (claim+complete pairs/s beside each server's floor)"
-  go test -run '^$' -bench . -benchtime "$BENCHTIME" -count 1 ./wasm/durable/... ./host/redisstore ./host/pgstore 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+  go test -timeout 1800s -run '^$' -bench . -benchtime "$BENCHTIME" -count 1 ./wasm/durable/... ./host/redisstore ./host/pgstore 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
 fi
 
 echo
 echo "== MCP server: tools/call over stdio beside in process (µs per workspace.readFile)"
-go test -run '^$' -bench 'BenchmarkMCP' -benchtime "$BENCHTIME" -count 1 ./host/mcpserver 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+go test -timeout 1800s -run '^$' -bench 'BenchmarkMCP' -benchtime "$BENCHTIME" -count 1 ./host/mcpserver 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
 
 if command -v chromium >/dev/null 2>&1 || [ -n "${CHROME_PATH:-}" ]; then
   echo
   echo "== IndexedDB durable backend in Chromium (claim+complete pairs/s beside the raw transaction floor)"
-  go test -run '^$' -bench ClaimCompleteIndexedDB -benchtime 1x -count 1 ./e2e/durableidb 2>&1 | grep -E '^(Benchmark|ok|FAIL)|pairs' | tee -a "$out" || true
+  go test -timeout 1800s -run '^$' -bench ClaimCompleteIndexedDB -benchtime 1x -count 1 ./e2e/durableidb 2>&1 | grep -E '^(Benchmark|ok|FAIL)|pairs' | tee -a "$out" || true
   echo
   echo "== browser timing harness (cold start, warm reload, edit → ack, round trips, wasm size)"
-  go test -run '^$' -bench . -benchtime 1x -count 1 ./e2e/browser 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+  go test -timeout 1800s -run '^$' -bench . -benchtime 1x -count 1 ./e2e/browser 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
 fi
 
 echo

@@ -8,6 +8,6 @@ grep -rl --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' wa
   pkg="./$(dirname "$file")"
   grep -oE '^func Fuzz[A-Za-z0-9_]+' "$file" | sed 's/^func //' | while read -r target; do
     echo "== $pkg $target ($FUZZTIME)"
-    go test -tags conformance -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel 1 "$pkg" 2>&1 | tail -n 3
+    go test -timeout 3600s -tags conformance -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel 1 "$pkg" 2>&1 | tail -n 3
   done
 done

@@ -19,6 +19,7 @@ func openAt(t *testing.T, w, h int64, mobile bool) *chromium.Tab {
 	if mobile {
 		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)
 	}
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.EmulateViewport(w, h, opts...), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,7 @@ const lowContrast = `(() => {
 // horizontal overflow, and the prompt box comes before the editor (reachable without
 // scrolling past it); every button is at least 24×24 CSS px.
 func TestMobileLayoutPromptFirst(t *testing.T) {
+	t.Parallel()
 	tab := openAt(t, 390, 844, true)
 	pos, err := chromium.Eval[map[string]float64](tab, 5*time.Second, `(() => {
 		const y = (sel) => document.querySelector(sel).getBoundingClientRect().top + window.scrollY;
@@ -110,6 +112,7 @@ func TestMobileLayoutPromptFirst(t *testing.T) {
 // muted labels included) has a contrast ratio of at least 4.5:1 against its background, and
 // every button is at least 24×24 CSS px.
 func TestContrastAndTargets(t *testing.T) {
+	t.Parallel()
 	tab := openAt(t, 1440, 1000, false)
 	waitTrue(t, tab, "line numbers", `document.querySelectorAll("#editor-host .cm-lineNumbers .cm-gutterElement").length > 1`)
 	// The line numbers on their own: the issue measured 2.47:1 before.
@@ -143,6 +146,7 @@ func TestContrastAndTargets(t *testing.T) {
 // TestTabOrderMatchesVisualOrder: at 1440×1000 the layout's panels come in the source (Tab)
 // order explorer, editor, preview, chat and sit left to right in that same order.
 func TestTabOrderMatchesVisualOrder(t *testing.T) {
+	t.Parallel()
 	tab := openAt(t, 1440, 1000, false)
 	got, err := chromium.Eval[[]string](tab, 5*time.Second, `[...document.querySelector("main.layout").children].map((e) => e.className.split(" ")[0])`)
 	if err != nil {
@@ -168,6 +172,7 @@ func TestTabOrderMatchesVisualOrder(t *testing.T) {
 // the explorer, and the Inspector toggle (aria-expanded) collapses the inspector, which
 // gives the editor more height, and is remembered across a reload.
 func TestDesktopLayout1440(t *testing.T) {
+	t.Parallel()
 	tab := openAt(t, 1440, 1000, false)
 	waitTrue(t, tab, "header actions", `!!document.querySelector("[data-action=quick-open], #header-actions button")`)
 	oneRow, _ := chromium.Eval[bool](tab, 5*time.Second, `(() => { const h = document.querySelector(".app-header h1").getBoundingClientRect(); return [...document.querySelectorAll(".app-header button")].every((b) => { const r = b.getBoundingClientRect(); return r.top < h.bottom && r.bottom > h.top; }); })()`)
@@ -217,8 +222,9 @@ func TestDesktopLayout1440(t *testing.T) {
 // TestMobileNoGapBeforePrompt: at 390×844 on first load (empty transcript) the prompt box
 // follows the recipes closely (the issue measured a ~220 px empty gap).
 func TestMobileNoGapBeforePrompt(t *testing.T) {
+	t.Parallel()
 	tab := openAt(t, 390, 844, true)
-	gap, err := chromium.Eval[float64](tab, 5*time.Second, `document.querySelector("#prompt").getBoundingClientRect().top - document.querySelector("#recipes").getBoundingClientRect().bottom`)
+	gap, err := chromium.Eval[float64](tab, 5*time.Second, `document.querySelector("#prompt").getBoundingClientRect().top - document.querySelector("#recipes-menu").getBoundingClientRect().bottom`)
 	if err != nil {
 		t.Fatal(err)
 	}

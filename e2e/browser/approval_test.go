@@ -13,6 +13,7 @@ import (
 // change in styles.css (the old violet tokens removed, the emerald ones added), computed in
 // the page; the diff never reaches approvals/list.
 func TestApprovalCardDiff(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	sendPrompt(t, tab, "Make it emerald")
 	waitApproval(t, tab, "preview.setTheme")
@@ -46,6 +47,7 @@ func TestApprovalCardDiff(t *testing.T) {
 // TestApproveAllForThisRun: "Approve all for this run" on the first card of a three-edit
 // prompt approves the rest of that run (no more cards), and the next run asks again.
 func TestApproveAllForThisRun(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	recordEvents(t, tab)
 	sendPrompt(t, tab, "Make it amber, add a feature card and update the hero")

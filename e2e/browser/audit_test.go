@@ -22,6 +22,7 @@ var (
 // (and the wasm named by the webcoding-wasm meta) exists under the base inside the build, and
 // no page resource — HTML src/href, CSS url() — points to another origin.
 func TestBuildIsSelfContained(t *testing.T) {
+	t.Parallel()
 	site(t)
 	dir := siteReport.Dir
 	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -71,6 +72,7 @@ func isForeign(ref string) bool {
 // TestRuntimeRequestsStaySameOrigin audits what the page actually fetched while loading and
 // running a prompt: every resource comes from the studio's own origin.
 func TestRuntimeRequestsStaySameOrigin(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, "Show workspace status")
 	waitContains(t, tab, "#transcript", "✓ workspace.getStatus")

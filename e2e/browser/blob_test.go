@@ -32,6 +32,7 @@ document.body.appendChild(frame);
 </script>`
 
 func TestBlobURLInOpaqueFrame(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

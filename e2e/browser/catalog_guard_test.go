@@ -13,6 +13,7 @@ import (
 // and workspace.writeFile's generated sample — not destructive, but it overwrites index.html —
 // asks "Run workspace.writeFile on the workspace?" naming the file; Cancel runs nothing.
 func TestCatalogRunSampleGuards(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#inspector-tab-tools"))); err != nil {
 		t.Fatal(err)

@@ -108,6 +108,7 @@ func shownCounts(t *testing.T, tab *chromium.Tab) (map[string]int, int) {
 // TestCatalogSearchAndScopeCounts: the scope counts and the listed tools match tools/list
 // (every page), before and after a search.
 func TestCatalogSearchAndScopeCounts(t *testing.T) {
+	t.Parallel()
 	tab := openCatalog(t)
 	tools := listAllTools(t, tab)
 	if len(tools) != 23 {
@@ -150,6 +151,7 @@ func traceRowCount(t *testing.T, tab *chromium.Tab) int {
 // runs nothing (the trace and the revision stay as they were); Run sample asks in the in-app
 // dialog and Cancel runs nothing either.
 func TestCatalogSelectingRunsNothing(t *testing.T) {
+	t.Parallel()
 	tab := openCatalog(t)
 	time.Sleep(500 * time.Millisecond) // let the boot reads settle
 	rows := traceRowCount(t, tab)
@@ -207,6 +209,7 @@ func sampleArgs(t *testing.T, tab *chromium.Tab) map[string]any {
 // goes through the registry (a local · direct row in the trace) and shows
 // [WORKSPACE_REVISION_CONFLICT], with Re-read & retry in the chat; a read-only sample runs.
 func TestCatalogRunSampleStaleRevision(t *testing.T) {
+	t.Parallel()
 	tab := openCatalog(t)
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#catalog-tool-workspace-writeFile"))); err != nil {
 		t.Fatal(err)

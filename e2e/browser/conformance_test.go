@@ -20,6 +20,7 @@ import (
 // through globalThis.webcodingConformanceHandle — the js build's own Promise glue and core,
 // assembled like the native reference host. Host name "browser" in baseline.json.
 func TestConformanceVectorsInPage(t *testing.T) {
+	t.Parallel()
 	root := repoRoot()
 	out := t.TempDir()
 	rep, err := sitebuild.Build(sitebuild.Options{Base: "/web-coding/", Out: out, Site: root + "/site", Module: root, Tags: "conformance", BrotliQuality: 1})

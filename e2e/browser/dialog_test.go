@@ -38,6 +38,7 @@ func hasFile(t *testing.T, tab *chromium.Tab, path string, want bool) {
 // TestFileDialogs: New file, Rename and Delete go through an in-app modal dialog (Escape
 // cancels and returns focus) and then through their tools.
 func TestFileDialogs(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	name := "notes/todo-" + time.Now().Format("150405.000") + ".md"
 	renamed := "notes/done-" + time.Now().Format("150405.000") + ".md"
@@ -89,6 +90,7 @@ func TestFileDialogs(t *testing.T) {
 
 // TestPreviewFullScreen: the toggle shows the preview over the whole window; Escape leaves it.
 func TestPreviewFullScreen(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	click(t, tab, "#fullscreen-toggle")
 	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `document.querySelector("#preview-panel").getBoundingClientRect().width === window.innerWidth && document.querySelector("#fullscreen-toggle").getAttribute("aria-pressed") === "true"`); err != nil {

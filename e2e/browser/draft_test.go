@@ -35,6 +35,7 @@ const draftKey = `"web-coding-studio:draft"`
 // TestDraftSurvivesReload: text typed and reloaded within 200 ms (before the 650 ms idle
 // flush) is in the editor and in the workspace after the reload, and the stored copy is gone.
 func TestDraftSurvivesReload(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	openInEditor(t, tab, "index.html")
 	marker := fmt.Sprintf("<!-- typed before reload %d -->", time.Now().UnixNano())
@@ -62,6 +63,7 @@ func TestDraftSurvivesReload(t *testing.T) {
 // TestStoredDraftConflictKept: a stored draft typed over another text of its file (the base
 // hash differs) is not written; the chat shows it with "Save as new file", which saves it.
 func TestStoredDraftConflictKept(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
 	text := fmt.Sprintf("stale draft %d", time.Now().UnixNano())
@@ -101,6 +103,7 @@ func transcriptCount(t *testing.T, tab *chromium.Tab, s string) int {
 // per idle pause), the chat says so once with the overshoot, the text survives a reload
 // untruncated, and deleting back under the budget writes it.
 func TestOverBudgetDraftKept(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	openInEditor(t, tab, "index.html")
 	orig, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)

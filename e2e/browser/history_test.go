@@ -16,6 +16,7 @@ import (
 // (no plain Retry) restores it; the files are back, the restore is traced as an operation,
 // and Undo returns the files from before the restore.
 func TestVersionHistory(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	orig := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
 	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"console.log(\"edited for history\");\n"}`)

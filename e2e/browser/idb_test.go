@@ -11,6 +11,7 @@ import (
 // TestAdapterTestsInChromium runs the Go tests of the js-only adapters (compiled for
 // GOOS=js) inside Chromium: the promise glue, and the iframe preview port with a fake shim.
 func TestAdapterTestsInChromium(t *testing.T) {
+	t.Parallel()
 	for _, pkg := range []string{"./wasm/adapters/jsbridge", "./wasm/adapters/iframe"} {
 		t.Run(strings.TrimPrefix(pkg, "./wasm/adapters/"), func(t *testing.T) {
 			bin := chromium.BuildTestWasm(t, repoRoot(), pkg)
@@ -28,6 +29,7 @@ func TestAdapterTestsInChromium(t *testing.T) {
 // TestIndexedDBRepository runs wasm/adapters/idb's Go tests (the workspace Repository
 // contract, reopen, missing IndexedDB) compiled for GOOS=js inside Chromium.
 func TestIndexedDBRepository(t *testing.T) {
+	t.Parallel()
 	bin := chromium.BuildTestWasm(t, repoRoot(), "./wasm/adapters/idb")
 	out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v")
 	t.Log(out)

@@ -15,15 +15,16 @@ import (
 // a ?prompt= link) must not come up read-only: the previous page still holds the workspace
 // lock for a moment while it unloads, and the new page waits for it (lock.go).
 func TestSameTabNavigationIsWritable(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
-	waitContains(t, tab, "#storage-mode", "IndexedDB")
+	waitContains(t, tab, "#storage-mode", "Saved in this browser")
 	prev := ""
 	for i, url := range []string{site(t) + "?prompt=x", site(t), site(t) + "?prompt=y"} {
 		if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
 		waitText(t, tab, "#status-text", "Ready")
-		waitContains(t, tab, "#storage-mode", "IndexedDB")
+		waitContains(t, tab, "#storage-mode", "Saved in this browser")
 		if prev != "" {
 			if got := readREADME(t, tab); got != prev {
 				t.Errorf("navigation %d: README = %q, want the previous page's stored %q", i, got, prev)
@@ -34,7 +35,7 @@ func TestSameTabNavigationIsWritable(t *testing.T) {
 		prev = "navigation " + string(rune('0'+i))
 		directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(prev)+`}`)
 		time.Sleep(300 * time.Millisecond) // let a late read-only switch show, if any
-		if mode, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#storage-mode").textContent`); !strings.Contains(mode, "IndexedDB") {
+		if mode, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#storage-mode").textContent`); !strings.Contains(mode, "Saved in this browser") {
 			t.Errorf("navigation %d (%s): storage %q after a write", i, url, mode)
 		}
 		if hidden, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !hidden {
@@ -49,9 +50,10 @@ func TestSameTabNavigationIsWritable(t *testing.T) {
 // tab goes away its queued lock request is granted and it switches to writable, reloaded
 // from IndexedDB (the first tab's stored README wins over its own unsaved write).
 func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
+	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	first := openStudioIn(t, profile)
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := "stored by the first tab " + time.Now().Format(time.RFC3339Nano)
 	directCall(t, first, "workspace.writeFile", `{"path":"README.md","source":`+jsString(stored)+`}`)
 
@@ -66,7 +68,7 @@ func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 	if err := chromedp.Cancel(first.Ctx); err != nil { // close the first tab
 		t.Fatal(err)
 	}
-	if _, err := chromium.WaitFor[bool](second, loadTimeout, `document.querySelector("#storage-mode").textContent.includes("IndexedDB")`); err != nil {
+	if _, err := chromium.WaitFor[bool](second, loadTimeout, `document.querySelector("#storage-mode").textContent.includes("Saved in this browser")`); err != nil {
 		locks, _ := chromium.Eval[string](second, 5*time.Second, `navigator.locks.query().then(q => JSON.stringify(q))`)
 		t.Fatalf("the second tab stays read-only after the first left: %v; locks %s; console %v", err, locks, second.Console())
 	}
@@ -104,6 +106,7 @@ func saveSettingsExpectingError(t *testing.T, tab *chromium.Tab, key, endpoint, 
 // non-ASCII characters are refused at Save with a message inside the dialog, and nothing
 // else is saved.
 func TestProviderEndpointAndKeyChecks(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Body: chatBody("Upper-case scheme works.")})
 	tab := openProviderStudio(t, nil)
@@ -132,6 +135,7 @@ func TestProviderEndpointAndKeyChecks(t *testing.T) {
 // without a catalog names that endpoint, not the saved one; a one-model catalog is "1
 // tool-capable model" (singular).
 func TestSettingsCatalogNamesTypedEndpoint(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{Models: []byte(`{"data":[{"id":"a/one:free","name":"One","supported_parameters":["tools"],"pricing":{"prompt":"0","completion":"0"}}]}`)})
 	tab := openProviderStudio(t, nil)
 	custom := strings.TrimSuffix(fake.ChatURL, "/chat/completions") + "/custom-llm"
@@ -168,6 +172,7 @@ func waitPromptFocus(t *testing.T, tab *chromium.Tab, id, after string) {
 // to the prompt box, Ctrl+Enter sends from the box, and the Cancel button hands focus back to
 // the prompt box.
 func TestComposerDuringRun(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, "Make it amber")
 	waitApproval(t, tab, "preview.setTheme")
@@ -213,6 +218,7 @@ func TestComposerDuringRun(t *testing.T) {
 // TestHistoryRestoreKeepsFocus: after a confirmed restore, keyboard focus is on the prompt
 // box, not dropped to <body> when the history panel redraws.
 func TestHistoryRestoreKeepsFocus(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"console.log(\"focus test\");\n"}`)
 	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { const b = document.querySelector("#inspector-tab-history"); if (b) b.click(); return true; })()`); err != nil {
@@ -244,6 +250,7 @@ func TestHistoryRestoreKeepsFocus(t *testing.T) {
 // code stays TOOL_POLICY_DENIED, REFERENCE §3.2), not "denied by policy"; Escape shows the
 // denial as a cancelled run.
 func TestUserDenyIsShownAsYours(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, "Make it amber")
 	waitApproval(t, tab, "preview.setTheme")
@@ -268,6 +275,7 @@ func TestUserDenyIsShownAsYours(t *testing.T) {
 // open with the typed value and the error inside it (role=alert, aria-describedby); a valid
 // path then works; the chat gets no error entry.
 func TestFileDialogKeepsInvalidName(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := transcriptText(t, tab)
 	click(t, tab, `[aria-label="Create new workspace file"]`)
@@ -317,6 +325,7 @@ func TestFileDialogKeepsInvalidName(t *testing.T) {
 // but the chat shows "✗ <tool> [OPENROUTER_INVALID_TOOL_CALL] …" and the trace has a failed
 // row for it.
 func TestProviderInvalidToolCallIsVisible(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Body: chatBody("", "bad-call-1", "workspace_readFile", `{"path":`)},
 		fakeprovider.Step{Body: chatBody("The arguments were cut off.")})

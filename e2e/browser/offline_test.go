@@ -48,8 +48,9 @@ func TestOfflineReload(t *testing.T) {
 // TestMemoryModeWithoutIndexedDB: a page where IndexedDB is unavailable runs in memory mode
 // with the storage error visible in the header and returned in tool results.
 func TestMemoryModeWithoutIndexedDB(t *testing.T) {
+	t.Parallel()
 	url := site(t)
-	tab := chromium.NewTab(t)
+	tab := chromium.NewIsolatedTab(t)
 	hide := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: `Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true});`,

@@ -15,6 +15,7 @@ import (
 // Enter is consumed — the dialog stays closed, focus is in the editor (not back on the
 // button), the file is unchanged. The same for Search: the caret lands on the hit's line.
 func TestPaletteEnterDoesNotReopen(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	orig := directCall(t, tab, "workspace.readFile", `{"path":"styles.css"}`)["source"].(string)
 	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#quick-open-button"))); err != nil {

@@ -63,6 +63,7 @@ func paletteWait(t *testing.T, tab *chromium.Tab, what, expr string) {
 // filters the paths, the arrows move the active option (aria-activedescendant), Enter opens
 // the file through workspace.openFile; Escape closes and gives focus back.
 func TestQuickOpenByKeyboard(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#prompt"))); err != nil {
 		t.Fatal(err)
@@ -121,6 +122,7 @@ func TestQuickOpenByKeyboard(t *testing.T) {
 // Enter opens the chosen hit without changing it and puts the caret on its line; the editor's
 // unsaved draft is searched in place of the stored file.
 func TestWorkspaceSearchByKeyboard(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	index := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
 	line := 0
@@ -197,6 +199,7 @@ func TestWorkspaceSearchByKeyboard(t *testing.T) {
 // TestDeepLinkFillsComposer: ?prompt= fills the composer, is removed from the address and
 // never runs; a prompt over 4,000 characters is refused with a visible notice.
 func TestDeepLinkFillsComposer(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "?prompt="+url.QueryEscape("Make it emerald")+"&keep=1")
 	rev := directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64)
 	paletteWait(t, tab, "composer filled", `document.querySelector("#prompt").value === "Make it emerald"`)

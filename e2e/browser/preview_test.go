@@ -24,6 +24,7 @@ func toolCall(t *testing.T, tab *chromium.Tab, name, args string) map[string]any
 // line says so, and a fixed app.js is acknowledged without reloading the page (the stuck
 // frame is replaced by a fresh iframe element).
 func TestPreviewInfiniteLoopRecovers(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
@@ -50,6 +51,7 @@ func TestPreviewInfiniteLoopRecovers(t *testing.T) {
 // TestPreviewRefreshReplacesFrame: Refresh (preview.refresh) remounts in a fresh iframe
 // element, so a stuck frame is never reused.
 func TestPreviewRefreshReplacesFrame(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	chromium.Eval[bool](tab, 5*time.Second, `(window.__f1 = document.querySelector("#preview-host iframe")) !== null`)
@@ -67,6 +69,7 @@ func TestPreviewRefreshReplacesFrame(t *testing.T) {
 // HTML file it renders instead (a warning in the diagnostics list), and the warning goes away
 // once index.html is back.
 func TestPreviewNamesFallbackEntry(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	directCall(t, tab, "workspace.createFile", `{"path":"x/other.html","source":""}`)
@@ -91,6 +94,7 @@ func TestPreviewNamesFallbackEntry(t *testing.T) {
 // TestPreviewLongErrorWraps: a long unbroken runtime error message wraps inside the preview
 // panel instead of overflowing it sideways.
 func TestPreviewLongErrorWraps(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
@@ -114,6 +118,7 @@ func TestPreviewLongErrorWraps(t *testing.T) {
 // nonce in a closure), and the ready it forges before throwing is ignored: the status shows
 // the runtime error, not an acknowledgement.
 func TestPreviewNonceHidden(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)

@@ -27,6 +27,7 @@ func waitRunDone(t *testing.T, tab *chromium.Tab) {
 }
 
 func TestHeroAndFeaturePromptsChangeThePreview(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, `Update the hero title to "Ship from context" with subtitle "Typed tools keep the preview honest."`)
 	approve(t, tab, "preview.updateHero")
@@ -44,6 +45,7 @@ func TestHeroAndFeaturePromptsChangeThePreview(t *testing.T) {
 }
 
 func TestErrorPromptsShowCodes(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, `Change missing.md from "old" to "new"`)
 	waitContains(t, tab, "#transcript", "[WORKSPACE_FILE_NOT_FOUND]")
@@ -67,6 +69,7 @@ func TestErrorPromptsShowCodes(t *testing.T) {
 // TestRuntimeErrorAlert: a preview that throws shows the runtime error alert; fixing the code
 // recovers.
 func TestRuntimeErrorAlert(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
 	resp := rpc(t, tab, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"app.js","source":"throw new Error(\"boom from the preview\");"},"_meta":{"source":"local","mode":"direct"}}}`)
@@ -90,8 +93,9 @@ func TestRuntimeErrorAlert(t *testing.T) {
 }
 
 func TestMobileLayoutHasNoHorizontalOverflow(t *testing.T) {
+	t.Parallel()
 	url := site(t)
-	tab := chromium.NewTab(t)
+	tab := chromium.NewIsolatedTab(t)
 	mobile := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true})
 		return chromedp.Void{}, err

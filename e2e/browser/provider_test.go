@@ -170,6 +170,7 @@ func transcriptText(t *testing.T, tab *chromium.Tab) string {
 // TestProviderRetryNotices: 503 (Retry-After 1) twice, then an answer. The retry notices are
 // in the chat while the run waits, the answer follows, three chat requests reached the fake.
 func TestProviderRetryNotices(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Status: 503, BodyFile: "error_503.json", Header: map[string]string{"Retry-After": "1"}},
 		fakeprovider.Step{Status: 503, BodyFile: "proxy_502.html"},
@@ -213,6 +214,7 @@ func originOfURL(raw string) string {
 // TestProvider401OffersSettings: a 401 is not retried (one request), the failed entry offers
 // "Open provider settings" (which opens the dialog) and "Use local agent & retry".
 func TestProvider401OffersSettings(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Status: 401, BodyFile: "error_401.json"})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
@@ -252,6 +254,7 @@ func TestProvider401OffersSettings(t *testing.T) {
 // TestProviderUseLocalAgentRetry: after a 403, "Use local agent & retry" runs the prompt once
 // through the local agent — no second provider request — and keeps the key.
 func TestProviderUseLocalAgentRetry(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Status: 403, Body: []byte(`{"error":{"code":403,"message":"This model is not available in your region"}}`)})
 	tab := openProviderStudio(t, nil)
@@ -278,6 +281,7 @@ func TestProviderUseLocalAgentRetry(t *testing.T) {
 // like to fetch) fails after the two retries with OPENROUTER_NETWORK_ERROR, and the entry
 // offers "Use local agent & retry" (no settings action: the settings are not the problem).
 func TestProviderUnreachableOffersLocalAgent(t *testing.T) {
+	t.Parallel()
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, "http://127.0.0.1:1/api/v1/chat/completions", testModel)
 	sendPrompt(t, tab, "Show workspace status")
@@ -300,6 +304,7 @@ func TestProviderUnreachableOffersLocalAgent(t *testing.T) {
 // preview_updateHero; each waits for its approval card; both change the preview; the tool
 // results go back to the model; the answer closes the run. The page's requests are audited.
 func TestProviderTwoTurnToolLoopWithApprovals(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Body: chatBody("", "call_theme_1", "preview_setTheme", `{"theme":"emerald"}`)},
 		fakeprovider.Step{Body: chatBody("", "call_hero_2", "preview_updateHero", `{"title":"Shipped by a model"}`)},
@@ -426,6 +431,7 @@ func auditKey(t *testing.T, tab *chromium.Tab, audit *netAudit, fake *fakeprovid
 // TestProviderCancelDuringBackoff: Escape during the retry backoff (Retry-After 4 s) cancels
 // the run: it is shown cancelled (not failed) and no further request is made.
 func TestProviderCancelDuringBackoff(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Status: 503, BodyFile: "error_503.json", Header: map[string]string{"Retry-After": "4"}},
 		fakeprovider.Step{Body: chatBody("must not be requested")})
@@ -455,6 +461,7 @@ func TestProviderCancelDuringBackoff(t *testing.T) {
 // TestProviderEscapeAtApproval: Escape while a model call waits for its approval denies it,
 // cancels the run (shown cancelled) and makes no further provider request; nothing changed.
 func TestProviderEscapeAtApproval(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Body: chatBody("", "call_theme_1", "preview_setTheme", `{"theme":"emerald"}`)},
 		fakeprovider.Step{Body: chatBody("must not be requested")})
@@ -483,6 +490,7 @@ func TestProviderEscapeAtApproval(t *testing.T) {
 // TestProviderCancelAbortsFetch: Cancel while the provider has not answered aborts the fetch
 // itself: the fake sees the connection close, and the run is shown cancelled.
 func TestProviderCancelAbortsFetch(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Hang: true})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
@@ -506,6 +514,7 @@ func TestProviderCancelAbortsFetch(t *testing.T) {
 // TestProviderModelCatalog: the catalog comes from the endpoint's models URL, shows only
 // tool-capable models, filters to free ones, and the zdr policy asks for the zdr variant.
 func TestProviderModelCatalog(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{Models: fakeprovider.Body("models.json")})
 	tab := openProviderStudio(t, nil)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open")),
@@ -571,6 +580,7 @@ func TestProviderModelCatalog(t *testing.T) {
 // TestProviderKeyStorage: the key is saved under context-action.openrouter.api-key; another
 // tab of the same origin changing or clearing it updates this tab through the storage event.
 func TestProviderKeyStorage(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
@@ -619,6 +629,7 @@ func TestProviderKeyStorage(t *testing.T) {
 // settings live in this tab's memory: the dialog says so, a prompt still reaches the provider
 // with the key, and a reload forgets them.
 func TestProviderBlockedStorageIsSessionOnly(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: chatBody("From memory settings.")})
 	block := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
@@ -650,6 +661,7 @@ func TestProviderBlockedStorageIsSessionOnly(t *testing.T) {
 // TestProviderFollowUpAndNewChat: a follow-up prompt continues the conversation; "New chat"
 // empties the transcript and the next request starts with the system message and the prompt.
 func TestProviderFollowUpAndNewChat(t *testing.T) {
+	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		fakeprovider.Step{Body: chatBody("First answer.")}, fakeprovider.Step{Body: chatBody("Second answer.")},
 		fakeprovider.Step{Body: chatBody("Fresh answer.")})
@@ -763,6 +775,7 @@ func corsTestServer(t *testing.T) *httptest.Server {
 // body round trip, error statuses as responses, AbortController on cancel and deadline,
 // refused origins sending nothing, network errors, redirects refused, the body bound.
 func TestFetchAdapterInChromium(t *testing.T) {
+	t.Parallel()
 	srv := corsTestServer(t)
 	bin := chromium.BuildTestWasm(t, repoRoot(), "./wasm/adapters/fetch")
 	out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v", "-fetch.base="+srv.URL)

@@ -16,6 +16,7 @@ import (
 func openIsolatedStudio(t *testing.T, query string) *chromium.Tab {
 	t.Helper()
 	tab := chromium.NewIsolatedTab(t)
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t)+query)); err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +76,7 @@ func countEntries(t *testing.T, tab *chromium.Tab, text string) int {
 // Retry); it re-inspects, runs the prompt again — which asks for approval again — and
 // succeeds.
 func TestRecoveryRevisionConflictPrompt(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	sendPrompt(t, tab, "Create conflict-notes.md")
 	waitApproval(t, tab, "workspace.createFile")
@@ -105,6 +107,7 @@ func TestRecoveryRevisionConflictPrompt(t *testing.T) {
 
 // TestRecoveryNonRetryablePrompt: WORKSPACE_FILE_NOT_FOUND is not retryable: no Retry.
 func TestRecoveryNonRetryablePrompt(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	sendPrompt(t, tab, `Change missing.md from "old" to "new"`)
 	labels := entryActions(t, tab, "[WORKSPACE_FILE_NOT_FOUND]")
@@ -123,6 +126,7 @@ func TestRecoveryNonRetryablePrompt(t *testing.T) {
 // with PREVIEW_RUNTIME_ERROR and details.applied; the entry offers Refresh preview and no
 // Retry, and Refresh preview refreshes without re-running the write.
 func TestRecoveryRefreshPreview(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	directCall(t, tab, "workspace.openFile", `{"path":"app.js"}`)
 	waitText(t, tab, "#editor-path", "app.js")
@@ -170,6 +174,7 @@ func waitEntryCount(t *testing.T, tab *chromium.Tab, text string, n int) {
 // TestBrowserPackageUnitsInChromium runs wasm/cmd/browser's own Go tests (recovery mapping,
 // quick-open ranking, search previews, the bounded line diff) compiled for GOOS=js in a page.
 func TestBrowserPackageUnitsInChromium(t *testing.T) {
+	t.Parallel()
 	bin := chromium.BuildTestWasm(t, repoRoot(), "./wasm/cmd/browser")
 	out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v")
 	if code != 0 || !strings.Contains(out, "\nPASS") || strings.Contains(out, "--- FAIL") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,7 +13,27 @@ import (
 	"github.com/webcoding/studio/e2e/chromium"
 )
 
-const loadTimeout = 30 * time.Second
+// loadTimeout bounds a page load (studio Ready and the first preview ack) and the waits of
+// the helpers. 60 s: on two cores shared with other work (load average 30–50) a single start
+// measured 10–40 s; a studio that never starts still fails.
+const loadTimeout = 60 * time.Second
+
+// bootSlots bounds how many studio pages start at once. A start (wasm compile, the core's
+// init and hydration, the first preview mount in a new process) is the CPU-heavy part of a
+// test; with parallel tabs, four starting together on two loaded cores each took longer than
+// loadTimeout. Tests queue for a slot before they navigate, so the wait is not counted
+// against loadTimeout, and release it once the studio is ready.
+var bootSlots = make(chan struct{}, 2)
+
+// bootSlot takes a start slot and returns its release (idempotent; also run at cleanup).
+func bootSlot(t testing.TB) (release func()) {
+	t.Helper()
+	bootSlots <- struct{}{}
+	var once sync.Once
+	release = func() { once.Do(func() { <-bootSlots }) }
+	t.Cleanup(release)
+	return release
+}
 
 // openStudio opens the studio in a fresh tab of its own browser context (fresh IndexedDB,
 // localStorage, service worker and locks, so no test sees another's workspace) and waits for
@@ -34,6 +55,7 @@ func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	} else {
 		tab = chromium.NewTabIn(t, profile)
 	}
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +95,7 @@ func noConsoleErrors(t *testing.T, tab *chromium.Tab) {
 }
 
 func TestFirstLoad(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	waitContains(t, tab, "#tools-count", "tools/list · 23")
 	noConsoleErrors(t, tab)
@@ -142,6 +165,7 @@ func waitApproval(t *testing.T, tab *chromium.Tab, tool string) {
 }
 
 func TestEmeraldApproved(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	// Start from another theme (the profile is shared by the tests of this binary).
 	before := int(directCall(t, tab, "preview.setTheme", `{"theme":"violet"}`)["revision"].(float64))
@@ -166,6 +190,7 @@ func TestEmeraldApproved(t *testing.T) {
 }
 
 func TestEscapeCancelsPendingApproval(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := ackedRevision(t, tab)
 	accent, err := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
@@ -193,8 +218,9 @@ func TestEscapeCancelsPendingApproval(t *testing.T) {
 }
 
 func TestReloadRestoresFromIndexedDB(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
-	waitContains(t, tab, "#storage-mode", "IndexedDB")
+	waitContains(t, tab, "#storage-mode", "Saved in this browser")
 	marker := fmt.Sprintf("# reload marker %d", time.Now().UnixNano())
 	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":`+jsString(marker)+`}`)
 	directCall(t, tab, "workspace.openFile", `{"path":"README.md"}`)
@@ -227,6 +253,7 @@ func TestReloadRestoresFromIndexedDB(t *testing.T) {
 // one for the right nonce but another revision; both are ignored, and the real ready is
 // accepted.
 func TestForgedAcksIgnored(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
 	forger := `

@@ -38,6 +38,7 @@ func workspaceFiles(t *testing.T, tab *chromium.Tab) string {
 // (closing the active tab opens its neighbour); a dirty file's tab is marked; a reload
 // restores the tabs (sessionStorage).
 func TestEditorTabs(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
 	extra := "tabs-" + stamp + ".md"

@@ -9,6 +9,7 @@ import (
 // untraced workspace/files read, so the card adds no workspace.readFile row per file (the
 // trace used to show one local · direct readFile row for each of the seed's files).
 func TestApprovalDiffAddsNoTraceRows(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	sendPrompt(t, tab, "Make it emerald")
 	waitApproval(t, tab, "preview.setTheme")

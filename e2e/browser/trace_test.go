@@ -66,6 +66,7 @@ func waitTraceRow(t *testing.T, tab *chromium.Tab, sel string) {
 // whose bracketed calls (getStatus, setTheme) have their own unique trace ids; the tools/list
 // discovery row says "23 tools available".
 func TestTracePromptRunBracket(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	directCall(t, tab, "preview.setTheme", `{"theme":"violet"}`)
 	sendPrompt(t, tab, "Make it emerald")
@@ -121,6 +122,7 @@ func TestTracePromptRunBracket(t *testing.T) {
 // TestTraceCancelledRun: Escape during the approval ends the run; its agent.request row is
 // cancelled and none of its mutations completed.
 func TestTraceCancelledRun(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	sendPrompt(t, tab, "Make it amber")
 	waitApproval(t, tab, "preview.setTheme")
@@ -179,6 +181,7 @@ const plantedKey = "sk-or-v1-PLANTED-trace-key-5f2c9a"
 // search/replace text are traced, and the expanded rows, the copied export and the downloaded
 // export contain none of the seed's sources, the search/replace text or the key.
 func TestTraceExportHasNoSecrets(t *testing.T) {
+	t.Parallel()
 	srv := providerFailServer(t)
 	u := site(t)
 	tab := chromium.NewIsolatedTab(t)
@@ -317,6 +320,7 @@ func assertNoSecrets(t *testing.T, where, text string, secrets []string) {
 // the trace at ≤ 256 rows, the Recent view at 8 rows, and the page responsive; the render time
 // of the panel with all rows is logged.
 func TestTraceBoundedUnderQuickCalls(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	for round := 0; round < 3; round++ {
 		n, err := chromium.Eval[int](tab, loadTimeout, `(async () => {
@@ -363,6 +367,7 @@ func TestTraceBoundedUnderQuickCalls(t *testing.T) {
 // TestInspectorKeyboard: the inspector tabs move with the arrow keys (roving tabindex, the
 // panel follows) and Enter on a focused trace row expands it.
 func TestInspectorKeyboard(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	directCall(t, tab, "workspace.listFiles", `{}`)
 	if err := tab.Do(10*time.Second, chromedp.Focus(chromedp.CSS("#inspector-tab-trace")), chromedp.KeyEvent(kb.ArrowRight)); err != nil {

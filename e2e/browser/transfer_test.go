@@ -89,6 +89,7 @@ func trStudio(t *testing.T) (*chromium.Tab, *trDownloads) {
 		_, err = chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: trBlobTypes})
 		return err
 	})
+	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, setup, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +222,7 @@ func TestDownloadFileTextAndAsset(t *testing.T) {
 // DOM.setFileInputFiles) → the files are in the tree, the preview shows the image, and one
 // Undo removes them all.
 func TestUploadFilesInputUndo(t *testing.T) {
+	t.Parallel()
 	tab, _ := trStudio(t)
 	dir := t.TempDir()
 	pngPath, pngBytes := trPNG(t, dir, "photo.png", 7, 4)
@@ -276,6 +278,7 @@ func TestUploadFilesInputUndo(t *testing.T) {
 // TestUploadRefusedFilesKeepOthers: an oversize asset, a hidden file and a binary .txt are
 // each reported with their reason; the good file lands.
 func TestUploadRefusedFilesKeepOthers(t *testing.T) {
+	t.Parallel()
 	tab, _ := trStudio(t)
 	dir := t.TempDir()
 	huge := trWriteFile(t, dir, "huge.png", make([]byte, 4<<20+1))
@@ -478,6 +481,7 @@ func TestExportWorksOffline(t *testing.T) {
 // base64 and the core intact (its bytes come back from workspace/archive); the time from
 // choosing the file to the chat's report is logged.
 func TestUploadLargeAsset(t *testing.T) {
+	t.Parallel()
 	tab, _ := trStudio(t)
 	data := make([]byte, 4<<20-1)
 	for i := range data {
@@ -499,6 +503,7 @@ func TestUploadLargeAsset(t *testing.T) {
 // TestDropFilesOnExplorer: files dropped onto the explorer are uploaded like chosen ones; a
 // drop without files (text) is left alone.
 func TestDropFilesOnExplorer(t *testing.T) {
+	t.Parallel()
 	tab, _ := trStudio(t)
 	before := trPaths(t, tab)
 	ok, err := chromium.Eval[bool](tab, 5*time.Second, `(() => {
@@ -532,6 +537,7 @@ func TestDropFilesOnExplorer(t *testing.T) {
 // page before any read, typed ([WORKSPACE_SOURCE_LIMIT], the real count, the limit, the
 // method named at most once) and the workspace is unchanged.
 func TestUploadSaysReplacedAndRefusesOverLimit(t *testing.T) {
+	t.Parallel()
 	tab, _ := trStudio(t)
 	dir := t.TempDir()
 	idx := trWriteFile(t, dir, "index.html", []byte("<!doctype html><h1>replaced by upload</h1>"))
@@ -564,6 +570,7 @@ func TestUploadSaysReplacedAndRefusesOverLimit(t *testing.T) {
 // TestFaviconIsInline: the page declares its icon inline (a data: SVG link), so the browser
 // never requests /favicon.ico (a 404 console error on every load before); the icon decodes.
 func TestFaviconIsInline(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ok, err := chromium.Eval[bool](tab, 10*time.Second, `(async () => {
 		const l = document.querySelector('link[rel="icon"]');

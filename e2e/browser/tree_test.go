@@ -57,6 +57,7 @@ func waitTrue(t *testing.T, tab *chromium.Tab, what, expr string) {
 // re-render), opens a file with Enter through workspace.openFile, and reaches the focused
 // row's actions with Tab; a written file shows its dirty marker.
 func TestExplorerTree(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	stamp := strconv.FormatInt(time.Now().UnixNano(), 36)
 	top := "tree" + stamp

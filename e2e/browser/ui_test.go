@@ -16,6 +16,7 @@ func readREADME(t *testing.T, tab *chromium.Tab) string {
 
 // TestUndoRedoShortcuts: Ctrl+Z / Ctrl+Shift+Z outside text fields run workspace.undo/redo.
 func TestUndoRedoShortcuts(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	before := readREADME(t, tab)
 	marker := before + "\nundo marker " + time.Now().Format(time.RFC3339Nano)
@@ -39,11 +40,12 @@ func TestUndoRedoShortcuts(t *testing.T) {
 // TestRecipesExportAndPersistence: the 14 recipes are shown and run through agent/run; Export
 // downloads the standalone HTML; the studio asked for persistent storage and shows the answer.
 func TestRecipesExportAndPersistence(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#recipes button").length`); n != 14 {
 		t.Errorf("%d recipe buttons, want 14", n)
 	}
-	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show workspace status"]`))); err != nil {
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#recipes-menu > summary`)), chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show workspace status"]`))); err != nil {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#transcript", "Show workspace status")
@@ -60,6 +62,7 @@ func TestRecipesExportAndPersistence(t *testing.T) {
 // TestTypingWritesThroughTheRegistry: typing in the editor is written by workspace.writeFile
 // after the idle delay and the preview acknowledges the new revision.
 func TestTypingWritesThroughTheRegistry(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Open index.html"]`))); err != nil {
 		t.Fatal(err)
@@ -90,9 +93,10 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 // TestSecondTabIsReadOnly: a second tab on the same workspace (Web Locks) shows a read-only
 // notice and never overwrites the first tab's stored workspace.
 func TestSecondTabIsReadOnly(t *testing.T) {
+	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	first := openStudioIn(t, profile)
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := readREADME(t, first)
 
 	second := chromium.NewTabIn(t, profile)
@@ -105,7 +109,7 @@ func TestSecondTabIsReadOnly(t *testing.T) {
 	directCall(t, second, "workspace.writeFile", `{"path":"README.md","source":"written by the second tab"}`)
 
 	// The first tab still writes to IndexedDB, and what is stored is its README.
-	waitContains(t, first, "#storage-mode", "IndexedDB")
+	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	if n, _ := chromium.Eval[bool](first, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !n {
 		t.Error("the first tab shows the read-only notice")
 	}

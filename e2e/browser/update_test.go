@@ -42,6 +42,7 @@ func copyDir(t *testing.T, src, dst string) {
 // TestNewVersionAnnounced: a page open on one deployment learns about the next one (the new
 // service worker takes over) and offers "Reload studio", which loads the new build.
 func TestNewVersionAnnounced(t *testing.T) {
+	t.Parallel()
 	site(t) // the shared build provides the compiled core
 	src := filepath.Join(t.TempDir(), "site")
 	copyDir(t, filepath.Join(repoRoot(), "site"), src)

@@ -234,6 +234,15 @@ func TestScreenshots(t *testing.T) {
 		}
 	})
 
+	t.Run("laptop", func(t *testing.T) {
+		tab := open(t, url, 1280, 800, false)
+		checkNoHorizontalOverflow(t, tab, "1280x800 first load", 1280)
+		capture(t, tab, dir, "studio-1280x800.png", 1280, 800)
+		if errs := tab.Errors(); len(errs) > 0 {
+			t.Errorf("console errors: %v", errs)
+		}
+	})
+
 	t.Run("mobile", func(t *testing.T) {
 		tab := open(t, url, 390, 844, true)
 		checkNoHorizontalOverflow(t, tab, "mobile first load", 390)

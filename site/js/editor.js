@@ -88,7 +88,9 @@ export function createEditor(host) {
         keymap.of([...searchKeymap, ...historyKeymap, ...defaultKeymap, indentWithTab]),
         lang.of(languageFor(language, path)),
         ro.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
-        label.of(EditorView.contentAttributes.of({ "aria-label": path ? "Edit " + path : "Editor" })),
+        // CodeMirror's Tab indents (indentWithTab); Escape then Tab moves focus on, as
+        // CodeMirror recommends saying: #editor-hint shows it while the editor has focus.
+        label.of(EditorView.contentAttributes.of({ "aria-label": path ? "Edit " + path : "Editor", "aria-describedby": "editor-hint" })),
         theme, listener,
       ],
     });

@@ -161,7 +161,8 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
 	}
-	for name, m := range e.diffMethods() { // workspace/diffCall, /diffCheckpoint (diff_ops.go)
+	methods[MethodPageView] = e.pageViewMethod() // the page's untraced refresh read (page_view.go)
+	for name, m := range e.diffMethods() {       // workspace/diffCall, /diffCheckpoint (diff_ops.go)
 		methods[name] = m
 	}
 	// workspace/archive, workspace/upload (transfer.go)

@@ -16,7 +16,7 @@ import (
 const (
 	MaxRows        = 256       // rows a Trace keeps (oldest finished rows dropped first)
 	MaxBytes       = 512 << 10 // bytes a Trace keeps (see Row.size)
-	RecentRows     = 8         // rows shown by "Recent"
+	RecentRows     = 8         // newest rows shown by "Recent" (plus the latest prompt run, see Filter)
 	MaxDetailBytes = 2048      // UTF-8 bytes of ArgumentsText and of ResultText, each
 	MaxExportBytes = 8 << 10   // UTF-8 bytes of an Export
 	RowOverhead    = 160       // bytes counted per row besides its strings
@@ -443,7 +443,11 @@ func (t *Trace) Discovery(n int, at time.Time, d time.Duration) string {
 type Filter struct {
 	BySession bool   // keep only the rows whose SessionID is Session ("" = direct calls)
 	Session   string // see BySession
-	Recent    int    // > 0: only the newest Recent rows
+	// Recent > 0: only the newest Recent rows plus the whole latest prompt run — its
+	// agent.request row and every row whose ParentID is that row — even when the run began
+	// earlier (issue 15: the default view shows the agent's work, not only what came after
+	// it). So the selection holds at most Recent rows plus one run's rows.
+	Recent int
 }
 
 // SelectorFilter decodes a session selector value (View.Session): "" every session, "-"
@@ -476,7 +480,31 @@ func (t *Trace) rowsLocked(f Filter) []Row {
 		out = append(out, c)
 	}
 	if f.Recent > 0 && len(out) > f.Recent {
-		out = out[len(out)-f.Recent:]
+		out = Recent(out, f.Recent)
+	}
+	return out
+}
+
+// Recent is the "Recent" selection of rows (oldest first): the newest n rows plus the latest
+// agent row (a prompt run) with its child rows, in their original order. rows itself is
+// returned when it holds n rows or fewer.
+func Recent(rows []Row, n int) []Row {
+	if len(rows) <= n {
+		return rows
+	}
+	cut := len(rows) - n
+	run := ""
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Kind == KindAgent {
+			run = rows[i].TraceID
+			break
+		}
+	}
+	out := make([]Row, 0, n+8)
+	for i, r := range rows {
+		if i >= cut || (run != "" && (r.TraceID == run || r.ParentID == run)) {
+			out = append(out, r)
+		}
 	}
 	return out
 }

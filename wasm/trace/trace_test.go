@@ -275,3 +275,41 @@ func TestExportIsMetadataOnly(t *testing.T) {
 		t.Fatalf("small export %+v %v", d2, err)
 	}
 }
+
+// TestRecentKeepsLatestRun: after a prompt run of 12 calls and 20 direct calls, Recent shows
+// the newest RecentRows rows plus the whole run (its agent row and all 12 calls), in order;
+// an earlier run is not kept.
+func TestRecentKeepsLatestRun(t *testing.T) {
+	tr := New(Options{})
+	old := promptRun(tr, "agent-request-1", 2)
+	run := promptRun(tr, "agent-request-2", 12)
+	for i := 0; i < 20; i++ {
+		e := started("workspace.createFile", "d"+strconv.Itoa(i), "", "direct", `{"path":"x.js"}`)
+		tr.Observe(e)
+		tr.Observe(ok(e, `{}`, 1))
+	}
+	got := tr.Rows(Filter{Recent: RecentRows})
+	agent, calls, direct := 0, 0, 0
+	for i, r := range got {
+		switch {
+		case r.TraceID == old || r.ParentID == old:
+			t.Fatalf("the earlier run's row %+v is shown", r)
+		case r.TraceID == run:
+			agent++
+			if i != 0 {
+				t.Fatalf("the run's row is at %d, want first", i)
+			}
+		case r.ParentID == run:
+			calls++
+		default:
+			direct++
+		}
+	}
+	if agent != 1 || calls != 12 || direct != RecentRows || len(got) != 1+12+RecentRows {
+		t.Fatalf("recent: agent %d, calls %d, direct %d (len %d)", agent, calls, direct, len(got))
+	}
+	// With fewer rows than RecentRows after nothing else, the selection is everything.
+	if small := Recent(got[:3], RecentRows); len(small) != 3 {
+		t.Fatalf("short list cut to %d", len(small))
+	}
+}

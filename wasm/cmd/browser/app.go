@@ -421,53 +421,54 @@ func (a *app) refreshLoop() {
 	}
 }
 
-// reload reads the file list and the active file through the registry.
+// reload re-reads what the page shows (file list, status, the active file's text) in one
+// untraced studio.MethodPageView read: the page's own refreshes add no trace rows (issue 15).
 func (a *app) reload(ctx context.Context) {
-	var list struct {
-		ActivePath   string    `json:"activePath"`
-		Revision     int64     `json:"revision"`
-		Files        []fileRow `json:"files"`
-		StorageMode  string    `json:"storageMode"`
-		StorageError string    `json:"storageError"`
+	a.mu.Lock()
+	knownPath, knownRev := a.st.sourcePath, a.st.sourceRev
+	a.mu.Unlock()
+	var view struct {
+		Status struct {
+			RootName     string `json:"rootName"`
+			ActivePath   string `json:"activePath"`
+			Revision     int64  `json:"revision"`
+			StorageMode  string `json:"storageMode"`
+			StorageError string `json:"storageError"`
+			History      struct {
+				CanUndo bool `json:"canUndo"`
+				CanRedo bool `json:"canRedo"`
+			} `json:"history"`
+		} `json:"status"`
+		Files  []fileRow `json:"files"`
+		Source *string   `json:"source"`
 	}
-	if err := a.tool(ctx, "workspace.listFiles", nil, &list); err != nil {
-		a.log(2, "listFiles: "+err.Error())
+	params := map[string]any{"knownPath": knownPath, "knownRevision": knownRev}
+	if err := a.rpc(ctx, "", studio.MethodPageView, params, &view); err != nil {
+		a.log(2, "page view: "+err.Error())
 		return
 	}
-	var status struct {
-		RootName string `json:"rootName"`
-		History  struct {
-			CanUndo bool `json:"canUndo"`
-			CanRedo bool `json:"canRedo"`
-		} `json:"history"`
-	}
-	if a.tool(ctx, "workspace.getStatus", nil, &status) == nil {
-		setHistoryState(status.History.CanUndo, status.History.CanRedo) // undo_redo_buttons.go
-	}
+	st := view.Status
+	setHistoryState(st.History.CanUndo, st.History.CanRedo) // undo_redo_buttons.go
 	a.mu.Lock()
-	needSource := list.ActivePath != "" && (list.ActivePath != a.st.sourcePath || list.Revision != a.st.sourceRev)
-	a.st.activePath, a.st.revision, a.st.files = list.ActivePath, list.Revision, list.Files
-	a.st.storageMode, a.st.storageError, a.st.rootName = list.StorageMode, list.StorageError, status.RootName
-	a.mu.Unlock()
-	if needSource {
-		src := ""
-		for _, f := range list.Files {
-			if f.Path == list.ActivePath && f.Kind == "asset" {
-				src = "(binary asset: " + strconv.Itoa(f.Size) + " bytes)"
+	a.st.activePath, a.st.revision, a.st.files = st.ActivePath, st.Revision, view.Files
+	a.st.storageMode, a.st.storageError, a.st.rootName = st.StorageMode, st.StorageError, st.RootName
+	if st.ActivePath != "" && (st.ActivePath != a.st.sourcePath || st.Revision != a.st.sourceRev) {
+		src, known := "", view.Source != nil
+		if known {
+			src = *view.Source
+		}
+		for _, f := range view.Files {
+			if f.Path == st.ActivePath && f.Kind == "asset" {
+				src, known = "(binary asset: "+strconv.Itoa(f.Size)+" bytes)", true
 			}
 		}
-		if src == "" {
-			var rf struct {
-				Source string `json:"source"`
-			}
-			if err := a.tool(ctx, "workspace.readFile", map[string]any{"path": list.ActivePath}, &rf); err == nil {
-				src = rf.Source
-			}
+		// No source: the read was for the text the page already showed when it asked (a
+		// concurrent reload has moved on since); keep what is shown.
+		if known {
+			a.st.source, a.st.sourcePath, a.st.sourceRev = src, st.ActivePath, st.Revision
 		}
-		a.mu.Lock()
-		a.st.source, a.st.sourcePath, a.st.sourceRev = src, list.ActivePath, list.Revision
-		a.mu.Unlock()
 	}
+	a.mu.Unlock()
 	a.markDirty()
 }
 

@@ -116,6 +116,9 @@ func (a *app) dialogConfirmed(p pendingDialog, value string) {
 	switch p.kind {
 	case dialogNewFile:
 		err = a.tool(ctx, "workspace.createFile", map[string]any{"path": value, "source": ""}, nil)
+		if err == nil {
+			setPendingTreeFocus(fileID(value)) // the new file gets focus (issue 15; tree.go)
+		}
 	case dialogRename:
 		err = a.tool(ctx, "workspace.renameFile", map[string]any{"fromPath": p.path, "toPath": value}, nil)
 		if err == nil {

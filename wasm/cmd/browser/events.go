@@ -4,13 +4,14 @@ package main
 
 import (
 	"context"
-	"github.com/webcoding/studio/wasm/transfer"
 	"strconv"
 	"strings"
 	"syscall/js"
 	"time"
 
+	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/transfer"
 )
 
 // draftDelay is the idle time after the last keystroke before the editor's draft is written
@@ -102,14 +103,20 @@ func (a *app) bindDOM() {
 		}
 		switch {
 		case key == "Escape" && a.isFullscreen():
-			// Escape leaves the full-screen preview first.
+			// Escape leaves the full-screen preview first (in the browser's full screen the
+			// browser itself handles Escape, also with focus inside the preview frame; this
+			// covers the in-page fallback).
 			ev.Call("preventDefault")
 			jsbridge.Go("fullscreen", func() { a.setFullscreen(false) })
 		case key == "Escape":
+			// Escape cancels a run only from the chat or an approval card (issue 15): in the
+			// editor it is CodeMirror's (close search, leave the Tab trap), never a cancel.
+			t := ev.Get("target")
+			inChat := t.Type() == js.TypeObject && t.Get("closest").Type() == js.TypeFunction && !t.Call("closest", ".chat").IsNull()
 			a.mu.Lock()
 			busy := (a.st.running != "" || len(a.st.approvals) > 0) && a.dialog == nil
 			a.mu.Unlock()
-			if busy {
+			if busy && inChat {
 				ev.Call("preventDefault")
 				jsbridge.Go("cancel", a.cancelRun)
 			}
@@ -131,6 +138,7 @@ func (a *app) bindDOM() {
 		return nil
 	})
 	a.bindEditor()
+	a.bindFullscreen()
 	for _, f := range features {
 		if f.bind != nil {
 			f.bind(a)
@@ -423,18 +431,57 @@ func (a *app) isFullscreen() bool {
 	return a.fullscreen
 }
 
-// setFullscreen shows the preview panel over the whole window (or back in the layout).
+// setFullscreen shows the preview panel full screen (or back in the layout). It uses the
+// browser's Fullscreen API (issue 15), so Escape leaves it even after a click inside the
+// preview frame (the bridge never intercepts keys); where the API is missing or refuses, the
+// panel covers the window instead and the page's Escape handler leaves it. Leaving the
+// browser's full screen any other way (Escape, F11) calls this with on = false through the
+// fullscreenchange listener (bindFullscreen).
 func (a *app) setFullscreen(on bool) {
 	a.mu.Lock()
+	changed := a.fullscreen != on
 	a.fullscreen = on
 	a.mu.Unlock()
 	doc := js.Global().Get("document")
-	if p := doc.Call("getElementById", "preview-panel"); !p.IsNull() {
+	p := doc.Call("getElementById", "preview-panel")
+	if !p.IsNull() {
 		p.Get("classList").Call("toggle", "fullscreen", on)
+		fsEl := doc.Get("fullscreenElement")
+		switch {
+		case on && changed && p.Get("requestFullscreen").Type() == js.TypeFunction && (fsEl.IsNull() || fsEl.IsUndefined()):
+			// A refusal (no user activation left, a policy) keeps the in-page fallback.
+			if pr, err := safejs.Safe(p).Call("requestFullscreen"); err == nil {
+				awaitQuietly(safejs.Unsafe(pr))
+			}
+		case !on && !fsEl.IsNull() && !fsEl.IsUndefined() && doc.Get("exitFullscreen").Type() == js.TypeFunction:
+			if pr, err := safejs.Safe(doc).Call("exitFullscreen"); err == nil {
+				awaitQuietly(safejs.Unsafe(pr))
+			}
+		}
 	}
 	applyFullscreenInert(on) // focus.go: Tab stays inside the full-screen panel
 	if b := doc.Call("getElementById", "fullscreen-toggle"); !b.IsNull() {
 		b.Call("setAttribute", "aria-pressed", map[bool]string{true: "true", false: "false"}[on])
 		b.Set("textContent", map[bool]string{true: "Exit full screen", false: "Full screen"}[on])
 	}
+}
+
+// awaitQuietly waits (at most 2 s) for a Fullscreen API Promise so a refusal is handled, not
+// an unhandled rejection in the console. Callers run on a goroutine.
+func awaitQuietly(p js.Value) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = jsbridge.Await(ctx, p)
+}
+
+// bindFullscreen follows the browser's full screen: leaving it by Escape (handled by the
+// browser, also with focus inside the preview frame) or F11 restores the layout.
+func (a *app) bindFullscreen() {
+	doc := js.Global().Get("document")
+	on(doc, "fullscreenchange", func(js.Value, []js.Value) any {
+		if doc.Get("fullscreenElement").IsNull() && a.isFullscreen() {
+			jsbridge.Go("fullscreen.exit", func() { a.setFullscreen(false) })
+		}
+		return nil
+	})
 }

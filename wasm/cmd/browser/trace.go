@@ -23,7 +23,7 @@ import (
 //
 //   - a row is a button with aria-expanded (data-action trace-toggle): Enter or a click
 //     shows its bounded, redacted arguments and result;
-//   - "Show all (N)" / "Recent (8)" (aria-label Show all / Show recent execution trace);
+//   - "Show all (N)" / "Recent" (the newest 8 rows and the latest prompt run; aria-label Show all / Show recent execution trace);
 //   - a session selector (#trace-session) when the rows span two sessions or more;
 //   - Clear (disabled while a call runs; only the trace is cleared);
 //   - Copy / Download: the metadata-only export (wasm/trace Export, ≤ 8 KiB) of the rows
@@ -105,8 +105,8 @@ func traceRender(a *app) {
 	}
 	all := m.Rows(trace.SelectorFilter(session))
 	rows := all
-	if !showAll && len(rows) > trace.RecentRows {
-		rows = rows[len(rows)-trace.RecentRows:]
+	if !showAll {
+		rows = trace.Recent(rows, trace.RecentRows) // the newest rows and the latest prompt run
 	}
 	sessions := m.Sessions()
 	if len(sessions) < 2 && session != "" { // the selected session is gone (Clear): show everything

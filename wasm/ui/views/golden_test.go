@@ -214,3 +214,14 @@ func BenchmarkTraceRender(b *testing.B) {
 		})
 	}
 }
+
+// TestNoBadgeForStatesThatNeverExisted: with no folder ever linked the folder info is empty
+// (no "disconnected" badge); a folder linked before and now unlinked keeps its badge.
+func TestNoBadgeForStatesThatNeverExisted(t *testing.T) {
+	if got := string(FolderInfoHTML(Folder{})); got != "" {
+		t.Errorf("no folder ever linked: %q, want nothing", got)
+	}
+	if got := string(FolderInfoHTML(Folder{Name: "proj"})); !strings.Contains(got, ">disconnected<") {
+		t.Errorf("a folder linked before: %q, want the disconnected badge", got)
+	}
+}

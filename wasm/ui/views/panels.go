@@ -317,11 +317,13 @@ func FolderInfoHTML(f Folder) HTML {
 		b.Elem("span", "Folder lost (moved, renamed or deleted): changes are not written to any folder", A("class", "folder-sync unsaved"),
 			A("id", "folder-sync"), A("role", "status"))
 	default:
+		// A "disconnected" badge only for a folder that was linked before: nothing to say
+		// when no folder was ever linked (issue 15: badges only for states that exist).
 		if f.Name != "" {
 			b.Elem("span", "📁 "+f.Name, A("class", "folder-name"), A("id", "folder-name"))
 			b.Text(" ")
+			b.Elem("span", "disconnected", A("class", "folder-permission perm-disconnected"), A("id", "folder-permission"), A("aria-label", "Folder permission"))
 		}
-		b.Elem("span", "disconnected", A("class", "folder-permission perm-disconnected"), A("id", "folder-permission"), A("aria-label", "Folder permission"))
 	}
 	return b.HTML()
 }
@@ -422,8 +424,9 @@ func TraceToolbarHTML(v TraceView) HTML {
 	b.Elem("button", "Download", A("type", "button"), A("id", "trace-download"), A("data-action", "trace-download"), A("aria-label", "Download execution trace export"))
 	b.Text(" ")
 	if v.ShowAll {
-		b.Elem("button", "Recent ("+strconv.Itoa(trace.RecentRows)+")", A("type", "button"), A("id", "trace-show"),
-			A("data-action", "trace-recent"), A("aria-label", "Show recent execution trace"))
+		b.Elem("button", "Recent", A("type", "button"), A("id", "trace-show"),
+			A("data-action", "trace-recent"), A("aria-label", "Show recent execution trace"),
+			A("title", "The newest "+strconv.Itoa(trace.RecentRows)+" rows and the latest prompt run"))
 	} else {
 		b.Elem("button", "Show all ("+strconv.Itoa(v.Total)+")", A("type", "button"), A("id", "trace-show"),
 			A("data-action", "trace-all"), A("aria-label", "Show all execution trace"))

@@ -15,16 +15,19 @@ type Status struct {
 	Revision int64
 }
 
-// StatusHTML is #studio-status: the status text and, once ready, the tool count and revision.
+// StatusHTML is #studio-status: the status in plain words ("Ready"); once ready the protocol
+// detail (tool count, revision) is its tooltip, also kept in hidden #tools-count and
+// #status-revision for scripts (issue 15: status in plain words, detail in a tooltip).
 func StatusHTML(s Status) HTML {
 	var b Builder
-	b.Elem("span", s.Text, A("id", "status-text"))
-	if s.Ready {
-		b.Text(" · ")
-		b.Elem("span", "tools/list · "+strconv.Itoa(s.Tools), A("id", "tools-count"))
-		b.Text(" · ")
-		b.Elem("span", "revision "+strconv.FormatInt(s.Revision, 10), A("id", "status-revision"))
+	if !s.Ready {
+		b.Elem("span", s.Text, A("id", "status-text"))
+		return b.HTML()
 	}
+	tools, rev := "tools/list · "+strconv.Itoa(s.Tools), "revision "+strconv.FormatInt(s.Revision, 10)
+	b.Elem("span", s.Text, A("id", "status-text"), A("title", tools+" · "+rev))
+	b.Elem("span", tools, A("id", "tools-count"), Flag("hidden", true))
+	b.Elem("span", rev, A("id", "status-revision"), Flag("hidden", true))
 	return b.HTML()
 }
 
@@ -34,7 +37,7 @@ func StorageHTML(mode, storageErr string) HTML {
 	var b Builder
 	switch mode {
 	case "indexed-db":
-		b.Text("Saved in this browser (IndexedDB)")
+		b.Elem("span", "Saved in this browser", A("title", "Stored in this browser's IndexedDB"))
 	case "memory":
 		b.Text("Memory only — not saved")
 		if storageErr != "" {
