@@ -159,7 +159,9 @@ func (r *Repository) Load(ctx context.Context) (s workspace.Snapshot, err error)
 	return s, nil
 }
 
-// SaveSnapshot replaces every stored file and the metadata in one transaction.
+// SaveSnapshot replaces every stored file and the metadata in one transaction. Like
+// SaveChanges it refuses, writing nothing, with a *workspace.StaleWriteError when the stored
+// revision is newer than s.Revision (read in the same transaction).
 func (r *Repository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) (err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -167,6 +169,20 @@ func (r *Repository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) (er
 	t, ws, fs, err := r.txn(ctx, idb.TransactionReadWrite)
 	if err != nil {
 		return err
+	}
+	req, err := ws.Get(js.ValueOf(metaKey))
+	if err != nil {
+		return abort(t, "save snapshot", err)
+	}
+	mv, err := req.Await(ctx)
+	if err != nil {
+		return abort(t, "save snapshot", err)
+	}
+	if mv.Type() == js.TypeObject {
+		if stored, _ := decodeMeta(mv); stored.Revision > s.Revision { // never write a state older than the stored one
+			_ = t.Abort()
+			return &workspace.StaleWriteError{Stored: stored.Revision, Writing: s.Revision}
+		}
 	}
 	if _, err := fs.Clear(); err != nil {
 		return abort(t, "save snapshot", err)
@@ -188,7 +204,8 @@ func (r *Repository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) (er
 }
 
 // SaveChanges writes meta, upserts put and removes del in one transaction. New paths are
-// appended to the stored order; removed paths leave it.
+// appended to the stored order; removed paths leave it. A stored revision newer than
+// meta.Revision refuses the write (*workspace.StaleWriteError), nothing written.
 func (r *Repository) SaveChanges(ctx context.Context, meta workspace.Metadata, put []*workspace.File, del []string) (err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -207,7 +224,12 @@ func (r *Repository) SaveChanges(ctx context.Context, meta workspace.Metadata, p
 	}
 	var order []string
 	if mv.Type() == js.TypeObject {
-		_, order = decodeMeta(mv)
+		var stored workspace.Metadata
+		stored, order = decodeMeta(mv)
+		if stored.Revision > meta.Revision { // never write a state older than the stored one
+			_ = t.Abort()
+			return &workspace.StaleWriteError{Stored: stored.Revision, Writing: meta.Revision}
+		}
 	}
 	order = applyOrder(order, put, del)
 	for _, d := range del {

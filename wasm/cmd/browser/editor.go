@@ -92,6 +92,7 @@ func (a *app) renderEditor(st state) {
 	draftPath, draftText := a.draftPath, a.draftText
 	shownPath, shownText := a.shownPath, a.shownText
 	cur := a.cursor
+	readOnlyTab := a.lock == lockBusy
 	a.mu.Unlock()
 
 	ed := editorWidget()
@@ -99,7 +100,7 @@ func (a *app) renderEditor(st state) {
 		return
 	}
 	binary := strings.HasPrefix(st.source, "(binary asset")
-	locked := st.running != "" || binary
+	locked := st.running != "" || binary || readOnlyTab // a read-only tab accepts no typing (issue 14)
 	ed.Call("setReadOnly", locked)
 	if host := js.Global().Get("document").Call("getElementById", "editor-host"); !host.IsNull() {
 		host.Get("classList").Call("toggle", "readonly", locked)
@@ -133,6 +134,9 @@ func (a *app) renderEditor(st state) {
 	}
 	if locked && st.running != "" {
 		cursorText += " · locked while the agent runs"
+	}
+	if readOnlyTab {
+		cursorText += " · read-only (open in another tab)"
 	}
 	setText("editor-cursor", cursorText)
 }

@@ -249,6 +249,9 @@ func (a *app) clearCancelledStatus() {
 
 // runPrompt runs the local agent through agent/run; its write calls wait for approval cards.
 func (a *app) runPrompt(prompt string) {
+	if a.refuseReadOnly("Agent runs are") { // lock.go (issue 14)
+		return
+	}
 	if a.runProviderPrompt(prompt) { // provider.go: OpenRouter when a key is set
 		return
 	}
