@@ -36,7 +36,7 @@ const lockWait = 1500 * time.Millisecond
 // granted afterwards (the other page went away: this page may switch to writable); and
 // lockUnsupported without navigator.locks. It must be called from a goroutine.
 func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
-	locks := js.Global().Get("navigator").Get("locks")
+	locks := navigatorProp("locks") // util.go: a throwing getter is "unsupported", not the end of the program
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
 		return lockUnsupported, nil
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+
+	"github.com/hack-pad/safejs"
 )
 
 func fmtAny(v any) string { return fmt.Sprint(v) }
@@ -41,3 +43,23 @@ func download(name, mimeType string, data []byte) (err error) {
 
 // now is performance.now() in ms.
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// navigatorProp returns navigator[name] (e.g. "locks", "storage") read with Reflect.get
+// through safejs (settings.go's webStorage does the same for Web Storage), or undefined when
+// it is missing or its getter throws: a throwing getter read with a plain js.Value.Get
+// unwinds through the Go runtime and ends the program (issue 14).
+func navigatorProp(name string) js.Value {
+	reflect, err := safejs.Global().Get("Reflect")
+	if err != nil {
+		return js.Undefined()
+	}
+	nav, err := reflect.Call("get", safejs.Global(), "navigator")
+	if err != nil || nav.IsUndefined() || nav.IsNull() {
+		return js.Undefined()
+	}
+	v, err := reflect.Call("get", nav, name)
+	if err != nil {
+		return js.Undefined()
+	}
+	return safejs.Unsafe(v)
+}
