@@ -102,7 +102,9 @@ func TestSecondTabIsReadOnly(t *testing.T) {
 	waitText(t, second, "#status-text", "Ready")
 	waitContains(t, second, "#studio-notice", "Read-only")
 	waitContains(t, second, "#storage-mode", "open in another tab")
-	directCall(t, second, "workspace.writeFile", `{"path":"README.md","source":"written by the second tab"}`)
+	if code := toolErrorCode(t, second, "workspace.writeFile", `{"path":"README.md","source":"written by the second tab"}`); code != "WORKSPACE_READ_ONLY" {
+		t.Errorf("writeFile in the read-only tab: %q, want WORKSPACE_READ_ONLY", code)
+	}
 
 	// The first tab still writes to IndexedDB, and what is stored is its README.
 	waitContains(t, first, "#storage-mode", "IndexedDB")
