@@ -13,7 +13,7 @@ go test -tags conformance -run '^$' -bench 'BenchmarkCallTool' -benchtime "$BENC
 
 echo
 echo "== workspace, preview, agent, audit"
-go test -run '^$' -bench . -benchtime 10x -count 1 ./wasm/workspace ./wasm/preview ./wasm/agent ./wasm/audit 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
+go test -run '^$' -bench . -benchtime 10x -count 1 ./wasm/workspace ./wasm/preview ./wasm/planner ./wasm/audit 2>&1 | grep -E '^(Benchmark|ok|FAIL)' | tee -a "$out" || true
 
 if eval "$(bash scripts/services.sh 2>/dev/null)"; then
   export WEBCODING_REDIS_URL WEBCODING_POSTGRES_URL

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/host/folder"
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -154,7 +154,7 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-func callTool(t *testing.T, s *abi.Session, name string, args map[string]any) map[string]any {
+func callTool(t *testing.T, s *rpcsession.Session, name string, args map[string]any) map[string]any {
 	t.Helper()
 	raw := []byte("{}")
 	if args != nil {
@@ -172,7 +172,7 @@ func callTool(t *testing.T, s *abi.Session, name string, args map[string]any) ma
 	return out
 }
 
-func openSession(t *testing.T, dir string, cfg abi.Config) *abi.Session {
+func openSession(t *testing.T, dir string, cfg rpcsession.Config) *rpcsession.Session {
 	t.Helper()
 	f, err := folder.Open(dir)
 	if err != nil {
@@ -190,7 +190,7 @@ func TestSitesPatchRoundTripsThroughTheRegistry(t *testing.T) {
 	for _, s := range sites {
 		t.Run(s.dir, func(t *testing.T) {
 			dir := copyDir(t, filepath.Join(sitesDir, s.dir))
-			sess := openSession(t, dir, abi.Config{})
+			sess := openSession(t, dir, rpcsession.Config{})
 			st := callTool(t, sess, studio.ToolWorkspaceGetStatus, nil)
 			if st["fileCount"].(float64) != float64(s.files) || st["filesystem"].(map[string]any)["folderLinked"] != true {
 				t.Fatalf("status %v", st)
@@ -245,13 +245,13 @@ func TestMakeItEmeraldOnDisk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sess := openSession(t, dir, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
-	run := func(prompt string) agent.Report {
+	sess := openSession(t, dir, rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+	run := func(prompt string) planner.Report {
 		v, rerr := sess.Methods[studio.MethodAgentRun](context.Background(), json.RawMessage(`{"prompt":"`+prompt+`"}`))
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		rep := v.(agent.Report)
+		rep := v.(planner.Report)
 		if rep.Failed {
 			t.Fatalf("%s: %s", prompt, rep.Summary)
 		}

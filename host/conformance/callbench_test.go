@@ -16,8 +16,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/webcoding/studio/host/wasmhost"
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -41,7 +41,7 @@ func BenchmarkCallTool(b *testing.B) {
 
 	b.Run("native", func(b *testing.B) {
 		var events int
-		sess, err := studio.Builder(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})(abi.Config{Catalog: studio.CatalogDemo})
+		sess, err := studio.Builder(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})(rpcsession.Config{Catalog: studio.CatalogDemo})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/host/fakeprovider"
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -29,9 +29,9 @@ type harness struct {
 
 func newHarness(t *testing.T, approve bool, steps ...fakeprovider.Step) *harness {
 	t.Helper()
-	cfg := abi.Config{}
+	cfg := rpcsession.Config{}
 	if approve {
-		cfg.Approval = abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
+		cfg.Approval = rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
 	}
 	s, err := studio.Builder(studio.Ports{})(cfg)
 	if err != nil {

@@ -77,7 +77,7 @@ type Options struct {
 	// workspace.saveAll, in the same tools/call (see Server.autosave).
 	Autosave bool
 	// Durable names the durable idempotency backend built inside the module: "" (off; the
-	// registry's in-memory idempotency still applies) or "memory" (abi.DurableConfig).
+	// registry's in-memory idempotency still applies) or "memory" (rpcsession.DurableConfig).
 	Durable string
 	// SessionID is the sessionId given to every call whose _meta names none. Idempotency and
 	// durable records are scoped by session (REFERENCE §6.6): the CLI derives it from --dir so

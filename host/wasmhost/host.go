@@ -25,7 +25,7 @@ const (
 	// applies its own per-call timeouts inside the module; this is the host's last resort.
 	DefaultCallTimeout = 2 * time.Minute
 	// DefaultMaxRequestBytes bounds one request (bytes) when Options.MaxRequestBytes is zero:
-	// 32 MiB, the core's own limit (abi.MaxRequestBytes), so an oversized request is refused
+	// 32 MiB, the core's own limit (rpcsession.MaxRequestBytes), so an oversized request is refused
 	// before it is copied into guest memory, which never shrinks (PLATFORM.md rule 4).
 	DefaultMaxRequestBytes = 32 << 20
 	// InitTimeout is the least time instantiation (_initialize: the Go runtime and

@@ -1,8 +1,8 @@
 // Package conformance holds the studio's conformance vectors and the runner every host uses
-// (SPEC §4): the native registry (abi.Handler in process), the wasip1 module under wazero, and
+// (SPEC §4): the native registry (rpcsession.Handler in process), the wasip1 module under wazero, and
 // the js module in Chromium. Each vector is a JSON file under testdata/<area>/<name>.json:
 //
-//	{"description": "…", "config": {abi.Config}, "steps": [Step, …]}
+//	{"description": "…", "config": {rpcsession.Config}, "steps": [Step, …]}
 //
 // A step sends one JSON-RPC request (or batch) through the host's Handle and compares the
 // response with "expect" exactly, after decoding both as JSON. Placeholders are the only

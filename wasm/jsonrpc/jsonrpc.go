@@ -1,5 +1,5 @@
 // Package jsonrpc holds the JSON-RPC 2.0 envelope (https://www.jsonrpc.org/specification) and
-// its standard error codes, for the places where the studio frames bytes: the abi entry point.
+// its standard error codes, for the places where the studio frames bytes: the rpcsession dispatcher.
 // Tool failures are not JSON-RPC errors: they are tools/call results with isError true
 // (SPEC §2.10); JSON-RPC errors are for malformed requests only.
 package jsonrpc

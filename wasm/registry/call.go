@@ -55,7 +55,7 @@ func (r *Registry) CallRaw(ctx context.Context, raw []byte) *mcp.CallToolResult 
 }
 
 // CallRawChecked is CallRaw for params that already passed mcp.CheckJSON as part of a larger
-// message (the abi checks each JSON-RPC request once): the bytes are not scanned again.
+// message (rpcsession checks each JSON-RPC request once): the bytes are not scanned again.
 func (r *Registry) CallRawChecked(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	p, terr := mcp.ParseCheckedCallToolParams(raw)
 	if terr != nil {

@@ -8,10 +8,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // AgentRequestName is the Name of the lifecycle events that bracket one prompt run
@@ -49,11 +49,11 @@ var agentRequestSeq atomic.Int64
 //     report says cancelled.
 //
 // A nil p.Observer returns b unchanged.
-func WithAgentRequests(b abi.Builder, p Ports) abi.Builder {
+func WithAgentRequests(b rpcsession.Builder, p Ports) rpcsession.Builder {
 	if p.Observer == nil {
 		return b
 	}
-	return func(cfg abi.Config) (*abi.Session, error) {
+	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
 		s, err := b(cfg)
 		if err != nil || s == nil {
 			return s, err
@@ -68,7 +68,7 @@ func WithAgentRequests(b abi.Builder, p Ports) abi.Builder {
 }
 
 // bracket wraps one prompt method.
-func bracket(p Ports, method, source string, m abi.Method) abi.Method {
+func bracket(p Ports, method, source string, m rpcsession.Method) rpcsession.Method {
 	now := p.Clock
 	if now == nil {
 		now = time.Now

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/trace"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -34,7 +34,7 @@ func TestCancelDuringAckWaitSaysApplied(t *testing.T) {
 	port := &blockingPort{waiting: make(chan int64, 4)}
 	rec := newRecorder()
 	p := Ports{Preview: port, Observer: rec.observe}
-	h := abi.New(WithAgentRequests(Builder(p), p))
+	h := rpcsession.New(WithAgentRequests(Builder(p), p))
 	if out := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{"approval":{"mode":"queue"}}}`)); !strings.Contains(string(out), "configured") {
 		t.Fatal(string(out))
 	}
@@ -107,7 +107,7 @@ func TestCancelDuringAckWaitSaysApplied(t *testing.T) {
 // applied) keeps the plain TOOL_CANCELLED without an applied claim.
 func TestCancelBeforeApplyStaysPlainCancelled(t *testing.T) {
 	port := &blockingPort{waiting: make(chan int64, 4)}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-port.waiting; cancel() }()
 	// preview.refresh changes nothing (applied=false) and waits for the ack.

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
 func TestToolsListHas23InReferenceOrder(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	tools, err := s.Registry.ListAll(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -25,8 +25,8 @@ func TestToolsListHas23InReferenceOrder(t *testing.T) {
 		if tools[i].Name != name {
 			t.Errorf("tool %d = %s, want %s", i, tools[i].Name, name)
 		}
-		if tools[i].Name != agent.AllTools[i] {
-			t.Errorf("tool %d = %s, agent planner has %s", i, tools[i].Name, agent.AllTools[i])
+		if tools[i].Name != planner.AllTools[i] {
+			t.Errorf("tool %d = %s, agent planner has %s", i, tools[i].Name, planner.AllTools[i])
 		}
 		var in map[string]any
 		if err := json.Unmarshal(tools[i].InputSchema, &in); err != nil {
@@ -60,7 +60,7 @@ func TestAnnotationsMatchReference(t *testing.T) {
 		ToolPreviewUpdateHero: {false, false, true, false}, ToolPreviewGetStatus: {true, false, false, false},
 		ToolPreviewRefresh: {false, false, true, false},
 	}
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	tools, _ := s.Registry.ListAll(context.Background())
 	for _, tl := range tools {
 		a := tl.Annotations
@@ -72,7 +72,7 @@ func TestAnnotationsMatchReference(t *testing.T) {
 }
 
 func TestDescriptionsStateTheSourceLimit(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	for _, name := range []string{ToolWorkspaceCreateFile, ToolWorkspaceWriteFile, ToolWorkspaceApplyPatch} {
 		d, _ := s.Registry.Definition(name)
 		if !strings.Contains(d.Description, "80,000") {
@@ -101,14 +101,14 @@ func TestDefaultCatalogIsStudioAndDemoSelectable(t *testing.T) {
 	if !strings.Contains(string(resp), ToolPreviewRefresh) {
 		t.Fatalf("default catalog is not studio: %.200s", resp)
 	}
-	s := session(t, Ports{}, abi.Config{Catalog: CatalogDemo})
+	s := session(t, Ports{}, rpcsession.Config{Catalog: CatalogDemo})
 	if _, ok := s.Registry.Definition(ToolDemoReadFile); !ok {
 		t.Fatal("demo catalog lost")
 	}
 }
 
 func TestPolicyAgentMutationNeedsApprovalReadOnlyAllowed(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	ok(t, callMode(t, s.Registry, ToolWorkspaceGetStatus, nil, mcp.ModeAgent))
 	fails(t, callMode(t, s.Registry, ToolPreviewSetTheme, map[string]any{"theme": "emerald"}, mcp.ModeAgent), mcp.CodeToolApprovalRequired)
 	ok(t, callMode(t, s.Registry, ToolPreviewSetTheme, map[string]any{"theme": "emerald"}, mcp.ModeDirect))

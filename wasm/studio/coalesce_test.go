@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -20,7 +20,7 @@ func write(t *testing.T, r *registry.Registry, source, mode, key, text string) {
 		Meta: &mcp.CallMeta{Source: source, Mode: mode, CoalesceKey: key}}))
 }
 
-func checkpoints(t *testing.T, s *abi.Session) historyList {
+func checkpoints(t *testing.T, s *rpcsession.Session) historyList {
 	t.Helper()
 	var list historyList
 	if err := json.Unmarshal(method(t, s, MethodHistoryList, `{}`), &list); err != nil {
@@ -34,7 +34,7 @@ func checkpoints(t *testing.T, s *abi.Session) historyList {
 // key is ignored for agent-mode and model writes; and a long burst cannot push the agent's
 // checkpoint out of the 100-checkpoint history.
 func TestTypingBurstCoalesces(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	s := session(t, Ports{}, rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	r := s.Registry
 	start := len(checkpoints(t, s).Checkpoints)
 	for i := 0; i < 20; i++ {

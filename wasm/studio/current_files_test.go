@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // TestCurrentFilesIsAnUntracedRead: workspace/files returns the current files (after an edit
@@ -17,7 +17,7 @@ import (
 func TestCurrentFilesIsAnUntracedRead(t *testing.T) {
 	var mu sync.Mutex
 	var events []audit.ToolCallEvent
-	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, abi.Config{})
+	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, rpcsession.Config{})
 	ok(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "# one\n"}))
 	ok(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "# two\n"}))
 	ok(t, call(t, s.Registry, ToolWorkspaceUndo, nil))

@@ -1,10 +1,10 @@
 // Package studio assembles the studio core — registry, tool catalog, policies, ports — and
-// returns its abi.Handler. Both entries (the js build and the wasip1 reactor) call Assemble,
+// returns its rpcsession.Handler. Both entries (the js build and the wasip1 reactor) call Assemble,
 // so the catalog, policies and schemas are identical on every host (SPEC §1).
 //
 // # Catalogs
 //
-// abi.Config.Catalog selects what a session serves:
+// rpcsession.Config.Catalog selects what a session serves:
 //
 //   - "studio" (DefaultCatalog): the 23 tools of REFERENCE §2 in table order (ToolNames),
 //     over a workspace.Manager built per session and hydrated from Ports.Repository.
@@ -21,7 +21,7 @@
 // workspace.MaxSourceChars = 80,000 code points, patch search 1..20,000 and replace
 // 0..20,000, feature and hero lengths, themes ThemeNames). Output schemas are closed too and
 // list every field of REFERENCE §2 plus the persistence meta {storageMode, storageError?}.
-// Annotations are those of the REFERENCE table; the policy is abi's registry.DefaultPolicy
+// Annotations are those of the REFERENCE table; the policy is rpcsession's registry.DefaultPolicy
 // (read-only or direct ⇒ allow; agent-mode mutations ⇒ approver).
 //
 // Handlers are thin: they decode, call the Manager, and — for tools that "sync" — mount the

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -127,9 +127,9 @@ func expectedRevision(m map[string]json.RawMessage) (*int64, *jsonrpc.Error) {
 	return &v, nil
 }
 
-// folderMethods returns the folder session methods over the env's Ports.Folders.
-func (e *env) folderMethods() map[string]abi.Method {
-	return map[string]abi.Method{
+// folderMethods returns the folder session methods over the session's Ports.Folders.
+func (e *studioSession) folderMethods() map[string]rpcsession.Method {
+	return map[string]rpcsession.Method{
 		MethodOpenFolder:        e.openFolder,
 		MethodReconnectFolder:   e.reconnectFolder,
 		MethodGrantFolderAccess: e.grantFolderAccess,
@@ -138,7 +138,7 @@ func (e *env) folderMethods() map[string]abi.Method {
 	}
 }
 
-func (e *env) openFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	m, perr := decodeParams(params, "expectedRevision")
 	if perr != nil {
 		return nil, perr
@@ -174,7 +174,7 @@ func (e *env) openFolder(ctx context.Context, params json.RawMessage) (any, *jso
 	return finish(done, out)
 }
 
-func (e *env) reconnectFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (e *studioSession) reconnectFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	m, perr := decodeParams(params, "pick")
 	if perr != nil {
 		return nil, perr
@@ -204,7 +204,7 @@ func (e *env) reconnectFolder(ctx context.Context, params json.RawMessage) (any,
 	return finish(done, e.link(ctx, f, pick))
 }
 
-func (e *env) grantFolderAccess(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (e *studioSession) grantFolderAccess(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	if _, perr := decodeParams(params); perr != nil {
 		return nil, perr
 	}
@@ -228,7 +228,7 @@ func (e *env) grantFolderAccess(ctx context.Context, params json.RawMessage) (an
 
 // link links f to the current workspace, remembers it when asked, and reconciles the save
 // records left by an interrupted save (folder_save.go).
-func (e *env) link(ctx context.Context, f workspace.FolderAdapter, remember bool) folderOpResult {
+func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, remember bool) folderOpResult {
 	res, terr := e.m.LinkFolder(ctx, f)
 	if terr != nil {
 		return opError(terr)
@@ -250,7 +250,7 @@ func (e *env) link(ctx context.Context, f workspace.FolderAdapter, remember bool
 	return out
 }
 
-func (e *env) uploadFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (e *studioSession) uploadFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	m, perr := decodeParams(params, "expectedRevision")
 	if perr != nil {
 		return nil, perr

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/durable/memstore"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -55,7 +55,7 @@ func (h *fakeHost) TakeUpload(context.Context) (string, []workspace.ImportEntry,
 	return h.upRoot, e, true
 }
 
-func folderMethod(t *testing.T, s *abi.Session, name string, params any) map[string]any {
+func folderMethod(t *testing.T, s *rpcsession.Session, name string, params any) map[string]any {
 	t.Helper()
 	raw, _ := json.Marshal(params)
 	m := s.Methods[name]
@@ -72,9 +72,9 @@ func folderMethod(t *testing.T, s *abi.Session, name string, params any) map[str
 	return out
 }
 
-func folderSession(t *testing.T, host *fakeHost, backend durable.Backend, owner string) *abi.Session {
+func folderSession(t *testing.T, host *fakeHost, backend durable.Backend, owner string) *rpcsession.Session {
 	t.Helper()
-	return session(t, Ports{Folders: host, Durable: backend, DurableOwnerID: owner}, abi.Config{})
+	return session(t, Ports{Folders: host, Durable: backend, DurableOwnerID: owner}, rpcsession.Config{})
 }
 
 func project() *workspace.MemFolder {

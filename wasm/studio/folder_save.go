@@ -73,28 +73,28 @@ func classOf(err error) string {
 	return ""
 }
 
-// saver is the durable side of the env's saves, built on first use.
+// saver is the durable side of the session's saves, built on first use.
 type saver struct {
 	once   sync.Once
 	runner *durable.Runner
 	err    error
 
 	mu       sync.Mutex
-	inflight map[string]bool // keys this env is running now
+	inflight map[string]bool // keys this session is running now
 	// clean is true once a reconciliation of the linked scope left nothing unknown and no save
-	// of this env ended unknown since: saves then skip listing the records.
+	// of this session ended unknown since: saves then skip listing the records.
 	clean      bool
 	cleanScope string
 }
 
 // markUnclean makes the next save reconcile first.
-func (e *env) markUnclean() {
+func (e *studioSession) markUnclean() {
 	e.save.mu.Lock()
 	e.save.clean = false
 	e.save.mu.Unlock()
 }
 
-func (e *env) durableRunner() (*durable.Runner, error) {
+func (e *studioSession) durableRunner() (*durable.Runner, error) {
 	e.save.once.Do(func() {
 		if e.p.Durable == nil {
 			return
@@ -136,9 +136,9 @@ func unknownError(it workspace.SaveItem, state, reason string) *mcp.ToolError {
 	}, "The folder %s of %q did not reach a confirmed outcome (%s). Reconcile the folder before retrying.", it.Op, it.Path, reason)
 }
 
-// saveOptions returns the SaveAll options of this env: durable when a backend is configured.
+// saveOptions returns the SaveAll options of this session: durable when a backend is configured.
 // previous maps a path to the hash the folder held before the save (stored as diagnostic).
-func (e *env) saveOptions(previous func(path string) string) (workspace.SaveOptions, *mcp.ToolError) {
+func (e *studioSession) saveOptions(previous func(path string) string) (workspace.SaveOptions, *mcp.ToolError) {
 	runner, err := e.durableRunner()
 	if err != nil {
 		return workspace.SaveOptions{}, mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true,
@@ -154,7 +154,7 @@ func (e *env) saveOptions(previous func(path string) string) (workspace.SaveOpti
 	}}, nil
 }
 
-func (e *env) performDurable(ctx context.Context, runner *durable.Runner, it workspace.SaveItem, prev string, do func(context.Context) error) error {
+func (e *studioSession) performDurable(ctx context.Context, runner *durable.Runner, it workspace.SaveItem, prev string, do func(context.Context) error) error {
 	if it.ScopeID == "" {
 		return durableUnavailable(it, "the linked folder has no scope id")
 	}
@@ -242,7 +242,7 @@ func planKey(scope string, rev int64) string {
 
 // notePlan records the pre-save hashes of the save at (scope, rev) (best effort: without it a
 // crashed write whose file still holds the old bytes stays unknown until the user chooses).
-func (e *env) notePlan(ctx context.Context, runner *durable.Runner, scope string, rev int64, previous func(string) string) {
+func (e *studioSession) notePlan(ctx context.Context, runner *durable.Runner, scope string, rev int64, previous func(string) string) {
 	st := e.m.Status(ctx)
 	hashes := map[string]string{}
 	for _, p := range append(st.DirtyPaths, st.DeletedPaths...) {
@@ -333,7 +333,7 @@ func plannedHash(fp string) string {
 //
 // Errors: WORKSPACE_DURABLE_STATE_UNAVAILABLE when the store cannot be listed or written;
 // WORKSPACE_FOLDER_STALE / WORKSPACE_FOLDER_PERMISSION_DENIED when the folder cannot be read.
-func (e *env) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]string, *mcp.ToolError) {
+func (e *studioSession) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]string, *mcp.ToolError) {
 	unresolved := []string{}
 	runner, err := e.durableRunner()
 	if runner == nil || err != nil || f == nil || f.ScopeID() == "" {
@@ -457,7 +457,7 @@ func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec 
 	return "", "", nil
 }
 
-func (e *env) resolveSave(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+func (e *studioSession) resolveSave(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	m, perr := decodeParams(params, "path", "choice")
 	if perr != nil {
 		return nil, perr
@@ -523,8 +523,8 @@ func (e *env) resolveSave(ctx context.Context, params json.RawMessage) (any, *js
 }
 
 // reconciled reports whether scope was reconciled with nothing left unknown since the last
-// unknown outcome of this env.
-func (e *env) reconciled(scope string) bool {
+// unknown outcome of this session.
+func (e *studioSession) reconciled(scope string) bool {
 	e.save.mu.Lock()
 	defer e.save.mu.Unlock()
 	return e.save.clean && e.save.cleanScope == scope
@@ -533,7 +533,7 @@ func (e *env) reconciled(scope string) bool {
 // folderSaveOptions prepares workspace.saveAll: with a durable backend it first reconciles the
 // linked folder's save records (a path left unknown blocks the save with
 // WORKSPACE_SIDE_EFFECT_UNKNOWN, details state "unknown"), then returns the durable Perform.
-func (e *env) folderSaveOptions(ctx context.Context) (workspace.SaveOptions, *mcp.ToolError) {
+func (e *studioSession) folderSaveOptions(ctx context.Context) (workspace.SaveOptions, *mcp.ToolError) {
 	if e.p.Durable == nil {
 		return workspace.SaveOptions{}, nil
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -24,7 +24,7 @@ func FuzzToolCalls(f *testing.F) {
 	names := ToolNames()
 	// One session per fuzz worker (a build compiles 23 schemas); each input starts from a
 	// workspace.reset, so inputs stay independent.
-	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(abi.Config{})
+	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func FuzzToolCalls(f *testing.F) {
 }
 
 // filesOf reads every file through the tools (listFiles + readFile).
-func filesOf(t *testing.T, s *abi.Session) []*workspace.File {
+func filesOf(t *testing.T, s *rpcsession.Session) []*workspace.File {
 	l := ok(t, call(t, s.Registry, ToolWorkspaceListFiles, nil))
 	var out []*workspace.File
 	for _, x := range l["files"].([]any) {
@@ -94,7 +94,7 @@ func FuzzAgentRun(f *testing.F) {
 		f.Add(p)
 	}
 	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(
-		abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+		rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // session builds a studio session over p with cfg (catalog defaults to studio).
-func session(t *testing.T, p Ports, cfg abi.Config) *abi.Session {
+func session(t *testing.T, p Ports, cfg rpcsession.Config) *rpcsession.Session {
 	t.Helper()
 	s, err := Builder(p)(cfg)
 	if err != nil {
@@ -73,9 +73,9 @@ func details(t *testing.T, e *mcp.ToolError) map[string]any {
 	return m
 }
 
-type agentReport = agent.Report
+type agentReport = planner.Report
 
 var (
 	jsonMarshal = json.Marshal
-	agentCallID = agent.CallID
+	agentCallID = planner.CallID
 )

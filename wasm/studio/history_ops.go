@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -76,8 +76,8 @@ type restoreOut struct {
 
 // historyMethods returns the history methods (and the current-files read) over e's workspace; p.Observer receives
 // the restore's lifecycle events.
-func (e *env) historyMethods(p Ports) map[string]abi.Method {
-	return map[string]abi.Method{
+func (e *studioSession) historyMethods(p Ports) map[string]rpcsession.Method {
+	return map[string]rpcsession.Method{
 		MethodHistoryList: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 			if err := noParams(params); err != nil {
 				return nil, err
@@ -130,7 +130,7 @@ func (e *env) historyMethods(p Ports) map[string]abi.Method {
 }
 
 // restore runs MethodHistoryRestore and returns its result (never nil).
-func (e *env) restore(ctx context.Context, rev int64, expected *int64) *mcp.CallToolResult {
+func (e *studioSession) restore(ctx context.Context, rev int64, expected *int64) *mcp.CallToolResult {
 	h, terr := e.m.RestoreCheckpoint(ctx, workspace.Call{Tool: MethodHistoryRestore, ExpectedRevision: expected}, rev)
 	if terr != nil {
 		return mcp.ErrorResult("", terr)

@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-func method(t *testing.T, s *abi.Session, name, params string) json.RawMessage {
+func method(t *testing.T, s *rpcsession.Session, name, params string) json.RawMessage {
 	t.Helper()
 	v, rerr := s.Methods[name](context.Background(), json.RawMessage(params))
 	if rerr != nil {
@@ -42,7 +42,7 @@ type historyList struct {
 func TestHistoryOperations(t *testing.T) {
 	var mu sync.Mutex
 	var events []audit.ToolCallEvent
-	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, abi.Config{})
+	s := session(t, Ports{Observer: func(e audit.ToolCallEvent) { mu.Lock(); events = append(events, e); mu.Unlock() }}, rpcsession.Config{})
 	r := s.Registry
 	orig := ok(t, call(t, r, ToolWorkspaceReadFile, map[string]any{"path": "app.js"}))["source"].(string)
 	ok(t, call(t, r, ToolWorkspaceWriteFile, map[string]any{"path": "app.js", "source": "edited"}))
@@ -126,7 +126,7 @@ func TestHistoryOperations(t *testing.T) {
 // a run with three preview edits is approved with approvals/approveRun and the other two run
 // without a card; the next run asks again.
 func TestApproveRunThroughAgentRun(t *testing.T) {
-	h := abi.New(Builder(Ports{}))
+	h := rpcsession.New(Builder(Ports{}))
 	rpc := func(req string) string { return string(h.Handle(context.Background(), []byte(req))) }
 	if out := rpc(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{"approval":{"mode":"queue"}}}`); !strings.Contains(out, "configured") {
 		t.Fatal(out)
@@ -206,7 +206,7 @@ func FuzzHistoryParams(f *testing.F) {
 		`{"revision":1,"expectedRevision":-4}`, `{"revision":9223372036854775807}`, `{"revision":1e3}`} {
 		f.Add([]byte(s))
 	}
-	s, err := Builder(Ports{})(abi.Config{})
+	s, err := Builder(Ports{})(rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func BenchmarkApprovalDiffScratch(b *testing.B) {
 	for b.Loop() {
 		repo := &workspace.MemoryRepository{}
 		repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: seed.RootName, ActivePath: seed.ActivePath, Revision: 6}, Files: seed.Files})
-		s, err := Builder(Ports{Repository: repo})(abi.Config{})
+		s, err := Builder(Ports{Repository: repo})(rpcsession.Config{})
 		if err != nil {
 			b.Fatal(err)
 		}

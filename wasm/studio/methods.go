@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // Session methods of the studio catalog: core operations that are not tools (SPEC §2.11).
@@ -20,7 +20,7 @@ const (
 	// MethodAgentRun runs the local agent through the registry.
 	//
 	//	params {"prompt": non-blank string, "sessionId"?: 1..256 characters}
-	//	result agent.Report {"calls": [{"request", "result"}…], "summary", "failed",
+	//	result planner.Report {"calls": [{"request", "result"}…], "summary", "failed",
 	//	       "failedTool"?, "errorCode"?, "retryable"?, "revisionConflict"?}
 	MethodAgentRun = "agent/run"
 	// MethodPreviewCompile compiles the current workspace as the preview would mount it
@@ -63,8 +63,8 @@ func noParams(params json.RawMessage) *jsonrpc.Error {
 	return nil
 }
 
-func (e *env) methods(r *registry.Registry) map[string]abi.Method {
-	return map[string]abi.Method{
+func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Method {
+	return map[string]rpcsession.Method{
 		MethodAgentRun: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 			if len(bytes.TrimSpace(params)) == 0 {
 				return nil, invalidParams("agent/run: params {prompt, sessionId?} are required")
@@ -88,7 +88,7 @@ func (e *env) methods(r *registry.Registry) map[string]abi.Method {
 			}
 			ctx = registry.WithRun(ctx, "agent/run") // "Approve all for this run" scope
 			st := e.m.Status(ctx)
-			rep := agent.Run(ctx, r.Call, prompt, agent.RunOptions{
+			rep := planner.Run(ctx, r.Call, prompt, planner.RunOptions{
 				SessionID: session, FolderLinked: st.Filesystem.FolderLinked, ActivePath: st.ActivePath,
 				Revision: st.Revision, LiveRevision: e.m.Revision})
 			return rep, nil

@@ -7,27 +7,27 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
-func runAgent(t *testing.T, s *abi.Session, params string) agent.Report {
+func runAgent(t *testing.T, s *rpcsession.Session, params string) planner.Report {
 	t.Helper()
 	v, rerr := s.Methods[MethodAgentRun](context.Background(), json.RawMessage(params))
 	if rerr != nil {
 		t.Fatalf("agent/run: %+v", rerr)
 	}
-	return v.(agent.Report)
+	return v.(planner.Report)
 }
 
 // TestMakeItEmeraldWithApprovalAndSave is the issue's done-when check over an in-memory
 // folder: the agent changes the accent tokens after approval, and saveAll writes the bytes.
 func TestMakeItEmeraldWithApprovalAndSave(t *testing.T) {
 	folder := seedFolder()
-	s := session(t, Ports{Folder: folder}, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+	s := session(t, Ports{Folder: folder}, rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
 	rep := runAgent(t, s, `{"prompt":"Make it emerald","sessionId":"s1"}`)
 	if rep.Failed || len(rep.Calls) != 2 {
 		t.Fatalf("report %+v", rep)
@@ -63,7 +63,7 @@ func TestMakeItEmeraldWithApprovalAndSave(t *testing.T) {
 }
 
 func TestAgentRunWithoutApprovalStops(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	rep := runAgent(t, s, `{"prompt":"Make it emerald"}`)
 	if !rep.Failed || rep.FailedTool != ToolPreviewSetTheme || rep.ErrorCode != mcp.CodeToolApprovalRequired || rep.Retryable == nil || !*rep.Retryable {
 		t.Fatalf("report %+v", rep)
@@ -77,7 +77,7 @@ func TestAgentRunWithoutApprovalStops(t *testing.T) {
 }
 
 func TestAgentRunParams(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	for _, bad := range []string{``, `{}`, `{"prompt":"  "}`, `{"prompt":1}`, `{"prompt":"x","extra":1}`, `{"prompt":"x","sessionId":""}`, `[]`} {
 		if _, rerr := s.Methods[MethodAgentRun](context.Background(), json.RawMessage(bad)); rerr == nil || rerr.Code != jsonrpc.CodeInvalidParams {
 			t.Errorf("%q accepted: %+v", bad, rerr)
@@ -86,7 +86,7 @@ func TestAgentRunParams(t *testing.T) {
 }
 
 func TestPreviewCompileAndExport(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	v, rerr := s.Methods[MethodPreviewCompile](context.Background(), nil)
 	if rerr != nil {
 		t.Fatal(rerr)
@@ -117,7 +117,7 @@ func TestAgentRunEmitsModelLikeEvents(t *testing.T) {
 		mu.Lock()
 		events = append(events, e)
 		mu.Unlock()
-	}}, abi.Config{Approval: abi.ApprovalConfig{Mode: "static", All: true}})
+	}}, rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	runAgent(t, s, `{"prompt":"Make it amber","sessionId":"trace"}`)
 	mu.Lock()
 	defer mu.Unlock()

@@ -9,13 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
 // Session methods of the OpenRouter provider loop (REFERENCE §7.5, SPEC §3 `agent --provider
@@ -77,17 +77,17 @@ type OpenRouterOptions struct {
 // MethodAgentOpenRouter and MethodAgentOpenRouterModels over that session's registry. Each
 // session keeps one conversation; session/configure (a rebuild) starts a new one. A nil
 // Transport returns b unchanged.
-func WithOpenRouter(b abi.Builder, o OpenRouterOptions) abi.Builder {
+func WithOpenRouter(b rpcsession.Builder, o OpenRouterOptions) rpcsession.Builder {
 	if o.Transport == nil {
 		return b
 	}
-	return func(cfg abi.Config) (*abi.Session, error) {
+	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
 		s, err := b(cfg)
 		if err != nil {
 			return nil, err
 		}
 		if s.Methods == nil {
-			s.Methods = map[string]abi.Method{}
+			s.Methods = map[string]rpcsession.Method{}
 		}
 		or := &openRouterSession{o: o, s: s}
 		s.Methods[MethodAgentOpenRouter] = or.run
@@ -98,7 +98,7 @@ func WithOpenRouter(b abi.Builder, o OpenRouterOptions) abi.Builder {
 
 type openRouterSession struct {
 	o    OpenRouterOptions
-	s    *abi.Session
+	s    *rpcsession.Session
 	mu   sync.Mutex // one run at a time per conversation
 	conv openrouter.Conversation
 	runs int
@@ -147,7 +147,7 @@ func configFailure(cfg openrouter.Config, msg string) openrouter.Report {
 		model = openrouter.DefaultModel
 	}
 	rep := openrouter.Report{Provider: "openrouter", Model: model, Error: terr}
-	rep.Calls, rep.Failed, rep.ErrorCode, rep.Retryable, rep.Summary = []agent.Step{}, true, terr.Code, &retry, terr.Error()
+	rep.Calls, rep.Failed, rep.ErrorCode, rep.Retryable, rep.Summary = []planner.Step{}, true, terr.Code, &retry, terr.Error()
 	return rep
 }
 

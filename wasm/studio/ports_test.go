@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/conformance"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -53,7 +53,7 @@ func (brokenRepo) SaveChanges(context.Context, workspace.Metadata, []*workspace.
 // TestStorageErrorInResults: a failing Repository never fails a call; every result reports
 // memory mode and the bounded storageError (the output schemas accept it).
 func TestStorageErrorInResults(t *testing.T) {
-	s := session(t, Ports{Repository: brokenRepo{}}, abi.Config{})
+	s := session(t, Ports{Repository: brokenRepo{}}, rpcsession.Config{})
 	for _, name := range []string{ToolWorkspaceGetStatus, ToolWorkspaceListFiles, ToolPreviewGetStatus} {
 		out := ok(t, call(t, s.Registry, name, nil))
 		msg, _ := out["storageError"].(string)

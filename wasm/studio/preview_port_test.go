@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -39,7 +39,7 @@ func (f *fakePort) Runtime() string { return RuntimeSandboxIframe }
 
 func TestPreviewAckTimeoutKeepsAppliedRevision(t *testing.T) {
 	port := &fakePort{answer: func(Mount) (Ack, error) { return Ack{}, ErrAckTimeout }}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolPreviewSetTheme, map[string]any{"theme": "emerald"}), mcp.CodePreviewAckTimeout)
 	d := details(t, e)
 	if !e.Retryable || d["revision"].(float64) != 3 || d["timeoutMs"].(float64) != 2500 || d["applied"] != true {
@@ -61,7 +61,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 	port := &fakePort{answer: func(m Mount) (Ack, error) {
 		return Ack{Revision: m.Revision + 1, Status: workspace.PreviewSynced}, nil
 	}}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	e := fails(t, call(t, s.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "x"}), mcp.CodePreviewRevisionSuperseded)
 	d := details(t, e)
 	if !e.Retryable || d["requestedRevision"].(float64) != 3 || d["actualRevision"].(float64) != 4 || d["revision"].(float64) != 3 || d["applied"] != true {
@@ -94,7 +94,7 @@ func TestPreviewSupersededAndRuntimeError(t *testing.T) {
 
 func TestPreviewMountFailureAndCancel(t *testing.T) {
 	port := &fakePort{answer: func(m Mount) (Ack, error) { return Ack{}, context.Canceled }}
-	s := session(t, Ports{Preview: port}, abi.Config{})
+	s := session(t, Ports{Preview: port}, rpcsession.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res := s.Registry.Call(ctx, mcp.CallToolParams{Name: ToolPreviewSetTheme, Arguments: []byte(`{"theme":"amber"}`),
@@ -156,7 +156,7 @@ func TestHeadlessPreviewCompilesAndAcks(t *testing.T) {
 // TestConcurrentMutationsStaySynced runs mutations in parallel (run with -race): each either
 // syncs or is superseded by a newer revision, and the final revision counts every change.
 func TestConcurrentMutationsStaySynced(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)

@@ -16,7 +16,7 @@ var importLimits = thousands(workspace.MaxImportFiles) + " files, " + thousands(
 	itoa(workspace.MaxImportAssetBytes>>20) + " MB per asset, " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
 
 // studioTools returns the 23 tools of REFERENCE §2 in table order, bound to e.
-func (e *env) studioTools() []registry.Tool {
+func (e *studioSession) studioTools() []registry.Tool {
 	guardOnly := document([]prop{p("expectedRevision", inRevision)})
 	noArgs := document(nil)
 	pathOnly := document([]prop{p("path", inPath)}, "path")

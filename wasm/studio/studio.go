@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -32,7 +32,7 @@ type Ports struct {
 	// mode). Each session build imports it (ImportFolder): the folder's files replace the
 	// hydrated workspace and saveAll/reloadFolder work against it. Skipped entries are
 	// logged. If the import fails (no supported file, permission, stale root): with
-	// FolderRequired no session is built (every request answers abi.CodeSessionUnavailable
+	// FolderRequired no session is built (every request answers rpcsession.CodeSessionUnavailable
 	// with the reason); without it the session starts on the hydrated workspace, unlinked,
 	// and the failure is logged (the browser then offers "Grant folder access").
 	Folder workspace.FolderAdapter
@@ -59,7 +59,7 @@ type Ports struct {
 	Downloads func(name, mimeType string, data []byte) error
 	// Durable is the durable-operation backend (IndexedDB in the browser, Redis or PostgreSQL
 	// through host functions headless). Non-nil: every session claims idempotent calls in it
-	// (abi.DurableStore). Nil: the session's "durable" config decides ("memory" builds an
+	// (rpcsession.DurableStore). Nil: the session's "durable" config decides ("memory" builds an
 	// in-module store per session; absent means in-memory idempotency only). With a durable
 	// store the session also answers operations/get and operations/reconcile.
 	Durable durable.Backend
@@ -99,7 +99,7 @@ func (l *lastWorkspace) set(m *workspace.Manager) {
 	l.mu.Unlock()
 }
 
-// Catalog names accepted in abi.Config.Catalog.
+// Catalog names accepted in rpcsession.Config.Catalog.
 const (
 	CatalogStudio      = "studio"
 	CatalogDemo        = "demo"
@@ -108,14 +108,14 @@ const (
 
 // catalogFunc registers a catalog's tools on r and returns the session's extra JSON-RPC
 // methods (nil for none).
-type catalogFunc func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error)
+type catalogFunc func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error)
 
 // catalogs maps a catalog name to the function that registers its tools. Build-tagged files
 // add entries (the conformance catalogs exist only in builds with the conformance tag,
 // SPEC §2.17).
 var catalogs = map[string]catalogFunc{
 	CatalogStudio: registerStudio,
-	CatalogDemo: func(_ context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	CatalogDemo: func(_ context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		return nil, registerDemo(r, p)
 	},
 }
@@ -126,14 +126,14 @@ var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
 // session/configure rebuilds the registry with the same ports.
-func Assemble(p Ports) *abi.Handler {
-	return abi.New(Builder(p))
+func Assemble(p Ports) *rpcsession.Handler {
+	return rpcsession.New(Builder(p))
 }
 
-// Builder returns the abi.Builder of the studio over p.
-func Builder(p Ports) abi.Builder {
+// Builder returns the rpcsession.Builder of the studio over p.
+func Builder(p Ports) rpcsession.Builder {
 	p.last = &lastWorkspace{}
-	return func(cfg abi.Config) (*abi.Session, error) {
+	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
 		name := cfg.Catalog
 		if name == "" {
 			name = DefaultCatalog
@@ -142,7 +142,7 @@ func Builder(p Ports) abi.Builder {
 		if !ok {
 			return nil, fmt.Errorf("studio: catalog %q is not in this build", name)
 		}
-		opts, queue := abi.RegistryOptions(cfg)
+		opts, queue := rpcsession.RegistryOptions(cfg)
 		opts.Observer = p.Observer
 		opts.Clock = p.Clock
 		if p.Log != nil && opts.Validation == registry.ValidationWarn {
@@ -150,7 +150,7 @@ func Builder(p Ports) abi.Builder {
 				p.Log(1, fmt.Sprintf("arguments for %s do not match its schema: %v", name, issues))
 			}
 		}
-		store, err := abi.DurableStore(cfg, p.Durable, p.Clock)
+		store, err := rpcsession.DurableStore(cfg, p.Durable, p.Clock)
 		if err != nil {
 			return nil, err
 		}
@@ -166,20 +166,20 @@ func Builder(p Ports) abi.Builder {
 		}
 		if store != nil {
 			if methods == nil {
-				methods = map[string]abi.Method{}
+				methods = map[string]rpcsession.Method{}
 			}
-			for name, m := range abi.OperationMethods(r) {
+			for name, m := range rpcsession.OperationMethods(r) {
 				methods[name] = m
 			}
 		}
-		return &abi.Session{Registry: r, Approvals: queue, Methods: methods}, nil
+		return &rpcsession.Session{Registry: r, Approvals: queue, Methods: methods}, nil
 	}
 }
 
 // registerStudio registers the 23 studio tools over a freshly hydrated workspace and returns
 // the session methods (agent/run, preview/compile, preview/export).
-func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
-	e, err := newEnv(ctx, p)
+func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
+	e, err := newStudioSession(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -200,11 +200,11 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	return methods, nil
 }
 
-// newEnv creates the session's Manager (hydrated from p.Repository, then p.Folder imported
+// newStudioSession creates the session's Manager (hydrated from p.Repository, then p.Folder imported
 // and linked) and resolves the preview port. A folder that cannot be imported (no supported
 // file, permission, stale root) is an error: the session is not built rather than silently
 // working on something else. Every file the import skipped is logged (level 1, warning).
-func newEnv(ctx context.Context, p Ports) (*env, error) {
+func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 	// A rebuilt session (session/configure) hydrates above the session it replaces: reloading
 	// the page creates no revision, rebuilding within it never reuses one (issue 14).
 	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: p.last.revision()})
@@ -225,7 +225,7 @@ func newEnv(ctx context.Context, p Ports) (*env, error) {
 	if port == nil {
 		port = NewHeadlessPreview()
 	}
-	return &env{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p}, nil
+	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p}, nil
 }
 
 // logSkipped reports, through p.Log, every entry the folder import skipped (a limit, a hidden

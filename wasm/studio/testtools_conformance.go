@@ -11,12 +11,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/durable/memstore"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -40,7 +40,7 @@ const (
 	CatalogStudioPreviewSupersede = "studio-preview-superseded" // every ack is for the next revision
 )
 
-// Conformance-only durable backends (abi.DurableConfig.Backend names), so the vectors reach
+// Conformance-only durable backends (rpcsession.DurableConfig.Backend names), so the vectors reach
 // TOOL_IDEMPOTENCY_STORE_FAILED on every host without a real server.
 const (
 	// DurableBackendUnavailable fails every read and compare-and-set ("store unavailable").
@@ -77,15 +77,15 @@ func (b *faultyBackend) CompareAndSet(ctx context.Context, key string, expected 
 }
 
 func init() {
-	abi.RegisterDurableBackend(DurableBackendUnavailable, func() durable.Backend {
+	rpcsession.RegisterDurableBackend(DurableBackendUnavailable, func() durable.Backend {
 		return &faultyBackend{Backend: memstore.New(), failReads: true, limitCAS: true}
 	})
-	abi.RegisterDurableBackend(DurableBackendWritesFail, func() durable.Backend {
+	rpcsession.RegisterDurableBackend(DurableBackendWritesFail, func() durable.Backend {
 		b := &faultyBackend{Backend: memstore.New(), limitCAS: true}
 		b.casOK.Store(1)
 		return b
 	})
-	catalogs[CatalogConformance] = func(_ context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	catalogs[CatalogConformance] = func(_ context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		if err := registerDemo(r, p); err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func init() {
 		return nil, r.Register(seedOperationTool(p.Durable))
 	}
 	catalogs[CatalogStudioFolder] = studioWithFolder(nil)
-	catalogs[CatalogStudioFolderAssets] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	catalogs[CatalogStudioFolderAssets] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		files := seedFiles()
 		files["img/logo.svg"] = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="#10b981"/></svg>`
 		files["img/dot.png"] = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
@@ -115,7 +115,7 @@ func init() {
 			_ = f.DeleteFile(context.Background(), sf.Path)
 		}
 	})
-	catalogs[CatalogStudioDownloads] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	catalogs[CatalogStudioDownloads] = func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		p.Downloads = func(name, mimeType string, data []byte) error { return nil }
 		return registerStudio(ctx, r, p)
 	}
@@ -153,7 +153,7 @@ func (s *scriptedPreview) Await(ctx context.Context, revision int64, timeout tim
 func (s *scriptedPreview) Runtime() string { return RuntimeSandboxIframe }
 
 func studioWithPreview(answer func(Mount) (Ack, error)) catalogFunc {
-	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		p.Preview = &scriptedPreview{answer: answer}
 		return registerStudio(ctx, r, p)
 	}
@@ -162,7 +162,7 @@ func studioWithPreview(answer func(Mount) (Ack, error)) catalogFunc {
 // studioWithFolder returns a catalog that links a fresh seed MemFolder, then applies spoil
 // (after the link, so the import itself succeeds).
 func studioWithFolder(spoil func(*workspace.MemFolder)) catalogFunc {
-	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]abi.Method, error) {
+	return func(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 		folder := workspace.NewMemFolder("site", seedFiles())
 		p.Folder = folder
 		methods, err := registerStudio(ctx, r, p)

@@ -53,7 +53,7 @@ type (
 	}
 )
 
-func (e *env) setTheme(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) setTheme(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inTheme](c)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func (e *env) setTheme(ctx context.Context, c *registry.Call) (any, error) {
 		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) addFeature(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) addFeature(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inFeature](c)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (e *env) addFeature(ctx context.Context, c *registry.Call) (any, error) {
 		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) updateHero(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) updateHero(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inHero](c)
 	if err != nil {
 		return nil, err
@@ -101,13 +101,13 @@ func (e *env) updateHero(ctx context.Context, c *registry.Call) (any, error) {
 		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) previewStatus(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) previewStatus(ctx context.Context, c *registry.Call) (any, error) {
 	st := e.m.Preview()
 	return previewStatusOut{Revision: st.Revision, Status: st.Status, Message: st.Message, Runtime: e.preview.Runtime(),
 		Diagnostics: preview.Diagnose(previewFiles(e.m.Files())), persist: e.meta(ctx)}, nil
 }
 
-func (e *env) refresh(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) refresh(ctx context.Context, c *registry.Call) (any, error) {
 	active, rev := e.m.RefreshPreview()
 	if err := e.sync(ctx, rev, false, true); err != nil {
 		return nil, err

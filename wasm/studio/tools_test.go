@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -26,7 +26,7 @@ func TestEveryToolSucceeds(t *testing.T) {
 	s := session(t, Ports{Downloads: func(name, mime string, data []byte) error {
 		downloaded = append(downloaded, name+"|"+mime+"|"+string(data[:5]))
 		return nil
-	}}, abi.Config{})
+	}}, rpcsession.Config{})
 	r := s.Registry
 
 	st := ok(t, call(t, r, ToolWorkspaceGetStatus, nil))
@@ -118,7 +118,7 @@ func TestEveryToolSucceeds(t *testing.T) {
 	}
 
 	folder := seedFolder()
-	fsess := session(t, Ports{Folder: folder}, abi.Config{})
+	fsess := session(t, Ports{Folder: folder}, rpcsession.Config{})
 	fr := fsess.Registry
 	st = ok(t, call(t, fr, ToolWorkspaceGetStatus, nil))
 	if fs := st["filesystem"].(map[string]any); fs["folderLinked"] != true || fs["permission"] != "granted" || st["rootName"] != "site" {
@@ -143,7 +143,7 @@ func TestEveryToolSucceeds(t *testing.T) {
 }
 
 func TestWorkspaceErrorsKeepTheirCodes(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	r := s.Registry
 	e := fails(t, call(t, r, ToolWorkspaceWriteFile, map[string]any{"path": "index.html", "source": "x", "expectedRevision": 9}), mcp.CodeWorkspaceRevisionConflict)
 	if d := details(t, e); d["expectedRevision"].(float64) != 9 || d["currentRevision"].(float64) != 2 || !e.Retryable {
@@ -172,7 +172,7 @@ func TestWorkspaceErrorsKeepTheirCodes(t *testing.T) {
 		t.Fatalf("limit details %v", e.Details)
 	}
 
-	fsess := session(t, Ports{Folder: seedFolder()}, abi.Config{})
+	fsess := session(t, Ports{Folder: seedFolder()}, rpcsession.Config{})
 	e = fails(t, call(t, fsess.Registry, ToolWorkspaceReset, nil), mcp.CodeWorkspaceFolderStateConflict)
 	if d := details(t, e); d["operation"] != "reset" || d["folderLinked"] != true {
 		t.Fatalf("reset refusal %v", e)
@@ -183,13 +183,13 @@ func TestWorkspaceErrorsKeepTheirCodes(t *testing.T) {
 	no.Perm = workspace.PermissionDenied
 	// The link fails at build (permission), so the session starts without a folder.
 	var logged []string
-	nsess := session(t, Ports{Folder: no, Log: func(_ int, m string) { logged = append(logged, m) }}, abi.Config{})
+	nsess := session(t, Ports{Folder: no, Log: func(_ int, m string) { logged = append(logged, m) }}, rpcsession.Config{})
 	if st := ok(t, call(t, nsess.Registry, ToolWorkspaceGetStatus, nil)); st["filesystem"].(map[string]any)["folderLinked"] != false || len(logged) != 1 {
 		t.Fatalf("denied folder linked anyway: %v %v", st, logged)
 	}
 
 	errFolder := seedFolder()
-	esess := session(t, Ports{Folder: errFolder}, abi.Config{})
+	esess := session(t, Ports{Folder: errFolder}, rpcsession.Config{})
 	errFolder.FailWrite = func(op, p string) error { return errors.New("disk on fire") }
 	ok(t, call(t, esess.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "x"}))
 	fails(t, call(t, esess.Registry, ToolWorkspaceSaveAll, nil), mcp.CodeWorkspaceSideEffectUnknown)

@@ -145,11 +145,11 @@ func decode[T any](c *registry.Call) (T, error) {
 // Handlers of the workspace.* tools. Each is thin: it calls the Manager, waits for the
 // preview ack when the tool "syncs" (REFERENCE §2), and adds the persistence meta.
 
-func (e *env) getStatus(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) getStatus(ctx context.Context, c *registry.Call) (any, error) {
 	return statusOut{e.m.Status(ctx)}, nil
 }
 
-func (e *env) reset(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) reset(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inGuard](c)
 	if err != nil {
 		return nil, err
@@ -165,11 +165,11 @@ func (e *env) reset(ctx context.Context, c *registry.Call) (any, error) {
 		Revision: res.Revision, Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) listFiles(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) listFiles(ctx context.Context, c *registry.Call) (any, error) {
 	return listOut{e.m.ListFiles(), e.meta(ctx)}, nil
 }
 
-func (e *env) readFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) readFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPathOnly](c)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (e *env) readFile(ctx context.Context, c *registry.Call) (any, error) {
 	return readOut{res, e.meta(ctx)}, nil
 }
 
-func (e *env) downloadFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) downloadFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPathOnly](c)
 	if err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func (e *env) downloadFile(ctx context.Context, c *registry.Call) (any, error) {
 	return downloadOut{Path: f.Path, Kind: f.Kind, Size: len(data), persist: e.meta(ctx)}, nil
 }
 
-func (e *env) openFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) openFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPathOnly](c)
 	if err != nil {
 		return nil, err
@@ -219,11 +219,11 @@ func (e *env) openFile(ctx context.Context, c *registry.Call) (any, error) {
 }
 
 // synced waits for the ack of a mutation's result and returns it when synced.
-func (e *env) synced(ctx context.Context, res workspace.Result) error {
+func (e *studioSession) synced(ctx context.Context, res workspace.Result) error {
 	return e.sync(ctx, res.Revision, res.Changed, false)
 }
 
-func (e *env) createFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) createFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inSourceArgs](c)
 	if err != nil {
 		return nil, err
@@ -239,7 +239,7 @@ func (e *env) createFile(ctx context.Context, c *registry.Call) (any, error) {
 		Preview: workspace.PreviewSynced, Language: res.Language, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) renameFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) renameFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inRename](c)
 	if err != nil {
 		return nil, err
@@ -256,7 +256,7 @@ func (e *env) renameFile(ctx context.Context, c *registry.Call) (any, error) {
 }
 
 // pathSync runs a path mutation and returns the common {path, activePath, revision, preview}.
-func (e *env) pathSync(ctx context.Context, res workspace.Result, terr *mcp.ToolError) (any, error) {
+func (e *studioSession) pathSync(ctx context.Context, res workspace.Result, terr *mcp.ToolError) (any, error) {
 	if terr != nil {
 		return nil, terr
 	}
@@ -267,7 +267,7 @@ func (e *env) pathSync(ctx context.Context, res workspace.Result, terr *mcp.Tool
 		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) deleteFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) deleteFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPathGuard](c)
 	if err != nil {
 		return nil, err
@@ -276,7 +276,7 @@ func (e *env) deleteFile(ctx context.Context, c *registry.Call) (any, error) {
 	return e.pathSync(ctx, res, terr)
 }
 
-func (e *env) writeFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) writeFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inSourceArgs](c)
 	if err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func (e *env) writeFile(ctx context.Context, c *registry.Call) (any, error) {
 	return e.pathSync(ctx, res, terr)
 }
 
-func (e *env) revertFile(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) revertFile(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPathGuard](c)
 	if err != nil {
 		return nil, err
@@ -300,7 +300,7 @@ func (e *env) revertFile(ctx context.Context, c *registry.Call) (any, error) {
 	return e.pathSync(ctx, res, terr)
 }
 
-func (e *env) saveAll(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) saveAll(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inGuard](c)
 	if err != nil {
 		return nil, err
@@ -316,7 +316,7 @@ func (e *env) saveAll(ctx context.Context, c *registry.Call) (any, error) {
 	return saveOut{res, e.meta(ctx)}, nil
 }
 
-func (e *env) saveCheckpoint(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) saveCheckpoint(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inGuard](c)
 	if err != nil {
 		return nil, err
@@ -328,7 +328,7 @@ func (e *env) saveCheckpoint(ctx context.Context, c *registry.Call) (any, error)
 	return saveOut{res, e.meta(ctx)}, nil
 }
 
-func (e *env) reloadFolder(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) reloadFolder(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inGuard](c)
 	if err != nil {
 		return nil, err
@@ -346,14 +346,14 @@ func (e *env) reloadFolder(ctx context.Context, c *registry.Call) (any, error) {
 		persist: persist{StorageMode: st.StorageMode, StorageError: st.StorageError}}, nil
 }
 
-func (e *env) disconnectFolder(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) disconnectFolder(ctx context.Context, c *registry.Call) (any, error) {
 	res := e.m.DisconnectFolder(ctx)
 	st := e.m.Status(ctx)
 	return disconnectOut{ActivePath: res.ActivePath, Revision: res.Revision, Filesystem: st.Filesystem,
 		persist: persist{StorageMode: st.StorageMode, StorageError: st.StorageError}}, nil
 }
 
-func (e *env) applyPatch(ctx context.Context, c *registry.Call) (any, error) {
+func (e *studioSession) applyPatch(ctx context.Context, c *registry.Call) (any, error) {
 	in, err := decode[inPatch](c)
 	if err != nil {
 		return nil, err
@@ -369,7 +369,7 @@ func (e *env) applyPatch(ctx context.Context, c *registry.Call) (any, error) {
 		Replacements: res.Replacements, persist: e.meta(ctx)}, nil
 }
 
-func (e *env) history(direction string) registry.Handler {
+func (e *studioSession) history(direction string) registry.Handler {
 	return func(ctx context.Context, c *registry.Call) (any, error) {
 		in, err := decode[inGuard](c)
 		if err != nil {

@@ -16,9 +16,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -371,7 +371,7 @@ func shownPath(p string) string {
 }
 
 // upload runs workspace/upload over decoded files.
-func (e *env) upload(ctx context.Context, files []UploadFile) (UploadResult, *mcp.ToolError) {
+func (e *studioSession) upload(ctx context.Context, files []UploadFile) (UploadResult, *mcp.ToolError) {
 	var skipped []workspace.Skipped
 	var usable []UploadFile
 	for _, f := range files {
@@ -439,7 +439,7 @@ func uploadEntries(files []UploadFile) iter.Seq[workspace.ImportEntry] {
 
 // transferMethods adds workspace/archive and workspace/upload to methods; p.Observer sees
 // each run as an operation (ObserveOperation).
-func (e *env) transferMethods(methods map[string]abi.Method, p Ports) {
+func (e *studioSession) transferMethods(methods map[string]rpcsession.Method, p Ports) {
 	methods[MethodWorkspaceArchive] = func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 		if err := noParams(params); err != nil {
 			return nil, err

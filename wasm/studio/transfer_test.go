@@ -15,10 +15,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -58,13 +58,13 @@ func (e *trEvents) named(name string) []audit.ToolCallEvent {
 	return out
 }
 
-func trSession(t *testing.T) (*abi.Session, *trEvents) {
+func trSession(t *testing.T) (*rpcsession.Session, *trEvents) {
 	t.Helper()
 	ev := &trEvents{}
-	return session(t, Ports{Observer: ev.add}, abi.Config{}), ev
+	return session(t, Ports{Observer: ev.add}, rpcsession.Config{}), ev
 }
 
-func trMethod(t *testing.T, s *abi.Session, name string, params any) (json.RawMessage, *jsonrpc.Error) {
+func trMethod(t *testing.T, s *rpcsession.Session, name string, params any) (json.RawMessage, *jsonrpc.Error) {
 	t.Helper()
 	raw, err := json.Marshal(params)
 	if err != nil {
@@ -84,7 +84,7 @@ func trMethod(t *testing.T, s *abi.Session, name string, params any) (json.RawMe
 	return b, nil
 }
 
-func trUpload(t *testing.T, s *abi.Session, files ...map[string]any) UploadResult {
+func trUpload(t *testing.T, s *rpcsession.Session, files ...map[string]any) UploadResult {
 	t.Helper()
 	raw, jerr := trMethod(t, s, MethodWorkspaceUpload, map[string]any{"files": files})
 	if jerr != nil {
@@ -131,7 +131,7 @@ func trReadZip(t *testing.T, data []byte) map[string][]byte {
 	return out
 }
 
-func trArchive(t *testing.T, s *abi.Session) ([]byte, ArchiveResult) {
+func trArchive(t *testing.T, s *rpcsession.Session) ([]byte, ArchiveResult) {
 	t.Helper()
 	raw, jerr := trMethod(t, s, MethodWorkspaceArchive, nil)
 	if jerr != nil {
@@ -149,7 +149,7 @@ func trArchive(t *testing.T, s *abi.Session) ([]byte, ArchiveResult) {
 }
 
 // wantWorkspace compares an archive's entries with the workspace files, byte for byte.
-func trWantWorkspace(t *testing.T, s *abi.Session, entries map[string][]byte) {
+func trWantWorkspace(t *testing.T, s *rpcsession.Session, entries map[string][]byte) {
 	t.Helper()
 	var list struct {
 		Files []struct{ Path, Kind string } `json:"files"`
@@ -177,7 +177,7 @@ func trWantWorkspace(t *testing.T, s *abi.Session, entries map[string][]byte) {
 	}
 }
 
-func trCallRaw(t *testing.T, s *abi.Session, name string, args any) []byte {
+func trCallRaw(t *testing.T, s *rpcsession.Session, name string, args any) []byte {
 	t.Helper()
 	m := ok(t, call(t, s.Registry, name, args))
 	b, _ := json.Marshal(m)
@@ -255,7 +255,7 @@ func TestArchiveLimits(t *testing.T) {
 	if _, err := Archive(nil); err != nil {
 		t.Fatalf("empty: %v", err)
 	}
-	if _, jerr := trMethod(t, session(t, Ports{}, abi.Config{}), MethodWorkspaceArchive, map[string]any{"x": 1}); jerr == nil || jerr.Code != jsonrpc.CodeInvalidParams {
+	if _, jerr := trMethod(t, session(t, Ports{}, rpcsession.Config{}), MethodWorkspaceArchive, map[string]any{"x": 1}); jerr == nil || jerr.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("params: %+v", jerr)
 	}
 }
@@ -276,7 +276,7 @@ func TestArchiveName(t *testing.T) {
 	}
 }
 
-func trStatus(t *testing.T, s *abi.Session) workspace.Status {
+func trStatus(t *testing.T, s *rpcsession.Session) workspace.Status {
 	t.Helper()
 	var st workspace.Status
 	if err := json.Unmarshal(trCallRaw(t, s, ToolWorkspaceGetStatus, nil), &st); err != nil {
@@ -285,7 +285,7 @@ func trStatus(t *testing.T, s *abi.Session) workspace.Status {
 	return st
 }
 
-func trPaths(t *testing.T, s *abi.Session) []string {
+func trPaths(t *testing.T, s *rpcsession.Session) []string {
 	t.Helper()
 	var list struct {
 		Files []struct{ Path string } `json:"files"`
@@ -407,7 +407,7 @@ func TestUploadRefusesEachBadFileAndKeepsOthers(t *testing.T) {
 }
 
 func TestUploadParamsAreStrict(t *testing.T) {
-	s := session(t, Ports{}, abi.Config{})
+	s := session(t, Ports{}, rpcsession.Config{})
 	for _, raw := range []string{``, `null`, `[]`, `{}`, `{"files":[]}`, `{"files":{}}`, `{"files":[1]}`,
 		`{"files":[{"path":"a.txt"}]}`, `{"files":[{"path":"a.txt","text":"x","base64":"eA=="}]}`,
 		`{"files":[{"path":1,"text":"x"}]}`, `{"files":[{"path":"a.txt","text":1}]}`,

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
 // studioTools is the canonical tools/list of the studio catalog (every page).
-func studioTools(t testing.TB) ([]mcp.Tool, *abi.Session) {
-	s, err := studio.Builder(studio.Ports{})(abi.Config{})
+func studioTools(t testing.TB) ([]mcp.Tool, *rpcsession.Session) {
+	s, err := studio.Builder(studio.Ports{})(rpcsession.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

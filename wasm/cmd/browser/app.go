@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/hack-pad/safejs"
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -72,7 +72,7 @@ type state struct {
 }
 
 type app struct {
-	h    *abi.Handler
+	h    *rpcsession.Handler
 	port *iframe.Port
 	lock string // lockHeld, lockBusy or lockUnsupported (set before the loops start)
 
@@ -81,7 +81,7 @@ type app struct {
 	subs map[int]js.Value
 	next int
 
-	sess     *abi.Session // session whose approval queue we subscribed to
+	sess     *rpcsession.Session // session whose approval queue we subscribed to
 	unsubQ   func()
 	reqID    atomic.Int64
 	runSeq   atomic.Int64
@@ -308,6 +308,9 @@ func setTiming(name string, ms float64) {
 	t.Set(name, ms)
 }
 
+// now is performance.now() in ms.
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
 func (a *app) markDirty() {
 	select {
 	case a.dirty <- struct{}{}:
@@ -458,7 +461,7 @@ func (a *app) reload(ctx context.Context) {
 		} `json:"history"`
 	}
 	if a.tool(ctx, "workspace.getStatus", nil, &status) == nil {
-		setHistoryState(status.History.CanUndo, status.History.CanRedo) // historylock.go
+		setHistoryState(status.History.CanUndo, status.History.CanRedo) // undo_redo_buttons.go
 	}
 	a.mu.Lock()
 	needSource := list.ActivePath != "" && (list.ActivePath != a.st.sourcePath || list.Revision != a.st.sourceRev)
@@ -508,7 +511,7 @@ func (a *app) renderLoop() {
 // requestPersistence asks for persistent storage (navigator.storage.persist) so the browser
 // does not evict the workspace under storage pressure, and shows the answer.
 func (a *app) requestPersistence() {
-	storage := navigatorProp("storage") // util.go
+	storage := navigatorProp("storage") // lock.go
 	if storage.Type() != js.TypeObject || storage.Get("persist").Type() != js.TypeFunction {
 		a.setPersistence("persistent storage unavailable")
 		return

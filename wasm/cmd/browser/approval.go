@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -190,7 +190,7 @@ func simulateCall(ctx context.Context, a *app, name string, args json.RawMessage
 	}
 	repo := &workspace.MemoryRepository{}
 	repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: root, ActivePath: active, Revision: rev - 1}, Files: files})
-	sess, err := studio.Builder(studio.Ports{Repository: repo})(abi.Config{})
+	sess, err := studio.Builder(studio.Ports{Repository: repo})(rpcsession.Config{})
 	if err != nil {
 		return nil, nil, "", err
 	}

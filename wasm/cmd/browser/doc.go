@@ -11,7 +11,7 @@
 // # JavaScript surface (one coarse entry, STYLE §10.5)
 //
 //   - globalThis.webcodingHandle(requestJSON) → Promise<responseJSON>: one JSON-RPC 2.0
-//     request or batch into abi.Handler.Handle; a notification resolves with "".
+//     request or batch into rpcsession.Handler.Handle; a notification resolves with "".
 //   - globalThis.webcodingSubscribe(callback) → unsubscribe(): callback(eventJSON) receives
 //     state events, one JSON object each:
 //     {"kind":"tool", "type":"started"|"completed"|"failed"|…, "name", "toolCallId", "source",

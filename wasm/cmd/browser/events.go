@@ -189,7 +189,7 @@ func (a *app) action(action, path, id string) {
 		a.flushDraft(ctx)
 	case "undo", "redo":
 		// Locked while the agent runs; with nothing to undo/redo (after the draft's flush) a
-		// no-op, not a WORKSPACE_HISTORY_EMPTY entry (historylock.go).
+		// no-op, not a WORKSPACE_HISTORY_EMPTY entry (undo_redo_buttons.go).
 		if a.historyLocked() {
 			return
 		}

@@ -12,11 +12,11 @@ import (
 	"sync"
 	"syscall/js"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/fsa"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -71,7 +71,7 @@ type folderState struct {
 	saveDone   int
 	saveTotal  int
 	refresh    chan struct{}
-	sess       *abi.Session // the session the link belongs to (session/configure builds a new one)
+	sess       *rpcsession.Session // the session the link belongs to (session/configure builds a new one)
 }
 
 var folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}

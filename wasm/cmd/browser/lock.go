@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -36,7 +37,7 @@ const lockWait = 1500 * time.Millisecond
 // granted afterwards (the other page went away: this page may switch to writable); and
 // lockUnsupported without navigator.locks. It must be called from a goroutine.
 func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
-	locks := navigatorProp("locks") // util.go: a throwing getter is "unsupported", not the end of the program
+	locks := navigatorProp("locks") // navigatorProp: a throwing getter is "unsupported", not the end of the program
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
 		return lockUnsupported, nil
 	}
@@ -149,4 +150,24 @@ func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, la
 	}
 	a.requestRefresh()
 	a.markDirty()
+}
+
+// navigatorProp returns navigator[name] (e.g. "locks", "storage") read with Reflect.get
+// through safejs (settings.go's webStorage does the same for Web Storage), or undefined when
+// it is missing or its getter throws: a throwing getter read with a plain js.Value.Get
+// unwinds through the Go runtime and ends the program (issue 14).
+func navigatorProp(name string) js.Value {
+	reflect, err := safejs.Global().Get("Reflect")
+	if err != nil {
+		return js.Undefined()
+	}
+	nav, err := reflect.Call("get", safejs.Global(), "navigator")
+	if err != nil || nav.IsUndefined() || nav.IsNull() {
+		return js.Undefined()
+	}
+	v, err := reflect.Call("get", nav, name)
+	if err != nil {
+		return js.Undefined()
+	}
+	return safejs.Unsafe(v)
 }

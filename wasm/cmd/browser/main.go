@@ -4,13 +4,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"syscall/js"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -20,8 +21,8 @@ import (
 // so agent calls wait for Approve/Deny in the page. The first session is built that way
 // directly, so a page load hydrates the workspace once (at the stored revision: a reload
 // creates no revision, issue 14).
-func browserBuilder(build abi.Builder) abi.Builder {
-	return func(cfg abi.Config) (*abi.Session, error) {
+func browserBuilder(build rpcsession.Builder) rpcsession.Builder {
+	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
 		if cfg.Approval.Mode == "" {
 			cfg.Approval.Mode = "queue"
 		}
@@ -34,7 +35,7 @@ var conformanceHook func()
 
 func main() {
 	jsbridge.OnPanic = func(where string, v any, stack []byte) {
-		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmtAny(v)+"\n"+string(stack))
+		js.Global().Get("console").Call("error", "webcoding: recovered panic in "+where+": "+fmt.Sprint(v)+"\n"+string(stack))
 	}
 	a := newApp()
 	wsRepo := idb.New(idb.DefaultName)
@@ -67,7 +68,7 @@ func main() {
 		a.log(2, err.Error())
 	}
 	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (trace.go).
-	a.h = abi.New(studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
+	a.h = rpcsession.New(studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()

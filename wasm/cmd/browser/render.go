@@ -13,7 +13,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/iframe"
-	"github.com/webcoding/studio/wasm/agent"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/registry"
 )
 
@@ -155,7 +155,7 @@ func (a *app) render() {
 // Template results of the larger regions are memoized on their input, so a render after an
 // unrelated change (every keystroke, every preview ack) does not re-run them.
 var (
-	recipesHTML = sync.OnceValue(func() string { return execTpl("recipes", agent.Recipes()) })
+	recipesHTML = sync.OnceValue(func() string { return execTpl("recipes", planner.Recipes()) })
 	memoEntries []entry
 	memoEntryHT string
 	memoConsole []iframe.ConsoleLine

@@ -125,7 +125,7 @@ type uploadEntry struct {
 // uploadFiles reads the chosen files and sends them to workspace/upload at the workspace
 // root under their own names. A file over the largest per-file limit (an asset's 4 MiB) or
 // past the 12 MiB upload budget is refused here without reading it (same reasons as the
-// core's import rules), so one request never exceeds abi.MaxRequestBytes; everything else is
+// core's import rules), so one request never exceeds rpcsession.MaxRequestBytes; everything else is
 // judged by the core. The chat reports "Uploaded N file(s)" and every refused file with its
 // reason.
 func (a *app) uploadFiles(ctx context.Context, files []js.Value) {

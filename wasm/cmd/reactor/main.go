@@ -35,9 +35,9 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -48,7 +48,7 @@ const MaxAlloc = 1 << 30
 
 // handler is the one assembled core of this instance. It holds the workspace state, so the host
 // keeps one instance per workspace and serializes calls.
-var handler *abi.Handler = assemble()
+var handler *rpcsession.Handler = assemble()
 
 // folder is the host's folder adapter, nil when the host has none (kept for test hooks).
 var folder *hostcall.Folder
@@ -62,7 +62,7 @@ var folder *hostcall.Folder
 // key never enters the module); retry notices go to the host's log as they happen. When the
 // host has a durable backend (info "durable": true, --durable redis://… or postgres://…), it
 // is Ports.Durable through hostcall.Durable, so every session's idempotency records live there.
-func assemble() *abi.Handler {
+func assemble() *rpcsession.Handler {
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
 	if info.Folder != nil {
@@ -80,7 +80,7 @@ func assemble() *abi.Handler {
 	if info.HTTP {
 		b = studio.WithOpenRouter(b, studio.OpenRouterOptions{Transport: hostcall.HTTP{}, OnNotice: logNotice})
 	}
-	return abi.New(b)
+	return rpcsession.New(b)
 }
 
 // logNotice reports one provider retry notice through the host's log (level warn), e.g.

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/webcoding/studio/wasm/abi"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -130,7 +130,7 @@ func str(s string) string { b, _ := json.Marshal(s); return string(b) }
 // newRegistryF is newRegistry for fuzz targets: no approver, so agent-mode mutations are
 // refused and the seed workspace stays small across iterations.
 func newRegistryF(f *testing.F) *registry.Registry {
-	s, err := studio.Builder(studio.Ports{})(abi.Config{})
+	s, err := studio.Builder(studio.Ports{})(rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -141,9 +141,9 @@ func newRegistryF(f *testing.F) *registry.Registry {
 // every agent-mode call (destructive ones included).
 func newRegistry(t *testing.T, approveAll bool) *registry.Registry {
 	t.Helper()
-	cfg := abi.Config{}
+	cfg := rpcsession.Config{}
 	if approveAll {
-		cfg.Approval = abi.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
+		cfg.Approval = rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
 	}
 	s, err := studio.Builder(studio.Ports{})(cfg)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webcoding/studio/wasm/agent"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/registry"
 )
@@ -68,7 +68,7 @@ type Options struct {
 	// (registry.ListAllTools) and converted with provider.ToOpenAI.
 	ListTools registry.ListPageFunc
 	// Exec runs one tools/call through the registry (required).
-	Exec agent.Executor
+	Exec planner.Executor
 	// SessionID is the sessionId of every call of this run ("" → none).
 	SessionID string
 	// Conversation, when non-nil, is continued and updated; nil starts a fresh chat.
@@ -96,7 +96,7 @@ type Options struct {
 // A run fails (failed true, error set) only on a provider or budget error; tool errors are
 // results the model reads. A cancelled run is cancelled, not failed.
 type Report struct {
-	agent.Report
+	planner.Report
 	Provider  string         `json:"provider"`
 	Model     string         `json:"model"`
 	Turns     int            `json:"turns"`
@@ -125,7 +125,7 @@ var errCancelled = errors.New("cancelled")
 // Run never panics on provider input and never returns the API key in any field.
 func Run(ctx context.Context, prompt string, opts Options) Report {
 	l := &loop{opts: opts, rep: Report{Provider: "openrouter", Model: opts.model()}}
-	l.rep.Calls = []agent.Step{}
+	l.rep.Calls = []planner.Step{}
 	if opts.Conversation == nil {
 		l.conv = &Conversation{}
 	} else {
@@ -269,7 +269,7 @@ func (l *loop) runBatch(ctx context.Context, comp *Completion) {
 		if refused && l.opts.OnRefused != nil {
 			l.opts.OnRefused(p, res)
 		}
-		l.rep.Calls = append(l.rep.Calls, agent.Step{Request: p, Result: res})
+		l.rep.Calls = append(l.rep.Calls, planner.Step{Request: p, Result: res})
 		l.conv.messages = append(l.conv.messages, Message{Role: RoleTool, ToolCallID: c.ID, Content: text(SerializeResult(res))})
 	}
 }

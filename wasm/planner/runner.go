@@ -1,0 +1,132 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/webcoding/studio/wasm/mcp"
+)
+
+// Executor runs one tools/call exactly as a model's call would run (the registry's Call) and
+// returns the canonical result; it never returns nil.
+type Executor func(ctx context.Context, p mcp.CallToolParams) *mcp.CallToolResult
+
+// RunOptions are the workspace facts a run plans with (REFERENCE §7.2/§7.3).
+type RunOptions struct {
+	// SessionID is the session segment of call ids and the _meta sessionId ("" →
+	// DefaultSession in ids, no sessionId in _meta).
+	SessionID string
+	// FolderLinked reports a linked, writable folder (saveAll vs saveCheckpoint).
+	FolderLinked bool
+	// ActivePath is the active file (the download target when the prompt names none).
+	ActivePath string
+	// Revision is the workspace revision when the run starts: the first planned revision.
+	Revision int64
+	// LiveRevision returns the workspace revision now; it is asked after a revision-producing
+	// call whose result carried no revision. Nil keeps the planned revision.
+	LiveRevision func() int64
+}
+
+// Step is one executed call: {"request": tools/call params, "result": CallToolResult}.
+type Step struct {
+	Request mcp.CallToolParams  `json:"request"`
+	Result  *mcp.CallToolResult `json:"result"`
+}
+
+// Report is the outcome of Run:
+//
+//	{"calls": [Step…], "summary", "failed", "failedTool"?, "errorCode"?, "retryable"?,
+//	 "revisionConflict"?}
+//
+// failedTool, errorCode, retryable and revisionConflict are set only when failed. retryable is
+// the error's retryable flag, or true for a revision conflict (REFERENCE §7.3).
+type Report struct {
+	Calls            []Step   `json:"calls"`
+	Summary          string   `json:"summary"`
+	Failed           bool     `json:"failed"`
+	FailedTool       string   `json:"failedTool,omitempty"`
+	ErrorCode        mcp.Code `json:"errorCode,omitempty"`
+	Retryable        *bool    `json:"retryable,omitempty"`
+	RevisionConflict bool     `json:"revisionConflict,omitempty"`
+}
+
+// Run plans prompt (Build) and executes the plan through exec, call by call, exactly like a
+// model (REFERENCE §7.3): each call gets _meta {toolCallId: CallID(session, index, tool),
+// sessionId?, source: "local", mode: "agent"}, so the registry's policy and approvals apply;
+// revision-guarded calls get expectedRevision = the planned revision (ThreadRevision), which
+// then follows each result (NextPlannedRevision). The run stops at the first failed call and
+// answers with FailureSummary; otherwise with SuccessSummary.
+func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Report {
+	plan := Build(prompt, opts.FolderLinked, opts.ActivePath)
+	planned := opts.Revision
+	rep := Report{Calls: make([]Step, 0, len(plan.Calls))}
+	var called []string
+	for i, call := range plan.Calls {
+		call = call.clone()
+		ThreadRevision(&call, planned)
+		args, err := json.Marshal(call.Arguments)
+		if err != nil { // arguments are strings, numbers and booleans; cannot happen
+			args = []byte("{}")
+		}
+		req := mcp.CallToolParams{Name: call.Name, Arguments: args, Meta: &mcp.CallMeta{
+			ToolCallID: CallID(opts.SessionID, i, call.Name), SessionID: opts.SessionID,
+			Source: mcp.SourceLocal, Mode: mcp.ModeAgent}}
+		res := exec(ctx, req)
+		rep.Calls = append(rep.Calls, Step{Request: req, Result: res})
+		if res == nil || res.IsError {
+			rep.Failed, rep.FailedTool = true, call.Name
+			text := "the call returned no result"
+			if res != nil {
+				text = errorText(res)
+				if res.Error != nil {
+					rep.ErrorCode = res.Error.Code
+				}
+			}
+			rep.RevisionConflict = IsRevisionConflict(rep.ErrorCode, text)
+			retry := rep.RevisionConflict || (res != nil && res.Error != nil && res.Error.Retryable)
+			rep.Retryable = &retry
+			rep.Summary = FailureSummary(called, call.Name, text)
+			return rep
+		}
+		called = append(called, call.Name)
+		live := planned
+		if opts.LiveRevision != nil && IsRevisionProducing(call.Name) {
+			live = opts.LiveRevision()
+		}
+		planned = NextPlannedRevision(call.Name, resultRevision(res), live, planned)
+	}
+	rep.Summary = SuccessSummary(plan.Ambiguous, called)
+	return rep
+}
+
+// errorText is a failed result's text: "[CODE] message" for a coded error, else its first
+// text block.
+func errorText(res *mcp.CallToolResult) string {
+	if res.Error != nil {
+		return res.Error.Error()
+	}
+	for _, c := range res.Content {
+		if c.Type == "text" {
+			return c.Text
+		}
+	}
+	return "the call failed without a message"
+}
+
+// resultRevision reads structuredContent.revision when it is an integer.
+func resultRevision(res *mcp.CallToolResult) *int64 {
+	if len(res.StructuredContent) == 0 {
+		return nil
+	}
+	var v struct {
+		Revision *json.Number `json:"revision"`
+	}
+	if json.Unmarshal(res.StructuredContent, &v) != nil || v.Revision == nil {
+		return nil
+	}
+	n, err := v.Revision.Int64()
+	if err != nil {
+		return nil
+	}
+	return &n
+}

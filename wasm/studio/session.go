@@ -1,0 +1,139 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// studioSession is one assembled studio session: the workspace manager and the ports its tools use.
+type studioSession struct {
+	m          *workspace.Manager
+	preview    PreviewPort
+	downloads  func(name, mimeType string, data []byte) error
+	ackTimeout time.Duration
+	p          Ports // the session's ports (folder host, durable backend, observer: folder_ops.go)
+	save       saver // durable folder saves (folder_save.go)
+}
+
+// persist is the persistence meta P of every result: {"storageMode", "storageError"?}.
+type persist struct {
+	StorageMode  workspace.StorageMode `json:"storageMode"`
+	StorageError string                `json:"storageError,omitempty"`
+}
+
+func (e *studioSession) meta(ctx context.Context) persist {
+	s := e.m.Status(ctx)
+	return persist{StorageMode: s.StorageMode, StorageError: s.StorageError}
+}
+
+// wcall turns a registry call into the manager's call record (tool and call id go into the
+// history checkpoint, SPEC §2.12).
+func wcall(c *registry.Call, expected *int64) workspace.Call {
+	return workspace.Call{Tool: c.Name, CallID: c.ToolCallID, ExpectedRevision: expected}
+}
+
+// sync mounts the current workspace in the preview and waits for the acknowledgement of rev
+// (REFERENCE §2 "sync", SPEC §2.13). applied says whether the calling tool changed the
+// workspace; it is reported in the error details so callers never re-run an applied change.
+//
+// # Errors (details always carry revision and applied)
+//   - PREVIEW_ACK_TIMEOUT (retryable): {revision, timeoutMs, applied}
+//   - PREVIEW_REVISION_SUPERSEDED (retryable): {requestedRevision, actualRevision, revision, applied}
+//   - PREVIEW_RUNTIME_ERROR: {revision, applied}; the port reported a runtime error (or could
+//     not mount)
+//   - the caller cancelled (or the call's deadline passed) while mounting or waiting for the
+//     acknowledgement: when nothing was applied, ctx's error (the registry maps it to
+//     TOOL_CANCELLED / TOOL_TIMEOUT); when the change was applied, a TOOL_CANCELLED (or
+//     TOOL_TIMEOUT) error whose details say so — {revision, applied: true, phase:
+//     "preview-ack"} — and whose message says the change was applied, then cancelled while
+//     waiting for the preview (SPEC §2.13: an applied mutation is never reported as not done)
+func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bool) error {
+	s := e.m.Snapshot()
+	if err := e.preview.Mount(ctx, Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
+		if ctx.Err() != nil {
+			return appliedThenCancelled(ctx, rev, applied)
+		}
+		e.m.SetPreviewStatus(rev, workspace.PreviewError, err.Error())
+		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
+			"Preview could not mount revision %d: %s", rev, err.Error())
+	}
+	ack, err := e.preview.Await(ctx, rev, e.ackTimeout)
+	switch {
+	case errors.Is(err, ErrAckTimeout):
+		ms := e.ackTimeout.Milliseconds()
+		advice := "Refresh the preview."
+		if applied {
+			advice = "The change was applied: refresh the preview; do not repeat the change."
+		}
+		return mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": rev, "timeoutMs": ms, "applied": applied},
+			"Preview did not acknowledge revision %d within %d ms. %s", rev, ms, advice)
+	case err != nil && ctx.Err() != nil:
+		return appliedThenCancelled(ctx, rev, applied)
+	case err != nil:
+		return err
+	case ack.Revision > rev:
+		e.m.SetPreviewStatus(ack.Revision, ack.Status, ack.Message)
+		return mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
+			map[string]any{"requestedRevision": rev, "actualRevision": ack.Revision, "revision": rev, "applied": applied},
+			"Preview revision %d was superseded by revision %d before it was acknowledged.", rev, ack.Revision)
+	case ack.Status == workspace.PreviewError:
+		e.m.SetPreviewStatus(rev, workspace.PreviewError, ack.Message)
+		msg := ack.Message
+		if msg == "" {
+			msg = "Preview runtime error"
+		}
+		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
+			"Preview reported a runtime error at revision %d: %s", rev, bound(msg, maxMessageChars))
+	}
+	e.m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
+	return nil
+}
+
+// appliedThenCancelled is sync's error when ctx ended while the preview was mounting or being
+// awaited. Without an applied change it is ctx's error (the registry's usual TOOL_CANCELLED /
+// TOOL_TIMEOUT). With one it is a typed error that says the change landed: TOOL_CANCELLED
+// (retryable; ctx cancelled) or TOOL_TIMEOUT (retryable; ctx's deadline passed), details
+// {revision, applied: true, phase: "preview-ack"}, message "Revision N was applied, then
+// cancelled while waiting for the preview; do not repeat the change." (SPEC §2.13).
+func appliedThenCancelled(ctx context.Context, rev int64, applied bool) error {
+	if !applied {
+		return ctx.Err()
+	}
+	d := map[string]any{"revision": rev, "applied": true, "phase": "preview-ack"}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return mcp.NewError(mcp.CodeToolTimeout, true, d,
+			"Revision %d was applied, then timed out while waiting for the preview; refresh the preview, do not repeat the change.", rev)
+	}
+	return mcp.NewError(mcp.CodeToolCancelled, true, d,
+		"Revision %d was applied, then cancelled while waiting for the preview; do not repeat the change.", rev)
+}
+
+// noDownloadTarget is the error of workspace.downloadFile on a host without a download target
+// (Ports.Downloads nil; the headless CLI without --downloads, SPEC §3): TOOL_EXECUTION_FAILED,
+// not retryable, details {operation:"download", path, reason:"no-download-target"}.
+func noDownloadTarget(path string) *mcp.ToolError {
+	return mcp.NewError(mcp.CodeToolExecutionFailed, false,
+		map[string]any{"operation": "download", "path": path, "reason": ReasonNoDownloadTarget},
+		"This host has no download target, so %s was not downloaded.", path)
+}
+
+// ReasonNoDownloadTarget is details.reason of a workspace.downloadFile refused because the
+// host has no download target.
+const ReasonNoDownloadTarget = "no-download-target"
+
+// bound cuts s to at most n code points.
+func bound(s string, n int) string {
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
+}
