@@ -50,9 +50,6 @@ func TestVersionHistory(t *testing.T) {
 
 	// The workspace moves on after the diff was shown: the restore names a stale revision.
 	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"# moved on\n"}`)
-	// Click only once the panel has redrawn for the new revision (a click whose press lands
-	// on a button the redraw then replaces is lost).
-	waitContains(t, tab, "#history-panel .history-diff", "The workspace changed since this diff")
 	recordEvents(t, tab)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#history-restore"))); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@
 import { createPreviewBridge } from "./preview-bridge.js";
 import { createEditor } from "./editor.js";
 import "./folder.js"; // File System Access shim of the folder feature (issue 8)
+import "./morph.js"; // webcodingMorph: the keyed DOM morph of the Go-drawn regions (issue 15)
 
 const timings = (globalThis.webcodingTimings = globalThis.webcodingTimings || {});
 timings.scriptStart = performance.now();

@@ -192,6 +192,9 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	for name, m := range e.historyMethods(p) { // workspace/history, /checkpoint, /restoreCheckpoint
 		methods[name] = m
 	}
+	for name, m := range e.diffMethods() { // workspace/diffCall, /diffCheckpoint (diff_ops.go)
+		methods[name] = m
+	}
 	// workspace/archive, workspace/upload (transfer.go)
 	e.transferMethods(methods, p)
 	for name, m := range e.folderMethods() { // workspace/openFolder, /reconnectFolder, … (folder_ops.go)

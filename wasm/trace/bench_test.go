@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"testing"
@@ -33,32 +32,6 @@ func BenchmarkBuild(b *testing.B) {
 			for b.Loop() {
 				fill(New(Options{}), n)
 			}
-		})
-	}
-}
-
-// BenchmarkRender: the trace panel's HTML (toolbar + every row, two expanded) for 24 / 256
-// rows, as the browser feature renders it on a change.
-func BenchmarkRender(b *testing.B) {
-	for _, n := range []int{24, 256} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			tr := New(Options{})
-			fill(tr, n)
-			rows := tr.Rows(Filter{})
-			v := View{Rows: rows, Expanded: map[string]bool{rows[0].TraceID: true, rows[len(rows)-1].TraceID: true}, ShowAll: true, Total: len(rows), Sessions: tr.Sessions()}
-			var buf bytes.Buffer
-			b.ReportAllocs()
-			for b.Loop() {
-				buf.Reset()
-				v.Rows = tr.Rows(Filter{})
-				if err := RenderToolbar(&buf, v); err != nil {
-					b.Fatal(err)
-				}
-				if err := RenderList(&buf, v); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(buf.Len()), "html-bytes")
 		})
 	}
 }

@@ -275,34 +275,3 @@ func TestExportIsMetadataOnly(t *testing.T) {
 		t.Fatalf("small export %+v %v", d2, err)
 	}
 }
-
-func TestRenderEscapesAndExpands(t *testing.T) {
-	tr := New(Options{})
-	e := started("workspace.writeFile", `"><script>x</script>`, "", "direct", `{"path":"<b>.html"}`)
-	tr.Observe(e)
-	tr.Observe(failed(e, mcp.CodeWorkspaceRevisionConflict, true))
-	rows := tr.Rows(Filter{})
-	var b bytes.Buffer
-	v := View{Rows: rows, Expanded: map[string]bool{rows[0].TraceID: true}, Total: 1}
-	if err := RenderList(&b, v); err != nil {
-		t.Fatal(err)
-	}
-	html := b.String()
-	if strings.Contains(html, "<script>") || strings.Contains(html, "<b>") {
-		t.Fatalf("not escaped: %s", html)
-	}
-	for _, want := range []string{`aria-expanded="true"`, "WORKSPACE_REVISION_CONFLICT", "retryable", "trace-arguments", rows[0].TraceID} {
-		if !strings.Contains(html, want) {
-			t.Errorf("html lacks %q", want)
-		}
-	}
-	b.Reset()
-	if err := RenderToolbar(&b, View{Sessions: []string{"", "s1"}, Running: true, Total: 3}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`id="trace-session"`, "UI (direct)", `aria-label="Clear execution trace" disabled`, "Show all (3)"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("toolbar lacks %q: %s", want, b.String())
-		}
-	}
-}

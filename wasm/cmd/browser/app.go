@@ -20,6 +20,7 @@ import (
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Bounds of the UI's own lists.
@@ -37,15 +38,8 @@ type fileRow struct {
 	Dirty    bool   `json:"dirty"`
 }
 
-// entry is one transcript line. Kind: "user", "call", "result", "agent", "error", "info".
-// Details is an optional second line (error details); Actions are recovery buttons
-// (feature.go).
-type entry struct {
-	Kind    string
-	Text    string
-	Details string
-	Actions []entryAction
-}
+// entry is one transcript line (wasm/ui/views.Entry).
+type entry = views.Entry
 
 // state is everything the UI renders; guarded by app.mu.
 type state struct {
@@ -496,16 +490,13 @@ func (a *app) reload(ctx context.Context) {
 // (requestAnimationFrame, so the render leaves the keystroke's callback) made keystroke → paint
 // worse while model writes recompiled the preview — more JS → Go entries per key — and was
 // removed.
+//
+// A panic inside one render is recovered and logged, and the next change renders again
+// (views.RenderLoop): one bad render never freezes the UI.
 func (a *app) renderLoop() {
-	defer func() {
-		if v := recover(); v != nil {
-			a.log(2, fmt.Sprintf("render loop stopped: %v", v))
-		}
-	}()
-	for range a.dirty {
-		a.render()
-		time.Sleep(8 * time.Millisecond)
-	}
+	views.RenderLoop(a.dirty, a.render, func(v any, stack []byte) {
+		a.log(2, fmt.Sprintf("render failed: %v\n%s", v, stack))
+	}, 8*time.Millisecond)
 }
 
 // requestPersistence asks for persistent storage (navigator.storage.persist) so the browser

@@ -6,15 +6,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"html/template"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall/js"
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/toolcatalog"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The tool catalog panel (#catalog-panel, issue 9): the canonical tools/list (every page,
@@ -50,24 +49,8 @@ func init() {
 	registerFeature(&feature{name: "catalog", bind: catalogBind, start: catalogStart, render: catalogRender, action: catalogAction})
 }
 
-var catalogTpl = template.Must(template.New("").Funcs(template.FuncMap{"toolID": catalogToolID}).Parse(`
-{{define "scopes"}}{{range .Scopes}}<button type="button" class="catalog-scope" id="catalog-scope-{{.ID}}" data-action="catalog-scope" data-scope="{{.ID}}" aria-pressed="{{if .On}}true{{else}}false{{end}}">{{.Label}} <span class="catalog-count" data-count="{{.Count}}">{{.Count}}</span></button>{{end}}{{end}}
-{{define "list"}}{{if .Err}}<li class="catalog-error" role="alert">{{.Err}}</li>{{else if not .Tools}}<li class="catalog-empty">No tool matches.</li>{{end}}{{range .Tools}}<li><button type="button" class="catalog-tool" id="{{toolID .Name}}" data-action="catalog-select" data-tool="{{.Name}}" aria-pressed="false"><span class="catalog-tool-name">{{.Name}}</span>{{range .Hints}} <span class="catalog-hint hint-{{.}}">{{.}}</span>{{end}}</button></li>{{end}}{{end}}
-{{define "definition"}}{{if .}}<h3 class="catalog-def-name">{{.Name}}</h3><p class="catalog-def-description">{{.Description}}</p><p class="catalog-policy">{{.Policy}}</p>{{if .Hints}}<p class="catalog-hints">Annotations: {{range $i, $h := .Hints}}{{if $i}}, {{end}}{{$h}}{{end}}</p>{{end}}<details open><summary>Input schema</summary><pre class="catalog-schema" id="catalog-input-schema">{{.Input}}</pre></details><details><summary>Output schema</summary><pre class="catalog-schema" id="catalog-output-schema">{{.Output}}</pre></details><div class="catalog-def-actions"><button type="button" data-action="catalog-copy-definition" id="catalog-copy-definition">Copy definition</button> <button type="button" data-action="catalog-download-definition" id="catalog-download-definition">Download definition</button></div>{{else}}<p class="catalog-hint-text">Select a tool to see its definition. Selecting never runs it.</p>{{end}}{{end}}
-`))
-
-// catalogToolID is a stable element id for a tool name.
-func catalogToolID(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return "catalog-tool-" + b.String()
-}
+// catalogToolID is a stable element id for a tool name (views.CatalogToolID).
+func catalogToolID(name string) string { return views.CatalogToolID(name) }
 
 func catalogBind(a *app) {
 	doc := js.Global().Get("document")
@@ -131,23 +114,6 @@ func catalogLoad(ctx context.Context, a *app) {
 	traceDiscovery(a, len(tools), start, time.Since(start))
 }
 
-type scopeView struct {
-	ID, Label string
-	Count     int
-	On        bool
-}
-
-type toolView struct {
-	Name  string
-	Hints []string
-}
-
-type definitionView struct {
-	Name, Description, Policy string
-	Hints                     []string
-	Input, Output             string
-}
-
 var scopeLabels = map[toolcatalog.Scope]string{toolcatalog.ScopeAll: "All", toolcatalog.ScopeReadOnly: "Read-only",
 	toolcatalog.ScopeWorkspace: "Workspace", toolcatalog.ScopePreview: "Preview"}
 
@@ -199,41 +165,32 @@ func catalogRender(a *app) {
 	}
 	catalog.lastKey = key
 	counts := toolcatalog.Counts(catalog.tools, catalog.query)
-	scopes := make([]scopeView, 0, len(toolcatalog.Scopes))
+	scopes := make([]views.CatalogScope, 0, len(toolcatalog.Scopes))
 	for _, s := range toolcatalog.Scopes {
-		scopes = append(scopes, scopeView{ID: string(s), Label: scopeLabels[s], Count: counts[s], On: s == catalog.scope})
+		scopes = append(scopes, views.CatalogScope{ID: string(s), Label: scopeLabels[s], Count: counts[s], On: s == catalog.scope})
 	}
 	list := toolcatalog.Filter(catalog.tools, catalog.query, catalog.scope)
-	views := make([]toolView, len(list))
+	tools := make([]views.CatalogTool, len(list))
 	for i, t := range list {
-		views[i] = toolView{Name: t.Name, Hints: toolcatalog.Hints(t)}
+		tools[i] = views.CatalogTool{Name: t.Name, Hints: toolcatalog.Hints(t)}
 	}
-	var def *definitionView
+	var def *views.CatalogDefinition
 	sampleText, sampleChanged := "", false
 	tool, ok := catalogSelectedTool()
 	if ok {
-		def = &definitionView{Name: tool.Name, Description: tool.Description, Policy: toolcatalog.PolicySummary(tool),
+		def = &views.CatalogDefinition{Name: tool.Name, Description: tool.Description, Policy: toolcatalog.PolicySummary(tool),
 			Hints: toolcatalog.Hints(tool), Input: prettyJSON(tool.InputSchema), Output: prettyJSON(tool.OutputSchema)}
 		sampleText, sampleChanged = catalogSample(tool, rev, active)
 	}
-	data := map[string]any{"Tools": views, "Selected": catalog.selected, "Err": catalog.err}
+	selected, errText := catalog.selected, catalog.err
 	result, running := catalog.result, catalog.running
 	catalog.mu.Unlock()
 
-	setRegion("catalog-scopes", catalogExec("scopes", map[string]any{"Scopes": scopes}))
-	// The list's HTML does not depend on the selection (aria-pressed is set in place below):
-	// re-creating the buttons on a selection change could remove the button under a pointer
-	// between its press and release, and that click was lost.
-	setRegion("catalog-list", catalogExec("list", data))
-	if btns := js.Global().Get("document").Call("querySelectorAll", "#catalog-list .catalog-tool"); !btns.IsNull() {
-		for i, n := 0, btns.Get("length").Int(); i < n; i++ {
-			b := btns.Index(i)
-			if on := strconv.FormatBool(attr(b, "data-tool") == data["Selected"]); attr(b, "aria-pressed") != on {
-				b.Call("setAttribute", "aria-pressed", on)
-			}
-		}
-	}
-	setRegion("catalog-definition", catalogExec("definition", def))
+	setRegion("catalog-scopes", views.CatalogScopesHTML(scopes))
+	// A selection change only flips aria-pressed: the morph patches the attribute in place,
+	// so the buttons keep their identity and a click in flight is never lost.
+	setRegion("catalog-list", views.CatalogListHTML(tools, selected, errText))
+	setRegion("catalog-definition", views.CatalogDefinitionHTML(def))
 	doc := js.Global().Get("document")
 	if box := doc.Call("getElementById", "catalog-sample-box"); !box.IsNull() {
 		box.Set("hidden", def == nil)
@@ -250,14 +207,6 @@ func catalogRender(a *app) {
 // catalogEditing reports whether the user is typing in the sample editor.
 func catalogEditing(ta js.Value) bool {
 	return js.Global().Get("document").Get("activeElement").Equal(ta)
-}
-
-func catalogExec(name string, data any) string {
-	var b bytes.Buffer
-	if err := catalogTpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
 }
 
 func catalogSetResult(a *app, s string) {

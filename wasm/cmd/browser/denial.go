@@ -3,12 +3,11 @@
 package main
 
 import (
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // User denials. REFERENCE §3.2/§8 has one code for every deny decision — TOOL_POLICY_DENIED
@@ -70,9 +69,7 @@ func takeDenial(e audit.ToolCallEvent) (msg string, ok bool) {
 func denialSummary(summary string) string {
 	denials.mu.Lock()
 	defer denials.mu.Unlock()
-	for name, msg := range denials.shown {
-		summary = strings.ReplaceAll(summary, "Tool "+strconv.Quote(name)+" was denied by policy.", msg)
-	}
+	summary = views.DenialSummary(summary, denials.shown)
 	denials.shown = nil
 	return summary
 }

@@ -68,12 +68,14 @@
 // Re-read & retry for revision conflicts, Refresh preview for preview sync codes; features add
 // rules with registerRecovery). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
 // modal combobox dialogs (palette.go); ?prompt= fills the composer only (deeplink.go); approval
-// cards show a local diff computed on a scratch session and "Approve all for this run"
+// cards show the diff the core computes (workspace/diffCall) and "Approve all for this run"
 // (approval.go, approvals/approveRun); the inspector's History panel lists checkpoints, diffs
 // one against the current files and restores it through workspace/restoreCheckpoint
-// (history.go, history_diff.go). The explorer is an ARIA tree with roving focus (tree.go), the
+// (history.go; the core computes the diff: workspace/diffCheckpoint). The explorer is an ARIA tree with roving focus (tree.go), the
 // opened files are an ARIA tablist (tabs.go), and the draft's flushes of one typing burst share
-// a _meta.coalesceKey so they fold into one checkpoint (editor.go). Regions are rendered with
-// html/template (file names and model text are escaped) and focus is restored by element id
-// after each render; unchanged regions skip their templates (tree, tabs, transcript, console).
+// a _meta.coalesceKey so they fold into one checkpoint (editor.go). Regions are built by
+// wasm/ui/views (pure functions on wasm/ui/markup, which escapes by construction) and patched
+// by the shim's keyed morph (site/js/morph.js, idiomorph): elements keep their identity by id,
+// so focus, selection and a click in flight survive every redraw; unchanged regions are not
+// touched (tree, tabs, transcript, console memoize their input). See docs/ui.md.
 package main

@@ -5,12 +5,11 @@ package main
 import (
 	"context"
 	"errors"
-	"path"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Draft rescue (issue 8 follow-up): every UI-originated tool call that can change the
@@ -125,15 +124,5 @@ func draftRescueAction(a *app, act uiAction) bool {
 	return true
 }
 
-// recoveredPaths lists the paths tried for a rescued draft of p: p itself, then
-// "name (recovered).ext", "name (recovered 2).ext" … up to 5 in all.
-func recoveredPaths(p string) []string {
-	dir, base := path.Split(p)
-	ext := path.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	out := []string{p, dir + stem + " (recovered)" + ext}
-	for i := 2; i <= 4; i++ {
-		out = append(out, dir+stem+" (recovered "+strconv.Itoa(i)+")"+ext)
-	}
-	return out
-}
+// recoveredPaths lists the paths tried for a rescued draft of p (views.RecoveredPaths).
+func recoveredPaths(p string) []string { return views.RecoveredPaths(p) }

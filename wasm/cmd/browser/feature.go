@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // A feature is one part of the studio UI that keeps its own state and regions (the trace
@@ -76,15 +77,9 @@ func dataset(el js.Value) map[string]string {
 	return out
 }
 
-// entryAction is a recovery or follow-up button under a transcript entry (REFERENCE §3.2
-// recovery mapping): Label is the visible text, Action the data-action it triggers, Arg its
-// data-arg (for example the prompt to retry). The click reaches the feature or app action
-// that owns Action.
-type entryAction struct {
-	Label  string
-	Action string
-	Arg    string
-}
+// entryAction is a recovery or follow-up button under a transcript entry
+// (wasm/ui/views.EntryAction); the click reaches the feature or app action that owns Action.
+type entryAction = views.EntryAction
 
 // modalOpen reports whether any modal <dialog> of the page is open (shortcuts are off then).
 func modalOpen() bool {

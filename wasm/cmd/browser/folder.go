@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The folder feature (issue 8): #folder-region in the header shows the linked folder's name,
@@ -304,38 +304,6 @@ func folderObserve(a *app, e audit.ToolCallEvent) {
 	folderUIState.changed()
 }
 
-// folderInfoTpl is the folder's name, permission and sync state; folderActionsTpl its buttons.
-// They are separate regions so a status change never replaces a button under the pointer, and
-// the busy state only toggles the buttons' disabled property; the buttons' region comes first
-// so a status change never moves them either (folderRender).
-var folderInfoTpl = `{{if .Linked}}<span class="folder-name" id="folder-name" title="Linked folder">📁 {{.Name}}</span> <span class="folder-permission perm-{{.Perm}}" id="folder-permission" aria-label="Folder permission">{{.Perm}}</span> <span class="folder-sync{{if .Unsaved}} unsaved{{end}}" id="folder-sync" role="status">{{.Sync}}</span>` +
-	`{{else if .Lost}}<span class="folder-name" id="folder-name" title="The linked folder was lost">📁 {{.Lost}}</span> <span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span> <span class="folder-sync unsaved" id="folder-sync" role="status">Folder lost (moved, renamed or deleted): changes are not written to any folder</span>` +
-	`{{else}}{{if .Name}}<span class="folder-name" id="folder-name">📁 {{.Name}}</span> {{end}}<span class="folder-permission perm-disconnected" id="folder-permission" aria-label="Folder permission">disconnected</span>{{end}}`
-
-var folderActionsTpl = `{{if .Linked}}<button type="button" id="folder-save" data-action="folder-save" aria-label="Save to folder" title="Save to folder (Ctrl/Cmd+S)">Save to folder</button>` +
-	` <button type="button" id="folder-reload" data-action="folder-reload" aria-label="Reload connected workspace folder" title="Reload folder">Reload folder</button>` +
-	` <button type="button" id="folder-disconnect" data-action="folder-disconnect" aria-label="Disconnect linked workspace folder" title="Disconnect">Disconnect</button>{{end}}` +
-	`{{if and .Lost (not .Linked)}}<button type="button" id="folder-reconnect" data-action="folder-reconnect" aria-label="Reconnect folder" title="Pick the folder again; the workspace is kept">Reconnect folder</button>{{end}}` +
-	`{{if .Picker}} <button type="button" id="folder-open" data-action="folder-open" aria-label="Open folder" title="Open folder (Ctrl/Cmd+O)">Open folder</button>` +
-	`{{else}} <label class="folder-upload" for="folder-upload">Choose workspace folder <input type="file" id="folder-upload" webkitdirectory multiple aria-label="Choose workspace folder"></label>{{end}}`
-
-// folderGrantButton is the content of #folder-grant-slot while access must be granted.
-const folderGrantButton = `<button type="button" id="folder-grant" data-action="folder-grant" aria-label="Grant folder access">Grant folder access</button>`
-
-// Templates of the two parts of #folder-region (html/template: everything is escaped).
-var (
-	folderInfoTemplate    = template.Must(template.New("folder-info").Parse(folderInfoTpl))
-	folderActionsTemplate = template.Must(template.New("folder-actions").Parse(folderActionsTpl))
-)
-
-func execFolder(t *template.Template, v any) string {
-	var b strings.Builder
-	if err := t.Execute(&b, v); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
-}
-
 func folderRender(a *app) {
 	s := folderUIState
 	if s.host == nil { // a read-only second tab: no folder operations
@@ -343,22 +311,21 @@ func folderRender(a *app) {
 		return
 	}
 	s.mu.Lock()
-	v := map[string]any{"Linked": s.linked, "Name": s.name, "Perm": s.perm,
-		"Grant":  (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != ""),
-		"Picker": fsa.HasPicker(), "Unsaved": s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != ""), "Lost": s.lost}
+	v := views.Folder{Linked: s.linked, Name: s.name, Perm: s.perm, Picker: fsa.HasPicker(),
+		Unsaved: s.linked && (s.dirty > 0 || s.deleted > 0 || s.unknown != ""), Lost: s.lost}
+	grant := (s.linked && (s.perm == "prompt" || s.perm == "denied")) || (!s.linked && s.name != "")
 	switch {
 	case !s.linked:
-		v["Sync"] = ""
 	case s.saving:
-		v["Sync"] = fmt.Sprintf("Saving… (%d of %d)", min(s.saveDone, s.saveTotal), s.saveTotal)
+		v.Sync = fmt.Sprintf("Saving… (%d of %d)", min(s.saveDone, s.saveTotal), s.saveTotal)
 	case s.perm != "granted":
-		v["Sync"] = "Grant folder access to compare and save"
+		v.Sync = "Grant folder access to compare and save"
 	case s.unknown != "":
-		v["Sync"] = "Save interrupted: " + s.unknown + " needs reconciling"
+		v.Sync = "Save interrupted: " + s.unknown + " needs reconciling"
 	case s.dirty > 0 || s.deleted > 0:
-		v["Sync"] = fmt.Sprintf("%d change(s) saved in browser, not yet written to the folder", s.dirty+s.deleted)
+		v.Sync = fmt.Sprintf("%d change(s) saved in browser, not yet written to the folder", s.dirty+s.deleted)
 	default:
-		v["Sync"] = "All changes written to the folder"
+		v.Sync = "All changes written to the folder"
 	}
 	busy := s.busy
 	s.mu.Unlock()
@@ -368,23 +335,16 @@ func folderRender(a *app) {
 		delete(lastHTML, "folder-actions")
 		// The buttons come first: the status text after them changes length with every edit
 		// and save ("All changes written…" ↔ "n change(s) … not yet written…", "Saving… (n of
-		// m)", the permission badge), and in front of the buttons it moved them sideways by up
-		// to ~170 px between a pointer's aim and its click (a click meant for Open folder hit
-		// Reload folder; one meant for Save to folder hit the status text).
-		delete(lastHTML, "folder-grant-slot")
-		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span><span id="folder-grant-slot" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
+		// m)", the permission badge), and in front of the buttons it would move them sideways
+		// by up to ~170 px between a pointer's aim and its click.
+		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
 	}
-	setRegion("folder-info", execFolder(folderInfoTemplate, v))
-	setRegion("folder-actions", execFolder(folderActionsTemplate, v))
-	// Grant folder access has its own slot after the other buttons: a permission change
-	// (granted ↔ prompt) that re-rendered #folder-actions replaced the Save to folder node
-	// between a click's press and release, and the click was lost.
-	grant := ""
-	if v["Grant"].(bool) {
-		grant = folderGrantButton
-	}
-	setRegion("folder-grant-slot", grant)
-	buttons := doc.Call("querySelectorAll", "#folder-actions button, #folder-grant-slot button")
+	setRegion("folder-info", views.FolderInfoHTML(v))
+	// Grant folder access comes and goes with the permission; the morph keeps the other
+	// buttons (by id) in place, so a permission change never replaces Save to folder under
+	// the pointer.
+	setRegion("folder-actions", views.FolderActionsHTML(v, grant))
+	buttons := doc.Call("querySelectorAll", "#folder-actions button")
 	for i := 0; i < buttons.Length(); i++ {
 		if b := buttons.Index(i); b.Get("disabled").Bool() != busy {
 			b.Set("disabled", busy)

@@ -3,23 +3,23 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"html/template"
 	"strconv"
 	"sync"
 	"syscall/js"
 	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/filediff"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The version history view (#history-panel, issue 9): the checkpoints of this session (SPEC
 // §2.12: revision, the tool that produced each, time), newest first. Selecting one shows its
-// diff against the current files (history_diff.go); "Restore revision N" asks in the in-app
+// diff against the current files (computed by the core: workspace/diffCheckpoint); "Restore revision N" asks in the in-app
 // confirm dialog and then runs the workspace/restoreCheckpoint core operation (SPEC §2.11,
 // traced as an operation) with expectedRevision = the revision the diff was computed
 // against, so a workspace that moved on meanwhile is refused with WORKSPACE_REVISION_CONFLICT
@@ -47,26 +47,6 @@ func loadHistory(ctx context.Context, a *app) (historyListing, error) {
 	return out, err
 }
 
-// loadCheckpoint reads the files of the checkpoint made at rev (workspace/checkpoint).
-func loadCheckpoint(ctx context.Context, a *app, rev int64) (map[string]diffText, error) {
-	var out struct {
-		Files []struct {
-			Path   string `json:"path"`
-			Kind   string `json:"kind"`
-			Size   int    `json:"size"`
-			Source string `json:"source"`
-		} `json:"files"`
-	}
-	if err := a.rpc(ctx, "", studio.MethodHistoryCheckpoint, map[string]any{"revision": rev}, &out); err != nil {
-		return nil, err
-	}
-	m := make(map[string]diffText, len(out.Files))
-	for _, f := range out.Files {
-		m[f.Path] = diffText{Source: f.Source, Asset: f.Kind == "asset", Size: f.Size}
-	}
-	return m, nil
-}
-
 // historyState is the panel's own state (guarded by mu).
 type historyState struct {
 	mu        sync.Mutex
@@ -74,7 +54,7 @@ type historyState struct {
 	err       string
 	selected  int64 // the checkpoint whose diff is shown (0: none)
 	diffAt    int64 // the current revision the diff was computed against
-	diff      []fileDiff
+	diff      []filediff.File
 	truncated bool
 	diffErr   string
 	busy      bool
@@ -127,27 +107,6 @@ func historyReload(ctx context.Context, a *app) {
 	a.markDirty()
 }
 
-var historyTpl = template.Must(template.New("").Funcs(template.FuncMap{"clock": func(t time.Time) string {
-	return t.Local().Format("15:04:05")
-}}).Parse(`
-{{define "panel"}}<div class="history-head"><h2 id="history-title">Version history</h2> <span class="muted">revision {{.Revision}} · {{len .Rows}} checkpoint{{if ne (len .Rows) 1}}s{{end}}</span></div>{{if .Err}}<p role="alert">{{.Err}}</p>{{end}}<ol class="history-list" aria-labelledby="history-title">{{range .Rows}}<li class="history-row{{if .Current}} current{{end}}{{if .Selected}} selected{{end}}"><button type="button" id="history-{{.Revision}}" data-action="history-select" data-revision="{{.Revision}}" aria-pressed="{{if .Selected}}true{{else}}false{{end}}" aria-label="Revision {{.Revision}}, {{.Tool}}, {{clock .At}}{{if .Current}}, current{{end}}"><span class="history-rev">r{{.Revision}}</span> <span class="history-tool">{{.Tool}}</span> <time datetime="{{.At.Format "2006-01-02T15:04:05Z07:00"}}">{{clock .At}}</time>{{if .Current}} <span class="history-current">current</span>{{end}}</button></li>{{end}}</ol>{{if .Selected}}<section class="history-diff" aria-label="What restoring revision {{.Selected}} would change in the current files"><h3>Current files (revision {{.DiffAt}}) → revision {{.Selected}}</h3>{{if .Stale}}<p class="muted">The workspace changed since this diff (now revision {{.Revision}}).</p>{{end}}{{.Diff}}<div class="history-actions"><button type="button" id="history-restore" data-action="history-restore" data-revision="{{.Selected}}" aria-label="Restore revision {{.Selected}}"{{if .Busy}} disabled{{end}}>Restore revision {{.Selected}}</button> <button type="button" id="history-close" data-action="history-select" data-revision="0">Close diff</button></div></section>{{end}}{{end}}
-{{define "diff"}}{{if .Err}}<p role="alert">{{.Err}}</p>{{else if not .Files}}<p class="muted">Same files as now.</p>{{end}}{{range .Files}}<details open class="diff-file"><summary><span class="diff-path">{{.Path}}</span> <span class="diff-status">{{.Status}}</span>{{if or .Added .Removed}} <span class="diff-count">+{{.Added}} −{{.Removed}}</span>{{end}}</summary>{{if .Note}}<p class="muted">{{.Note}}</p>{{end}}{{if .Rows}}<pre class="diff">{{range .Rows}}<span class="diff-{{.Kind}}">{{if eq .Kind "add"}}+ {{else if eq .Kind "del"}}- {{else}}  {{end}}{{.Text}}</span>
-{{end}}</pre>{{end}}</details>{{end}}{{if .Truncated}}<p class="muted">More changes are not shown.</p>{{end}}{{end}}
-`))
-
-type historyRowView struct {
-	checkpointRow
-	Selected bool
-}
-
-func execHistoryTpl(name string, data any) string {
-	var b bytes.Buffer
-	if err := historyTpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
-}
-
 func historyRender(a *app) {
 	// The panel is drawn only while its inspector tab is selected (selecting it marks the
 	// page dirty, so it is drawn then): its rows and diff cost ~3.6 ms per render in wasm,
@@ -156,16 +115,15 @@ func historyRender(a *app) {
 		return
 	}
 	hist.mu.Lock()
-	rows := make([]historyRowView, 0, len(hist.list.Checkpoints))
+	rows := make([]views.HistoryRow, 0, len(hist.list.Checkpoints))
 	for i := len(hist.list.Checkpoints) - 1; i >= 0; i-- { // newest first
 		c := hist.list.Checkpoints[i]
-		rows = append(rows, historyRowView{checkpointRow: c, Selected: c.Revision == hist.selected})
+		rows = append(rows, views.HistoryRow{Revision: c.Revision, Tool: c.Tool, At: c.At, Current: c.Current, Selected: c.Revision == hist.selected})
 	}
-	data := map[string]any{"Revision": hist.list.Revision, "Rows": rows, "Err": hist.err, "Selected": hist.selected,
-		"DiffAt": hist.diffAt, "Stale": hist.selected != 0 && hist.diffAt != hist.list.Revision, "Busy": hist.busy,
-		"Diff": template.HTML(execHistoryTpl("diff", map[string]any{"Files": hist.diff, "Truncated": hist.truncated, "Err": hist.diffErr}))}
+	v := views.History{Revision: hist.list.Revision, Rows: rows, Err: hist.err, Selected: hist.selected, DiffAt: hist.diffAt, Busy: hist.busy,
+		Diff: views.HistoryDiff{Files: hist.diff, Truncated: hist.truncated, Err: hist.diffErr}}
 	hist.mu.Unlock()
-	setRegion("history-panel", execHistoryTpl("panel", data))
+	setRegion("history-panel", views.HistoryHTML(v))
 }
 
 func historyAction(a *app, act uiAction) bool {
@@ -222,16 +180,10 @@ func historySelect(ctx context.Context, a *app, rev int64) {
 		return
 	}
 	a.flushDraft(ctx)
-	files, _, _, cur, err := currentFiles(ctx, a)
-	var diff []fileDiff
-	truncated := false
-	if err == nil {
-		var old map[string]diffText
-		old, err = loadCheckpoint(ctx, a, rev)
-		if err == nil {
-			diff, truncated = diffWorkspaces(toDiffTexts(files), old)
-		}
-	}
+	// The core computes the diff (workspace/diffCheckpoint, never traced); the panel shows it.
+	var out studio.DiffResult
+	err := a.rpc(ctx, "", studio.MethodDiffCheckpoint, map[string]any{"revision": rev}, &out)
+	diff, truncated, cur := out.Files, out.Truncated, out.Revision
 	hist.mu.Lock()
 	if hist.selected == rev {
 		hist.diff, hist.truncated, hist.diffAt = diff, truncated, cur

@@ -3,18 +3,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"html/template"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
 	"time"
-	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Quick open (Ctrl/Cmd+P, #quick-open-dialog) and workspace search (Ctrl/Cmd+Shift+F,
@@ -43,13 +40,7 @@ const (
 	maxPreviewChars     = 120 // code points of a search result's preview
 )
 
-type paletteItem struct {
-	ID      string
-	Path    string
-	Line    int    // 1-based (search), 0 for quick open
-	Preview string // the matching line (search)
-	Draft   bool   // the hit is in the editor's unsaved draft
-}
+type paletteItem = views.PaletteItem
 
 // paletteDialog is one of the two dialogs.
 type paletteDialog struct {
@@ -86,20 +77,6 @@ var palette struct {
 	swallowUntil time.Time
 }
 
-var paletteTpl = template.Must(template.New("").Parse(`
-{{define "dialog"}}<form method="dialog" class="palette-form"><h2 id="{{.Dialog}}-title">{{.Heading}}</h2><label for="{{.Input}}" id="{{.Input}}-label">{{.Label}}</label><input id="{{.Input}}" type="text" role="combobox" aria-autocomplete="list" aria-expanded="true" aria-controls="{{.List}}" aria-activedescendant="" autocomplete="off" spellcheck="false"><ul id="{{.List}}" class="palette-list" role="listbox" aria-label="{{if eq .Kind "search"}}Search results{{else}}Matching files{{end}}"></ul><p id="{{.Status}}" class="palette-status" role="status" aria-live="polite"></p><div class="dialog-actions"><button type="submit" value="cancel" id="{{.Dialog}}-close" formnovalidate>Close</button></div></form>{{end}}
-{{define "items"}}{{range $i, $it := .Items}}<li role="option" id="{{$it.ID}}" class="palette-option{{if eq $i $.Active}} active{{end}}" aria-selected="{{if eq $i $.Active}}true{{else}}false{{end}}" data-action="palette-choose" data-index="{{$i}}">{{if $it.Line}}<span class="palette-path">{{$it.Path}}:{{$it.Line}}</span>{{if $it.Draft}} <span class="palette-draft">(unsaved)</span>{{end}} <span class="palette-preview">{{$it.Preview}}</span>{{else}}<span class="palette-path">{{$it.Path}}</span>{{end}}</li>{{end}}{{end}}
-{{define "buttons"}}<button type="button" id="quick-open-button" data-action="palette-open" data-kind="quick-open" aria-label="Quick open workspace file" title="Quick open (Ctrl/Cmd+P)">Quick open</button> <button type="button" id="search-button" data-action="palette-open" data-kind="search" aria-label="Search workspace" title="Search (Ctrl/Cmd+Shift+F)">Search</button>{{end}}
-`))
-
-func execPaletteTpl(name string, data any) string {
-	var b bytes.Buffer
-	if err := paletteTpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
-}
-
 func init() {
 	registerFeature(&feature{name: "palette", bind: paletteBind, action: paletteAction, key: paletteKey})
 }
@@ -111,7 +88,7 @@ func paletteBind(a *app) {
 		span := doc.Call("createElement", "span")
 		span.Set("id", "palette-actions")
 		span.Set("className", "palette-actions")
-		span.Set("innerHTML", execPaletteTpl("buttons", nil))
+		span.Set("innerHTML", string(views.PaletteButtonsHTML()))
 		head.Call("insertAdjacentElement", "afterend", span)
 	}
 	// Capture phase on the window: runs before any element sees the Enter that chose a result.
@@ -141,8 +118,8 @@ func paletteBind(a *app) {
 		if dlg.IsNull() {
 			continue
 		}
-		dlg.Set("innerHTML", execPaletteTpl("dialog", map[string]any{"Dialog": d.dialog, "Input": d.input, "List": d.list,
-			"Status": d.status, "Label": d.label, "Heading": d.heading, "Kind": d.kind}))
+		dlg.Set("innerHTML", string(views.PaletteDialogHTML(views.PaletteDialog{Kind: d.kind, Dialog: d.dialog, Input: d.input,
+			List: d.list, Status: d.status, Label: d.label, Heading: d.heading})))
 		on(doc.Call("getElementById", d.input), "input", func(this js.Value, _ []js.Value) any {
 			q := this.Get("value").String()
 			jsbridge.Go("palette.query", func() { paletteQuery(a, d, q) })
@@ -313,7 +290,7 @@ func paletteRenderList() {
 	if d == nil {
 		return
 	}
-	setRegion(d.list, execPaletteTpl("items", map[string]any{"Items": items, "Active": active}))
+	setRegion(d.list, views.PaletteItemsHTML(items, active))
 	status := ""
 	switch {
 	case d == searchBox && strings.TrimSpace(q) == "":
@@ -376,57 +353,9 @@ func gotoLine(path string, line int) {
 	}
 }
 
-// quickOpenMatches ranks paths for q: name substring, path substring, then fuzzy (letters in
-// order), each group in path order; an empty q lists every path.
+// quickOpenMatches ranks paths for q (views.QuickOpenMatches).
 func quickOpenMatches(paths []string, q string) []paletteItem {
-	q = strings.ToLower(strings.TrimSpace(q))
-	type scored struct {
-		path  string
-		score int
-	}
-	var hits []scored
-	for _, p := range paths {
-		lp := strings.ToLower(p)
-		name := lp[strings.LastIndexByte(lp, '/')+1:]
-		switch {
-		case q == "":
-			hits = append(hits, scored{p, 0})
-		case strings.HasPrefix(name, q):
-			hits = append(hits, scored{p, 0})
-		case strings.Contains(name, q):
-			hits = append(hits, scored{p, 1})
-		case strings.Contains(lp, q):
-			hits = append(hits, scored{p, 2})
-		case subsequence(lp, q):
-			hits = append(hits, scored{p, 3})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score < hits[j].score
-		}
-		return hits[i].path < hits[j].path
-	})
-	if len(hits) > maxQuickOpenResults {
-		hits = hits[:maxQuickOpenResults]
-	}
-	out := make([]paletteItem, len(hits))
-	for i, h := range hits {
-		out[i] = paletteItem{ID: "quick-open-option-" + strconv.Itoa(i), Path: h.path}
-	}
-	return out
-}
-
-// subsequence reports whether the runes of q appear in s in order.
-func subsequence(s, q string) bool {
-	for _, r := range q {
-		i := strings.IndexRune(s, r)
-		if i < 0 {
-			return false
-		}
-		s = s[i+utf8.RuneLen(r):]
-	}
-	return true
+	return views.QuickOpenMatches(paths, q, maxQuickOpenResults)
 }
 
 // searchWorkspace finds q (case-insensitive) in every text file, the editor's unsaved draft
@@ -434,18 +363,11 @@ func subsequence(s, q string) bool {
 // there were more.
 func searchWorkspace(ctx context.Context, a *app, q string) ([]paletteItem, bool) {
 	a.mu.Lock()
-	rev := a.st.revision
 	draftPath, draftText := a.draftPath, a.draftText
 	a.mu.Unlock()
-	approvalDiffs.mu.Lock()
-	cached := approvalDiffs.filesRev == rev && approvalDiffs.files != nil
-	files := approvalDiffs.files
-	approvalDiffs.mu.Unlock()
-	if !cached {
-		var err error
-		if files, _, _, _, err = currentFiles(ctx, a); err != nil {
-			return nil, false
-		}
+	files, _, _, _, err := currentFiles(ctx, a)
+	if err != nil {
+		return nil, false
 	}
 	needle := strings.ToLower(q)
 	var out []paletteItem
@@ -471,25 +393,5 @@ func searchWorkspace(ctx context.Context, a *app, q string) ([]paletteItem, bool
 	return out, false
 }
 
-// previewLine is the line trimmed and clipped to maxPreviewChars around the first match.
-func previewLine(line, needle string) string {
-	line = strings.TrimSpace(line)
-	r := []rune(line)
-	if len(r) <= maxPreviewChars {
-		return line
-	}
-	at := utf8.RuneCountInString(line[:max(0, strings.Index(strings.ToLower(line), needle))])
-	if strings.ToLower(line) != line && len(strings.ToLower(line)) != len(line) {
-		at = 0 // lowering changed byte offsets: show the start
-	}
-	start := max(0, at-maxPreviewChars/3)
-	end := min(len(r), start+maxPreviewChars)
-	s := string(r[start:end])
-	if start > 0 {
-		s = "…" + s
-	}
-	if end < len(r) {
-		s += "…"
-	}
-	return s
-}
+// previewLine is the line trimmed and clipped around the first match (views.PreviewLine).
+func previewLine(line, needle string) string { return views.PreviewLine(line, needle, maxPreviewChars) }

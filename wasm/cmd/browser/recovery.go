@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/webcoding/studio/wasm/audit"
-	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Chat recovery actions (issue 9 owns the mechanism; REFERENCE §3.2 recovery mapping,
@@ -33,106 +32,32 @@ import (
 //   - nothing for a cancelled call or run (Cancelled, TOOL_CANCELLED): cancelled is its own
 //     state.
 
-// failure is a typed error as the chat saw it.
-type failure struct {
-	Code      string          // the error code ("WORKSPACE_REVISION_CONFLICT"), "" when none
-	Message   string          // the error message
-	Retryable bool            // error.retryable
-	Applied   bool            // details.applied: the mutation happened (never re-run it)
-	Tool      string          // the tool that failed ("" for a prompt-level failure)
-	Arguments json.RawMessage // the call's arguments when the UI made the call (direct mode)
-	Prompt    string          // the prompt of the run that failed ("" for a direct call)
-	Provider  bool            // the failure came from the model provider loop
-	Cancelled bool            // the user cancelled the run or call: no recovery action
-	// Ref names the stored re-run of this failure (set by the mechanism when the failure can
-	// be run again); the built-in Retry and Re-read & retry actions carry it as their arg.
-	Ref string
-}
+// failure is a typed error as the chat saw it (views.Failure).
+type failure = views.Failure
 
 // recoveryRules are the registered rules, in registration order.
-var recoveryRules []func(f failure) []entryAction
+var recoveryRules []views.RecoveryRule
 
 // registerRecovery adds a rule; call it from an init function.
-func registerRecovery(rule func(f failure) []entryAction) {
+func registerRecovery(rule views.RecoveryRule) {
 	recoveryRules = append(recoveryRules, rule)
 }
 
 // recoveryActions returns the built-in rule's actions and then every registered rule's for f,
-// without duplicate labels.
-func recoveryActions(f failure) []entryAction {
-	var out []entryAction
-	seen := map[string]bool{}
-	for _, rule := range append([]func(failure) []entryAction{builtinRecovery}, recoveryRules...) {
-		for _, act := range rule(f) {
-			if !seen[act.Label] {
-				seen[act.Label] = true
-				out = append(out, act)
-			}
-		}
-	}
-	return out
-}
+// without duplicate labels (views.RecoveryActions).
+func recoveryActions(f failure) []entryAction { return views.RecoveryActions(f, recoveryRules) }
 
-// Recovery action names (data-action) of the built-in rule: Ref-based re-runs, and prompt
-// re-runs (the arg is the prompt) for failures that carry a Prompt but no Ref (e.g. a
-// provider run's failure).
+// Recovery action names (data-action) and labels of the built-in rule (views).
 const (
-	actionRetry        = "recovery-retry"
-	actionReread       = "recovery-reread"
-	actionRetryPrompt  = "recovery-retry-prompt"
-	actionRereadPrompt = "recovery-reread-prompt"
+	actionRetry        = views.ActionRetry
+	actionReread       = views.ActionReread
+	actionRetryPrompt  = views.ActionRetryPrompt
+	actionRereadPrompt = views.ActionRereadPrompt
+	labelRetry         = views.LabelRetry
+	labelReread        = views.LabelReread
 )
 
-// Labels of the built-in actions (REFERENCE §3.2, §11).
-const (
-	labelRetry          = "Retry"
-	labelReread         = "Re-read & retry"
-	labelRefreshPreview = "Refresh preview"
-)
-
-func isRevisionConflict(f failure) bool {
-	return f.Code == string(mcp.CodeWorkspaceRevisionConflict) || strings.Contains(f.Message, "Workspace revision mismatch")
-}
-
-func isPreviewSyncCode(code string) bool {
-	switch mcp.Code(code) {
-	case mcp.CodePreviewAckTimeout, mcp.CodePreviewRevisionSuperseded, mcp.CodePreviewRuntimeError:
-		return true
-	}
-	return false
-}
-
-// builtinRecovery is the REFERENCE §3.2 mapping for workspace and preview codes; it always
-// comes first (recoveryActions).
-func builtinRecovery(f failure) []entryAction {
-	if f.Cancelled || f.Code == string(mcp.CodeToolCancelled) {
-		return nil
-	}
-	retry := func(label, byRef, byPrompt string) []entryAction {
-		switch {
-		case f.Applied:
-			return nil
-		case f.Ref != "":
-			return []entryAction{{Label: label, Action: byRef, Arg: f.Ref}}
-		case f.Prompt != "":
-			return []entryAction{{Label: label, Action: byPrompt, Arg: f.Prompt}}
-		}
-		return nil
-	}
-	switch {
-	case isRevisionConflict(f):
-		return retry(labelReread, actionReread, actionRereadPrompt)
-	case isPreviewSyncCode(f.Code):
-		out := []entryAction{{Label: labelRefreshPreview, Action: "refresh-preview"}}
-		if f.Retryable {
-			out = append(out, retry(labelRetry, actionRetry, actionRetryPrompt)...)
-		}
-		return out
-	case f.Retryable:
-		return retry(labelRetry, actionRetry, actionRetryPrompt)
-	}
-	return nil
-}
+func isRevisionConflict(f failure) bool { return views.IsRevisionConflict(f) }
 
 func init() {
 	registerFeature(&feature{name: "recovery", action: recoveryAction})
@@ -216,41 +141,9 @@ type toolCallError struct {
 
 func (e *toolCallError) Error() string { return "[" + e.Code + "] " + e.Message }
 
-// applied reports details.applied.
-func detailsApplied(details json.RawMessage) bool {
-	var d struct {
-		Applied bool `json:"applied"`
-	}
-	_ = json.Unmarshal(details, &d)
-	return d.Applied
-}
+func detailsApplied(details json.RawMessage) bool { return views.DetailsApplied(details) }
 
-// maxDetailsChars bounds the pretty-printed details under an error entry.
-const maxDetailsChars = 600
-
-// prettyDetails is the details JSON pretty-printed (REFERENCE §3.2 chat format), bounded.
-func prettyDetails(details json.RawMessage) string {
-	if len(details) == 0 || string(details) == "null" {
-		return ""
-	}
-	var v any
-	if json.Unmarshal(details, &v) != nil {
-		return ""
-	}
-	// Without HTML escaping: the template escapes; json's own would show "\u003c" for "<".
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if enc.Encode(v) != nil {
-		return ""
-	}
-	s := strings.TrimSuffix(buf.String(), "\n")
-	if r := []rune(s); len(r) > maxDetailsChars {
-		s = string(r[:maxDetailsChars]) + "…"
-	}
-	return s
-}
+func prettyDetails(details json.RawMessage) string { return views.PrettyDetails(details) }
 
 // failureEntry turns an error of a UI call into a transcript entry. A failed direct tool call
 // (toolCallError) gets its details and recovery actions: Retry re-calls the tool with the

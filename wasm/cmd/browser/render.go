@@ -3,10 +3,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/hex"
-	"hash/fnv"
-	"html/template"
 	"slices"
 	"strconv"
 	"sync"
@@ -15,64 +11,58 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/ui/markup"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Region templates. Everything interpolated is escaped by html/template.
-var tpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
-{{define "status"}}<span id="status-text">{{.StatusText}}</span>{{if .Ready}} · <span id="tools-count">tools/list · {{.Tools}}</span> · <span id="status-revision">revision {{.Revision}}</span>{{end}}{{end}}
-{{define "storage"}}{{if eq .Mode "indexed-db"}}Saved in this browser (IndexedDB){{else if eq .Mode "memory"}}Memory only — not saved{{if .Error}}: {{.Error}}{{end}}{{else}}Loading storage…{{end}}{{end}}
-{{define "approvals"}}{{range $i, $a := .}}<article class="approval-card" aria-label="Approval for {{$a.Name}}"><h3>{{$a.Name}}</h3><p class="approval-description">{{$a.Description}}</p><p class="approval-meta">source {{$a.Source}}{{if $a.SafeArgumentPreview}} · {{$a.SafeArgumentPreview}}{{end}}</p>{{$a.Diff}}<div class="approval-actions"><button type="button" class="approve" id="approve-{{$i}}" data-action="approve" data-id="{{$a.ID}}">Approve {{$a.Name}}</button> <button type="button" class="deny" id="deny-{{$i}}" data-action="deny" data-id="{{$a.ID}}" aria-label="Deny {{$a.Name}}">Deny</button>{{if $a.ApproveAll}} <button type="button" class="approve-run" id="approve-run-{{$i}}" data-action="approve-run" data-id="{{$a.ID}}">Approve all for this run</button>{{end}}</div></article>{{end}}{{end}}
-{{define "notice"}}{{if .UpdateReady}}<span>A new version of the studio is available.</span> <button type="button" data-action="reload-studio" aria-label="Reload studio">Reload studio</button> {{end}}{{if .Notice}}<span>{{.Notice}}</span>{{end}}{{end}}
-{{define "recipes"}}{{range .}}<button type="button" class="recipe" data-action="recipe" data-prompt="{{.Prompt}}" aria-label="Recipe: {{.Label}}">{{.Label}}</button>{{end}}{{end}}
-{{define "transcript"}}{{range $i, $e := .}}<li class="entry entry-{{$e.Kind}}">{{$e.Text}}{{if $e.Details}}<div class="entry-details">{{$e.Details}}</div>{{end}}{{if $e.Actions}}<div class="entry-actions">{{range $j, $x := $e.Actions}}<button type="button" id="entry-{{$i}}-{{$j}}" data-action="{{$x.Action}}" data-arg="{{$x.Arg}}">{{$x.Label}}</button>{{end}}</div>{{end}}</li>{{end}}{{end}}
-{{define "console"}}{{range .}}<li class="console-{{.Level}}"><span class="console-level">{{.Level}}</span> {{.Text}}</li>{{end}}{{end}}
-{{define "diagnostics"}}{{if .}}<h3>Diagnostics</h3><ul>{{range .}}<li>{{.Message}} <span class="muted">({{.SourcePath}})</span></li>{{end}}</ul>{{end}}{{end}}
-{{define "previewError"}}{{if .}}<div role="alert" aria-label="Preview runtime error" class="preview-alert"><p>{{.}}</p><button type="button" data-action="refresh-preview" aria-label="Refresh preview after runtime error">Refresh preview</button></div>{{end}}{{end}}
-`))
+// fileID is a stable element id for a path (views.FileID).
+func fileID(p string) string { return views.FileID(p) }
 
-// fileID is a stable element id for a path (focus survives re-renders).
-func fileID(p string) string {
-	h := fnv.New64a()
-	h.Write([]byte(p))
-	return "file-" + hex.EncodeToString(h.Sum(nil))
-}
-
-// lastHTML remembers what each region holds, so unchanged regions are not rewritten (which
-// would drop focus and selection).
+// lastHTML remembers what each region holds, so unchanged regions are not touched at all.
+// Render loop only.
 var lastHTML = map[string]string{}
 
-func execTpl(name string, data any) string {
-	var b bytes.Buffer
-	if err := tpl.ExecuteTemplate(&b, name, data); err != nil {
-		return template.HTMLEscapeString(err.Error())
-	}
-	return b.String()
-}
+// morph is the shim's keyed DOM morph (site/js/morph.js: globalThis.webcodingMorph), looked
+// up once.
+var morph = sync.OnceValue(func() js.Value { return js.Global().Get("webcodingMorph") })
 
-// setRegion writes html into the element with id when it changed, restoring focus by id.
-func setRegion(id, html string) bool {
-	if lastHTML[id] == html {
+// setRegion patches the element with id to hold html when it changed and reports whether it
+// did. The patch is a keyed morph (idiomorph, site/js/morph.js): elements keep their identity
+// by id, so a button under the pointer, the focused element and a text field's selection
+// survive every redraw (issue 15: a replaced button lost the click between press and
+// release). Without the shim (it failed to load) the region's innerHTML is replaced.
+func setRegion(id string, html markup.HTML) bool {
+	s := string(html)
+	if lastHTML[id] == s {
 		return false
 	}
 	el := js.Global().Get("document").Call("getElementById", id)
 	if el.IsNull() {
 		return false
 	}
-	focused := ""
-	if ae := js.Global().Get("document").Get("activeElement"); !ae.IsNull() && ae.Truthy() {
-		if el.Call("contains", ae).Bool() {
-			focused = ae.Get("id").String()
-		}
+	if m := morph(); m.Type() == js.TypeFunction {
+		m.Invoke(el, s)
+	} else {
+		el.Set("innerHTML", s)
 	}
-	el.Set("innerHTML", html)
-	lastHTML[id] = html
-	if focused != "" {
-		if f := js.Global().Get("document").Call("getElementById", focused); !f.IsNull() {
-			f.Call("focus")
-		}
-	}
+	lastHTML[id] = s
 	return true
 }
+
+// appendRegionText appends text to the element with id (a streamed message's keyed text
+// element, views.EntryID + "-text") without morphing the region around it, and forgets the
+// region's remembered HTML so the next full render re-synchronises it.
+func appendRegionText(region, id, text string) bool {
+	el := js.Global().Get("document").Call("getElementById", id)
+	if el.IsNull() {
+		return false
+	}
+	el.Call("append", text)
+	delete(lastHTML, region)
+	return true
+}
+
+var _ = appendRegionText // used by streaming replies (issue 16); kept callable and vetted
 
 func setText(id, text string) {
 	el := js.Global().Get("document").Call("getElementById", id)
@@ -109,11 +99,11 @@ func (a *app) render() {
 
 	doc := js.Global().Get("document")
 	doc.Get("body").Get("dataset").Set("state", map[bool]string{true: "ready", false: "loading"}[st.ready])
-	setRegion("studio-status", execTpl("status", map[string]any{"StatusText": st.statusText, "Ready": st.ready, "Tools": st.tools, "Revision": st.revision}))
-	setRegion("storage-mode", execTpl("storage", map[string]any{"Mode": st.storageMode, "Error": st.storageError}))
+	setRegion("studio-status", views.StatusHTML(views.Status{Text: st.statusText, Ready: st.ready, Tools: st.tools, Revision: st.revision}))
+	setRegion("storage-mode", views.StorageHTML(st.storageMode, st.storageError))
 	setText("workspace-name", st.rootName)
 	setText("persistence", st.persistence)
-	setRegion("studio-notice", execTpl("notice", map[string]any{"Notice": st.notice, "UpdateReady": st.updateReady}))
+	setRegion("studio-notice", views.NoticeHTML(st.notice, st.updateReady))
 	if n := doc.Call("getElementById", "studio-notice"); !n.IsNull() {
 		n.Set("hidden", st.notice == "" && !st.updateReady)
 	}
@@ -122,11 +112,10 @@ func (a *app) render() {
 
 	a.renderEditor(st)
 
-	if setRegion("approvals", execTpl("approvals", approvalViews(a, st.approvals))) || focusApprove {
-		if focusApprove {
-			if b := doc.Call("getElementById", "approve-0"); !b.IsNull() {
-				b.Call("focus")
-			}
+	setRegion("approvals", views.ApprovalsHTML(approvalViews(a, st.approvals)))
+	if focusApprove {
+		if b := doc.Call("getElementById", "approve-0"); !b.IsNull() {
+			b.Call("focus")
 		}
 	}
 	if setRegion("transcript", transcriptHTML(st.transcript)) {
@@ -139,8 +128,12 @@ func (a *app) render() {
 	if st.preview.State == iframe.StateError {
 		msg = st.preview.Message
 	}
-	setRegion("preview-error", execTpl("previewError", msg))
-	setRegion("preview-diagnostics", execTpl("diagnostics", st.preview.Diagnostics))
+	setRegion("preview-error", views.PreviewErrorHTML(msg))
+	diags := make([]views.Diagnostic, len(st.preview.Diagnostics))
+	for i, d := range st.preview.Diagnostics {
+		diags[i] = views.Diagnostic{Message: d.Message, SourcePath: d.SourcePath}
+	}
+	setRegion("preview-diagnostics", views.DiagnosticsHTML(diags))
 	setRegion("preview-console", consoleHTML(st.preview.Console))
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
@@ -152,30 +145,41 @@ func (a *app) render() {
 	}
 }
 
-// Template results of the larger regions are memoized on their input, so a render after an
-// unrelated change (every keystroke, every preview ack) does not re-run them.
+// The larger regions' HTML is memoized on its input, so a render after an unrelated change
+// (every keystroke, every preview ack) does not rebuild it.
 var (
-	recipesHTML = sync.OnceValue(func() string { return execTpl("recipes", planner.Recipes()) })
+	recipesHTML = sync.OnceValue(func() markup.HTML {
+		list := planner.Recipes()
+		out := make([]views.Recipe, len(list))
+		for i, r := range list {
+			out[i] = views.Recipe{Label: r.Label, Prompt: r.Prompt}
+		}
+		return views.RecipesHTML(out)
+	})
 	memoEntries []entry
-	memoEntryHT string
+	memoEntryHT markup.HTML
 	memoConsole []iframe.ConsoleLine
-	memoConsHT  string
+	memoConsHT  markup.HTML
 )
 
-// transcriptHTML is the "transcript" template for list (memoized; render loop only).
-func transcriptHTML(list []entry) string {
+// transcriptHTML is views.TranscriptHTML for list (memoized; render loop only).
+func transcriptHTML(list []entry) markup.HTML {
 	if memoEntryHT == "" || !slices.EqualFunc(list, memoEntries, func(a, b entry) bool {
-		return a.Kind == b.Kind && a.Text == b.Text && a.Details == b.Details && slices.Equal(a.Actions, b.Actions)
+		return a.Kind == b.Kind && a.Text == b.Text && a.Details == b.Details && a.Key == b.Key && slices.Equal(a.Actions, b.Actions)
 	}) {
-		memoEntries, memoEntryHT = list, execTpl("transcript", list)
+		memoEntries, memoEntryHT = list, views.TranscriptHTML(list)
 	}
 	return memoEntryHT
 }
 
-// consoleHTML is the "console" template for lines (memoized; render loop only).
-func consoleHTML(lines []iframe.ConsoleLine) string {
+// consoleHTML is views.ConsoleHTML for lines (memoized; render loop only).
+func consoleHTML(lines []iframe.ConsoleLine) markup.HTML {
 	if memoConsHT == "" || !slices.Equal(lines, memoConsole) {
-		memoConsole, memoConsHT = lines, execTpl("console", lines)
+		out := make([]views.ConsoleLine, len(lines))
+		for i, l := range lines {
+			out[i] = views.ConsoleLine{Level: l.Level, Text: l.Text}
+		}
+		memoConsole, memoConsHT = lines, views.ConsoleHTML(out)
 	}
 	return memoConsHT
 }

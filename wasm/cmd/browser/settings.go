@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/ui/markup"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // Provider settings (issue 6; REFERENCE §7.5, §11 labels "Open OpenRouter settings",
@@ -268,9 +269,6 @@ const settingsForm = `<form id="settings-form" class="settings-form" novalidate>
 </div>
 </form>`
 
-// modelOption is one entry of the model picker (escaped by html/template).
-var modelOption = template.Must(template.New("modelOption").Parse(`<option value="{{.ID}}"{{if .Selected}} selected{{end}}>{{.Label}}</option>`))
-
 func byID(id string) js.Value { return js.Global().Get("document").Call("getElementById", id) }
 
 func inputValue(id string) string {
@@ -524,7 +522,7 @@ func renderSettings(a *app) {
 			delete(lastHTML, "provider-actions")
 		}
 	}
-	setRegion("provider-actions", `<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`)
+	setRegion("provider-actions", markup.HTML(`<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`))
 	ensureNewChatButton()
 
 	key, model, endpoint, _, memory := prov.snapshot()
@@ -545,11 +543,11 @@ func renderSettings(a *app) {
 	setText("settings-key-status", status)
 	setText("settings-form-error", formErr)
 	shown := cat.ToolModels(freeOnly)
-	var opts strings.Builder
-	for _, m := range shown {
-		_ = modelOption.Execute(&opts, map[string]any{"ID": m.ID, "Label": m.Label, "Selected": m.ID == model})
+	opts := make([]views.ModelOption, len(shown))
+	for i, m := range shown {
+		opts[i] = views.ModelOption{ID: m.ID, Label: m.Label}
 	}
-	setRegion("settings-model-picker", opts.String())
+	setRegion("settings-model-picker", views.ModelOptionsHTML(opts, model))
 	cs := ""
 	switch state {
 	case "":

@@ -5,7 +5,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"path"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/hack-pad/safejs"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The editor tabs (#editor-tabs): the files opened in this page, as a WAI-ARIA tablist.
@@ -39,10 +39,7 @@ const (
 	maxTabs        = 50 // oldest non-active tabs are dropped past this
 )
 
-type tabView struct {
-	ID, Path, Name string
-	Active, Dirty  bool
-}
+type tabView = views.Tab
 
 type tabsState struct {
 	mu         sync.Mutex
@@ -58,9 +55,7 @@ type tabsState struct {
 
 var tabs = &tabsState{ids: map[string]string{}}
 
-var tabsTpl = template.Must(template.New("tabs").Parse(`{{if .}}<div class="tabs" role="tablist" id="tablist" aria-label="Open files">{{range .}}<div class="tab{{if .Active}} active{{end}}" role="presentation"><button type="button" role="tab" class="tab-button" id="{{.ID}}" aria-selected="{{.Active}}" aria-controls="editor-host" tabindex="-1" data-action="tab-open" data-path="{{.Path}}" title="{{.Path}}">{{.Name}}{{if .Dirty}}<span class="dirty" aria-hidden="true">•</span><span class="visually-hidden"> (unsaved changes)</span>{{end}}</button><button type="button" class="tab-close" id="{{.ID}}-close" tabindex="-1" data-action="tab-close" data-path="{{.Path}}" aria-label="Close tab {{.Path}}" title="Close (Delete)">×</button></div>{{end}}</div>{{end}}`))
-
-func tabID(p string) string { return "tab-" + strings.TrimPrefix(fileID(p), "file-") }
+func tabID(p string) string { return views.TabID(p) }
 
 func init() {
 	registerFeature(&feature{name: "tabs", bind: bindTabs, render: renderTabs, action: tabsAction, key: tabsKey})
@@ -153,15 +148,15 @@ func renderTabs(a *app) {
 	for _, p := range tabs.open {
 		base[path.Base(p)]++
 	}
-	views := make([]tabView, len(tabs.open))
+	list := make([]tabView, len(tabs.open))
 	clear(tabs.ids)
 	for i, p := range tabs.open {
 		name := path.Base(p)
 		if base[name] > 1 {
 			name = p // two open files share a name: show the paths
 		}
-		views[i] = tabView{ID: tabID(p), Path: p, Name: name, Active: p == active, Dirty: dirty[p]}
-		tabs.ids[views[i].ID] = p
+		list[i] = tabView{ID: tabID(p), Path: p, Name: name, Active: p == active, Dirty: dirty[p]}
+		tabs.ids[list[i].ID] = p
 	}
 	raw, _ := json.Marshal(tabs.open)
 	save := string(raw) != tabs.saved && len(files) > 0
@@ -181,7 +176,7 @@ func renderTabs(a *app) {
 		}
 	}
 	var sig strings.Builder // what the HTML depends on: skip the template when unchanged
-	for _, v := range views {
+	for _, v := range list {
 		fmt.Fprintf(&sig, "%s\x00%s\x00%t%t\x01", v.Path, v.Name, v.Active, v.Dirty)
 	}
 	if sig.String() == tabs.sig {
@@ -191,11 +186,7 @@ func renderTabs(a *app) {
 		return
 	}
 	tabs.sig = sig.String()
-	var b strings.Builder
-	if err := tabsTpl.Execute(&b, views); err != nil {
-		b.WriteString(template.HTMLEscapeString(err.Error()))
-	}
-	setRegion("editor-tabs", b.String())
+	setRegion("editor-tabs", views.TabsHTML(list))
 	applyTabsFocus(move)
 }
 

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strconv"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/trace"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The execution trace panel (#trace-panel, issue 9, REFERENCE §8). The rows come from one
@@ -115,17 +115,13 @@ func traceRender(a *app) {
 		tracePanel.mu.Unlock()
 		session = ""
 	}
-	v := trace.View{Rows: rows, Expanded: expanded, ShowAll: showAll, Total: len(all), Sessions: sessions,
+	v := views.TraceView{Rows: rows, Expanded: expanded, ShowAll: showAll, Total: len(all), Sessions: sessions,
 		Session: session, Running: m.Running() > 0}
-	var b bytes.Buffer
-	_ = trace.RenderToolbar(&b, v)
-	setRegion("trace-toolbar", b.String())
-	b.Reset()
-	_ = trace.RenderList(&b, v)
+	setRegion("trace-toolbar", views.TraceToolbarHTML(v))
 	// The list is chronological: keep following the newest row unless the user scrolled up.
 	list := js.Global().Get("document").Call("getElementById", "trace-list")
 	follow := !list.IsNull() && list.Get("scrollTop").Float()+list.Get("clientHeight").Float() >= list.Get("scrollHeight").Float()-8
-	if setRegion("trace-list", b.String()) && follow {
+	if setRegion("trace-list", views.TraceListHTML(v)) && follow {
 		list.Set("scrollTop", list.Get("scrollHeight"))
 	}
 	setText("trace-status", status)

@@ -3,13 +3,13 @@
 package main
 
 import (
-	"html/template"
 	"sort"
 	"strings"
 	"sync"
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The explorer tree (REFERENCE §11 "Workspace files"): the flat, normalized workspace paths of
@@ -34,18 +34,8 @@ import (
 // template, so moving focus never rewrites the region (a rewrite between mousedown and click
 // would lose the click).
 
-// treeNode is one rendered tree item.
-type treeNode struct {
-	ID       string // element id (stable per path: focus survives re-renders)
-	Path     string // file path, or folder path without a trailing "/"
-	Name     string // last path segment
-	Folder   bool
-	Level    int // aria-level, 1 for top-level items
-	Expanded bool
-	Active   bool // the workspace's active file
-	Dirty    bool // a file changed since the last save; a folder holding one
-	Children []*treeNode
-}
+// treeNode is one rendered tree item (views.TreeNode).
+type treeNode = views.TreeNode
 
 // treeState is the explorer's own state; guarded by mu (render runs on the render loop, the
 // key and focus hooks inside JS callbacks).
@@ -65,83 +55,16 @@ type treeState struct {
 
 var tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
 
-var treeTpl = template.Must(template.New("").Funcs(template.FuncMap{"fileID": fileID}).Parse(`
-{{define "tree"}}<ul class="tree" role="tree" id="file-tree" aria-label="Workspace files">{{range .}}{{template "node" .}}{{end}}</ul>{{end}}
-{{define "node"}}{{if .Folder}}<li role="treeitem" class="tree-item tree-folder" id="{{.ID}}" aria-level="{{.Level}}" aria-expanded="{{.Expanded}}" tabindex="-1" data-action="tree-toggle" data-folder="{{.Path}}" aria-label="{{.Name}}{{if .Dirty}}, contains unsaved changes{{end}}"><div class="tree-row" style="--level: {{.Level}}"><span class="tree-twisty" aria-hidden="true"></span><span class="tree-name" title="{{.Path}}">{{.Name}}</span>{{if .Dirty}}<span class="dirty" aria-hidden="true">•</span>{{end}}</div>{{if .Expanded}}<ul role="group">{{range .Children}}{{template "node" .}}{{end}}</ul>{{end}}</li>{{else}}<li role="treeitem" class="tree-item tree-file{{if .Active}} active{{end}}" id="{{.ID}}" aria-level="{{.Level}}" aria-selected="{{.Active}}" tabindex="-1" data-action="open" data-path="{{.Path}}" aria-labelledby="{{.ID}}-name"{{if .Dirty}} aria-describedby="{{.ID}}-dirty"{{end}}><div class="tree-row" style="--level: {{.Level}}"><span class="tree-twisty" aria-hidden="true"></span><span class="tree-name" id="{{.ID}}-name" aria-label="Open {{.Path}}" title="{{.Path}}">{{.Name}}</span>{{if .Dirty}}<span class="dirty" id="{{.ID}}-dirty" title="Changed since the last save">•<span class="visually-hidden"> unsaved changes</span></span>{{end}}<span class="file-actions"><button type="button" id="{{.ID}}-rename" tabindex="-1" data-action="rename" data-path="{{.Path}}" aria-label="Rename {{.Path}}" title="Rename (F2)">✎</button><button type="button" id="{{.ID}}-download" tabindex="-1" data-action="download" data-path="{{.Path}}" aria-label="Download {{.Path}}" title="Download">⤓</button>{{if .Dirty}}<button type="button" id="{{.ID}}-revert" tabindex="-1" data-action="revert" data-path="{{.Path}}" aria-label="Revert {{.Path}}" title="Revert">↺</button>{{end}}<button type="button" id="{{.ID}}-delete" tabindex="-1" data-action="delete" data-path="{{.Path}}" aria-label="Delete {{.Path}}" title="Delete (Delete key)">✕</button></span></div></li>{{end}}{{end}}
-`))
-
 // folderID is a folder's element id (distinct from any file's).
-func folderID(p string) string { return "dir-" + strings.TrimPrefix(fileID(p+"/"), "file-") }
+func folderID(p string) string { return views.FolderID(p) }
 
-// buildTree nests the flat paths (already normalized by the workspace: "/"-separated, no
-// empty, "." or ".." segments) into folders and files, folders first, each level sorted by
-// name (case-insensitive). collapsed folders have no rendered children but still count
-// their dirty files.
+// buildTree nests the flat file rows into the explorer's folders and files (views.BuildTree).
 func buildTree(files []fileRow, active string, collapsed map[string]bool) []*treeNode {
-	root := &treeNode{Expanded: true}
-	folders := map[string]*treeNode{"": root}
-	var folder func(p string) *treeNode
-	folder = func(p string) *treeNode {
-		if n, ok := folders[p]; ok {
-			return n
-		}
-		parentPath, name := "", p
-		if i := strings.LastIndexByte(p, '/'); i >= 0 {
-			parentPath, name = p[:i], p[i+1:]
-		}
-		par := folder(parentPath)
-		n := &treeNode{ID: folderID(p), Path: p, Name: name, Folder: true, Level: par.Level + 1, Expanded: !collapsed[p]}
-		par.Children = append(par.Children, n)
-		folders[p] = n
-		return n
+	in := make([]views.TreeFile, len(files))
+	for i, f := range files {
+		in[i] = views.TreeFile{Path: f.Path, Dirty: f.Dirty}
 	}
-	for _, f := range files {
-		dir, name := "", f.Path
-		if i := strings.LastIndexByte(f.Path, '/'); i >= 0 {
-			dir, name = f.Path[:i], f.Path[i+1:]
-		}
-		par := folder(dir)
-		par.Children = append(par.Children, &treeNode{ID: fileID(f.Path), Path: f.Path, Name: name, Level: par.Level + 1, Active: f.Path == active, Dirty: f.Dirty})
-		if f.Dirty {
-			for d := dir; ; {
-				folders[d].Dirty = true
-				if d == "" {
-					break
-				}
-				if i := strings.LastIndexByte(d, '/'); i >= 0 {
-					d = d[:i]
-				} else {
-					d = ""
-				}
-			}
-		}
-	}
-	var sortLevel func(n *treeNode)
-	sortLevel = func(n *treeNode) {
-		sort.SliceStable(n.Children, func(i, j int) bool {
-			a, b := n.Children[i], n.Children[j]
-			if a.Folder != b.Folder {
-				return a.Folder
-			}
-			return strings.ToLower(a.Name) < strings.ToLower(b.Name)
-		})
-		for _, c := range n.Children {
-			sortLevel(c)
-		}
-	}
-	sortLevel(root)
-	var prune func(n *treeNode)
-	prune = func(n *treeNode) { // a collapsed folder renders no children
-		if n.Folder && !n.Expanded {
-			n.Children = nil
-			return
-		}
-		for _, c := range n.Children {
-			prune(c)
-		}
-	}
-	prune(root)
-	return root.Children
+	return views.BuildTree(in, active, collapsed)
 }
 
 // treeSignature is everything the tree's HTML depends on, so an unchanged tree is not rebuilt.
@@ -218,12 +141,7 @@ func renderTree(a *app) {
 	walk(nodes, nil)
 	tree.mu.Unlock()
 
-	var b strings.Builder
-	if err := treeTpl.ExecuteTemplate(&b, "tree", nodes); err != nil {
-		b.Reset()
-		b.WriteString(template.HTMLEscapeString(err.Error()))
-	}
-	setRegion("file-list", b.String())
+	setRegion("file-list", views.TreeHTML(nodes))
 	applyTreeFocus(false)
 	applyPendingTreeFocus()
 }

@@ -1,6 +1,4 @@
-//go:build js && wasm
-
-package main
+package views
 
 import (
 	"strings"
@@ -8,7 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-func paths(items []paletteItem) string {
+const (
+	maxPreviewChars     = 120
+	maxQuickOpenResults = 50
+)
+
+func paths(items []PaletteItem) string {
 	var s []string
 	for _, it := range items {
 		s = append(s, it.Path)
@@ -29,7 +32,7 @@ func TestQuickOpenMatches(t *testing.T) {
 		" app ": "app.js",
 	}
 	for q, want := range cases {
-		if got := paths(quickOpenMatches(files, q)); got != want {
+		if got := paths(QuickOpenMatches(files, q, 50)); got != want {
 			t.Errorf("%q: %q, want %q", q, got, want)
 		}
 	}
@@ -37,20 +40,20 @@ func TestQuickOpenMatches(t *testing.T) {
 	for i := range many {
 		many[i] = "f" + strings.Repeat("x", i%7) + ".md"
 	}
-	if n := len(quickOpenMatches(many, "")); n != maxQuickOpenResults {
+	if n := len(QuickOpenMatches(many, "", 50)); n != maxQuickOpenResults {
 		t.Errorf("bound: %d", n)
 	}
-	if !subsequence("src/lib/util.js", "slu") || subsequence("abc", "acb") || !subsequence("é-x", "éx") {
+	if !Subsequence("src/lib/util.js", "slu") || Subsequence("abc", "acb") || !Subsequence("é-x", "éx") {
 		t.Error("subsequence")
 	}
 }
 
 func TestPreviewLine(t *testing.T) {
-	if got := previewLine("   <h1 id=\"hero-title\">x</h1>  ", "hero"); got != "<h1 id=\"hero-title\">x</h1>" {
+	if got := PreviewLine("   <h1 id=\"hero-title\">x</h1>  ", "hero", maxPreviewChars); got != "<h1 id=\"hero-title\">x</h1>" {
 		t.Errorf("short line %q", got)
 	}
 	long := strings.Repeat("a", 300) + "NEEDLE" + strings.Repeat("b", 300)
-	got := previewLine(long, "needle")
+	got := PreviewLine(long, "needle", maxPreviewChars)
 	if !strings.Contains(got, "NEEDLE") || !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || utf8.RuneCountInString(got) != maxPreviewChars+2 {
 		t.Errorf("long line preview %q (%d)", got, utf8.RuneCountInString(got))
 	}
