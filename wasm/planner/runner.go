@@ -48,6 +48,9 @@ type Report struct {
 	ErrorCode        mcp.Code `json:"errorCode,omitempty"`
 	Retryable        *bool    `json:"retryable,omitempty"`
 	RevisionConflict bool     `json:"revisionConflict,omitempty"`
+	// NotUnderstood: the planner found no request in the prompt; no call ran, Failed is true
+	// and Summary is NotUnderstoodSummary (issue 14: never a ✓ for a request not understood).
+	NotUnderstood bool `json:"notUnderstood,omitempty"`
 }
 
 // Run plans prompt (Build) and executes the plan through exec, call by call, exactly like a
@@ -60,9 +63,26 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 	plan := Build(prompt, opts.FolderLinked, opts.ActivePath)
 	planned := opts.Revision
 	rep := Report{Calls: make([]Step, 0, len(plan.Calls))}
+	if plan.Ambiguous == NotUnderstood {
+		retry := false
+		rep.Failed, rep.NotUnderstood, rep.Retryable = true, true, &retry
+		rep.Summary = NotUnderstoodSummary(prompt)
+		return rep
+	}
 	var called []string
 	for i, call := range plan.Calls {
 		call = call.clone()
+		if call.Element != "" { // fill the search from the file just read (Call.Element)
+			inner, ok := ElementSearch(lastReadSource(rep.Calls), call.Element)
+			if !ok {
+				path, _ := call.Arguments["path"].(string)
+				retry := false
+				rep.Failed, rep.FailedTool, rep.Retryable = true, call.Name, &retry
+				rep.Summary = FailureSummary(called, call.Name, "there is no "+call.Element+" with plain text in "+path+"; nothing was changed. Quote the exact text to replace instead: Change \"old text\" to \"new text\".")
+				return rep
+			}
+			call.Arguments["search"] = inner
+		}
 		ThreadRevision(&call, planned)
 		args, err := json.Marshal(call.Arguments)
 		if err != nil { // arguments are strings, numbers and booleans; cannot happen
@@ -97,6 +117,23 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 	}
 	rep.Summary = SuccessSummary(plan.Ambiguous, called)
 	return rep
+}
+
+// lastReadSource is the source of the newest successful workspace.readFile in steps ("" none).
+func lastReadSource(steps []Step) string {
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		if s.Request.Name != ToolReadFile || s.Result == nil || s.Result.IsError {
+			continue
+		}
+		var v struct {
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(s.Result.StructuredContent, &v) == nil {
+			return v.Source
+		}
+	}
+	return ""
 }
 
 // errorText is a failed result's text: "[CODE] message" for a coded error, else its first

@@ -270,9 +270,10 @@ func (a *app) runPrompt(prompt string) {
 	defer forgetRun(id)
 	a.addEntry(entry{Kind: "user", Text: prompt})
 	var rep struct {
-		Summary   string `json:"summary"`
-		Failed    bool   `json:"failed"`
-		ErrorCode string `json:"errorCode"`
+		Summary       string `json:"summary"`
+		Failed        bool   `json:"failed"`
+		ErrorCode     string `json:"errorCode"`
+		NotUnderstood bool   `json:"notUnderstood"`
 	}
 	err := a.rpc(ctx, id, "agent/run", map[string]any{"prompt": prompt, "sessionId": "studio"}, &rep)
 	a.mu.Lock()
@@ -292,6 +293,10 @@ func (a *app) runPrompt(prompt string) {
 		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
 	case err != nil:
 		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	case rep.NotUnderstood: // its own status, never the green ✓ of a done run (issue 14)
+		a.addEntry(entry{Kind: "unclear", Text: "Not understood — " + rep.Summary})
+	case rep.Failed:
+		a.addEntry(entry{Kind: "error", Text: denialSummary(rep.Summary)})
 	default:
 		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
 	}
