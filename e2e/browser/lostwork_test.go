@@ -189,3 +189,98 @@ func TestLostWorkStorageBlocked(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// pasteExpr appends n copies of ch to the editor's document as a paste.
+func pasteExpr(ch string, n int) string {
+	return fmt.Sprintf(`(() => { const v = webcodingEditor.view(); v.dispatch({ changes: { from: v.state.doc.length, insert: %s.repeat(%d) }, userEvent: "input.paste" }); })()`, jsString(ch), n)
+}
+
+// waitEditorLength waits until the editor shows path with exactly n UTF-16 units.
+func waitEditorLength(t *testing.T, tab *chromium.Tab, path string, n int) {
+	t.Helper()
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, fmt.Sprintf(`webcodingEditor.path() === %s && webcodingEditor.getDocument().length === %d`, jsString(path), n)); err != nil {
+		p, doc := editorDoc(t, tab)
+		t.Fatalf("the editor shows %s with %d characters, want %s with %d: %v", p, len(doc), path, n, err)
+	}
+}
+
+// TestLostWorkOverBudgetDrafts (issue 14 item 2, the exact repro): an over-budget draft
+// survives switching files; two over-budget drafts of two files both survive a reload (one
+// record per file in IndexedDB), are marked in the explorer, survive New chat and a read-only
+// second tab, and stay until discarded.
+func TestLostWorkOverBudgetDrafts(t *testing.T) {
+	profile := chromium.NewIsolatedTab(t)
+	tab := openStudioIn(t, profile)
+	directCall(t, tab, "workspace.createFile", `{"path":"over.js","source":"// over\n"}`)
+	openInEditor(t, tab, "over.js")
+	if err := tab.Do(10*time.Second, chromedp.Evaluate[chromedp.Void](pasteExpr("x", 100000))); err != nil {
+		t.Fatal(err)
+	}
+	overLen := len("// over\n") + 100000
+	waitContains(t, tab, "#transcript", "over.js is over the 80,000-character budget")
+	openInEditor(t, tab, "index.html")
+	openInEditor(t, tab, "over.js")
+	waitEditorLength(t, tab, "over.js", overLen) // was 0 chars / the workspace text
+
+	// A second over-budget draft in another file.
+	openInEditor(t, tab, "app.js")
+	_, app := editorDoc(t, tab)
+	if err := tab.Do(10*time.Second, chromedp.Evaluate[chromedp.Void](pasteExpr("y", 90000))); err != nil {
+		t.Fatal(err)
+	}
+	appLen := len(app) + 90000
+	waitContains(t, tab, "#transcript", "app.js is over the 80,000-character budget")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `!!document.querySelector('#file-list [data-path="over.js"] .draft-kept') && !!document.querySelector('#file-list [data-path="app.js"] .draft-kept')`); err != nil {
+		t.Errorf("the explorer does not mark both kept drafts: %v", err)
+	}
+
+	// Reload: both come back; neither was written.
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "Kept draft of app.js")
+	waitContains(t, tab, "#transcript", "Kept draft of over.js")
+	openInEditor(t, tab, "over.js")
+	waitEditorLength(t, tab, "over.js", overLen)
+	openInEditor(t, tab, "app.js")
+	waitEditorLength(t, tab, "app.js", appLen)
+	if src := directCall(t, tab, "workspace.readFile", `{"path":"over.js"}`)["source"]; src != "// over\n" {
+		t.Errorf("over.js was written: %d characters", len(fmt.Sprint(src)))
+	}
+
+	// A read-only second tab neither shows them lost nor deletes them; New chat keeps them.
+	second := chromium.NewTabIn(t, profile)
+	if err := second.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, second, "#status-text", "Ready")
+	waitContains(t, second, "#transcript", "Kept draft of over.js")
+	if err := chromedp.Cancel(second.Ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `!!document.querySelector("#new-chat")`); ok {
+		if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#new-chat`))); err != nil {
+			t.Fatal(err)
+		}
+		waitContains(t, tab, "#transcript", "New chat")
+	}
+	waitContains(t, tab, "#transcript", "Kept draft of over.js")
+
+	// Discard: gone after a reload, the workspace text shown.
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#transcript button[data-action="draft-discard"][data-arg="over.js"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "Discarded the draft of over.js")
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "Kept draft of app.js")
+	if n := transcriptCount(t, tab, "Kept draft of over.js"); n != 0 {
+		t.Errorf("the discarded draft came back")
+	}
+	openInEditor(t, tab, "over.js")
+	waitEditorLength(t, tab, "over.js", len("// over\n"))
+	noConsoleErrors(t, tab)
+}

@@ -89,6 +89,7 @@ func (a *app) renderEditor(st state) {
 		// A draft whose write failed, left behind by opening another file.
 		a.draftPath, a.draftText = "", ""
 	}
+	keptText, keptShown := a.activateKeptDraftLocked(st.sourcePath) // keptdrafts.go: a file switch never drops it
 	draftPath, draftText := a.draftPath, a.draftText
 	shownPath, shownText := a.shownPath, a.shownText
 	cur := a.cursor
@@ -117,6 +118,19 @@ func (a *app) renderEditor(st state) {
 		a.shownPath, a.shownText = st.sourcePath, st.source
 		a.mu.Unlock()
 		shownPath, shownText = st.sourcePath, st.source
+	}
+	if keptShown {
+		lang := ""
+		for _, f := range st.files {
+			if f.Path == st.sourcePath {
+				lang = f.Language
+			}
+		}
+		setEditorDocument(st.sourcePath, keptText, lang)
+		a.mu.Lock()
+		a.shownPath, a.shownText = st.sourcePath, keptText
+		a.mu.Unlock()
+		shownPath, shownText = st.sourcePath, keptText
 	}
 	text := shownText
 	if draftPath == st.sourcePath && draftPath != "" {

@@ -382,7 +382,8 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.mu.Unlock()
 	a.reload(ctx)
 	if err == nil {
-		clearStoredDraft(path) // draftstore.go
+		clearStoredDraft(path)     // draftstore.go
+		a.dropKeptDraft(ctx, path) // keptdrafts.go: written, so no longer kept
 		a.clearCancelledStatus()
 	}
 	a.mu.Lock()
