@@ -93,6 +93,9 @@ func TestReadOnlyRefusesEveryMutation(t *testing.T) {
 			t.Errorf("%s in a read-only workspace: %v, want WORKSPACE_READ_ONLY", name, err)
 		}
 	}
+	if st := m.Status(ctx); st.StorageMode != StorageMemory || st.StorageError != errOtherTab.Error() {
+		t.Errorf("read-only status %s %q, want memory with the reason", st.StorageMode, st.StorageError)
+	}
 	after := m.Snapshot()
 	if after.Revision != before.Revision || !slices.Equal(after.Files, before.Files) || g.Saves != saves {
 		t.Fatalf("a refused mutation changed something: revision %d→%d, saves %d→%d", before.Revision, after.Revision, saves, g.Saves)
