@@ -295,3 +295,45 @@ func TestLostWorkOverBudgetDrafts(t *testing.T) {
 	waitEditorLength(t, tab, "over.js", len("// over\n"))
 	noConsoleErrors(t, tab)
 }
+
+// TestLostWorkHonestAnswers (issue 14 items 6–8): the status recipes answer with the status in
+// words and "Show preview status" claims no refresh; the folder recipes are offered only with a
+// linked folder; a prompt the local agent does not understand gets its own "Not understood"
+// entry naming what it can do, never a ✓.
+func TestLostWorkHonestAnswers(t *testing.T) {
+	tab := openStudio(t)
+	for _, label := range []string{"Save to folder", "Reload folder", "Disconnect folder"} {
+		if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll('[aria-label="Recipe: `+label+`"]').length`); n != 0 {
+			t.Errorf("the %q recipe is offered without a linked folder", label)
+		}
+	}
+	rev := ackedRevision(t, tab)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show preview status"]`))); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("Preview at revision %d: acknowledged by the sandbox iframe.", rev)
+	waitContains(t, tab, "#transcript", want)
+	waitRunDone(t, tab)
+	if n := transcriptCount(t, tab, "refreshed the sandbox preview"); n != 0 {
+		t.Errorf("Show preview status claims it refreshed the preview")
+	}
+	sendPrompt(t, tab, "Make the layout feel more premium")
+	waitContains(t, tab, "#transcript", "Not understood")
+	waitContains(t, tab, "#transcript", "It can: change the accent colour")
+	waitRunDone(t, tab)
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#transcript .entry-unclear").length`); n != 1 {
+		t.Errorf("%d not-understood entries, want 1", n)
+	}
+	if src := directCall(t, tab, "workspace.getStatus", `{}`); int(src["revision"].(float64)) != rev {
+		t.Errorf("a not-understood prompt changed the revision to %v", src["revision"])
+	}
+	// An everyday request that is understood: the heading's text, through applyPatch.
+	sendPrompt(t, tab, "Change the heading text to Hello World")
+	waitApproval(t, tab, "workspace.applyPatch")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#approve-0"))); err != nil {
+		t.Fatal(err)
+	}
+	waitRunDone(t, tab)
+	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
+	noConsoleErrors(t, tab)
+}

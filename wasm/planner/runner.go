@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -116,6 +117,19 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 		planned = NextPlannedRevision(call.Name, resultRevision(res), live, planned)
 	}
 	rep.Summary = SuccessSummary(plan.Ambiguous, called)
+	// A status request answers with the status itself, in words (issue 14 item 7).
+	if n := len(rep.Calls); n == 1 {
+		if words, ok := StatusWords(rep.Calls[0].Request.Name, rep.Calls[0].Result.StructuredContent); ok {
+			rep.Summary = words
+		}
+	}
+	// Saving without a linked folder saves a checkpoint in this browser: say what ran (issue
+	// 14 item 8), never a quiet substitute for "Save to folder".
+	for _, c := range called {
+		if c == ToolSaveCheckpoint && strings.Contains(strings.ToLower(prompt), "folder") {
+			rep.Summary = "No folder is linked, so nothing was written to a folder: saved a checkpoint in this browser instead (workspace.saveCheckpoint). Open a folder to save to it."
+		}
+	}
 	return rep
 }
 

@@ -121,3 +121,33 @@ func TestElementTextRun(t *testing.T) {
 		t.Errorf("missing element: %+v", rep)
 	}
 }
+
+// TestStatusInWords (issue 14 items 7, 8): the status recipes answer with the fetched status in
+// words, the preview status claims no refresh, and "Save to folder" without a folder says that
+// it saved a checkpoint instead.
+func TestStatusInWords(t *testing.T) {
+	results := map[string]string{
+		ToolGetStatus:      `{"rootName":"canvas-landing","activePath":"index.html","revision":7,"fileCount":5,"dirtyPaths":["styles.css"],"deletedPaths":[],"storageMode":"indexed-db","filesystem":{"folderLinked":false,"permission":"disconnected"}}`,
+		ToolPreviewStatus:  `{"revision":7,"status":"synced","runtime":"sandbox iframe","storageMode":"indexed-db"}`,
+		ToolSaveCheckpoint: `{"revision":7,"saved":true}`,
+	}
+	exec := func(_ context.Context, p mcp.CallToolParams) *mcp.CallToolResult {
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(results[p.Name])}
+	}
+	for _, tt := range []struct{ prompt, want, not string }{
+		{"Show workspace status", "Workspace canvas-landing at revision 7: 5 files, index.html open; saved in this browser (IndexedDB); no folder linked.", ""},
+		{"Show preview status", "Preview at revision 7: acknowledged by the sandbox iframe.", "refreshed"},
+		{"Save to folder", "No folder is linked, so nothing was written to a folder: saved a checkpoint in this browser instead (workspace.saveCheckpoint).", ""},
+	} {
+		rep := Run(context.Background(), exec, tt.prompt, RunOptions{Revision: 7})
+		if rep.Failed || !strings.HasPrefix(rep.Summary, tt.want) || tt.not != "" && strings.Contains(rep.Summary, tt.not) {
+			t.Errorf("%q: summary %q, want %q", tt.prompt, rep.Summary, tt.want)
+		}
+	}
+	for _, r := range Recipes() {
+		want := r.ID == "save-to-folder" || r.ID == "reload-folder" || r.ID == "disconnect-folder"
+		if r.NeedsFolder() != want {
+			t.Errorf("%s: NeedsFolder %v", r.ID, r.NeedsFolder())
+		}
+	}
+}
