@@ -179,7 +179,7 @@ func openSession(t *testing.T, dir string, cfg rpcsession.Config) *rpcsession.Se
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	s, err := studio.Builder(studio.Ports{Folder: f, Log: func(_ int, m string) { t.Log(m) }})(cfg)
+	s, err := studio.Builder(studio.Ports{Folder: f, Log: func(_ int, m string) { t.Log(m) }})(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func BenchmarkCallTool(b *testing.B) {
 
 	b.Run("native", func(b *testing.B) {
 		var events int
-		sess, err := studio.Builder(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})(rpcsession.Config{Catalog: studio.CatalogDemo})
+		sess, err := studio.Builder(studio.Ports{Observer: func(audit.ToolCallEvent) { events++ }})(context.Background(), rpcsession.Config{Catalog: studio.CatalogDemo})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/webcoding/studio/host/fakeprovider"
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
@@ -33,7 +33,7 @@ func newHarness(t *testing.T, approve bool, steps ...fakeprovider.Step) *harness
 	if approve {
 		cfg.Approval = rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
 	}
-	s, err := studio.Builder(studio.Ports{})(cfg)
+	s, err := studio.Builder(studio.Ports{})(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

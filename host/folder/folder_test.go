@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -218,7 +219,7 @@ func TestSaveAllThroughDirFolder(t *testing.T) {
 	os.RemoveAll(dir)
 	m.WriteFile(ctx, workspace.Call{}, "index.html", "again")
 	_, terr := m.SaveAll(ctx, workspace.Call{}, workspace.SaveOptions{})
-	if terr == nil || terr.Code != "WORKSPACE_FOLDER_STALE" {
+	if terr == nil || mcp.ToolErrorOf(terr).Code != "WORKSPACE_FOLDER_STALE" {
 		t.Fatalf("stale save: %v", terr)
 	}
 }

@@ -11,10 +11,11 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-func code(t *testing.T, err *mcp.ToolError, want mcp.Code, reason string) {
+func code(t *testing.T, e error, want mcp.Code, reason string) {
 	t.Helper()
-	if err == nil || err.Code != want {
-		t.Fatalf("got %v, want %s", err, want)
+	var err *mcp.ToolError
+	if !errors.As(e, &err) || err.Code != want {
+		t.Fatalf("got %v, want %s", e, want)
 	}
 	if d, _ := err.Details.(map[string]any); d["reason"] != reason {
 		t.Fatalf("reason %v, want %q (%s)", d["reason"], reason, err.Message)

@@ -10,7 +10,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // MaxResponseBytes bounds the body a Transport reads (8 MiB); a larger body is cut and the

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 const key = "sk-or-v1-SECRET-abc123"

@@ -70,14 +70,14 @@ func (s *Server) callCanonical(ctx context.Context, canonical string, args json.
 			"Tool %q needs approval before it can run: a headless server cannot link the folder again, so later edits could never be saved.", s.servedName(canonical))
 	}
 	if terr != nil {
-		return mustMarshal(mcp.ErrorResult(id, terr)), id
+		return mustMarshal(mcp.ErrorResult(id, mcp.ToolErrorOf(terr))), id
 	}
 	res, herr := s.coreCall(ctx, params, id)
 	if res == nil && herr == nil {
 		return nil, id
 	}
 	if herr != nil {
-		return mustMarshal(mcp.ErrorResult(id, herr)), id
+		return mustMarshal(mcp.ErrorResult(id, mcp.ToolErrorOf(herr))), id
 	}
 	if s.opts.Autosave && canonical != SaveAllTool && !s.readOnly(canonical) {
 		res = s.autosave(ctx, res, id)
@@ -92,7 +92,7 @@ func (s *Server) readOnly(canonical string) bool {
 
 // coreCall sends tools/call params to the core. It returns the result bytes, or a tool error
 // for a JSON-RPC error or a host failure, or (nil, nil) when ctx ended before the call ran.
-func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte, *mcp.ToolError) {
+func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte, error) {
 	res, rerr, err := s.core.call(ctx, mcp.MethodToolsCall, params)
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
@@ -114,7 +114,7 @@ func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte
 // buildParams returns the canonical tools/call params: the canonical name, the arguments as
 // received, and the client's _meta (less the protocol's own keys, protocolMetaKey) with
 // source "mcp", mode "agent" and a toolCallId (the client's, else "mcp-" and 16 hex digits).
-func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string, *mcp.ToolError) {
+func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Meta) ([]byte, string, error) {
 	id := ""
 	if v, ok := meta["toolCallId"].(string); ok && v != "" {
 		id = v

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -242,7 +243,7 @@ func TestReadLine(t *testing.T) {
 		t.Fatalf("2: %q %d %v", line, tooLong, err)
 	}
 	line, tooLong, err = readLine(r, 8)
-	if string(line) != "c" || tooLong != 0 || err != io.EOF {
+	if string(line) != "c" || tooLong != 0 || !errors.Is(err, io.EOF) {
 		t.Fatalf("3: %q %d %v", line, tooLong, err)
 	}
 }

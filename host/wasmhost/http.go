@@ -12,7 +12,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/webcoding/studio/host/httpclient"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // Status codes of http_do besides those of folder.go (statusOK, statusFailed for a transport

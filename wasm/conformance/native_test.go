@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite vector expectations from the native host")
 
 func nativeHost() conformance.Host {
-	h := studio.Assemble(studio.Ports{})
+	h := studio.Assemble(context.Background(), studio.Ports{})
 	return func(ctx context.Context, req []byte) ([]byte, error) { return h.Handle(ctx, req), nil }
 }
 

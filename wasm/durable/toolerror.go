@@ -34,7 +34,7 @@ type KeyDetails struct {
 //   - unknown → TOOL_IDEMPOTENCY_UNKNOWN (not retryable), details UnknownDetails.
 //
 // It returns nil for owner (run the handler) and replay (return the stored result).
-func ClaimError(c Claim) *mcp.ToolError {
+func ClaimError(c Claim) error {
 	key := c.Record.Key
 	switch c.Outcome {
 	case ClaimConflict:
@@ -56,7 +56,7 @@ func ClaimError(c Claim) *mcp.ToolError {
 // or the claim lost to contention — and not retryable for a record that fails validation or a
 // fence that no longer holds, where retrying the same call cannot succeed. Returns nil for a
 // nil err.
-func StoreError(key string, err error) *mcp.ToolError {
+func StoreError(key string, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -24,10 +24,10 @@ func TestClaimError(t *testing.T) {
 	}
 	for _, c := range cases {
 		te := durable.ClaimError(c.c)
-		if te == nil || te.Code != c.code || te.Retryable != c.retryable {
+		if te == nil || mcp.ToolErrorOf(te).Code != c.code || mcp.ToolErrorOf(te).Retryable != c.retryable {
 			t.Fatalf("%s: %+v", c.c.Outcome, te)
 		}
-		d, _ := json.Marshal(te.Details)
+		d, _ := json.Marshal(mcp.ToolErrorOf(te).Details)
 		if string(d) != c.details {
 			t.Fatalf("%s details %s, want %s", c.c.Outcome, d, c.details)
 		}
@@ -51,10 +51,10 @@ func TestStoreError(t *testing.T) {
 		{fmt.Errorf("%w: x", durable.ErrStaleFence), false},
 	} {
 		te := durable.StoreError("op", c.err)
-		if te.Code != mcp.CodeToolIdempotencyStoreFailed || te.Retryable != c.retryable {
+		if mcp.ToolErrorOf(te).Code != mcp.CodeToolIdempotencyStoreFailed || mcp.ToolErrorOf(te).Retryable != c.retryable {
 			t.Fatalf("%v → %+v", c.err, te)
 		}
-		if d, _ := json.Marshal(te.Details); string(d) != `{"operationKey":"op"}` {
+		if d, _ := json.Marshal(mcp.ToolErrorOf(te).Details); string(d) != `{"operationKey":"op"}` {
 			t.Fatalf("details %s", d)
 		}
 	}

@@ -13,7 +13,7 @@ func TestCoalesceKeyMeta(t *testing.T) {
 		t.Fatalf("coalesceKey not read: %+v %v", p.Meta, terr)
 	}
 	for _, bad := range []string{`""`, `3`, `null`, `"` + strings.Repeat("k", MaxToolCallIDChars+1) + `"`} {
-		if _, terr := ParseCallToolParams([]byte(`{"name":"a","_meta":{"coalesceKey":` + bad + `}}`)); terr == nil || terr.Code != CodeToolValidationFailed {
+		if _, terr := ParseCallToolParams([]byte(`{"name":"a","_meta":{"coalesceKey":` + bad + `}}`)); terr == nil || ToolErrorOf(terr).Code != CodeToolValidationFailed {
 			t.Errorf("coalesceKey %s accepted (%v)", bad, terr)
 		}
 	}

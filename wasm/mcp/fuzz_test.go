@@ -26,7 +26,7 @@ func FuzzCallRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, terr := ParseCallToolParams(data)
 		if terr != nil {
-			if terr.Code != CodeToolValidationFailed || terr.Message == "" {
+			if ToolErrorOf(terr).Code != CodeToolValidationFailed || ToolErrorOf(terr).Message == "" {
 				t.Fatalf("unexpected error %+v", terr)
 			}
 			if _, err := json.Marshal(terr); err != nil {

@@ -49,7 +49,7 @@ var (
 //
 // Option ranges (idempotencyKey length, timeout, maxOutputBytes) are the registry's
 // TOOL_INVALID_OPTIONS checks, not this parser's.
-func ParseCallToolParams(raw []byte) (CallToolParams, *ToolError) {
+func ParseCallToolParams(raw []byte) (CallToolParams, error) {
 	if err := CheckJSON(raw); err != nil {
 		return CallToolParams{}, requestError("tools/call params", err)
 	}
@@ -59,12 +59,12 @@ func ParseCallToolParams(raw []byte) (CallToolParams, *ToolError) {
 // ParseCheckedCallToolParams is ParseCallToolParams for bytes that already passed CheckJSON
 // (for example as part of a whole JSON-RPC request): it applies every other rule without
 // scanning the bytes again.
-func ParseCheckedCallToolParams(raw []byte) (CallToolParams, *ToolError) {
+func ParseCheckedCallToolParams(raw []byte) (CallToolParams, error) {
 	var p CallToolParams
 	if k := jsonKind(raw); k != "object" {
 		return p, requestError("tools/call params", errors.New("mcp: expected a JSON object, got "+k))
 	}
-	var terr *ToolError
+	var terr error
 	var nameRaw, metaRaw []byte
 	eachMember(raw, func(key, val []byte) bool {
 		switch string(key) {
@@ -107,12 +107,12 @@ func ParseCheckedCallToolParams(raw []byte) (CallToolParams, *ToolError) {
 	return p, nil
 }
 
-func parseCallMeta(raw json.RawMessage) (*CallMeta, *ToolError) {
+func parseCallMeta(raw json.RawMessage) (*CallMeta, error) {
 	if jsonKind(raw) != "object" {
 		return nil, invalidRequest("\"_meta\" must be an object, got "+jsonKind(raw)+".", "_meta", "type")
 	}
 	m := &CallMeta{}
-	var terr *ToolError
+	var terr error
 	eachMember(raw, func(kb, v []byte) bool {
 		var perr error
 		switch string(kb) {
@@ -192,7 +192,7 @@ func metaEnum(v json.RawMessage, dst *string, allowed ...string) error {
 //
 // # Errors
 //   - TOOL_VALIDATION_FAILED: params null or not an object, unknown key, cursor not a string.
-func ParseListToolsParams(raw []byte, present bool) (ListToolsParams, *ToolError) {
+func ParseListToolsParams(raw []byte, present bool) (ListToolsParams, error) {
 	var p ListToolsParams
 	if !present {
 		return p, nil

@@ -65,7 +65,7 @@ func TestParseCallToolParams(t *testing.T) {
 		"toolCallId with NUL": `{"name":"a","_meta":{"toolCallId":"a\u0000b"}}`,
 	}
 	for name, in := range bad {
-		if _, terr := ParseCallToolParams([]byte(in)); terr == nil || terr.Code != CodeToolValidationFailed {
+		if _, terr := ParseCallToolParams([]byte(in)); terr == nil || ToolErrorOf(terr).Code != CodeToolValidationFailed {
 			t.Errorf("%s: %s accepted (%v)", name, in, terr)
 		}
 	}

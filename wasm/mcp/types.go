@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -128,6 +129,21 @@ type ToolError struct {
 
 // Error renders the error as "[CODE] message", the text every view shows (REFERENCE §3.2).
 func (e *ToolError) Error() string { return fmt.Sprintf("[%s] %s", e.Code, e.Message) }
+
+// ToolErrorOf returns the *ToolError in err's chain (errors.As). Any other non-nil error
+// becomes TOOL_EXECUTION_FAILED with err's text as the message, so no failure is lost; nil
+// stays nil. Functions return error, never a typed *ToolError that could be a nil pointer
+// inside a non-nil interface; the places that need the structured form call this.
+func ToolErrorOf(err error) *ToolError {
+	if err == nil {
+		return nil
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	return &ToolError{Code: CodeToolExecutionFailed, Message: err.Error()}
+}
 
 // NewError returns a ToolError with the given code, retryability and details.
 func NewError(code Code, retryable bool, details any, format string, args ...any) *ToolError {

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"strings"
 
 	"github.com/webcoding/studio/wasm/preview/jsscan"
@@ -107,13 +108,16 @@ func (c *compiler) moduleBootstrap(b *strings.Builder, rootKey, rootPath, rootSo
 	b.WriteString(`="`)
 	b.WriteString(escapeAttr(rootKey))
 	b.WriteString(`">(function(){"use strict";var modules={`)
+	var lit []byte // reused: the module sources can be large
 	for i, m := range mods {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSONString(b, m.key)
+		lit = jsonstring.Append(lit[:0], m.key, jsonstring.HTMLSafe)
+		b.Write(lit)
 		b.WriteByte(':')
-		writeJSONString(b, out[i])
+		lit = jsonstring.Append(lit[:0], out[i], jsonstring.HTMLSafe)
+		b.Write(lit)
 	}
 	b.WriteString("},root=")
 	b.WriteString(jsonString(rootKey))

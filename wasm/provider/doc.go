@@ -13,12 +13,18 @@
 // through a filtered export. Provider schemas are the canonical input schemas without the
 // top-level "$schema" keyword, which providers reject or ignore.
 //
-// This package is core: it imports only the standard library and wasm/mcp, and must never
-// import syscall/js or host code. It holds no state besides the immutable NameMap, which
+// This package is core and a leaf below the registry (the registry keeps a NameMap): it
+// imports only the standard library and wasm/mcp, and must never import the registry, the
+// provider loops (wasm/openrouter), syscall/js or host code. It holds no state besides the immutable NameMap, which
 // may be shared between goroutines.
 //
 // # Rationale
 //
 // The TypeScript original sent dotted names straight to providers, which reject them; here
 // the mapping is explicit and checked once, when a tool is registered.
+//
+// Owns: the reversible canonical ↔ provider tool-name map and the provider-shaped tool exports.
+//
+// Must never: import the registry, a provider loop (wasm/openrouter) or any adapter (layer order:
+// wasm/doc.go, enforced by wasm/layout_test.go).
 package provider

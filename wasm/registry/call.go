@@ -49,7 +49,7 @@ var emptyObject = json.RawMessage(`{}`)
 func (r *Registry) CallRaw(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	p, terr := mcp.ParseCallToolParams(raw)
 	if terr != nil {
-		return mcp.ErrorResult(r.echoCallID(raw), terr)
+		return mcp.ErrorResult(r.echoCallID(raw), mcp.ToolErrorOf(terr))
 	}
 	return r.Call(ctx, p)
 }
@@ -59,7 +59,7 @@ func (r *Registry) CallRaw(ctx context.Context, raw []byte) *mcp.CallToolResult 
 func (r *Registry) CallRawChecked(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	p, terr := mcp.ParseCheckedCallToolParams(raw)
 	if terr != nil {
-		return mcp.ErrorResult(r.echoCallID(raw), terr)
+		return mcp.ErrorResult(r.echoCallID(raw), mcp.ToolErrorOf(terr))
 	}
 	return r.Call(ctx, p)
 }
@@ -90,7 +90,7 @@ type options struct {
 	maxOutputBytes int64
 }
 
-func checkOptions(m *mcp.CallMeta) (options, *mcp.ToolError) {
+func checkOptions(m *mcp.CallMeta) (options, error) {
 	var o options
 	if m == nil {
 		return o, nil
@@ -179,10 +179,11 @@ func (r *Registry) Call(ctx context.Context, p mcp.CallToolParams) (res *mcp.Cal
 		}
 	}
 	// 2. options.
-	var terr *mcp.ToolError
-	if s.opts, terr = checkOptions(meta); terr != nil {
-		return mcp.ErrorResult(s.call.ToolCallID, terr)
+	opts, err := checkOptions(meta)
+	if err != nil {
+		return mcp.ErrorResult(s.call.ToolCallID, mcp.ToolErrorOf(err))
 	}
+	s.opts = opts
 	// 3. started.
 	s.emit(audit.EventStarted, nil, audit.StatePending, 0)
 	res = s.run(ctx)
@@ -221,7 +222,8 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 		}
 	}
 	// 7. policy.
-	if terr := s.decide(ctx, e); terr != nil {
+	if err := s.decide(ctx, e); err != nil {
+		terr := mcp.ToolErrorOf(err)
 		state := audit.StateFailed
 		if terr.Code == mcp.CodeToolCancelled {
 			state = audit.StateCancelled
@@ -279,7 +281,7 @@ func summarizeIssues(issues []schema.Issue) string {
 }
 
 // decide runs the policy; nil means allowed.
-func (s *callState) decide(ctx context.Context, e *entry) (terr *mcp.ToolError) {
+func (s *callState) decide(ctx context.Context, e *entry) (terr error) {
 	defer func() {
 		if v := recover(); v != nil {
 			terr = mcp.NewError(mcp.CodeToolPolicyFailed, true, nil, "Policy for %q failed: %v", s.call.Name, v)
@@ -479,7 +481,7 @@ func genericJSON(v any, depth int) bool {
 
 // classify maps a handler error to an outcome (REFERENCE §3.1 retryable rules).
 func (s *callState) classify(runCtx, callerCtx context.Context, err error) outcome {
-	timedOut := runCtx.Err() == context.DeadlineExceeded && callerCtx.Err() == nil
+	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && callerCtx.Err() == nil
 	cancelled := callerCtx.Err() != nil
 	var te *mcp.ToolError
 	if errors.As(err, &te) {

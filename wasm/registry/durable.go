@@ -109,7 +109,7 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 	}
 	c, err := store.Claim(ctx, key, fp, owner, s.r.opts.DurableLease)
 	if err != nil {
-		return outcome{state: audit.StateFailed, err: durable.StoreError(key, err)}
+		return outcome{state: audit.StateFailed, err: mcp.ToolErrorOf(durable.StoreError(key, err))}
 	}
 	switch c.Outcome {
 	case durable.ClaimReplay:
@@ -118,7 +118,7 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 		return out
 	case durable.ClaimOwner:
 	default:
-		return outcome{state: audit.StateFailed, err: durable.ClaimError(c)}
+		return outcome{state: audit.StateFailed, err: mcp.ToolErrorOf(durable.ClaimError(c))}
 	}
 
 	done := make(chan outcome, 1)
@@ -135,7 +135,7 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 	}
 	persisted, perr := s.persist(ctx, key, c.Fence, out)
 	if perr != nil {
-		return outcome{state: audit.StateFailed, err: perr}
+		return outcome{state: audit.StateFailed, err: mcp.ToolErrorOf(perr)}
 	}
 	keep = persisted == durable.StateCompleted || persisted == durable.StateFailed
 	if persisted == durable.StateUnknown {
@@ -159,7 +159,7 @@ func unknownCode(c mcp.Code) bool {
 // other errors → Fail; both with the sanitized diagnostic (audit.DurableDiagnostic) as result
 // and its reason. The write runs detached from the caller's cancellation, bounded by
 // durable.DefaultMarkTimeout. A failed write is TOOL_IDEMPOTENCY_STORE_FAILED {operationKey}.
-func (s *callState) persist(ctx context.Context, key string, fence durable.Fence, out outcome) (durable.State, *mcp.ToolError) {
+func (s *callState) persist(ctx context.Context, key string, fence durable.Fence, out outcome) (durable.State, error) {
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), durable.DefaultMarkTimeout)
 	defer cancel()
 	store, owner := s.r.opts.Durable, s.r.opts.DurableOwnerID

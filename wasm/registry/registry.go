@@ -259,7 +259,7 @@ const cursorPrefix = "wcs1:"
 // # Errors
 //   - TOOL_VALIDATION_FAILED: the cursor was not issued by this registry or is out of range;
 //     details {reason: "invalid-cursor"}.
-func (r *Registry) ListTools(ctx context.Context, p mcp.ListToolsParams) (*mcp.ListToolsResult, *mcp.ToolError) {
+func (r *Registry) ListTools(ctx context.Context, p mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
 	tools := r.visible()
 	start := 0
 	if p.Cursor != "" {

@@ -28,6 +28,12 @@
 // parse error (-32700, also for non-UTF-8 bytes, repeated keys and nesting deeper than
 // mcp.MaxJSONDepth), invalid request (-32600, also over MaxRequestBytes), method not found
 // (-32601), invalid params (-32602).
+//
+// Owns: the JSON-RPC session dispatcher: request bytes in, response bytes out, over one session's
+// registry, approval queue and methods; session configuration.
+//
+// Must never: import studio, an adapter or an entry, or know the byte ABI of a host
+// (wasm/cmd/reactor owns that) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package rpcsession
 
 import (
@@ -65,8 +71,11 @@ type Session struct {
 type Method func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error)
 
 // Builder assembles a Session from a Config. It is the assembly function of the entry
-// (studio.Assemble supplies it).
-type Builder func(cfg Config) (*Session, error)
+// (studio.Assemble supplies it). ctx bounds the assembly's own I/O (the workspace load from
+// the Repository, the folder import): the entry's context for the first session, the
+// session/configure request's context for a rebuild. The session it returns does not keep
+// ctx.
+type Builder func(ctx context.Context, cfg Config) (*Session, error)
 
 // Handler answers JSON-RPC 2.0 requests against the current session. It is safe for
 // concurrent use and never panics.
@@ -81,11 +90,11 @@ type Handler struct {
 	inflight map[string]context.CancelFunc // request id (raw JSON) → cancel
 }
 
-// New returns a Handler whose first session is build(Config{}). It panics if that fails:
-// the default configuration failing to assemble is a programming error.
-func New(build Builder) *Handler {
+// New returns a Handler whose first session is build(ctx, Config{}); a failure is kept for
+// Err (every request but session/configure and ping then answers CodeSessionUnavailable).
+func New(ctx context.Context, build Builder) *Handler {
 	h := &Handler{build: build, inflight: map[string]context.CancelFunc{}}
-	h.sess, h.buildErr = build(Config{})
+	h.sess, h.buildErr = build(ctx, Config{})
 	return h
 }
 
@@ -257,11 +266,11 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 	case mcp.MethodToolsList:
 		p, terr := mcp.ParseListToolsParams(params, hasParams)
 		if terr != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: terr.Message, Data: terr}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: mcp.ToolErrorOf(terr).Message, Data: terr}
 		}
 		res, terr := sess.Registry.ListTools(ctx, p)
 		if terr != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: terr.Message, Data: terr}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: mcp.ToolErrorOf(terr).Message, Data: terr}
 		}
 		return marshal(res)
 	case mcp.MethodToolsCall:
@@ -293,7 +302,12 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: trimPrefix(err)}
 		}
-		s, err := h.build(cfg)
+		s, err := h.build(ctx, cfg)
+		if err == nil && ctx.Err() != nil {
+			// Cancelled while assembling: the new session may have loaded only part of its
+			// state, so the current one stays.
+			err = fmt.Errorf("session/configure cancelled: %w", ctx.Err())
+		}
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: trimPrefix(err)}
 		}

@@ -11,7 +11,7 @@ import (
 // BenchmarkHandleToolsCall is one tools/call through the JSON-RPC entry (the same bytes the
 // wasip1 and js hosts send), natively: the ABI's own cost on top of the registry's.
 func BenchmarkHandleToolsCall(b *testing.B) {
-	h := rpcsession.New(studio.Builder(studio.Ports{}))
+	h := rpcsession.New(context.Background(), studio.Builder(studio.Ports{}))
 	ctx := context.Background()
 	if out := h.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"session/configure","params":{"catalog":"demo"}}`)); len(out) == 0 {
 		b.Fatal("configure")

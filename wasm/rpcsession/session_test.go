@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
-func handler() *rpcsession.Handler { return studio.Assemble(studio.Ports{}) }
+func handler() *rpcsession.Handler { return studio.Assemble(context.Background(), studio.Ports{}) }
 
 func rpcErrorCode(t *testing.T, out []byte) int {
 	t.Helper()
@@ -116,3 +118,45 @@ func TestConfigureRebuildsSession(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestBuilderContext: the Builder runs under the entry's context for the first session and
+// under the session/configure request's context for a rebuild; a rebuild whose request is
+// cancelled while assembling is refused and the current session stays.
+func TestBuilderContext(t *testing.T) {
+	type key struct{}
+	var seen []any
+	var cancelDuringBuild context.CancelFunc
+	build := func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
+		seen = append(seen, ctx.Value(key{}))
+		if cancelDuringBuild != nil {
+			cancelDuringBuild()
+		}
+		return &rpcsession.Session{Registry: registry.New(registry.Options{})}, nil
+	}
+	h := rpcsession.New(context.WithValue(context.Background(), key{}, "entry"), build)
+	first := h.Session()
+	if first == nil || h.Err() != nil {
+		t.Fatalf("first session not built: %v", h.Err())
+	}
+	configure := []byte(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{}}`)
+	if out := h.Handle(context.WithValue(context.Background(), key{}, "request"), configure); !strings.Contains(string(out), `"configured":true`) {
+		t.Fatalf("configure: %s", out)
+	}
+	second := h.Session()
+	if second == first {
+		t.Fatal("configure did not install the rebuilt session")
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "cancelled"))
+	defer cancel()
+	cancelDuringBuild = cancel
+	out := h.Handle(ctx, configure)
+	if strings.Contains(string(out), `"configured":true`) || !strings.Contains(string(out), "cancelled") {
+		t.Fatalf("cancelled configure answered %s", out)
+	}
+	if h.Session() != second {
+		t.Fatal("a cancelled configure replaced the session")
+	}
+	if want := []any{"entry", "request", "cancelled"}; !reflect.DeepEqual(seen, want) {
+		t.Fatalf("Builder contexts carried %v, want %v", seen, want)
+	}
+}

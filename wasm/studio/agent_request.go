@@ -53,8 +53,8 @@ func WithAgentRequests(b rpcsession.Builder, p Ports) rpcsession.Builder {
 	if p.Observer == nil {
 		return b
 	}
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
-		s, err := b(cfg)
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
+		s, err := b(ctx, cfg)
 		if err != nil || s == nil {
 			return s, err
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/trace"
 )
@@ -45,7 +45,7 @@ func agentRows(rows []trace.Row) []trace.Row {
 func TestAgentRequestBracketsARun(t *testing.T) {
 	rec := newRecorder()
 	p := Ports{Observer: rec.observe}
-	s, err := WithAgentRequests(Builder(p), p)(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+	s, err := WithAgentRequests(Builder(p), p)(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestAgentRequestBracketsARun(t *testing.T) {
 func TestAgentRequestCancelled(t *testing.T) {
 	rec := newRecorder()
 	p := Ports{Observer: rec.observe}
-	h := rpcsession.New(WithAgentRequests(Builder(p), p))
+	h := rpcsession.New(context.Background(), WithAgentRequests(Builder(p), p))
 	if out := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{"approval":{"mode":"queue"}}}`)); !strings.Contains(string(out), "configured") {
 		t.Fatal(string(out))
 	}
@@ -118,7 +118,7 @@ func TestAgentRequestCancelled(t *testing.T) {
 func TestAgentRequestCancelledContext(t *testing.T) {
 	rec := newRecorder()
 	p := Ports{Observer: rec.observe}
-	s, err := WithAgentRequests(Builder(p), p)(rpcsession.Config{})
+	s, err := WithAgentRequests(Builder(p), p)(context.Background(), rpcsession.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestAgentRequestProviderFailure(t *testing.T) {
 	})
 	b := WithAgentRequests(WithOpenRouter(Builder(p), OpenRouterOptions{Transport: tr,
 		Defaults: openrouter.Config{APIKey: "sk-or-v1-planted-secret", Model: "m"}}), p)
-	s, err := b(rpcsession.Config{})
+	s, err := b(context.Background(), rpcsession.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestAgentRequestProviderFailure(t *testing.T) {
 
 func TestWithAgentRequestsWithoutObserver(t *testing.T) {
 	b := Builder(Ports{})
-	s, err := WithAgentRequests(b, Ports{})(rpcsession.Config{})
+	s, err := WithAgentRequests(b, Ports{})(context.Background(), rpcsession.Config{})
 	if err != nil || s.Methods[MethodAgentRun] == nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func (blockedRepo) SaveChanges(context.Context, workspace.Metadata, []*workspace
 func TestBlockedStorageConcurrentCalls(t *testing.T) {
 	for _, repo := range []workspace.Repository{blockedRepo{}, &workspace.MemoryRepository{}} {
 		t.Run(fmt.Sprintf("%T", repo), func(t *testing.T) {
-			h := rpcsession.New(Builder(Ports{Repository: repo}))
+			h := rpcsession.New(context.Background(), Builder(Ports{Repository: repo}))
 			ctx := context.Background()
 			var wg sync.WaitGroup
 			req := func(id int, method string, params any) map[string]any {

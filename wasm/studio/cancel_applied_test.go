@@ -34,7 +34,7 @@ func TestCancelDuringAckWaitSaysApplied(t *testing.T) {
 	port := &blockingPort{waiting: make(chan int64, 4)}
 	rec := newRecorder()
 	p := Ports{Preview: port, Observer: rec.observe}
-	h := rpcsession.New(WithAgentRequests(Builder(p), p))
+	h := rpcsession.New(context.Background(), WithAgentRequests(Builder(p), p))
 	if out := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{"approval":{"mode":"queue"}}}`)); !strings.Contains(string(out), "configured") {
 		t.Fatal(string(out))
 	}

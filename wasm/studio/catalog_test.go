@@ -96,7 +96,7 @@ func TestThemeNamesAreWorkspaceThemes(t *testing.T) {
 }
 
 func TestDefaultCatalogIsStudioAndDemoSelectable(t *testing.T) {
-	h := Assemble(Ports{})
+	h := Assemble(context.Background(), Ports{})
 	resp := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
 	if !strings.Contains(string(resp), ToolPreviewRefresh) {
 		t.Fatalf("default catalog is not studio: %.200s", resp)

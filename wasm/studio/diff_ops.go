@@ -80,7 +80,7 @@ func (e *studioSession) diffMethods() map[string]rpcsession.Method {
 			snap := e.m.Snapshot()
 			files, _, terr := e.m.CheckpointFiles(rev)
 			if terr != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: MethodDiffCheckpoint + ": " + terr.Message, Data: terr}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: MethodDiffCheckpoint + ": " + mcp.ToolErrorOf(terr).Message, Data: mcp.ToolErrorOf(terr)}
 			}
 			out := DiffResult{Revision: snap.Revision}
 			out.Files, out.Truncated = filediff.Workspaces(diffTexts(snap.Files), diffTexts(files))
@@ -127,7 +127,7 @@ func (e *studioSession) diffCall(ctx context.Context, name string, args json.Raw
 		}
 		files, _, terr := e.m.CheckpointFiles(hist[target].Revision)
 		if terr != nil {
-			out.Note = "The change could not be previewed: " + terr.Message
+			out.Note = "The change could not be previewed: " + mcp.ToolErrorOf(terr).Message
 			return out
 		}
 		after = files

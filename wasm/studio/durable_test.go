@@ -19,7 +19,7 @@ func rpc(t *testing.T, h interface {
 // session); the operation methods exist only when a durable store is configured.
 func TestPortsDurableOutlivesReconfigure(t *testing.T) {
 	backend := memstore.New()
-	h := Assemble(Ports{Durable: backend})
+	h := Assemble(context.Background(), Ports{Durable: backend})
 	write := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"demo.writeFile","arguments":{"path":"a.txt","source":"x"},"_meta":{"mode":"direct","idempotencyKey":"w1"}}}`
 	if out := rpc(t, h, `{"jsonrpc":"2.0","id":0,"method":"session/configure","params":{"catalog":"demo"}}`); !bytes.Contains(out, []byte(`"configured":true`)) {
 		t.Fatalf("configure: %s", out)
@@ -39,7 +39,7 @@ func TestPortsDurableOutlivesReconfigure(t *testing.T) {
 }
 
 func TestConfigMemoryStoreIsPerSession(t *testing.T) {
-	h := Assemble(Ports{})
+	h := Assemble(context.Background(), Ports{})
 	if out := rpc(t, h, `{"jsonrpc":"2.0","id":1,"method":"operations/get","params":{"tool":"t","idempotencyKey":"k"}}`); !bytes.Contains(out, []byte(`-32601`)) {
 		t.Fatalf("operations/get without a durable store: %s", out)
 	}

@@ -161,7 +161,7 @@ func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) 
 	}
 	res, terr := e.m.ImportFolder(ctx, workspace.Call{Tool: MethodOpenFolder, ExpectedRevision: exp}, f)
 	if terr != nil {
-		return finish(done, opError(terr))
+		return finish(done, opError(mcp.ToolErrorOf(terr)))
 	}
 	if err := e.p.Folders.Remember(ctx, f); err != nil && e.p.Log != nil {
 		e.p.Log(2, "studio: the folder link was not persisted: "+err.Error())
@@ -231,7 +231,7 @@ func (e *studioSession) grantFolderAccess(ctx context.Context, params json.RawMe
 func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, remember bool) folderOpResult {
 	res, terr := e.m.LinkFolder(ctx, f)
 	if terr != nil {
-		return opError(terr)
+		return opError(mcp.ToolErrorOf(terr))
 	}
 	if remember {
 		if err := e.p.Folders.Remember(ctx, f); err != nil && e.p.Log != nil {
@@ -271,7 +271,7 @@ func (e *studioSession) uploadFolder(ctx context.Context, params json.RawMessage
 	}
 	res, terr := e.m.ImportUpload(ctx, workspace.Call{Tool: MethodUploadFolder, ExpectedRevision: exp}, root, slices.Values(entries))
 	if terr != nil {
-		return finish(done, opError(terr))
+		return finish(done, opError(mcp.ToolErrorOf(terr)))
 	}
 	out := folderOpResult{"rootName": res.RootName, "activePath": res.ActivePath, "fileCount": res.FileCount,
 		"skipped": res.Skipped, "revision": res.Revision}

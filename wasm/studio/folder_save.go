@@ -138,7 +138,7 @@ func unknownError(it workspace.SaveItem, state, reason string) *mcp.ToolError {
 
 // saveOptions returns the SaveAll options of this session: durable when a backend is configured.
 // previous maps a path to the hash the folder held before the save (stored as diagnostic).
-func (e *studioSession) saveOptions(previous func(path string) string) (workspace.SaveOptions, *mcp.ToolError) {
+func (e *studioSession) saveOptions(previous func(path string) string) (workspace.SaveOptions, error) {
 	runner, err := e.durableRunner()
 	if err != nil {
 		return workspace.SaveOptions{}, mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true,
@@ -333,7 +333,7 @@ func plannedHash(fp string) string {
 //
 // Errors: WORKSPACE_DURABLE_STATE_UNAVAILABLE when the store cannot be listed or written;
 // WORKSPACE_FOLDER_STALE / WORKSPACE_FOLDER_PERMISSION_DENIED when the folder cannot be read.
-func (e *studioSession) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]string, *mcp.ToolError) {
+func (e *studioSession) reconcileSaves(ctx context.Context, f workspace.FolderAdapter) ([]string, error) {
 	unresolved := []string{}
 	runner, err := e.durableRunner()
 	if runner == nil || err != nil || f == nil || f.ScopeID() == "" {
@@ -421,7 +421,7 @@ func (e *studioSession) reconcileSaves(ctx context.Context, f workspace.FolderAd
 }
 
 // judge decides an unknown save record by reading the folder: ("", …) when it stays unknown.
-func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec durable.Record, prev string) (durable.State, string, *mcp.ToolError) {
+func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec durable.Record, prev string) (durable.State, string, error) {
 	var diag saveDiagnostic
 	if _, d, err := durable.Payload(rec); err == nil && d != nil {
 		_ = json.Unmarshal(d, &diag)
@@ -511,13 +511,13 @@ func (e *studioSession) resolveSave(ctx context.Context, params json.RawMessage)
 		data, err := f.ReadFile(ctx, path)
 		if err == nil {
 			if _, terr := e.m.WriteFile(ctx, workspace.Call{Tool: MethodResolveSave}, path, string(data)); terr != nil {
-				return finish(done, opError(terr))
+				return finish(done, opError(mcp.ToolErrorOf(terr)))
 			}
 		}
 	}
 	// Re-read the folder as the baseline: the kept file is clean, ours stays dirty.
 	if _, terr := e.m.LinkFolder(ctx, f); terr != nil {
-		return finish(done, opError(terr))
+		return finish(done, opError(mcp.ToolErrorOf(terr)))
 	}
 	return finish(done, folderOpResult{"path": path, "choice": choice, "resolved": resolved})
 }
@@ -533,7 +533,7 @@ func (e *studioSession) reconciled(scope string) bool {
 // folderSaveOptions prepares workspace.saveAll: with a durable backend it first reconciles the
 // linked folder's save records (a path left unknown blocks the save with
 // WORKSPACE_SIDE_EFFECT_UNKNOWN, details state "unknown"), then returns the durable Perform.
-func (e *studioSession) folderSaveOptions(ctx context.Context) (workspace.SaveOptions, *mcp.ToolError) {
+func (e *studioSession) folderSaveOptions(ctx context.Context) (workspace.SaveOptions, error) {
 	if e.p.Durable == nil {
 		return workspace.SaveOptions{}, nil
 	}

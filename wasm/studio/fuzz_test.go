@@ -24,7 +24,7 @@ func FuzzToolCalls(f *testing.F) {
 	names := ToolNames()
 	// One session per fuzz worker (a build compiles 23 schemas); each input starts from a
 	// workspace.reset, so inputs stay independent.
-	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(rpcsession.Config{})
+	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(context.Background(), rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func FuzzAgentRun(f *testing.F) {
 		f.Add(p)
 	}
 	s, err := Builder(Ports{Downloads: func(string, string, []byte) error { return nil }})(
-		rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
+		context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}})
 	if err != nil {
 		f.Fatal(err)
 	}

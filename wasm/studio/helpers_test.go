@@ -14,7 +14,7 @@ import (
 // session builds a studio session over p with cfg (catalog defaults to studio).
 func session(t *testing.T, p Ports, cfg rpcsession.Config) *rpcsession.Session {
 	t.Helper()
-	s, err := Builder(p)(cfg)
+	s, err := Builder(p)(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,8 +89,9 @@ func (e *studioSession) historyMethods(p Ports) map[string]rpcsession.Method {
 			if perr != nil {
 				return nil, perr
 			}
-			files, active, terr := e.m.CheckpointFiles(rev)
-			if terr != nil {
+			files, active, err := e.m.CheckpointFiles(rev)
+			if err != nil {
+				terr := mcp.ToolErrorOf(err)
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: MethodHistoryCheckpoint + ": " + terr.Message, Data: terr}
 			}
 			out := make([]checkpointFile, len(files))
@@ -133,7 +134,7 @@ func (e *studioSession) historyMethods(p Ports) map[string]rpcsession.Method {
 func (e *studioSession) restore(ctx context.Context, rev int64, expected *int64) *mcp.CallToolResult {
 	h, terr := e.m.RestoreCheckpoint(ctx, workspace.Call{Tool: MethodHistoryRestore, ExpectedRevision: expected}, rev)
 	if terr != nil {
-		return mcp.ErrorResult("", terr)
+		return mcp.ErrorResult("", mcp.ToolErrorOf(terr))
 	}
 	out := restoreOut{Direction: h.Direction, Changed: h.Changed, ActivePath: h.ActivePath, Revision: h.Revision}
 	if h.Changed {

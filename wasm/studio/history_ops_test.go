@@ -126,7 +126,7 @@ func TestHistoryOperations(t *testing.T) {
 // a run with three preview edits is approved with approvals/approveRun and the other two run
 // without a card; the next run asks again.
 func TestApproveRunThroughAgentRun(t *testing.T) {
-	h := rpcsession.New(Builder(Ports{}))
+	h := rpcsession.New(context.Background(), Builder(Ports{}))
 	rpc := func(req string) string { return string(h.Handle(context.Background(), []byte(req))) }
 	if out := rpc(`{"jsonrpc":"2.0","id":1,"method":"session/configure","params":{"approval":{"mode":"queue"}}}`); !strings.Contains(out, "configured") {
 		t.Fatal(out)
@@ -206,7 +206,7 @@ func FuzzHistoryParams(f *testing.F) {
 		`{"revision":1,"expectedRevision":-4}`, `{"revision":9223372036854775807}`, `{"revision":1e3}`} {
 		f.Add([]byte(s))
 	}
-	s, err := Builder(Ports{})(rpcsession.Config{})
+	s, err := Builder(Ports{})(context.Background(), rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func BenchmarkApprovalDiffScratch(b *testing.B) {
 	for b.Loop() {
 		repo := &workspace.MemoryRepository{}
 		repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: seed.RootName, ActivePath: seed.ActivePath, Revision: 6}, Files: seed.Files})
-		s, err := Builder(Ports{Repository: repo})(rpcsession.Config{})
+		s, err := Builder(Ports{Repository: repo})(context.Background(), rpcsession.Config{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,8 +12,8 @@ import (
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/planner"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 )
@@ -81,8 +81,8 @@ func WithOpenRouter(b rpcsession.Builder, o OpenRouterOptions) rpcsession.Builde
 	if o.Transport == nil {
 		return b
 	}
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
-		s, err := b(cfg)
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
+		s, err := b(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +269,7 @@ func (or *openRouterSession) models(ctx context.Context, params json.RawMessage)
 	}
 	cfg.APIKey = "" // the catalog needs no key
 	cat, ok, terr := openrouter.FetchModels(ctx, or.o.Transport, cfg)
-	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: terr}
+	res := ModelsResult{Available: ok, Models: cat.Models, Skipped: cat.Skipped, Error: mcp.ToolErrorOf(terr)}
 	if res.Models == nil {
 		res.Models = []openrouter.Model{}
 	}

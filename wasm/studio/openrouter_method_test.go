@@ -9,7 +9,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
@@ -48,7 +48,7 @@ func TestAgentOpenRouterMethod(t *testing.T) {
 		orText("Fresh start."),
 	}}
 	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, Defaults: openrouter.Config{Endpoint: "http://127.0.0.1:1/api/v1/chat/completions"}})
-	s, err := b(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+	s, err := b(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestAgentOpenRouterMethod(t *testing.T) {
 
 func TestAgentOpenRouterModelsMethod(t *testing.T) {
 	tr := &replay{bodies: []string{`{"data":[{"id":"a/b:free","name":"B","supported_parameters":["tools"]},{"id":7}]}`}}
-	s, err := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr})(rpcsession.Config{})
+	s, err := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr})(context.Background(), rpcsession.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestAgentOpenRouterKeySupplier(t *testing.T) {
 	key := ""
 	tr := &replay{bodies: []string{orText("echo sk-live-123 back"), `{"data":[]}`}}
 	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, APIKey: func() string { return key }})
-	s, err := b(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+	s, err := b(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestAgentOpenRouterEndpointAndKeyChecks(t *testing.T) {
 	key := "sk-live-123"
 	tr := &replay{bodies: []string{orText("ok")}}
 	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, APIKey: func() string { return key }})
-	s, err := b(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+	s, err := b(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestAgentOpenRouterRefusedCallIsObserved(t *testing.T) {
 		events = append(events, e)
 		mu.Unlock()
 	}})
-	s, err := b(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+	s, err := b(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // the Manager from it, so files survive and the revision continues (SPEC §2.12).
 func TestRepositorySurvivesSessionRebuild(t *testing.T) {
 	repo := &workspace.MemoryRepository{}
-	h := Assemble(Ports{Repository: repo})
+	h := Assemble(context.Background(), Ports{Repository: repo})
 	ctx := context.Background()
 	send := func(req string) map[string]any {
 		var out map[string]any

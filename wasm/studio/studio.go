@@ -126,14 +126,14 @@ var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
 // session/configure rebuilds the registry with the same ports.
-func Assemble(p Ports) *rpcsession.Handler {
-	return rpcsession.New(Builder(p))
+func Assemble(ctx context.Context, p Ports) *rpcsession.Handler {
+	return rpcsession.New(ctx, Builder(p))
 }
 
 // Builder returns the rpcsession.Builder of the studio over p.
 func Builder(p Ports) rpcsession.Builder {
 	p.last = &lastWorkspace{}
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		name := cfg.Catalog
 		if name == "" {
 			name = DefaultCatalog
@@ -160,7 +160,7 @@ func Builder(p Ports) rpcsession.Builder {
 			cp.Durable = store.Backend() // the catalog sees the session's backend
 		}
 		r := registry.New(opts)
-		methods, err := register(context.Background(), r, cp)
+		methods, err := register(ctx, r, cp)
 		if err != nil {
 			return nil, err
 		}

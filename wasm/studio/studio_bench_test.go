@@ -15,7 +15,7 @@ func BenchmarkMakeItEmerald(b *testing.B) {
 	params := json.RawMessage(`{"prompt":"Make it emerald"}`)
 	for b.Loop() {
 		b.StopTimer()
-		s, _ := Builder(Ports{})(rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+		s, _ := Builder(Ports{})(context.Background(), rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
 		b.StartTimer()
 		v, rerr := s.Methods[MethodAgentRun](context.Background(), params)
 		if rerr != nil || v.(agentReport).Failed {
@@ -27,7 +27,7 @@ func BenchmarkMakeItEmerald(b *testing.B) {
 // BenchmarkWriteFileSynced measures one workspace.writeFile through the registry including the
 // headless preview compile and ack of the new revision.
 func BenchmarkWriteFileSynced(b *testing.B) {
-	s, _ := Builder(Ports{})(rpcsession.Config{})
+	s, _ := Builder(Ports{})(context.Background(), rpcsession.Config{})
 	args := json.RawMessage(`{"path":"app.js","source":"console.log(1);\n"}`)
 	meta := &mcp.CallMeta{Mode: mcp.ModeDirect}
 	for b.Loop() {
@@ -43,7 +43,7 @@ func BenchmarkWriteFileSynced(b *testing.B) {
 func BenchmarkSessionBuild(b *testing.B) {
 	build := Builder(Ports{})
 	for b.Loop() {
-		if _, err := build(rpcsession.Config{}); err != nil {
+		if _, err := build(context.Background(), rpcsession.Config{}); err != nil {
 			b.Fatal(err)
 		}
 	}

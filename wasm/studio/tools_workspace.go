@@ -256,9 +256,9 @@ func (e *studioSession) renameFile(ctx context.Context, c *registry.Call) (any, 
 }
 
 // pathSync runs a path mutation and returns the common {path, activePath, revision, preview}.
-func (e *studioSession) pathSync(ctx context.Context, res workspace.Result, terr *mcp.ToolError) (any, error) {
-	if terr != nil {
-		return nil, terr
+func (e *studioSession) pathSync(ctx context.Context, res workspace.Result, err error) (any, error) {
+	if err != nil {
+		return nil, err
 	}
 	if err := e.synced(ctx, res); err != nil {
 		return nil, err

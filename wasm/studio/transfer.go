@@ -371,7 +371,7 @@ func shownPath(p string) string {
 }
 
 // upload runs workspace/upload over decoded files.
-func (e *studioSession) upload(ctx context.Context, files []UploadFile) (UploadResult, *mcp.ToolError) {
+func (e *studioSession) upload(ctx context.Context, files []UploadFile) (UploadResult, error) {
 	var skipped []workspace.Skipped
 	var usable []UploadFile
 	for _, f := range files {
@@ -382,7 +382,7 @@ func (e *studioSession) upload(ctx context.Context, files []UploadFile) (UploadR
 				Message: fmt.Sprintf("path longer than %d characters", MaxPathChars)})
 		case perr != nil:
 			skipped = append(skipped, workspace.Skipped{Path: shownPath(f.Path), Reason: workspace.SkipInvalidPath,
-				Message: perr.Details.(map[string]any)["reason"].(string)})
+				Message: mcp.ToolErrorOf(perr).Details.(map[string]any)["reason"].(string)})
 		case workspace.ExcludedPathReason(p) == workspace.PathReasonHidden:
 			skipped = append(skipped, workspace.Skipped{Path: p, Reason: workspace.SkipHidden})
 		case workspace.ExcludedPathReason(p) == workspace.PathReasonIgnored:
@@ -393,10 +393,10 @@ func (e *studioSession) upload(ctx context.Context, files []UploadFile) (UploadR
 	}
 	var imp workspace.Imported
 	if len(usable) > 0 {
-		var terr *mcp.ToolError
-		imp, terr = workspace.ImportFiles(ctx, "upload", uploadEntries(usable))
-		if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {
-			return UploadResult{}, terr
+		var err error
+		imp, err = workspace.ImportFiles(ctx, "upload", uploadEntries(usable))
+		if err != nil && mcp.ToolErrorOf(err).Code != mcp.CodeWorkspaceNoSupportedFiles {
+			return UploadResult{}, err
 		}
 	}
 	skipped = append(skipped, imp.Skipped...)
@@ -480,8 +480,9 @@ func (e *studioSession) transferMethods(methods map[string]rpcsession.Method, p 
 			paths = append(paths, shownPath(f.Path))
 		}
 		done := ObserveOperation(p, MethodWorkspaceUpload, map[string]any{"files": len(files), "paths": paths})
-		res, terr := e.upload(ctx, files)
-		if terr != nil {
+		res, err := e.upload(ctx, files)
+		if err != nil {
+			terr := mcp.ToolErrorOf(err)
 			done(mcp.ErrorResult("", terr))
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: MethodWorkspaceUpload + ": " + terr.Error(),
 				Data: map[string]any{"code": terr.Code, "retryable": terr.Retryable}}

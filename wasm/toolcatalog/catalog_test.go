@@ -14,7 +14,7 @@ import (
 
 // studioTools is the canonical tools/list of the studio catalog (every page).
 func studioTools(t testing.TB) ([]mcp.Tool, *rpcsession.Session) {
-	s, err := studio.Builder(studio.Ports{})(rpcsession.Config{})
+	s, err := studio.Builder(studio.Ports{})(context.Background(), rpcsession.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

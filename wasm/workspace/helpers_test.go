@@ -42,21 +42,25 @@ func newManager(t testing.TB) (*Manager, *MemoryRepository, *fakeClock) {
 func tool(name string) Call { return Call{Tool: name, CallID: "call-" + name} }
 
 // must(f())(t) returns f's value and fails t on an error.
-func must[T any](v T, err *mcp.ToolError) func(testing.TB) T {
+func must[T any](v T, err error) func(testing.TB) T {
 	return func(t testing.TB) T {
 		t.Helper()
 		if err != nil {
-			t.Fatalf("unexpected error: %v (details %v)", err, err.Details)
+			t.Fatalf("unexpected error: %v (details %v)", err, mcp.ToolErrorOf(err).Details)
 		}
 		return v
 	}
 }
 
 // wantErr checks code, retryability and (when details != nil) the exact details map.
-func wantErr(t testing.TB, err *mcp.ToolError, code mcp.Code, retryable bool, details map[string]any) {
+func wantErr(t testing.TB, e error, code mcp.Code, retryable bool, details map[string]any) {
 	t.Helper()
-	if err == nil {
+	if e == nil {
 		t.Fatalf("want %s, got success", code)
+	}
+	var err *mcp.ToolError
+	if !errors.As(e, &err) {
+		t.Fatalf("want %s, got a %T that is no *mcp.ToolError: %v", code, e, e)
 	}
 	if err.Code != code || err.Retryable != retryable {
 		t.Fatalf("got %s retryable=%v (%s), want %s retryable=%v", err.Code, err.Retryable, err.Message, code, retryable)

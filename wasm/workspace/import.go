@@ -74,7 +74,7 @@ type Imported struct {
 //   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
 //     skippedCount}; the returned Imported then holds only RootName and Skipped (every reason)
 //   - TOOL_CANCELLED (retryable): ctx ended during the walk
-func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, *mcp.ToolError) {
+func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEntry]) (Imported, error) {
 	out := Imported{RootName: rootName}
 	seen := map[string]bool{}
 	scanned, total := 0, 0
@@ -105,7 +105,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		p, perr := NormalizePath(e.Path)
 		if perr != nil {
 			out.Skipped = append(out.Skipped, Skipped{Path: shown, Reason: SkipInvalidPath,
-				Message: perr.Details.(map[string]any)["reason"].(string)})
+				Message: mcp.ToolErrorOf(perr).Details.(map[string]any)["reason"].(string)})
 			continue
 		}
 		switch ExcludedPathReason(p) {

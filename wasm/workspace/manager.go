@@ -2,12 +2,11 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // StorageMode says where the workspace is persisted (REFERENCE §2, persistence meta P).
@@ -197,7 +196,7 @@ func (m *Manager) Hydrate(ctx context.Context) {
 	}
 	s, err := safeLoad(ctx, m.repo)
 	switch {
-	case err == ErrNoWorkspace:
+	case errors.Is(err, ErrNoWorkspace):
 		m.loadLocked(m.snapshotLocked(), max(m.revision, m.after)+1, Call{Tool: "hydrate"})
 		if err := m.repo.SaveSnapshot(ctx, m.snapshotLocked()); err != nil {
 			m.fail(err, FallbackRestoreError)
@@ -271,7 +270,7 @@ func (m *Manager) persistSnapshot(ctx context.Context) {
 
 // Writable reports whether the workspace accepts edits: nil, or WORKSPACE_READ_ONLY when the
 // Repository's WriteGate refuses (issue 14; agent/run asks before it starts a run).
-func (m *Manager) Writable() *mcp.ToolError {
+func (m *Manager) Writable() error {
 	if g, ok := m.repo.(WriteGate); ok {
 		if err := g.Writable(); err != nil {
 			return ReadOnly(err, "")
@@ -282,7 +281,7 @@ func (m *Manager) Writable() *mcp.ToolError {
 
 // guard is the check before every mutation: the Repository's WriteGate (WORKSPACE_READ_ONLY,
 // issue 14), then the expectedRevision check of REFERENCE §2.1.
-func (m *Manager) guard(call Call, operation string) *mcp.ToolError {
+func (m *Manager) guard(call Call, operation string) error {
 	if g, ok := m.repo.(WriteGate); ok {
 		if err := g.Writable(); err != nil {
 			return ReadOnly(err, operation)

@@ -8,7 +8,7 @@ import (
 )
 
 // checkSource is the one MaxSourceChars guard (SPEC §2.14: code points).
-func checkSource(label, source string) *mcp.ToolError {
+func checkSource(label, source string) error {
 	if n := CharCount(source); n > MaxSourceChars {
 		return SourceLimit(label, n)
 	}
@@ -27,7 +27,7 @@ func checkSource(label, source string) *mcp.ToolError {
 //   - WORKSPACE_FILE_TYPE_CONFLICT: binary extension; {path, operation:"create", expectedKind:"text"}
 //   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
-func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, *mcp.ToolError) {
+func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -67,7 +67,7 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 //     actualKind, expectedKind}
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the last HTML file would lose its HTML extension;
 //     {operation:"rename", path: from}
-func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath string) (Result, *mcp.ToolError) {
+func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -155,7 +155,7 @@ func entryRequired(operation, p string) *mcp.ToolError {
 //   - WORKSPACE_EMPTY: the last file; {operation:"delete", path}
 //   - WORKSPACE_PREVIEW_ENTRY_REQUIRED: the only HTML file; {operation:"delete", path}
 //   - WORKSPACE_ACTIVE_FILE_NOT_FOUND: no file could become active; {operation:"delete", path}
-func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Result, *mcp.ToolError) {
+func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -168,7 +168,7 @@ func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Resul
 	return m.deleteLocked(ctx, call, p, "delete")
 }
 
-func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, *mcp.ToolError) {
+func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, error) {
 	i := m.find(p)
 	if i < 0 {
 		return Result{}, FileNotFound(p)
@@ -211,7 +211,7 @@ func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation stri
 //   - WORKSPACE_REVISION_CONFLICT (retryable), WORKSPACE_PATH_INVALID, WORKSPACE_FILE_NOT_FOUND
 //   - WORKSPACE_FILE_TYPE_CONFLICT: asset; {path, operation:"write", actualKind:"asset", expectedKind:"text"}
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
-func (m *Manager) WriteFile(ctx context.Context, call Call, path, source string) (Result, *mcp.ToolError) {
+func (m *Manager) WriteFile(ctx context.Context, call Call, path, source string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -238,7 +238,7 @@ func (m *Manager) setSource(ctx context.Context, call Call, i int, source string
 }
 
 // textFile resolves path to an existing text file's index.
-func (m *Manager) textFile(path, operation string) (string, int, *mcp.ToolError) {
+func (m *Manager) textFile(path, operation string) (string, int, error) {
 	p, err := NormalizePath(path)
 	if err != nil {
 		return "", -1, err
@@ -271,7 +271,7 @@ const (
 //   - WORKSPACE_FILE_TYPE_CONFLICT: asset; operation "patch"
 //   - WORKSPACE_PATCH_NOT_FOUND: no match; details {path, occurrence, searchLength}, never the text
 //   - WORKSPACE_SOURCE_LIMIT: patched text too long; details {limit}
-func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, replace, occurrence string) (Result, *mcp.ToolError) {
+func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, replace, occurrence string) (Result, error) {
 	if occurrence != OccurrenceFirst && occurrence != OccurrenceAll {
 		return Result{}, mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"field": "occurrence"},
 			"occurrence must be \"first\" or \"all\".")
@@ -327,7 +327,7 @@ func (m *Manager) ApplyPatch(ctx context.Context, call Call, path, search, repla
 //   - case (a): WORKSPACE_PREVIEW_ENTRY_REQUIRED when moving back would leave no HTML file
 //     (README.md renamed to b.html, index.html deleted, b.html reverted); {operation:"revert", path}
 //   - case (b): WORKSPACE_EMPTY, WORKSPACE_PREVIEW_ENTRY_REQUIRED, WORKSPACE_ACTIVE_FILE_NOT_FOUND
-func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, *mcp.ToolError) {
+func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {

@@ -51,7 +51,7 @@ func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, fo
 //   - WORKSPACE_NO_SUPPORTED_FILES {operation:"import", rootName, skippedCount}
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision (checked after reading)
 //   - TOOL_CANCELLED (retryable): ctx ended while reading
-func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, entries iter.Seq[ImportEntry]) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, entries iter.Seq[ImportEntry]) (ImportResult, error) {
 	imp, err := ImportFiles(ctx, rootName, entries)
 	if err != nil {
 		return ImportResult{}, err
@@ -71,7 +71,7 @@ func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, 
 //   - WORKSPACE_FOLDER_PERMISSION_DENIED (retryable): {operation:"import", permission}
 //   - WORKSPACE_FOLDER_STALE (retryable): the folder vanished
 //   - WORKSPACE_NO_SUPPORTED_FILES, WORKSPACE_REVISION_CONFLICT, TOOL_CANCELLED: as ImportUpload
-func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdapter) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdapter) (ImportResult, error) {
 	imp, err := m.readFolder(ctx, folder, "import")
 	if err != nil {
 		return ImportResult{}, err
@@ -84,7 +84,7 @@ func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdap
 	return m.replaceLocked(ctx, call, imp, folder), nil
 }
 
-func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, *mcp.ToolError) {
+func (m *Manager) readFolder(ctx context.Context, folder FolderAdapter, operation string) (Imported, error) {
 	if perm := folder.Permission(ctx); refused(perm) {
 		return Imported{}, FolderPermissionDenied(operation, perm)
 	}
@@ -132,7 +132,7 @@ func (m *Manager) folderError(ctx context.Context, folder FolderAdapter, operati
 //   - WORKSPACE_FOLDER_NOT_CONNECTED (retryable): {operation:"reload"}
 //   - WORKSPACE_FOLDER_PERMISSION_DENIED, WORKSPACE_FOLDER_STALE (the link is dropped)
 //   - WORKSPACE_NO_SUPPORTED_FILES, TOOL_CANCELLED
-func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+func (m *Manager) ReloadFolder(ctx context.Context, call Call) (ImportResult, error) {
 	m.mu.Lock()
 	if err := m.guard(call, ""); err != nil {
 		m.mu.Unlock()
@@ -227,7 +227,7 @@ type LinkResult struct {
 //     FolderUnlinker is told, so a persisted copy is forgotten)
 //   - TOOL_EXECUTION_FAILED: the folder could not be read; nothing is linked
 //   - TOOL_CANCELLED (retryable): ctx ended during the read
-func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, *mcp.ToolError) {
+func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkResult, error) {
 	perm := folder.Permission(ctx)
 	if refused(perm) {
 		m.mu.Lock()
@@ -246,9 +246,9 @@ func (m *Manager) LinkFolder(ctx context.Context, folder FolderAdapter) (LinkRes
 		}
 		return LinkResult{}, terr
 	}
-	imp, terr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
-	if terr != nil && terr.Code != mcp.CodeWorkspaceNoSupportedFiles {
-		return LinkResult{}, terr
+	imp, ierr := ImportFiles(ctx, folder.Name(), slices.Values(entries))
+	if ierr != nil && mcp.ToolErrorOf(ierr).Code != mcp.CodeWorkspaceNoSupportedFiles {
+		return LinkResult{}, ierr
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -292,7 +292,7 @@ func (m *Manager) FolderLinked() bool {
 //   - WORKSPACE_FOLDER_STATE_CONFLICT: a folder is linked; {operation:"reset", folderLinked:true}
 //     (checked before the revision guard)
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
-func (m *Manager) Reset(ctx context.Context, call Call) (ImportResult, *mcp.ToolError) {
+func (m *Manager) Reset(ctx context.Context, call Call) (ImportResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.folder != nil {
@@ -344,7 +344,7 @@ type SaveResult struct {
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
 //   - TOOL_EXECUTION_FAILED: the Repository failed while clearing the deletions (the manager
 //     is then in memory mode with a storageError)
-func (m *Manager) SaveCheckpoint(ctx context.Context, call Call) (SaveResult, *mcp.ToolError) {
+func (m *Manager) SaveCheckpoint(ctx context.Context, call Call) (SaveResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.folder != nil {
@@ -515,7 +515,7 @@ type unknownSave struct {
 //     sourceHash?}, operationKey}
 //   - WORKSPACE_PATH_INVALID: the folder refused a path escaping its root
 //   - TOOL_CANCELLED (retryable): "Save cancelled." (ctx ended)
-func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, *mcp.ToolError) {
+func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, error) {
 	m.saveMu.Lock()
 	defer m.saveMu.Unlock()
 	m.mu.Lock()
@@ -562,11 +562,11 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 		return res, nil
 	}
 	var done []string
-	fail := func(e *mcp.ToolError) (SaveResult, *mcp.ToolError) {
+	fail := func(e error) (SaveResult, error) {
 		if len(done) == 0 {
 			return SaveResult{}, e
 		}
-		return SaveResult{}, withPrefix(e, fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the workspace, not yet written to the folder. ",
+		return SaveResult{}, withPrefix(mcp.ToolErrorOf(e), fmt.Sprintf("Folder save completed %d item(s): %s. Remaining changes stay in the workspace, not yet written to the folder. ",
 			len(done), strings.Join(done, ", ")))
 	}
 	for i, it := range items {
@@ -645,7 +645,7 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 //
 // Bytes already equal to what a write would put there are never a conflict (nothing is lost);
 // a deletion of an absent file neither.
-func (m *Manager) checkFolderFile(ctx context.Context, folder FolderAdapter, it SaveItem, expected string, known bool) *mcp.ToolError {
+func (m *Manager) checkFolderFile(ctx context.Context, folder FolderAdapter, it SaveItem, expected string, known bool) error {
 	data, err := folder.ReadFile(ctx, it.Path)
 	switch {
 	case errors.Is(err, ErrFolderFileMissing):
@@ -722,7 +722,7 @@ func sideEffectUnknown(it SaveItem, state, reason string) *mcp.ToolError {
 // reconcile resolves an unknown save outcome by re-reading the path (SPEC §2.4). Any definite
 // answer (content present — matching or not — or the file missing) resolves it: the following
 // save rewrites whatever is still dirty. A failed read keeps the block.
-func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) *mcp.ToolError {
+func (m *Manager) reconcile(ctx context.Context, folder FolderAdapter) error {
 	m.mu.Lock()
 	u := m.unknown
 	m.mu.Unlock()

@@ -45,8 +45,8 @@ func TestSaveAllNotConnectedAndNothingToSave(t *testing.T) {
 	cancel()
 	_, err = m.SaveAll(c, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeToolCancelled, true, nil)
-	if err.Message != "Save cancelled." {
-		t.Fatal(err.Message)
+	if mcp.ToolErrorOf(err).Message != "Save cancelled." {
+		t.Fatal(mcp.ToolErrorOf(err).Message)
 	}
 }
 
@@ -107,10 +107,10 @@ func TestSaveAllPartialFailureKeepsRestDirty(t *testing.T) {
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceSideEffectUnknown, false, nil)
 	prefix := "Folder save completed 1 item(s): docs/readme.md. Remaining changes stay in the workspace, not yet written to the folder. "
-	if !strings.HasPrefix(err.Message, prefix) {
-		t.Fatalf("message %q", err.Message)
+	if !strings.HasPrefix(mcp.ToolErrorOf(err).Message, prefix) {
+		t.Fatalf("message %q", mcp.ToolErrorOf(err).Message)
 	}
-	d := err.Details.(map[string]any)
+	d := mcp.ToolErrorOf(err).Details.(map[string]any)
 	if d["path"] != "app.js" || d["state"] != "unknown" || d["reason"] != "disk full" || d["operation"] != "save" {
 		t.Fatalf("details %v", d)
 	}
@@ -158,7 +158,7 @@ func TestSaveAllBlockedUntilReconciled(t *testing.T) {
 	n := len(mem.Writes)
 	_, err = m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceSideEffectUnknown, false, nil)
-	if !strings.Contains(err.Details.(map[string]any)["reason"].(string), "reconcile") || len(mem.Writes) != n {
+	if !strings.Contains(mcp.ToolErrorOf(err).Details.(map[string]any)["reason"].(string), "reconcile") || len(mem.Writes) != n {
 		t.Fatal("a save must not write before the unknown outcome is reconciled")
 	}
 	m.DisconnectFolder(ctx)
@@ -179,9 +179,9 @@ func TestSaveAllStaleAndRevisionMoved(t *testing.T) {
 	}
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceFolderStale, true, nil)
-	d := err.Details.(map[string]any)
-	if d["operation"] != "save" || d["folderName"] != "site" || !strings.HasPrefix(err.Message, "Folder save completed 1 item(s): docs/readme.md.") {
-		t.Fatalf("%v %q", d, err.Message)
+	d := mcp.ToolErrorOf(err).Details.(map[string]any)
+	if d["operation"] != "save" || d["folderName"] != "site" || !strings.HasPrefix(mcp.ToolErrorOf(err).Message, "Folder save completed 1 item(s): docs/readme.md.") {
+		t.Fatalf("%v %q", d, mcp.ToolErrorOf(err).Message)
 	}
 	if m.FolderLinked() {
 		t.Fatal("a stale folder must be unlinked")
@@ -202,8 +202,8 @@ func TestSaveAllStaleAndRevisionMoved(t *testing.T) {
 		return nil
 	}})
 	wantErr(t, err, mcp.CodeWorkspaceRevisionConflict, true, map[string]any{"expectedRevision": rev, "currentRevision": rev + 1, "operation": "save"})
-	if !strings.HasPrefix(err.Message, "Folder save completed 1 item(s): docs/readme.md. ") || calls != 1 {
-		t.Fatalf("%q after %d calls", err.Message, calls)
+	if !strings.HasPrefix(mcp.ToolErrorOf(err).Message, "Folder save completed 1 item(s): docs/readme.md. ") || calls != 1 {
+		t.Fatalf("%q after %d calls", mcp.ToolErrorOf(err).Message, calls)
 	}
 	st := m.Status(ctx)
 	if !slices.Contains(st.DirtyPaths, "docs/readme.md") || len(st.DeletedPaths) != 2 {
@@ -254,7 +254,7 @@ func TestReloadFolder(t *testing.T) {
 	must(m2.ImportFolder(ctx, tool("i"), ef))(t)
 	_, err = m2.ReloadFolder(ctx, tool("reload"))
 	wantErr(t, err, mcp.CodeWorkspaceRevisionConflict, true, nil)
-	if err.Details.(map[string]any)["operation"] != "reload" || source(t, m2, "index.html") != "edited meanwhile" {
+	if mcp.ToolErrorOf(err).Details.(map[string]any)["operation"] != "reload" || source(t, m2, "index.html") != "edited meanwhile" {
 		t.Fatal("an edit made during the read must survive and fail the reload")
 	}
 
@@ -262,7 +262,7 @@ func TestReloadFolder(t *testing.T) {
 	folder3.Stale = true
 	_, err = m3.ReloadFolder(ctx, tool("reload"))
 	wantErr(t, err, mcp.CodeWorkspaceFolderStale, true, nil)
-	if d := err.Details.(map[string]any); d["operation"] != "reload" || d["folderName"] != "site" || d["cause"] == "" {
+	if d := mcp.ToolErrorOf(err).Details.(map[string]any); d["operation"] != "reload" || d["folderName"] != "site" || d["cause"] == "" {
 		t.Fatalf("%v", d)
 	}
 	if m3.FolderLinked() {

@@ -58,7 +58,7 @@ const DirectionRestore = "restore"
 //   - WORKSPACE_HISTORY_EMPTY: no checkpoint of this session was made at revision (history
 //     keeps MaxHistory checkpoints and starts again after a reload); details
 //     {direction: "restore", revision}
-func (m *Manager) CheckpointFiles(revision int64) ([]*File, string, *mcp.ToolError) {
+func (m *Manager) CheckpointFiles(revision int64) ([]*File, string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i, err := m.checkpointAt(revision)
@@ -68,7 +68,7 @@ func (m *Manager) CheckpointFiles(revision int64) ([]*File, string, *mcp.ToolErr
 	return append([]*File(nil), m.history[i].files...), m.history[i].active, nil
 }
 
-func (m *Manager) checkpointAt(revision int64) (int, *mcp.ToolError) {
+func (m *Manager) checkpointAt(revision int64) (int, error) {
 	for i, c := range m.history {
 		if c.revision == revision {
 			return i, nil
@@ -91,7 +91,7 @@ func (m *Manager) checkpointAt(revision int64) (int, *mcp.ToolError) {
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
 //   - WORKSPACE_HISTORY_EMPTY: no checkpoint at revision; details {direction: "restore", revision}
 //   - WORKSPACE_SOURCE_LIMIT: the checkpoint holds an edited text over MaxSourceChars
-func (m *Manager) RestoreCheckpoint(ctx context.Context, call Call, revision int64) (HistoryResult, *mcp.ToolError) {
+func (m *Manager) RestoreCheckpoint(ctx context.Context, call Call, revision int64) (HistoryResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -144,16 +144,16 @@ func (m *Manager) RestoreCheckpoint(ctx context.Context, call Call, revision int
 //   - WORKSPACE_HISTORY_EMPTY: nothing to undo/redo; details {direction}
 //   - WORKSPACE_SOURCE_LIMIT: the restored state holds an edited text over MaxSourceChars
 //     (only an imported over-budget original is exempt)
-func (m *Manager) Undo(ctx context.Context, call Call) (HistoryResult, *mcp.ToolError) {
+func (m *Manager) Undo(ctx context.Context, call Call) (HistoryResult, error) {
 	return m.step(ctx, call, DirectionUndo)
 }
 
 // Redo is the inverse of Undo; see Undo.
-func (m *Manager) Redo(ctx context.Context, call Call) (HistoryResult, *mcp.ToolError) {
+func (m *Manager) Redo(ctx context.Context, call Call) (HistoryResult, error) {
 	return m.step(ctx, call, DirectionRedo)
 }
 
-func (m *Manager) step(ctx context.Context, call Call, direction string) (HistoryResult, *mcp.ToolError) {
+func (m *Manager) step(ctx context.Context, call Call, direction string) (HistoryResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {

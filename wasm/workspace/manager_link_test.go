@@ -75,7 +75,7 @@ func TestLinkFolderStale(t *testing.T) {
 	folder := &unlinkCounter{MemFolder: NewMemFolder("gone", map[string]string{"a.txt": "a"})}
 	folder.Stale = true
 	_, err := m.LinkFolder(ctx, folder)
-	if err == nil || err.Code != mcp.CodeWorkspaceFolderStale {
+	if err == nil || mcp.ToolErrorOf(err).Code != mcp.CodeWorkspaceFolderStale {
 		t.Fatalf("err %v", err)
 	}
 	if folder.n != 1 {

@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"context"
-
-	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // Filesystem modes reported by Status (REFERENCE §2, workspace.getStatus).
@@ -134,7 +132,7 @@ type ReadResult struct {
 //   - WORKSPACE_FILE_NOT_FOUND: details {path}
 //   - WORKSPACE_FILE_TYPE_CONFLICT: an asset; details {path, operation:"read",
 //     actualKind:"asset", expectedKind:"text"}
-func (m *Manager) ReadFile(path string) (ReadResult, *mcp.ToolError) {
+func (m *Manager) ReadFile(path string) (ReadResult, error) {
 	p, err := NormalizePath(path)
 	if err != nil {
 		return ReadResult{}, err
@@ -156,7 +154,7 @@ func (m *Manager) ReadFile(path string) (ReadResult, *mcp.ToolError) {
 //
 // # Errors
 //   - WORKSPACE_PATH_INVALID, WORKSPACE_FILE_NOT_FOUND
-func (m *Manager) File(path string) (*File, *mcp.ToolError) {
+func (m *Manager) File(path string) (*File, error) {
 	p, err := NormalizePath(path)
 	if err != nil {
 		return nil, err
@@ -187,7 +185,7 @@ type Result struct {
 //
 // # Errors
 //   - WORKSPACE_PATH_INVALID, WORKSPACE_FILE_NOT_FOUND {path}
-func (m *Manager) OpenFile(ctx context.Context, path string) (Result, *mcp.ToolError) {
+func (m *Manager) OpenFile(ctx context.Context, path string) (Result, error) {
 	p, err := NormalizePath(path)
 	if err != nil {
 		return Result{}, err

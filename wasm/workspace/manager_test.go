@@ -169,28 +169,28 @@ func TestRevisionGuard(t *testing.T) {
 	m, _, _ := newManager(t)
 	stale := Call{Tool: "t", ExpectedRevision: Rev(1)}
 	want := map[string]any{"expectedRevision": int64(1), "currentRevision": int64(2)}
-	ops := map[string]func() *mcp.ToolError{
-		"create":  func() *mcp.ToolError { _, e := m.CreateFile(ctx, stale, "n.js", ""); return e },
-		"rename":  func() *mcp.ToolError { _, e := m.RenameFile(ctx, stale, "app.js", "b.js"); return e },
-		"delete":  func() *mcp.ToolError { _, e := m.DeleteFile(ctx, stale, "app.js"); return e },
-		"write":   func() *mcp.ToolError { _, e := m.WriteFile(ctx, stale, "app.js", ""); return e },
-		"patch":   func() *mcp.ToolError { _, e := m.ApplyPatch(ctx, stale, "app.js", "a", "b", "first"); return e },
-		"revert":  func() *mcp.ToolError { _, e := m.RevertFile(ctx, stale, "app.js"); return e },
-		"undo":    func() *mcp.ToolError { _, e := m.Undo(ctx, stale); return e },
-		"redo":    func() *mcp.ToolError { _, e := m.Redo(ctx, stale); return e },
-		"reset":   func() *mcp.ToolError { _, e := m.Reset(ctx, stale); return e },
-		"save":    func() *mcp.ToolError { _, e := m.SaveAll(ctx, stale, SaveOptions{}); return e },
-		"ckpt":    func() *mcp.ToolError { _, e := m.SaveCheckpoint(ctx, stale); return e },
-		"reload":  func() *mcp.ToolError { _, e := m.ReloadFolder(ctx, stale); return e },
-		"theme":   func() *mcp.ToolError { _, e := m.SetTheme(ctx, stale, "rose"); return e },
-		"feature": func() *mcp.ToolError { _, e := m.AddFeature(ctx, stale, "a", "b"); return e },
-		"hero":    func() *mcp.ToolError { _, e := m.UpdateHero(ctx, stale, "a", ptr("b")); return e },
+	ops := map[string]func() error{
+		"create":  func() error { _, e := m.CreateFile(ctx, stale, "n.js", ""); return e },
+		"rename":  func() error { _, e := m.RenameFile(ctx, stale, "app.js", "b.js"); return e },
+		"delete":  func() error { _, e := m.DeleteFile(ctx, stale, "app.js"); return e },
+		"write":   func() error { _, e := m.WriteFile(ctx, stale, "app.js", ""); return e },
+		"patch":   func() error { _, e := m.ApplyPatch(ctx, stale, "app.js", "a", "b", "first"); return e },
+		"revert":  func() error { _, e := m.RevertFile(ctx, stale, "app.js"); return e },
+		"undo":    func() error { _, e := m.Undo(ctx, stale); return e },
+		"redo":    func() error { _, e := m.Redo(ctx, stale); return e },
+		"reset":   func() error { _, e := m.Reset(ctx, stale); return e },
+		"save":    func() error { _, e := m.SaveAll(ctx, stale, SaveOptions{}); return e },
+		"ckpt":    func() error { _, e := m.SaveCheckpoint(ctx, stale); return e },
+		"reload":  func() error { _, e := m.ReloadFolder(ctx, stale); return e },
+		"theme":   func() error { _, e := m.SetTheme(ctx, stale, "rose"); return e },
+		"feature": func() error { _, e := m.AddFeature(ctx, stale, "a", "b"); return e },
+		"hero":    func() error { _, e := m.UpdateHero(ctx, stale, "a", ptr("b")); return e },
 	}
 	for name, op := range ops {
 		err := op()
 		wantErr(t, err, mcp.CodeWorkspaceRevisionConflict, true, want)
-		if err.Message != "Workspace revision mismatch: expected 1, current 2. Re-read the workspace status and retry with the current revision." {
-			t.Errorf("%s message %q", name, err.Message)
+		if mcp.ToolErrorOf(err).Message != "Workspace revision mismatch: expected 1, current 2. Re-read the workspace status and retry with the current revision." {
+			t.Errorf("%s message %q", name, mcp.ToolErrorOf(err).Message)
 		}
 	}
 	if m.Revision() != 2 {
@@ -387,7 +387,7 @@ func TestApplyPatch(t *testing.T) {
 	}
 	_, err := m.ApplyPatch(ctx, tool("p"), "app.js", "secret-needle", "", OccurrenceAll)
 	wantErr(t, err, mcp.CodeWorkspacePatchNotFound, false, map[string]any{"path": "app.js", "occurrence": "all", "searchLength": 13})
-	if strings.Contains(err.Message, "secret-needle") || strings.Contains(err.Message, "X-b") {
+	if strings.Contains(mcp.ToolErrorOf(err).Message, "secret-needle") || strings.Contains(mcp.ToolErrorOf(err).Message, "X-b") {
 		t.Fatal("PATCH_NOT_FOUND must not echo text")
 	}
 	_, err = m.ApplyPatch(ctx, tool("p"), "app.js", "b", strings.Repeat("z", 20_000), OccurrenceAll)
@@ -396,8 +396,8 @@ func TestApplyPatch(t *testing.T) {
 	}
 	_, err = m.ApplyPatch(ctx, tool("p"), "app.js", "z", strings.Repeat("z", 5), OccurrenceAll)
 	wantErr(t, err, mcp.CodeWorkspaceSourceLimit, false, map[string]any{"limit": 80000})
-	if !strings.HasPrefix(err.Message, "Patched source") {
-		t.Fatalf("label: %q", err.Message)
+	if !strings.HasPrefix(mcp.ToolErrorOf(err).Message, "Patched source") {
+		t.Fatalf("label: %q", mcp.ToolErrorOf(err).Message)
 	}
 	_, err = m.ApplyPatch(ctx, tool("p"), "app.js", "", "x", OccurrenceFirst)
 	wantErr(t, err, mcp.CodeToolValidationFailed, false, nil)

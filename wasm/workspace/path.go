@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"strings"
-
-	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // Reasons carried in WORKSPACE_PATH_INVALID details (REFERENCE §2.2).
@@ -41,7 +39,7 @@ func ExcludedPathReason(p string) string {
 
 // normalizeNewPath is NormalizePath plus ExcludedPathReason: the check for a path a file is
 // created at or renamed to.
-func normalizeNewPath(p string) (string, *mcp.ToolError) {
+func normalizeNewPath(p string) (string, error) {
 	n, err := NormalizePath(p)
 	if err != nil {
 		return "", err
@@ -61,7 +59,7 @@ func normalizeNewPath(p string) (string, *mcp.ToolError) {
 //     "parent-traversal" when any segment is "..", "empty" when nothing is left.
 //
 // See REFERENCE §2.2 (path normalization).
-func NormalizePath(p string) (string, *mcp.ToolError) {
+func NormalizePath(p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", PathInvalid(p, PathReasonNUL)
 	}

@@ -44,10 +44,10 @@ func FuzzNormalizePath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		out, err := NormalizePath(in)
 		if err != nil {
-			if err.Code != mcp.CodeWorkspacePathInvalid {
-				t.Fatalf("code %s", err.Code)
+			if mcp.ToolErrorOf(err).Code != mcp.CodeWorkspacePathInvalid {
+				t.Fatalf("code %s", mcp.ToolErrorOf(err).Code)
 			}
-			d := err.Details.(map[string]any)
+			d := mcp.ToolErrorOf(err).Details.(map[string]any)
 			if d["path"] != in {
 				t.Fatalf("details path %q != input", d["path"])
 			}
@@ -81,7 +81,7 @@ func FuzzCreatablePathIsImportable(f *testing.F) {
 		imp, ierr := ImportFiles(ctx, "r", entries(map[string]string{p: "x"}))
 		imported := ierr == nil && len(imp.Files) == 1
 		if err != nil {
-			if err.Code != mcp.CodeWorkspacePathInvalid {
+			if mcp.ToolErrorOf(err).Code != mcp.CodeWorkspacePathInvalid {
 				t.Fatalf("%q: %v", p, err)
 			}
 			if imported {

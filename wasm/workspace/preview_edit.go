@@ -60,7 +60,7 @@ func invalidArg(field, msg string) *mcp.ToolError {
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"stylesheet"}; {target:"theme-tokens", path}
 //   - WORKSPACE_SOURCE_LIMIT: the result exceeds MaxSourceChars
-func (m *Manager) SetTheme(ctx context.Context, call Call, theme string) (Result, *mcp.ToolError) {
+func (m *Manager) SetTheme(ctx context.Context, call Call, theme string) (Result, error) {
 	t, ok := Themes[theme]
 	if !ok {
 		return Result{}, invalidArg("theme", "theme must be one of violet, emerald, amber, rose.")
@@ -101,7 +101,7 @@ func replaceFirst(src string, re *regexp.Regexp, color string) string {
 	return src[:loc[3]] + color + src[loc[4]:]
 }
 
-func (m *Manager) previewWrite(ctx context.Context, call Call, i int, src string) (Result, *mcp.ToolError) {
+func (m *Manager) previewWrite(ctx context.Context, call Call, i int, src string) (Result, error) {
 	p := m.files[i].Path
 	if src == m.files[i].Source {
 		return Result{Path: p, ActivePath: m.active, Revision: m.revision}, nil
@@ -113,7 +113,7 @@ func (m *Manager) previewWrite(ctx context.Context, call Call, i int, src string
 	return Result{Path: p, ActivePath: m.active, Revision: rev, Changed: true}, nil
 }
 
-func (m *Manager) htmlEntryIndex() (int, *mcp.ToolError) {
+func (m *Manager) htmlEntryIndex() (int, error) {
 	e := htmlEntry(m.files)
 	if e == "" {
 		return -1, PreviewTargetNotFound("html-entry", "")
@@ -132,7 +132,7 @@ func (m *Manager) htmlEntryIndex() (int, *mcp.ToolError) {
 //   - WORKSPACE_REVISION_CONFLICT (retryable)
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"html-entry"}; {target:"feature-slot", path}
 //   - WORKSPACE_SOURCE_LIMIT
-func (m *Manager) AddFeature(ctx context.Context, call Call, title, description string) (Result, *mcp.ToolError) {
+func (m *Manager) AddFeature(ctx context.Context, call Call, title, description string) (Result, error) {
 	if n := CharCount(title); n < 1 || n > MaxFeatureTitleChars {
 		return Result{}, invalidArg("title", "title must be 1..70 characters.")
 	}
@@ -179,7 +179,7 @@ func (m *Manager) AddFeature(ctx context.Context, call Call, title, description 
 //   - WORKSPACE_REVISION_CONFLICT (retryable)
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"html-entry"}; {target:"hero-title"|"hero-subtitle", path}
 //   - WORKSPACE_SOURCE_LIMIT
-func (m *Manager) UpdateHero(ctx context.Context, call Call, title string, subtitle *string) (Result, *mcp.ToolError) {
+func (m *Manager) UpdateHero(ctx context.Context, call Call, title string, subtitle *string) (Result, error) {
 	if n := CharCount(title); n < 1 || n > MaxHeroTitleChars {
 		return Result{}, invalidArg("title", "title must be 1..90 characters.")
 	}

@@ -68,27 +68,27 @@ func TestReadOnlyRefusesEveryMutation(t *testing.T) {
 	g.open.Store(false)
 	before := m.Snapshot()
 	saves := g.Saves
-	ops := map[string]func() *mcp.ToolError{
-		"create":  func() *mcp.ToolError { _, e := m.CreateFile(ctx, tool("c"), "n.js", ""); return e },
-		"rename":  func() *mcp.ToolError { _, e := m.RenameFile(ctx, tool("r"), "app.js", "b.js"); return e },
-		"delete":  func() *mcp.ToolError { _, e := m.DeleteFile(ctx, tool("d"), "app.js"); return e },
-		"write":   func() *mcp.ToolError { _, e := m.WriteFile(ctx, tool("w"), "app.js", "x"); return e },
-		"patch":   func() *mcp.ToolError { _, e := m.ApplyPatch(ctx, tool("p"), "index.html", "<", "<", "first"); return e },
-		"revert":  func() *mcp.ToolError { _, e := m.RevertFile(ctx, tool("v"), "app.js"); return e },
-		"theme":   func() *mcp.ToolError { _, e := m.SetTheme(ctx, tool("t"), "rose"); return e },
-		"feature": func() *mcp.ToolError { _, e := m.AddFeature(ctx, tool("f"), "T", "D"); return e },
-		"hero":    func() *mcp.ToolError { _, e := m.UpdateHero(ctx, tool("h"), "T", nil); return e },
-		"undo":    func() *mcp.ToolError { _, e := m.Undo(ctx, tool("u")); return e },
-		"redo":    func() *mcp.ToolError { _, e := m.Redo(ctx, tool("u")); return e },
-		"reset":   func() *mcp.ToolError { _, e := m.Reset(ctx, tool("x")); return e },
-		"upload": func() *mcp.ToolError {
+	ops := map[string]func() error{
+		"create":  func() error { _, e := m.CreateFile(ctx, tool("c"), "n.js", ""); return e },
+		"rename":  func() error { _, e := m.RenameFile(ctx, tool("r"), "app.js", "b.js"); return e },
+		"delete":  func() error { _, e := m.DeleteFile(ctx, tool("d"), "app.js"); return e },
+		"write":   func() error { _, e := m.WriteFile(ctx, tool("w"), "app.js", "x"); return e },
+		"patch":   func() error { _, e := m.ApplyPatch(ctx, tool("p"), "index.html", "<", "<", "first"); return e },
+		"revert":  func() error { _, e := m.RevertFile(ctx, tool("v"), "app.js"); return e },
+		"theme":   func() error { _, e := m.SetTheme(ctx, tool("t"), "rose"); return e },
+		"feature": func() error { _, e := m.AddFeature(ctx, tool("f"), "T", "D"); return e },
+		"hero":    func() error { _, e := m.UpdateHero(ctx, tool("h"), "T", nil); return e },
+		"undo":    func() error { _, e := m.Undo(ctx, tool("u")); return e },
+		"redo":    func() error { _, e := m.Redo(ctx, tool("u")); return e },
+		"reset":   func() error { _, e := m.Reset(ctx, tool("x")); return e },
+		"upload": func() error {
 			_, e := m.AddFiles(ctx, tool("up"), []*File{NewTextFile("up.txt", "u")})
 			return e
 		},
-		"checkpoint": func() *mcp.ToolError { _, e := m.RestoreCheckpoint(ctx, tool("rc"), before.Revision); return e },
+		"checkpoint": func() error { _, e := m.RestoreCheckpoint(ctx, tool("rc"), before.Revision); return e },
 	}
 	for name, op := range ops {
-		err := op()
+		err := mcp.ToolErrorOf(op())
 		if err == nil || err.Code != mcp.CodeWorkspaceReadOnly {
 			t.Errorf("%s in a read-only workspace: %v, want WORKSPACE_READ_ONLY", name, err)
 		}

@@ -23,8 +23,8 @@ func TestCreateRenameRefuseExcludedPaths(t *testing.T) {
 	} {
 		_, err := m.CreateFile(ctx, tool("c"), c.in, "x")
 		wantErr(t, err, mcp.CodeWorkspacePathInvalid, false, map[string]any{"path": c.path, "reason": c.reason})
-		if !strings.Contains(err.Message, "never imported") {
-			t.Errorf("message should say why: %s", err.Message)
+		if !strings.Contains(mcp.ToolErrorOf(err).Message, "never imported") {
+			t.Errorf("message should say why: %s", mcp.ToolErrorOf(err).Message)
 		}
 		_, err = m.RenameFile(ctx, tool("r"), "app.js", c.in)
 		wantErr(t, err, mcp.CodeWorkspacePathInvalid, false, map[string]any{"path": c.path, "reason": c.reason})
@@ -48,8 +48,8 @@ func TestSaveAllRefusesOverwritingUnloadedFile(t *testing.T) {
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceFileConflict, false,
 		map[string]any{"path": "notes.md", "operation": "save", "reason": SaveConflictExists})
-	if !strings.HasPrefix(err.Message, "Folder save completed 1 item(s): app.js.") {
-		t.Fatalf("prefix: %s", err.Message)
+	if !strings.HasPrefix(mcp.ToolErrorOf(err).Message, "Folder save completed 1 item(s): app.js.") {
+		t.Fatalf("prefix: %s", mcp.ToolErrorOf(err).Message)
 	}
 	if got, _ := folder.Content("notes.md"); got != "precious" {
 		t.Fatalf("notes.md overwritten: %q", got)
@@ -117,8 +117,8 @@ func TestSaveAllRefusesChangedInFolder(t *testing.T) {
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspaceFileConflict, false,
 		map[string]any{"path": "app.js", "operation": "save", "reason": SaveConflictChanged})
-	if !strings.Contains(err.Message, "workspace.reloadFolder") {
-		t.Fatalf("message must point at reload: %s", err.Message)
+	if !strings.Contains(mcp.ToolErrorOf(err).Message, "workspace.reloadFolder") {
+		t.Fatalf("message must point at reload: %s", mcp.ToolErrorOf(err).Message)
 	}
 	if got, _ := folder.Content("app.js"); got != "theirs()" {
 		t.Fatalf("overwritten: %q", got)
@@ -214,8 +214,8 @@ func TestSaveAllEscapingPath(t *testing.T) {
 	folder.FailWrite = func(op, p string) error { return ErrFolderPathEscapes }
 	_, err := m.SaveAll(ctx, tool("s"), SaveOptions{})
 	wantErr(t, err, mcp.CodeWorkspacePathInvalid, false, map[string]any{"path": "app.js", "reason": PathReasonEscapesFolder})
-	if strings.Contains(err.Message, "..") || !strings.Contains(err.Message, "outside the linked folder") {
-		t.Fatal(err.Message)
+	if strings.Contains(mcp.ToolErrorOf(err).Message, "..") || !strings.Contains(mcp.ToolErrorOf(err).Message, "outside the linked folder") {
+		t.Fatal(mcp.ToolErrorOf(err).Message)
 	}
 	if m.Status(ctx).UnknownSavePath != "" {
 		t.Fatal("a refused path is a definite failure")

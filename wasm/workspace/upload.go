@@ -48,7 +48,7 @@ type AddResult struct {
 // # Errors
 //   - WORKSPACE_REVISION_CONFLICT (retryable): stale call.ExpectedRevision
 //   - TOOL_CANCELLED (retryable): ctx already ended
-func (m *Manager) AddFiles(ctx context.Context, call Call, files []*File) (AddResult, *mcp.ToolError) {
+func (m *Manager) AddFiles(ctx context.Context, call Call, files []*File) (AddResult, error) {
 	if ctx.Err() != nil {
 		return AddResult{}, mcp.NewError(mcp.CodeToolCancelled, true, nil, "Upload cancelled.")
 	}
@@ -74,7 +74,7 @@ func (m *Manager) AddFiles(ctx context.Context, call Call, files []*File) (AddRe
 		if n, err := normalizeNewPath(f.Path); err != nil || n != f.Path {
 			reason := "not a normalized path"
 			if err != nil {
-				reason = err.Details.(map[string]any)["reason"].(string)
+				reason = mcp.ToolErrorOf(err).Details.(map[string]any)["reason"].(string)
 			}
 			out.Skipped = append(out.Skipped, Skipped{Path: f.Path, Reason: SkipInvalidPath, Message: reason})
 			continue

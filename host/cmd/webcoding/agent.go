@@ -13,7 +13,7 @@ import (
 	"github.com/webcoding/studio/host/httpclient"
 	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // OpenRouterRunTimeout is the host deadline of one `agent --provider openrouter` run when

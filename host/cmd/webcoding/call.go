@@ -213,7 +213,7 @@ func callLine(ctx context.Context, c *rpcClient, mode, session string, line []by
 	}
 	params, id, terr := prepareParams(line, mode, session)
 	if terr != nil {
-		return errorLine(id, terr), false, nil
+		return errorLine(id, mcp.ToolErrorOf(terr)), false, nil
 	}
 	res, rerr, err := c.call(ctx, mcp.MethodToolsCall, params)
 	if err != nil {
@@ -235,7 +235,7 @@ func callLine(ctx context.Context, c *rpcClient, mode, session string, line []by
 // prepareParams validates a line as tools/call params (the core's own parser, so a bad line
 // gets the same canonical error the core would give) and returns the params with the CLI's
 // _meta set, re-encoded without touching name and arguments. id is the call's toolCallId.
-func prepareParams(line []byte, mode, session string) (params []byte, id string, terr *mcp.ToolError) {
+func prepareParams(line []byte, mode, session string) (params []byte, id string, terr error) {
 	p, terr := mcp.ParseCallToolParams(line)
 	if terr != nil {
 		return nil, lineCallID(line), terr

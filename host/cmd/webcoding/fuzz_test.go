@@ -31,10 +31,10 @@ func FuzzPrepareParams(f *testing.F) {
 			t.Fatalf("no toolCallId for %q", line)
 		}
 		if terr != nil {
-			if terr.Code != mcp.CodeToolValidationFailed || terr.Message == "" {
+			if mcp.ToolErrorOf(terr).Code != mcp.CodeToolValidationFailed || mcp.ToolErrorOf(terr).Message == "" {
 				t.Fatalf("line %q: error %+v", line, terr)
 			}
-			if err := mcp.ValidateCallToolResult(mcp.ErrorResult(id, terr)); err != nil {
+			if err := mcp.ValidateCallToolResult(mcp.ErrorResult(id, mcp.ToolErrorOf(terr))); err != nil {
 				t.Fatalf("line %q: error result not canonical: %v", line, err)
 			}
 			return

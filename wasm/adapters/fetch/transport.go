@@ -12,7 +12,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // DefaultMaxResponseBytes bounds a response body when Transport.MaxResponseBytes is 0

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // base is the test server of e2e/browser TestFetchAdapterInChromium (another origin than

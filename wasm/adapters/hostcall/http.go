@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // Status codes of http_do besides StatusOK, StatusFailed (a transport failure: DNS, refused,

@@ -138,64 +138,144 @@ func (e *RejectedError) Error() string { return "jsbridge: promise rejected: " +
 // *RejectedError, ErrNotThenable, or ctx.Err() when ctx ends first (the Promise keeps
 // running; its outcome is dropped). It blocks the calling goroutine, never the event loop:
 // call it from a goroutine, never from inside a js.FuncOf callback.
+//
+// No js.Func is created per call: p.then receives the two package-wide settle callbacks
+// bound (Function.prototype.bind) to this call's id, and the waiting channel lives in a map
+// under that id. When ctx ends first the id is removed at once, so a Promise that settles
+// later (or never) leaves nothing behind on the Go side; a late settlement finds no id and
+// is dropped. Released Go funcs are never handed to JavaScript, so a late settlement cannot
+// hit a released function either.
 func Await(ctx context.Context, p js.Value) (js.Value, error) {
 	sp := safejs.Safe(p)
 	then, err := sp.Get("then")
 	if err != nil || then.Type() != safejs.TypeFunction {
 		return js.Undefined(), ErrNotThenable
 	}
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan outcome, 1)
-	var once sync.Once
-	var onOK, onErr safejs.Func
-	release := func() {
-		// Releasing from inside the callback is fine: the func is not called again.
-		onOK.Release()
-		onErr.Release()
-	}
-	onOK, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
-		once.Do(func() {
-			v := js.Undefined()
-			if len(args) > 0 {
-				v = safejs.Unsafe(args[0])
-			}
-			ch <- outcome{v: v}
-		})
-		return nil
-	})
+	onOK, onErr, err := settleFuncs()
 	if err != nil {
 		return js.Undefined(), err
 	}
-	onErr, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
-		once.Do(func() {
-			reason := js.Undefined()
-			if len(args) > 0 {
-				reason = safejs.Unsafe(args[0])
-			}
-			ch <- outcome{err: &RejectedError{Message: reasonText(reason), Reason: reason}}
-		})
-		return nil
-	})
+	id, ch := awaits.add()
+	okBound, err := onOK.Call("bind", safejs.Null(), float64(id))
 	if err != nil {
-		onOK.Release()
+		awaits.remove(id)
 		return js.Undefined(), err
 	}
-	if _, err := sp.Call("then", onOK.Value(), onErr.Value()); err != nil {
-		release()
+	errBound, err := onErr.Call("bind", safejs.Null(), float64(id))
+	if err != nil {
+		awaits.remove(id)
+		return js.Undefined(), err
+	}
+	if _, err := sp.Call("then", okBound, errBound); err != nil {
+		awaits.remove(id)
 		return js.Undefined(), err
 	}
 	select {
 	case o := <-ch:
-		release()
 		return o.v, o.err
 	case <-ctx.Done():
-		// The callbacks stay alive until the Promise settles (they only write to the
-		// buffered channel once), then leak one small js.Func pair; rare by design.
+		awaits.remove(id)
 		return js.Undefined(), ctx.Err()
 	}
+}
+
+// awaitOutcome is how a Promise settled.
+type awaitOutcome struct {
+	v   js.Value
+	err error
+}
+
+// awaitTable holds the calls of Await that wait for a settlement, by id.
+type awaitTable struct {
+	mu      sync.Mutex
+	next    uint64
+	waiting map[uint64]chan awaitOutcome
+}
+
+var awaits = awaitTable{waiting: map[uint64]chan awaitOutcome{}}
+
+func (t *awaitTable) add() (uint64, chan awaitOutcome) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	ch := make(chan awaitOutcome, 1)
+	t.waiting[t.next] = ch
+	return t.next, ch
+}
+
+func (t *awaitTable) remove(id uint64) {
+	t.mu.Lock()
+	delete(t.waiting, id)
+	t.mu.Unlock()
+}
+
+// settle delivers the outcome of call id, once; an id that is gone (its context ended) is
+// dropped.
+func (t *awaitTable) settle(id uint64, o awaitOutcome) {
+	t.mu.Lock()
+	ch, ok := t.waiting[id]
+	delete(t.waiting, id)
+	t.mu.Unlock()
+	if ok {
+		ch <- o // buffered, written once
+	}
+}
+
+// pending is the number of Await calls still waiting (tests).
+func (t *awaitTable) pending() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.waiting)
+}
+
+var (
+	settleOnce         sync.Once
+	settleOK, settleNo safejs.Value
+	settleErr          error
+)
+
+// settleFuncs returns the two package-wide callbacks, (id, value) and (id, reason), created
+// on first use and never released.
+func settleFuncs() (ok, rejected safejs.Value, err error) {
+	settleOnce.Do(func() {
+		id := func(args []safejs.Value) (uint64, bool) {
+			if len(args) == 0 || args[0].Type() != safejs.TypeNumber {
+				return 0, false
+			}
+			f, err := args[0].Float()
+			return uint64(f), err == nil
+		}
+		arg := func(args []safejs.Value) js.Value {
+			if len(args) > 1 {
+				return safejs.Unsafe(args[1])
+			}
+			return js.Undefined()
+		}
+		okFn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+			if n, ok := id(args); ok {
+				awaits.settle(n, awaitOutcome{v: arg(args)})
+			}
+			return nil
+		})
+		if err != nil {
+			settleErr = err
+			return
+		}
+		noFn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+			if n, ok := id(args); ok {
+				reason := arg(args)
+				awaits.settle(n, awaitOutcome{err: &RejectedError{Message: reasonText(reason), Reason: reason}})
+			}
+			return nil
+		})
+		if err != nil {
+			okFn.Release()
+			settleErr = err
+			return
+		}
+		settleOK, settleNo = okFn.Value(), noFn.Value()
+	})
+	return settleOK, settleNo, settleErr
 }
 
 // reasonText is reason.message when reason is an object with a string message, else

@@ -93,3 +93,35 @@ func TestGoRecovers(t *testing.T) {
 		t.Fatal("panic not reported")
 	}
 }
+
+// TestAwaitContextLeavesNothing: when ctx ends first, Await keeps no waiting entry, whether
+// the Promise never settles or settles afterwards (the late outcome is dropped, and no
+// released js.Func is ever called).
+func TestAwaitContextLeavesNothing(t *testing.T) {
+	before := awaits.pending()
+	never := js.Global().Get("Promise").New(js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	var resolveLate js.Value
+	late := js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolveLate = args[0]
+		return nil
+	}))
+	for _, p := range []js.Value{never, late, never} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Await(ctx, p); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Await(cancelled) = %v", err)
+		}
+	}
+	if n := awaits.pending(); n != before {
+		t.Fatalf("%d Await calls still waiting after their contexts ended, want %d", n, before)
+	}
+	resolveLate.Invoke("late")
+	// The same Promise awaited again still resolves: the late settlement reached no stale id.
+	v, err := Await(context.Background(), late)
+	if err != nil || v.String() != "late" {
+		t.Fatalf("Await(late) = %v, %v", v, err)
+	}
+	if n := awaits.pending(); n != before {
+		t.Fatalf("%d Await calls still waiting, want %d", n, before)
+	}
+}

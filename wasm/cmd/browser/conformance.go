@@ -12,12 +12,12 @@ import (
 
 // In builds with the conformance tag (never shipped, SPEC §2.17) the page also exposes
 // globalThis.webcodingConformanceHandle(requestJSON) → Promise<responseJSON>: a second core
-// assembled exactly like the native reference host (studio.Assemble(studio.Ports{}): memory
+// assembled exactly like the native reference host (studio.Assemble(ctx, studio.Ports{}): memory
 // workspace, headless preview), so the conformance vectors run inside the page's GOOS=js
 // build as the third host (e2e/browser TestConformanceVectorsInPage).
 func init() {
 	conformanceHook = func() {
-		h := studio.Assemble(studio.Ports{})
+		h := studio.Assemble(context.Background(), studio.Ports{})
 		f := jsbridge.Func("webcodingConformanceHandle", func(_ js.Value, args []js.Value) any {
 			if len(args) == 0 || args[0].Type() != js.TypeString {
 				return js.Global().Get("Promise").Call("reject", js.Global().Get("TypeError").New("a request string is required"))

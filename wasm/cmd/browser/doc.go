@@ -78,4 +78,8 @@
 // by the shim's keyed morph (site/js/morph.js, idiomorph): elements keep their identity by id,
 // so focus, selection and a click in flight survive every redraw; unchanged regions are not
 // touched (tree, tabs, transcript, console memoize their input). See docs/ui.md.
+//
+// Owns: the page: DOM views, events, settings and the wiring of the js adapters into studio.Assemble.
+//
+// Must never: hold a rule a core package owns (views show what the core computes) or be imported (layer order: wasm/doc.go).
 package main

@@ -438,7 +438,7 @@ func folderFailure(a *app, what string, te *mcp.ToolError) {
 
 // folderTool calls a workspace tool in direct mode and returns its structured result or its
 // typed error.
-func folderTool(a *app, ctx context.Context, name string, out any) *mcp.ToolError {
+func folderTool(a *app, ctx context.Context, name string, out any) error {
 	var res struct {
 		IsError           bool            `json:"isError"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
@@ -599,7 +599,7 @@ func folderSaveInBrowser(a *app) {
 		DeletedPaths []string `json:"deletedPaths"`
 	}
 	if te := folderTool(a, ctx, "workspace.saveCheckpoint", &res); te != nil {
-		folderFailure(a, "Save", te)
+		folderFailure(a, "Save", mcp.ToolErrorOf(te))
 		return
 	}
 	folderUIState.changed()
@@ -647,9 +647,9 @@ func folderSave(a *app) {
 		DeletedPaths []string `json:"deletedPaths"`
 	}
 	if te := folderTool(a, ctx, "workspace.saveAll", &res); te != nil {
-		folderFailure(a, "Save to folder", te)
-		if te.Code == mcp.CodeWorkspaceSideEffectUnknown {
-			if d, ok := te.Details.(map[string]any); ok {
+		folderFailure(a, "Save to folder", mcp.ToolErrorOf(te))
+		if mcp.ToolErrorOf(te).Code == mcp.CodeWorkspaceSideEffectUnknown {
+			if d, ok := mcp.ToolErrorOf(te).Details.(map[string]any); ok {
 				if list, ok := d["unresolvedPaths"].([]any); ok {
 					var paths []string
 					for _, p := range list {
@@ -688,7 +688,7 @@ func folderReload(a *app) {
 		Skipped   []skippedEntry `json:"skipped"`
 	}
 	if te := folderTool(a, ctx, "workspace.reloadFolder", &res); te != nil {
-		folderFailure(a, "Reload folder", te)
+		folderFailure(a, "Reload folder", mcp.ToolErrorOf(te))
 		return
 	}
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Reloaded the connected folder with %d file(s)", res.FileCount)})
@@ -704,7 +704,7 @@ func folderDisconnect(a *app) {
 	defer folderEnd(a)
 	a.flushDraft(ctx)
 	if te := folderTool(a, ctx, "workspace.disconnectFolder", nil); te != nil {
-		folderFailure(a, "Disconnect", te)
+		folderFailure(a, "Disconnect", mcp.ToolErrorOf(te))
 		return
 	}
 	a.addEntry(entry{Kind: "info", Text: "Disconnected the folder. The workspace stays in this browser."})

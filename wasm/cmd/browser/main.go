@@ -22,11 +22,11 @@ import (
 // directly, so a page load hydrates the workspace once (at the stored revision: a reload
 // creates no revision, issue 14).
 func browserBuilder(build rpcsession.Builder) rpcsession.Builder {
-	return func(cfg rpcsession.Config) (*rpcsession.Session, error) {
+	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		if cfg.Approval.Mode == "" {
 			cfg.Approval.Mode = "queue"
 		}
-		return build(cfg)
+		return build(ctx, cfg)
 	}
 }
 
@@ -68,7 +68,7 @@ func main() {
 		a.log(2, err.Error())
 	}
 	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (trace.go).
-	a.h = rpcsession.New(studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
+	a.h = rpcsession.New(context.Background(), studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()

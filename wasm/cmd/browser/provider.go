@@ -14,7 +14,7 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/fetch"
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/studio"
 )
 

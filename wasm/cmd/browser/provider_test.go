@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // These tests run in Chromium (e2e/browser TestBrowserPackageUnitsInChromium).

@@ -26,6 +26,10 @@
 //
 // The host must instantiate with the start function "_initialize" (the Go runtime and this
 // package's variables, including the assembled handler, are set up there); main is empty.
+//
+// Owns: the wasip1 byte ABI: exports, guest memory and the host functions, wired into studio.Assemble.
+//
+// Must never: hold a rule a core package owns or be imported (layer order: wasm/doc.go).
 package main
 
 import (
@@ -36,7 +40,7 @@ import (
 	"unsafe"
 
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 )
@@ -80,7 +84,7 @@ func assemble() *rpcsession.Handler {
 	if info.HTTP {
 		b = studio.WithOpenRouter(b, studio.OpenRouterOptions{Transport: hostcall.HTTP{}, OnNotice: logNotice})
 	}
-	return rpcsession.New(b)
+	return rpcsession.New(context.Background(), b)
 }
 
 // logNotice reports one provider retry notice through the host's log (level warn), e.g.

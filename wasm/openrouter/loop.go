@@ -171,7 +171,7 @@ func (l *loop) run(ctx context.Context, prompt string) {
 			return
 		}
 		if terr != nil {
-			l.fail(terr.(*mcp.ToolError))
+			l.fail(mcp.ToolErrorOf(terr))
 			return
 		}
 		if len(comp.Calls) == 0 {
@@ -364,7 +364,7 @@ func (l *loop) once(ctx context.Context, req Request) (*Completion, *mcp.ToolErr
 	case pe != nil:
 		return nil, StatusError(pe.Status, l.scrub(Excerpt(pe.Message, ExcerptChars)), l.scrub(pe.Code)), retryAfter
 	case terr != nil:
-		return nil, terr, 0
+		return nil, mcp.ToolErrorOf(terr), 0
 	}
 	return comp, nil, 0
 }

@@ -56,7 +56,7 @@ type ProviderError struct {
 //   - OPENROUTER_NO_ASSISTANT_MESSAGE (retryable): no choices[0].message.
 //
 // Tool-call arguments never fail the response: see parseArguments.
-func DecodeResponse(body []byte) (*Completion, *ProviderError, *mcp.ToolError) {
+func DecodeResponse(body []byte) (*Completion, *ProviderError, error) {
 	if err := mcp.CheckJSON(body); err != nil {
 		return nil, nil, invalid("the response body is not JSON (%s)", trimErr(err))
 	}
@@ -138,7 +138,7 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, *mcp.ToolError) {
 	return c, nil, nil
 }
 
-func decodeCall(i int, item json.RawMessage, finish string) (Call, *mcp.ToolError) {
+func decodeCall(i int, item json.RawMessage, finish string) (Call, error) {
 	var m map[string]json.RawMessage
 	if mcp.JSONKind(item) != "object" || json.Unmarshal(item, &m) != nil {
 		return Call{}, invalid("tool_calls[%d] is a JSON %s, not an object", i, mcp.JSONKind(item))
@@ -160,7 +160,8 @@ func decodeCall(i int, item json.RawMessage, finish string) (Call, *mcp.ToolErro
 	if mcp.JSONKind(fn["name"]) != "string" || json.Unmarshal(fn["name"], &call.Name) != nil || strings.TrimSpace(call.Name) == "" {
 		return Call{}, invalid("tool_calls[%d].function has no name", i)
 	}
-	call.Arguments, call.ArgError = parseArguments(fn["arguments"], finish)
+	args, err := parseArguments(fn["arguments"], finish)
+	call.Arguments, call.ArgError = args, mcp.ToolErrorOf(err)
 	return call, nil
 }
 
@@ -174,7 +175,7 @@ func decodeCall(i int, item json.RawMessage, finish string) (Call, *mcp.ToolErro
 //     finishReason?}; with finish_reason "length" the reason is "truncated".
 //
 // The accepted object is returned compact (json.Compact).
-func parseArguments(raw json.RawMessage, finish string) (json.RawMessage, *mcp.ToolError) {
+func parseArguments(raw json.RawMessage, finish string) (json.RawMessage, error) {
 	var obj []byte
 	switch mcp.JSONKind(raw) {
 	case "nothing", "null":

@@ -3,7 +3,7 @@ package openrouter_test
 import (
 	"testing"
 
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // BenchmarkDecodeTwoToolCalls decodes a typical answer with two tool calls.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 const modelsBody = `{"data":[
@@ -51,7 +51,7 @@ func TestParseModels(t *testing.T) {
 		t.Fatalf("tool models %+v", all)
 	}
 	for _, bad := range []string{`[]`, `{"data":{}}`, `{}`, `nope`} {
-		if _, terr := openrouter.ParseModels([]byte(bad)); terr == nil || terr.Code != mcp.CodeOpenRouterInvalidResponse {
+		if _, terr := openrouter.ParseModels([]byte(bad)); terr == nil || mcp.ToolErrorOf(terr).Code != mcp.CodeOpenRouterInvalidResponse {
 			t.Fatalf("%s: %v", bad, terr)
 		}
 	}
@@ -84,7 +84,7 @@ func TestModelsURLAndFetch(t *testing.T) {
 		t.Fatalf("request %+v", req)
 	}
 	tr = &script{t: t, steps: []step{{status: 404, body: "<h1>Not Found</h1>"}}}
-	if _, _, terr := openrouter.FetchModels(context.Background(), tr, openrouter.Config{}); terr == nil || terr.Code != mcp.CodeOpenRouterConfigurationError {
+	if _, _, terr := openrouter.FetchModels(context.Background(), tr, openrouter.Config{}); terr == nil || mcp.ToolErrorOf(terr).Code != mcp.CodeOpenRouterConfigurationError {
 		t.Fatalf("404: %v", terr)
 	}
 }

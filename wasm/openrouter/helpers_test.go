@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
@@ -130,7 +130,7 @@ func str(s string) string { b, _ := json.Marshal(s); return string(b) }
 // newRegistryF is newRegistry for fuzz targets: no approver, so agent-mode mutations are
 // refused and the seed workspace stays small across iterations.
 func newRegistryF(f *testing.F) *registry.Registry {
-	s, err := studio.Builder(studio.Ports{})(rpcsession.Config{})
+	s, err := studio.Builder(studio.Ports{})(context.Background(), rpcsession.Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func newRegistry(t *testing.T, approveAll bool) *registry.Registry {
 	if approveAll {
 		cfg.Approval = rpcsession.ApprovalConfig{Mode: "static", All: true, AllowDestructive: true}
 	}
-	s, err := studio.Builder(studio.Ports{})(cfg)
+	s, err := studio.Builder(studio.Ports{})(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

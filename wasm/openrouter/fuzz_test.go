@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // FuzzOpenRouterChunk feeds arbitrary bodies to the response decoder: it never panics, returns
@@ -34,8 +34,8 @@ func FuzzOpenRouterChunk(f *testing.F) {
 		if n != 1 {
 			t.Fatalf("%d outcomes for %q", n, body)
 		}
-		if terr != nil && terr.Code != mcp.CodeOpenRouterInvalidResponse && terr.Code != mcp.CodeOpenRouterNoAssistantMessage {
-			t.Fatalf("code %s", terr.Code)
+		if terr != nil && mcp.ToolErrorOf(terr).Code != mcp.CodeOpenRouterInvalidResponse && mcp.ToolErrorOf(terr).Code != mcp.CodeOpenRouterNoAssistantMessage {
+			t.Fatalf("code %s", mcp.ToolErrorOf(terr).Code)
 		}
 		if pe != nil && pe.Status != 0 && (pe.Status < 100 || pe.Status > 599) {
 			t.Fatalf("status %d", pe.Status)

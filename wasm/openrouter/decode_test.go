@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 func TestDecodeResponseContentForms(t *testing.T) {

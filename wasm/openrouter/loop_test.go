@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
-	"github.com/webcoding/studio/wasm/provider/openrouter"
+	"github.com/webcoding/studio/wasm/openrouter"
 )
 
 // recordSleeps replaces the backoff sleeper with one that records the delays and returns at once.

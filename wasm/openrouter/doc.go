@@ -20,6 +20,11 @@
 // is never logged, never put in an error, a notice, a report or a tool payload; text that
 // comes back from the network is scrubbed of it before it is shown.
 //
+// Layering: this package sits above the registry (it imports registry, planner and provider,
+// and runs every tool call through registry.Call); the registry and everything below it must
+// never import it. It lived under wasm/provider until issue 19, which made the registry →
+// provider arrow point back up.
+//
 // # Files
 //
 //   - transport.go: the Transport port and its Request/Response.
@@ -29,4 +34,10 @@
 //   - serialize.go: SerializeResult, a canonical result as the provider sees it.
 //   - loop.go: Run, the turn loop, budgets, retries and the Report.
 //   - models.go: the model catalog (models endpoint query and parsing).
+//
+// Owns: the OpenRouter provider loop: requests, response decoding, retries and the turn loop over
+// the registry.
+//
+// Must never: import studio, an adapter or an entry, or do network I/O itself (it goes through its
+// Transport port) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package openrouter

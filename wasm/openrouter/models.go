@@ -54,7 +54,7 @@ func ModelsURL(endpoint string, policy DataPolicy) (string, bool) {
 //
 // # Errors
 // OPENROUTER_INVALID_RESPONSE when the body is not a JSON object with a "data" array.
-func ParseModels(body []byte) (Catalog, *mcp.ToolError) {
+func ParseModels(body []byte) (Catalog, error) {
 	if err := mcp.CheckJSON(body); err != nil || mcp.JSONKind(body) != "object" {
 		return Catalog{}, invalid("the models response is not a JSON object")
 	}
@@ -163,7 +163,7 @@ func (c Catalog) ToolModels(freeOnly bool) []Model {
 // models endpoint needs no key, so none is sent). ok is false when the endpoint has no models
 // URL (ModelsURL). HTTP errors are classified like chat errors (StatusError); a transport
 // failure is OPENROUTER_NETWORK_ERROR.
-func FetchModels(ctx context.Context, t Transport, cfg Config) (cat Catalog, ok bool, terr *mcp.ToolError) {
+func FetchModels(ctx context.Context, t Transport, cfg Config) (cat Catalog, ok bool, terr error) {
 	u, ok := ModelsURL(cfg.Endpoint, cfg.DataPolicy)
 	if !ok {
 		return Catalog{}, false, nil
