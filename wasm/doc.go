@@ -12,12 +12,12 @@
 // import arrow runs back up and the core never imports wasm/adapters or wasm/cmd
 // (layout_test.go, TestLayers, holds the same table and fails on a package without a layer):
 //
-//	0  jsonstring, preview/cssscan, preview/jsscan, conformance (leaves)
+//	0  jsonstring, preview/cssscan, preview/jsscan, conformance, filediff, ui/markup (leaves)
 //	1  mcp, jsonrpc, schema (wire types, schema validation)
 //	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain)
 //	3  registry, trace, durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)
-//	5  studio (composition)
+//	5  studio (composition), ui/views (the UI's pure views: state → HTML)
 //	6  adapters/jsbridge
 //	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall
 //	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)

@@ -123,6 +123,8 @@ func TestCoreLayout(t *testing.T) {
 var layers = map[string]int{
 	// 0: leaves: the JSON string encoder, the preview's scanners, the conformance vector kit.
 	"jsonstring": 0, "preview/cssscan": 0, "preview/jsscan": 0, "conformance": 0,
+	// 0 also: the line diff and the reflection-free HTML builder (no project imports).
+	"filediff": 0, "ui/markup": 0,
 	// 1: wire types and schema validation.
 	"mcp": 1, "jsonrpc": 1, "schema": 1,
 	// 2: domain packages over the wire types.
@@ -131,8 +133,8 @@ var layers = map[string]int{
 	"registry": 3, "trace": 3, "durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
 	// 4: loops and dispatch over the registry.
 	"rpcsession": 4, "openrouter": 4,
-	// 5: composition.
-	"studio": 5,
+	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
+	"studio": 5, "ui/views": 5,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
 	"adapters/hostcall": 7,

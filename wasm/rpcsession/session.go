@@ -88,6 +88,8 @@ type Handler struct {
 
 	flightMu sync.Mutex
 	inflight map[string]context.CancelFunc // request id (raw JSON) → cancel
+
+	ev events // Subscribe (events.go)
 }
 
 // New returns a Handler whose first session is build(ctx, Config{}); a failure is kept for
@@ -95,6 +97,7 @@ type Handler struct {
 func New(ctx context.Context, build Builder) *Handler {
 	h := &Handler{build: build, inflight: map[string]context.CancelFunc{}}
 	h.sess, h.buildErr = build(ctx, Config{})
+	h.attach(h.sess)
 	return h
 }
 
@@ -315,9 +318,16 @@ func (h *Handler) dispatch(ctx context.Context, method string, params json.RawMe
 		old := h.sess
 		h.sess, h.buildErr = s, nil
 		h.mu.Unlock()
+		h.attach(s)
 		if old != nil && old.Approvals != nil {
 			old.Approvals.DenyAll()
 		}
+		h.emit(Event{Kind: "session"})
+		var list []registry.Approval
+		if s.Approvals != nil {
+			list = s.Approvals.Snapshot()
+		}
+		h.emit(Event{Kind: "approvals", Approvals: list})
 		return marshal(map[string]any{"configured": true})
 	case "ping":
 		return json.RawMessage("{}"), nil

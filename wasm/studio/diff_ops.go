@@ -78,9 +78,10 @@ func (e *studioSession) diffMethods() map[string]rpcsession.Method {
 				return nil, perr
 			}
 			snap := e.m.Snapshot()
-			files, _, terr := e.m.CheckpointFiles(rev)
-			if terr != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: MethodDiffCheckpoint + ": " + mcp.ToolErrorOf(terr).Message, Data: mcp.ToolErrorOf(terr)}
+			files, _, err := e.m.CheckpointFiles(rev)
+			if err != nil {
+				terr := mcp.ToolErrorOf(err)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: MethodDiffCheckpoint + ": " + terr.Message, Data: terr}
 			}
 			out := DiffResult{Revision: snap.Revision}
 			out.Files, out.Truncated = filediff.Workspaces(diffTexts(snap.Files), diffTexts(files))
@@ -125,9 +126,9 @@ func (e *studioSession) diffCall(ctx context.Context, name string, args json.Raw
 			out.Note = "Nothing to " + verb + ": this call would fail."
 			return out
 		}
-		files, _, terr := e.m.CheckpointFiles(hist[target].Revision)
-		if terr != nil {
-			out.Note = "The change could not be previewed: " + mcp.ToolErrorOf(terr).Message
+		files, _, err := e.m.CheckpointFiles(hist[target].Revision)
+		if err != nil {
+			out.Note = "The change could not be previewed: " + mcp.ToolErrorOf(err).Message
 			return out
 		}
 		after = files

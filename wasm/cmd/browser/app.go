@@ -75,8 +75,6 @@ type app struct {
 	subs map[int]js.Value
 	next int
 
-	sess     *rpcsession.Session // session whose approval queue we subscribed to
-	unsubQ   func()
 	reqID    atomic.Int64
 	runSeq   atomic.Int64
 	dirty    chan struct{} // coalesced render requests
@@ -84,6 +82,7 @@ type app struct {
 	firstAck atomic.Bool
 
 	// guarded by mu
+	entrySeq   int64  // the last transcript entry key (addEntry)
 	cancelled  bool   // the running agent/run was cancelled
 	draftPath  string // editor draft not yet written ("" none)
 	draftText  string
@@ -143,12 +142,9 @@ func (a *app) rpc(ctx context.Context, id, method string, params any, out any) e
 	return nil
 }
 
-// handle is the one way into the core; it keeps the approval subscription on the current
-// session (session/configure replaces the queue).
+// handle is the one way into the core.
 func (a *app) handle(ctx context.Context, req []byte) []byte {
-	out := a.h.Handle(ctx, req)
-	a.watchSession()
-	return out
+	return a.h.Handle(ctx, req)
 }
 
 // toolResult is the part of a CallToolResult the UI reads.
@@ -190,26 +186,16 @@ func (a *app) tool(ctx context.Context, name string, args any, out any) error {
 	return nil
 }
 
-// watchSession subscribes to the current session's approval queue when it changed.
-func (a *app) watchSession() {
-	s := a.h.Session()
-	a.mu.Lock()
-	if s == a.sess {
-		a.mu.Unlock()
-		return
-	}
-	if a.unsubQ != nil {
-		a.unsubQ()
-		a.unsubQ = nil
-	}
-	a.sess = s
-	a.mu.Unlock()
-	if s.Approvals != nil {
-		unsub := s.Approvals.Subscribe(a.approvalsChanged)
-		a.mu.Lock()
-		a.unsubQ = unsub
-		a.mu.Unlock()
-		a.approvalsChanged(s.Approvals.Snapshot())
+// handlerEvent follows the dispatcher's events (rpcsession.Handler.Subscribe): the pending
+// approvals, and a session replaced by session/configure. It runs on the goroutine that made
+// the change and must not block. Nothing here inspects request bytes.
+func (a *app) handlerEvent(e rpcsession.Event) {
+	switch e.Kind {
+	case "approvals":
+		a.approvalsChanged(e.Approvals)
+		a.requestRefresh() // a resolved approval may have changed what the page shows
+	case "session":
+		a.requestRefresh()
 	}
 }
 
@@ -271,8 +257,15 @@ func (a *app) observe(e audit.ToolCallEvent) {
 	a.requestRefresh()
 }
 
+// addEntry appends e to the transcript. Every entry gets a Key from a counter (unless it has
+// one), so its element id stays the same when older entries are dropped and the morph keeps
+// every entry's element (and a streamed reply can append to it).
 func (a *app) addEntry(e entry) {
 	a.mu.Lock()
+	if e.Key == "" {
+		a.entrySeq++
+		e.Key = strconv.FormatInt(a.entrySeq, 10)
+	}
 	a.st.transcript = append(a.st.transcript, e)
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
 		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
@@ -349,12 +342,7 @@ func (a *app) exposeGlobals() {
 		}
 		req := []byte(args[0].String())
 		return jsbridge.Promise(context.Background(), "webcodingHandle", func(ctx context.Context) ([]byte, error) {
-			out := a.handle(ctx, req)
-			// Mutating tool calls refresh the UI through their lifecycle events; these
-			// methods change what is shown without one.
-			if bytes.Contains(req, []byte(`"session/configure"`)) || bytes.Contains(req, []byte(`"approvals/`)) {
-				a.requestRefresh()
-			}
+			out := a.handle(ctx, req) // changes show through lifecycle and handler events
 			return out, nil
 		})
 	})
@@ -389,7 +377,6 @@ func (a *app) start(ctx context.Context) {
 	go a.renderLoop()
 	jsbridge.Go("refreshLoop", a.refreshLoop)
 	jsbridge.Go("boot", func() {
-		a.watchSession()
 		var list struct {
 			Tools []json.RawMessage `json:"tools"`
 		}

@@ -16,7 +16,9 @@
 //     state events, one JSON object each:
 //     {"kind":"tool", "type":"started"|"completed"|"failed"|…, "name", "toolCallId", "source",
 //     "mode", "isError"?, "errorCode"?} (lifecycle events from Ports.Observer, without
-//     arguments or results), {"kind":"approvals", "approvals":[…]} (queue snapshots),
+//     arguments or results), {"kind":"approvals", "approvals":[…]} (the dispatcher's
+//     rpcsession.Event: the page follows Handler.Subscribe, never a session's queue, and
+//     never inspects request bytes),
 //     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 23}.
 //   - globalThis.webcodingTimings: {coreReady, firstAck} in ms since navigation start.
 //

@@ -69,6 +69,8 @@ func main() {
 	}
 	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (trace.go).
 	a.h = rpcsession.New(context.Background(), studio.WithAgentRequests(studio.WithOpenRouter(browserBuilder(studio.Builder(ports)), providerOptions(a)), ports)) // provider.go
+	// Approvals and session changes come as the dispatcher's events (app.go handlerEvent).
+	a.h.Subscribe(a.handlerEvent)
 	a.exposeGlobals()
 	if conformanceHook != nil {
 		conformanceHook()

@@ -406,12 +406,30 @@ func traceDuration(d *int64) string {
 	return strconv.FormatInt(*d, 10) + " ms"
 }
 
-// TraceToolbarHTML is #trace-toolbar: the session selector (two sessions or more), Recent /
-// Show all, Clear (disabled while a call runs), Copy and Download.
+// TraceToolbarHTML is #trace-toolbar: Clear (disabled while a call runs), Copy, Download,
+// Recent / Show all, and the session selector (two sessions or more).
 func TraceToolbarHTML(v TraceView) HTML {
 	var b Builder
 	b.Open("div", A("class", "trace-toolbar"), A("role", "toolbar"), A("aria-label", "Execution trace actions"))
+	// The buttons whose labels never change come first: the row count in "Show all (N)" and
+	// the session selector change width with every call, and in front of the buttons they
+	// would move them under a pointer between its press and release.
+	b.Elem("button", "Clear", A("type", "button"), A("id", "trace-clear"), A("data-action", "trace-clear"),
+		A("aria-label", "Clear execution trace"), Flag("disabled", v.Running), If(v.Running, A("title", "A call is running")))
+	b.Text(" ")
+	b.Elem("button", "Copy", A("type", "button"), A("id", "trace-copy"), A("data-action", "trace-copy"), A("aria-label", "Copy execution trace export"))
+	b.Text(" ")
+	b.Elem("button", "Download", A("type", "button"), A("id", "trace-download"), A("data-action", "trace-download"), A("aria-label", "Download execution trace export"))
+	b.Text(" ")
+	if v.ShowAll {
+		b.Elem("button", "Recent ("+strconv.Itoa(trace.RecentRows)+")", A("type", "button"), A("id", "trace-show"),
+			A("data-action", "trace-recent"), A("aria-label", "Show recent execution trace"))
+	} else {
+		b.Elem("button", "Show all ("+strconv.Itoa(v.Total)+")", A("type", "button"), A("id", "trace-show"),
+			A("data-action", "trace-all"), A("aria-label", "Show all execution trace"))
+	}
 	if len(v.Sessions) >= 2 {
+		b.Text(" ")
 		b.Open("label", A("class", "trace-session-label"))
 		b.Text("Session ")
 		b.Open("select", A("id", "trace-session"), A("aria-label", "Trace session"))
@@ -422,22 +440,7 @@ func TraceToolbarHTML(v TraceView) HTML {
 		}
 		b.Close("select")
 		b.Close("label")
-		b.Text(" ")
 	}
-	if v.ShowAll {
-		b.Elem("button", "Recent ("+strconv.Itoa(trace.RecentRows)+")", A("type", "button"), A("id", "trace-show"),
-			A("data-action", "trace-recent"), A("aria-label", "Show recent execution trace"))
-	} else {
-		b.Elem("button", "Show all ("+strconv.Itoa(v.Total)+")", A("type", "button"), A("id", "trace-show"),
-			A("data-action", "trace-all"), A("aria-label", "Show all execution trace"))
-	}
-	b.Text(" ")
-	b.Elem("button", "Clear", A("type", "button"), A("id", "trace-clear"), A("data-action", "trace-clear"),
-		A("aria-label", "Clear execution trace"), Flag("disabled", v.Running), If(v.Running, A("title", "A call is running")))
-	b.Text(" ")
-	b.Elem("button", "Copy", A("type", "button"), A("id", "trace-copy"), A("data-action", "trace-copy"), A("aria-label", "Copy execution trace export"))
-	b.Text(" ")
-	b.Elem("button", "Download", A("type", "button"), A("id", "trace-download"), A("data-action", "trace-download"), A("aria-label", "Download execution trace export"))
 	b.Close("div")
 	return b.HTML()
 }

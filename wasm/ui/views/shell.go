@@ -118,7 +118,7 @@ func TranscriptHTML(list []Entry) HTML {
 		if len(e.Actions) > 0 {
 			b.Open("div", A("class", "entry-actions"))
 			for j, x := range e.Actions {
-				b.Elem("button", x.Label, A("type", "button"), A("id", "entry-"+strconv.Itoa(i)+"-"+strconv.Itoa(j)),
+				b.Elem("button", x.Label, A("type", "button"), A("id", id+"-action-"+strconv.Itoa(j)),
 					A("data-action", x.Action), A("data-arg", x.Arg))
 			}
 			b.Close("div")
