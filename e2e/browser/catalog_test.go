@@ -267,7 +267,8 @@ func TestCatalogRunSampleStaleRevision(t *testing.T) {
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#catalog-tool-workspace-getStatus")), chromedp.Click(chromedp.CSS("#catalog-run"))); err != nil {
 		t.Fatal(err)
 	}
-	waitContains(t, tab, "#catalog-result", "✓ workspace.getStatus completed.")
+	waitContains(t, tab, "#catalog-result", "✓ workspace.getStatus completed:")
+	waitContains(t, tab, "#catalog-result", `"storageMode"`) // the result itself (issue 14 item 7)
 
 	// Copy the list, the definition and the request (clipboard captured).
 	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { window.__copied = [];

@@ -63,7 +63,9 @@ func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 	}
 	waitText(t, second, "#status-text", "Ready")
 	waitContains(t, second, "#studio-notice", "Read-only")
-	directCall(t, second, "workspace.writeFile", `{"path":"README.md","source":"unsaved in the second tab"}`)
+	if code := toolErrorCode(t, second, "workspace.writeFile", `{"path":"README.md","source":"unsaved in the second tab"}`); code != "WORKSPACE_READ_ONLY" {
+		t.Errorf("writeFile in the read-only tab: %q, want WORKSPACE_READ_ONLY", code)
+	}
 
 	if err := chromedp.Cancel(first.Ctx); err != nil { // close the first tab
 		t.Fatal(err)

@@ -231,10 +231,10 @@ func TestReloadRestoresFromIndexedDB(t *testing.T) {
 	}
 	waitText(t, tab, "#status-text", "Ready")
 	after := directCall(t, tab, "workspace.getStatus", `{}`)
-	// The revision continues from the stored one (SPEC §2.12): the page builds one session,
-	// which hydrates at stored+1.
-	if got := int(after["revision"].(float64)); got != rev+1 {
-		t.Errorf("revision after reload = %d, want %d (continues from the stored %d)", got, rev+1, rev)
+	// The revision is the stored one: a reload creates no revision (issue 14; this overrides
+	// SPEC §2.12's stored+1).
+	if got := int(after["revision"].(float64)); got != rev {
+		t.Errorf("revision after reload = %d, want the stored %d", got, rev)
 	}
 	if after["activePath"] != "README.md" {
 		t.Errorf("active path after reload = %v", after["activePath"])

@@ -62,6 +62,10 @@ const (
 	CodePreviewTargetNotFound            Code = "PREVIEW_TARGET_NOT_FOUND"
 )
 
+// CodeWorkspaceReadOnly: the workspace is open read-only (another browser tab holds the
+// workspace lock, issue 14): no edit of any kind is accepted.
+const CodeWorkspaceReadOnly Code = "WORKSPACE_READ_ONLY"
+
 // OpenRouter provider codes (REFERENCE §3.3).
 const (
 	CodeOpenRouterConfigurationError   Code = "OPENROUTER_CONFIGURATION_ERROR"

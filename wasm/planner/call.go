@@ -12,9 +12,15 @@ import "strconv"
 // are passed as the prompt wrote them (trimmed); the planner never truncates a value to fit
 // a schema limit, so an over-long quoted title reaches the tool and is refused by its input
 // validation (TOOL_VALIDATION_FAILED) instead of being silently shortened.
+//
+// Element is set on a workspace.applyPatch planned from an element-text request ("Change the
+// button text to Sign up"): "heading", "button" or "paragraph". Its "search" is then filled at
+// run time from the preceding workspace.readFile result (ElementSearch), since only the
+// workspace knows the element's current text.
 type Call struct {
 	Name      string
 	Arguments map[string]any
+	Element   string
 }
 
 // newCall returns a Call whose Arguments map holds the given key/value pairs.
@@ -32,7 +38,7 @@ func (c Call) clone() Call {
 	for k, v := range c.Arguments {
 		args[k] = v
 	}
-	return Call{Name: c.Name, Arguments: args}
+	return Call{Name: c.Name, Arguments: args, Element: c.Element}
 }
 
 // DefaultSession is the session segment CallID uses when the session id is empty, as the

@@ -92,6 +92,12 @@ func FuzzPromptToToolCalls(f *testing.F) {
 		checkCalls(t, prompt, calls)
 		for _, linked := range []bool{false, true} {
 			p := Build(prompt, linked, active)
+			if p.Ambiguous == NotUnderstood {
+				if len(p.Calls) != 0 {
+					t.Fatalf("%q: a not-understood plan runs %v", prompt, ToolNames(p.Calls))
+				}
+				continue
+			}
 			checkCalls(t, prompt, p.Calls)
 			if p.Ambiguous != NotAmbiguous && (len(p.Calls) != 1 || p.Calls[0].Name != ToolListFiles) {
 				t.Fatalf("%q: ambiguous plan %v", prompt, ToolNames(p.Calls))

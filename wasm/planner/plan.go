@@ -4,7 +4,7 @@ import "strings"
 
 // Plan is a built local-agent plan.
 type Plan struct {
-	// Calls are executed in order; never empty.
+	// Calls are executed in order; empty only when Ambiguous is NotUnderstood.
 	Calls []Call
 	// Ambiguous is set when Calls is the lone workspace.listFiles that answers a delete or
 	// download request without a target; the run then ends with AmbiguitySummary's question.
@@ -26,6 +26,9 @@ type Plan struct {
 // Every returned Call has its own Arguments map.
 func Build(prompt string, folderLinked bool, activePath string) Plan {
 	requested, ambiguous := plan(prompt, activePath)
+	if ambiguous == NotUnderstood { // nothing to run: the run says so (issue 14)
+		return Plan{Calls: []Call{}, Ambiguous: NotUnderstood}
+	}
 	calls := make([]Call, 0, len(requested)+3)
 	mutation := false
 	var fileCall *Call

@@ -233,7 +233,8 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 	reloadFolder := has(reReloadVerb) && folder
 	disconnect := has(reDisconnect) && folder
 	save := reSave.in(reSaveQuestion.removeAll(kw))
-	deleteRequest := has(reDelete) && has(reFileWord)
+	// "delete app.js" names its file: no "file" word needed (issue 14).
+	deleteRequest := has(reDelete) && (has(reFileWord) || len(t.paths) > 0)
 
 	var patch *Call
 	if has(reEditVerb) && !(has(reVisualCopy) && t.requested == "") {
@@ -262,12 +263,25 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 	if patch != nil {
 		calls = append(calls, *patch)
 	}
+	// An element-text request ("Change the heading text to Hello World"): a patch whose search
+	// the run fills from the file (Call.Element). A quoted hero request stays with updateHero.
+	element := false
+	if kind, text, ok := elementRequest(prompt, t); ok && patch == nil && !(has(reHero) && len(t.copyValues()) > 0) {
+		path := t.requested
+		if path == "" {
+			path = DefaultPatchPath
+		}
+		c := newCall(ToolApplyPatch, "path", path, "search", "", "replace", text, "occurrence", "first")
+		c.Element = kind
+		calls = append(calls, c)
+		element = true
+	}
 	from, to, rename := t.renamePaths()
 	rename = rename && has(reRename)
 	if rename {
 		calls = append(calls, newCall(ToolRenameFile, "fromPath", from, "toPath", to))
 	}
-	if has(reOpen) && t.requested != "" && patch == nil && !rename {
+	if has(reOpen) && t.requested != "" && patch == nil && !rename && !element {
 		calls = append(calls, newCall(ToolOpenFile, "path", t.requested))
 	}
 	if has(reDownload) {
@@ -303,13 +317,11 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 		}
 		calls = append(calls, newCall(ToolCreateFile, "path", path, "source", DefaultCreateSource))
 	}
-	for _, th := range themeKeywords {
-		if has(th.re) {
-			calls = append(calls, newCall(ToolSetTheme, "theme", th.theme))
-			break
-		}
+	// The first theme named and not negated ("rose, not emerald", "에메랄드 대신 로즈").
+	if theme := chooseTheme(kw); theme != "" && !element {
+		calls = append(calls, newCall(ToolSetTheme, "theme", theme))
 	}
-	if has(reFeature) {
+	if has(reFeature) && !element {
 		title, description := DefaultFeatureTitle, DefaultFeatureDescription
 		if v := t.copyValues(); len(v) > 0 {
 			title = v[0]
@@ -319,7 +331,7 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 		}
 		calls = append(calls, newCall(ToolAddFeature, "title", title, "description", description))
 	}
-	if has(reHero) {
+	if has(reHero) && !element {
 		// No quoted text: both defaults (REFERENCE §7.1). A quoted title alone changes only the
 		// title — the page keeps its subtitle (the original replaced it with a default text).
 		call := newCall(ToolUpdateHero, "title", DefaultHeroTitle, "subtitle", DefaultHeroSubtitle)
@@ -343,7 +355,7 @@ func plan(prompt, activePath string) ([]Call, Ambiguity) {
 		calls = append(calls, newCall(ToolDisconnectFolder))
 	}
 	if len(calls) == 0 {
-		return []Call{newCall(ToolListFiles)}, NotAmbiguous
+		return []Call{newCall(ToolListFiles)}, NotUnderstood
 	}
 	return calls, NotAmbiguous
 }

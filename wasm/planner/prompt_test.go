@@ -140,8 +140,8 @@ func TestTriggers(t *testing.T) {
 		prompt string
 		want   []Call
 	}{
-		// Theme priority, not position.
-		{"Make it pink, or maybe green", []Call{c(ToolSetTheme, "theme", "emerald")}},
+		// The first theme named wins (issue 14: alternatives; the reference used a fixed priority).
+		{"Make it pink, or maybe green", []Call{c(ToolSetTheme, "theme", "rose")}},
 		{"orange and purple", []Call{c(ToolSetTheme, "theme", "amber")}},
 		{"Rose please", []Call{c(ToolSetTheme, "theme", "rose")}},
 		{"VIOLET", []Call{c(ToolSetTheme, "theme", "violet")}},

@@ -12,6 +12,17 @@ type Recipe struct {
 	Tools  []string
 }
 
+// NeedsFolder reports whether the recipe acts on a linked folder (save-to-folder, reload-folder,
+// disconnect-folder): the studio offers it only while a folder is linked (issue 14 item 8).
+func (r Recipe) NeedsFolder() bool {
+	for _, t := range r.Tools {
+		if t == ToolSaveAll || t == ToolReloadFolder || t == ToolDisconnectFolder {
+			return true
+		}
+	}
+	return false
+}
+
 // Recipes returns the 14 recipes in display order. The result is a fresh copy.
 func Recipes() []Recipe {
 	return []Recipe{

@@ -101,7 +101,8 @@ func TestSummaries(t *testing.T) {
 		{NotAmbiguous, []string{ToolGetStatus, ToolListFiles, ToolDownloadFile},
 			"Local agent inspected the workspace, called workspace.getStatus, workspace.listFiles, workspace.downloadFile."},
 		{NotAmbiguous, []string{ToolPreviewStatus},
-			"Local agent inspected the workspace, called preview.getStatus and refreshed the sandbox preview."},
+			// Reading the preview's status refreshes nothing (issue 14 item 7).
+			"Local agent inspected the workspace, called preview.getStatus."},
 		{AmbiguousDelete, []string{ToolListFiles}, AskDeletePath},
 		{AmbiguousDownload, []string{ToolListFiles}, AskDownloadPath},
 		{NotAmbiguous, []string{ToolListFiles},

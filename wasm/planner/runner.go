@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -48,6 +49,9 @@ type Report struct {
 	ErrorCode        mcp.Code `json:"errorCode,omitempty"`
 	Retryable        *bool    `json:"retryable,omitempty"`
 	RevisionConflict bool     `json:"revisionConflict,omitempty"`
+	// NotUnderstood: the planner found no request in the prompt; no call ran, Failed is true
+	// and Summary is NotUnderstoodSummary (issue 14: never a ✓ for a request not understood).
+	NotUnderstood bool `json:"notUnderstood,omitempty"`
 }
 
 // Run plans prompt (Build) and executes the plan through exec, call by call, exactly like a
@@ -60,9 +64,26 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 	plan := Build(prompt, opts.FolderLinked, opts.ActivePath)
 	planned := opts.Revision
 	rep := Report{Calls: make([]Step, 0, len(plan.Calls))}
+	if plan.Ambiguous == NotUnderstood {
+		retry := false
+		rep.Failed, rep.NotUnderstood, rep.Retryable = true, true, &retry
+		rep.Summary = NotUnderstoodSummary(prompt)
+		return rep
+	}
 	var called []string
 	for i, call := range plan.Calls {
 		call = call.clone()
+		if call.Element != "" { // fill the search from the file just read (Call.Element)
+			inner, ok := ElementSearch(lastReadSource(rep.Calls), call.Element)
+			if !ok {
+				path, _ := call.Arguments["path"].(string)
+				retry := false
+				rep.Failed, rep.FailedTool, rep.Retryable = true, call.Name, &retry
+				rep.Summary = FailureSummary(called, call.Name, "there is no "+call.Element+" with plain text in "+path+"; nothing was changed. Quote the exact text to replace instead: Change \"old text\" to \"new text\".")
+				return rep
+			}
+			call.Arguments["search"] = inner
+		}
 		ThreadRevision(&call, planned)
 		args, err := json.Marshal(call.Arguments)
 		if err != nil { // arguments are strings, numbers and booleans; cannot happen
@@ -96,7 +117,37 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 		planned = NextPlannedRevision(call.Name, resultRevision(res), live, planned)
 	}
 	rep.Summary = SuccessSummary(plan.Ambiguous, called)
+	// A status request answers with the status itself, in words (issue 14 item 7).
+	if n := len(rep.Calls); n == 1 {
+		if words, ok := StatusWords(rep.Calls[0].Request.Name, rep.Calls[0].Result.StructuredContent); ok {
+			rep.Summary = words
+		}
+	}
+	// Saving without a linked folder saves a checkpoint in this browser: say what ran (issue
+	// 14 item 8), never a quiet substitute for "Save to folder".
+	for _, c := range called {
+		if c == ToolSaveCheckpoint && strings.Contains(strings.ToLower(prompt), "folder") {
+			rep.Summary = "No folder is linked, so nothing was written to a folder: saved a checkpoint in this browser instead (workspace.saveCheckpoint). Open a folder to save to it."
+		}
+	}
 	return rep
+}
+
+// lastReadSource is the source of the newest successful workspace.readFile in steps ("" none).
+func lastReadSource(steps []Step) string {
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		if s.Request.Name != ToolReadFile || s.Result == nil || s.Result.IsError {
+			continue
+		}
+		var v struct {
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(s.Result.StructuredContent, &v) == nil {
+			return v.Source
+		}
+	}
+	return ""
 }
 
 // errorText is a failed result's text: "[CODE] message" for a coded error, else its first

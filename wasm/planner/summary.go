@@ -24,8 +24,8 @@ const (
 //   - AmbiguousDelete / AmbiguousDownload with called == [workspace.listFiles]:
 //     AskDeletePath / AskDownloadPath.
 //   - Otherwise "Local agent inspected the workspace, called t1, t2" followed by
-//     " and refreshed the sandbox preview." when a preview.* tool or a revision-producing
-//     tool (IsRevisionProducing) ran, else ".".
+//     " and refreshed the sandbox preview." when a preview.* tool other than preview.getStatus
+//     or a revision-producing tool (IsRevisionProducing) ran, else "." (a status read refreshes nothing, issue 14).
 func SuccessSummary(ambiguous Ambiguity, called []string) string {
 	if len(called) == 1 && called[0] == ToolListFiles {
 		switch ambiguous {
@@ -37,7 +37,9 @@ func SuccessSummary(ambiguous Ambiguity, called []string) string {
 	}
 	refreshed := false
 	for _, name := range called {
-		if strings.HasPrefix(name, "preview.") || IsRevisionProducing(name) {
+		// Reading the preview's status refreshes nothing (issue 14): only preview.refresh and
+		// the calls that make a revision (which the preview then mounts) do.
+		if strings.HasPrefix(name, "preview.") && name != ToolPreviewStatus || IsRevisionProducing(name) {
 			refreshed = true
 			break
 		}

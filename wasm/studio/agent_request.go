@@ -108,6 +108,8 @@ func agentResult(id string, out any, rerr *jsonrpc.Error, cancelled bool) (*mcp.
 		Retryable  *bool             `json:"retryable"`
 		Cancelled  bool              `json:"cancelled"`
 		Error      *mcp.ToolError    `json:"error"`
+		// NotUnderstood: the local agent found no request (issue 14); its own outcome in the trace.
+		NotUnderstood bool `json:"notUnderstood"`
 	}
 	if out != nil {
 		if raw, err := json.Marshal(out); err == nil {
@@ -132,6 +134,10 @@ func agentResult(id string, out any, rerr *jsonrpc.Error, cancelled bool) (*mcp.
 		return fail(mcp.NewError(mcp.CodeToolCancelled, false, nil, "The prompt run was cancelled.")), audit.StateCancelled
 	case rerr != nil:
 		return fail(mcp.NewError(mcp.CodeToolValidationFailed, false, nil, "%s", rerr.Message)), audit.StateFailed
+	case rep.NotUnderstood:
+		sc["notUnderstood"] = true
+		return fail(mcp.NewError(mcp.CodeToolExecutionFailed, false, map[string]any{"reason": "not-understood"},
+			"The local agent did not understand the prompt; nothing ran.")), audit.StateFailed
 	case rep.Failed:
 		terr := rep.Error
 		if terr == nil {

@@ -174,3 +174,12 @@ func TestWithAgentRequestsWithoutObserver(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAgentRequestNotUnderstood (issue 14 item 6): a prompt the local agent does not understand
+// is a failed agent.request in the trace with notUnderstood, never a completed one.
+func TestAgentRequestNotUnderstood(t *testing.T) {
+	res, state := agentResult("agent-request-x", map[string]any{"calls": []any{}, "failed": true, "notUnderstood": true, "summary": "…"}, nil, false)
+	if state != audit.StateFailed || !res.IsError || !strings.Contains(string(res.StructuredContent), `"notUnderstood":true`) {
+		t.Fatalf("state %s, result %+v %s", state, res.Error, res.StructuredContent)
+	}
+}

@@ -82,6 +82,10 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 					return nil, invalidParams("agent/run: sessionId must be a string of 1..256 characters")
 				}
 			}
+			if terr := mcp.ToolErrorOf(e.m.Writable()); terr != nil { // a read-only workspace runs no agent (issue 14)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "agent/run: " + terr.Message,
+					Data: map[string]any{"code": string(terr.Code)}}
+			}
 			ctx = registry.WithRun(ctx, "agent/run") // "Approve all for this run" scope
 			st := e.m.Status(ctx)
 			rep := planner.Run(ctx, r.Call, prompt, planner.RunOptions{

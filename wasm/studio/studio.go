@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
@@ -63,6 +64,40 @@ type Ports struct {
 	// in-module store per session; absent means in-memory idempotency only). With a durable
 	// store the session also answers operations/get and operations/reconcile.
 	Durable durable.Backend
+
+	// last is the workspace of the newest session Builder built (set by Builder): a rebuilt
+	// session starts above its revision, since the preview port outlives the session.
+	last *lastWorkspace
+}
+
+// lastWorkspace remembers the newest session's Manager across session rebuilds of one
+// Builder.
+type lastWorkspace struct {
+	mu sync.Mutex
+	m  *workspace.Manager
+}
+
+// revision returns the remembered Manager's current revision (0 before the first build).
+func (l *lastWorkspace) revision() int64 {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	m := l.m
+	l.mu.Unlock()
+	if m == nil {
+		return 0
+	}
+	return m.Revision()
+}
+
+func (l *lastWorkspace) set(m *workspace.Manager) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	l.m = m
+	l.mu.Unlock()
 }
 
 // Catalog names accepted in rpcsession.Config.Catalog.
@@ -98,6 +133,7 @@ func Assemble(ctx context.Context, p Ports) *rpcsession.Handler {
 
 // Builder returns the rpcsession.Builder of the studio over p.
 func Builder(p Ports) rpcsession.Builder {
+	p.last = &lastWorkspace{}
 	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		name := cfg.Catalog
 		if name == "" {
@@ -178,8 +214,11 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 // file, permission, stale root) is an error: the session is not built rather than silently
 // working on something else. Every file the import skipped is logged (level 1, warning).
 func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
-	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock})
+	// A rebuilt session (session/configure) hydrates above the session it replaces: reloading
+	// the page creates no revision, rebuilding within it never reuses one (issue 14).
+	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: p.last.revision()})
 	m.Hydrate(ctx)
+	p.last.set(m)
 	if p.Folder != nil {
 		res, terr := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder)
 		switch {

@@ -22,6 +22,18 @@ func RevisionConflict(expected, current int64, operation string) *mcp.ToolError 
 		expected, current)
 }
 
+// ReadOnly is WORKSPACE_READ_ONLY (retryable: it passes once the workspace becomes writable),
+// details {reason[, operation]}: the Repository's WriteGate refused writes (issue 14: a second
+// browser tab shows the workspace read-only and accepts no edit of any kind).
+func ReadOnly(reason error, operation string) *mcp.ToolError {
+	d := map[string]any{"reason": boundText(reason.Error(), MaxMessageChars)}
+	if operation != "" {
+		d["operation"] = operation
+	}
+	return mcp.NewError(mcp.CodeWorkspaceReadOnly, true, d,
+		"The workspace is read-only here: %s. Nothing was changed.", boundText(reason.Error(), MaxMessageChars))
+}
+
 // SourceLimit is WORKSPACE_SOURCE_LIMIT, details {limit: 80000}; label names the text
 // ("Source", "Patched source").
 func SourceLimit(label string, chars int) *mcp.ToolError {

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -67,10 +68,15 @@ func Rev(r int64) *int64 { return &r }
 
 // Options configure a Manager. The zero value is usable: no Repository (memory mode), the
 // real clock, the built-in Seed.
+//
+// After is the revision of the session this Manager replaces over the same preview (a session
+// rebuild in the same page): Hydrate starts above it, so the preview never sees a revision
+// number twice. 0 for a fresh page.
 type Options struct {
 	Repository Repository
 	Now        func() time.Time
 	Seed       func() Snapshot
+	After      int64
 }
 
 // Manager is the workspace document manager (REFERENCE §2.2 WorkspaceDocumentManager): the
@@ -94,6 +100,7 @@ type Manager struct {
 	repo   Repository
 	now    func() time.Time
 	seed   func() Snapshot
+	after  int64
 
 	instance     string // workspace instance id (effects.go)
 	rootName     string
@@ -133,7 +140,7 @@ type checkpoint struct {
 // New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
 // "memory" without a Repository). Call Hydrate before serving tools.
 func New(opts Options) *Manager {
-	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed, instance: newInstanceID()}
+	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed, after: opts.After, instance: newInstanceID()}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -170,29 +177,34 @@ func (m *Manager) loadLocked(s Snapshot, rev int64, call Call) {
 }
 
 // Hydrate loads the workspace from the Repository (REFERENCE §2.2 ensureWorkspace). A stored
-// workspace continues from its stored revision (the revision becomes stored+1 and is persisted,
-// SPEC §2.12) with its pending deletions; its files form the saved baseline. An empty
+// workspace continues at its stored revision with its pending deletions; its files form the
+// saved baseline. Loading writes nothing and makes no new revision (issue 14: a reload must not
+// create history; this overrides SPEC §2.12's stored+1): the one history checkpoint ("hydrate")
+// is the loaded state at the stored revision, or at Options.After+1 when that is higher (a
+// session rebuild in the same page, kept in memory until the next edit persists it). An empty
 // Repository is seeded with the current (seed) state at revision 2. Success sets storage mode
 // "indexed-db"; a failure sets "memory" with a storageError (fallback FallbackRestoreError) and
-// keeps the seed. Without a Repository it only moves to revision 2 in memory mode. Edit
-// history starts again with one checkpoint.
+// keeps the seed. Without a Repository it only moves to revision 2 in memory mode.
+//
+// A Repository whose Load panics (a JavaScript getter that throws, issue 14) is a failure like
+// any other: memory mode with the panic's text as storageError.
 func (m *Manager) Hydrate(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.repo == nil {
-		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		m.loadLocked(m.snapshotLocked(), max(m.revision, m.after)+1, Call{Tool: "hydrate"})
 		return
 	}
-	s, err := m.repo.Load(ctx)
+	s, err := safeLoad(ctx, m.repo)
 	switch {
 	case errors.Is(err, ErrNoWorkspace):
-		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		m.loadLocked(m.snapshotLocked(), max(m.revision, m.after)+1, Call{Tool: "hydrate"})
 		if err := m.repo.SaveSnapshot(ctx, m.snapshotLocked()); err != nil {
 			m.fail(err, FallbackRestoreError)
 			return
 		}
 	case err != nil:
-		m.loadLocked(m.snapshotLocked(), m.revision+1, Call{Tool: "hydrate"})
+		m.loadLocked(m.snapshotLocked(), max(m.revision, m.after)+1, Call{Tool: "hydrate"})
 		m.fail(err, FallbackRestoreError)
 		return
 	default:
@@ -201,16 +213,22 @@ func (m *Manager) Hydrate(ctx context.Context) {
 			s = m.seed()
 		}
 		if s.Instance != "" {
-			m.instance = s.Instance
+			m.instance = s.Instance // a reload is the same instance (effects.go); a new id is stored with the next write
 		}
-		m.loadLocked(s, max(s.Revision, m.revision)+1, Call{Tool: "hydrate"})
-		if err := m.repo.SaveChanges(ctx, m.metaLocked(), nil, nil); err != nil {
-			m.fail(err, FallbackRestoreError)
-			return
-		}
+		m.loadLocked(s, max(s.Revision, m.after+1), Call{Tool: "hydrate"})
 	}
 	m.storageMode = StorageIndexedDB
 	m.storageError = ""
+}
+
+// safeLoad calls r.Load and turns a panic into an error.
+func safeLoad(ctx context.Context, r Repository) (s Snapshot, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the stored workspace could not be read: %v", v)
+		}
+	}()
+	return r.Load(ctx)
 }
 
 func (m *Manager) fail(err error, fallback string) {
@@ -254,8 +272,25 @@ func (m *Manager) persistSnapshot(ctx context.Context) {
 	m.storageMode, m.storageError = StorageIndexedDB, ""
 }
 
-// guard is the expectedRevision check of REFERENCE §2.1.
+// Writable reports whether the workspace accepts edits: nil, or WORKSPACE_READ_ONLY when the
+// Repository's WriteGate refuses (issue 14; agent/run asks before it starts a run).
+func (m *Manager) Writable() error {
+	if g, ok := m.repo.(WriteGate); ok {
+		if err := g.Writable(); err != nil {
+			return ReadOnly(err, "")
+		}
+	}
+	return nil
+}
+
+// guard is the check before every mutation: the Repository's WriteGate (WORKSPACE_READ_ONLY,
+// issue 14), then the expectedRevision check of REFERENCE §2.1.
 func (m *Manager) guard(call Call, operation string) error {
+	if g, ok := m.repo.(WriteGate); ok {
+		if err := g.Writable(); err != nil {
+			return ReadOnly(err, operation)
+		}
+	}
 	if call.ExpectedRevision != nil && *call.ExpectedRevision != m.revision {
 		return RevisionConflict(*call.ExpectedRevision, m.revision, operation)
 	}

@@ -56,6 +56,13 @@ func (m *Manager) Status(ctx context.Context) Status {
 		History:     HistoryState{CanUndo: m.histIndex > 0, CanRedo: m.histIndex < len(m.history)-1},
 		StorageMode: m.storageMode, StorageError: m.storageError,
 	}
+	// A read-only workspace (the Repository's WriteGate refuses) saves nothing: it never
+	// claims "indexed-db" (issue 14).
+	if g, ok := m.repo.(WriteGate); ok && s.StorageMode == StorageIndexedDB {
+		if err := g.Writable(); err != nil {
+			s.StorageMode, s.StorageError = StorageMemory, boundText(err.Error(), MaxMessageChars)
+		}
+	}
 	for _, f := range m.files {
 		if m.dirty(f) {
 			s.DirtyPaths = append(s.DirtyPaths, f.Path)

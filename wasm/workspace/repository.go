@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -32,6 +33,27 @@ type Snapshot struct {
 // ErrNoWorkspace is returned by Repository.Load when nothing is stored yet.
 var ErrNoWorkspace = errors.New("workspace: no stored workspace")
 
+// WriteGate is implemented by a Repository that may refuse every write for a while: the
+// browser's second tab, which does not hold the workspace lock, shows the workspace read-only
+// (issue 14). Writable returns nil while writes are allowed, else the reason. The Manager asks
+// it before every mutation and refuses the mutation with WORKSPACE_READ_ONLY, so no edit of
+// any kind (editor, agent, catalog, recipes, uploads) changes even the in-memory workspace.
+type WriteGate interface {
+	Writable() error
+}
+
+// StaleWriteError is returned by SaveSnapshot and SaveChanges when the stored workspace is at a
+// newer revision than the state being written (issue 14: a tab must never write a state older
+// than what is stored, e.g. after another tab saved meanwhile). Nothing is written.
+type StaleWriteError struct {
+	Stored  int64 // the stored revision
+	Writing int64 // the revision of the refused write
+}
+
+func (e *StaleWriteError) Error() string {
+	return fmt.Sprintf("the workspace stored in this browser is newer (revision %d) than this tab's (revision %d); nothing was written. Reload to continue from the stored workspace", e.Stored, e.Writing)
+}
+
 // Repository is the durable store of the workspace (the Dexie repository of REFERENCE §1;
 // IndexedDB in the browser, host state headless, MemoryRepository in tests).
 //
@@ -40,6 +62,8 @@ var ErrNoWorkspace = errors.New("workspace: no stored workspace")
 //   - SaveSnapshot replaces every file and the metadata at once (import, reset, undo/redo).
 //   - SaveChanges writes the metadata, upserts put and removes del in one transaction (one file
 //     per edit in the common case; metadata only when both are empty).
+//   - Both refuse, writing nothing, with a *StaleWriteError when the stored revision is greater
+//     than the revision written (checked in the same transaction as the write).
 //
 // Any error makes the manager fall back to memory mode with a storageError; it never makes a
 // tool call fail (REFERENCE §2.2). Implementations must be safe for concurrent use, although
@@ -135,6 +159,9 @@ func (r *MemoryRepository) SaveSnapshot(ctx context.Context, s Snapshot) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stored && r.meta.Revision > s.Revision {
+		return &StaleWriteError{Stored: r.meta.Revision, Writing: s.Revision}
+	}
 	r.stored = true
 	r.meta = s.Metadata
 	r.meta.DeletedPaths = append([]string(nil), s.DeletedPaths...)
@@ -150,6 +177,9 @@ func (r *MemoryRepository) SaveChanges(ctx context.Context, meta Metadata, put [
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stored && r.meta.Revision > meta.Revision {
+		return &StaleWriteError{Stored: r.meta.Revision, Writing: meta.Revision}
+	}
 	r.stored = true
 	r.meta = meta
 	r.meta.DeletedPaths = append([]string(nil), meta.DeletedPaths...)

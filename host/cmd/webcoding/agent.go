@@ -59,6 +59,7 @@ type agentSummary struct {
 	ErrorCode        string          `json:"errorCode,omitempty"`
 	Retryable        *bool           `json:"retryable,omitempty"`
 	RevisionConflict bool            `json:"revisionConflict,omitempty"`
+	NotUnderstood    bool            `json:"notUnderstood,omitempty"`
 	Saved            bool            `json:"saved"`
 	Unsaved          *unsavedChanges `json:"unsaved,omitempty"`
 	Message          string          `json:"message,omitempty"`
@@ -231,7 +232,17 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	case f.save && rep.Failed:
 		sum.Message = "workspace.saveAll was not run because the run failed; nothing was written."
 	}
-	return writeJSONLine(out, sum)
+	if err := writeJSONLine(out, sum); err != nil {
+		return err
+	}
+	// The local agent did not do what was asked: exit 1 (issue 14), the report stays on stdout.
+	switch {
+	case rep.NotUnderstood:
+		return errors.New("the local agent did not understand the request and changed nothing (see the summary line for what it can do)")
+	case rep.Failed && method == "agent/run":
+		return fmt.Errorf("the local agent's run failed at %s: %s", rep.FailedTool, rep.Summary)
+	}
+	return nil
 }
 
 // writeJSONLine writes v as one JSON line (no HTML escaping) and flushes.

@@ -4,7 +4,6 @@ package idb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"syscall/js"
@@ -112,9 +111,9 @@ func (d *Durable) openLocked(ctx context.Context) (db *idb.Database, err error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	g := js.Global().Get("indexedDB")
-	if g.IsUndefined() || g.IsNull() {
-		return nil, errors.New("IndexedDB is not available in this page")
+	g, err := indexedDBFactory()
+	if err != nil {
+		return nil, err
 	}
 	f, err := idb.WrapFactory(g)
 	if err != nil {

@@ -4,7 +4,6 @@ package idb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"syscall/js"
@@ -57,9 +56,9 @@ func (r *Repository) open(ctx context.Context) (db *idb.Database, err error) {
 			err = fmt.Errorf("idb: open %s: %v", r.name, v)
 		}
 	}()
-	g := js.Global().Get("indexedDB")
-	if g.IsUndefined() || g.IsNull() {
-		return nil, errors.New("idb: IndexedDB is not available in this page")
+	g, err := indexedDBFactory()
+	if err != nil {
+		return nil, fmt.Errorf("idb: %w", err)
 	}
 	f, err := idb.WrapFactory(g)
 	if err != nil {
@@ -159,11 +158,19 @@ func (r *Repository) Load(ctx context.Context) (s workspace.Snapshot, err error)
 	return s, nil
 }
 
-// SaveSnapshot replaces every stored file and the metadata in one transaction.
+// SaveSnapshot replaces every stored file and the metadata in one transaction. Like
+// SaveChanges it refuses, writing nothing, with a *workspace.StaleWriteError when the stored
+// revision is newer than s.Revision (read just before, in its own read-only transaction: the
+// workspace lock keeps other tabs from writing in between).
 func (r *Repository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) (err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer recoverErr(&err, "save snapshot")
+	if stored, err := r.storedRevision(ctx); err != nil {
+		return err
+	} else if stored > s.Revision { // never write a state older than the stored one
+		return &workspace.StaleWriteError{Stored: stored, Writing: s.Revision}
+	}
 	t, ws, fs, err := r.txn(ctx, idb.TransactionReadWrite)
 	if err != nil {
 		return err
@@ -187,8 +194,31 @@ func (r *Repository) SaveSnapshot(ctx context.Context, s workspace.Snapshot) (er
 	return nil
 }
 
+// storedRevision reads the stored revision (0 when nothing is stored) in a read-only
+// transaction. Callers hold r.mu.
+func (r *Repository) storedRevision(ctx context.Context) (int64, error) {
+	_, ws, _, err := r.txn(ctx, idb.TransactionReadOnly)
+	if err != nil {
+		return 0, err
+	}
+	req, err := ws.Get(js.ValueOf(metaKey))
+	if err != nil {
+		return 0, fmt.Errorf("idb: read revision: %w", err)
+	}
+	mv, err := req.Await(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("idb: read revision: %w", err)
+	}
+	if mv.Type() != js.TypeObject {
+		return 0, nil
+	}
+	m, _ := decodeMeta(mv)
+	return m.Revision, nil
+}
+
 // SaveChanges writes meta, upserts put and removes del in one transaction. New paths are
-// appended to the stored order; removed paths leave it.
+// appended to the stored order; removed paths leave it. A stored revision newer than
+// meta.Revision refuses the write (*workspace.StaleWriteError), nothing written.
 func (r *Repository) SaveChanges(ctx context.Context, meta workspace.Metadata, put []*workspace.File, del []string) (err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -207,7 +237,12 @@ func (r *Repository) SaveChanges(ctx context.Context, meta workspace.Metadata, p
 	}
 	var order []string
 	if mv.Type() == js.TypeObject {
-		_, order = decodeMeta(mv)
+		var stored workspace.Metadata
+		stored, order = decodeMeta(mv)
+		if stored.Revision > meta.Revision { // never write a state older than the stored one
+			_ = t.Abort()
+			return &workspace.StaleWriteError{Stored: stored.Revision, Writing: meta.Revision}
+		}
 	}
 	order = applyOrder(order, put, del)
 	for _, d := range del {
@@ -245,9 +280,9 @@ func (r *Repository) Close() error {
 func (r *Repository) Delete(ctx context.Context) (err error) {
 	defer recoverErr(&err, "delete")
 	_ = r.Close()
-	g := js.Global().Get("indexedDB")
-	if g.IsUndefined() || g.IsNull() {
-		return errors.New("idb: IndexedDB is not available in this page")
+	g, err := indexedDBFactory()
+	if err != nil {
+		return fmt.Errorf("idb: %w", err)
 	}
 	f, err := idb.WrapFactory(g)
 	if err != nil {

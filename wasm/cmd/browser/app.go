@@ -490,7 +490,7 @@ func (a *app) renderLoop() {
 // requestPersistence asks for persistent storage (navigator.storage.persist) so the browser
 // does not evict the workspace under storage pressure, and shows the answer.
 func (a *app) requestPersistence() {
-	storage := js.Global().Get("navigator").Get("storage")
+	storage := navigatorProp("storage") // lock.go
 	if storage.Type() != js.TypeObject || storage.Get("persist").Type() != js.TypeFunction {
 		a.setPersistence("persistent storage unavailable")
 		return

@@ -345,5 +345,28 @@ func catalogRun(ctx context.Context, a *app) {
 		a.addEntry(a.failureEntry(err))
 		return
 	}
+	if tool.Annotations != nil && tool.Annotations.ReadOnlyHint {
+		// A read-only tool's result is what the user asked to see (issue 14 item 7): shown in
+		// the catalog panel, bounded (redaction is for traces and exports, not the user's view).
+		catalogSetResult(a, "✓ "+tool.Name+" completed:\n"+boundedJSON(out, maxCatalogResultChars))
+		return
+	}
 	catalogSetResult(a, "✓ "+tool.Name+" completed.")
+}
+
+// maxCatalogResultChars bounds the result shown in the catalog panel, in code points.
+const maxCatalogResultChars = 4000
+
+// boundedJSON is raw indented, cut to max code points with a note of how much was left out.
+func boundedJSON(raw json.RawMessage, max int) string {
+	var b bytes.Buffer
+	text := string(raw)
+	if json.Indent(&b, raw, "", "  ") == nil {
+		text = b.String()
+	}
+	r := []rune(text)
+	if len(r) <= max {
+		return text
+	}
+	return string(r[:max]) + "\n… (" + groupThousands(len(r)-max) + " more characters not shown)"
 }

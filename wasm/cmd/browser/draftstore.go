@@ -13,6 +13,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 
+	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -252,10 +253,11 @@ func (a *app) holdOverBudget(path, text string, gen int) bool {
 	}
 	a.flushedGen = gen
 	a.mu.Unlock()
-	storeDraft(d)
+	a.keepDraft(context.Background(), idb.Draft{Path: d.Path, Text: d.Text, Rev: d.Rev, Base: d.Base}) // keptdrafts.go: one record per file
 	if !shown {
 		a.addEntry(entry{Kind: "error", Text: path + " is over the " + groupThousands(workspace.MaxSourceChars) +
-			"-character budget by " + groupThousands(over) + "; it is kept in this browser but not saved until it fits."})
+			"-character budget by " + groupThousands(over) + "; it is kept in this browser but not saved until it fits.",
+			Actions: []entryAction{{Label: "Discard draft of " + path, Action: actDiscardDraft, Arg: path}}})
 	}
 	a.markDirty()
 	return true

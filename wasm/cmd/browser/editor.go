@@ -89,9 +89,11 @@ func (a *app) renderEditor(st state) {
 		// A draft whose write failed, left behind by opening another file.
 		a.draftPath, a.draftText = "", ""
 	}
+	keptText, keptShown := a.activateKeptDraftLocked(st.sourcePath) // keptdrafts.go: a file switch never drops it
 	draftPath, draftText := a.draftPath, a.draftText
 	shownPath, shownText := a.shownPath, a.shownText
 	cur := a.cursor
+	readOnlyTab := a.lock == lockBusy
 	a.mu.Unlock()
 
 	ed := editorWidget()
@@ -99,7 +101,7 @@ func (a *app) renderEditor(st state) {
 		return
 	}
 	binary := strings.HasPrefix(st.source, "(binary asset")
-	locked := st.running != "" || binary
+	locked := st.running != "" || binary || readOnlyTab // a read-only tab accepts no typing (issue 14)
 	ed.Call("setReadOnly", locked)
 	if host := js.Global().Get("document").Call("getElementById", "editor-host"); !host.IsNull() {
 		host.Get("classList").Call("toggle", "readonly", locked)
@@ -117,6 +119,19 @@ func (a *app) renderEditor(st state) {
 		a.mu.Unlock()
 		shownPath, shownText = st.sourcePath, st.source
 	}
+	if keptShown {
+		lang := ""
+		for _, f := range st.files {
+			if f.Path == st.sourcePath {
+				lang = f.Language
+			}
+		}
+		setEditorDocument(st.sourcePath, keptText, lang)
+		a.mu.Lock()
+		a.shownPath, a.shownText = st.sourcePath, keptText
+		a.mu.Unlock()
+		shownPath, shownText = st.sourcePath, keptText
+	}
 	text := shownText
 	if draftPath == st.sourcePath && draftPath != "" {
 		text = draftText
@@ -133,6 +148,9 @@ func (a *app) renderEditor(st state) {
 	}
 	if locked && st.running != "" {
 		cursorText += " · locked while the agent runs"
+	}
+	if readOnlyTab {
+		cursorText += " · read-only (open in another tab)"
 	}
 	setText("editor-cursor", cursorText)
 }

@@ -257,6 +257,9 @@ func (a *app) clearCancelledStatus() {
 
 // runPrompt runs the local agent through agent/run; its write calls wait for approval cards.
 func (a *app) runPrompt(prompt string) {
+	if a.refuseReadOnly("Agent runs are") { // lock.go (issue 14)
+		return
+	}
 	if a.runProviderPrompt(prompt) { // provider.go: OpenRouter when a key is set
 		return
 	}
@@ -275,9 +278,10 @@ func (a *app) runPrompt(prompt string) {
 	defer forgetRun(id)
 	a.addEntry(entry{Kind: "user", Text: prompt})
 	var rep struct {
-		Summary   string `json:"summary"`
-		Failed    bool   `json:"failed"`
-		ErrorCode string `json:"errorCode"`
+		Summary       string `json:"summary"`
+		Failed        bool   `json:"failed"`
+		ErrorCode     string `json:"errorCode"`
+		NotUnderstood bool   `json:"notUnderstood"`
 	}
 	err := a.rpc(ctx, id, "agent/run", map[string]any{"prompt": prompt, "sessionId": "studio"}, &rep)
 	a.mu.Lock()
@@ -297,6 +301,10 @@ func (a *app) runPrompt(prompt string) {
 		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
 	case err != nil:
 		a.addEntry(entry{Kind: "error", Text: err.Error()})
+	case rep.NotUnderstood: // its own status, never the green ✓ of a done run (issue 14)
+		a.addEntry(entry{Kind: "unclear", Text: "Not understood — " + rep.Summary})
+	case rep.Failed:
+		a.addEntry(entry{Kind: "error", Text: denialSummary(rep.Summary)})
 	default:
 		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
 	}
@@ -382,7 +390,8 @@ func (a *app) flushDraft(ctx context.Context) {
 	a.mu.Unlock()
 	a.reload(ctx)
 	if err == nil {
-		clearStoredDraft(path) // draftstore.go
+		clearStoredDraft(path)     // draftstore.go
+		a.dropKeptDraft(ctx, path) // keptdrafts.go: written, so no longer kept
 		a.clearCancelledStatus()
 	}
 	a.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -36,7 +37,7 @@ const lockWait = 1500 * time.Millisecond
 // granted afterwards (the other page went away: this page may switch to writable); and
 // lockUnsupported without navigator.locks. It must be called from a goroutine.
 func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
-	locks := js.Global().Get("navigator").Get("locks")
+	locks := navigatorProp("locks") // navigatorProp: a throwing getter is "unsupported", not the end of the program
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
 		return lockUnsupported, nil
 	}
@@ -60,7 +61,7 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 }
 
 // errReadOnly is the storage error of a tab that does not hold the workspace lock.
-var errReadOnly = errors.New("read-only: this workspace is open in another tab; changes here are not saved")
+var errReadOnly = errors.New("this workspace is open in another tab of this browser, which saves it; close that tab to edit here")
 
 // readOnlyRepository loads the stored workspace but refuses every write while the page does
 // not hold the workspace lock, so a second tab shows the workspace without overwriting the
@@ -74,6 +75,29 @@ type readOnlyRepository struct {
 
 func newReadOnlyRepository(inner workspace.Repository) readOnlyRepository {
 	return readOnlyRepository{inner: inner, writable: new(atomic.Bool)}
+}
+
+// Writable implements workspace.WriteGate: while the page does not hold the lock, the core
+// refuses every edit (WORKSPACE_READ_ONLY), so nothing typed, approved, run or uploaded here
+// can later be written over the other tab's work (issue 14).
+func (r readOnlyRepository) Writable() error {
+	if !r.writable.Load() {
+		return errReadOnly
+	}
+	return nil
+}
+
+// refuseReadOnly reports whether this tab is read-only and, if so, says in the chat that what
+// (e.g. "Agent runs") is not available here. The core refuses edits anyway (Writable); this
+// keeps a refused run from starting at all.
+func (a *app) refuseReadOnly(what string) bool {
+	a.mu.Lock()
+	ro := a.lock == lockBusy
+	a.mu.Unlock()
+	if ro {
+		a.addEntry(entry{Kind: "error", Text: what + " not available: this tab is read-only because the workspace is open in another tab. Close that tab to edit here."})
+	}
+	return ro
 }
 
 // grant lets writes through (the page now holds the workspace lock).
@@ -105,6 +129,9 @@ func (r readOnlyRepository) SaveChanges(ctx context.Context, m workspace.Metadat
 func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, later <-chan struct{}) {
 	<-later
 	repo.grant()
+	// The rebuilt session hydrates from IndexedDB (the other tab's last saved state), at a
+	// revision above this page's (the preview port outlives the session). Nothing of this
+	// page's read-only view is written: it accepted no edit, and any editor text is dropped.
 	if err := a.rpc(ctx, "", "session/configure", map[string]any{}, nil); err != nil {
 		a.log(2, "workspace lock granted, but the session could not be rebuilt: "+err.Error())
 		return
@@ -112,6 +139,9 @@ func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, la
 	a.mu.Lock()
 	a.lock = lockHeld
 	a.st.notice = ""
+	a.draftPath, a.draftText = "", ""
+	a.flushedGen = a.draftGen
+	a.shownPath, a.shownText = "", "" // the editor takes the reloaded text
 	a.mu.Unlock()
 	a.addEntry(entry{Kind: "info", Text: "The other tab closed: this tab now saves the workspace in this browser (reloaded from IndexedDB)."})
 	a.reload(ctx)
@@ -120,4 +150,24 @@ func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, la
 	}
 	a.requestRefresh()
 	a.markDirty()
+}
+
+// navigatorProp returns navigator[name] (e.g. "locks", "storage") read with Reflect.get
+// through safejs (settings.go's webStorage does the same for Web Storage), or undefined when
+// it is missing or its getter throws: a throwing getter read with a plain js.Value.Get
+// unwinds through the Go runtime and ends the program (issue 14).
+func navigatorProp(name string) js.Value {
+	reflect, err := safejs.Global().Get("Reflect")
+	if err != nil {
+		return js.Undefined()
+	}
+	nav, err := reflect.Call("get", safejs.Global(), "navigator")
+	if err != nil || nav.IsUndefined() || nav.IsNull() {
+		return js.Undefined()
+	}
+	v, err := reflect.Call("get", nav, name)
+	if err != nil {
+		return js.Undefined()
+	}
+	return safejs.Unsafe(v)
 }

@@ -19,7 +19,8 @@ import (
 // browserBuilder makes interactive approvals the browser's default: a configuration without
 // an approval mode (the first session, or session/configure {}) gets approval.mode "queue",
 // so agent calls wait for Approve/Deny in the page. The first session is built that way
-// directly, so a page load hydrates the workspace once (revision = stored + 1).
+// directly, so a page load hydrates the workspace once (at the stored revision: a reload
+// creates no revision, issue 14).
 func browserBuilder(build rpcsession.Builder) rpcsession.Builder {
 	return func(ctx context.Context, cfg rpcsession.Config) (*rpcsession.Session, error) {
 		if cfg.Approval.Mode == "" {

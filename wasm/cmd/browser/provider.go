@@ -133,6 +133,7 @@ func newChat(a *app) {
 	prov.newChat = true
 	prov.mu.Unlock()
 	a.addEntry(entry{Kind: "info", Text: "New chat: the next prompt starts a fresh conversation."})
+	announceKeptDrafts(a) // keptdrafts.go: a new chat never drops a kept draft
 }
 
 // ensureNewChatButton adds the "New chat" button beside Send/Cancel (once).

@@ -162,18 +162,14 @@ func (a *app) render() {
 // The larger regions' HTML is memoized on its input, so a render after an unrelated change
 // (every keystroke, every preview ack) does not rebuild it.
 var (
-	recipesHTML = sync.OnceValue(func() markup.HTML {
-		list := planner.Recipes()
-		out := make([]views.Recipe, len(list))
-		for i, r := range list {
-			out[i] = views.Recipe{Label: r.Label, Prompt: r.Prompt}
-		}
-		return views.RecipesHTML(out)
-	})
-	memoEntries []entry
-	memoEntryHT markup.HTML
-	memoConsole []iframe.ConsoleLine
-	memoConsHT  markup.HTML
+	// The recipes, with and without the folder recipes (offered only while a folder is
+	// linked: issue 14 item 8).
+	recipesWithFolder    = sync.OnceValue(func() markup.HTML { return buildRecipesHTML(true) })
+	recipesWithoutFolder = sync.OnceValue(func() markup.HTML { return buildRecipesHTML(false) })
+	memoEntries          []entry
+	memoEntryHT          markup.HTML
+	memoConsole          []iframe.ConsoleLine
+	memoConsHT           markup.HTML
 )
 
 // transcriptHTML is views.TranscriptHTML for list (memoized; render loop only).
@@ -196,4 +192,28 @@ func consoleHTML(lines []iframe.ConsoleLine) markup.HTML {
 		memoConsole, memoConsHT = lines, views.ConsoleHTML(out)
 	}
 	return memoConsHT
+}
+
+// buildRecipesHTML renders the recipe chips; without a linked folder the folder recipes
+// (planner.Recipe.NeedsFolder) are left out.
+func buildRecipesHTML(folderLinked bool) markup.HTML {
+	var out []views.Recipe
+	for _, r := range planner.Recipes() {
+		if r.NeedsFolder() && !folderLinked {
+			continue
+		}
+		out = append(out, views.Recipe{Label: r.Label, Prompt: r.Prompt})
+	}
+	return views.RecipesHTML(out)
+}
+
+// recipesHTML is the recipes region for the current folder link.
+func recipesHTML() markup.HTML {
+	folderUIState.mu.Lock()
+	linked := folderUIState.linked
+	folderUIState.mu.Unlock()
+	if linked {
+		return recipesWithFolder()
+	}
+	return recipesWithoutFolder()
 }

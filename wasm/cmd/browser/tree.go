@@ -62,7 +62,7 @@ func folderID(p string) string { return views.FolderID(p) }
 func buildTree(files []fileRow, active string, collapsed map[string]bool) []*treeNode {
 	in := make([]views.TreeFile, len(files))
 	for i, f := range files {
-		in[i] = views.TreeFile{Path: f.Path, Dirty: f.Dirty}
+		in[i] = views.TreeFile{Path: f.Path, Dirty: f.Dirty, Draft: hasKeptDraft(f.Path)} // keptdrafts.go
 	}
 	return views.BuildTree(in, active, collapsed)
 }
@@ -76,6 +76,9 @@ func treeSignature(files []fileRow, active string, collapsed map[string]bool) st
 		b.WriteString(f.Path)
 		if f.Dirty {
 			b.WriteString("\x00*")
+		}
+		if hasKeptDraft(f.Path) {
+			b.WriteString("\x00d")
 		}
 	}
 	keys := make([]string, 0, len(collapsed))

@@ -64,6 +64,7 @@ func TabsHTML(list []Tab) HTML {
 type TreeFile struct {
 	Path  string
 	Dirty bool
+	Draft bool // an over-budget draft of the file is kept in this browser (issue 14)
 }
 
 // TreeNode is one explorer item.
@@ -76,6 +77,7 @@ type TreeNode struct {
 	Expanded bool
 	Active   bool // the workspace's active file
 	Dirty    bool // a file changed since the last save; a folder holding one
+	Draft    bool // a file with an over-budget draft kept in this browser (not yet saved)
 	Children []*TreeNode
 }
 
@@ -107,7 +109,7 @@ func BuildTree(files []TreeFile, active string, collapsed map[string]bool) []*Tr
 			dir, name = f.Path[:i], f.Path[i+1:]
 		}
 		par := folder(dir)
-		par.Children = append(par.Children, &TreeNode{ID: FileID(f.Path), Path: f.Path, Name: name, Level: par.Level + 1, Active: f.Path == active, Dirty: f.Dirty})
+		par.Children = append(par.Children, &TreeNode{ID: FileID(f.Path), Path: f.Path, Name: name, Level: par.Level + 1, Active: f.Path == active, Dirty: f.Dirty, Draft: f.Draft})
 		if f.Dirty {
 			for d := dir; ; {
 				folders[d].Dirty = true
@@ -203,6 +205,10 @@ func treeNode(b *Builder, n *TreeNode) {
 		b.Text("•")
 		b.Elem("span", " unsaved changes", A("class", "visually-hidden"))
 		b.Close("span")
+	}
+	if n.Draft {
+		b.Elem("span", "draft", A("class", "draft-kept"), A("id", n.ID+"-draft"),
+			A("title", "Over the 80,000-character budget: kept in this browser, not saved until it fits"))
 	}
 	b.Open("span", A("class", "file-actions"))
 	fileButton(b, n, "rename", "✎", "Rename", "Rename (F2)")
