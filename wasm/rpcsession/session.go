@@ -378,7 +378,7 @@ func (h *Handler) track(ctx context.Context, raw []byte) (context.Context, func(
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 || kind(probe.ID) == "null" {
+	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 || mcp.JSONKind(probe.ID) == "null" {
 		return ctx, func() {}
 	}
 	return h.trackID(ctx, string(probe.ID))
@@ -437,26 +437,6 @@ func encode(r *jsonrpc.Response) []byte {
 		b, _ = json.Marshal(errorResponse(jsonrpc.Null, jsonrpc.CodeInternalError, "response is not serializable", nil))
 	}
 	return b
-}
-
-func kind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '"':
-		return "string"
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	}
-	return "number"
 }
 
 func trimPrefix(err error) string {
