@@ -311,7 +311,7 @@ func TestLostWorkHonestAnswers(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show preview status"]`))); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("Preview at revision %d: acknowledged by the sandbox iframe.", rev)
+	want := fmt.Sprintf("Preview at revision %d: acknowledged (runtime: sandbox iframe).", rev)
 	waitContains(t, tab, "#transcript", want)
 	waitRunDone(t, tab)
 	if n := transcriptCount(t, tab, "refreshed the sandbox preview"); n != 0 {

@@ -12,8 +12,9 @@ import (
 //
 //	workspace: "Workspace canvas-landing at revision 7: 5 files, index.html open, 1 unsaved
 //	            change (styles.css); saved in this browser (IndexedDB); no folder linked."
-//	preview:   "Preview at revision 7: acknowledged by the sandbox iframe." (or "waiting for its
-//	            acknowledgement", or "error: <message>"); it never says it refreshed anything.
+//	preview:   "Preview at revision 7: acknowledged (runtime: sandbox iframe)." (or "not
+//	            acknowledged yet (runtime: …)", or "error: <message>"); it never says it
+//	            refreshed anything.
 func StatusWords(tool string, sc json.RawMessage) (string, bool) {
 	switch tool {
 	case ToolGetStatus:
@@ -70,11 +71,15 @@ func StatusWords(tool string, sc json.RawMessage) (string, bool) {
 			return "", false
 		}
 		what := st.Status
+		runtime := ""
+		if st.Runtime != "" {
+			runtime = " (runtime: " + st.Runtime + ")"
+		}
 		switch st.Status {
 		case "synced":
-			what = "acknowledged by the " + st.Runtime
+			what = "acknowledged" + runtime
 		case "waiting":
-			what = "waiting for the " + st.Runtime + " to acknowledge it"
+			what = "not acknowledged yet" + runtime
 		case "error":
 			what = "error: " + st.Message
 		}

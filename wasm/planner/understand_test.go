@@ -136,7 +136,7 @@ func TestStatusInWords(t *testing.T) {
 	}
 	for _, tt := range []struct{ prompt, want, not string }{
 		{"Show workspace status", "Workspace canvas-landing at revision 7: 5 files, index.html open; saved in this browser (IndexedDB); no folder linked.", ""},
-		{"Show preview status", "Preview at revision 7: acknowledged by the sandbox iframe.", "refreshed"},
+		{"Show preview status", "Preview at revision 7: acknowledged (runtime: sandbox iframe).", "refreshed"},
 		{"Save to folder", "No folder is linked, so nothing was written to a folder: saved a checkpoint in this browser instead (workspace.saveCheckpoint).", ""},
 	} {
 		rep := Run(context.Background(), exec, tt.prompt, RunOptions{Revision: 7})

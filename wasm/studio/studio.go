@@ -214,9 +214,15 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 // file, permission, stale root) is an error: the session is not built rather than silently
 // working on something else. Every file the import skipped is logged (level 1, warning).
 func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
-	// A rebuilt session (session/configure) hydrates above the session it replaces: reloading
-	// the page creates no revision, rebuilding within it never reuses one (issue 14).
-	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: p.last.revision()})
+	// A rebuilt session (session/configure) that hydrates the same stored workspace starts
+	// above the session it replaces: reloading the page creates no revision, rebuilding within
+	// it never reuses one (issue 14). Without a Repository the rebuilt session is a new
+	// workspace (a fresh seed), whose revisions start again like any new workspace's.
+	var after int64
+	if p.Repository != nil {
+		after = p.last.revision()
+	}
+	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: after})
 	m.Hydrate(ctx)
 	p.last.set(m)
 	if p.Folder != nil {
