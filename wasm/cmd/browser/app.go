@@ -474,7 +474,7 @@ func (a *app) reload(ctx context.Context) {
 
 // renderLoop renders after every state change (coalesced; at most one render per frame).
 //
-// Measured alternative (README, Performance): waiting for the next paint after a keystroke
+// Measured alternative (docs/performance.md): waiting for the next paint after a keystroke
 // (requestAnimationFrame, so the render leaves the keystroke's callback) made keystroke → paint
 // worse while model writes recompiled the preview — more JS → Go entries per key — and was
 // removed.
