@@ -101,7 +101,7 @@ var (
 		p("saveAllAvailable", sBool),
 		p("reloadAvailable", sBool),
 	}, "mode", "folderLinked", "permission", "saveAllAvailable", "reloadAvailable")
-	outSkipped = arrayOf(object([]prop{p("path", sString), p("reason", sString), p("message", sString)}, "path", "reason"))
+	outSkipped = arrayOf(object([]prop{p("path", sString), p("reason", sString), p("message", sString), p("count", sInt)}, "path", "reason"))
 	outKind    = enum(workspace.KindText, workspace.KindAsset)
 	// outCollisions: imported files whose names collide under workspace.NameKey (issue 14).
 	outCollisions = arrayOf(object([]prop{p("path", sString), p("collidesWith", sString)}, "path", "collidesWith"))

@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -194,4 +195,28 @@ func TestWorkspaceErrorsKeepTheirCodes(t *testing.T) {
 	errFolder.FailWrite = func(op, p string) error { return errors.New("disk on fire") }
 	ok(t, call(t, esess.Registry, ToolWorkspaceWriteFile, map[string]any{"path": "README.md", "source": "x"}))
 	fails(t, call(t, esess.Registry, ToolWorkspaceSaveAll, nil), mcp.CodeWorkspaceSideEffectUnknown)
+}
+
+// A folder over the 200-file import limit reloads with a success result that carries the
+// file-limit summary (count of the entries left out): the summary's "count" is part of the
+// output schema, so the registry never reports TOOL_OUTPUT_VALIDATION_FAILED for a reload that
+// already replaced the workspace (a new user's finding, issue 14).
+func TestReloadFolderOverLimitSucceeds(t *testing.T) {
+	files := map[string]string{"index.html": "<!doctype html><h1>big</h1>"}
+	for i := 0; i < 250; i++ {
+		files[fmt.Sprintf("a%03d.txt", i)] = "x\n"
+	}
+	s := session(t, Ports{Folder: workspace.NewMemFolder("big", files)}, rpcsession.Config{})
+	r := s.Registry
+	ok(t, call(t, r, ToolWorkspaceWriteFile, map[string]any{"path": "a000.txt", "source": "changed"}))
+	res := ok(t, call(t, r, ToolWorkspaceReloadFolder, nil))
+	var summary map[string]any
+	for _, e := range res["skipped"].([]any) {
+		if m := e.(map[string]any); m["reason"] == workspace.SkipFileLimit {
+			summary = m
+		}
+	}
+	if summary == nil || summary["count"].(float64) != 51 {
+		t.Fatalf("reload skipped = %v, want a file-limit summary with count 51", res["skipped"])
+	}
 }
