@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -107,7 +109,7 @@ func (r Recovery) Summary(dir string) string {
 	if len(r.TempsRemoved) > 0 {
 		fmt.Fprintf(&b, "; removed %d temporary file(s)", len(r.TempsRemoved))
 	}
-	b.WriteString(". Files the save had not reached keep their old content: the folder is what the workspace now shows; save again to finish.")
+	b.WriteString(". Files the save had not reached keep their old content, and the killed process's unsaved edits are gone: the workspace now shows the folder as it is; redo the edits that did not reach it.")
 	return b.String()
 }
 
@@ -170,6 +172,7 @@ func (j *Journal) recover(root string) Recovery {
 	if err == nil {
 		r.Interrupted = true
 		writes := map[string]string{}
+		written := map[string]bool{} // every path a write began on (its temporary may be left)
 		deletes := map[string]bool{}
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -183,6 +186,7 @@ func (j *Journal) recover(root string) Recovery {
 				r.PID, r.StartedAt = l.PID, l.At
 			case "write":
 				writes[l.Path] = l.Hash
+				written[l.Path] = true
 				delete(deletes, l.Path)
 			case "delete":
 				deletes[l.Path] = true
@@ -205,39 +209,41 @@ func (j *Journal) recover(root string) Recovery {
 			}
 		}
 		_ = os.Remove(name)
+		r.TempsRemoved = removeTemps(root, slices.Collect(maps.Keys(written)))
 	}
-	r.TempsRemoved = removeTemps(root)
 	for _, s := range [][]string{r.Written, r.NotWritten, r.Deleted, r.NotDeleted} {
 		slices.Sort(s)
 	}
 	return r
 }
 
-// removeTemps removes every file named like WriteFile's temporaries under root (not entering
-// dot-directories other than the root's subfolders WriteFile can write into, nor
-// node_modules), returning their folder-relative paths, sorted.
-func removeTemps(root string) []string {
+// removeTemps removes the temporary files WriteFile leaves next to a journaled path when the
+// process is killed mid-write (".<name>.tmp-<16 hex>" in the path's directory), returning
+// their folder-relative paths, sorted. Only the journal's paths are looked at: a file of the
+// user's that merely looks like a temporary is never touched.
+func removeTemps(root string, paths []string) []string {
 	var out []string
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	for _, rel := range paths {
+		dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(rel)))
+		prefix := "." + path.Base(rel) + ".tmp-"
+		entries, err := os.ReadDir(dir)
 		if err != nil {
-			return nil
+			continue
 		}
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return filepath.SkipDir
+		for _, e := range entries {
+			name := e.Name()
+			if !e.Type().IsRegular() || !strings.HasPrefix(name, prefix) || !tempPattern.MatchString(name) ||
+				len(name) != len(prefix)+16 {
+				continue
 			}
-			return nil
-		}
-		if d.Type().IsRegular() && tempPattern.MatchString(d.Name()) {
-			if os.Remove(p) == nil {
-				rel, _ := filepath.Rel(root, p)
-				out = append(out, filepath.ToSlash(rel))
+			if os.Remove(filepath.Join(dir, name)) == nil {
+				r, _ := filepath.Rel(root, filepath.Join(dir, name))
+				out = append(out, filepath.ToSlash(r))
 			}
 		}
-		return nil
-	})
+	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 func hashOf(b []byte) string {
