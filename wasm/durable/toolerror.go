@@ -28,6 +28,14 @@ type KeyDetails struct {
 	OperationKey string `json:"operationKey"`
 }
 
+// AppliedKeyDetails are the details of TOOL_IDEMPOTENCY_STORE_FAILED when the call's handler
+// had already succeeded: its change is applied (SPEC §2.13), only its record is missing, so the
+// error is not retryable — re-running would apply the change twice.
+type AppliedKeyDetails struct {
+	OperationKey string `json:"operationKey"`
+	Applied      bool   `json:"applied"`
+}
+
 // ClaimError maps a claim that must not run the handler to its tool error (REFERENCE §3.1):
 //   - conflict → TOOL_IDEMPOTENCY_CONFLICT (not retryable), details KeyDetails;
 //   - pending → TOOL_IDEMPOTENCY_PENDING (retryable), details PendingDetails;

@@ -139,7 +139,13 @@ func (s *callState) durableRun(ctx, hctx context.Context, e *entry, ex *executio
 	}
 	persisted, perr := s.persist(ctx, key, c.Fence, out)
 	if perr != nil {
-		return outcome{state: audit.StateFailed, err: mcp.ToolErrorOf(perr)}
+		te := mcp.ToolErrorOf(perr)
+		if out.err == nil && !out.aborted {
+			// The handler succeeded: its change is applied and must not be re-run (SPEC §2.13).
+			te = mcp.NewError(te.Code, false, durable.AppliedKeyDetails{OperationKey: key, Applied: true},
+				"%s The call's change was applied; do not retry it: re-read the workspace.", te.Message)
+		}
+		return outcome{state: audit.StateFailed, err: te}
 	}
 	keep = persisted == durable.StateCompleted || persisted == durable.StateFailed
 	if persisted == durable.StateUnknown {

@@ -296,8 +296,9 @@ func TestDurableTransitionFailureDropsMemoryEntry(t *testing.T) {
 	if errCode(res) != mcp.CodeToolIdempotencyStoreFailed || runs.Load() != 1 {
 		t.Fatalf("transition failure: %+v, runs %d", res.Error, runs.Load())
 	}
-	if d, ok := res.Error.Details.(durable.KeyDetails); !ok || d.OperationKey != `["default","t.count","k"]` {
-		t.Fatalf("details %#v", res.Error.Details)
+	// The handler ran: the change is applied, so the error says so and is not retryable.
+	if d, ok := res.Error.Details.(durable.AppliedKeyDetails); !ok || d.OperationKey != `["default","t.count","k"]` || !d.Applied || res.Error.Retryable {
+		t.Fatalf("details %#v retryable %v", res.Error.Details, res.Error.Retryable)
 	}
 	// The retry must not replay the unrecorded success from memory: it re-reads the durable
 	// record, still pending under our own live lease.
