@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -187,13 +189,19 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}()
 	if h.io.folder != nil && opts.FolderJournal != "" {
 		j, rec, err := folder.OpenJournal(h.io.folder.Dir(), opts.FolderJournal)
-		if err != nil {
+		switch {
+		case err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)):
+			// A folder we may not write into can still be read; nothing can be saved into it,
+			// so there is no save to journal or to guard with the lock.
+			h.logf("the folder %s is not writable (%v): it is opened without a lock or save journal; saving into it will fail", h.io.folder.Dir(), err)
+		case err != nil:
 			return nil, fmt.Errorf("wasmhost: FolderDir %s: %w", h.io.folder.Dir(), err)
-		}
-		h.journal, h.recovery = j, rec
-		h.io.folder.SetJournal(j)
-		if msg := rec.Summary(h.io.folder.Dir()); msg != "" {
-			h.logf("%s", msg)
+		default:
+			h.journal, h.recovery = j, rec
+			h.io.folder.SetJournal(j)
+			if msg := rec.Summary(h.io.folder.Dir()); msg != "" {
+				h.logf("%s", msg)
+			}
 		}
 	}
 	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, !opts.AbandonOnDeadline)
