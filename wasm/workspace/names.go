@@ -24,10 +24,17 @@ const ReasonNameCollision = "name-collision"
 // NameCollisionError is WORKSPACE_FILE_CONFLICT for creating or renaming to p when other
 // (a different path with the same NameKey) exists: details {path, operation, conflictsWith,
 // reason:"name-collision"}.
+//
+// Names that differ only in Unicode normalization print alike, so the message then spells
+// both with \u escapes (Go's %+q), e.g. "caf\u00e9.html" and "cafe\u0301.html".
 func NameCollisionError(p, other, operation string) *mcp.ToolError {
+	verb := "%q"
+	if norm.NFC.String(p) == norm.NFC.String(other) {
+		verb = "%+q"
+	}
 	return mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
 		map[string]any{"path": p, "operation": operation, "conflictsWith": other, "reason": ReasonNameCollision},
-		"Cannot %s %q: it names the same file as the existing %q in macOS and Windows folders (names are compared ignoring case and Unicode normalization). Choose another name.", operation, p, other)
+		"Cannot %s "+verb+": it names the same file as the existing "+verb+" in macOS and Windows folders (names are compared ignoring case and Unicode normalization). Choose another name.", operation, p, other)
 }
 
 // collisionLocked returns the path of a file other than the one at index except whose NameKey

@@ -29,7 +29,7 @@ func TestNameCollisionsRefused(t *testing.T) {
 			t.Fatalf("create %q: %v", p, err)
 		}
 		d := err.Details.(map[string]any)
-		if d["conflictsWith"] != cafeNFC || d["reason"] != ReasonNameCollision || !strings.Contains(err.Message, cafeNFC) {
+		if d["conflictsWith"] != cafeNFC || d["reason"] != ReasonNameCollision || !(strings.Contains(err.Message, cafeNFC) || strings.Contains(err.Message, `caf\u00e9.html`)) {
 			t.Fatalf("create %q: %+v %s", p, d, err.Message)
 		}
 		if _, rerr := m.RenameFile(ctx, tool("r"), "app.js", strings.TrimSuffix(p, ".html")+".HTML"); rerr == nil || mcp.ToolErrorOf(rerr).Details.(map[string]any)["reason"] != ReasonNameCollision {
@@ -86,5 +86,17 @@ func TestImportOverLimitKeepsEntryAndCounts(t *testing.T) {
 	last := imp.Skipped[len(imp.Skipped)-1]
 	if last.Reason != SkipFileLimit || last.Count != 10000-MaxImportFiles || !strings.Contains(last.Message, "9800 more") {
 		t.Fatalf("summary %+v", last)
+	}
+}
+
+// Names that differ only in normalization are spelled with escapes, so the user sees which is
+// which; other collisions keep the readable form.
+func TestNameCollisionMessageShowsNormalization(t *testing.T) {
+	nfc, nfd := "caf\u00e9.html", "cafe\u0301.html"
+	if m := NameCollisionError(nfd, nfc, "create").Message; !strings.Contains(m, `"cafe\u0301.html"`) || !strings.Contains(m, `"caf\u00e9.html"`) {
+		t.Fatalf("NFC/NFD message: %s", m)
+	}
+	if m := NameCollisionError("CAF\u00c9.html", nfc, "create").Message; !strings.Contains(m, "\"CAF\u00c9.html\"") {
+		t.Fatalf("case message: %s", m)
 	}
 }
