@@ -36,7 +36,7 @@ func TestEnsureNodeModulesWithoutNpm(t *testing.T) {
 	writeFiles(t, site, map[string]string{"package.json": `{"name":"t","version":"1.0.0"}`, "package-lock.json": `{"lockfileVersion":3}`})
 	stubNpm(t, func() (string, error) { return "", errors.New("not found") })
 	err := EnsureNodeModules(site)
-	if err == nil || !strings.Contains(err.Error(), "npm is not on PATH") || !strings.Contains(err.Error(), "node_modules is missing") {
+	if err == nil || !strings.Contains(err.Error(), "npm is not on PATH") || !strings.Contains(err.Error(), "node_modules is missing or out of date") {
 		t.Fatalf("EnsureNodeModules without npm = %v", err)
 	}
 }
@@ -51,6 +51,33 @@ func TestEnsureNodeModulesSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := EnsureNodeModules(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A node_modules installed from an older lock file (a package added or its version changed
+// since) is out of date: the build looks for npm to run npm ci again instead of bundling with
+// what is there (esbuild would fail with "Could not resolve").
+func TestEnsureNodeModulesOutOfDate(t *testing.T) {
+	lock := `{"lockfileVersion":3,"packages":{"":{},"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"2.0.0"}}}`
+	for name, installed := range map[string]string{
+		"missing package": `{"lockfileVersion":3,"packages":{"node_modules/a":{"version":"1.0.0"}}}`,
+		"other version":   `{"lockfileVersion":3,"packages":{"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"1.9.0"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			looked := false
+			stubNpm(t, func() (string, error) { looked = true; return "", errors.New("no npm here") })
+			site := t.TempDir()
+			writeFiles(t, site, map[string]string{"package-lock.json": lock, "node_modules/.package-lock.json": installed})
+			if err := EnsureNodeModules(site); err == nil || !looked || !strings.Contains(err.Error(), "out of date") {
+				t.Fatalf("EnsureNodeModules = %v (npm looked up: %v)", err, looked)
+			}
+		})
+	}
+	up := t.TempDir()
+	stubNpm(t, func() (string, error) { t.Error("npm looked up"); return "", errors.New("no") })
+	writeFiles(t, up, map[string]string{"package-lock.json": lock, "node_modules/.package-lock.json": lock})
+	if err := EnsureNodeModules(up); err != nil {
 		t.Fatal(err)
 	}
 }

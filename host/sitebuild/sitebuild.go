@@ -302,7 +302,7 @@ func EnsureNodeModules(site string) error {
 	}
 	npm, err := npmPath()
 	if err != nil {
-		return fmt.Errorf("sitebuild: %s/node_modules is missing and npm is not on PATH: install Node.js 18+ with npm (e.g. apt-get install -y nodejs npm), or run `npm ci` in %s on a machine that has it", site, site)
+		return fmt.Errorf("sitebuild: %s/node_modules is missing or out of date and npm is not on PATH: install Node.js 18+ with npm (e.g. apt-get install -y nodejs npm), or run `npm ci` in %s on a machine that has it", site, site)
 	}
 	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
 	cmd.Dir = site
@@ -313,13 +313,48 @@ func EnsureNodeModules(site string) error {
 }
 
 // needsNodeModules reports whether site pins npm packages (package-lock.json) that are not
-// installed yet (no node_modules/.package-lock.json).
+// installed as pinned: no node_modules/.package-lock.json (npm's record of what it installed),
+// or a package of the lock file missing from that record or at another version (the lock file
+// changed since the last npm ci, e.g. after a pull that added a dependency).
 func needsNodeModules(site string) bool {
-	if _, err := os.Stat(filepath.Join(site, "package-lock.json")); err != nil {
-		return false
+	want, err := lockedPackages(filepath.Join(site, "package-lock.json"))
+	if err != nil {
+		return false // no lock file: nothing pinned
 	}
-	_, err := os.Stat(filepath.Join(site, "node_modules", ".package-lock.json"))
-	return err != nil
+	have, err := lockedPackages(filepath.Join(site, "node_modules", ".package-lock.json"))
+	if err != nil {
+		return true
+	}
+	for name, v := range want {
+		if have[name] != v {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedPackages reads an npm lock file (lockfileVersion 2 or 3) and returns its installed
+// packages ("node_modules/…" keys of "packages") with their versions.
+func lockedPackages(file string) (map[string]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Version string `json:"version"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(b, &lock); err != nil {
+		return nil, fmt.Errorf("sitebuild: %s: %w", file, err)
+	}
+	out := map[string]string{}
+	for k, p := range lock.Packages {
+		if strings.HasPrefix(k, "node_modules/") {
+			out[k] = p.Version
+		}
+	}
+	return out, nil
 }
 
 // bundle runs esbuild on one entry under site and returns the single output file.
