@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -118,5 +119,36 @@ func TestEnsureNodeModulesRunsNpmCi(t *testing.T) {
 	}
 	if !strings.Contains(string(js), "from-node-modules-41") {
 		t.Errorf("bundle lacks the installed dependency: %s", js)
+	}
+}
+
+// Builds that find node_modules out of date at the same time run npm ci once, one after the
+// other: npm ci deletes node_modules first, so a second concurrent install would pull the
+// packages from under the first build's bundler (the parallel browser tests did exactly that).
+func TestEnsureNodeModulesInstallsOnceWhenConcurrent(t *testing.T) {
+	site := t.TempDir()
+	lock := `{"lockfileVersion":3,"packages":{"node_modules/a":{"version":"1.0.0"}}}`
+	writeFiles(t, site, map[string]string{"package-lock.json": lock})
+	npm := filepath.Join(t.TempDir(), "npm")
+	script := "#!/bin/sh\necho run >> runs\nsleep 0.3\nmkdir -p node_modules && cp package-lock.json node_modules/.package-lock.json\n"
+	if err := os.WriteFile(npm, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stubNpm(t, func() (string, error) { return npm, nil })
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = EnsureNodeModules(site) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, _ := os.ReadFile(filepath.Join(site, "runs"))
+	if n := strings.Count(string(runs), "run"); n != 1 {
+		t.Fatalf("npm ci ran %d times, want 1", n)
 	}
 }

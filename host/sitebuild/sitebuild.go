@@ -48,6 +48,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
@@ -300,6 +301,18 @@ func EnsureNodeModules(site string) error {
 	if !needsNodeModules(site) {
 		return nil
 	}
+	// npm ci deletes node_modules before it installs: two builds running it at once (parallel
+	// tests, two packages' test binaries) would pull the packages from under each other's
+	// bundler. One install at a time, across processes: an exclusive lock on the lock file,
+	// then look again — the build that held the lock may have installed everything already.
+	unlock, err := lockFile(filepath.Join(site, "package-lock.json"))
+	if err != nil {
+		return fmt.Errorf("sitebuild: %w", err)
+	}
+	defer unlock()
+	if !needsNodeModules(site) {
+		return nil
+	}
 	npm, err := npmPath()
 	if err != nil {
 		return fmt.Errorf("sitebuild: %s/node_modules is missing or out of date and npm is not on PATH: install Node.js 18+ with npm (e.g. apt-get install -y nodejs npm), or run `npm ci` in %s on a machine that has it", site, site)
@@ -529,4 +542,21 @@ func precompress(dir string, quality int, rep *Report) error {
 		}
 		return nil
 	})
+}
+
+// lockFile takes an exclusive advisory lock (flock) on file, waiting for it, and returns the
+// function that releases it.
+func lockFile(file string) (func(), error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", file, err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
