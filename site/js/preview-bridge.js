@@ -45,9 +45,9 @@ export function createPreviewBridge(host) {
   // fake-indexeddb's bundle (site/js/preview-idb.js), fetched once as text: the runtime
   // evaluates it in the frame when the page's code uses indexedDB.
   let idb = "";
-  const idbMeta = document.querySelector('meta[name="webcoding-preview-idb"]');
-  if (idbMeta && idbMeta.content && !idbMeta.content.startsWith("{{")) {
-    fetch(idbMeta.content).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
+  const idbLink = document.getElementById("preview-idb"); // <link rel="prefetch"> in index.html
+  if (idbLink && idbLink.getAttribute("href") && !idbLink.getAttribute("href").startsWith("{{")) {
+    fetch(idbLink.href).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
   }
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
