@@ -167,6 +167,7 @@ export function createPreviewBridge(host) {
       m.port = event.ports[0];
       m.port.onmessage = (e) => onPort(m, e);
       m.times.hello = performance.now();
+      if (typeof d.at === "number") m.times.frameStart = performance.now() - (Date.now() - d.at); // the runtime's start, on this page's clock
       listen(false);
     }
   }
