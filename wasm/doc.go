@@ -5,4 +5,22 @@
 // and never touch the file system or the network directly. Ports (interfaces) live in the core;
 // adapters live in wasm/adapters (js or wasip1, build-tagged) and in host/ (native).
 // layout_test.go enforces these rules (STYLE.md §10).
+//
+// # Layers
+//
+// Every package has a layer, and a package imports only packages of a lower layer, so no
+// import arrow runs back up and the core never imports wasm/adapters or wasm/cmd
+// (layout_test.go, TestLayers, holds the same table and fails on a package without a layer):
+//
+//	0  jsonstring, preview/cssscan, preview/jsscan, conformance (leaves)
+//	1  mcp, jsonrpc, schema (wire types, schema validation)
+//	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain)
+//	3  registry, trace, transfer (zip/upload codec), durable/memstore, durable/durabletest, workspace/workspacetest
+//	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)
+//	5  studio (composition)
+//	6  adapters/jsbridge
+//	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall
+//	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
+//
+// Each package's doc says what it owns and what it must never do.
 package wasm

@@ -116,6 +116,83 @@ func TestCoreLayout(t *testing.T) {
 	}
 }
 
+// layers orders the packages under wasm/ (paths relative to wasm/): a package may import
+// only packages of a strictly lower layer, so no arrow runs from a lower layer to a higher
+// one and the core (layers 0–5) never imports wasm/adapters or wasm/cmd. wasm/doc.go
+// describes the same order; a new package must be given a layer here.
+var layers = map[string]int{
+	// 0: leaves: the JSON string encoder, the preview's scanners, the conformance vector kit.
+	"jsonstring": 0, "preview/cssscan": 0, "preview/jsscan": 0, "conformance": 0,
+	// 1: wire types and schema validation.
+	"mcp": 1, "jsonrpc": 1, "schema": 1,
+	// 2: domain packages over the wire types.
+	"audit": 2, "durable": 2, "workspace": 2, "preview": 2, "planner": 2, "provider": 2, "toolcatalog": 2,
+	// 3: the registry, what it needs beside the domain, and the domain test kits.
+	"registry": 3, "trace": 3, "durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
+	// 4: loops and dispatch over the registry.
+	"rpcsession": 4, "openrouter": 4, "transfer": 3,
+	// 5: composition.
+	"studio": 5,
+	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
+	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
+	"adapters/hostcall": 7,
+	// 8: entries.
+	"cmd/browser": 8, "cmd/reactor": 8,
+}
+
+const wasmPrefix = "github.com/webcoding/studio/wasm/"
+
+// TestLayers enforces layers under the native, js and wasip1 builds: every package under
+// wasm/ has a layer, and each of its (non-test) imports under wasm/ has a lower one. So core
+// packages import neither wasm/adapters nor wasm/cmd, and adapters never import an entry.
+func TestLayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list three times")
+	}
+	for _, goos := range []string{"", "js", "wasip1"} {
+		seen := 0
+		for _, p := range list(t, goos) {
+			rel, ok := strings.CutPrefix(p.ImportPath, wasmPrefix)
+			if !ok {
+				continue
+			}
+			seen++
+			lp, ok := layers[rel]
+			if !ok {
+				t.Errorf("GOOS=%s: wasm/%s has no layer: add it to layers (layout_test.go) and wasm/doc.go", goos, rel)
+				continue
+			}
+			for _, imp := range p.Imports {
+				irel, ok := strings.CutPrefix(imp, wasmPrefix)
+				if !ok {
+					continue
+				}
+				li, known := layers[irel]
+				switch {
+				case !known:
+					// reported when the imported package itself is listed
+				case isCore(p.ImportPath) && !isCore(imp):
+					t.Errorf("GOOS=%s: core package wasm/%s imports wasm/%s (core never imports wasm/adapters or wasm/cmd)", goos, rel, irel)
+				case li >= lp:
+					t.Errorf("GOOS=%s: wasm/%s (layer %d) imports wasm/%s (layer %d): a package may import only lower layers", goos, rel, lp, irel, li)
+				}
+			}
+		}
+		if seen < 10 {
+			t.Fatalf("GOOS=%s: go list found only %d packages under wasm/", goos, seen)
+		}
+	}
+}
+
+// TestLayersNamePackages keeps layers honest: every entry names a directory that exists.
+func TestLayersNamePackages(t *testing.T) {
+	for rel := range layers {
+		if st, err := os.Stat(rel); err != nil || !st.IsDir() {
+			t.Errorf("layers names wasm/%s, which is not a directory", rel)
+		}
+	}
+}
+
 // TestAdapterTags checks that every file of a js or wasip1 adapter states its constraint.
 func TestAdapterTags(t *testing.T) {
 	for dir, tag := range map[string]string{"adapters/hostcall": "//go:build wasip1", "cmd/reactor": "//go:build wasip1"} {

@@ -24,4 +24,9 @@
 // oversized value always becomes an explicit marker object naming the bound and the size
 // (Policy.Redact). Values that are not JSON (functions, channels, cycles) cannot reach this
 // package through JSON, and Go values that fail to marshal become typed string markers.
+//
+// Owns: audit events, fingerprints, redaction and the trace-facing projections of tool calls.
+//
+// Must never: import the registry or any package above it, or render views (layer order:
+// wasm/doc.go, enforced by wasm/layout_test.go).
 package audit

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"hash/fnv"
 	"math"
 	"strconv"
@@ -64,48 +65,9 @@ func appendStableJSON(b []byte, raw []byte) ([]byte, error) {
 }
 
 // appendString writes s as a JSON string the way JavaScript's JSON.stringify does: only '"',
-// '\\' and control characters are escaped.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, "\ufffd"...)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			} else {
-				b = append(b, c)
-			}
-		}
-		i++
-	}
-	return append(b, '"')
-}
+// '\\' and control characters are escaped (jsonstring.Plain; TestFingerprintKnownValues pins
+// the bytes fingerprints hash).
+func appendString(b []byte, s string) []byte { return jsonstring.Append(b, s, jsonstring.Plain) }
 
 // FormatNumber writes f as ECMAScript's Number::toString does (the form JSON.stringify
 // uses): shortest round-trip digits, plain notation for 1e-7 < |f| < 1e21, otherwise

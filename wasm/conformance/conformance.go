@@ -13,6 +13,11 @@
 // baseline.json lists the vector × host pairs allowed to differ, each with a reason and an
 // issue number; an unlisted difference fails, and so does a listed pair that no longer
 // differs (the baseline must stay true).
+//
+// Owns: the conformance vectors (embedded JSON) and the runner every host runs them with.
+//
+// Must never: import a package of this module: hosts plug in through its Host interface (layer
+// order: wasm/doc.go, enforced by wasm/layout_test.go).
 package conformance
 
 import (

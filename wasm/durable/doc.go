@@ -30,4 +30,10 @@
 //
 // This package is core: standard library and wasm/mcp only; no syscall/js, no os, net or
 // net/http.
+//
+// Owns: the durable idempotency and operation record: its states, transitions, validation and the
+// Backend port.
+//
+// Must never: import the registry, know a tool, or talk to a concrete store (adapters and host/
+// implement Backend) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package durable

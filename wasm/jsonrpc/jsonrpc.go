@@ -2,6 +2,11 @@
 // its standard error codes, for the places where the studio frames bytes: the rpcsession dispatcher.
 // Tool failures are not JSON-RPC errors: they are tools/call results with isError true
 // (SPEC §2.10); JSON-RPC errors are for malformed requests only.
+//
+// Owns: the JSON-RPC 2.0 envelope types and standard error codes.
+//
+// Must never: import another package of this module or dispatch methods (wasm/rpcsession does)
+// (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package jsonrpc
 
 import "encoding/json"

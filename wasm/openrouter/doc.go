@@ -34,4 +34,10 @@
 //   - serialize.go: SerializeResult, a canonical result as the provider sees it.
 //   - loop.go: Run, the turn loop, budgets, retries and the Report.
 //   - models.go: the model catalog (models endpoint query and parsing).
+//
+// Owns: the OpenRouter provider loop: requests, response decoding, retries and the turn loop over
+// the registry.
+//
+// Must never: import studio, an adapter or an entry, or do network I/O itself (it goes through its
+// Transport port) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package openrouter

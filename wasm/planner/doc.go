@@ -66,4 +66,9 @@
 // Values are never truncated to fit a schema limit: an over-long quoted title is passed as
 // written and the tool's input validation refuses it (TOOL_VALIDATION_FAILED), which the run
 // reports as its failure.
+//
+// Owns: the local keyword planner: a prompt in, the plan of tool calls and its summaries out.
+//
+// Must never: import the registry (it runs plans only through the call function it is given) or any
+// adapter (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package planner

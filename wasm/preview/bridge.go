@@ -2,7 +2,8 @@ package preview
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // Bridge message types posted by the runtime (RuntimeScript) through its MessagePort after the
@@ -50,69 +51,8 @@ func BridgeScript(revision int64, nonce string) string {
 }
 
 // jsonString encodes s as a JSON string literal, usable as a JavaScript string literal inside
-// an HTML script element ('<', '>', '&', U+2028 and U+2029 are escaped).
-func jsonString(s string) string {
-	var b strings.Builder
-	writeJSONString(&b, s)
-	return b.String()
-}
-
-// writeJSONString writes s as a JSON string literal with the escaping of encoding/json's
-// default (HTML-safe) mode: '"', '\\' and control characters, plus '<', '>', '&', U+2028 and
-// U+2029 as \u escapes; invalid UTF-8 becomes U+FFFD.
-func writeJSONString(b *strings.Builder, s string) {
-	const hexd = "0123456789abcdef"
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b.WriteString(s[last:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexd[c>>4])
-				b.WriteByte(hexd[c&15])
-			}
-			i++
-			last = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[last:i])
-			b.WriteString(`\ufffd`)
-			i++
-			last = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[last:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hexd[r&15])
-			i += size
-			last = i
-			continue
-		}
-		i += size
-	}
-	b.WriteString(s[last:])
-	b.WriteByte('"')
-}
+// an HTML script element ('<', '>', '&', U+2028 and U+2029 are escaped): jsonstring.HTMLSafe.
+func jsonString(s string) string { return jsonstring.String(s, jsonstring.HTMLSafe) }
 
 // waitingPage is the document shown when the workspace has no HTML file (REFERENCE §5.1).
 func waitingPage(opts Options) string {

@@ -84,4 +84,9 @@
 // This package is core: standard library, golang.org/x/net/html and its subpackages jsscan and
 // cssscan only; no syscall/js, no file or network access. It does not import the workspace package: callers
 // convert their files to File.
+//
+// Owns: the preview compiler: a workspace snapshot in, one HTML document plus diagnostics out.
+//
+// Must never: import the registry, the workspace manager or any adapter, or touch a DOM (layer
+// order: wasm/doc.go, enforced by wasm/layout_test.go).
 package preview

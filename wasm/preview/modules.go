@@ -293,18 +293,18 @@ func (c *compiler) importMapScript() string {
 			b.WriteByte(',')
 		}
 		n++
-		writeJSONString(&b, k)
+		b.WriteString(jsonString(k))
 		b.WriteByte(':')
-		writeJSONString(&b, g.page.targets[k])
+		b.WriteString(jsonString(g.page.targets[k]))
 	}
 	for _, u := range g.order {
 		if n > 0 {
 			b.WriteByte(',')
 		}
 		n++
-		writeJSONString(&b, u)
+		b.WriteString(jsonString(u))
 		b.WriteByte(':')
-		writeJSONString(&b, g.target[u])
+		b.WriteString(jsonString(g.target[u]))
 	}
 	b.WriteString("}}</script>")
 	return b.String()

@@ -4,9 +4,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
-	"io/fs"
 	"path"
-	"sort"
 	"strings"
 	"time"
 )
@@ -109,14 +107,16 @@ var runtimeFS embed.FS
 
 // runtimeJS is the runtime's source: the files of runtime/ in name order, joined.
 var runtimeJS = func() string {
-	names, err := fs.Glob(runtimeFS, "runtime/*.js")
+	entries, err := runtimeFS.ReadDir("runtime") // sorted by name
 	if err != nil {
 		panic(err)
 	}
-	sort.Strings(names)
 	var b strings.Builder
-	for _, n := range names {
-		src, err := runtimeFS.ReadFile(n)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".js") {
+			continue
+		}
+		src, err := runtimeFS.ReadFile("runtime/" + e.Name())
 		if err != nil {
 			panic(err)
 		}

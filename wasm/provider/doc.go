@@ -22,4 +22,9 @@
 //
 // The TypeScript original sent dotted names straight to providers, which reject them; here
 // the mapping is explicit and checked once, when a tool is registered.
+//
+// Owns: the reversible canonical ↔ provider tool-name map and the provider-shaped tool exports.
+//
+// Must never: import the registry, a provider loop (wasm/openrouter) or any adapter (layer order:
+// wasm/doc.go, enforced by wasm/layout_test.go).
 package provider

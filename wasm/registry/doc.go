@@ -72,4 +72,10 @@
 // with List or Call. Handlers run concurrently with each other.
 //
 // This package is core: no syscall/js, no host access.
+//
+// Owns: the tool registry: registration, tools/list, the tools/call pipeline (validation, policy,
+// approvals, idempotency, timeouts) and its audit events.
+//
+// Must never: import rpcsession, openrouter, studio, an adapter or an entry; it knows no concrete
+// tool (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package registry

@@ -28,6 +28,12 @@
 // parse error (-32700, also for non-UTF-8 bytes, repeated keys and nesting deeper than
 // mcp.MaxJSONDepth), invalid request (-32600, also over MaxRequestBytes), method not found
 // (-32601), invalid params (-32602).
+//
+// Owns: the JSON-RPC session dispatcher: request bytes in, response bytes out, over one session's
+// registry, approval queue and methods; session configuration.
+//
+// Must never: import studio, an adapter or an entry, or know the byte ABI of a host
+// (wasm/cmd/reactor owns that) (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package rpcsession
 
 import (
@@ -372,7 +378,7 @@ func (h *Handler) track(ctx context.Context, raw []byte) (context.Context, func(
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 || kind(probe.ID) == "null" {
+	if json.Unmarshal(raw, &probe) != nil || len(probe.ID) == 0 || mcp.JSONKind(probe.ID) == "null" {
 		return ctx, func() {}
 	}
 	return h.trackID(ctx, string(probe.ID))
@@ -431,26 +437,6 @@ func encode(r *jsonrpc.Response) []byte {
 		b, _ = json.Marshal(errorResponse(jsonrpc.Null, jsonrpc.CodeInternalError, "response is not serializable", nil))
 	}
 	return b
-}
-
-func kind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '"':
-		return "string"
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	}
-	return "number"
 }
 
 func trimPrefix(err error) string {

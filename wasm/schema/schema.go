@@ -8,6 +8,11 @@
 //
 // Schemas are compiled with no loader: a $ref to anything outside the document fails at
 // compile time instead of reaching the network or the file system.
+//
+// Owns: JSON Schema compilation and validation of tool inputs and outputs.
+//
+// Must never: import another package of this module or know a tool by name (layer order:
+// wasm/doc.go, enforced by wasm/layout_test.go).
 package schema
 
 import (

@@ -71,4 +71,10 @@
 // preview.Port, with preview.AckBoard as the ack bookkeeping any implementation can reuse.
 //
 // This package is core: no syscall/js, os or net.
+//
+// Owns: composition: it assembles the workspace, preview, registry, tools and session methods over
+// the host's Ports.
+//
+// Must never: import an adapter or an entry, or hold rules that belong to a lower package (layer
+// order: wasm/doc.go, enforced by wasm/layout_test.go).
 package studio

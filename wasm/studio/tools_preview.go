@@ -55,52 +55,53 @@ type (
 	}
 )
 
-func (e *studioSession) setTheme(ctx context.Context, c *registry.Call) (any, error) {
-	in, err := decode[inTheme](c)
+// visualEdit is the one body of the three visual preview tools (setTheme, addFeature,
+// updateHero): decode the tool's input, apply the edit through the workspace manager, wait
+// for the preview to acknowledge the new revision (sync), and shape the output from the
+// input, the edit's result and the persistence meta.
+func visualEdit[In any](ctx context.Context, e *studioSession, c *registry.Call,
+	edit func(context.Context, workspace.Call, In) (workspace.Result, error),
+	out func(In, workspace.Result, persist) any) (any, error) {
+	in, err := decode[In](c)
 	if err != nil {
 		return nil, err
 	}
-	res, terr := e.m.SetTheme(ctx, wcall(c, nil), in.Theme)
-	if terr != nil {
-		return nil, terr
+	res, err := edit(ctx, wcall(c, nil), in)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.synced(ctx, res); err != nil {
 		return nil, err
 	}
-	return themeOut{Theme: in.Theme, ActivePath: res.ActivePath, Revision: res.Revision,
-		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+	return out(in, res, e.meta(ctx)), nil
+}
+
+// titled is the output of the tools that set a title (addFeature, updateHero).
+func titled[In interface{ title() string }](in In, res workspace.Result, p persist) any {
+	return titleOut{Title: in.title(), ActivePath: res.ActivePath, Revision: res.Revision, Preview: workspace.PreviewSynced, persist: p}
+}
+
+func (in inFeature) title() string { return in.Title }
+func (in inHero) title() string    { return in.Title }
+
+func (e *studioSession) setTheme(ctx context.Context, c *registry.Call) (any, error) {
+	return visualEdit(ctx, e, c, func(ctx context.Context, call workspace.Call, in inTheme) (workspace.Result, error) {
+		return e.m.SetTheme(ctx, call, in.Theme)
+	}, func(in inTheme, res workspace.Result, p persist) any {
+		return themeOut{Theme: in.Theme, ActivePath: res.ActivePath, Revision: res.Revision, Preview: workspace.PreviewSynced, persist: p}
+	})
 }
 
 func (e *studioSession) addFeature(ctx context.Context, c *registry.Call) (any, error) {
-	in, err := decode[inFeature](c)
-	if err != nil {
-		return nil, err
-	}
-	res, terr := e.m.AddFeature(ctx, wcall(c, nil), in.Title, in.Description)
-	if terr != nil {
-		return nil, terr
-	}
-	if err := e.synced(ctx, res); err != nil {
-		return nil, err
-	}
-	return titleOut{Title: in.Title, ActivePath: res.ActivePath, Revision: res.Revision,
-		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+	return visualEdit(ctx, e, c, func(ctx context.Context, call workspace.Call, in inFeature) (workspace.Result, error) {
+		return e.m.AddFeature(ctx, call, in.Title, in.Description)
+	}, titled[inFeature])
 }
 
 func (e *studioSession) updateHero(ctx context.Context, c *registry.Call) (any, error) {
-	in, err := decode[inHero](c)
-	if err != nil {
-		return nil, err
-	}
-	res, terr := e.m.UpdateHero(ctx, wcall(c, nil), in.Title, in.Subtitle)
-	if terr != nil {
-		return nil, terr
-	}
-	if err := e.synced(ctx, res); err != nil {
-		return nil, err
-	}
-	return titleOut{Title: in.Title, ActivePath: res.ActivePath, Revision: res.Revision,
-		Preview: workspace.PreviewSynced, persist: e.meta(ctx)}, nil
+	return visualEdit(ctx, e, c, func(ctx context.Context, call workspace.Call, in inHero) (workspace.Result, error) {
+		return e.m.UpdateHero(ctx, call, in.Title, in.Subtitle)
+	}, titled[inHero])
 }
 
 func (e *studioSession) previewStatus(ctx context.Context, c *registry.Call) (any, error) {

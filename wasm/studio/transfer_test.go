@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/webcoding/studio/wasm/transfer"
 	"image"
 	"image/color"
 	"image/png"
@@ -110,7 +111,7 @@ func trReadZip(t *testing.T, data []byte) map[string][]byte {
 	out := map[string][]byte{}
 	var names []string
 	for _, f := range zr.File {
-		if !f.Modified.Equal(ArchiveTime) || f.Mode().Perm() != 0o644 {
+		if !f.Modified.Equal(transfer.ArchiveTime) || f.Mode().Perm() != 0o644 {
 			t.Fatalf("%s: modified %v mode %v", f.Name, f.Modified, f.Mode())
 		}
 		rc, err := f.Open()
@@ -220,12 +221,12 @@ func TestArchiveEqualsWorkspaceAndIsDeterministic(t *testing.T) {
 	}
 	// Deterministic across sessions: the same files in another order give the same bytes.
 	files := []*workspace.File{workspace.NewTextFile("b.txt", "b"), workspace.NewAssetFile("a.png", pngBytes), workspace.NewTextFile("a/z.css", "z")}
-	x, err := Archive(files)
+	x, err := transfer.Archive(files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	slices.Reverse(files)
-	y, _ := Archive(files)
+	y, _ := transfer.Archive(files)
 	if !bytes.Equal(x, y) {
 		t.Fatal("archive depends on input order")
 	}
@@ -236,23 +237,23 @@ func TestArchiveEqualsWorkspaceAndIsDeterministic(t *testing.T) {
 }
 
 func TestArchiveLimits(t *testing.T) {
-	many := make([]*workspace.File, MaxArchiveFiles+1)
+	many := make([]*workspace.File, transfer.MaxArchiveFiles+1)
 	for i := range many {
 		many[i] = workspace.NewTextFile("f"+itoa(i)+".txt", "x")
 	}
-	if _, err := Archive(many); err == nil || !strings.Contains(err.Error(), "archive limits") {
+	if _, err := transfer.Archive(many); err == nil || !strings.Contains(err.Error(), "archive limits") {
 		t.Fatalf("file limit: %v", err)
 	}
-	if _, err := Archive(many[:MaxArchiveFiles]); err != nil {
+	if _, err := transfer.Archive(many[:transfer.MaxArchiveFiles]); err != nil {
 		t.Fatalf("at the file limit: %v", err)
 	}
-	big := make([]byte, MaxArchiveContentBytes/2+1)
-	_, err := Archive([]*workspace.File{workspace.NewAssetFile("a.png", big), workspace.NewAssetFile("b.png", big)})
-	var lim *ArchiveLimitError
+	big := make([]byte, transfer.MaxArchiveContentBytes/2+1)
+	_, err := transfer.Archive([]*workspace.File{workspace.NewAssetFile("a.png", big), workspace.NewAssetFile("b.png", big)})
+	var lim *transfer.ArchiveLimitError
 	if err == nil || !trAsLimit(err, &lim) || lim.Bytes != 2*len(big) || lim.Files != 2 {
 		t.Fatalf("byte limit: %v", err)
 	}
-	if _, err := Archive(nil); err != nil {
+	if _, err := transfer.Archive(nil); err != nil {
 		t.Fatalf("empty: %v", err)
 	}
 	if _, jerr := trMethod(t, session(t, Ports{}, rpcsession.Config{}), MethodWorkspaceArchive, map[string]any{"x": 1}); jerr == nil || jerr.Code != jsonrpc.CodeInvalidParams {
@@ -260,8 +261,8 @@ func TestArchiveLimits(t *testing.T) {
 	}
 }
 
-func trAsLimit(err error, lim **ArchiveLimitError) bool {
-	l, isLim := err.(*ArchiveLimitError)
+func trAsLimit(err error, lim **transfer.ArchiveLimitError) bool {
+	l, isLim := err.(*transfer.ArchiveLimitError)
 	*lim = l
 	return isLim
 }
@@ -270,8 +271,8 @@ func TestArchiveName(t *testing.T) {
 	for in, want := range map[string]string{"site": "site.zip", "": "workspace.zip", "a/b\\c": "a_b_c.zip",
 		"..": "workspace.zip", " my site ": "my site.zip", "x\x00y": "x_y.zip",
 		"..zip": "zip.zip", ".hidden site.": "hidden site.zip", " . ": "workspace.zip"} {
-		if got := ArchiveName(in); got != want {
-			t.Errorf("ArchiveName(%q) = %q, want %q", in, got, want)
+		if got := transfer.ArchiveName(in); got != want {
+			t.Errorf("transfer.ArchiveName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -422,7 +423,7 @@ func TestUploadParamsAreStrict(t *testing.T) {
 		}
 	}
 	var files []map[string]any
-	for i := range MaxUploadFiles + 120 {
+	for i := range transfer.MaxUploadFiles + 120 {
 		files = append(files, map[string]any{"path": "f" + itoa(i) + ".txt", "text": "x"})
 	}
 	// Over the limit: typed (code and data), the real count, the method named once.
@@ -448,7 +449,7 @@ func BenchmarkArchive(b *testing.B) {
 	}
 	var n int
 	for b.Loop() {
-		data, err := Archive(files)
+		data, err := transfer.Archive(files)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -466,7 +467,7 @@ func BenchmarkUploadDecode(b *testing.B) {
 	raw, _ := json.Marshal(map[string]any{"files": entries})
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
-		if _, err := DecodeUploadParams(raw); err != nil {
+		if _, err := transfer.DecodeUploadParams(raw); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,4 +10,9 @@
 //
 // Everything here is pure Go with no state shared between calls; an Editor is not safe for
 // concurrent use (the UI owns one under its lock).
+//
+// Owns: the studio's tool catalogue: names, schemas and annotations of the tools.
+//
+// Must never: import the registry or any package above it (layer order: wasm/doc.go, enforced by
+// wasm/layout_test.go).
 package toolcatalog

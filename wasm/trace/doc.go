@@ -30,4 +30,9 @@
 //
 // Everything here is pure Go and safe for concurrent use: Observe never blocks on anything
 // but the Trace's own mutex, so it may be called from the registry's Observer.
+//
+// Owns: the bounded trace of tool-call events and its exports.
+//
+// Must never: import the registry or any package above it (layer order: wasm/doc.go, enforced by
+// wasm/layout_test.go).
 package trace

@@ -41,4 +41,10 @@
 //     files are the baseline; pending deletions do survive.
 //
 // This package is core: standard library and wasm/mcp only; no os, net or syscall/js.
+//
+// Owns: the workspace model: files, revisions, history, checkpoints, folder import/save rules and
+// the Repository and FolderAdapter ports.
+//
+// Must never: import the registry, the preview compiler or any adapter; it never does I/O except
+// through its ports (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package workspace

@@ -27,4 +27,8 @@
 // panic); Promises are awaited with jsbridge.Await from the calling goroutine, never from a
 // JS callback. The package is js/wasm only; its tests run in Chromium
 // (e2e/browser TestFetchAdapterInChromium, which passes the test server's URL as -fetch.base).
+//
+// Owns: the js fetch() Transport of wasm/openrouter.
+//
+// Must never: import an entry (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package fetch

@@ -20,4 +20,8 @@
 //
 // Every method blocks its goroutine until the shim's Promise settles (PLATFORM rule 1: call
 // from a goroutine, never from a js.FuncOf callback). A Folder is safe for concurrent use.
+//
+// Owns: the File System Access FolderAdapter of the js build.
+//
+// Must never: import an entry (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package fsa

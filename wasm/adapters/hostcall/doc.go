@@ -25,4 +25,8 @@
 // other origins; info's "http" says whether it is offered; statuses 8 refused, 9 timeout).
 //
 // Built only for GOOS=wasip1 (SPEC §1, "Ports ... Adapters live at the edge").
+//
+// Owns: the wasip1 host-function adapters (log, folder, durable, HTTP, downloads).
+//
+// Must never: import an entry (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package hostcall

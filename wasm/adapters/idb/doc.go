@@ -31,4 +31,8 @@
 // from a js.FuncOf callback (PLATFORM rule 1). Tests: idb_test.go runs the
 // workspacetest.RunRepository contract inside Chromium (e2e/browser TestIndexedDBRepository
 // builds this package's test binary for GOOS=js and runs it in a page).
+//
+// Owns: the IndexedDB workspace Repository and durable Backend of the js build.
+//
+// Must never: import an entry (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package idb

@@ -45,4 +45,8 @@
 //
 // The shim's callback only copies the message string and hands it to a goroutine
 // (jsbridge.Func + jsbridge.Go); Mount and Await are called from tool-call goroutines.
+//
+// Owns: the sandboxed-iframe preview port of the js build.
+//
+// Must never: import an entry (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package iframe

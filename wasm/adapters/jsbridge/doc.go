@@ -18,4 +18,9 @@
 //     and stops waiting when ctx ends.
 //
 // Values cross as JSON strings (one coarse call per request, PLATFORM rule 2).
+//
+// Owns: the Promise ↔ Go glue of the js build.
+//
+// Must never: import a core package or an entry (layer order: wasm/doc.go, enforced by
+// wasm/layout_test.go).
 package jsbridge

@@ -76,4 +76,8 @@
 // a _meta.coalesceKey so they fold into one checkpoint (editor.go). Regions are rendered with
 // html/template (file names and model text are escaped) and focus is restored by element id
 // after each render; unchanged regions skip their templates (tree, tabs, transcript, console).
+//
+// Owns: the page: DOM views, events, settings and the wiring of the js adapters into studio.Assemble.
+//
+// Must never: hold a rule a core package owns (views show what the core computes) or be imported (layer order: wasm/doc.go).
 package main

@@ -4,13 +4,13 @@ package main
 
 import (
 	"context"
+	"github.com/webcoding/studio/wasm/transfer"
 	"strconv"
 	"strings"
 	"syscall/js"
 	"time"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
-	"github.com/webcoding/studio/wasm/studio"
 )
 
 // draftDelay is the idle time after the last keystroke before the editor's draft is written
@@ -400,7 +400,7 @@ func (a *app) export(ctx context.Context) error {
 	a.mu.Lock()
 	name := a.st.rootName
 	a.mu.Unlock()
-	name = studio.DownloadName(name, ".html") // the name the browser saves, as the chat says
+	name = transfer.DownloadName(name, ".html") // the name the browser saves, as the chat says
 	if err := download(name, "text/html", []byte(out.HTML)); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/webcoding/studio/wasm/transfer"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -131,11 +132,11 @@ type uploadEntry struct {
 // reason.
 func (a *app) uploadFiles(ctx context.Context, files []js.Value) {
 	a.flushDraft(ctx)
-	if len(files) > studio.MaxUploadFiles {
+	if len(files) > transfer.MaxUploadFiles {
 		// One upload (and one workspace) holds at most MaxUploadFiles files: refuse here,
 		// typed, before reading any file (the core refuses the same way).
 		a.addEntry(entry{Kind: "error", Text: fmt.Sprintf("Upload refused: [%s] %d files chosen; one upload takes at most %d files. Nothing was uploaded: choose fewer files.",
-			mcp.CodeWorkspaceSourceLimit, len(files), studio.MaxUploadFiles)})
+			mcp.CodeWorkspaceSourceLimit, len(files), transfer.MaxUploadFiles)})
 		return
 	}
 	var entries []uploadEntry

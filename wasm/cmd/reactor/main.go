@@ -26,6 +26,10 @@
 //
 // The host must instantiate with the start function "_initialize" (the Go runtime and this
 // package's variables, including the assembled handler, are set up there); main is empty.
+//
+// Owns: the wasip1 byte ABI: exports, guest memory and the host functions, wired into studio.Assemble.
+//
+// Must never: hold a rule a core package owns or be imported (layer order: wasm/doc.go).
 package main
 
 import (

@@ -7,4 +7,9 @@
 // host/pgstore run it against real servers; the IndexedDB adapter runs it in Chromium.
 //
 // It imports testing and is meant for _test.go files only.
+//
+// Owns: the durable.Backend contract test kit every backend runs.
+//
+// Must never: be imported by non-test code (layer order: wasm/doc.go, enforced by
+// wasm/layout_test.go).
 package durabletest

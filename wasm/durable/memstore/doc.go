@@ -8,4 +8,9 @@
 // mutex.
 //
 // This package is core: standard library and wasm/durable only.
+//
+// Owns: the in-memory durable.Backend.
+//
+// Must never: import anything of this module but wasm/durable (layer order: wasm/doc.go, enforced
+// by wasm/layout_test.go).
 package memstore

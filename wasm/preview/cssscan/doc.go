@@ -7,4 +7,9 @@
 // that follow it.
 //
 // This package is core: standard library only, no syscall/js, no I/O.
+//
+// Owns: the CSS tokenizer the preview compiler uses to find url() and @import.
+//
+// Must never: import another package of this module or resolve paths (layer order: wasm/doc.go,
+// enforced by wasm/layout_test.go).
 package cssscan

@@ -22,4 +22,9 @@
 // `-->` at the start of a line, ECMAScript Annex B.1.1) are lexed as line comments.
 //
 // This package is core: standard library only, no syscall/js, no I/O.
+//
+// Owns: the JavaScript scanner the preview compiler uses to find module specifiers.
+//
+// Must never: import another package of this module or resolve paths (layer order: wasm/doc.go,
+// enforced by wasm/layout_test.go).
 package jsscan

@@ -4,4 +4,9 @@
 // in-memory implementations, host/folder's DirFolder and (later) the browser adapters run them.
 //
 // This package is a test kit: it imports testing, never os or syscall/js.
+//
+// Owns: the Repository and FolderAdapter contract test kits.
+//
+// Must never: be imported by non-test code (layer order: wasm/doc.go, enforced by
+// wasm/layout_test.go).
 package workspacetest
