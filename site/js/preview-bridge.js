@@ -179,18 +179,17 @@ export function createPreviewBridge(host) {
   }
 
   function onLoad(m) {
-    // A load before the mount's hello is the previous document's (the startup document's,
-    // or one replaced before it finished loading): ours sends its hello while it is parsed.
-    if (m.dead || mount !== m || !m.port) return;
+    if (m.dead || mount !== m) return;
     m.loads++;
     if (m.loads === 1) m.times.load = performance.now();
     if (m.loads > 1) queue({ type: T.leaving, revision: m.revision, nonce: m.nonce, url: "" }, true);
   }
 
   // The frame exists from the start with an empty document of ours, so the sandboxed frame's
-  // renderer process is started while the studio boots; the first mount reuses it (a load
-  // event of that document is ignored: it comes before the mount's hello).
+  // renderer process is started while the studio boots; once that document has loaded (and
+  // only then: its load event must not be counted for a mount) the first mount reuses it.
   const first = newFrame();
+  first.addEventListener("load", () => { first.__idle = true; }, { once: true });
   first.srcdoc = "<!doctype html><title>Preview</title>";
   host.replaceChildren(first);
 
@@ -206,7 +205,7 @@ export function createPreviewBridge(host) {
       // mount that failed, timed out, left or is still loading gets a fresh element: a stuck
       // or hostile document is discarded, and no load event of it can be mistaken for the
       // next document's.
-      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first);
+      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first && first.__idle === true);
       const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, times: { mount: performance.now(), reused: reuse } };
       mounts.push(m.times);
       if (mounts.length > 20) mounts.shift();
