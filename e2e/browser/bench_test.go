@@ -127,7 +127,11 @@ func srcdocFloor(b *testing.B, reuse bool) {
 			f.style.cssText = "position:fixed;left:-9999px;width:800px;height:600px";
 			const t0 = performance.now();
 			const done = new Promise((resolve) => {
-				const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.type === "webcoding.preview.ready") { window.removeEventListener("message", on); resolve(); } };
+				// The runtime's hello carries a MessagePort; its ready comes through that port.
+				const on = (e) => { if (e.source === f.contentWindow && e.data && e.data.type === "webcoding.preview.hello" && e.ports.length === 1) {
+					window.removeEventListener("message", on);
+					e.ports[0].onmessage = (m) => { if (m.data && m.data.type === "webcoding.preview.ready") { e.ports[0].close(); resolve(); } };
+				} };
 				window.addEventListener("message", on);
 			});
 			f.srcdoc = html + "<!--" + i + "-->";

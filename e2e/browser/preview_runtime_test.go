@@ -13,8 +13,7 @@ import (
 // TestPreviewRuntimeInStudio (issue 13 items 7 and 9, through the real studio): a page that
 // fetches a loopback URL gets a blocked report in preview.getStatus and the Preview panel; a
 // page that floods the console stays bounded and is acknowledged; a page that navigates away
-// while loading is never acknowledged (PREVIEW_RUNTIME_ERROR, "navigated away (Refresh)",
-// preview.getStatus status error).
+// after its acknowledgement shows "navigated away (Refresh)" and preview.getStatus says error.
 func TestPreviewRuntimeInStudio(t *testing.T) {
 	tab := openStudio(t)
 	ackedRevision(t, tab)
@@ -45,11 +44,11 @@ func TestPreviewRuntimeInStudio(t *testing.T) {
 		t.Errorf("%v console rows", n)
 	}
 
-	// Navigating away while loading: never acknowledged.
+	// Navigating away after the acknowledgement: the status says so, preview.getStatus too.
 	rev := int(directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64))
-	res = toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"location.href = 'about:blank';"}`)
-	if res["isError"] != true || !strings.Contains(toJSON(res), "PREVIEW_RUNTIME_ERROR") || !strings.Contains(toJSON(res), "navigated away") {
-		t.Fatalf("navigating away was acknowledged: %s", toJSON(res))
+	res = toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"window.addEventListener('load', function(){ setTimeout(function(){ location.href = 'about:blank'; }, 300); });"}`)
+	if strings.Contains(toJSON(res), "navigated away") {
+		t.Fatalf("the write saw the later navigation: %s", toJSON(res))
 	}
 	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d navigated away (Refresh)", rev+1))
 	if st := directCall(t, tab, "preview.getStatus", `{}`); st["status"] != "error" || !strings.Contains(fmt.Sprint(st["message"]), "navigated away") {

@@ -45,9 +45,9 @@ export function createPreviewBridge(host) {
   // fake-indexeddb's bundle (site/js/preview-idb.js), fetched once as text: the runtime
   // evaluates it in the frame when the page's code uses indexedDB.
   let idb = "";
-  const idbMeta = document.querySelector('meta[name="webcoding-preview-idb"]');
-  if (idbMeta && idbMeta.content && !idbMeta.content.startsWith("{{")) {
-    fetch(idbMeta.content).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
+  const idbLink = document.getElementById("preview-idb"); // <link rel="prefetch"> in index.html
+  if (idbLink && idbLink.getAttribute("href") && !idbLink.getAttribute("href").startsWith("{{")) {
+    fetch(idbLink.href).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
   }
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
@@ -167,6 +167,7 @@ export function createPreviewBridge(host) {
       m.port = event.ports[0];
       m.port.onmessage = (e) => onPort(m, e);
       m.times.hello = performance.now();
+      if (typeof d.at === "number") m.times.frameStart = performance.now() - (Date.now() - d.at); // the runtime's start, on this page's clock
       listen(false);
     }
   }
@@ -186,7 +187,7 @@ export function createPreviewBridge(host) {
 
   // The frame exists from the start with an empty document of ours, so the sandboxed frame's
   // renderer process is started while the studio boots; once that document has loaded (and
-  // only then: its load event must not be taken for a mount's), the first mount reuses it.
+  // only then: its load event must not be counted for a mount) the first mount reuses it.
   const first = newFrame();
   first.addEventListener("load", () => { first.__idle = true; }, { once: true });
   first.srcdoc = "<!doctype html><title>Preview</title>";
@@ -204,7 +205,7 @@ export function createPreviewBridge(host) {
       // mount that failed, timed out, left or is still loading gets a fresh element: a stuck
       // or hostile document is discarded, and no load event of it can be mistaken for the
       // next document's.
-      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame.__idle === true);
+      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first && first.__idle === true);
       const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, times: { mount: performance.now(), reused: reuse } };
       mounts.push(m.times);
       if (mounts.length > 20) mounts.shift();

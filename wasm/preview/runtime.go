@@ -24,8 +24,8 @@ const (
 	// MessageNavigate (port): {type, path, search, hash}: a link or form of the page asks for
 	// the workspace page at path.
 	MessageNavigate = "webcoding.preview.navigate"
-	// MessageLeaving (port): {type, url}: the document is unloading for a navigation the
-	// parent did not start (url is the link's target when known, else "").
+	// MessageLeaving (port): {type, url}: a link of the page is about to navigate away (url
+	// is its target). The shim sends the same type when the frame loads a second document.
 	MessageLeaving = "webcoding.preview.leaving"
 )
 
@@ -46,7 +46,7 @@ const (
 	// count). A setItem beyond it throws QuotaExceededError in the frame.
 	MaxPreviewStorageChars = 1_000_000
 	// StorageFlushInterval is how often the frame sends storage changes to the parent
-	// (coalesced; also on pagehide).
+	// (coalesced; the changes of the last interval before the document goes away are lost).
 	StorageFlushInterval = 500 * time.Millisecond
 	// MaxMountMessages and MaxMountBytes cap what the parent accepts from one mount (all
 	// messages, counted after the hello; bytes of their JSON). Over either cap the parent
@@ -113,6 +113,9 @@ var runtimeJS = func() string {
 	}
 	var b strings.Builder
 	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".js") {
+			continue
+		}
 		src, err := runtimeFS.ReadFile("runtime/" + e.Name())
 		if err != nil {
 			panic(err)

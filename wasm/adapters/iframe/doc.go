@@ -6,22 +6,31 @@
 //
 // # Flow
 //
-// Mount compiles the snapshot in Go with preview.Compile (bridge script included, a fresh
-// random 128-bit nonce per mount, assets as data: URLs) and hands the shim exactly three
-// values: the revision, the nonce and the compiled document, which the shim sets as the
-// iframe's srcdoc. Nothing else — no file sources outside the compiled document, no keys —
-// is ever posted into the frame.
+// Mount compiles the snapshot in Go with preview.Compile (the runtime script included, a fresh
+// random 128-bit nonce per mount, the page being shown, the preview storage and the "Allow
+// internet" switch as preview.Options.Runtime) and hands the shim the revision, the nonce, the
+// compiled document and whether it needs a fresh frame. Nothing else — no keys, nothing of the
+// studio — is ever posted into the frame.
 //
-// The shim accepts a message only when event.source is the preview iframe's contentWindow
-// and its nonce and revision equal the current mount's; it forwards it to Go as one JSON
-// string. Deliver checks nonce and revision again (a mount may have happened between the
-// shim's check and Go's), then:
+// The runtime's first message (the hello, through window.parent.postMessage, before any page
+// code) carries the nonce and a MessagePort; the shim accepts it only from the current frame
+// with the current nonce and revision, then reads only that port, caps the mount's messages
+// (preview.MaxMountMessages, MaxMountBytes) and forwards them to Go as JSON arrays, at most one
+// batch of console lines and reports per animation frame. DeliverBatch checks nonce and
+// revision again (a mount may have happened in between), then:
 //
 //   - webcoding.preview.ready → preview.Ack{Status: synced} published on the AckBoard, so the
 //     tool call waiting in Await completes;
 //   - webcoding.preview.error → preview.Ack{Status: error, Message} (≤ 240 code points);
-//   - webcoding.preview.console → appended to the console list (bounded: the newest
-//     MaxConsole lines are kept, each ≤ preview.MaxConsoleTextChars code points).
+//   - webcoding.preview.leaving → StateNavigated ("navigated away (Refresh)"); a mount that
+//     leaves before its ready fails with NavigatedAwayMessage (never acknowledged);
+//   - webcoding.preview.console / report → the console list (newest MaxConsole lines) and the
+//     mount's run-time reports (preview.MaxRuntimeReports), one notification per batch;
+//   - webcoding.preview.storage → the preview storage (survives remounts; ClearStorage);
+//   - webcoding.preview.navigate → Navigate: the linked workspace page is mounted (Back and
+//     Forward move through the pages visited).
+//
+// docs/preview.md ("Runtime") describes the model and its limits.
 //
 // # Assets (SPEC §2.15, measured)
 //

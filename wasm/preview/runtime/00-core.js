@@ -40,7 +40,7 @@ if (BRIDGE) {
     var channel = new W.MessageChannel();
     port = channel.port1;
     var portPost = MessagePort.prototype.postMessage;
-    apply(parentPost, parentWindow, [{ type: T.hello, v: 1, revision: REVISION, nonce: NONCE }, "*", [channel.port2]]);
+    apply(parentPost, parentWindow, [{ type: T.hello, v: 1, revision: REVISION, nonce: NONCE, at: Date.now() }, "*", [channel.port2]]);
   } catch (e) { port = null; }
 }
 function send(msg) {

@@ -2,8 +2,11 @@
 // frame: localStorage and sessionStorage start from CFG.storage (the workspace's stored
 // preview storage) and every change is sent to the parent, which keeps it per workspace;
 // cookies live in memory for the life of the document.
-// Changes are coalesced per area and sent at most once per L.storageFlushMs (and on pagehide)
-// as {type, area, clear, set: {key: value or null}}.
+// Changes are coalesced per area and sent at most once per L.storageFlushMs as {type, area,
+// clear, set: {key: value or null}}. No pagehide/unload listener: one would stop Chromium from
+// ending the frame's process at once when the studio discards a frame stuck in a loop, and the
+// next frame, placed in that process, would hang too. Changes of the last interval before the
+// document goes away are lost.
 var storagePending = create(null), storageTimer = 0;
 function storageChanged(area, k, v, clear) {
   var p = storagePending[area] || (storagePending[area] = { clear: false, set: create(null) });
@@ -16,7 +19,6 @@ function flushStorage() {
   for (var i = 0; i < areas.length; i++) { var p = storagePending[areas[i]]; send({ type: T.storage, area: areas[i], clear: p.clear, set: p.set }); }
   storagePending = create(null);
 }
-apply(addListener, W, ["pagehide", function () { if (storageTimer) flushStorage(); }, true]);
 function makeStorage(area, initial, quota) {
   var data = create(null), used = 0;
   if (initial) { var ks = keysOf(initial); for (var i = 0; i < ks.length; i++) { data[ks[i]] = S(initial[ks[i]]); used += ks[i].length + data[ks[i]].length; } }

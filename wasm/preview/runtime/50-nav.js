@@ -45,6 +45,5 @@ apply(addListener, W, ["submit", function (e) {
   goTo(c, search, "");
 }]);
 if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { try { W.location.hash = CFG.hash; } catch (e) {} }]);
-// Any unload of this document that the parent did not start (it closes the port first) is
-// a navigation away: location.href = …, a form the policy let through, a reload.
-apply(addListener, W, ["pagehide", function () { send({ type: T.leaving, url: "" }); }]);
+// Any other unload of this document (location.href = …, a reload) is detected by the parent,
+// which counts the frame's load events; no pagehide listener here (see 40-storage.js).
