@@ -94,6 +94,11 @@ var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x
 	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("who")||{}).textContent||""`, "About page"); err != nil {
 		t.Fatal(err)
 	}
+	// A page reached by a link while index.html exists is no entry fallback: no "there is no
+	// index.html" diagnostic (a new user's finding).
+	if d, _ := chromium.Eval[string](tab, 5*time.Second, `document.getElementById("preview-diagnostics").textContent`); strings.Contains(d, "there is no index.html") {
+		t.Fatalf("linked page diagnosed as an entry fallback: %q", d)
+	}
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#preview-back`))); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,9 @@ const (
 	// DiagEntryFallback is the warning of EntryDiagnostic (browser studio only: it is not
 	// part of Diagnose, whose output REFERENCE §5.4 fixes).
 	DiagEntryFallback = "entry-fallback"
+	// DiagUnsupportedRefresh: a <meta http-equiv="refresh"> to no URL or a workspace page is
+	// not carried into the compiled document (one to another site is an external reference).
+	DiagUnsupportedRefresh = "unsupported-meta-refresh"
 )
 
 // EntryDiagnostic returns a warning naming the rendered entry when it is not index.html
@@ -44,6 +47,7 @@ func EntryDiagnostic(entry string) (Diagnostic, bool) {
 // Reference labels used in messages and in the deduplication key.
 const (
 	labelStylesheet       = "stylesheet"
+	labelMetaRefresh      = "meta refresh"
 	labelScript           = "script"
 	labelModuleImport     = "module import"
 	labelAsset            = "asset"

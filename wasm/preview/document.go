@@ -166,6 +166,8 @@ func (c *compiler) document(entry *File) string {
 				endTag = src[toks[i].start:toks[i].end]
 			}
 			c.styleElement(&b, entry.Path, src, tag, text, endTag)
+		case t.name == "meta" && isRefresh(tag):
+			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
 		case assetTags[t.name] || strings.Contains(raw, "url("):
 			c.attrTag(&b, entry.Path, src, tag)
 		default:
@@ -614,4 +616,32 @@ func attrIndexes(t htmlTag, name string) map[int]bool {
 		}
 	}
 	return m
+}
+
+// isRefresh reports whether a <meta> tag is <meta http-equiv="refresh" …>.
+func isRefresh(t htmlTag) bool {
+	a, _, ok := t.attr("http-equiv")
+	return ok && strings.EqualFold(strings.TrimSpace(a.value), "refresh")
+}
+
+// metaRefresh handles a <meta http-equiv="refresh">, which the compiled document never
+// carries: a navigation cannot be stopped by the preview's Content-Security-Policy, so a
+// refresh to another site would leave the sandbox, and a reload of the srcdoc would lose the
+// mount. An external target is reported as blocked; any other refresh as not run.
+func (c *compiler) metaRefresh(from string, t htmlTag) {
+	a, _, _ := t.attr("content")
+	target := ""
+	if i := strings.IndexByte(a.value, ';'); i >= 0 {
+		rest := strings.TrimSpace(a.value[i+1:])
+		if k := strings.IndexByte(rest, '='); k >= 0 && strings.EqualFold(strings.TrimSpace(rest[:k]), "url") {
+			rest = strings.TrimSpace(rest[k+1:])
+		}
+		target = strings.Trim(rest, "'\"")
+	}
+	if target != "" && classify(target) == refExternal {
+		c.diags.external(passLinks, labelMetaRefresh, from, target)
+		return
+	}
+	c.diags.add(passLinks, DiagUnsupportedRefresh, labelMetaRefresh, from, target,
+		"A meta refresh is not run in the preview (it would navigate the sandboxed frame away): "+a.value)
 }

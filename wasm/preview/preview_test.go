@@ -332,3 +332,28 @@ func TestEntryDiagnostic(t *testing.T) {
 		}
 	}
 }
+
+// A meta refresh never reaches the compiled document: the preview's CSP cannot stop a
+// navigation, so a refresh to another site would leave the sandbox (a new user's finding).
+// One to another site is reported as blocked; one to nothing or a workspace page as not run.
+func TestMetaRefreshDropped(t *testing.T) {
+	for _, tc := range []struct{ content, kind string }{
+		{"0;url=https://example.com/", DiagBlockedExternal},
+		{"0; URL='http://127.0.0.1:9/x'", DiagBlockedExternal},
+		{"5", DiagUnsupportedRefresh},
+		{"1;url=about.html", DiagUnsupportedRefresh},
+	} {
+		src := `<!doctype html><html><head><meta http-equiv="Refresh" content="` + tc.content + `"><title>r</title></head><body>x</body></html>`
+		r := Compile([]File{htmlFile("index.html", src), htmlFile("about.html", "<p>a</p>")}, bridgeOpts)
+		if strings.Contains(strings.ToLower(r.HTML), `http-equiv="refresh"`) {
+			t.Errorf("%q: the refresh is in the compiled document", tc.content)
+		}
+		found := false
+		for _, d := range r.Diagnostics {
+			found = found || d.Kind == tc.kind
+		}
+		if !found {
+			t.Errorf("%q: diagnostics %+v, want one of kind %s", tc.content, r.Diagnostics, tc.kind)
+		}
+	}
+}

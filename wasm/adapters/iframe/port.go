@@ -226,7 +226,9 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
 	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
 	p.status.Reports = []Report{}
-	if d, ok := preview.EntryDiagnostic(res.Entry); ok { // a fallback entry is named first
+	// A fallback entry (no index.html in the workspace) is named first; a page reached by a
+	// link while index.html exists is no fallback.
+	if d, ok := preview.EntryDiagnostic(res.Entry); ok && !hasFile(files, preview.EntryFilePath) {
 		p.status.Diagnostics = append([]preview.Diagnostic{d}, res.Diagnostics...)
 	}
 	p.status.MountedAt, p.status.AckAt = now(), 0
@@ -537,4 +539,14 @@ func now() (ms float64) {
 		}
 	}()
 	return js.Global().Get("performance").Call("now").Float()
+}
+
+// hasFile reports whether files holds path.
+func hasFile(files []preview.File, path string) bool {
+	for _, f := range files {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
 }
