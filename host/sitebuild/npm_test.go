@@ -75,9 +75,19 @@ func TestEnsureNodeModulesOutOfDate(t *testing.T) {
 			}
 		})
 	}
+	// npm's record says installed, but a package's folder is gone: out of date too.
+	gone := t.TempDir()
+	looked := false
+	stubNpm(t, func() (string, error) { looked = true; return "", errors.New("no npm here") })
+	writeFiles(t, gone, map[string]string{"package-lock.json": lock, "node_modules/.package-lock.json": lock,
+		"node_modules/a/package.json": `{}`})
+	if err := EnsureNodeModules(gone); err == nil || !looked {
+		t.Fatalf("EnsureNodeModules with node_modules/b missing = %v (npm looked up: %v)", err, looked)
+	}
 	up := t.TempDir()
 	stubNpm(t, func() (string, error) { t.Error("npm looked up"); return "", errors.New("no") })
-	writeFiles(t, up, map[string]string{"package-lock.json": lock, "node_modules/.package-lock.json": lock})
+	writeFiles(t, up, map[string]string{"package-lock.json": lock, "node_modules/.package-lock.json": lock,
+		"node_modules/a/package.json": `{}`, "node_modules/b/package.json": `{}`})
 	if err := EnsureNodeModules(up); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +140,7 @@ func TestEnsureNodeModulesInstallsOnceWhenConcurrent(t *testing.T) {
 	lock := `{"lockfileVersion":3,"packages":{"node_modules/a":{"version":"1.0.0"}}}`
 	writeFiles(t, site, map[string]string{"package-lock.json": lock})
 	npm := filepath.Join(t.TempDir(), "npm")
-	script := "#!/bin/sh\necho run >> runs\nsleep 0.3\nmkdir -p node_modules && cp package-lock.json node_modules/.package-lock.json\n"
+	script := "#!/bin/sh\necho run >> runs\nsleep 0.3\nmkdir -p node_modules/a && echo '{}' > node_modules/a/package.json && cp package-lock.json node_modules/.package-lock.json\n"
 	if err := os.WriteFile(npm, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -342,6 +342,10 @@ func needsNodeModules(site string) bool {
 		if have[name] != v {
 			return true
 		}
+		// npm's record can outlive the files (an install interrupted, a folder removed by hand).
+		if _, err := os.Stat(filepath.Join(site, filepath.FromSlash(name), "package.json")); err != nil {
+			return true
+		}
 	}
 	return false
 }
