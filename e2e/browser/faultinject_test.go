@@ -75,7 +75,7 @@ func TestLostWorkFaultInjection(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitText(t, a, "#status-text", "Ready")
-			waitContains(t, a, "#storage-mode", "IndexedDB")
+			waitContains(t, a, "#storage-mode", "Saved in this browser")
 			confirmed := "confirmed before the kill " + step
 			directCall(t, a, "workspace.writeFile", `{"path":"README.md","source":`+jsString(confirmed)+`}`)
 			before := map[string]string{}
@@ -113,7 +113,7 @@ func TestLostWorkFaultInjection(t *testing.T) {
 			if hidden, _ := chromium.Eval[bool](b, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !hidden {
 				t.Errorf("the next tab is read-only after the crash (the lock was not released)")
 			}
-			waitContains(t, b, "#storage-mode", "IndexedDB")
+			waitContains(t, b, "#storage-mode", "Saved in this browser")
 			got := readREADME(t, b)
 			switch {
 			case got == confirmed:

@@ -45,7 +45,7 @@ func editorDoc(t *testing.T, tab *chromium.Tab) (string, string) {
 func TestLostWorkSecondTab(t *testing.T) {
 	profile := chromium.NewIsolatedTab(t)
 	a := openStudioIn(t, profile)
-	waitContains(t, a, "#storage-mode", "IndexedDB")
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
 	b := chromium.NewTabIn(t, profile)
 	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
@@ -93,13 +93,13 @@ func TestLostWorkSecondTab(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFlushed(t, a, "app.js", "// A1")
-	waitContains(t, a, "#storage-mode", "IndexedDB")
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
 
 	// A closes; B takes over, re-read from IndexedDB.
 	if err := chromedp.Cancel(a.Ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromium.WaitFor[bool](b, loadTimeout, `document.querySelector("#studio-notice").hidden && document.querySelector("#storage-mode").textContent.includes("IndexedDB")`); err != nil {
+	if _, err := chromium.WaitFor[bool](b, loadTimeout, `document.querySelector("#studio-notice").hidden && document.querySelector("#storage-mode").textContent.includes("Saved in this browser")`); err != nil {
 		t.Fatalf("B did not take over: %v; console %v", err, b.Console())
 	}
 	if _, err := chromium.WaitFor[bool](b, loadTimeout, `webcodingEditor.path() === "app.js" && webcodingEditor.getDocument().includes("// A1")`); err != nil {
@@ -308,7 +308,8 @@ func TestLostWorkHonestAnswers(t *testing.T) {
 		}
 	}
 	rev := ackedRevision(t, tab)
-	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show preview status"]`))); err != nil {
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#recipes-menu > summary`)),
+		chromedp.Click(chromedp.CSS(`[aria-label="Recipe: Show preview status"]`))); err != nil {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("Preview at revision %d: acknowledged (runtime: sandbox iframe).", rev)

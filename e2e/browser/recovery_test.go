@@ -171,8 +171,10 @@ func waitEntryCount(t *testing.T, tab *chromium.Tab, text string, n int) {
 	}
 }
 
-// TestBrowserPackageUnitsInChromium runs wasm/cmd/browser's own Go tests (recovery mapping,
-// quick-open ranking, search previews, the bounded line diff) compiled for GOOS=js in a page.
+// TestBrowserPackageUnitsInChromium runs wasm/cmd/browser's own Go tests (notice text, provider
+// recovery, tool-call errors and the bounded re-run) compiled for GOOS=js in a page. The pure
+// rules (recovery mapping, quick-open ranking, the line diff) moved to wasm/ui/views and
+// wasm/filediff and run natively.
 func TestBrowserPackageUnitsInChromium(t *testing.T) {
 	t.Parallel()
 	bin := chromium.BuildTestWasm(t, repoRoot(), "./wasm/cmd/browser")
@@ -180,7 +182,7 @@ func TestBrowserPackageUnitsInChromium(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\nPASS") || strings.Contains(out, "--- FAIL") {
 		t.Fatalf("wasm/cmd/browser tests exited with %d:\n%s", code, out)
 	}
-	for _, name := range []string{"TestBuiltinRecoveryMapping", "TestQuickOpenMatches", "TestDiffWorkspaces"} {
+	for _, name := range []string{"TestNoticeText", "TestProviderRecovery", "TestToolCallErrorAndDetails"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass:\n%s", name, out)
 		}

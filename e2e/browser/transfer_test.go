@@ -290,7 +290,7 @@ func TestUploadRefusedFilesKeepOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#transcript", "Uploaded 1 file(s): good.css (new)")
-	waitContains(t, tab, "#transcript", "Not uploaded: huge.png — too large (larger than 4 MB)")
+	waitContains(t, tab, "#transcript", "Not uploaded: huge.png — too large (larger than 4 MB (the limit for image files))")
 	waitContains(t, tab, "#transcript", "Not uploaded: .env — hidden files are not imported")
 	waitContains(t, tab, "#transcript", "Not uploaded: blob.txt — not an asset type and not UTF-8 text")
 	after := trPaths(t, tab)
