@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/transfer"
 )
 
@@ -378,6 +381,12 @@ func (a *app) flushDraft(ctx context.Context) {
 		return
 	}
 	err := a.typingWrite(ctx, path, text, rev) // workspace.writeFile with the burst's coalesceKey (editor.go)
+	if isRevisionConflictErr(err) && !a.fileExists(ctx, path) {
+		// The revision moved because the file was renamed or deleted meanwhile: the draft's file
+		// is gone, which is the rescue case, not a conflict to re-read and retry.
+		err = &toolCallError{Tool: "workspace.writeFile", Code: string(mcp.CodeWorkspaceFileNotFound),
+			Message: fmt.Sprintf("Workspace file %q does not exist.", path)}
+	}
 	kept := false
 	if err != nil {
 		// A draft whose file vanished is shown in the chat, text included (draftrescue.go).
@@ -493,4 +502,23 @@ func (a *app) bindFullscreen() {
 		}
 		return nil
 	})
+}
+
+// isRevisionConflictErr reports whether err is a WORKSPACE_REVISION_CONFLICT tool error.
+func isRevisionConflictErr(err error) bool {
+	var te *toolCallError
+	return errors.As(err, &te) && te.Code == string(mcp.CodeWorkspaceRevisionConflict)
+}
+
+// fileExists re-reads the page's view of the workspace and reports whether path is a file.
+func (a *app) fileExists(ctx context.Context, path string) bool {
+	a.reload(ctx)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, f := range a.st.files {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
 }
