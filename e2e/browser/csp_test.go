@@ -80,8 +80,8 @@ fetch(` + jsString(local+"preview") + `).then((r) => r.text()).then((t) => conso
 	if n := foreignHits.Load(); n != 0 {
 		t.Errorf("the refused origin got %d request(s)", n)
 	}
-	if n := localHits.Load(); n != 2 {
-		t.Errorf("the loopback server got %d request(s), want 2 (studio and preview)", n)
+	if n := localHits.Load(); n != 1 {
+		t.Errorf("the loopback server got %d request(s), want 1 (the studio's; the preview refuses loopback)", n)
 	}
 }
 
