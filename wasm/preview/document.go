@@ -145,26 +145,12 @@ func (c *compiler) document(entry *File) string {
 		case t.name == "link" && c.isStylesheetLink(tag):
 			c.stylesheetLink(&b, entry.Path, src, tag)
 		case t.name == "script":
-			text, endTag := "", ""
-			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
-				i++
-				text = src[toks[i].start:toks[i].end]
-			}
-			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "script" {
-				i++
-				endTag = src[toks[i].start:toks[i].end]
-			}
+			var text, endTag string
+			text, endTag, i = rawTextBody(src, toks, i, "script")
 			c.script(&b, entry.Path, src, tag, text, endTag)
 		case t.name == "style":
-			text, endTag := "", ""
-			if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
-				i++
-				text = src[toks[i].start:toks[i].end]
-			}
-			if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == "style" {
-				i++
-				endTag = src[toks[i].start:toks[i].end]
-			}
+			var text, endTag string
+			text, endTag, i = rawTextBody(src, toks, i, "style")
 			c.styleElement(&b, entry.Path, src, tag, text, endTag)
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
@@ -644,4 +630,18 @@ func (c *compiler) metaRefresh(from string, t htmlTag) {
 	}
 	c.diags.add(passLinks, DiagUnsupportedRefresh, labelMetaRefresh, from, target,
 		"A meta refresh is not run in the preview (it would navigate the sandboxed frame away): "+a.value)
+}
+
+// rawTextBody returns the text and the end tag (each "" when absent) that follow the raw-text
+// element name's start tag at toks[i], and the index of the last token consumed.
+func rawTextBody(src string, toks []token, i int, name string) (text, endTag string, last int) {
+	if i+1 < len(toks) && toks[i+1].typ == html.TextToken {
+		i++
+		text = src[toks[i].start:toks[i].end]
+	}
+	if i+1 < len(toks) && toks[i+1].typ == html.EndTagToken && toks[i+1].name == name {
+		i++
+		endTag = src[toks[i].start:toks[i].end]
+	}
+	return text, endTag, i
 }
