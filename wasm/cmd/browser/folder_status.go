@@ -130,8 +130,14 @@ func folderMarkLost(a *app) {
 	// with WORKSPACE_FOLDER_NOT_CONNECTED instead of the folder-lost message.
 	s.linked = false
 	s.mu.Unlock()
-	if name != "" && s.host != nil {
-		s.host.setLost(context.Background(), name)
+	if s.host != nil {
+		// The core forgets a vanished root's persisted link on its own goroutine
+		// (workspace.FolderUnlinker); forget it here too, before the error is shown, so a
+		// reload right after the message never finds the stale link again.
+		s.host.forget(context.Background())
+		if name != "" {
+			s.host.setLost(context.Background(), name)
+		}
 	}
 	s.changed()
 	a.markDirty()
