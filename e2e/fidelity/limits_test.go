@@ -10,12 +10,15 @@ import (
 
 // TestLimitsReported (item 3): what an opaque-origin frame cannot do is reported with its own
 // diagnostic — a service worker registration (rejected), pushState routing (state kept, URL
-// dropped) — and a missing workspace file is a 404 for the page and a "missing" report.
+// dropped) — and a missing workspace file is a 404 for the page and one "missing" report
+// (fetch, an Image's src, inserted markup, static markup), never also a "blocked" one.
 func TestLimitsReported(t *testing.T) {
-	addSite("limits", map[string]string{"index.html": `<!doctype html><title>l</title><script>
+	addSite("limits", map[string]string{"index.html": `<!doctype html><title>l</title><img src="static-gone.png"><script>
 navigator.serviceWorker.register("sw.js").then(function(){ document.title = "sw ok"; }, function(e){ document.title = "sw " + e.name; });
 history.pushState({page: 2}, "", "/products/2");
 fetch("nope.json").then(function(r){ document.documentElement.setAttribute("data-status", r.status + ":" + history.state.page); });
+var gone = new Image(); gone.src = "gone.png";
+document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 </script>`, "sw.js": `self.addEventListener("fetch", function(){});`})
 	tab := openParent(t)
 	mount(t, tab, "limits", 1, "n-limits", "")
@@ -32,9 +35,17 @@ fetch("nope.json").then(function(r){ document.documentElement.setAttribute("data
 			kinds[m.URL] = m.Kind + ": " + m.Detail
 		}
 	}
-	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing"} {
+	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
+		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing"} {
 		if !strings.HasPrefix(kinds[url], want) {
 			t.Errorf("report for %s = %q, want %q… (all: %v)", url, kinds[url], want, kinds)
+		}
+	}
+	// A missing workspace file is one "missing" report, never also a "blocked" one (the
+	// policy's violation for the same request stays silent).
+	for url, r := range kinds {
+		if strings.HasPrefix(r, "blocked") && strings.Contains(url, "gone") {
+			t.Errorf("a missing file was also reported as blocked: %s = %q", url, r)
 		}
 	}
 }

@@ -18,12 +18,15 @@ try { defineProperty(D, "baseURI", { configurable: true, enumerable: true, get: 
 })();
 
 // A request the policy blocked is reported, unless it is the early request of markup inserted
-// at run time for a workspace file (the observer below serves it; issue 13 accepts that one).
+// at run time for a workspace file (the observer below serves it; issue 13 accepts that one);
+// a request for a workspace path with no file is reported as "missing", never as "blocked".
 apply(addListener, D, ["securitypolicyviolation", function (e) {
   var url = S(e.blockedURI), dir = S(e.effectiveDirective);
   if (url === "inline" || url === "eval" || url === "wasm-eval") return;
   var c = classify(url);
   if (c && c.file) return;
+  // A workspace path with no file: "missing", once (a run-time setter may have said so first).
+  if (c && c.missing) { if (!apply(setHas, missingPaths, [c.missing])) reportMissing(c, c.missing, dir); return; }
   if (dir === "form-action") { report("blocked", url, "form submission outside the workspace (form-action)"); return; }
   report("blocked", url, dir + (CFG.allowInternet ? "" : "; the preview has no network (Allow internet in preview is off)"));
 }, true]);

@@ -33,6 +33,16 @@ function classify(u, base) {
   if (proto === "https:" && CFG.allowInternet && !isLoopback(x.hostname)) return { pass: true, url: x };
   return { refused: true, url: x };
 }
+// reportMissing reports a reference to a workspace file that does not exist ("missing"); the
+// policy's violation for the same request (10-policy.js) then stays silent, so one missing file
+// is never also reported as "blocked".
+var missingPaths = new SetC();
+function reportMissing(c, url, what) {
+  apply(setAdd, missingPaths, [c.missing]);
+  // A virtual URL the compiler wrote for a static reference names its path, as the page wrote it.
+  if (apply(indexOf, S(url), [ORIGIN + "/"]) === 0) url = c.missing;
+  report("missing", url, what);
+}
 function virtualURL(p) { return ORIGIN + "/" + apply(replaceStr, encodeURI(p), [/[?#]/g, encodeURIComponent]); }
 
 // File bodies and blob: URLs made in the frame (cached per path).
@@ -62,7 +72,7 @@ function cssText(css, base) {
   css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
     var c = classify(u, base);
     if (c && c.file) return "url(" + q + blobFor(c.file) + q + ")";
-    if (c && c.missing) report("missing", u, "CSS url()");
+    if (c && c.missing) reportMissing(c, u, "CSS url()");
     return all;
   }]);
   return apply(replaceStr, css, [/@import\s+(["'])([^"']*)\1/g, function (all, q, u) {
@@ -76,7 +86,7 @@ function mapURL(v, what) {
   var c = classify(v);
   if (!c) return v;
   if (c.file) return blobFor(c.file);
-  if (c.missing) report("missing", S(v), what);
+  if (c.missing) reportMissing(c, S(v), what);
   else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
   return v;
 }
@@ -100,7 +110,7 @@ if (origFetch) {
       try { defineProperty(r, "url", { value: c.url.href }); } catch (e) {}
       return apply(PromiseResolve, PromiseC, [r]);
     }
-    if (c && c.missing) { report("missing", url, "fetch"); return apply(PromiseResolve, PromiseC, [notFound()]); }
+    if (c && c.missing) { reportMissing(c, url, "fetch"); return apply(PromiseResolve, PromiseC, [notFound()]); }
     if (c && c.refused) {
       report("blocked", c.url.href, "fetch" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
       return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch")]);
