@@ -35,3 +35,32 @@ func TestCSSLikeHTTP(t *testing.T) {
 		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
 	}
 }
+
+// TestThemeSwapLikeHTTP: a theme switcher that sets a stylesheet link's href (property or
+// setAttribute) to another workspace CSS file restyles the page, fires the link's load event
+// for the new sheet before the window's (a queued event of the first sheet may fire too), and reads back the href it set — as over HTTP (issue 13 item 6).
+func TestThemeSwapLikeHTTP(t *testing.T) {
+	s := site{
+		"index.html": `<!doctype html><html><head>` + probe +
+			`<link id="theme" rel="stylesheet" href="light.css"><link id="extra" rel="stylesheet" href="css/a.css">` +
+			`</head><body><p id="p">p</p><p id="q">q</p>` +
+			`<script>var cs=function(id,p){return getComputedStyle(document.getElementById(id))[p]};` +
+			`var t=document.getElementById("theme"),x=document.getElementById("extra"),f={};` +
+			`L.push("before:"+cs("p","color")+":"+cs("q","margin-left")+":"+t.href.split("/").pop());` +
+			`t.onload=function(){if(cs("p","color")==="rgb(4, 5, 6)")f.theme=1};x.onload=function(){if(cs("q","margin-left")==="2px")f.extra=1};` +
+			`t.href="dark.css";x.setAttribute("href","css/b.css");` +
+			`addEventListener("load",function(){L.push("after:"+cs("p","color")+":"+cs("q","margin-left")+":"+t.href.split("/").pop()+":"+x.getAttribute("href")+":"+Object.keys(f).sort().join())});</script>` +
+			`</body></html>`,
+		"light.css": `#p{color:rgb(1, 2, 3)}`,
+		"dark.css":  `#p{color:rgb(4, 5, 6)}`,
+		"css/a.css": `#q{margin-left:1px}`,
+		"css/b.css": `#q{margin-left:2px}`,
+	}
+	want := []string{"before:rgb(1, 2, 3):1px:light.css", "dcl", "load", "after:rgb(4, 5, 6):2px:dark.css:css/b.css:extra,theme"}
+	if got := overHTTP(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("over HTTP: %q, want %q (the test's expectation is wrong)", got, want)
+	}
+	if got := inPreview(t, s); !reflect.DeepEqual(got, want) {
+		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
+	}
+}

@@ -18,7 +18,7 @@ var TypeErrorC = TypeError, DOMExceptionC = W.DOMException, MapC = Map, WeakMapC
 var mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapHas = Map.prototype.has;
 var wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
 var setHas = Set.prototype.has, setAdd = Set.prototype.add;
-var addListener = EventTarget.prototype.addEventListener;
+var addListener = EventTarget.prototype.addEventListener, dispatchEvent = EventTarget.prototype.dispatchEvent, EventC = W.Event;
 var createElement = Document.prototype.createElement, appendChild = Node.prototype.appendChild;
 var insertBefore = Node.prototype.insertBefore, removeNode = Element.prototype.remove;
 var getAttr = Element.prototype.getAttribute, setAttr = Element.prototype.setAttribute;

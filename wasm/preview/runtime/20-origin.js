@@ -168,6 +168,47 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
   if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);
   return apply(setAttr, this, [name, value]);
 };
+// A linked stylesheet the compiler turned into <style data-workspace-source="path"> keeps the
+// link's href: reading it gives the sheet's URL; setting it (property or setAttribute) to
+// another workspace CSS file swaps the style's text — the theme switcher's idiom — and fires
+// the element's load event as a link would (one microtask later, before the window's load);
+// a missing or refused sheet empties it and fires error. Plain <style> elements are untouched.
+var SOURCE_ATTR = "data-workspace-source";
+function isSheet(el) { return el && el.localName === "style" && apply(getAttrOrig, el, [SOURCE_ATTR]) !== null; }
+function fireSoon(el, type) { apply(promiseThen, apply(PromiseResolve, PromiseC, []), [function () { apply(dispatchEvent, el, [new EventC(type)]); }]); }
+function swapSheet(el, v) {
+  apply(setAttr, el, ["href", S(v)]);
+  var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
+  if (css && css.text !== undefined && /^text\/css\b/.test(css.type)) {
+    apply(setAttr, el, [SOURCE_ATTR, c.file]);
+    el.textContent = cssText(css.text, virtualURL(c.file));
+    fireSoon(el, "load");
+    return;
+  }
+  if (c && c.missing) reportMissing(c, S(v), "<link href>");
+  else if (c && c.refused) report("blocked", c.url.href, "<link href>" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
+  else if (c && c.file) report("limit", S(v), "<link href> to a workspace file that is not CSS");
+  el.textContent = "";
+  fireSoon(el, "error");
+}
+if (W.HTMLStyleElement && !("href" in HTMLStyleElement.prototype)) {
+  defineProperty(HTMLStyleElement.prototype, "href", { configurable: true, enumerable: false,
+    get: function () {
+      if (!isSheet(this)) return undefined;
+      var h = apply(getAttrOrig, this, ["href"]);
+      try { return new URLC(h !== null ? h : "/" + apply(getAttrOrig, this, [SOURCE_ATTR]), BASE).href; } catch (e) { return S(h); }
+    },
+    set: function (v) {
+      if (isSheet(this)) { swapSheet(this, v); return; }
+      defineProperty(this, "href", { value: v, writable: true, configurable: true, enumerable: true });
+    } });
+}
+var setAttrHooked = Element.prototype.setAttribute;
+Element.prototype.setAttribute = function setAttribute(name, value) {
+  if (isSheet(this) && apply(toLower, S(name), []) === "href") { swapSheet(this, value); return; }
+  return apply(setAttrHooked, this, [name, value]);
+};
+
 var getAttrOrig = getAttr;
 Element.prototype.getAttribute = function getAttribute(name) {
   var v = apply(getAttrOrig, this, [name]), m = apply(wmGet, origAttr, [this]);
