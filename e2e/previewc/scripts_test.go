@@ -152,3 +152,26 @@ func TestComputedDynamicImport(t *testing.T) {
 		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
 	}
 }
+
+// TestImportMapScopesLikeHTTP: the page import map's "scopes" give each module the file its
+// scope names, as over HTTP (issue 13 item 6).
+func TestImportMapScopesLikeHTTP(t *testing.T) {
+	s := site{
+		"index.html": `<!doctype html><html><head>` + probe +
+			`<script type="importmap">{"imports":{"util":"./lib/util.js"},"scopes":{"/vendor/":{"util":"./vendor/util2.js"},"/vendor/one.js":{"util":"./lib/one.js"}}}</script>` +
+			`<script type="module">import {u} from "util"; import a from "./vendor/a.js"; import o from "./vendor/one.js"; L.push("main:" + u + a + o);</script>` +
+			`</head><body></body></html>`,
+		"lib/util.js":     `export const u = "1";`,
+		"lib/one.js":      `export const u = "4";`,
+		"vendor/util2.js": `export const u = "2";`,
+		"vendor/a.js":     `import {u} from "util"; export default u;`,
+		"vendor/one.js":   `import {u} from "util"; export default u;`,
+	}
+	want := []string{"main:124", "dcl", "load"}
+	if got := overHTTP(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("over HTTP: %q, want %q (the test's expectation is wrong)", got, want)
+	}
+	if got := inPreview(t, s); !reflect.DeepEqual(got, want) {
+		t.Errorf("in the preview: %q\nwant (as over HTTP): %q", got, want)
+	}
+}

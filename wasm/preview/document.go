@@ -188,7 +188,7 @@ func (c *compiler) pageImportMaps(src string, toks []token) {
 		if !ok || scriptKind(tag) != scriptImportMap || toks[i+1].typ != html.TextToken {
 			continue
 		}
-		c.mods.page.add(src[toks[i+1].start:toks[i+1].end])
+		c.mods.page.add(src[toks[i+1].start:toks[i+1].end], c.entryPath)
 	}
 }
 

@@ -3,6 +3,7 @@ package preview
 import (
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,46 +31,110 @@ type moduleGraph struct {
 	page     pageImportMap     // the entry's own import map(s)
 }
 
-// pageImportMap is the merged "imports" of the entry's <script type="importmap"> elements
-// (first definition of a key wins, as browsers merge import maps).
+// pageImportMap is the merged import map of the entry's <script type="importmap"> elements:
+// its "imports", and its "scopes" resolved to workspace path prefixes (first definition of a
+// key wins, as browsers merge import maps; HTML "merge existing and new import maps").
 type pageImportMap struct {
+	specMap
+	scopes []importScope // most specific (longest prefix) first
+}
+
+// specMap is one specifier map: keys in sorted order of first definition, and their targets.
+type specMap struct {
 	keys    []string
 	targets map[string]string
 }
 
-// add merges the JSON text of one page import map; invalid JSON is ignored (as the browser
-// ignores it, reporting an error on the console).
-func (m *pageImportMap) add(text string) {
-	var v struct {
-		Imports map[string]string `json:"imports"`
-	}
-	if json.Unmarshal([]byte(text), &v) != nil {
-		return
-	}
-	keys := make([]string, 0, len(v.Imports))
-	for k := range v.Imports {
+// importScope is one "scopes" entry: the workspace path (or path prefix, ending in "/") its
+// key names, resolved against the entry page, and its specifier map.
+type importScope struct {
+	prefix string
+	specMap
+}
+
+// merge adds the entries of m whose keys are new.
+func (s *specMap) merge(m map[string]string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if m.targets == nil {
-		m.targets = map[string]string{}
+	if s.targets == nil {
+		s.targets = map[string]string{}
 	}
 	for _, k := range keys {
-		if _, dup := m.targets[k]; !dup {
-			m.targets[k] = v.Imports[k]
-			m.keys = append(m.keys, k)
+		if _, dup := s.targets[k]; !dup {
+			s.targets[k] = m[k]
+			s.keys = append(s.keys, k)
 		}
 	}
 }
 
-// lookup applies the import map's "imports" to a bare specifier: an exact key, else the
-// longest key ending in "/" that prefixes it (HTML "resolve an imports match").
-func (m *pageImportMap) lookup(spec string) (string, bool) {
-	if t, ok := m.targets[spec]; ok {
+// add merges the JSON text of one page import map of the entry page entryPath; invalid JSON is
+// ignored (as the browser ignores it, reporting an error on the console). A scope whose key is
+// not a workspace URL (another origin) can match no workspace module and is left out.
+func (m *pageImportMap) add(text, entryPath string) {
+	var v struct {
+		Imports map[string]string            `json:"imports"`
+		Scopes  map[string]map[string]string `json:"scopes"`
+	}
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return
+	}
+	m.merge(v.Imports)
+	for key, specs := range v.Scopes {
+		prefix, ok := scopePrefix(key, entryPath)
+		if !ok {
+			continue
+		}
+		i := slices.IndexFunc(m.scopes, func(s importScope) bool { return s.prefix == prefix })
+		if i < 0 {
+			m.scopes = append(m.scopes, importScope{prefix: prefix})
+			i = len(m.scopes) - 1
+		}
+		m.scopes[i].merge(specs)
+	}
+	sort.SliceStable(m.scopes, func(i, j int) bool { return len(m.scopes[i].prefix) > len(m.scopes[j].prefix) })
+}
+
+// scopePrefix resolves a scope key against the entry page: "lib/" → "lib/", "/" → "", "./a.js"
+// → "a.js"; ok is false for a key outside the workspace.
+func scopePrefix(key, entryPath string) (string, bool) {
+	if !strings.HasSuffix(key, "/") {
+		return resolvePath(key, entryPath)
+	}
+	p, ok := resolvePath(key+"x", entryPath)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSuffix(p, "x"), true
+}
+
+// lookup applies the page's import map to a bare specifier imported by the module at
+// workspace path from (the entry page's path for an inline module): the matching scopes, most
+// specific first (a scope matches a module it names or, ending in "/", one below it), then
+// "imports" (HTML "resolve a module specifier"). scoped reports that a scope supplied the
+// target.
+func (m *pageImportMap) lookup(spec, from string) (target string, scoped, ok bool) {
+	for _, s := range m.scopes {
+		if s.prefix == from || (strings.HasSuffix(s.prefix, "/") || s.prefix == "") && strings.HasPrefix(from, s.prefix) {
+			if t, ok := s.resolve(spec); ok {
+				return t, true, true
+			}
+		}
+	}
+	t, ok := m.resolve(spec)
+	return t, false, ok
+}
+
+// resolve applies one specifier map to a bare specifier: an exact key, else the longest key
+// ending in "/" that prefixes it (HTML "resolve an imports match").
+func (s *specMap) resolve(spec string) (string, bool) {
+	if t, ok := s.targets[spec]; ok {
 		return t, true
 	}
 	best := ""
-	for _, k := range m.keys {
+	for _, k := range s.keys {
 		if strings.HasSuffix(k, "/") && strings.HasPrefix(spec, k) && len(k) > len(best) {
 			best = k
 		}
@@ -77,7 +142,7 @@ func (m *pageImportMap) lookup(spec string) (string, bool) {
 	if best == "" {
 		return "", false
 	}
-	t := m.targets[best]
+	t := s.targets[best]
 	if !strings.HasSuffix(t, "/") {
 		return "", false
 	}
@@ -135,7 +200,7 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 			default:
 				base := from
 				if !(strings.HasPrefix(req, ".") || strings.HasPrefix(req, "/") || strings.HasPrefix(req, "\\")) {
-					t, ok := g.page.lookup(req)
+					t, scoped, ok := g.page.lookup(req, from)
 					if !ok {
 						c.diags.add(passModules, DiagUnsupportedModule, labelModuleImport, from, req,
 							"Bare module specifier is unavailable in the standalone preview: "+req)
@@ -147,6 +212,13 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 						if classify(t) == refExternal {
 							c.diags.external(passModules, labelModuleImport, from, trimRef(t))
 						}
+						if !scoped {
+							continue
+						}
+						// A scope's target is written into the module itself: the emitted
+						// import map cannot scope by the module's data: URL.
+						repl = trimRef(t)
+						edits = append(edits, edit{r.Start, r.End, string(r.Quote) + repl + string(r.Quote)})
 						continue
 					}
 					v, base = t, c.entryPath // import map addresses resolve against the document
