@@ -190,7 +190,10 @@ func TestEditorUndoRedoReplacesDocument(t *testing.T) {
 	openInEditor(t, tab, "README.md")
 	before, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.getDocument()`)
 	typed := fmt.Sprintf(" undo-me %d", time.Now().UnixNano()%100000)
-	if err := tab.Do(10*time.Second, caretAtEnd, chromedp.KeyEvent(typed)); err != nil {
+	// One input event, so one debounced write and one undo step: typed key by key on a loaded
+	// machine the text could reach the workspace in two writes, and one Undo reverts only the
+	// last (undo is per revision; the test flaked that way).
+	if err := tab.Do(10*time.Second, caretAtEnd, insertText(typed)); err != nil {
 		t.Fatal(err)
 	}
 	readEnds := func(suffix string) string {
