@@ -123,7 +123,10 @@ export function createPreviewBridge(host) {
     switch (d.type) {
       case T.ready: break;
       case T.error: msg.message = str(d.message, MAX_TEXT); break;
-      case T.console: msg.level = str(d.level, 16); msg.text = str(d.text, MAX_TEXT); break;
+      case T.console:
+        msg.level = str(d.level, 16); msg.kind = str(d.kind, 16); msg.text = str(d.text, MAX_TEXT);
+        msg.path = str(d.path, MAX_TEXT); msg.line = Number.isInteger(d.line) && d.line > 0 ? d.line : 0; // Go checks both
+        break;
       case T.report: msg.kind = str(d.kind, 16); msg.url = str(d.url, MAX_TEXT); msg.detail = str(d.detail, MAX_TEXT); break;
       case T.navigate: msg.path = str(d.path, MAX_TEXT); msg.search = str(d.search, MAX_TEXT); msg.hash = str(d.hash, MAX_TEXT); break;
       case T.leaving: msg.url = str(d.url, MAX_TEXT); break;
@@ -147,7 +150,7 @@ export function createPreviewBridge(host) {
       }
       default: count(m, 16); return;
     }
-    size += (msg.message || "").length + (msg.text || "").length + (msg.url || "").length + (msg.detail || "").length;
+    size += (msg.message || "").length + (msg.text || "").length + (msg.url || "").length + (msg.detail || "").length + (msg.path || "").length;
     if (!count(m, size)) return;
     if ((d.type === T.ready || d.type === T.error) && !m.times.ack) m.times.ack = performance.now();
     if (d.type === T.ready) m.settled = true;

@@ -13,8 +13,10 @@ const (
 	MessageReady = "webcoding.preview.ready"
 	// MessageError: {type, message}: the first error event or unhandled rejection.
 	MessageError = "webcoding.preview.error"
-	// MessageConsole: {type, level, text}; level is "log", "warn" or "error" (info and debug
-	// count as log).
+	// MessageConsole: {type, level, kind, text, path, line}; level is "log", "warn" or "error"
+	// (info and debug count as log); kind is ConsoleKindConsole, ConsoleKindError (an uncaught
+	// error) or ConsoleKindRejection (an unhandled rejection); path and line name the
+	// workspace file and line where the stack named one ("" and 0 otherwise). ConsoleEntry.
 	MessageConsole = "webcoding.preview.console"
 )
 

@@ -146,7 +146,7 @@ var runtimeTypes = map[string]string{
 
 var runtimeLimits = map[string]int{
 	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
-	"reports": MaxRuntimeReports, "storage": MaxPreviewStorageChars, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
+	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
 }
 
 // RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE

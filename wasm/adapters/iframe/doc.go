@@ -24,8 +24,10 @@
 //   - webcoding.preview.error → preview.Ack{Status: error, Message} (≤ 240 code points);
 //   - webcoding.preview.leaving → StateNavigated ("navigated away (Refresh)"); a mount that
 //     leaves before its ready fails with NavigatedAwayMessage (never acknowledged);
-//   - webcoding.preview.console / report → the console list (newest MaxConsole lines) and the
-//     mount's run-time reports (preview.MaxRuntimeReports), one notification per batch;
+//   - webcoding.preview.console / report → the console list (newest MaxConsole entries,
+//     numbered, with the workspace file and line when the runtime named a file of the mount;
+//     preview.getConsole reads it through ConsoleEntries) and the mount's run-time reports
+//     (preview.MaxRuntimeReports), one notification per batch;
 //   - webcoding.preview.storage → the preview storage (survives remounts; ClearStorage);
 //   - webcoding.preview.navigate → Navigate: the linked workspace page is mounted (Back and
 //     Forward move through the pages visited).

@@ -20,8 +20,8 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// MaxConsole is the number of preview console lines kept (the newest win).
-const MaxConsole = 200
+// MaxConsole is the number of preview console entries kept across mounts (the newest win).
+const MaxConsole = preview.MaxConsoleEntries
 
 // Preview states reported by Status.State.
 const (
@@ -40,12 +40,9 @@ const NavigatedAwayMessage = "The preview navigated away from the workspace page
 // Report is one run-time report of the preview (preview.RuntimeReport).
 type Report = preview.RuntimeReport
 
-// ConsoleLine is one forwarded console call of the preview.
-type ConsoleLine struct {
-	Revision int64  `json:"revision"`
-	Level    string `json:"level"` // "log", "warn" or "error"
-	Text     string `json:"text"`
-}
+// ConsoleLine is one forwarded console call, uncaught error or unhandled rejection of the
+// preview (preview.ConsoleEntry: sequence, revision, level, kind, text, path, line).
+type ConsoleLine = preview.ConsoleEntry
 
 // Status is a snapshot of the preview for the UI.
 //
@@ -108,6 +105,7 @@ type Port struct {
 	at       int
 	storage  storageAreas // preview localStorage/sessionStorage (survives remounts)
 	internet bool         // "Allow internet in preview"
+	seq      int64        // the last ConsoleLine.Sequence given
 }
 
 var _ preview.Port = (*Port)(nil)
@@ -317,6 +315,7 @@ type message struct {
 	Message  string             `json:"message"`
 	Level    string             `json:"level"`
 	Text     string             `json:"text"`
+	Line     int                `json:"line"`
 	Kind     string             `json:"kind"`
 	URL      string             `json:"url"`
 	Detail   string             `json:"detail"`
@@ -402,11 +401,8 @@ func (p *Port) deliver(msgs []message) int {
 			p.status.State, p.status.Message = StateNavigated, NavigatedAwayMessage
 			p.nonce = "" // nothing of that document is trusted any more
 		case preview.MessageConsole:
-			level := msg.Level
-			if level != "log" && level != "warn" && level != "error" {
-				level = "log"
-			}
-			p.status.Console = append(p.status.Console, ConsoleLine{Revision: msg.Revision, Level: level, Text: cut(msg.Text, preview.MaxConsoleTextChars)})
+			p.seq++
+			p.status.Console = append(p.status.Console, p.consoleLine(msg))
 			if over := len(p.status.Console) - MaxConsole; over > 0 {
 				p.status.Console = append([]ConsoleLine(nil), p.status.Console[over:]...)
 			}
@@ -453,6 +449,36 @@ func (p *Port) deliver(msgs []message) int {
 		}
 	}
 	return accepted
+}
+
+// consoleLine is the ConsoleLine of a MessageConsole, numbered p.seq: an unknown level is
+// "log", an unknown kind "console" (errors and rejections are level "error"), and path and
+// line are kept only when path names a file of the mount and line is in 1..MaxConsoleLine.
+func (p *Port) consoleLine(msg message) ConsoleLine {
+	l := ConsoleLine{Sequence: p.seq, Revision: msg.Revision, Level: msg.Level, Kind: msg.Kind, Text: cut(msg.Text, preview.MaxConsoleTextChars)}
+	switch l.Kind {
+	case preview.ConsoleKindError, preview.ConsoleKindRejection:
+		l.Level = preview.ConsoleLevelError
+	default:
+		l.Kind = preview.ConsoleKindConsole
+	}
+	if l.Level != preview.ConsoleLevelLog && l.Level != preview.ConsoleLevelWarn && l.Level != preview.ConsoleLevelError {
+		l.Level = preview.ConsoleLevelLog
+	}
+	if msg.Path != "" && hasFile(p.files, msg.Path) {
+		l.Path = msg.Path
+		if msg.Line >= 1 && msg.Line <= preview.MaxConsoleLine {
+			l.Line = msg.Line
+		}
+	}
+	return l
+}
+
+// ConsoleEntries returns the kept console entries, oldest first (preview.ConsoleObserver).
+func (p *Port) ConsoleEntries() []preview.ConsoleEntry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]preview.ConsoleEntry{}, p.status.Console...)
 }
 
 // RuntimeReports returns the current mount's run-time reports (preview.RuntimeObserver).

@@ -369,3 +369,40 @@ func TestStorageSurvivesRemount(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestConsoleEntries (issue 17): console lines, errors and rejections are numbered in arrival
+// order; a path is kept only when it names a file of the mount, a line only in range; unknown
+// levels and kinds are normalised; ConsoleEntries returns them for preview.getConsole.
+func TestConsoleEntries(t *testing.T) {
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	ctx := context.Background()
+	_ = p.Mount(ctx, preview.Mount{Revision: 4, Files: seedFiles()})
+	m := shim.last(t)
+	for _, extra := range []map[string]any{
+		{"level": "log", "kind": "console", "text": "hello", "path": "app.js", "line": 6},
+		{"level": "log", "kind": "error", "text": "Uncaught Error: boom", "path": "app.js", "line": 7},
+		{"level": "info", "kind": "rejection", "text": "Uncaught (in promise) x", "path": "other.js", "line": 3},
+		{"level": "shout", "kind": "weird", "text": "odd", "path": "app.js", "line": 1e9},
+	} {
+		if !p.Deliver(msg(preview.MessageConsole, 4, m.nonce, extra)) {
+			t.Fatalf("rejected %v", extra)
+		}
+	}
+	want := []preview.ConsoleEntry{
+		{Sequence: 1, Revision: 4, Level: "log", Kind: "console", Text: "hello", Path: "app.js", Line: 6},
+		{Sequence: 2, Revision: 4, Level: "error", Kind: "error", Text: "Uncaught Error: boom", Path: "app.js", Line: 7},
+		{Sequence: 3, Revision: 4, Level: "error", Kind: "rejection", Text: "Uncaught (in promise) x"},
+		{Sequence: 4, Revision: 4, Level: "log", Kind: "console", Text: "odd", Path: "app.js"},
+	}
+	got := p.ConsoleEntries()
+	if len(got) != len(want) {
+		t.Fatalf("entries %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	var _ preview.ConsoleObserver = p
+}

@@ -59,9 +59,48 @@ function report(kind, url, detail) {
   send({ type: T.report, kind: kind, url: cut(url, L.text), detail: cut(detail || "", L.text) });
 }
 
+// Where a line came from (issue 17): the first frame of a V8 stack ("at f (app.js:7:7)",
+// "at app.js:7:7") that names a workspace file — by its "//# sourceURL=<path>" or its
+// virtual URL — as {path, line}; the line is the file's own (stack lines are relative to the
+// script, unlike ErrorEvent.lineno of an inline script). Frames of this runtime (about:srcdoc)
+// and of data: URLs name no file and are skipped. Nothing found: {path: "", line: 0}.
+var ErrorC = Error, reExec = RegExp.prototype.exec, decodeURIC = decodeURIComponent, WSFILES = CFG.files || {};
+var FRAME_RE = /([^\s()]+):(\d+):\d+\)?\s*$/;
+function workspacePath(u) {
+  u = S(u);
+  if (apply(indexOf, u, [CFG.origin + "/"]) === 0) u = apply(slice, u, [CFG.origin.length + 1]);
+  try { u = decodeURIC(u); } catch (e) { return ""; }
+  return apply(hasOwn, WSFILES, [u]) ? u : "";
+}
+function where(stack, skip) {
+  var at = { path: "", line: 0 };
+  try {
+    if (typeof stack !== "string") return at;
+    var lines = apply(splitStr, apply(slice, stack, [0, 8192]), ["\n"]);
+    for (var i = skip; i < lines.length && i < 64; i++) {
+      var m = apply(reExec, FRAME_RE, [lines[i]]);
+      if (!m) continue;
+      var p = workspacePath(m[1]);
+      if (p) { at.path = p; at.line = +m[2]; return at; }
+    }
+  } catch (e) {}
+  return at;
+}
+function stackOf(v) { try { return v && typeof v === "object" ? v.stack : undefined; } catch (e) { return undefined; } }
+
 // Errors and ready (SPEC §2.13): ready once, after load (one task later, so the page's own
 // load handlers run first) and after every tracked import settled, never after an error.
-var failed = false, readySent = false, loaded = false, pending = 0, consoleCount = 0;
+// Every uncaught error and unhandled rejection (not only the first, which fails the mount) is
+// also a console entry of level "error" with kind "error" or "rejection" and, where the stack
+// names one, the workspace file and line: at most L.errors per mount.
+var failed = false, readySent = false, loaded = false, pending = 0, consoleCount = 0, errorCount = 0;
+function errorEntry(kind, message, err, filename) {
+  if (!BRIDGE || errorCount >= L.errors) return;
+  errorCount++;
+  var at = where(stackOf(err), 0);
+  if (!at.path && filename) at.path = workspacePath(filename); // no stack: the file, line unknown
+  send({ type: T.console, level: "error", kind: kind, text: cut(message, L.text), path: at.path, line: at.line });
+}
 function text(v) { try { if (v && typeof v === "object" && "message" in v) return S(v.message); return v === undefined || v === null ? "" : S(v); } catch (e) { return ""; } }
 function fail(message, fallback) {
   if (failed) return;
@@ -74,18 +113,27 @@ function maybeReady() { if (loaded && pending === 0 && !failed && !readySent) { 
 // Capture phase, so a page listener cannot hide an error from the bridge; resource load
 // errors (an <img> that fails) pass through the capture phase too and are not runtime errors.
 var ErrorEventC = W.ErrorEvent;
-apply(addListener, W, ["error", function (e) { if (!(e instanceof ErrorEventC)) return; fail(e && (e.message || (e.error !== undefined ? text(e.error) : "")), CFG.defaultError); }, true]);
-apply(addListener, W, ["unhandledrejection", function (e) { fail(e ? text(e.reason) : "", CFG.defaultRejection); }, true]);
+apply(addListener, W, ["error", function (e) {
+  if (!(e instanceof ErrorEventC)) return;
+  var msg = e && (e.message || (e.error !== undefined ? text(e.error) : ""));
+  errorEntry("error", msg || CFG.defaultError, e.error, e.filename);
+  fail(msg, CFG.defaultError);
+}, true]);
+apply(addListener, W, ["unhandledrejection", function (e) {
+  errorEntry("rejection", e ? "Uncaught (in promise) " + fmt(e.reason) : CFG.defaultRejection, e && e.reason, "");
+  fail(e ? text(e.reason) : "", CFG.defaultRejection);
+}, true]);
 apply(addListener, W, ["load", function () { apply(setTimeoutF, W, [function () { loaded = true; maybeReady(); }, 0]); }]);
 try {
   defineProperty(W, CFG.global, { value: freeze({ track: function (p) {
     pending++;
-    apply(promiseThen, apply(PromiseResolve, PromiseC, [p]), [function () { pending--; maybeReady(); }, function (e) { pending--; fail(text(e), CFG.defaultError); }]);
+    apply(promiseThen, apply(PromiseResolve, PromiseC, [p]), [function () { pending--; maybeReady(); }, function (e) { pending--; errorEntry("error", fmt(e), e, ""); fail(text(e), CFG.defaultError); }]);
   } }) });
 } catch (e) {}
 
 // Console: log/warn/error/info/debug forwarded (after the original) for the first
-// L.console calls of the mount, formatted and cut to L.text code points.
+// L.console calls of the mount, formatted and cut to L.text code points, with kind "console"
+// and the workspace file and line of the calling frame where the stack names one.
 function isError(v) { try { return apply(objToString, v, []) === "[object Error]"; } catch (e) { return false; } }
 function fmt(v) {
   if (typeof v === "string") return v;
@@ -105,7 +153,8 @@ if (con) {
           consoleCount++;
           var parts = [];
           for (var i = 0; i < arguments.length; i++) parts[i] = cut(fmt(arguments[i]), L.text);
-          send({ type: T.console, level: level, text: cut(apply(join, parts, [" "]), L.text) });
+          var at = where(stackOf(new ErrorC()), 1); // frame 0 is this wrapper
+          send({ type: T.console, level: level, kind: "console", text: cut(apply(join, parts, [" "]), L.text), path: at.path, line: at.line });
         }
       } catch (e) {}
       return apply(orig, this, arguments);
