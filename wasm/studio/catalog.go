@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -32,9 +33,13 @@ const (
 	ToolPreviewUpdateHero         = "preview.updateHero"
 	ToolPreviewGetStatus          = "preview.getStatus"
 	ToolPreviewRefresh            = "preview.refresh"
+	// The preview as context (issue 17), after the 23 tools of REFERENCE §2.
+	ToolPreviewGetConsole = "preview.getConsole"
+	ToolPreviewInspect    = "preview.inspect"
 )
 
-// ToolNames returns the 23 studio tool names in tools/list order (a fresh slice).
+// ToolNames returns the 25 studio tool names in tools/list order (a fresh slice): the 23 of
+// REFERENCE §2, then preview.getConsole and preview.inspect (issue 17).
 func ToolNames() []string {
 	return []string{
 		ToolWorkspaceGetStatus, ToolWorkspaceReset, ToolWorkspaceListFiles, ToolWorkspaceReadFile,
@@ -42,7 +47,7 @@ func ToolNames() []string {
 		ToolWorkspaceDeleteFile, ToolWorkspaceWriteFile, ToolWorkspaceSaveAll, ToolWorkspaceSaveCheckpoint,
 		ToolWorkspaceReloadFolder, ToolWorkspaceDisconnectFolder, ToolWorkspaceApplyPatch, ToolWorkspaceRevertFile,
 		ToolWorkspaceUndo, ToolWorkspaceRedo, ToolPreviewSetTheme, ToolPreviewAddFeature, ToolPreviewUpdateHero,
-		ToolPreviewGetStatus, ToolPreviewRefresh,
+		ToolPreviewGetStatus, ToolPreviewRefresh, ToolPreviewGetConsole, ToolPreviewInspect,
 	}
 }
 
@@ -103,6 +108,9 @@ var (
 	}, "mode", "folderLinked", "permission", "saveAllAvailable", "reloadAvailable")
 	outSkipped = arrayOf(object([]prop{p("path", sString), p("reason", sString), p("message", sString), p("count", sInt)}, "path", "reason"))
 	outKind    = enum(workspace.KindText, workspace.KindAsset)
+	// Console levels of preview.getConsole (input filter and output).
+	outConsoleLevel = enum(preview.ConsoleLevelLog, preview.ConsoleLevelWarn, preview.ConsoleLevelError)
+	inConsoleLevels = `{"type":"array","items":` + outConsoleLevel + `,"minItems":1,"maxItems":3,"uniqueItems":true}`
 	// outCollisions: imported files whose names collide under workspace.NameKey (issue 14).
 	outCollisions = arrayOf(object([]prop{p("path", sString), p("collidesWith", sString)}, "path", "collidesWith"))
 )

@@ -12,20 +12,22 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-func TestToolsListHas23InReferenceOrder(t *testing.T) {
+// TestToolsListHas25InReferenceOrder: the 23 tools of REFERENCE §2 in table order (the local
+// agent's planner knows exactly these), then the two context tools of issue 17.
+func TestToolsListHas25InReferenceOrder(t *testing.T) {
 	s := session(t, Ports{}, rpcsession.Config{})
 	tools, err := s.Registry.ListAll(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 23 {
-		t.Fatalf("tools/list · %d, want 23", len(tools))
+	if len(tools) != 25 || len(planner.AllTools) != 23 {
+		t.Fatalf("tools/list · %d, want 25; planner %d, want 23", len(tools), len(planner.AllTools))
 	}
 	for i, name := range ToolNames() {
 		if tools[i].Name != name {
 			t.Errorf("tool %d = %s, want %s", i, tools[i].Name, name)
 		}
-		if tools[i].Name != planner.AllTools[i] {
+		if i < len(planner.AllTools) && tools[i].Name != planner.AllTools[i] {
 			t.Errorf("tool %d = %s, agent planner has %s", i, tools[i].Name, planner.AllTools[i])
 		}
 		var in map[string]any
@@ -58,7 +60,8 @@ func TestAnnotationsMatchReference(t *testing.T) {
 		ToolWorkspaceUndo: {false, true, false, false}, ToolWorkspaceRedo: {false, true, false, false},
 		ToolPreviewSetTheme: {false, false, true, false}, ToolPreviewAddFeature: {},
 		ToolPreviewUpdateHero: {false, false, true, false}, ToolPreviewGetStatus: {true, false, false, false},
-		ToolPreviewRefresh: {false, false, true, false},
+		ToolPreviewRefresh:    {false, false, true, false},
+		ToolPreviewGetConsole: {true, false, false, false}, ToolPreviewInspect: {true, false, false, false},
 	}
 	s := session(t, Ports{}, rpcsession.Config{})
 	tools, _ := s.Registry.ListAll(context.Background())

@@ -15,7 +15,8 @@ var importLimits = thousands(workspace.MaxImportFiles) + " files, " + thousands(
 	" scanned entries, " + itoa(workspace.MaxImportTextBytes>>10) + " KB per text file, " +
 	workspace.AssetLimitsText() + ", " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
 
-// studioTools returns the 23 tools of REFERENCE §2 in table order, bound to e.
+// studioTools returns the 23 tools of REFERENCE §2 in table order, then the two context tools
+// of issue 17 (preview.getConsole, preview.inspect), bound to e.
 func (e *studioSession) studioTools() []registry.Tool {
 	guardOnly := document([]prop{p("expectedRevision", inRevision)})
 	noArgs := document(nil)
@@ -152,5 +153,26 @@ func (e *studioSession) studioTools() []registry.Tool {
 			Description:  "Remount the preview at the current revision and wait for its acknowledgement (use after a runtime error or an acknowledgement timeout).",
 			InputSchema:  noArgs,
 			OutputSchema: output(syncOut(), "activePath", "revision", "preview")},
+		{Name: ToolPreviewGetConsole, Annotations: annReadOnly, Handler: e.previewConsole,
+			Description: "Read the console of the current revision's preview: console calls (log, info and debug as log, warn, error), uncaught errors and unhandled rejections, oldest first, each with sequence (arrival order), level, kind (console, error, rejection), text (at most " + itoa(preview.MaxConsoleTextChars) + " characters) and, where the stack names one, the workspace path and line. Entries of earlier revisions are never returned. sinceSequence: only entries after it; levels: filter; limit: 1.." + itoa(preview.MaxConsoleEntries) + " (default " + itoa(preview.DefaultConsoleLimit) + "). The page forwards at most " + itoa(preview.MaxConsoleMessages) + " console calls and " + itoa(preview.MaxErrorEntries) + " errors per mount; truncated says when entries were left out. Headless hosts run no page: runtime false, no entries, and a note. expectedRevision: optional guard.",
+			InputSchema: document([]prop{p("sinceSequence", sInt), p("levels", inConsoleLevels),
+				p("limit", intRange(1, preview.MaxConsoleEntries)), p("expectedRevision", inRevision)}),
+			OutputSchema: output([]prop{p("revision", sRev), p("runtime", sBool),
+				p("entries", arrayOf(object([]prop{p("sequence", intRange(1, 0)), p("revision", sRev),
+					p("level", outConsoleLevel), p("kind", enum(preview.ConsoleKindConsole, preview.ConsoleKindError, preview.ConsoleKindRejection)),
+					p("text", str(0, preview.MaxConsoleTextChars)), p("path", sString), p("line", intRange(1, preview.MaxConsoleLine))},
+					"sequence", "revision", "level", "kind", "text"))),
+				p("truncated", sBool), p("note", sString)},
+				"revision", "runtime", "entries", "truncated")},
+		{Name: ToolPreviewInspect, Annotations: annReadOnly, Handler: e.previewInspect,
+			Description: "Describe the first element of the current revision's preview page that a CSS selector matches (selector: 1.." + itoa(preview.MaxSelectorChars) + " characters; tag, #id, .class, [attr], [attr=value], descendant and child combinators, :nth-of-type(n) and the other structural pseudo-classes, comma lists). Returns a selector unique to it (#id, else an nth-of-type path), tag, role and accessible name, text (at most " + itoa(preview.MaxInspectTextChars) + " characters), outerHTML without scripts or on* event-handler attributes (at most " + thousands(preview.MaxInspectHTMLChars) + " characters), up to " + itoa(preview.MaxInspectAncestors) + " ancestors (tag#id.class, nearest first) and the number of matches. It reads the entry page's markup as the HTML parser builds it, before scripts ran: computed is false and there are no computed styles. No match: PREVIEW_TARGET_NOT_FOUND; an unusable selector: TOOL_VALIDATION_FAILED. expectedRevision: optional guard.",
+			InputSchema: document([]prop{p("selector", str(1, preview.MaxSelectorChars)), p("expectedRevision", inRevision)}, "selector"),
+			OutputSchema: output([]prop{p("revision", sRev), p("path", sString), p("selector", sString), p("tag", sString),
+				p("role", sString), p("name", str(0, preview.MaxInspectNameChars)),
+				p("text", str(0, preview.MaxInspectTextChars)), p("textTruncated", sBool),
+				p("outerHTML", str(0, preview.MaxInspectHTMLChars)), p("outerHTMLTruncated", sBool),
+				p("ancestors", `{"type":"array","items":{"type":"string"},"maxItems":`+itoa(preview.MaxInspectAncestors)+`}`),
+				p("matches", intRange(1, 0)), p("computed", `{"const":false}`), p("note", sString)},
+				"revision", "path", "selector", "tag", "text", "outerHTML", "ancestors", "matches", "computed", "note")},
 	}
 }

@@ -73,6 +73,15 @@ func constant(v string) string { return `{"const":` + strconv.Quote(v) + `}` }
 
 func arrayOf(item string) string { return `{"type":"array","items":` + item + `}` }
 
+// intRange is an integer schema with a minimum and, when max > 0, a maximum.
+func intRange(min, max int) string {
+	s := `{"type":"integer","minimum":` + strconv.Itoa(min)
+	if max > 0 {
+		s += `,"maximum":` + strconv.Itoa(max)
+	}
+	return s + "}"
+}
+
 const (
 	sString  = `{"type":"string"}`
 	sBool    = `{"type":"boolean"}`

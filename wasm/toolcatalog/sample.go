@@ -44,9 +44,9 @@ type schemaNode struct {
 // property, plus expectedRevision when the schema has it and o.HasRevision. Values:
 // const, default or the first enum value when the schema gives one; otherwise by name —
 // path/fromPath the active file, toPath "copy-of-<active file>", source/search/replace, title,
-// subtitle, description short sample texts — and by type (strings padded to minLength and cut
-// to maxLength, integers at their minimum or 0, booleans false, arrays with minItems
-// elements, nested objects up to 4 levels). Selecting a tool only generates text; nothing runs.
+// subtitle, description short sample texts, selector "h1" — and by type (strings padded to
+// minLength and cut to maxLength, integers at their minimum or 0, booleans false, arrays with
+// minItems elements, nested objects up to 4 levels). Selecting a tool only generates text; nothing runs.
 //
 // A schema that is not a JSON object, or larger than MaxSchemaBytes, is an error wrapping
 // ErrSchema; an empty schema gives {}.
@@ -184,6 +184,8 @@ func sampleString(name string, n schemaNode, o SampleOptions) string {
 		s = "Sample subtitle"
 	case "description":
 		s = "Sample description"
+	case "selector":
+		s = "h1"
 	default:
 		s = "sample"
 	}

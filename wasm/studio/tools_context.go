@@ -1,0 +1,118 @@
+package studio
+
+import (
+	"context"
+	"errors"
+
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/registry"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// The preview as context (issue 17): two read-only, revision-bound tools that tell a model or
+// an MCP client what the preview of the current revision shows and said.
+
+// Notes in the results of preview.getConsole and preview.inspect: what the host could not do.
+const (
+	noteNoRuntime = "No page ran here: this host compiles the preview without running it (headless), so there are no console entries or runtime errors. Run the studio in a browser to read them."
+	noteComputed  = "Computed from the entry page's markup as the HTML parser builds it, before any script ran; no computed styles or layout (computed: false)."
+)
+
+type (
+	inConsole struct {
+		SinceSequence    int64    `json:"sinceSequence"`
+		Levels           []string `json:"levels"`
+		Limit            int      `json:"limit"`
+		ExpectedRevision *int64   `json:"expectedRevision"`
+	}
+	consoleOut struct {
+		Revision  int64                  `json:"revision"`
+		Runtime   bool                   `json:"runtime"`
+		Entries   []preview.ConsoleEntry `json:"entries"`
+		Truncated bool                   `json:"truncated"`
+		Note      string                 `json:"note,omitempty"`
+		persist
+	}
+	inInspect struct {
+		Selector         string `json:"selector"`
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	inspectOut struct {
+		Revision int64  `json:"revision"`
+		Path     string `json:"path"`
+		preview.Element
+		Computed bool   `json:"computed"`
+		Note     string `json:"note"`
+		persist
+	}
+)
+
+// guardRevision is the optional expectedRevision guard of a read-only tool: nil, or
+// WORKSPACE_REVISION_CONFLICT {expectedRevision, currentRevision, operation} (retryable).
+func guardRevision(expected *int64, current int64, operation string) error {
+	if expected != nil && *expected != current {
+		return workspace.RevisionConflict(*expected, current, operation)
+	}
+	return nil
+}
+
+// previewConsole is preview.getConsole: the current revision's console entries, uncaught
+// errors and unhandled rejections (preview.SelectConsole over the port's
+// preview.ConsoleObserver). Headless ports run no page: runtime false, no entries, a note.
+func (e *studioSession) previewConsole(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inConsole](c)
+	if err != nil {
+		return nil, err
+	}
+	rev := e.m.Revision()
+	if err := guardRevision(in.ExpectedRevision, rev, "getConsole"); err != nil {
+		return nil, err
+	}
+	out := consoleOut{Revision: rev, Entries: []preview.ConsoleEntry{}, persist: e.meta(ctx)}
+	co, ok := e.preview.(preview.ConsoleObserver)
+	if !ok {
+		out.Note = noteNoRuntime
+		return out, nil
+	}
+	out.Runtime = true
+	out.Entries, out.Truncated = preview.SelectConsole(co.ConsoleEntries(),
+		preview.ConsoleQuery{Revision: rev, Since: in.SinceSequence, Levels: in.Levels, Limit: in.Limit})
+	return out, nil
+}
+
+// previewInspect is preview.inspect: preview.Inspect over the current revision's files.
+//
+// Errors: WORKSPACE_REVISION_CONFLICT (expectedRevision guard); TOOL_VALIDATION_FAILED
+// {field: "selector", reason, detail?} for a selector Inspect cannot use;
+// PREVIEW_TARGET_NOT_FOUND {target: "html-entry"} without an HTML entry, and {target:
+// "element", path, selector, revision} when nothing matches.
+func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inInspect](c)
+	if err != nil {
+		return nil, err
+	}
+	snap := e.m.Snapshot()
+	if err := guardRevision(in.ExpectedRevision, snap.Revision, "inspect"); err != nil {
+		return nil, err
+	}
+	el, path, err := preview.Inspect(previewFiles(snap.Files), in.Selector)
+	var se *preview.SelectorError
+	switch {
+	case errors.As(err, &se):
+		d := map[string]any{"field": "selector", "reason": se.Reason}
+		if se.Detail != "" {
+			d["detail"] = se.Detail
+		}
+		return nil, mcp.NewError(mcp.CodeToolValidationFailed, false, d, "The selector cannot be used (%s). Use a CSS selector such as h1, #id, .class, [attr=value], main > p:nth-of-type(2).", se.Reason)
+	case errors.Is(err, preview.ErrNoEntry):
+		return nil, workspace.PreviewTargetNotFound("html-entry", "")
+	case errors.Is(err, preview.ErrNoMatch):
+		return nil, mcp.NewError(mcp.CodePreviewTargetNotFound, false,
+			map[string]any{"target": "element", "path": path, "selector": in.Selector, "revision": snap.Revision},
+			"No element of %s matches the selector at revision %d.", path, snap.Revision)
+	case err != nil:
+		return nil, err
+	}
+	return inspectOut{Revision: snap.Revision, Path: path, Element: el, Note: noteComputed, persist: e.meta(ctx)}, nil
+}
