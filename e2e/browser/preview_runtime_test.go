@@ -118,3 +118,61 @@ var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x
 		t.Fatalf("the switch did not allow https: %v", err)
 	}
 }
+
+// TestPreviewConsoleNamesFileAndLine (issue 17): a console.log on line 6 and a throw on line 7
+// of app.js come back from preview.getConsole (through webcodingHandle tools/call) naming
+// app.js and those lines — the file's own lines, not about:srcdoc positions — at the current
+// revision only; preview.inspect answers in the browser too, with computed false.
+func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+
+	app := "// 1\n// 2\n// 3\n// 4\n// 5\nconsole.log(\"hello from app\");\nthrow new Error(\"boom on seven\");\n"
+	res := toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(app)+`}`)
+	if !strings.Contains(toJSON(res), "PREVIEW_RUNTIME_ERROR") {
+		t.Fatalf("the write should report the runtime error: %s", toJSON(res))
+	}
+	rev := directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64)
+	var out map[string]any
+	var log, boom map[string]any
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) && (log == nil || boom == nil) {
+		out = directCall(t, tab, "preview.getConsole", `{}`)
+		for _, e := range out["entries"].([]any) {
+			e := e.(map[string]any)
+			switch {
+			case strings.Contains(fmt.Sprint(e["text"]), "hello from app"):
+				log = e
+			case strings.Contains(fmt.Sprint(e["text"]), "boom on seven"):
+				boom = e
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if out["runtime"] != true || out["revision"] != rev || log == nil || boom == nil {
+		t.Fatalf("preview.getConsole: %s", toJSON(out))
+	}
+	if log["level"] != "log" || log["kind"] != "console" || log["path"] != "app.js" || log["line"] != float64(6) {
+		t.Errorf("console.log entry: %s", toJSON(log))
+	}
+	if boom["level"] != "error" || boom["kind"] != "error" || boom["path"] != "app.js" || boom["line"] != float64(7) ||
+		boom["revision"] != rev || boom["sequence"].(float64) <= log["sequence"].(float64) {
+		t.Errorf("error entry: %s", toJSON(boom))
+	}
+	errs := directCall(t, tab, "preview.getConsole", `{"levels":["error"],"sinceSequence":`+fmt.Sprint(log["sequence"])+`}`)
+	if n := len(errs["entries"].([]any)); n != 1 {
+		t.Errorf("levels/sinceSequence: %s", toJSON(errs))
+	}
+
+	// The next revision shows none of this revision's entries.
+	directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":"document.title = 'quiet';"}`)
+	if after := directCall(t, tab, "preview.getConsole", `{}`); after["revision"] == rev || len(after["entries"].([]any)) != 0 {
+		t.Errorf("after the next revision: %s", toJSON(after))
+	}
+	in := directCall(t, tab, "preview.inspect", `{"selector":"#hero-title"}`)
+	if in["computed"] != false || in["tag"] != "h1" || in["selector"] != "#hero-title" {
+		t.Errorf("preview.inspect in the browser: %s", toJSON(in))
+	}
+}

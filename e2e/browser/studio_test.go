@@ -98,7 +98,7 @@ func TestFirstLoad(t *testing.T) {
 	t.Skip("skipped, known failure (issues 13/20, open): with parallel tabs booting, the first mount's acknowledgement can exceed the 2.5 s ack timeout on a 2-core machine (the runtime starts in ~0.1 s; the busy studio thread reads its hello late). Unskip when the first ack is fixed.")
 	t.Parallel()
 	tab := openStudio(t)
-	waitContains(t, tab, "#tools-count", "tools/list · 23")
+	waitContains(t, tab, "#tools-count", "tools/list · 25")
 	noConsoleErrors(t, tab)
 }
 

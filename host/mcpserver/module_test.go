@@ -19,7 +19,7 @@ import (
 // These run the server over the real core module (wazero), in process, through the go-sdk
 // client on the in-memory transport. stdio_test.go runs the binary.
 
-const wantTools = 23
+const wantTools = 25
 
 // moduleServer starts the core (over folder dir, or the seed workspace when dir is "") and a
 // server on it, and connects a client.
@@ -143,6 +143,17 @@ func TestModuleReadOnlyCallAndRegistryErrors(t *testing.T) {
 	if !strings.Contains(jsonString(sc), "headless (not executed)") {
 		t.Errorf("preview.getStatus does not say the preview is headless: %v", sc)
 	}
+	// The context tools of issue 17 are read-only: they run without approval, and say what a
+	// headless host cannot do (no computed styles, no console).
+	sc = mustSucceed(t, call(t, cs, "preview_inspect", map[string]any{"selector": "#hero-button"}, nil))
+	if sc["computed"] != false || sc["role"] != "button" || sc["name"] != "Start building" {
+		t.Errorf("preview_inspect: %v", sc)
+	}
+	sc = mustSucceed(t, call(t, cs, "preview_getConsole", map[string]any{}, nil))
+	if sc["runtime"] != false || !strings.Contains(jsonString(sc), "headless") {
+		t.Errorf("preview_getConsole: %v", sc)
+	}
+	mustFail(t, call(t, cs, "preview_inspect", map[string]any{"selector": "#nope"}, nil), string(mcp.CodePreviewTargetNotFound))
 }
 
 func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }

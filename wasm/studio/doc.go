@@ -6,7 +6,8 @@
 //
 // rpcsession.Config.Catalog selects what a session serves:
 //
-//   - "studio" (DefaultCatalog): the 23 tools of REFERENCE §2 in table order (ToolNames),
+//   - "studio" (DefaultCatalog): the 23 tools of REFERENCE §2 in table order, then
+//     preview.getConsole and preview.inspect (SPEC §5.12) (ToolNames),
 //     over a workspace.Manager built per session and hydrated from Ports.Repository.
 //   - "demo": a 4-tool stand-in kept for registry tests.
 //   - conformance builds only (build tag conformance, SPEC §2.17): "conformance" (demo + the

@@ -121,8 +121,8 @@ var catalogs = map[string]catalogFunc{
 	},
 }
 
-// DefaultCatalog is the catalog of a session configured without one: the 23-tool studio
-// catalog (REFERENCE §2).
+// DefaultCatalog is the catalog of a session configured without one: the 25-tool studio
+// catalog (REFERENCE §2, SPEC §5.12).
 var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
@@ -180,7 +180,7 @@ func Builder(p Ports) rpcsession.Builder {
 	}
 }
 
-// registerStudio registers the 23 studio tools over a freshly hydrated workspace and returns
+// registerStudio registers the 25 studio tools over a freshly hydrated workspace and returns
 // the session methods (agent/run, preview/compile, preview/export).
 func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 	e, err := newStudioSession(ctx, p)

@@ -85,6 +85,38 @@ func TestCallThroughTheModule(t *testing.T) {
 	}
 }
 
+// TestContextToolsHeadless (issue 17): through the CLI and the real module, preview.inspect
+// reads the parsed entry page and says computed false; preview.getConsole says runtime false
+// with a note and no entries (no page runs headless).
+func TestContextToolsHeadless(t *testing.T) {
+	stdin := `{"name":"preview.inspect","arguments":{"selector":"header h1"},"_meta":{"toolCallId":"i-1"}}` + "\n" +
+		`{"name":"preview.getConsole","arguments":{"levels":["error"]},"_meta":{"toolCallId":"c-1"}}` + "\n"
+	code, out, stderr := runCLI(t, nil, stdin, "call")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rs := results(t, out)
+	if len(rs) != 2 || rs[0].IsError || rs[1].IsError {
+		t.Fatalf("results:\n%s", out)
+	}
+	var in struct {
+		Selector string `json:"selector"`
+		Computed *bool  `json:"computed"`
+		Role     string `json:"role"`
+	}
+	var con struct {
+		Runtime *bool             `json:"runtime"`
+		Entries []json.RawMessage `json:"entries"`
+		Note    string            `json:"note"`
+	}
+	if json.Unmarshal(rs[0].StructuredContent, &in) != nil || in.Selector != "#hero-title" || in.Computed == nil || *in.Computed || in.Role != "heading" {
+		t.Errorf("preview.inspect: %s", rs[0].StructuredContent)
+	}
+	if json.Unmarshal(rs[1].StructuredContent, &con) != nil || con.Runtime == nil || *con.Runtime || con.Entries == nil || len(con.Entries) != 0 || !strings.Contains(con.Note, "headless") {
+		t.Errorf("preview.getConsole: %s", rs[1].StructuredContent)
+	}
+}
+
 func TestBadModuleIsAHostFailure(t *testing.T) {
 	code, _, stderr := runCLI(t, nil, "", "tools", "--module", "/nonexistent/reactor.wasm")
 	if code != exitHost || !strings.Contains(stderr, "read module") {

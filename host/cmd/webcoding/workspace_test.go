@@ -688,7 +688,7 @@ func TestToolsOutputKeepsEveryField(t *testing.T) {
 		params, _ = json.Marshal(map[string]string{"cursor": p.NextCursor})
 	}
 	var got struct{ Tools []json.RawMessage }
-	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != len(raw) || len(raw) != 23 {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != len(raw) || len(raw) != 25 {
 		t.Fatalf("%d tools printed, %d listed: %v", len(got.Tools), len(raw), err)
 	}
 	for i := range raw {
