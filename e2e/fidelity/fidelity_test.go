@@ -275,7 +275,9 @@ func runPreview(t *testing.T, name string, steps []string) (string, []string, st
 	for _, m := range messages(t, tab) {
 		switch m.Type {
 		case "webcoding.preview.console":
-			con = append(con, m.Level+" "+m.Text)
+			if m.Kind == "console" { // uncaught errors are entries too (kind error/rejection): compared as errText
+				con = append(con, m.Level+" "+m.Text)
+			}
 		case "webcoding.preview.error":
 			errText = m.Message
 		}
