@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/webcoding/studio/wasm/foldersave"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
@@ -17,8 +18,8 @@ type studioSession struct {
 	preview    preview.Port
 	downloads  func(name, mimeType string, data []byte) error
 	ackTimeout time.Duration
-	p          Ports // the session's ports (folder host, durable backend, observer: folder_ops.go)
-	save       saver // durable folder saves (folder_save.go)
+	p          Ports             // the session's ports (folder host, durable backend, observer: folder_ops.go)
+	save       *foldersave.Saver // durable folder saves and their reconciliation (wasm/foldersave)
 }
 
 // persist is the persistence meta P of every result: {"storageMode", "storageError"?}.
