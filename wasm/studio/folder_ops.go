@@ -116,7 +116,13 @@ func decodeParams(params json.RawMessage, allowed ...string) (map[string]json.Ra
 	return m, nil
 }
 
-func expectedRevision(m map[string]json.RawMessage) (*int64, *jsonrpc.Error) {
+// expectedRevision decodes params that may hold only "expectedRevision" (a non-negative
+// integer; nil when absent).
+func expectedRevision(params json.RawMessage) (*int64, *jsonrpc.Error) {
+	m, perr := decodeParams(params, "expectedRevision")
+	if perr != nil {
+		return nil, perr
+	}
 	raw, ok := m["expectedRevision"]
 	if !ok {
 		return nil, nil
@@ -140,11 +146,7 @@ func (e *studioSession) folderMethods() map[string]rpcsession.Method {
 }
 
 func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	m, perr := decodeParams(params, "expectedRevision")
-	if perr != nil {
-		return nil, perr
-	}
-	exp, perr := expectedRevision(m)
+	exp, perr := expectedRevision(params)
 	if perr != nil {
 		return nil, perr
 	}
@@ -252,11 +254,7 @@ func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, rem
 }
 
 func (e *studioSession) uploadFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	m, perr := decodeParams(params, "expectedRevision")
-	if perr != nil {
-		return nil, perr
-	}
-	exp, perr := expectedRevision(m)
+	exp, perr := expectedRevision(params)
 	if perr != nil {
 		return nil, perr
 	}
