@@ -24,4 +24,8 @@
 //	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
 //
 // Each package's doc says what it owns and what it must never do.
+//
+// Owns: the layer table and the repository's rules tests (layout_test.go, docrefs_test.go).
+//
+// Must never: hold code that a build uses (package wasm is documentation and tests only).
 package wasm
