@@ -58,7 +58,7 @@ func (s *Saver) Reconcile(ctx context.Context, f workspace.FolderAdapter) ([]str
 	scope := f.ScopeID()
 	unavailable := func(err error) *mcp.ToolError {
 		return mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true, map[string]any{"operation": "save", "scopeId": scope,
-			"reason": bound(err.Error(), maxReasonChars)}, "The durable save records could not be reconciled: %s", bound(err.Error(), maxReasonChars))
+			"reason": mcp.Bound(err.Error(), maxReasonChars)}, "The durable save records could not be reconciled: %s", mcp.Bound(err.Error(), maxReasonChars))
 	}
 	var records []durable.Record
 	plans := map[string]map[string]string{}
@@ -182,7 +182,7 @@ func (s *Saver) Resolve(ctx context.Context, scope, path, choice string) (int, *
 	})
 	if err != nil {
 		return resolved, mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true,
-			map[string]any{"operation": "resolve", "reason": bound(err.Error(), maxReasonChars)}, "%s", bound(err.Error(), maxReasonChars))
+			map[string]any{"operation": "resolve", "reason": mcp.Bound(err.Error(), maxReasonChars)}, "%s", mcp.Bound(err.Error(), maxReasonChars))
 	}
 	return resolved, nil
 }

@@ -82,18 +82,6 @@ func classOf(err error) string {
 // maxReasonChars bounds the reasons quoted in errors (code points).
 const maxReasonChars = 512
 
-// bound cuts s to at most n code points.
-func bound(s string, n int) string {
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
-}
-
 // markUnclean makes the next save reconcile first.
 func (s *Saver) markUnclean() {
 	s.mu.Lock()
@@ -126,8 +114,8 @@ func (s *Saver) durableRunner() (*durable.Runner, error) {
 
 func durableUnavailable(it workspace.SaveItem, reason string) *mcp.ToolError {
 	return mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true, map[string]any{
-		"operation": "save", "path": it.Path, "revision": it.Revision, "scopeId": it.ScopeID, "reason": bound(reason, maxReasonChars)},
-		"The durable save record for %q is unavailable (%s); nothing was written.", it.Path, bound(reason, maxReasonChars))
+		"operation": "save", "path": it.Path, "revision": it.Revision, "scopeId": it.ScopeID, "reason": mcp.Bound(reason, maxReasonChars)},
+		"The durable save record for %q is unavailable (%s); nothing was written.", it.Path, mcp.Bound(reason, maxReasonChars))
 }
 
 // unknownError is the WORKSPACE_SIDE_EFFECT_UNKNOWN of a save item in durable state state.
@@ -137,7 +125,7 @@ func unknownError(it workspace.SaveItem, state, reason string) *mcp.ToolError {
 		diag["sourceLength"] = it.SourceLength
 		diag["sourceHash"] = it.SourceHash
 	}
-	reason = bound(reason, maxReasonChars)
+	reason = mcp.Bound(reason, maxReasonChars)
 	return mcp.NewError(mcp.CodeWorkspaceSideEffectUnknown, state == "pending", map[string]any{
 		"operation": "save", "path": it.Path, "revision": it.Revision, "state": state, "reason": reason,
 		"diagnostic": diag, "operationKey": it.OperationKey(),
@@ -179,7 +167,7 @@ func (s *Saver) saveOptions(m *workspace.Manager, previous func(path string) str
 	runner, err := s.durableRunner()
 	if err != nil {
 		return workspace.SaveOptions{}, mcp.NewError(mcp.CodeWorkspaceDurableStateUnavailable, true,
-			map[string]any{"operation": "save", "reason": bound(err.Error(), maxReasonChars)}, "The durable save store is unavailable: %s", bound(err.Error(), maxReasonChars))
+			map[string]any{"operation": "save", "reason": mcp.Bound(err.Error(), maxReasonChars)}, "The durable save store is unavailable: %s", mcp.Bound(err.Error(), maxReasonChars))
 	}
 	if runner == nil {
 		return workspace.SaveOptions{}, nil

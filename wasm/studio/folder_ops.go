@@ -157,7 +157,7 @@ func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) 
 	f, err := e.p.Folders.Pick(ctx)
 	if err != nil {
 		return finish(done, opError(mcp.NewError(mcp.CodeToolExecutionFailed, true, map[string]any{"operation": "import"},
-			"The folder could not be opened: %s", bound(err.Error(), maxMessageChars))))
+			"The folder could not be opened: %s", mcp.Bound(err.Error(), maxMessageChars))))
 	}
 	if f == nil {
 		return finish(done, folderOpResult{"cancelled": true})
@@ -199,7 +199,7 @@ func (e *studioSession) reconnectFolder(ctx context.Context, params json.RawMess
 	}
 	if err != nil {
 		return finish(done, opError(mcp.NewError(mcp.CodeToolExecutionFailed, true, map[string]any{"operation": "link"},
-			"The folder could not be reconnected: %s", bound(err.Error(), maxMessageChars))))
+			"The folder could not be reconnected: %s", mcp.Bound(err.Error(), maxMessageChars))))
 	}
 	if f == nil {
 		return finish(done, folderOpResult{"linked": false})

@@ -90,7 +90,7 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 			msg = "Preview runtime error"
 		}
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
-			"Preview reported a runtime error at revision %d: %s", rev, bound(msg, maxMessageChars))
+			"Preview reported a runtime error at revision %d: %s", rev, mcp.Bound(msg, maxMessageChars))
 	}
 	e.m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
 	return nil
@@ -127,15 +127,3 @@ func noDownloadTarget(path string) *mcp.ToolError {
 // ReasonNoDownloadTarget is details.reason of a workspace.downloadFile refused because the
 // host has no download target.
 const ReasonNoDownloadTarget = "no-download-target"
-
-// bound cuts s to at most n code points.
-func bound(s string, n int) string {
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
-}
