@@ -163,7 +163,7 @@ func judge(ctx context.Context, f workspace.FolderAdapter, op, path string, rec 
 //
 // Errors: WORKSPACE_DURABLE_STATE_UNAVAILABLE (operation "resolve") when the records cannot be
 // listed; records of earlier pages may already be resolved then.
-func (s *Saver) Resolve(ctx context.Context, scope, path, choice string) (int, *mcp.ToolError) {
+func (s *Saver) Resolve(ctx context.Context, scope, path, choice string) (int, error) {
 	runner, _ := s.durableRunner()
 	if runner == nil {
 		return 0, nil

@@ -300,9 +300,9 @@ func (e *studioSession) resolveSave(ctx context.Context, params json.RawMessage)
 	if f == nil {
 		return finish(done, opError(workspace.FolderNotConnected("resolve")))
 	}
-	resolved, terr := e.save.Resolve(ctx, f.ScopeID(), path, choice)
-	if terr != nil {
-		return finish(done, opError(terr))
+	resolved, err := e.save.Resolve(ctx, f.ScopeID(), path, choice)
+	if err != nil {
+		return finish(done, opError(mcp.ToolErrorOf(err)))
 	}
 	if choice == foldersave.ChoiceKeepFolder {
 		data, err := f.ReadFile(ctx, path)
