@@ -18,4 +18,8 @@
 // adds "Authorization: Bearer <key>" itself, so the key never has to enter the wasm module.
 //
 // This package is host code (net/http); the core never imports it.
+//
+// Owns: the scripted OpenRouter stand-in (steps, models catalog, the requests it saw).
+//
+// Must never: contact the real service, or be reached from the core.
 package fakeprovider

@@ -60,7 +60,7 @@
 //     over Ports.Folders (a FolderHost; the directory handle never enters a payload), traced
 //     through ObserveOperation (folder_ops.go). With Ports.Durable, workspace.saveAll runs
 //     each folder write/delete through a durable.Runner and reconciles interrupted ones by
-//     SHA-256 (folder_save.go).
+//     SHA-256 (wasm/foldersave: Prepare, Reconcile, Resolve).
 //   - agent/run (and agent/openrouter) open a registry run scope (registry.WithRun), so
 //     approvals/approveRun ("Approve all for this run") covers exactly that run.
 //
