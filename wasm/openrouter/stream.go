@@ -157,16 +157,10 @@ func (d *StreamDecoder) chunk(data []byte) error {
 	if u := parseUsage(top["usage"]); u != nil {
 		d.usage = u
 	}
-	rawChoices := top["choices"]
-	switch mcp.JSONKind(rawChoices) {
-	case "nothing", "null":
-		return nil
-	case "array":
-	default:
-		return invalid("stream chunk %d: choices is a JSON %s, not an array", d.chunks, mcp.JSONKind(rawChoices))
+	choices, err := d.optArray(top["choices"], "choices")
+	if err != nil {
+		return err
 	}
-	var choices []json.RawMessage
-	_ = json.Unmarshal(rawChoices, &choices)
 	for _, rc := range choices {
 		var choice map[string]json.RawMessage
 		if mcp.JSONKind(rc) != "object" || json.Unmarshal(rc, &choice) != nil {
@@ -225,15 +219,10 @@ func (d *StreamDecoder) delta(raw json.RawMessage) error {
 	default:
 		return invalid("stream chunk %d: delta.content is a JSON %s, not a string or null", d.chunks, mcp.JSONKind(r))
 	}
-	switch r := m["tool_calls"]; mcp.JSONKind(r) {
-	case "nothing", "null":
-		return nil
-	case "array":
-	default:
-		return invalid("stream chunk %d: delta.tool_calls is a JSON %s, not an array", d.chunks, mcp.JSONKind(r))
+	items, err := d.optArray(m["tool_calls"], "delta.tool_calls")
+	if err != nil {
+		return err
 	}
-	var items []json.RawMessage
-	_ = json.Unmarshal(m["tool_calls"], &items)
 	for _, item := range items {
 		if err := d.callDelta(item); err != nil {
 			return err
@@ -327,6 +316,19 @@ func (d *StreamDecoder) callDelta(item json.RawMessage) error {
 		return invalid("tool_calls[%d].function.arguments is a JSON %s, not a string", idx, mcp.JSONKind(raw))
 	}
 	return nil
+}
+
+// optArray reads an optional array member: nil when absent or null.
+func (d *StreamDecoder) optArray(raw json.RawMessage, what string) ([]json.RawMessage, error) {
+	var items []json.RawMessage
+	switch mcp.JSONKind(raw) {
+	case "nothing", "null":
+		return nil, nil
+	case "array":
+		_ = json.Unmarshal(raw, &items)
+		return items, nil
+	}
+	return nil, invalid("stream chunk %d: %s is a JSON %s, not an array", d.chunks, what, mcp.JSONKind(raw))
 }
 
 // optString reads an optional string member: "" when absent or null.
