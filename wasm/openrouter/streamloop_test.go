@@ -68,7 +68,7 @@ func TestStreamedBatchOverTheCallLimitRunsNothing(t *testing.T) {
 	r := newRegistry(t, true)
 	var ps []string
 	for i := range 13 {
-		ps = append(ps, delta(`{"tool_calls":[{"index":`+itoa(i)+`,"id":"c`+itoa(i)+`","type":"function","function":{"name":"workspace_getStatus","arguments":"{}"}}]}`, ""))
+		ps = append(ps, delta(`{"tool_calls":[{"index":`+strconv.Itoa(i)+`,"id":"c`+strconv.Itoa(i)+`","type":"function","function":{"name":"workspace_getStatus","arguments":"{}"}}]}`, ""))
 	}
 	ps = append(ps, delta(`{}`, "tool_calls"), "[DONE]")
 	tr := &script{t: t, steps: []step{sse200(events(ps...))}}
@@ -224,4 +224,19 @@ func TestStreamCancelAbortsAtOnce(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
+// TestStreamedTurnLimit: a model that keeps streaming tool calls stops after MaxTurns
+// requests with OPENROUTER_TOOL_LOOP_LIMIT, as with plain answers.
+func TestStreamedTurnLimit(t *testing.T) {
+	r := newRegistry(t, false)
+	var steps []step
+	for i := range openrouter.MaxTurns + 1 {
+		steps = append(steps, sse200(events(delta(`{"tool_calls":[{"index":0,"id":"s`+strconv.Itoa(i)+`","type":"function","function":{"name":"workspace_getStatus","arguments":"{}"}}]}`, "tool_calls"), "[DONE]")))
+	}
+	tr := &script{t: t, steps: steps}
+	o, _ := streamed(options(r, tr))
+	rep := openrouter.Run(context.Background(), "status forever", o)
+	wantFailure(t, rep, mcp.CodeOpenRouterToolLoopLimit, false)
+	if len(tr.requests()) != openrouter.MaxTurns || len(rep.Calls) != openrouter.MaxTurns || len(rep.TurnUsage) != openrouter.MaxTurns {
+		t.Fatalf("%d requests, %d calls, %d turn usages", len(tr.requests()), len(rep.Calls), len(rep.TurnUsage))
+	}
+}
