@@ -10,7 +10,7 @@ import "bytes"
 // the colon; "data" values are joined with "\n"; "event", "id" and "retry" and unknown fields
 // are read and ignored; a blank line dispatches the event when it carried data. Bytes after
 // the last blank line are never dispatched (the standard drops an event cut by the end of the
-// stream), which End reports.
+// stream).
 //
 // Bounds: a line, and an event's joined data, may hold at most MaxStreamLineBytes bytes
 // (checked through checkBound); the caller bounds the stream's total.
@@ -18,7 +18,8 @@ type sseParser struct {
 	line    []byte // the current line, without its end
 	data    []byte // the current event's data lines, joined by "\n"
 	hasData bool   // a data field was seen since the last dispatch
-	started bool   // the first byte was seen (the BOM check is done)
+	started bool   // the BOM check is done
+	head    []byte // the first bytes, held while they may be a split BOM
 	lastCR  bool   // the previous Feed ended with a CR
 }
 
@@ -26,9 +27,15 @@ type sseParser struct {
 // (or a bound's) stops the parse and is returned. The data slice is reused after emit
 // returns: emit must not keep it.
 func (s *sseParser) Feed(p []byte, emit func(data []byte) error) error {
-	if !s.started && len(p) > 0 {
-		s.started = true // a BOM split across Feeds stays text, which JSON then refuses
-		p = bytes.TrimPrefix(p, []byte("\uFEFF"))
+	if !s.started {
+		// The BOM may arrive split across Feeds: hold the first bytes until they cannot be
+		// its start any more.
+		s.head = append(s.head, p...)
+		if len(s.head) < len(bom) && bytes.HasPrefix(bom, s.head) {
+			return nil
+		}
+		s.started = true
+		p, s.head = bytes.TrimPrefix(s.head, bom), nil
 	}
 	if s.lastCR && len(p) > 0 && p[0] == '\n' {
 		p = p[1:]
@@ -101,6 +108,5 @@ func (s *sseParser) lineDone(emit func(data []byte) error) error {
 	return nil
 }
 
-// Pending reports whether bytes after the last dispatched event were left undispatched (an
-// event or line cut by the end of the stream).
-func (s *sseParser) Pending() bool { return len(s.line) > 0 || s.hasData }
+// bom is the UTF-8 byte-order mark an event stream may start with.
+var bom = []byte("\uFEFF")

@@ -270,3 +270,19 @@ func TestUsageIsReadFromPlainAnswers(t *testing.T) {
 		t.Fatalf("usage %s", b)
 	}
 }
+
+// TestStreamBOMSplitAcrossReads (found by FuzzSSEDecoder): a byte-order mark cut between two
+// reads is still dropped, so the outcome does not depend on where the body was cut.
+func TestStreamBOMSplitAcrossReads(t *testing.T) {
+	for _, body := range []string{"\ufeffdata\r\r", "\ufeff" + textStream(), "\xef\xbb", "\xef\xbbdata: x\n\n"} {
+		want, wantText := decodeSplit(body)
+		for i := 1; i < len(body) && i < 4; i++ {
+			if got, text := decodeSplit(body, i); text != wantText || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q cut at %d: %+v, want %+v", body, i, got, want)
+			}
+		}
+	}
+	if got, text := decodeSplit("\ufeff"+textStream(), 1, 2); got.Code != "" || text != "Emerald 테마 ✓ done." {
+		t.Fatalf("%+v %q", got, text)
+	}
+}
