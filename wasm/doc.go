@@ -15,7 +15,8 @@
 //	0  jsonstring, preview/cssscan, preview/jsscan, conformance, filediff, ui/markup (leaves)
 //	1  mcp, jsonrpc, schema (wire types, schema validation)
 //	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain)
-//	3  registry, trace, transfer (zip/upload codec), durable/memstore, durable/durabletest, workspace/workspacetest
+//	3  registry, trace, transfer (zip/upload codec), foldersave (durable folder save and reconcile),
+//	   durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)
 //	5  studio (composition), ui/views (the UI's pure views: state → HTML)
 //	6  adapters/jsbridge
@@ -23,4 +24,8 @@
 //	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
 //
 // Each package's doc says what it owns and what it must never do.
+//
+// Owns: the layer table and the repository's rules tests (layout_test.go, docrefs_test.go).
+//
+// Must never: hold code that a build uses (package wasm is documentation and tests only).
 package wasm

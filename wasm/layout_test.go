@@ -129,10 +129,12 @@ var layers = map[string]int{
 	"mcp": 1, "jsonrpc": 1, "schema": 1,
 	// 2: domain packages over the wire types.
 	"audit": 2, "durable": 2, "workspace": 2, "preview": 2, "planner": 2, "provider": 2, "toolcatalog": 2,
-	// 3: the registry, what it needs beside the domain, and the domain test kits.
-	"registry": 3, "trace": 3, "durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
+	// 3: the registry, what it needs beside the domain (the zip/upload codec, the durable folder
+	// save over workspace and durable), and the domain test kits.
+	"registry": 3, "trace": 3, "transfer": 3, "foldersave": 3,
+	"durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
 	// 4: loops and dispatch over the registry.
-	"rpcsession": 4, "openrouter": 4, "transfer": 3,
+	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.

@@ -94,10 +94,15 @@ func noConsoleErrors(t *testing.T, tab *chromium.Tab) {
 	}
 }
 
+// TestFirstLoad: a fresh profile reaches Ready, tools/list and the first preview ack with no
+// console error (a first ack later than the port's 2.5 s timeout logs one). It is a serial
+// test on purpose: Go starts the parallel tests only after every serial one has finished, so
+// this page boots alone instead of sharing two cores with other tabs' boots (which made the
+// first ack late for reasons outside the page).
 func TestFirstLoad(t *testing.T) {
-	t.Skip("skipped, known failure (issues 13/20, open): with parallel tabs booting, the first mount's acknowledgement can exceed the 2.5 s ack timeout on a 2-core machine (the runtime starts in ~0.1 s; the busy studio thread reads its hello late). Unskip when the first ack is fixed.")
-	t.Parallel()
+	start := time.Now()
 	tab := openStudio(t)
+	t.Logf("tab + navigation → Ready and first preview ack: %v", time.Since(start).Round(time.Millisecond))
 	waitContains(t, tab, "#tools-count", "tools/list · 25")
 	noConsoleErrors(t, tab)
 }

@@ -21,6 +21,9 @@ import (
 // after html/template left it: measured 11,395,389 raw / 3,010,523 gzip / 2,150,834 brotli on
 // 2026-12-02. Issue 15's goal (≤ 2.0 MB brotli) is NOT met; the budget is set at the measured
 // size so it only stops further growth, until the goal is reached and it goes back down.
+// Where the bytes go and what was tried (turning inlining off reaches 1.91–1.97 MB but slowed
+// the page's first preview ack past its timeout): docs/performance.md, "Size of the page
+// module: where the bytes go".
 const (
 	wasmBrotliBudget = 2_160_000 // bytes, brotli quality 11 (goal: 2,000,000)
 	wasmGzipBudget   = 3_020_000 // bytes, gzip best: a guard against a large regression only

@@ -180,23 +180,11 @@ func less(a, b preview.File) bool {
 	return a.Path < b.Path
 }
 
-// msg is one message the shim handed to "Go" (recorded by the parent page).
+// msg is one message the shim handed to "Go" (recorded by the parent page): the bridge message
+// the preview port decodes, plus when it arrived.
 type msg struct {
-	Type     string             `json:"type"`
-	Revision int64              `json:"revision"`
-	Nonce    string             `json:"nonce"`
-	Message  string             `json:"message"`
-	Level    string             `json:"level"`
-	Text     string             `json:"text"`
-	Kind     string             `json:"kind"`
-	URL      string             `json:"url"`
-	Detail   string             `json:"detail"`
-	Path     string             `json:"path"`
-	Search   string             `json:"search"`
-	Hash     string             `json:"hash"`
-	Area     string             `json:"area"`
-	Set      map[string]*string `json:"set"`
-	At       float64            `json:"at"` // Date.now() in the parent when the batch arrived
+	preview.BridgeMessage
+	At float64 `json:"at"` // Date.now() in the parent when the batch arrived
 }
 
 // openParent opens the studio stand-in in a new tab.

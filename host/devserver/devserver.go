@@ -3,6 +3,12 @@
 // serve`). It serves precompressed siblings (file.br, file.gz) when the client accepts them,
 // with the Content-Type of the original file and the matching Content-Encoding, and
 // application/wasm for .wasm files.
+//
+// Owns: serving a built site directory read-only, with its content types and precompressed
+// siblings.
+//
+// Must never: build or change the site (host/sitebuild builds it), or answer a path that
+// leaves the directory or names a dot-file.
 package devserver
 
 import (

@@ -11,11 +11,21 @@
 // them). Options.Models serves the catalog at any time without a step; ChatRequests lists the
 // POSTs only; Aborted tells when a client gave up on a Hang step (a cancelled fetch).
 //
-// The bodies in testdata/ were written by hand in the shape OpenRouter documents for
-// chat-completions and models responses; nothing was recorded from the real service.
+// Streamed answers (issue 16) are replayed byte for byte from the .sse files in testdata/,
+// split where the test chooses (Step.Cuts, Step.CutEvery, Offset: inside a UTF-8 sequence,
+// inside a JSON string), each piece flushed on its own after Step.ChunkDelay; HangAfter keeps
+// the stream open after its last byte.
+//
+// The bodies in testdata/ were written by hand (the .sse streams generated once by a small
+// script) in the shape OpenRouter documents for chat-completions, streamed chunks and models
+// responses; nothing was recorded from the real service.
 //
 // HTTPTransport is the net/http implementation of openrouter.Transport that hosts use: it
 // adds "Authorization: Bearer <key>" itself, so the key never has to enter the wasm module.
 //
 // This package is host code (net/http); the core never imports it.
+//
+// Owns: the scripted OpenRouter stand-in (steps, models catalog, the requests it saw).
+//
+// Must never: contact the real service, or be reached from the core.
 package fakeprovider

@@ -30,13 +30,50 @@ func Body(name string) []byte {
 // Status (default 200), Header, and Body (or the testdata file BodyFile). Hang holds the
 // request until the client gives up (a provider that never answers). Check, when set,
 // inspects the request in addition to the default checks.
+//
+// Streams (issue 16): the body is replayed byte for byte; Cuts (byte offsets, ascending) or
+// CutEvery (a piece every n bytes) choose where it is split, each piece written and flushed
+// on its own after ChunkDelay, so a client sees exactly those chunk boundaries (Offset finds
+// one inside a UTF-8 sequence or a JSON string). HangAfter holds the response open after the
+// last piece until the client gives up (a stream that stalls; Aborted then closes).
+// A .sse BodyFile is served as text/event-stream.
 type Step struct {
-	Status   int
-	Header   map[string]string
-	Body     []byte
-	BodyFile string
-	Hang     bool
-	Check    func(t testing.TB, r Received)
+	Status     int
+	Header     map[string]string
+	Body       []byte
+	BodyFile   string
+	Hang       bool
+	Check      func(t testing.TB, r Received)
+	Cuts       []int
+	CutEvery   int
+	ChunkDelay time.Duration
+	HangAfter  bool
+}
+
+// Offset returns the offset in body that lies into bytes after the start of the first
+// occurrence of substr, for Step.Cuts: Offset(b, "에", 1) cuts inside that UTF-8 sequence,
+// Offset(b, `"emer`, 3) inside a JSON string. It panics when substr is absent (a test bug).
+func Offset(body []byte, substr string, into int) int {
+	i := strings.Index(string(body), substr)
+	if i < 0 {
+		panic("fakeprovider: " + substr + " is not in the body")
+	}
+	return i + into
+}
+
+// pieces splits b at the step's cuts (whole when it has none).
+func (st Step) pieces(b []byte) [][]byte {
+	var out [][]byte
+	prev := 0
+	for _, c := range st.Cuts {
+		if c > prev && c < len(b) {
+			out, prev = append(out, b[prev:c]), c
+		}
+	}
+	for st.CutEvery > 0 && len(b)-prev > st.CutEvery {
+		out, prev = append(out, b[prev:prev+st.CutEvery]), prev+st.CutEvery
+	}
+	return append(out, b[prev:])
 }
 
 // Received is a request as the server saw it. Body is the raw body; Chat is the decoded
@@ -192,12 +229,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		st.Check(s.t, rec)
 	}
 	if st.Hang {
-		select {
-		case <-r.Context().Done():
-			s.abortOnce.Do(func() { close(s.aborted) })
-		case <-s.done:
-		case <-time.After(time.Minute):
-		}
+		s.hang(r)
 		return
 	}
 	b := st.Body
@@ -208,9 +240,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	if w.Header().Get("Content-Type") == "" {
-		if strings.HasSuffix(st.BodyFile, ".html") {
+		switch {
+		case strings.HasSuffix(st.BodyFile, ".html"):
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		} else {
+		case strings.HasSuffix(st.BodyFile, ".sse"):
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+		default:
 			w.Header().Set("Content-Type", "application/json")
 		}
 	}
@@ -219,7 +255,36 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusOK
 	}
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	flusher, _ := w.(http.Flusher)
+	for _, p := range st.pieces(b) {
+		if st.ChunkDelay > 0 {
+			select {
+			case <-time.After(st.ChunkDelay):
+			case <-r.Context().Done():
+				s.abortOnce.Do(func() { close(s.aborted) })
+				return
+			}
+		}
+		if _, err := w.Write(p); err != nil {
+			return
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if st.HangAfter {
+		s.hang(r)
+	}
+}
+
+// hang holds r until the client gives up (Aborted), the server closes, or a minute passed.
+func (s *Server) hang(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+		s.abortOnce.Do(func() { close(s.aborted) })
+	case <-s.done:
+	case <-time.After(time.Minute):
+	}
 }
 
 var legalName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)

@@ -10,4 +10,10 @@
 // workspace.ErrFolderFileMissing; deleting an absent file succeeds.
 //
 // This package is native host code (it uses os); the wasm core never imports it.
+//
+// Owns: the native linked folder (DirFolder over os.Root), atomic writes, and the folder lock
+// and save journal of the headless hosts (journal.go).
+//
+// Must never: follow a path or symlink out of the root, leave a file half written, or touch a
+// file the journal does not name when it cleans up.
 package folder

@@ -11,4 +11,9 @@
 //
 // This package is host code (net/http); the core never imports it. host/wasmhost uses it
 // behind the webcoding.http_do host function, host/fakeprovider re-exports it for tests.
+//
+// Owns: the host's provider transport: key injection, the origin allowlist, bounded bodies.
+//
+// Must never: send the key to any origin but the allowed ones, put it into an error, or follow
+// a redirect off the request's origin.
 package httpclient

@@ -63,16 +63,35 @@ func (t Transport) Allowed(origin string) bool {
 // failure (DNS, refused, reset, ctx done — wrapping ctx's error). Header names of the response
 // are canonical; repeated headers keep their first value.
 func (t Transport) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+	resp, body, err := t.DoStream(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	defer body.Close()
+	if resp.Body, err = io.ReadAll(io.LimitReader(body, MaxResponseBytes)); err != nil {
+		return openrouter.Response{}, err // scrubbed by the body
+	}
+	return resp, nil
+}
+
+var _ openrouter.StreamTransport = Transport{}
+
+// DoStream performs req like Do but returns once the status and headers arrived, with the
+// body as a reader (the caller closes it) that yields bytes as they arrive: a streamed
+// answer (issue 16). The reader is not bounded (openrouter.StreamDecoder bounds what it
+// reads); a Read fails once ctx is done. Errors are Do's, and a Read's are scrubbed of the
+// key like them.
+func (t Transport) DoStream(ctx context.Context, req openrouter.Request) (openrouter.Response, io.ReadCloser, error) {
 	origin, err := Origin(req.URL)
 	if err != nil {
-		return openrouter.Response{}, err
+		return openrouter.Response{}, nil, err
 	}
 	if !t.Allowed(origin) {
-		return openrouter.Response{}, fmt.Errorf("httpclient: %w: %s is not the configured endpoint's origin", ErrOriginRefused, origin)
+		return openrouter.Response{}, nil, fmt.Errorf("httpclient: %w: %s is not the configured endpoint's origin", ErrOriginRefused, origin)
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.Method, req.URL, bytes.NewReader(req.Body))
 	if err != nil {
-		return openrouter.Response{}, fmt.Errorf("httpclient: invalid request")
+		return openrouter.Response{}, nil, fmt.Errorf("httpclient: invalid request")
 	}
 	for k, v := range req.Header {
 		if strings.EqualFold(k, "Authorization") {
@@ -99,18 +118,27 @@ func (t Transport) Do(ctx context.Context, req openrouter.Request) (openrouter.R
 	}
 	resp, err := c.Do(hr)
 	if err != nil {
-		return openrouter.Response{}, t.scrub(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes))
-	if err != nil {
-		return openrouter.Response{}, t.scrub(err)
+		return openrouter.Response{}, nil, t.scrub(err)
 	}
 	h := make(map[string]string, len(resp.Header))
 	for k := range resp.Header {
 		h[k] = resp.Header.Get(k)
 	}
-	return openrouter.Response{Status: resp.StatusCode, Header: h, Body: body}, nil
+	return openrouter.Response{Status: resp.StatusCode, Header: h}, scrubbingBody{resp.Body, t}, nil
+}
+
+// scrubbingBody scrubs the key from its Read errors.
+type scrubbingBody struct {
+	io.ReadCloser
+	t Transport
+}
+
+func (b scrubbingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = b.t.scrub(err)
+	}
+	return n, err
 }
 
 // scrubbed is an error whose message had the key removed; it still wraps the context errors

@@ -146,7 +146,7 @@ func (s *Server) buildParams(canonical string, args json.RawMessage, meta sdk.Me
 		Arguments json.RawMessage `json:"arguments,omitempty"`
 		Meta      map[string]any  `json:"_meta"`
 	}
-	b, err := marshal(params{Name: canonical, Arguments: args, Meta: m})
+	b, err := Marshal(params{Name: canonical, Arguments: args, Meta: m})
 	if err != nil { // the SDK decoded both from JSON: cannot happen
 		return nil, id, mcp.NewError(mcp.CodeToolValidationFailed, false, nil, "Invalid tools request: %v", err)
 	}
@@ -175,7 +175,7 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 	if json.Unmarshal(res, &r) != nil || string(r["isError"]) == "true" {
 		return res
 	}
-	params, _ := marshal(map[string]any{"name": SaveAllTool, "arguments": map[string]any{},
+	params, _ := Marshal(map[string]any{"name": SaveAllTool, "arguments": map[string]any{},
 		"_meta": map[string]any{"source": mcp.SourceMCP, "mode": mcp.ModeDirect, "toolCallId": id + "-autosave"}})
 	var outcome map[string]any
 	saved, terr := s.coreCall(context.WithoutCancel(ctx), params, id)
@@ -308,15 +308,16 @@ func newCallID() string {
 }
 
 func jsonText(v any) string {
-	b, err := marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
 }
 
-// marshal encodes v without HTML escaping and without a trailing newline.
-func marshal(v any) ([]byte, error) {
+// Marshal encodes v as JSON without HTML escaping and without a trailing newline (the
+// encoding of every line this package and the webcoding CLI write).
+func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -327,7 +328,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 func mustMarshal(v any) []byte {
-	b, err := marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: marshal %T: %v", v, err))
 	}

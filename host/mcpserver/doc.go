@@ -59,4 +59,10 @@
 // rebinding). A JSON array body (batch) is a JSON-RPC -32600 error. The server has no
 // authentication, so Server.Listen refuses a non-loopback address, and HTTPHandler a request
 // arriving on one, unless Options.AllowRemote.
+//
+// Owns: the translation between MCP and the core's registry: the served catalog and names,
+// the approval flags, and the stdio and Streamable HTTP transports.
+//
+// Must never: check arguments against a schema or run a tool itself (the core's registry does),
+// or accept a non-loopback connection without Options.AllowRemote.
 package mcpserver

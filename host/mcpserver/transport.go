@@ -240,7 +240,7 @@ func (c *lineConn) refuse(code int64, msg string, id any) {
 		ID      any            `json:"id"`
 		Error   map[string]any `json:"error"`
 	}{"2.0", id, map[string]any{"code": code, "message": msg}}
-	b, _ := marshal(resp)
+	b, _ := Marshal(resp)
 	_ = c.writeLine(b)
 }
 

@@ -25,4 +25,8 @@
 // Every pgx error is translated to a *durable.BackendError (durable.ErrBackend) here; no driver
 // error leaves the package (STYLE §7). Tests run durabletest.Run against a real server named
 // by WEBCODING_POSTGRES_URL (see scripts/services.sh).
+//
+// Owns: durable.Backend on PostgreSQL (schema, the one-statement compare-and-set, keyset pages).
+//
+// Must never: let a driver error leave the package, or repair a record that does not decode.
 package pgstore

@@ -22,4 +22,8 @@
 // Every go-redis error is translated to a *durable.BackendError (durable.ErrBackend) here; no
 // driver error leaves the package (STYLE §7). Tests run durabletest.Run against a real server
 // named by WEBCODING_REDIS_URL (see scripts/services.sh).
+//
+// Owns: durable.Backend on Redis (key layout, the compare-and-set and list scripts).
+//
+// Must never: let a driver error leave the package, or repair a record that does not decode.
 package redisstore

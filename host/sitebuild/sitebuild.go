@@ -31,6 +31,12 @@
 // brotli at quality 11, about 70 s of one CPU core measured on 2026-12-02). Options.Progress receives one line as each step starts, saying what
 // it does and what makes it slow the first time; `webcoding build` prints those lines to
 // stderr so that `make run` is never silent.
+//
+// Owns: the static site build: the browser core, the bundled shim and stylesheet, hashed asset
+// names, the filled templates and the precompressed copies.
+//
+// Must never: make the built page load anything from another origin (scripts/verify-build
+// checks a built site), or serve it (host/devserver does).
 package sitebuild
 
 import (

@@ -60,4 +60,11 @@
 // (host/httpclient), contacts only HTTPOptions.AllowedOrigins (status 8 otherwise, nothing
 // sent), enforces min(timeoutMs, HTTPOptions.Timeout) (status 9), and keeps the key out of
 // guest memory, answers and logs.
+//
+// Owns: running the wasip1 core in wazero, the host side of the byte ABI, and the host
+// functions (folder, durable, http, downloads, results parking).
+//
+// Must never: interpret a tool call (requests and responses pass as bytes), let the API key
+// reach guest memory, or give the module a file outside the linked folder and the downloads
+// directory.
 package wasmhost

@@ -105,30 +105,43 @@ func durableContext(ctx context.Context, r durableRequest) (context.Context, con
 	return context.WithTimeout(ctx, d)
 }
 
-// durableCall is what every durable_* host function starts from (beginDurable): the calling
-// host, its backend, the guest's request and a context bounded by the request's deadline.
+// durableCall is what every durable_* host function works with (withDurable): the calling
+// host, its backend, the guest's request, a context bounded by the request's deadline, and
+// where the reply goes.
 type durableCall struct {
-	h      *Host
-	b      durable.Backend
-	r      durableRequest
-	ctx    context.Context
-	cancel context.CancelFunc
+	h                *Host
+	b                durable.Backend
+	r                durableRequest
+	ctx              context.Context
+	m                api.Module
+	buf, bufCap, out uint32
 }
 
-// beginDurable is the one prologue of the durable_* host functions: no backend → statusNone;
-// a request that cannot be read → statusFailed with the reason. ok false means st is the reply
-// already given. On ok the caller must call dc.cancel.
-func beginDurable(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) (dc durableCall, st int32, ok bool) {
+// withDurable is the one prologue of the durable_* host functions: no backend → statusNone;
+// a request that cannot be read → statusFailed with the reason; else fn answers, under a
+// context bounded by the request's deadline.
+func withDurable(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32, fn func(dc *durableCall) int32) int32 {
 	h, b := durableOf(ctx)
 	if b == nil {
-		return dc, none(m, "the host has no durable backend (--durable)", buf, bufCap, out), false
+		return none(m, "the host has no durable backend (--durable)", buf, bufCap, out)
 	}
 	r, err := readDurableRequest(m, reqPtr, reqLen)
 	if err != nil {
-		return dc, h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out), false
+		return h.reply(m, statusFailed, []byte(err.Error()), buf, bufCap, out)
 	}
 	dctx, cancel := durableContext(ctx, r)
-	return durableCall{h: h, b: b, r: r, ctx: dctx, cancel: cancel}, 0, true
+	defer cancel()
+	return fn(&durableCall{h: h, b: b, r: r, ctx: dctx, m: m, buf: buf, bufCap: bufCap, out: out})
+}
+
+// reply answers the guest with status and b.
+func (dc *durableCall) reply(status int32, b []byte) int32 {
+	return dc.h.reply(dc.m, status, b, dc.buf, dc.bufCap, dc.out)
+}
+
+// fail answers the guest with the status of err (durableFail).
+func (dc *durableCall) fail(op string, err error) int32 {
+	return dc.h.durableFail(dc.m, op, err, dc.buf, dc.bufCap, dc.out)
 }
 
 // durableFail replies with the status of err: statusInvalid and {"key","field","reason"} for a
@@ -173,25 +186,20 @@ func truncateField(s string) string {
 // statusInvalid (the stored record does not decode), statusTimeout, statusFailed (backend
 // failure or a bad request), statusNone (no Options.Durable).
 func hostDurableRead(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) int32 {
-	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
-	if !ok {
-		return st
-	}
-	defer dc.cancel()
-	h, b, r := dc.h, dc.b, dc.r
-	dctx := dc.ctx
-	rec, found, err := b.Read(dctx, r.Key)
-	if err != nil {
-		return h.durableFail(m, "read", err, buf, bufCap, out)
-	}
-	if !found {
-		return h.reply(m, statusMissing, nil, buf, bufCap, out)
-	}
-	raw, err := durable.EncodeRecord(rec)
-	if err != nil {
-		return h.durableFail(m, "read", err, buf, bufCap, out)
-	}
-	return h.reply(m, statusOK, raw, buf, bufCap, out)
+	return withDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out, func(dc *durableCall) int32 {
+		rec, found, err := dc.b.Read(dc.ctx, dc.r.Key)
+		if err != nil {
+			return dc.fail("read", err)
+		}
+		if !found {
+			return dc.reply(statusMissing, nil)
+		}
+		raw, err := durable.EncodeRecord(rec)
+		if err != nil {
+			return dc.fail("read", err)
+		}
+		return dc.reply(statusOK, raw)
+	})
 }
 
 // hostDurableCAS runs one compare-and-set:
@@ -203,43 +211,39 @@ func hostDurableRead(ctx context.Context, m api.Module, reqPtr, reqLen, buf, buf
 // answer is `true` or `false`. Statuses as durable_read (statusInvalid: the next record does
 // not decode or names another key).
 func hostDurableCAS(ctx context.Context, m api.Module, reqPtr, reqLen, recPtr, recLen, buf, bufCap, out uint32) int32 {
-	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
-	if !ok {
-		return st
-	}
-	defer dc.cancel()
-	h, b, r := dc.h, dc.b, dc.r
-	var next *durable.Record
-	switch {
-	case r.Delete && recLen != 0:
-		return h.reply(m, statusFailed, []byte("durable_cas: a delete carries no record"), buf, bufCap, out)
-	case !r.Delete:
-		if recLen > durable.MaxRecordBytes {
-			return h.durableFail(m, "compareAndSet", &durable.ValidationError{Key: r.Key, Field: "record", Reason: "encodes to more than MaxRecordBytes"}, buf, bufCap, out)
+	return withDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out, func(dc *durableCall) int32 {
+		r := dc.r
+		var next *durable.Record
+		switch {
+		case r.Delete && recLen != 0:
+			return dc.reply(statusFailed, []byte("durable_cas: a delete carries no record"))
+		case !r.Delete:
+			if recLen > durable.MaxRecordBytes {
+				return dc.fail("compareAndSet", &durable.ValidationError{Key: r.Key, Field: "record", Reason: "encodes to more than MaxRecordBytes"})
+			}
+			raw, ok := m.Memory().Read(recPtr, recLen)
+			if !ok {
+				return dc.reply(statusFailed, []byte("durable_cas: record out of guest memory"))
+			}
+			rec, err := durable.DecodeRecord(raw) // copies every member out of guest memory
+			if err != nil {
+				return dc.fail("compareAndSet", err)
+			}
+			if rec.Key != r.Key {
+				return dc.fail("compareAndSet", &durable.ValidationError{Key: r.Key, Field: "key", Reason: "the next record names another key"})
+			}
+			next = &rec
 		}
-		raw, ok := m.Memory().Read(recPtr, recLen)
-		if !ok {
-			return h.reply(m, statusFailed, []byte("durable_cas: record out of guest memory"), buf, bufCap, out)
-		}
-		rec, err := durable.DecodeRecord(raw) // copies every member out of guest memory
+		ok, err := dc.b.CompareAndSet(dc.ctx, r.Key, r.Expected, next)
 		if err != nil {
-			return h.durableFail(m, "compareAndSet", err, buf, bufCap, out)
+			return dc.fail("compareAndSet", err)
 		}
-		if rec.Key != r.Key {
-			return h.durableFail(m, "compareAndSet", &durable.ValidationError{Key: r.Key, Field: "key", Reason: "the next record names another key"}, buf, bufCap, out)
+		answer := "false"
+		if ok {
+			answer = "true"
 		}
-		next = &rec
-	}
-	dctx := dc.ctx
-	ok, err := b.CompareAndSet(dctx, r.Key, r.Expected, next)
-	if err != nil {
-		return h.durableFail(m, "compareAndSet", err, buf, bufCap, out)
-	}
-	answer := "false"
-	if ok {
-		answer = "true"
-	}
-	return h.reply(m, statusOK, []byte(answer), buf, bufCap, out)
+		return dc.reply(statusOK, []byte(answer))
+	})
 }
 
 // hostDurableList answers one keyset page:
@@ -250,34 +254,29 @@ func hostDurableCAS(ctx context.Context, m api.Module, reqPtr, reqLen, recPtr, r
 // "nextCursor":"..."} with each record as durable.EncodeRecord bytes (parked when larger than
 // cap; a page over the parking limit fails). Statuses as durable_read.
 func hostDurableList(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, out uint32) int32 {
-	dc, st, ok := beginDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out)
-	if !ok {
-		return st
-	}
-	defer dc.cancel()
-	h, b, r := dc.h, dc.b, dc.r
-	dctx := dc.ctx
-	recs, next, err := b.ListPage(dctx, r.Cursor, min(max(r.Limit, 1), durable.MaxListLimit))
-	if err != nil {
-		return h.durableFail(m, "listPage", err, buf, bufCap, out)
-	}
-	page := append(make([]byte, 0, 256), `{"records":[`...)
-	for i, rec := range recs {
-		raw, err := durable.EncodeRecord(rec)
+	return withDurable(ctx, m, reqPtr, reqLen, buf, bufCap, out, func(dc *durableCall) int32 {
+		recs, next, err := dc.b.ListPage(dc.ctx, dc.r.Cursor, min(max(dc.r.Limit, 1), durable.MaxListLimit))
 		if err != nil {
-			return h.durableFail(m, "listPage", err, buf, bufCap, out)
+			return dc.fail("listPage", err)
 		}
-		if i > 0 {
-			page = append(page, ',')
+		page := append(make([]byte, 0, 256), `{"records":[`...)
+		for i, rec := range recs {
+			raw, err := durable.EncodeRecord(rec)
+			if err != nil {
+				return dc.fail("listPage", err)
+			}
+			if i > 0 {
+				page = append(page, ',')
+			}
+			page = append(page, raw...)
+			if len(page) > maxParkedBytes {
+				return dc.reply(statusFailed, []byte(fmt.Sprintf("durable_list: a page of %d records exceeds %d bytes; ask for a smaller limit", len(recs), maxParkedBytes)))
+			}
 		}
-		page = append(page, raw...)
-		if len(page) > maxParkedBytes {
-			return h.reply(m, statusFailed, []byte(fmt.Sprintf("durable_list: a page of %d records exceeds %d bytes; ask for a smaller limit", len(recs), maxParkedBytes)), buf, bufCap, out)
-		}
-	}
-	page = append(page, `],"nextCursor":`...)
-	c, _ := json.Marshal(next)
-	page = append(page, c...)
-	page = append(page, '}')
-	return h.reply(m, statusOK, page, buf, bufCap, out)
+		page = append(page, `],"nextCursor":`...)
+		c, _ := json.Marshal(next)
+		page = append(page, c...)
+		page = append(page, '}')
+		return dc.reply(statusOK, page)
+	})
 }

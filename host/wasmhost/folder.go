@@ -212,6 +212,15 @@ func guestPath(m api.Module, ptr, size uint32) (string, bool) {
 }
 
 func hostFolderRead(ctx context.Context, m api.Module, pathPtr, pathLen, buf, bufCap, out uint32) int32 {
+	return withFolderPath(ctx, m, pathPtr, pathLen, buf, bufCap, out, func(f *folder.DirFolder, p string) ([]byte, error) {
+		return f.ReadFile(ctx, p)
+	})
+}
+
+// withFolderPath is the one prologue and epilogue of the folder host functions that take only
+// a path: no linked folder → statusNone; a path outside guest memory → statusFailed; else fn
+// runs, and its error fails the call or its bytes are the statusOK answer.
+func withFolderPath(ctx context.Context, m api.Module, pathPtr, pathLen, buf, bufCap, out uint32, fn func(f *folder.DirFolder, p string) ([]byte, error)) int32 {
 	h, f := folderOf(ctx)
 	if f == nil {
 		return none(m, "no folder is linked", buf, bufCap, out)
@@ -220,7 +229,7 @@ func hostFolderRead(ctx context.Context, m api.Module, pathPtr, pathLen, buf, bu
 	if !ok {
 		return h.fail(m, errors.New("path out of guest memory"), buf, bufCap, out)
 	}
-	data, err := f.ReadFile(ctx, p)
+	data, err := fn(f, p)
 	if err != nil {
 		return h.fail(m, err, buf, bufCap, out)
 	}
@@ -246,18 +255,9 @@ func hostFolderWrite(ctx context.Context, m api.Module, pathPtr, pathLen, dataPt
 }
 
 func hostFolderDelete(ctx context.Context, m api.Module, pathPtr, pathLen, buf, bufCap, out uint32) int32 {
-	h, f := folderOf(ctx)
-	if f == nil {
-		return none(m, "no folder is linked", buf, bufCap, out)
-	}
-	p, ok := guestPath(m, pathPtr, pathLen)
-	if !ok {
-		return h.fail(m, errors.New("path out of guest memory"), buf, bufCap, out)
-	}
-	if err := f.DeleteFile(ctx, p); err != nil {
-		return h.fail(m, err, buf, bufCap, out)
-	}
-	return h.reply(m, statusOK, nil, buf, bufCap, out)
+	return withFolderPath(ctx, m, pathPtr, pathLen, buf, bufCap, out, func(f *folder.DirFolder, p string) ([]byte, error) {
+		return nil, f.DeleteFile(ctx, p)
+	})
 }
 
 // hostResultTake copies a parked result into (buf, bufCap) and forgets it.

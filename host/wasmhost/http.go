@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -47,6 +48,14 @@ type HTTPOptions struct {
 	Timeout time.Duration
 	// Client performs the requests (tests); nil uses a default client.
 	Client *http.Client
+	// OnResponse, when set, is called once per response as its status and headers arrive;
+	// the function it returns (nil: none) then receives the body's bytes as they arrive,
+	// before the guest gets the whole answer (the CLI prints streamed text this way while
+	// the module still decides what runs; issue 16). When it returns true the host stops
+	// reading and hands the guest the body so far (a stream past its "data: [DONE]" that
+	// the server holds open). It runs on the goroutine of the guest's call and must not keep
+	// the slices.
+	OnResponse func(status int, header map[string]string) func(chunk []byte) (stop bool)
 }
 
 // httpRequest is the JSON the guest sends to http_do. Body is base64 (encoding/json []byte).
@@ -113,7 +122,7 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 	if method == "" {
 		method = http.MethodGet
 	}
-	resp, err := t.Do(rctx, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body})
+	resp, err := readResponse(rctx, t, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body}, o.OnResponse)
 	if err != nil {
 		msg := strings.TrimPrefix(scrubKey(err.Error(), o.APIKey), "httpclient: ")
 		switch {
@@ -131,6 +140,38 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 		return h.reply(m, statusFailed, []byte("http response not encodable"), buf, bufCap, out)
 	}
 	return h.reply(m, statusOK, b, buf, bufCap, out)
+}
+
+// readResponse performs req and reads its whole body (at most httpclient.MaxResponseBytes),
+// handing each piece to onResponse's sink as it arrives, until the end or the sink says stop.
+func readResponse(ctx context.Context, t httpclient.Transport, req openrouter.Request,
+	onResponse func(int, map[string]string) func([]byte) bool) (openrouter.Response, error) {
+	if onResponse == nil {
+		return t.Do(ctx, req)
+	}
+	resp, body, err := t.DoStream(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	defer body.Close()
+	sink := onResponse(resp.Status, resp.Header)
+	buf := make([]byte, 32<<10)
+	for len(resp.Body) < httpclient.MaxResponseBytes {
+		n, rerr := body.Read(buf[:min(len(buf), httpclient.MaxResponseBytes-len(resp.Body))])
+		if n > 0 {
+			resp.Body = append(resp.Body, buf[:n]...)
+			if sink != nil && sink(buf[:n]) {
+				break
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return openrouter.Response{}, rerr
+		}
+	}
+	return resp, nil
 }
 
 // scrubKey removes key from msg (defence in depth: httpclient already scrubs).

@@ -3,7 +3,11 @@
 // against the current files". Rows come from go-difflib's sequence matcher and are bounded:
 // MaxLines rows per view (all files), MaxLineChars code points per row, and a file over
 // MaxFileLines lines is summarized instead of diffed. It is pure (no I/O); the diffs are never
-// traced, logged or exported. It must never import the UI or any adapter.
+// traced, logged or exported.
+//
+// Owns: the line diff of two file sets and its bounds.
+//
+// Must never: import the UI or any adapter, or trace, log or export a diff.
 package filediff
 
 import (

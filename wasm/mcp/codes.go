@@ -80,6 +80,10 @@ const (
 	CodeOpenRouterNoAssistantMessage   Code = "OPENROUTER_NO_ASSISTANT_MESSAGE"
 	CodeOpenRouterToolLoopLimit        Code = "OPENROUTER_TOOL_LOOP_LIMIT"
 	CodeOpenRouterToolCallLimit        Code = "OPENROUTER_TOOL_CALL_LIMIT"
+	// CodeOpenRouterBudgetExceeded: the usage reported so far reached the run's budget
+	// (tokens or cost, openrouter.Budget); the loop stopped before its next request. Not
+	// retryable (issue 16).
+	CodeOpenRouterBudgetExceeded Code = "OPENROUTER_BUDGET_EXCEEDED"
 )
 
 // ToolCodes lists every TOOL_* code in REFERENCE §3.1 order. Conformance uses it to prove coverage.

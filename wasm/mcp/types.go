@@ -170,6 +170,19 @@ func ToolErrorOf(err error) *ToolError {
 	return &ToolError{Code: CodeToolExecutionFailed, Message: err.Error()}
 }
 
+// Bound cuts s to at most n code points (bytes kept as they are): the bound of a text, such as
+// an underlying error, quoted in a ToolError's message or details.
+func Bound(s string, n int) string {
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
+}
+
 // NewError returns a ToolError with the given code, retryability and details.
 func NewError(code Code, retryable bool, details any, format string, args ...any) *ToolError {
 	msg := format

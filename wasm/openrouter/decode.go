@@ -20,6 +20,8 @@ type Completion struct {
 	FinishReason string
 	// Calls are the requested tool calls, in order (ids non-blank and unique).
 	Calls []Call
+	// Usage is what the provider reported for this answer (nil: no usage object).
+	Usage *Usage
 }
 
 // Call is one requested tool call. Exactly one of Arguments and ArgError is set:
@@ -93,7 +95,7 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, error) {
 	if mcp.JSONKind(rawMsg) != "object" || json.Unmarshal(rawMsg, &msg) != nil {
 		return nil, nil, invalid("choices[0].message is a JSON %s, not an object", mcp.JSONKind(rawMsg))
 	}
-	c := &Completion{}
+	c := &Completion{Usage: parseUsage(top["usage"])}
 	if raw, ok := choice["finish_reason"]; ok && mcp.JSONKind(raw) == "string" {
 		_ = json.Unmarshal(raw, &c.FinishReason)
 	}
@@ -123,19 +125,31 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, error) {
 	if mcp.JSONKind(raw) != "array" || json.Unmarshal(raw, &items) != nil {
 		return nil, nil, invalid("choices[0].message.tool_calls is a JSON %s, not an array", mcp.JSONKind(raw))
 	}
+	calls, err := decodeCalls(items, c.FinishReason)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Calls = calls
+	return c, nil, nil
+}
+
+// decodeCalls validates tool_calls items (decodeCall) and refuses a repeated id; the streamed
+// and the whole answer share it, so both refuse the same calls.
+func decodeCalls(items []json.RawMessage, finish string) ([]Call, error) {
+	calls := make([]Call, 0, len(items))
 	seen := make(map[string]bool, len(items))
 	for i, item := range items {
-		call, terr := decodeCall(i, item, c.FinishReason)
+		call, terr := decodeCall(i, item, finish)
 		if terr != nil {
-			return nil, nil, terr
+			return nil, terr
 		}
 		if seen[call.ID] {
-			return nil, nil, invalid("tool_calls[%d] repeats the id %q", i, call.ID)
+			return nil, invalid("tool_calls[%d] repeats the id %q", i, call.ID)
 		}
 		seen[call.ID] = true
-		c.Calls = append(c.Calls, call)
+		calls = append(calls, call)
 	}
-	return c, nil, nil
+	return calls, nil
 }
 
 func decodeCall(i int, item json.RawMessage, finish string) (Call, error) {

@@ -20,6 +20,26 @@
 // is never logged, never put in an error, a notice, a report or a tool payload; text that
 // comes back from the network is scrubbed of it before it is shown.
 //
+// # Streamed answers, usage and budgets (issue 16)
+//
+// With Config.Stream the request asks for server-sent events ("stream": true,
+// "stream_options": {"include_usage": true}, Accept: text/event-stream) and StreamDecoder
+// reads the answer: WHATWG event-stream framing (comments such as ": OPENROUTER PROCESSING"
+// skipped, data lines joined, "[DONE]"), assistant text to Options.OnText as it arrives,
+// tool-call deltas assembled by index, the usage-only last chunk read. Calls come only from a
+// complete answer (a finish_reason arrived) and pass DecodeResponse's own validation, so a
+// truncated argument string is never run and never becomes {}; a cut stream, an error event
+// after HTTP 200 and [DONE] without a finish_reason are typed, retryable failures; malformed
+// chunks and exceeded bounds (MaxStreamLineBytes, MaxStreamBytes, MaxStreamCalls, enforced by
+// checkBound) are OPENROUTER_INVALID_RESPONSE. A StreamTransport is read as the bytes arrive
+// (cancellation closes the body at once); any other transport's streamed body is decoded
+// whole. An endpoint that answers a streamed request with one JSON object is read as a plain
+// answer. Without Config.Stream nothing changes.
+//
+// Usage is read from every answer, streamed or not, and totalled per turn and per run
+// (Report.TurnUsage, Report.Usage); Options.Budget stops the run before its next request once
+// the reported tokens or cost reach it (OPENROUTER_BUDGET_EXCEEDED).
+//
 // Layering: this package sits above the registry (it imports registry, planner and provider,
 // and runs every tool call through registry.Call); the registry and everything below it must
 // never import it. It lived under wasm/provider until issue 19, which made the registry →
@@ -27,9 +47,12 @@
 //
 // # Files
 //
-//   - transport.go: the Transport port and its Request/Response.
+//   - transport.go: the Transport port and its Request/Response; StreamTransport.
 //   - request.go: Config, messages and the chat-completions request body.
 //   - decode.go: DecodeResponse, the validating response decoder, and argument parsing.
+//   - sse.go: the server-sent event framing (WHATWG rules).
+//   - stream.go: StreamDecoder (streamed answers, tool-call delta assembly) and the stream bounds.
+//   - usage.go: Usage (parsing and totals) and Budget.
 //   - status.go: HTTP status classes, error excerpts, Retry-After and the backoff schedule.
 //   - serialize.go: SerializeResult, a canonical result as the provider sees it.
 //   - loop.go: Run, the turn loop, budgets, retries and the Report.

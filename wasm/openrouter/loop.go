@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -85,14 +86,32 @@ type Options struct {
 	// _meta with the provider's call id; no arguments for an invalid call) and error result,
 	// so the caller can emit the failed lifecycle event the registry would have (nil: none).
 	OnRefused func(p mcp.CallToolParams, res *mcp.CallToolResult)
+	// OnText receives the assistant text of a streamed answer (Config.Stream) as it arrives,
+	// one fragment at a time, with the turn and attempt it belongs to; a new attempt of the
+	// same turn (a retry) starts the turn's text again. nil: dropped (the final text is still
+	// Report.Summary).
+	OnText func(TextDelta)
+	// Budget bounds the run's reported usage (zero: no limit); see Budget.
+	Budget Budget
+}
+
+// TextDelta is one fragment of streamed assistant text: Turn (1..MaxTurns) and Attempt
+// (1..MaxRetries+1) say which request it came from.
+type TextDelta struct {
+	Turn    int    `json:"turn"`
+	Attempt int    `json:"attempt"`
+	Text    string `json:"text"`
 }
 
 // Report is the outcome of Run: the local agent's Report (calls, summary, failed,
 // errorCode, retryable, failedTool) plus the provider facts:
 //
 //	{"calls", "summary", "failed", "failedTool"?, "errorCode"?, "retryable"?,
-//	 "provider": "openrouter", "model", "turns", "cancelled"?, "error"?, "notices"?}
+//	 "provider": "openrouter", "model", "turns", "cancelled"?, "error"?, "notices"?,
+//	 "usage"?: Usage, "turnUsage"?: [Usage…]}
 //
+// Usage totals what the answers of the run reported (absent when none did); TurnUsage has
+// one entry per answered turn, in order (Responses 0 for a turn whose answer reported none).
 // A run fails (failed true, error set) only on a provider or budget error; tool errors are
 // results the model reads. A cancelled run is cancelled, not failed.
 type Report struct {
@@ -103,6 +122,8 @@ type Report struct {
 	Cancelled bool           `json:"cancelled,omitempty"`
 	Error     *mcp.ToolError `json:"error,omitempty"`
 	Notices   []string       `json:"notices,omitempty"`
+	Usage     *Usage         `json:"usage,omitempty"`
+	TurnUsage []Usage        `json:"turnUsage,omitempty"`
 }
 
 // errCancelled marks a run stopped by its context.
@@ -120,7 +141,12 @@ var errCancelled = errors.New("cancelled")
 //     id, sessionId, source "model", mode "agent", maxOutputBytes 65536}; null members of the
 //     arguments that the tool does not require are dropped first (null means absent);
 //   - calls whose arguments were unusable are not run: their result is the
-//     OPENROUTER_INVALID_TOOL_CALL error, which the model reads.
+//     OPENROUTER_INVALID_TOOL_CALL error, which the model reads;
+//   - with Config.Stream the answer is read as server-sent events (StreamDecoder), text
+//     reaching OnText as it arrives; only a complete answer (one with a finish_reason) runs
+//     any call, and the limits above apply to it unchanged;
+//   - before every request after the first, the usage reported so far is checked against
+//     Options.Budget (OPENROUTER_BUDGET_EXCEEDED).
 //
 // Run never panics on provider input and never returns the API key in any field.
 func Run(ctx context.Context, prompt string, opts Options) Report {
@@ -163,9 +189,13 @@ func (l *loop) run(ctx context.Context, prompt string) {
 	l.conv.messages = append(l.conv.messages, Message{Role: RoleUser, Content: text(prompt)})
 	completed := 0
 	for turn := 1; turn <= MaxTurns; turn++ {
+		if terr := l.opts.Budget.exceeded(l.used(), turn-1); terr != nil {
+			l.fail(terr)
+			return
+		}
 		l.rep.Turns = turn
 		boundConversation(l.conv)
-		comp, terr := l.request(ctx)
+		comp, terr := l.request(ctx, turn)
 		if errors.Is(terr, errCancelled) {
 			l.cancel()
 			return
@@ -174,6 +204,7 @@ func (l *loop) run(ctx context.Context, prompt string) {
 			l.fail(mcp.ToolErrorOf(terr))
 			return
 		}
+		l.count(comp.Usage)
 		if len(comp.Calls) == 0 {
 			final := ""
 			if comp.Content != nil {
@@ -298,14 +329,34 @@ func dropOptionalNulls(args json.RawMessage, required map[string]bool) json.RawM
 	return b
 }
 
+// count adds one answer's usage (nil: none reported) to the turn and run totals.
+func (l *loop) count(u *Usage) {
+	var t Usage
+	if u != nil {
+		t = *u
+		total := l.used()
+		total.Add(t)
+		l.rep.Usage = &total
+	}
+	l.rep.TurnUsage = append(l.rep.TurnUsage, t)
+}
+
+// used is the usage reported so far.
+func (l *loop) used() Usage {
+	if l.rep.Usage == nil {
+		return Usage{}
+	}
+	return *l.rep.Usage
+}
+
 // request performs one turn's request with retries. It returns errCancelled when ctx ended.
-func (l *loop) request(ctx context.Context) (*Completion, error) {
+func (l *loop) request(ctx context.Context, turn int) (*Completion, error) {
 	req, err := BuildRequest(l.opts.Config, l.conv.messages, l.tools)
 	if err != nil {
 		return nil, mcp.NewError(mcp.CodeOpenRouterConfigurationError, false, nil, "The OpenRouter request could not be built: %s.", err.Error())
 	}
 	for attempt := 0; ; attempt++ {
-		comp, terr, retryAfter := l.once(ctx, req)
+		comp, terr, retryAfter := l.once(ctx, req, l.textSink(turn, attempt+1))
 		if ctx.Err() != nil {
 			return nil, errCancelled
 		}
@@ -336,14 +387,23 @@ func (l *loop) request(ctx context.Context) (*Completion, error) {
 	}
 }
 
-// once performs one HTTP attempt and classifies its outcome.
-func (l *loop) once(ctx context.Context, req Request) (*Completion, *mcp.ToolError, time.Duration) {
+// textSink is the OnText callback of one attempt (nil without Options.OnText).
+func (l *loop) textSink(turn, attempt int) func(string) {
+	if l.opts.OnText == nil {
+		return nil
+	}
+	return func(s string) { l.opts.OnText(TextDelta{Turn: turn, Attempt: attempt, Text: l.scrub(s)}) }
+}
+
+// once performs one HTTP attempt and classifies its outcome. A streamed answer is read as it
+// arrives when the transport is a StreamTransport, onText receiving its text.
+func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Completion, *mcp.ToolError, time.Duration) {
 	actx, cancel := context.WithTimeout(ctx, RequestTimeout)
-	resp, err := l.opts.Transport.Do(actx, req)
+	defer cancel()
+	resp, comp, pe, derr, err := l.exchange(actx, req, onText)
 	// A transport that enforces the deadline itself (the wasip1 host function, where the
 	// guest's timers cannot fire during the call) reports it as context.DeadlineExceeded.
 	timedOut := ctx.Err() == nil && (actx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
-	cancel()
 	if ctx.Err() != nil {
 		return nil, nil, 0
 	}
@@ -359,14 +419,70 @@ func (l *loop) once(ctx context.Context, req Request) (*Completion, *mcp.ToolErr
 		detail, code := errorBodyDetail(resp.Body)
 		return nil, StatusError(resp.Status, l.scrub(detail), l.scrub(code)), retryAfter
 	}
-	comp, pe, terr := DecodeResponse(resp.Body)
 	switch {
 	case pe != nil:
 		return nil, StatusError(pe.Status, l.scrub(Excerpt(pe.Message, ExcerptChars)), l.scrub(pe.Code)), retryAfter
-	case terr != nil:
-		return nil, mcp.ToolErrorOf(terr), 0
+	case derr != nil:
+		terr := mcp.ToolErrorOf(derr)
+		terr.Message = l.scrub(terr.Message)
+		return nil, terr, 0
 	}
 	return comp, nil, 0
+}
+
+// exchange sends req and decodes a 2xx answer: as server-sent events when it is an event
+// stream (read as it arrives from a StreamTransport), else with DecodeResponse. A non-2xx
+// answer comes back with its body (at most MaxStreamBytes of a streamed one) undecoded. err
+// is a transport failure, including a body whose reading broke off.
+func (l *loop) exchange(ctx context.Context, req Request, onText func(string)) (resp Response, comp *Completion, pe *ProviderError, derr, err error) {
+	st, streams := l.opts.Transport.(StreamTransport)
+	if !l.opts.Stream || !streams {
+		if resp, err = l.opts.Transport.Do(ctx, req); err != nil || resp.Status < 200 || resp.Status > 299 {
+			return resp, nil, nil, nil, err
+		}
+		if l.opts.Stream && isEventStream(resp.Header, resp.Body) {
+			comp, pe, derr = DecodeStream(resp.Body, onText)
+		} else {
+			comp, pe, derr = DecodeResponse(resp.Body)
+		}
+		return resp, comp, pe, derr, nil
+	}
+	resp, body, err := st.DoStream(ctx, req)
+	if err != nil {
+		return resp, nil, nil, nil, err
+	}
+	defer body.Close()
+	buf := make([]byte, 16<<10)
+	n, rerr := io.ReadFull(body, buf[:1])
+	head := buf[:n]
+	if resp.Status < 200 || resp.Status > 299 || !isEventStream(resp.Header, head) {
+		rest, rerr2 := io.ReadAll(io.LimitReader(body, MaxStreamBytes))
+		if rerr == nil || rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			rerr = rerr2
+		}
+		resp.Body = append(head, rest...)
+		if rerr != nil {
+			return resp, nil, nil, nil, rerr
+		}
+		if resp.Status >= 200 && resp.Status <= 299 {
+			comp, pe, derr = DecodeResponse(resp.Body)
+		}
+		return resp, comp, pe, derr, nil
+	}
+	d := &StreamDecoder{OnText: onText}
+	stop := d.Feed(head)
+	for !stop && rerr == nil {
+		n, rerr = body.Read(buf)
+		stop = d.Feed(buf[:n])
+		if ctx.Err() != nil {
+			return resp, nil, nil, nil, ctx.Err()
+		}
+	}
+	if rerr != nil && rerr != io.EOF && !stop {
+		return resp, nil, nil, nil, rerr
+	}
+	comp, pe, derr = d.Finish()
+	return resp, comp, pe, derr, nil
 }
 
 func (l *loop) sleep(ctx context.Context, d time.Duration) error {

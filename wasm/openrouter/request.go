@@ -59,6 +59,11 @@ type Config struct {
 	// APIKey, when non-empty, is sent as "Authorization: Bearer <key>". Leave it empty when
 	// the transport adds the header (the wasip1 host). It is never logged or echoed.
 	APIKey string
+	// Stream asks for a streamed answer ("stream": true, server-sent events; issue 16): text
+	// reaches Options.OnText as it arrives. false sends the plain request, for endpoints
+	// without streaming. An endpoint that answers a streamed request with one JSON object is
+	// read like a plain answer.
+	Stream bool
 }
 
 func (c Config) endpoint() string {
@@ -132,19 +137,27 @@ type chatRequest struct {
 	ToolChoice string                `json:"tool_choice,omitempty"`
 	MaxTokens  int                   `json:"max_tokens"`
 	Provider   map[string]any        `json:"provider,omitempty"`
+	Stream     bool                  `json:"stream,omitempty"`
+	// StreamOptions asks OpenAI-compatible servers for the usage-only last chunk; OpenRouter
+	// always sends it and ignores the member.
+	StreamOptions map[string]any `json:"stream_options,omitempty"`
 }
 
 // BuildRequest returns the HTTP request for one turn: POST cfg's endpoint with
 //
 //	{"model", "messages", "tools"?, "tool_choice": "auto" (with tools), "max_tokens": 1200,
-//	 "provider"?: {"data_collection": "deny"} | {"zdr": true}}
+//	 "provider"?: {"data_collection": "deny"} | {"zdr": true},
+//	 "stream"?: true, "stream_options"?: {"include_usage": true}}   (the last two with cfg.Stream)
 //
-// and the headers Content-Type, X-Title, HTTP-Referer (when cfg.Referer is set) and
-// Authorization (when cfg.APIKey is set). It fails only when a message cannot be marshalled.
+// and the headers Content-Type, X-Title, HTTP-Referer (when cfg.Referer is set),
+// Authorization (when cfg.APIKey is set) and Accept: text/event-stream (cfg.Stream). It fails only when a message cannot be marshalled.
 func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (Request, error) {
 	body := chatRequest{Model: cfg.model(), Messages: messages, Tools: tools, MaxTokens: MaxTokens}
 	if len(tools) > 0 {
 		body.ToolChoice = "auto"
+	}
+	if cfg.Stream {
+		body.Stream, body.StreamOptions = true, map[string]any{"include_usage": true}
 	}
 	switch cfg.DataPolicy {
 	case DataDeny:
@@ -165,6 +178,9 @@ func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (
 	}
 	if cfg.APIKey != "" {
 		h["Authorization"] = "Bearer " + cfg.APIKey
+	}
+	if cfg.Stream {
+		h["Accept"] = "text/event-stream"
 	}
 	return Request{Method: "POST", URL: cfg.endpoint(), Header: h, Body: raw}, nil
 }

@@ -2,6 +2,7 @@ package openrouter
 
 import (
 	"context"
+	"io"
 	"strings"
 )
 
@@ -34,6 +35,19 @@ type Response struct {
 // not follow the request to any origin other than Request.URL's.
 type Transport interface {
 	Do(ctx context.Context, req Request) (Response, error)
+}
+
+// StreamTransport is a Transport that can also hand a response body over as it arrives
+// (net/http on the host; issue 16). The loop uses DoStream for streamed requests
+// (Config.Stream) when the transport has it, and Do otherwise, decoding the whole streamed
+// body at once.
+//
+// DoStream performs req like Do but returns as soon as the status and headers arrived, with
+// Response.Body empty and the body as a reader that the caller must Close. Errors are Do's.
+// A Read must return promptly, with an error, once ctx is done.
+type StreamTransport interface {
+	Transport
+	DoStream(ctx context.Context, req Request) (Response, io.ReadCloser, error)
 }
 
 // TransportFunc adapts a function to Transport.

@@ -29,6 +29,31 @@ const (
 	MessageLeaving = "webcoding.preview.leaving"
 )
 
+// BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
+// the message the bridge posted with the mount's revision and nonce added. Each type uses some
+// members and leaves the others zero: MessageError message; MessageConsole level, kind, text,
+// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash; MessageStorage area,
+// clear, set. The browser's preview port decodes it (wasm/adapters/iframe), and so do the
+// tests that record the shim's batches (e2e/fidelity).
+type BridgeMessage struct {
+	Type     string             `json:"type"`
+	Revision int64              `json:"revision"`
+	Nonce    string             `json:"nonce"`
+	Message  string             `json:"message"`
+	Level    string             `json:"level"`
+	Text     string             `json:"text"`
+	Line     int                `json:"line"`
+	Kind     string             `json:"kind"`
+	URL      string             `json:"url"`
+	Detail   string             `json:"detail"`
+	Path     string             `json:"path"`
+	Search   string             `json:"search"`
+	Hash     string             `json:"hash"`
+	Area     string             `json:"area"`
+	Clear    bool               `json:"clear"`
+	Set      map[string]*string `json:"set"`
+}
+
 // Run-time report kinds (MessageReport.kind).
 const (
 	ReportBlocked = "blocked" // a request outside the workspace refused by the network policy

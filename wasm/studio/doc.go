@@ -7,7 +7,7 @@
 // rpcsession.Config.Catalog selects what a session serves:
 //
 //   - "studio" (DefaultCatalog): the 23 tools of REFERENCE §2 in table order, then
-//     preview.getConsole and preview.inspect (SPEC §5.12) (ToolNames),
+//     preview.getConsole and preview.inspect (SPEC §5.13) (ToolNames),
 //     over a workspace.Manager built per session and hydrated from Ports.Repository.
 //   - "demo": a 4-tool stand-in kept for registry tests.
 //   - conformance builds only (build tag conformance, SPEC §2.17): "conformance" (demo + the
@@ -61,7 +61,7 @@
 //     over Ports.Folders (a FolderHost; the directory handle never enters a payload), traced
 //     through ObserveOperation (folder_ops.go). With Ports.Durable, workspace.saveAll runs
 //     each folder write/delete through a durable.Runner and reconciles interrupted ones by
-//     SHA-256 (folder_save.go).
+//     SHA-256 (wasm/foldersave: Prepare, Reconcile, Resolve).
 //   - agent/run (and agent/openrouter) open a registry run scope (registry.WithRun), so
 //     approvals/approveRun ("Approve all for this run") covers exactly that run.
 //

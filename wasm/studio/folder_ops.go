@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/webcoding/studio/wasm/foldersave"
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/rpcsession"
@@ -115,7 +116,13 @@ func decodeParams(params json.RawMessage, allowed ...string) (map[string]json.Ra
 	return m, nil
 }
 
-func expectedRevision(m map[string]json.RawMessage) (*int64, *jsonrpc.Error) {
+// expectedRevision decodes params that may hold only "expectedRevision" (a non-negative
+// integer; nil when absent).
+func expectedRevision(params json.RawMessage) (*int64, *jsonrpc.Error) {
+	m, perr := decodeParams(params, "expectedRevision")
+	if perr != nil {
+		return nil, perr
+	}
 	raw, ok := m["expectedRevision"]
 	if !ok {
 		return nil, nil
@@ -139,11 +146,7 @@ func (e *studioSession) folderMethods() map[string]rpcsession.Method {
 }
 
 func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	m, perr := decodeParams(params, "expectedRevision")
-	if perr != nil {
-		return nil, perr
-	}
-	exp, perr := expectedRevision(m)
+	exp, perr := expectedRevision(params)
 	if perr != nil {
 		return nil, perr
 	}
@@ -154,7 +157,7 @@ func (e *studioSession) openFolder(ctx context.Context, params json.RawMessage) 
 	f, err := e.p.Folders.Pick(ctx)
 	if err != nil {
 		return finish(done, opError(mcp.NewError(mcp.CodeToolExecutionFailed, true, map[string]any{"operation": "import"},
-			"The folder could not be opened: %s", bound(err.Error(), maxMessageChars))))
+			"The folder could not be opened: %s", mcp.Bound(err.Error(), maxMessageChars))))
 	}
 	if f == nil {
 		return finish(done, folderOpResult{"cancelled": true})
@@ -196,7 +199,7 @@ func (e *studioSession) reconnectFolder(ctx context.Context, params json.RawMess
 	}
 	if err != nil {
 		return finish(done, opError(mcp.NewError(mcp.CodeToolExecutionFailed, true, map[string]any{"operation": "link"},
-			"The folder could not be reconnected: %s", bound(err.Error(), maxMessageChars))))
+			"The folder could not be reconnected: %s", mcp.Bound(err.Error(), maxMessageChars))))
 	}
 	if f == nil {
 		return finish(done, folderOpResult{"linked": false})
@@ -227,7 +230,7 @@ func (e *studioSession) grantFolderAccess(ctx context.Context, params json.RawMe
 }
 
 // link links f to the current workspace, remembers it when asked, and reconciles the save
-// records left by an interrupted save (folder_save.go).
+// records left by an interrupted save (foldersave.Saver.Reconcile).
 func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, remember bool) folderOpResult {
 	res, terr := e.m.LinkFolder(ctx, f)
 	if terr != nil {
@@ -241,7 +244,7 @@ func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, rem
 	out := folderOpResult{"rootName": res.RootName, "permission": res.Permission, "linked": res.Linked, "read": res.Read,
 		"dirtyPaths": res.DirtyPaths, "revision": res.Revision, "unresolved": []string{}}
 	if res.Read {
-		unresolved, terr := e.reconcileSaves(ctx, f)
+		unresolved, terr := e.save.Reconcile(ctx, f)
 		if terr != nil {
 			out["error"] = terr
 		}
@@ -251,11 +254,7 @@ func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, rem
 }
 
 func (e *studioSession) uploadFolder(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-	m, perr := decodeParams(params, "expectedRevision")
-	if perr != nil {
-		return nil, perr
-	}
-	exp, perr := expectedRevision(m)
+	exp, perr := expectedRevision(params)
 	if perr != nil {
 		return nil, perr
 	}
@@ -279,4 +278,43 @@ func (e *studioSession) uploadFolder(ctx context.Context, params json.RawMessage
 		out["preview"] = err.Error()
 	}
 	return finish(done, out)
+}
+
+// resolveSave settles the unknown save records of a path by the user's choice
+// (foldersave.Saver.Resolve), takes the folder's bytes for "keep-folder", and re-reads the
+// folder as the baseline.
+func (e *studioSession) resolveSave(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
+	m, perr := decodeParams(params, "path", "choice")
+	if perr != nil {
+		return nil, perr
+	}
+	var path, choice string
+	if json.Unmarshal(m["path"], &path) != nil || path == "" {
+		return nil, invalidParams("path must be a non-empty string")
+	}
+	if json.Unmarshal(m["choice"], &choice) != nil || (choice != foldersave.ChoiceKeepFolder && choice != foldersave.ChoiceWriteOurs) {
+		return nil, invalidParams(`choice must be "keep-folder" or "write-ours"`)
+	}
+	done := ObserveOperation(e.p, MethodResolveSave, map[string]any{"path": path, "choice": choice})
+	f := e.m.Folder()
+	if f == nil {
+		return finish(done, opError(workspace.FolderNotConnected("resolve")))
+	}
+	resolved, err := e.save.Resolve(ctx, f.ScopeID(), path, choice)
+	if err != nil {
+		return finish(done, opError(mcp.ToolErrorOf(err)))
+	}
+	if choice == foldersave.ChoiceKeepFolder {
+		data, err := f.ReadFile(ctx, path)
+		if err == nil {
+			if _, terr := e.m.WriteFile(ctx, workspace.Call{Tool: MethodResolveSave}, path, string(data)); terr != nil {
+				return finish(done, opError(mcp.ToolErrorOf(terr)))
+			}
+		}
+	}
+	// Re-read the folder as the baseline: the kept file is clean, ours stays dirty.
+	if _, terr := e.m.LinkFolder(ctx, f); terr != nil {
+		return finish(done, opError(mcp.ToolErrorOf(terr)))
+	}
+	return finish(done, folderOpResult{"path": path, "choice": choice, "resolved": resolved})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/durable/memstore"
+	"github.com/webcoding/studio/wasm/foldersave"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -223,7 +224,7 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 			}
 			// The plan record written before the claim names the pre-save bytes.
 			prev := workspace.SourceHash([]byte("h1 { color: red; }"))
-			pk := planKey(folder.ScopeID(), 7)
+			pk := foldersave.PlanKey(folder.ScopeID(), 7)
 			pc, err := store.Claim(context.Background(), pk, "workspace.saveAll.plan:x", "tab-1", 0)
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,10 +28,15 @@ const (
 	// session's chat conversation.
 	//
 	//	params {"prompt": non-blank string, "model"?: string, "dataPolicy"?: "allow"|"deny"|"zdr",
-	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool}
+	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool,
+	//	        "stream"?: bool, "budget"?: {"tokens"?: whole number ≥ 0, "cost"?: number ≥ 0}}
 	//	result openrouter.Report {"calls", "summary", "failed", "errorCode"?, "retryable"?,
-	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?}
+	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?, "usage"?,
+	//	       "turnUsage"?}
 	//
+	// stream (default false) asks for a streamed answer (openrouter.Config.Stream); its text
+	// reaches OpenRouterOptions.OnText as it arrives. budget bounds the run's reported usage
+	// (openrouter.Budget; 0 or absent: no limit).
 	// Absent members take the OpenRouterOptions defaults. sessionId defaults to
 	// "openrouter-<n>" (n counts the session's runs), so each prompt run has its own.
 	// newChat empties the conversation first ("New chat"). Provider failures are results
@@ -61,6 +69,9 @@ type OpenRouterOptions struct {
 	APIKey func() string
 	// OnNotice receives retry notices while a run waits (nil: only Report.Notices).
 	OnNotice func(openrouter.Notice)
+	// OnText receives the text of streamed answers as it arrives (nil: dropped; the final
+	// text is still the report's summary).
+	OnText func(openrouter.TextDelta)
 	// Sleep and Now replace the backoff timer and the clock (tests); nil: real time.
 	Sleep func(ctx context.Context, d time.Duration) error
 	Now   func() time.Time
@@ -154,9 +165,9 @@ func configFailure(cfg openrouter.Config, msg string) openrouter.Report {
 func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	const method = MethodAgentOpenRouter
 	if len(bytes.TrimSpace(params)) == 0 {
-		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?} are required")
+		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?} are required")
 	}
-	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat"}, nil)
+	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget"}, nil)
 	if err != nil {
 		return nil, invalidParams(method + ": " + err.Error())
 	}
@@ -176,6 +187,15 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	cfg, rerr := or.config(m, method)
 	if rerr != nil {
 		return nil, rerr
+	}
+	if raw, ok := m["stream"]; ok && json.Unmarshal(raw, &cfg.Stream) != nil {
+		return nil, invalidParams(method + ": stream must be a boolean")
+	}
+	var budget openrouter.Budget
+	if raw, ok := m["budget"]; ok {
+		if budget, err = decodeBudget(raw); err != nil {
+			return nil, invalidParams(method + ": " + err.Error())
+		}
 	}
 	if cfg.Endpoint != "" {
 		norm, err := openrouter.NormalizeEndpoint(cfg.Endpoint)
@@ -218,11 +238,31 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 		SessionID:    session,
 		Conversation: &or.conv,
 		OnNotice:     or.o.OnNotice,
+		OnText:       or.o.OnText,
+		Budget:       budget,
 		Sleep:        or.o.Sleep,
 		Now:          or.o.Now,
 		OnRefused:    or.refused,
 	})
 	return rep, nil
+}
+
+// decodeBudget reads the budget param {"tokens"?: whole number 0..2^53, "cost"?: finite
+// number ≥ 0}; any other member or value is an error naming it.
+func decodeBudget(raw json.RawMessage) (openrouter.Budget, error) {
+	var b openrouter.Budget
+	m, err := mcp.DecodeObject(raw, []string{"tokens", "cost"}, nil)
+	if err != nil {
+		return b, fmt.Errorf("budget: %w", err)
+	}
+	var tokens, cost float64
+	if r, ok := m["tokens"]; ok && (json.Unmarshal(r, &tokens) != nil || tokens < 0 || tokens >= 1<<53 || tokens != math.Trunc(tokens)) {
+		return b, errors.New("budget.tokens must be a whole number ≥ 0")
+	}
+	if r, ok := m["cost"]; ok && (json.Unmarshal(r, &cost) != nil || cost < 0 || math.IsInf(cost, 0)) {
+		return b, errors.New("budget.cost must be a number ≥ 0")
+	}
+	return openrouter.Budget{Tokens: int64(tokens), Cost: cost}, nil
 }
 
 // refused emits the lifecycle events of a call the loop answered itself (Options.Observer).

@@ -241,3 +241,40 @@ func TestAgentOpenRouterRefusedCallIsObserved(t *testing.T) {
 		t.Fatalf("failed event %+v (result %+v)", f, f.Result)
 	}
 }
+
+// TestAgentOpenRouterStreamAndBudgetParams: stream asks for a streamed answer whose text
+// reaches OnText; budget stops the run before its second request; bad values are refused.
+func TestAgentOpenRouterStreamAndBudgetParams(t *testing.T) {
+	sse := "data: " + `{"choices":[{"index":0,"delta":{"content":"Hi "}}]}` + "\n\n" +
+		"data: " + `{"choices":[{"index":0,"delta":{"content":"there."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2}}` + "\n\ndata: [DONE]\n\n"
+	withUsage := strings.Replace(orCall("c1", "workspace_getStatus", ""), `"choices"`, `"usage":{"prompt_tokens":90,"completion_tokens":10},"choices"`, 1)
+	tr := &replay{bodies: []string{sse, withUsage}}
+	var texts []string
+	b := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr, OnText: func(d openrouter.TextDelta) { texts = append(texts, d.Text) }})
+	s, err := b(context.Background(), rpcsession.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Methods[MethodAgentOpenRouter]
+	v, rerr := m(context.Background(), json.RawMessage(`{"prompt":"hi","stream":true}`))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	rep := v.(openrouter.Report)
+	if rep.Failed || rep.Summary != "Hi there." || strings.Join(texts, "|") != "Hi |there." || rep.Usage == nil || rep.Usage.TotalTokens != 11 {
+		t.Fatalf("report %+v, texts %q", rep, texts)
+	}
+	if !strings.Contains(string(tr.reqs[0].Body), `"stream":true`) {
+		t.Fatalf("request %s", tr.reqs[0].Body)
+	}
+	v, _ = m(context.Background(), json.RawMessage(`{"prompt":"status","budget":{"tokens":100}}`))
+	if rep := v.(openrouter.Report); rep.ErrorCode != mcp.CodeOpenRouterBudgetExceeded || len(tr.reqs) != 2 || strings.Contains(string(tr.reqs[1].Body), `"stream"`) {
+		t.Fatalf("report %+v after %d requests", rep, len(tr.reqs))
+	}
+	for _, bad := range []string{`{"prompt":"x","stream":"yes"}`, `{"prompt":"x","budget":{"tokens":-1}}`, `{"prompt":"x","budget":{"tokens":1.5}}`,
+		`{"prompt":"x","budget":{"cost":"1"}}`, `{"prompt":"x","budget":{"dollars":1}}`, `{"prompt":"x","budget":7}`} {
+		if _, rerr := m(context.Background(), json.RawMessage(bad)); rerr == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}

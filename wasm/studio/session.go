@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/webcoding/studio/wasm/foldersave"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
@@ -17,8 +18,8 @@ type studioSession struct {
 	preview    preview.Port
 	downloads  func(name, mimeType string, data []byte) error
 	ackTimeout time.Duration
-	p          Ports // the session's ports (folder host, durable backend, observer: folder_ops.go)
-	save       saver // durable folder saves (folder_save.go)
+	p          Ports             // the session's ports (folder host, durable backend, observer: folder_ops.go)
+	save       *foldersave.Saver // durable folder saves and their reconciliation (wasm/foldersave)
 }
 
 // persist is the persistence meta P of every result: {"storageMode", "storageError"?}.
@@ -89,7 +90,7 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 			msg = "Preview runtime error"
 		}
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
-			"Preview reported a runtime error at revision %d: %s", rev, bound(msg, maxMessageChars))
+			"Preview reported a runtime error at revision %d: %s", rev, mcp.Bound(msg, maxMessageChars))
 	}
 	e.m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
 	return nil
@@ -126,15 +127,3 @@ func noDownloadTarget(path string) *mcp.ToolError {
 // ReasonNoDownloadTarget is details.reason of a workspace.downloadFile refused because the
 // host has no download target.
 const ReasonNoDownloadTarget = "no-download-target"
-
-// bound cuts s to at most n code points.
-func bound(s string, n int) string {
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
-}

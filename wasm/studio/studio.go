@@ -8,6 +8,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/foldersave"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
@@ -51,7 +52,7 @@ type Ports struct {
 	// runtime through these methods; Folder stays the one imported at each session build.
 	Folders FolderHost
 	// DurableOwnerID is the owner id workspace.saveAll claims its durable side effects with
-	// (folder_save.go; the browser keeps one per tab in sessionStorage so a reload finishes
+	// (wasm/foldersave; the browser keeps one per tab in sessionStorage so a reload finishes
 	// its own claims). "": a random id per session build.
 	DurableOwnerID string
 	// Downloads delivers workspace.downloadFile: the file name (last path segment), its MIME
@@ -122,7 +123,7 @@ var catalogs = map[string]catalogFunc{
 }
 
 // DefaultCatalog is the catalog of a session configured without one: the 25-tool studio
-// catalog (REFERENCE §2, SPEC §5.12).
+// catalog (REFERENCE §2, SPEC §5.13).
 var DefaultCatalog = CatalogStudio
 
 // Assemble builds the core over the given ports and returns its ABI handler. Each
@@ -243,7 +244,8 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 	if port == nil {
 		port = NewHeadlessPreview()
 	}
-	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p}, nil
+	save := foldersave.New(foldersave.Options{Backend: p.Durable, Clock: p.Clock, OwnerID: p.DurableOwnerID})
+	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p, save: save}, nil
 }
 
 // logSkipped reports, through p.Log, every entry the folder import skipped (a limit, a hidden

@@ -307,7 +307,7 @@ func (e *studioSession) saveAll(ctx context.Context, c *registry.Call) (any, err
 	if err != nil {
 		return nil, err
 	}
-	opts, terr := e.folderSaveOptions(ctx) // durable writes + reconciliation (folder_save.go)
+	opts, terr := e.save.Prepare(ctx, e.m) // durable writes + reconciliation (wasm/foldersave)
 	if terr != nil {
 		return nil, terr
 	}

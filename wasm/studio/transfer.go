@@ -80,7 +80,7 @@ type ArchiveResult struct {
 // shownPath bounds a caller's path for a skipped entry or a trace summary (valid UTF-8, no
 // NUL, at most MaxPathChars code points).
 func shownPath(p string) string {
-	return bound(strings.ToValidUTF8(strings.ReplaceAll(p, "\x00", "\uFFFD"), "\uFFFD"), MaxPathChars)
+	return mcp.Bound(strings.ToValidUTF8(strings.ReplaceAll(p, "\x00", "\uFFFD"), "\uFFFD"), MaxPathChars)
 }
 
 // upload runs workspace/upload over decoded files.

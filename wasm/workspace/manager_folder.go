@@ -56,12 +56,7 @@ func (m *Manager) ImportUpload(ctx context.Context, call Call, rootName string, 
 	if err != nil {
 		return ImportResult{}, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, "import"); err != nil {
-		return ImportResult{}, err
-	}
-	return m.replaceLocked(ctx, call, imp, nil), nil
+	return m.replace(ctx, call, imp, nil)
 }
 
 // ImportFolder links folder and replaces the workspace with its files (the UI's pick-a-folder
@@ -76,6 +71,12 @@ func (m *Manager) ImportFolder(ctx context.Context, call Call, folder FolderAdap
 	if err != nil {
 		return ImportResult{}, err
 	}
+	return m.replace(ctx, call, imp, folder)
+}
+
+// replace takes the lock and, once call's guard passes, replaces the workspace with imp
+// (replaceLocked; folder nil forgets the link).
+func (m *Manager) replace(ctx context.Context, call Call, imp Imported, folder FolderAdapter) (ImportResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, "import"); err != nil {

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -133,35 +134,27 @@ func (m *Manager) htmlEntryIndex() (int, error) {
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"html-entry"}; {target:"feature-slot", path}
 //   - WORKSPACE_SOURCE_LIMIT
 func (m *Manager) AddFeature(ctx context.Context, call Call, title, description string) (Result, error) {
-	if n := CharCount(title); n < 1 || n > MaxFeatureTitleChars {
-		return Result{}, invalidArg("title", "title must be 1..70 characters.")
-	}
-	if n := CharCount(description); n < 1 || n > MaxFeatureDescriptionChars {
-		return Result{}, invalidArg("description", "description must be 1..160 characters.")
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.guard(call, ""); err != nil {
+	if err := checkChars("title", title, MaxFeatureTitleChars); err != nil {
 		return Result{}, err
 	}
-	i, err := m.htmlEntryIndex()
-	if err != nil {
+	if err := checkChars("description", description, MaxFeatureDescriptionChars); err != nil {
 		return Result{}, err
 	}
-	src := m.files[i].Source
-	at := strings.Index(src, FeatureSlotMarker)
-	if at < 0 {
-		return Result{}, PreviewTargetNotFound("feature-slot", m.files[i].Path)
-	}
-	indent := src[strings.LastIndexByte(src[:at], '\n')+1 : at]
-	if strings.TrimLeft(indent, " \t") != "" {
-		indent = ""
-	}
-	card := "<article class=\"feature-card\">\n" +
-		indent + "  <strong>" + EscapeHTML(title) + "</strong>\n" +
-		indent + "  <span>" + EscapeHTML(description) + "</span>\n" +
-		indent + "</article>\n" + indent
-	return m.previewWrite(ctx, call, i, src[:at]+card+src[at:])
+	return m.editHTMLEntry(ctx, call, func(path, src string) (string, error) {
+		at := strings.Index(src, FeatureSlotMarker)
+		if at < 0 {
+			return "", PreviewTargetNotFound("feature-slot", path)
+		}
+		indent := src[strings.LastIndexByte(src[:at], '\n')+1 : at]
+		if strings.TrimLeft(indent, " \t") != "" {
+			indent = ""
+		}
+		card := "<article class=\"feature-card\">\n" +
+			indent + "  <strong>" + EscapeHTML(title) + "</strong>\n" +
+			indent + "  <span>" + EscapeHTML(description) + "</span>\n" +
+			indent + "</article>\n" + indent
+		return src[:at] + card + src[at:], nil
+	})
 }
 
 // UpdateHero replaces the inner HTML of the HTML entry's <h1 id="hero-title"> and
@@ -180,14 +173,42 @@ func (m *Manager) AddFeature(ctx context.Context, call Call, title, description 
 //   - PREVIEW_TARGET_NOT_FOUND: {target:"html-entry"}; {target:"hero-title"|"hero-subtitle", path}
 //   - WORKSPACE_SOURCE_LIMIT
 func (m *Manager) UpdateHero(ctx context.Context, call Call, title string, subtitle *string) (Result, error) {
-	if n := CharCount(title); n < 1 || n > MaxHeroTitleChars {
-		return Result{}, invalidArg("title", "title must be 1..90 characters.")
+	if err := checkChars("title", title, MaxHeroTitleChars); err != nil {
+		return Result{}, err
 	}
 	if subtitle != nil {
-		if n := CharCount(*subtitle); n < 1 || n > MaxHeroSubtitleChars {
-			return Result{}, invalidArg("subtitle", "subtitle must be 1..180 characters.")
+		if err := checkChars("subtitle", *subtitle, MaxHeroSubtitleChars); err != nil {
+			return Result{}, err
 		}
 	}
+	return m.editHTMLEntry(ctx, call, func(path, src string) (string, error) {
+		src, ok := replaceInner(src, heroTitleOpen, "</h1", EscapeHTML(title))
+		if !ok {
+			return "", PreviewTargetNotFound("hero-title", path)
+		}
+		if subtitle != nil {
+			src, ok = replaceInner(src, heroSubOpen, "</p", EscapeHTML(*subtitle))
+			if !ok {
+				return "", PreviewTargetNotFound("hero-subtitle", path)
+			}
+		}
+		return src, nil
+	})
+}
+
+// checkChars is TOOL_VALIDATION_FAILED {field} ("<field> must be 1..<limit> characters.")
+// unless s has 1..limit code points.
+func checkChars(field, s string, limit int) error {
+	if n := CharCount(s); n < 1 || n > limit {
+		return invalidArg(field, fmt.Sprintf("%s must be 1..%d characters.", field, limit))
+	}
+	return nil
+}
+
+// editHTMLEntry takes the lock and, once call's guard passes, rewrites the HTML entry: edit
+// gets its path and source and returns the new source (or the error of the call), which
+// previewWrite stores (no revision when unchanged).
+func (m *Manager) editHTMLEntry(ctx context.Context, call Call, edit func(path, src string) (string, error)) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.guard(call, ""); err != nil {
@@ -197,16 +218,9 @@ func (m *Manager) UpdateHero(ctx context.Context, call Call, title string, subti
 	if err != nil {
 		return Result{}, err
 	}
-	p := m.files[i].Path
-	src, ok := replaceInner(m.files[i].Source, heroTitleOpen, "</h1", EscapeHTML(title))
-	if !ok {
-		return Result{}, PreviewTargetNotFound("hero-title", p)
-	}
-	if subtitle != nil {
-		src, ok = replaceInner(src, heroSubOpen, "</p", EscapeHTML(*subtitle))
-		if !ok {
-			return Result{}, PreviewTargetNotFound("hero-subtitle", p)
-		}
+	src, err := edit(m.files[i].Path, m.files[i].Source)
+	if err != nil {
+		return Result{}, err
 	}
 	return m.previewWrite(ctx, call, i, src)
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -29,7 +31,7 @@ const apiKeyEnv = "OPENROUTER_API_KEY"
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -39,7 +41,9 @@ func init() {
 type agentFlags struct {
 	provider, endpoint, model, dataPolicy string
 	approve, durable                      string
-	save                                  bool
+	save, stream                          bool
+	budgetTokens                          int64
+	budgetCost                            float64
 	ws                                    *workspaceFlags
 }
 
@@ -63,6 +67,9 @@ type agentSummary struct {
 	Saved            bool            `json:"saved"`
 	Unsaved          *unsavedChanges `json:"unsaved,omitempty"`
 	Message          string          `json:"message,omitempty"`
+	// Usage is what the provider reported for the run (openrouter.Usage; absent for the
+	// local agent and when no answer reported usage).
+	Usage *openrouter.Usage `json:"usage,omitempty"`
 }
 
 type unsavedChanges struct {
@@ -76,8 +83,10 @@ type unsavedChanges struct {
 // loop in the module instead (agent/openrouter, REFERENCE §7.5: calls with source model, mode
 // agent). --approve (default none) becomes the session's static approver. Output, JSON Lines:
 //
+//	{"response":n,"text":"…"}                                    openrouter: streamed text, as it arrives
 //	{"request":{tools/call params},"result":{CallToolResult}}   one per call, in order
-//	{"summary","failed","failedTool"?,"errorCode"?,"retryable"?,"saved","unsaved"?,"message"?}
+//	{"summary","failed","failedTool"?,"errorCode"?,"retryable"?,"saved","unsaved"?,"message"?,
+//	 "usage"?}
 //
 // --save ends with workspace.saveAll through the registry (agent mode, so --approve decides;
 // its call is printed like the agent's) unless the run failed, so a half-done plan is never
@@ -93,6 +102,15 @@ type unsavedChanges struct {
 // every attempt fails to connect: OPENROUTER_NETWORK_ERROR after 2 retries (about a second).
 // Unless --host-timeout is given, the host deadline is OpenRouterRunTimeout.
 //
+// Streaming (issue 16, default on; --stream=false for endpoints without it): the module asks
+// for a streamed answer, and while the host reads it (Content-Type text/event-stream) its
+// text is printed as {"response": n, "text"} lines as it arrives — n counts the streamed
+// answers of the run, so a retry's text starts a new n. The module still decodes the whole
+// answer itself and alone decides what runs; the summary line is authoritative. The usage
+// the answers reported is the summary's "usage" and one sentence on stderr. --budget-tokens
+// and --budget-cost (0: none) stop the run before its next request once the reported usage
+// reaches them (OPENROUTER_BUDGET_EXCEEDED).
+//
 // Errors: exit 2 for bad flags, a missing/blank prompt, or (openrouter) a missing key or an
 // endpoint that is not an http(s) URL; exit 1 when the module cannot start, fails, or refuses
 // agent/run (agent/openrouter).
@@ -103,6 +121,9 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter only; default "+openrouter.DefaultEndpoint+")")
 	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter only; default "+openrouter.DefaultModel+")")
 	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
+	fs.BoolVar(&f.stream, "stream", true, "ask for a streamed answer and print its text as it arrives (openrouter only; --stream=false for endpoints without streaming)")
+	fs.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop before the next request once the run's reported tokens reach `N` (openrouter only; 0: no limit)")
+	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter only; 0: no limit)")
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
@@ -125,12 +146,16 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--data-policy must be allow, deny or zdr, got %q", f.dataPolicy)
 	}
+	if f.budgetTokens < 0 || f.budgetCost < 0 || math.IsInf(f.budgetCost, 0) || math.IsNaN(f.budgetCost) {
+		return usagef("--budget-tokens and --budget-cost must be 0 (no limit) or positive")
+	}
 	method := "agent/run"
-	paramsMap := map[string]string{"prompt": prompt}
+	paramsMap := map[string]any{"prompt": prompt}
+	var text *textPrinter
 	switch f.provider {
 	case "local":
-		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" {
-			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model and --data-policy apply to --provider openrouter only; ignored")
+		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" || f.budgetTokens != 0 || f.budgetCost != 0 {
+			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy and the budgets apply to --provider openrouter only; ignored")
 		}
 	case "openrouter":
 		method = "agent/openrouter"
@@ -150,6 +175,14 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		}
 		if f.dataPolicy != "" {
 			paramsMap["dataPolicy"] = f.dataPolicy
+		}
+		if f.stream {
+			paramsMap["stream"] = true
+			text = &textPrinter{w: e.stdout, key: opts.APIKey}
+			opts.OnResponse = text.onResponse
+		}
+		if f.budgetTokens > 0 || f.budgetCost > 0 {
+			paramsMap["budget"] = openrouter.Budget{Tokens: f.budgetTokens, Cost: f.budgetCost}
 		}
 	default:
 		return usagef("--provider must be local or openrouter, got %q", f.provider)
@@ -194,8 +227,14 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if method == "agent/openrouter" && rep.Provider != "openrouter" {
 		return fmt.Errorf("%s: the module answered a report without provider openrouter: %.200s", method, raw)
 	}
+	if text != nil && text.err != nil {
+		return text.err
+	}
 	if rep.Failed && method == "agent/openrouter" {
 		fmt.Fprintf(e.stderr, "webcoding agent: the OpenRouter run failed: %s%s\n", rep.Summary, providerHint(rep.ErrorCode))
+	}
+	if u := rep.Usage; u != nil {
+		fmt.Fprintf(e.stderr, "webcoding agent: %s\n", usageSentence(*u))
 	}
 	out := bufio.NewWriter(e.stdout)
 	for _, call := range rep.Calls {
@@ -273,6 +312,59 @@ func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 	return &wasmhost.HTTPOptions{APIKey: key, AllowedOrigins: []string{origin}, Timeout: openrouter.RequestTimeout}, nil
 }
 
+// textPrinter prints the text of streamed answers as JSON Lines while the host reads them
+// (wasmhost.HTTPOptions.OnResponse): one {"response": n, "text"} line per fragment, n
+// counting the run's streamed answers from 1. The key is scrubbed from the text. The first
+// write error is kept in err and stops the printing.
+type textPrinter struct {
+	w   io.Writer
+	key string
+	n   int
+	err error
+}
+
+// onResponse returns the body sink of one response: a stream decoder for a 2xx
+// text/event-stream answer, nil otherwise. The sink says stop once the decoder has its
+// outcome ([DONE], an error event), so a stream held open after [DONE] does not stall the run.
+func (p *textPrinter) onResponse(status int, header map[string]string) func([]byte) bool {
+	ct := strings.ToLower(openrouter.HeaderValue(header, "Content-Type"))
+	if status < 200 || status > 299 || !strings.HasPrefix(ct, "text/event-stream") {
+		return nil
+	}
+	p.n++
+	n := p.n
+	d := &openrouter.StreamDecoder{OnText: func(s string) {
+		if p.err != nil {
+			return
+		}
+		if p.key != "" {
+			s = strings.ReplaceAll(s, p.key, "[api key redacted]")
+		}
+		b, err := marshal(struct {
+			Response int    `json:"response"`
+			Text     string `json:"text"`
+		}{n, s})
+		if err == nil {
+			_, err = p.w.Write(append(b, '\n'))
+		}
+		p.err = err
+	}}
+	return d.Feed
+}
+
+// usageSentence is the stderr line of a run's usage, e.g. "usage: 6486 tokens (6421 prompt,
+// 2048 of them cached; 65 completion, 0 of them reasoning) over 2 answers, cost 0.00100215".
+func usageSentence(u openrouter.Usage) string {
+	s := fmt.Sprintf("usage: %d tokens (%d prompt, %d of them cached; %d completion, %d of them reasoning) over %d answer(s)",
+		u.TotalTokens, u.PromptTokens, u.CachedTokens, u.CompletionTokens, u.ReasoningTokens, u.Responses)
+	if u.Cost != nil {
+		s += fmt.Sprintf(", cost %.8g", *u.Cost)
+	} else {
+		s += ", no cost reported"
+	}
+	return s
+}
+
 // providerHint is a sentence after a failed OpenRouter run saying what to do about code.
 func providerHint(code string) string {
 	switch mcp.Code(code) {
@@ -282,6 +374,8 @@ func providerHint(code string) string {
 		return " (no answer within 20 s, 3 attempts; try again or pick another --model)"
 	case mcp.CodeOpenRouterAuthenticationFailed:
 		return " (check " + apiKeyEnv + ")"
+	case mcp.CodeOpenRouterBudgetExceeded:
+		return " (raise --budget-tokens or --budget-cost, or leave them 0 for no limit)"
 	case mcp.CodeOpenRouterAccessDenied, mcp.CodeOpenRouterConfigurationError:
 		return " (check --model, --endpoint, --data-policy and the key's settings)"
 	}

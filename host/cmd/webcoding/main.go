@@ -29,6 +29,11 @@
 // Exit status: 0 when the command ran (tool errors are results), 2 for bad flags or usage,
 // 1 for failures of the host itself. Diagnostics go to stderr only; stdout carries only the
 // command's output.
+// Owns: the command line: commands, flags, exit statuses, the JSON Lines and stderr formats, and
+// the wiring of wasmhost, folder, the durable stores and mcpserver.
+//
+// Must never: run a tool or apply a workspace rule natively (every call goes through the core
+// in wazero), or print anything but the command's output on stdout.
 package main
 
 import (

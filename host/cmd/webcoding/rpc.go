@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/webcoding/studio/host/mcpserver"
 )
 
 // rpcClient numbers JSON-RPC 2.0 requests and checks that responses answer them.
@@ -83,13 +85,5 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
 
-// marshal encodes v without HTML escaping and without a trailing newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+// marshal encodes v without HTML escaping and without a trailing newline (mcpserver.Marshal).
+func marshal(v any) ([]byte, error) { return mcpserver.Marshal(v) }

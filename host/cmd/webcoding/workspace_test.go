@@ -175,6 +175,9 @@ func agentOutput(t *testing.T, out string) (calls []agentCall, sum summaryLine) 
 	}
 	for _, l := range ls[:len(ls)-1] {
 		var c agentCall
+		if isTextLine(l) {
+			continue // streamed text (streamedText reads it)
+		}
 		if err := json.Unmarshal(l, &c); err != nil || c.Request == nil || c.Result == nil {
 			t.Fatalf("not a call line: %s", l)
 		}

@@ -306,27 +306,6 @@ func (p *Port) AllowInternet() bool {
 	return p.internet
 }
 
-// message is the JSON the shim forwards: a bridge message with the mount's revision and
-// nonce added by the shim.
-type message struct {
-	Type     string             `json:"type"`
-	Revision int64              `json:"revision"`
-	Nonce    string             `json:"nonce"`
-	Message  string             `json:"message"`
-	Level    string             `json:"level"`
-	Text     string             `json:"text"`
-	Line     int                `json:"line"`
-	Kind     string             `json:"kind"`
-	URL      string             `json:"url"`
-	Detail   string             `json:"detail"`
-	Path     string             `json:"path"`
-	Search   string             `json:"search"`
-	Hash     string             `json:"hash"`
-	Area     string             `json:"area"`
-	Clear    bool               `json:"clear"`
-	Set      map[string]*string `json:"set"`
-}
-
 // maxBatchBytes bounds one batch from the shim (the shim's own caps keep it far below).
 const maxBatchBytes = preview.MaxMountBytes
 
@@ -334,11 +313,11 @@ const maxBatchBytes = preview.MaxMountBytes
 // message was accepted: a message that is not JSON, has an unknown type, or does not carry
 // the current mount's nonce and revision is ignored.
 func (p *Port) Deliver(raw string) bool {
-	var msg message
+	var msg preview.BridgeMessage
 	if len(raw) > 64<<10 || json.Unmarshal([]byte(raw), &msg) != nil {
 		return false
 	}
-	return p.deliver([]message{msg}) > 0
+	return p.deliver([]preview.BridgeMessage{msg}) > 0
 }
 
 // DeliverBatch handles a JSON array of messages (the shim's batches; a single object is
@@ -354,14 +333,14 @@ func (p *Port) DeliverBatch(raw string) int {
 		}
 		return 0
 	}
-	var msgs []message
+	var msgs []preview.BridgeMessage
 	if json.Unmarshal([]byte(raw), &msgs) != nil {
 		return 0
 	}
 	return p.deliver(msgs)
 }
 
-func (p *Port) deliver(msgs []message) int {
+func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	var acks []preview.Ack
 	var nav *Page
 	accepted := 0
@@ -454,7 +433,7 @@ func (p *Port) deliver(msgs []message) int {
 // consoleLine is the ConsoleLine of a MessageConsole, numbered p.seq: an unknown level is
 // "log", an unknown kind "console" (errors and rejections are level "error"), and path and
 // line are kept only when path names a file of the mount and line is in 1..MaxConsoleLine.
-func (p *Port) consoleLine(msg message) ConsoleLine {
+func (p *Port) consoleLine(msg preview.BridgeMessage) ConsoleLine {
 	l := ConsoleLine{Sequence: p.seq, Revision: msg.Revision, Level: msg.Level, Kind: msg.Kind, Text: cut(msg.Text, preview.MaxConsoleTextChars)}
 	switch l.Kind {
 	case preview.ConsoleKindError, preview.ConsoleKindRejection:

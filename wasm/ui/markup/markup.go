@@ -30,6 +30,11 @@
 // follows the HTML standard's tokenizer and tree builder, and checks that texts and
 // attribute values read back unchanged and that no element or attribute appears that the
 // input did not ask for.
+//
+// Owns: HTML escaping by construction (text, attribute and URL contexts).
+//
+// Must never: emit an element or attribute the caller did not name, take a plain string as
+// HTML, or import another package of this module.
 package markup
 
 import (

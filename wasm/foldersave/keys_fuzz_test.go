@@ -1,4 +1,4 @@
-package studio
+package foldersave
 
 import (
 	"strings"
@@ -36,7 +36,7 @@ func FuzzSaveKey(f *testing.F) {
 		if write && plannedHash(it.Fingerprint()) != it.SourceHash {
 			t.Fatalf("plannedHash(%q) = %q", it.Fingerprint(), plannedHash(it.Fingerprint()))
 		}
-		if pk := planKey(scope, rev); strings.HasPrefix(pk, saveKeyPrefix(scope)) {
+		if pk := PlanKey(scope, rev); strings.HasPrefix(pk, saveKeyPrefix(scope)) {
 			t.Fatalf("plan key %q is inside the save records' prefix", pk)
 		}
 	})

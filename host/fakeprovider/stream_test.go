@@ -1,0 +1,182 @@
+package fakeprovider_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webcoding/studio/host/fakeprovider"
+	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/openrouter"
+)
+
+// These replay the constructed SSE streams of testdata/ over HTTP, cut where each test says,
+// to the real loop reading through httpclient's streaming transport.
+
+// texts records streamed text with the time each fragment arrived.
+type texts struct {
+	mu    sync.Mutex
+	got   []openrouter.TextDelta
+	first time.Time
+}
+
+func (x *texts) add(d openrouter.TextDelta) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.first.IsZero() {
+		x.first = time.Now()
+	}
+	x.got = append(x.got, d)
+}
+
+func (x *texts) joined(attempt int) string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var b strings.Builder
+	for _, d := range x.got {
+		if d.Attempt == attempt {
+			b.WriteString(d.Text)
+		}
+	}
+	return b.String()
+}
+
+func streaming(h *harness) *texts {
+	x := &texts{}
+	h.opts.Stream = true
+	h.opts.OnText = x.add
+	return x
+}
+
+func sse(name string) fakeprovider.Step { return fakeprovider.Step{BodyFile: name} }
+
+const finalText = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens in styles.css now use #10b981."
+
+// TestStreamTextArrivesBeforeTheStreamEnds: text cut inside multi-byte UTF-8 sequences and
+// written slowly reaches OnText long before the run ends; the run ends at [DONE] although
+// the server keeps the connection open; the usage-only last chunk is read.
+func TestStreamTextArrivesBeforeTheStreamEnds(t *testing.T) {
+	body := fakeprovider.Body("stream_final_text.sse")
+	st := sse("stream_final_text.sse")
+	st.Cuts = []int{fakeprovider.Offset(body, "에", 1), fakeprovider.Offset(body, "💚", 2), fakeprovider.Offset(body, "💚", 3)}
+	st.CutEvery, st.ChunkDelay, st.HangAfter = 97, 15*time.Millisecond, true
+	h := newHarness(t, false, st)
+	x := streaming(h)
+	start := time.Now()
+	rep := h.run("hello")
+	end := time.Now()
+	if rep.Failed || rep.Summary != finalText || x.joined(1) != finalText {
+		t.Fatalf("report %+v, streamed %q", rep, x.joined(1))
+	}
+	if x.first.IsZero() || end.Sub(x.first) < 10*15*time.Millisecond || end.Sub(start) > 30*time.Second {
+		t.Fatalf("first text %v after the start, run took %v", x.first.Sub(start), end.Sub(start))
+	}
+	u := rep.Usage
+	if u == nil || u.PromptTokens != 3301 || u.CompletionTokens != 24 || u.CachedTokens != 2048 || u.Cost == nil || *u.Cost != 0.00050955 {
+		t.Fatalf("usage %+v", u)
+	}
+	if r := h.srv.ChatRequests()[0]; r.Chat["stream"] != true || r.Header.Get("Accept") != "text/event-stream" {
+		t.Fatalf("request %v", r.Chat)
+	}
+}
+
+// TestStreamParallelCallsCutEverywhere: interleaved parallel calls cut every 7 bytes and
+// inside the arguments' JSON string, then the final text byte by byte: both calls run, in
+// index order, and the usage of both turns adds up.
+func TestStreamParallelCallsCutEverywhere(t *testing.T) {
+	calls := fakeprovider.Body("stream_parallel_calls.sse")
+	first := sse("stream_parallel_calls.sse")
+	first.Cuts, first.CutEvery = []int{fakeprovider.Offset(calls, `emer`, 2)}, 7
+	last := sse("stream_final_text.sse")
+	last.CutEvery = 1
+	h := newHarness(t, true, first, last)
+	streaming(h)
+	rep := h.run("Make it emerald")
+	if rep.Failed || len(rep.Calls) != 2 || rep.Calls[0].Request.Name != "workspace.getStatus" || rep.Calls[1].Request.Name != "preview.setTheme" {
+		t.Fatalf("report %+v", rep)
+	}
+	if css := h.file("styles.css"); !strings.Contains(css, "#10b981") {
+		t.Fatalf("styles.css:\n%s", css)
+	}
+	if rep.Usage.TotalTokens != 3161+3325 || rep.Usage.Responses != 2 || len(rep.TurnUsage) != 2 || rep.TurnUsage[0].TotalTokens != 3161 {
+		t.Fatalf("usage %+v %+v", rep.Usage, rep.TurnUsage)
+	}
+}
+
+func TestStreamErrorEventAfter200IsTyped(t *testing.T) {
+	h := newHarness(t, false, sse("stream_error_event.sse"), sse("stream_error_event.sse"), sse("stream_error_event.sse"))
+	x := streaming(h)
+	rep := h.run("hello")
+	wantCode(t, rep, mcp.CodeOpenRouterProviderError, true)
+	if !strings.Contains(rep.Summary, "Provider disconnected unexpectedly") || x.joined(3) != "I will switch the theme" {
+		t.Fatalf("report %+v", rep)
+	}
+}
+
+// TestStreamCutIsRetriedAndNeverRuns: a stream cut after a complete-looking workspace_reset
+// call is retried; the call never runs. Three cuts fail with OPENROUTER_NETWORK_ERROR.
+func TestStreamCutIsRetriedAndNeverRuns(t *testing.T) {
+	h := newHarness(t, true, sse("stream_cut.sse"), sse("stream_final_text.sse"))
+	x := streaming(h)
+	rep := h.run("reset")
+	if rep.Failed || len(rep.Calls) != 0 || len(rep.Notices) != 1 || x.joined(1) != "Resetting the workspace" || x.joined(2) != finalText {
+		t.Fatalf("report %+v", rep)
+	}
+	h = newHarness(t, true, sse("stream_cut.sse"), sse("stream_cut.sse"), sse("stream_cut.sse"))
+	streaming(h)
+	rep = h.run("reset")
+	wantCode(t, rep, mcp.CodeOpenRouterNetworkError, true)
+	if d := rep.Error.Details.(map[string]any); d["reason"] != "stream-cut" || len(rep.Calls) != 0 {
+		t.Fatalf("details %v", d)
+	}
+}
+
+func TestStreamLengthWithTruncatedArgumentsNeverRuns(t *testing.T) {
+	h := newHarness(t, true, sse("stream_length_truncated.sse"), sse("stream_final_text.sse"))
+	streaming(h)
+	before := h.file("index.html")
+	rep := h.run("Say hello")
+	if rep.Failed || len(rep.Calls) != 1 || rep.Calls[0].Result.Error == nil || rep.Calls[0].Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall {
+		t.Fatalf("report %+v", rep)
+	}
+	if h.file("index.html") != before {
+		t.Fatal("the truncated writeFile ran")
+	}
+	if r := h.toolResult(1, "call_len"); r["details"].(map[string]any)["reason"] != "truncated" {
+		t.Fatalf("tool result %v", r)
+	}
+}
+
+// TestStreamCancelAbortsAtOnce: cancelling on the first text, while the server holds the
+// stream open, ends the run at once and the server sees the client go.
+func TestStreamCancelAbortsAtOnce(t *testing.T) {
+	body := fakeprovider.Body("stream_cut.sse")
+	h := newHarness(t, true, fakeprovider.Step{Body: body, Header: map[string]string{"Content-Type": "text/event-stream"}, HangAfter: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.opts.Stream = true
+	h.opts.OnText = func(openrouter.TextDelta) { cancel() }
+	start := time.Now()
+	rep := openrouter.Run(ctx, "reset", h.opts)
+	if !rep.Cancelled || rep.Failed || len(rep.Calls) != 0 || time.Since(start) > 5*time.Second {
+		t.Fatalf("report %+v after %v", rep, time.Since(start))
+	}
+	select {
+	case <-h.srv.Aborted():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not see the client give up")
+	}
+}
+
+func TestStreamBudgetStopsBeforeTheNextRequest(t *testing.T) {
+	h := newHarness(t, true, sse("stream_parallel_calls.sse"))
+	streaming(h)
+	h.opts.Budget = openrouter.Budget{Tokens: 3000}
+	rep := h.run("Make it emerald")
+	wantCode(t, rep, mcp.CodeOpenRouterBudgetExceeded, false)
+	if len(h.srv.ChatRequests()) != 1 || len(rep.Calls) != 2 || rep.Usage.TotalTokens != 3161 {
+		t.Fatalf("report %+v", rep)
+	}
+}
