@@ -69,7 +69,7 @@ func TestStorageErrorInResults(t *testing.T) {
 
 // TestVectorsCoverStudioCodes: the studio conformance vectors reach every WORKSPACE_* and
 // PREVIEW_* code of REFERENCE §3.2 except those a headless host cannot produce, and every one
-// of the 23 tools succeeds in some vector.
+// of the 25 tools succeeds in some vector.
 func TestVectorsCoverStudioCodes(t *testing.T) {
 	vectors, err := conformance.Vectors()
 	if err != nil {
