@@ -24,9 +24,14 @@ import (
 // Where the bytes go and what was tried (turning inlining off reaches 1.91–1.97 MB but slowed
 // the page's first preview ack past its timeout): docs/performance.md, "Size of the page
 // module: where the bytes go".
+//
+// Round 4 added streamed answers with usage and budgets (wasm/openrouter), and
+// preview.getConsole / preview.inspect with the cascadia selector engine: measured 11,865,046
+// raw / 3,111,550 gzip / 2,231,141 brotli on 2026-12-02 (+78 KB brotli); the budget follows the
+// measured size again, and the goal is still not met.
 const (
-	wasmBrotliBudget = 2_160_000 // bytes, brotli quality 11 (goal: 2,000,000)
-	wasmGzipBudget   = 3_020_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_240_000 // bytes, brotli quality 11 (goal: 2,000,000)
+	wasmGzipBudget   = 3_120_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
