@@ -61,7 +61,7 @@ func onNewDocument(src string) chromedp.Action[chromedp.Void] {
 // crashes its renderer (Page.crash) and ends the tab's session: nothing after the step ran.
 func killAt(t *testing.T, tab *chromium.Tab, step string) {
 	t.Helper()
-	if !waitConsole(t, tab, "WEBCODING-KILL "+step, 20*time.Second) {
+	if !waitConsole(t, tab, "WEBCODING-KILL "+step, loadTimeout) {
 		t.Fatalf("the page never reached step %s; console %v", step, tab.Console())
 	}
 	crash := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
