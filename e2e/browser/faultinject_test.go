@@ -23,7 +23,7 @@ import (
 //     tool result never reaches the caller: an unconfirmed edit that is stored).
 const killHook = `(() => {
   const put = IDBObjectStore.prototype.put;
-  const hang = (step) => { console.log("WEBCODING-KILL " + step); for (;;) {} };
+  ` + hangJS + `
   IDBObjectStore.prototype.put = function (value, key) {
     const step = window.__killStep;
     if (!step) return put.call(this, value, key);
@@ -43,6 +43,59 @@ const killHook = `(() => {
     return put.call(this, value, key);
   };
 })();`
+
+// hangJS defines hang(step): it logs "WEBCODING-KILL <step>" and then blocks the page's main
+// thread for good, so nothing after that point runs before the test crashes the renderer.
+const hangJS = `const hang = (step) => { console.log("WEBCODING-KILL " + step); for (;;) {} };`
+
+// onNewDocument runs src in every document the tab loads from now on, before the page's own
+// scripts (the fault hooks: they exist only in pages a test opened, never in the site).
+func onNewDocument(src string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return chromedp.Void{}, err
+	}
+}
+
+// killAt waits until the tab logged "WEBCODING-KILL step" (a hook hangs the page there), then
+// crashes its renderer (Page.crash) and ends the tab's session: nothing after the step ran.
+func killAt(t *testing.T, tab *chromium.Tab, step string) {
+	t.Helper()
+	if !waitConsole(t, tab, "WEBCODING-KILL "+step, loadTimeout) {
+		t.Fatalf("the page never reached step %s; console %v", step, tab.Console())
+	}
+	crash := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.Crash, cdp.Empty{})
+		return chromedp.Void{}, err
+	})
+	_ = tab.Do(5*time.Second, crash) // the crash ends the session; its error is expected
+	_ = chromedp.Cancel(tab.Ctx)
+}
+
+// tabAfterKill opens the studio in a new tab of profile once the killed tab's workspace lock
+// is released, and checks that the tab is writable. A page that starts while a dying tab still
+// holds the lock waits only lockWait (1.5 s, wasm/cmd/browser/lock.go) and then shows the
+// workspace read-only; a crash can take longer than that to release it on a loaded machine.
+// The wait is a request for the lock from a plain document of the site's origin (sw.js): it is
+// granted, and released at once, when no page holds it.
+func tabAfterKill(t *testing.T, profile *chromium.Tab) *chromium.Tab {
+	t.Helper()
+	b := chromium.NewTabIn(t, profile)
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t)+"sw.js")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.Eval[bool](b, loadTimeout, `navigator.locks.request("web-coding-studio/workspace", () => true)`); err != nil {
+		t.Fatalf("the killed tab's workspace lock was never released: %v", err)
+	}
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	if hidden, _ := chromium.Eval[bool](b, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !hidden {
+		t.Fatalf("the next tab is read-only although no other tab holds the workspace")
+	}
+	return b
+}
 
 // waitConsole waits until the tab logged a line containing s.
 func waitConsole(t *testing.T, tab *chromium.Tab, s string, timeout time.Duration) bool {
@@ -67,11 +120,7 @@ func TestLostWorkFaultInjection(t *testing.T) {
 		t.Run(step, func(t *testing.T) {
 			profile := chromium.NewIsolatedTab(t)
 			a := chromium.NewTabIn(t, profile)
-			hook := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: killHook})
-				return chromedp.Void{}, err
-			})
-			if err := a.Do(loadTimeout, hook, chromedp.Navigate(site(t))); err != nil {
+			if err := a.Do(loadTimeout, onNewDocument(killHook), chromedp.Navigate(site(t))); err != nil {
 				t.Fatal(err)
 			}
 			waitText(t, a, "#status-text", "Ready")
@@ -90,29 +139,14 @@ func TestLostWorkFaultInjection(t *testing.T) {
 			if _, err := chromium.Eval[bool](a, 5*time.Second, `window.__killStep = `+jsString(step)+`, window.__e1 = null, setTimeout(() => webcodingHandle(`+jsString(req)+`).then(r => { window.__e1 = r; console.log("WEBCODING-CONFIRMED " + r); }), 0), true`); err != nil {
 				t.Fatal(err)
 			}
-			if !waitConsole(t, a, "WEBCODING-KILL "+step, 20*time.Second) {
-				t.Fatalf("the page never reached step %s; console %v", step, a.Console())
-			}
+			killAt(t, a, step)
 			if waitConsole(t, a, "WEBCODING-CONFIRMED", 0) {
 				t.Fatalf("the interrupted edit was confirmed before the kill")
 			}
-			crash := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, tg, page.Crash, cdp.Empty{})
-				return chromedp.Void{}, err
-			})
-			_ = a.Do(5*time.Second, crash) // the crash ends the session; its error is expected
-			_ = chromedp.Cancel(a.Ctx)
 
 			// The next tab (no wait for the preview's first ack: a crash dump under load can
 			// delay the new frame's renderer past the ack timeout, which is not under test here).
-			b := chromium.NewTabIn(t, profile)
-			if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
-				t.Fatal(err)
-			}
-			waitText(t, b, "#status-text", "Ready")
-			if hidden, _ := chromium.Eval[bool](b, 5*time.Second, `document.querySelector("#studio-notice").hidden`); !hidden {
-				t.Errorf("the next tab is read-only after the crash (the lock was not released)")
-			}
+			b := tabAfterKill(t, profile)
 			waitContains(t, b, "#storage-mode", "Saved in this browser")
 			got := readREADME(t, b)
 			switch {

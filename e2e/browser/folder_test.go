@@ -25,8 +25,8 @@ import (
 
 // opfsJS installs globalThis.__opfs in the page: mk(name, files) creates (or recreates) a
 // directory with text files (a value {base64} is binary), read(name, path) returns the text or
-// null, write(name, path, text) changes a file behind the studio's back, rm(name) removes the
-// directory, handle(name) returns its handle.
+// null, write(name, path, text) changes a file behind the studio's back, list(name) returns
+// every file's path (sorted), rm(name) removes the directory, handle(name) returns its handle.
 const opfsJS = `globalThis.__opfs = {
   async root() { return navigator.storage.getDirectory(); },
   async handle(name) { return (await this.root()).getDirectoryHandle(name, { create: true }); },
@@ -54,6 +54,16 @@ const opfsJS = `globalThis.__opfs = {
       for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
       return await (await (await dir.getFileHandle(parts[parts.length - 1])).getFile()).text();
     } catch (e) { return null; }
+  },
+  async list(name) {
+    const out = [];
+    const walk = async (dir, prefix) => {
+      for await (const [n, h] of dir.entries()) {
+        if (h.kind === "directory") await walk(h, prefix + n + "/"); else out.push(prefix + n);
+      }
+    };
+    await walk(await (await this.root()).getDirectoryHandle(name), "");
+    return out.sort();
   },
   async inject(name) { webcodingFolderTest.inject(await (await this.root()).getDirectoryHandle(name)); return true; },
 };`

@@ -17,8 +17,16 @@ const tabsState = `JSON.stringify([...document.querySelectorAll("#editor-tabs [r
 
 func tabButton(path string) string { return `#editor-tabs [role=tab][data-path="` + path + `"]` }
 
-// workspaceFiles is path → source of every text file (to check that tabs never change files).
+// workspaceFiles is path → source of every text file as JSON (to check that tabs never change
+// files).
 func workspaceFiles(t *testing.T, tab *chromium.Tab) string {
+	t.Helper()
+	raw, _ := json.Marshal(workspaceTexts(t, tab))
+	return string(raw)
+}
+
+// workspaceTexts is path → source of every text file of the workspace.
+func workspaceTexts(t *testing.T, tab *chromium.Tab) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	list := directCall(t, tab, "workspace.listFiles", `{}`)
@@ -28,8 +36,7 @@ func workspaceFiles(t *testing.T, tab *chromium.Tab) string {
 			out[p] = directCall(t, tab, "workspace.readFile", `{"path":`+jsString(p)+`}`)["source"].(string)
 		}
 	}
-	raw, _ := json.Marshal(out)
-	return string(raw)
+	return out
 }
 
 // TestEditorTabs: opened files become tabs of a tablist (aria-selected = the workspace's

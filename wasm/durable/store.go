@@ -383,6 +383,33 @@ func (s *Store) MarkUnknown(ctx context.Context, key, ownerID string, fence Fenc
 	return s.transition(ctx, key, ownerID, fence, StateUnknown, result, reason)
 }
 
+// Abandon records that the owner of a pending claim is gone before it finished: pending →
+// unknown with a non-blank reason, whoever owns the claim and whether or not its lease ended,
+// revision+1, lease cleared. The side effect may or may not have happened, so the key then
+// answers ClaimUnknown until ResolveUnknown, like after MarkUnknown. expected must be the fence
+// observed in state pending.
+//
+// Only a caller that knows the owner cannot still run may abandon its claim: it holds the
+// exclusive lock every owner needs to run (the browser's workspace Web Lock is held for a
+// page's life and released when the page dies). Anyone else waits for the lease to end and
+// takes the claim over with Claim.
+//
+// # Errors
+//   - *ValidationError: blank key/reconcilerId, bad fence, blank reason.
+//   - ErrNotFound; ErrStaleFence; ErrNotPending (the record is not pending); ErrFenceChanged
+//     (lost the compare-and-set); ErrBackend (retryable).
+func (s *Store) Abandon(ctx context.Context, key, reconcilerID string, expected Fence, reason string) (Record, error) {
+	return s.settle(ctx, key, "reconcilerId", reconcilerID, "reconciler", expected, nil,
+		func() error { return checkReason(reason, true) },
+		func(cur Record, _ int64) error {
+			if cur.State != StatePending {
+				return fmt.Errorf("%w: operation %q is %s", ErrNotPending, key, cur.State)
+			}
+			return nil
+		},
+		func(next *Record, _ int64) { next.State, next.Reason = StateUnknown, reason })
+}
+
 // Resolution is a reconciler's verdict on an unknown operation: State completed (Result
 // required) or failed (Reason required, Result optional).
 type Resolution struct {

@@ -89,3 +89,45 @@ func TestIncarnationFailureIsNotStored(t *testing.T) {
 		t.Fatal("stored a record without an incarnation")
 	}
 }
+
+// TestAbandonSettlesAnotherOwnersLiveClaim: a caller that knows the owner is gone turns its
+// pending claim (lease still live) into unknown at once, and the key then waits for
+// ResolveUnknown; only a pending record at the observed fence can be abandoned.
+func TestAbandonSettlesAnotherOwnersLiveClaim(t *testing.T) {
+	ctx := context.Background()
+	s, err := durable.New(memstore.New(), durable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Claim(ctx, "k", "fp", "dead-tab", time.Hour)
+	if err != nil || c.Outcome != durable.ClaimOwner {
+		t.Fatalf("claim: %+v %v", c, err)
+	}
+	if again, _ := s.Claim(ctx, "k", "fp", "next-tab", 0); again.Outcome != durable.ClaimPending {
+		t.Fatalf("a live lease must stay pending for another owner, got %s", again.Outcome)
+	}
+	if _, err := s.Abandon(ctx, "k", "next-tab", c.Fence, ""); !errors.Is(err, durable.ErrInvalid) {
+		t.Errorf("a blank reason: %v, want ErrInvalid", err)
+	}
+	stale := c.Fence
+	stale.Revision++
+	if _, err := s.Abandon(ctx, "k", "next-tab", stale, "gone"); !errors.Is(err, durable.ErrStaleFence) {
+		t.Errorf("a stale fence: %v, want ErrStaleFence", err)
+	}
+	got, err := s.Abandon(ctx, "k", "next-tab", c.Fence, "the tab that claimed it is gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != durable.StateUnknown || got.OwnerID != "dead-tab" || got.LeaseExpiresAt != 0 || got.Revision != c.Record.Revision+1 {
+		t.Errorf("abandoned record %+v", got)
+	}
+	if after, _ := s.Claim(ctx, "k", "fp", "next-tab", 0); after.Outcome != durable.ClaimUnknown {
+		t.Errorf("after Abandon a claim answers %s, want unknown", after.Outcome)
+	}
+	if _, err := s.Abandon(ctx, "k", "next-tab", got.Fence(), "again"); !errors.Is(err, durable.ErrNotPending) {
+		t.Errorf("abandoning an unknown record: %v, want ErrNotPending", err)
+	}
+	if _, err := s.ResolveUnknown(ctx, "k", "next-tab", got.Fence(), durable.Resolution{State: durable.StateFailed, Reason: "not written"}); err != nil {
+		t.Errorf("resolve after Abandon: %v", err)
+	}
+}

@@ -4,8 +4,8 @@
 // reconciles the records such a save left behind by reading the folder back (REFERENCE §2.1
 // saveAll "durable variant", SPEC §2.4).
 //
-// A Saver belongs to one studio session (wasm/studio builds it from Ports.Durable, Ports.Clock
-// and Ports.DurableOwnerID). The session calls Prepare before every workspace.saveAll,
+// A Saver belongs to one studio session (wasm/studio builds it from Ports.Durable, Ports.Clock,
+// Ports.DurableOwnerID and Ports.DurableSoleOwner). The session calls Prepare before every workspace.saveAll,
 // Reconcile whenever a folder is (re)linked, and Resolve for workspace/resolveSave.
 //
 // # Records
@@ -35,7 +35,10 @@
 // sessionStorage, so the reloaded tab finishes its own claims instead of waiting for their
 // lease) — by reading the folder back: bytes equal to the planned sha256 → completed; the file
 // absent, or still the bytes from before the save → failed (safe to retry); anything else stays
-// unknown until the user chooses. Another owner's live claim is left alone.
+// unknown until the user chooses. Another owner's live claim is left alone — unless the Saver
+// is the sole owner (Options.SoleOwner: the browser tab that holds the workspace Web Lock), in
+// which case the claim belongs to a tab closed or killed mid-save and is settled the same way
+// (durable.Store.Abandon turns it into unknown first).
 //
 // This package is core: no syscall/js, os or net; the folder is a workspace.FolderAdapter and
 // the store a durable.Backend.

@@ -43,7 +43,7 @@ func eachRecord(ctx context.Context, b durable.Backend, prefix string, fn func(d
 }
 
 // Reconcile settles the unknown save records of f's scope (and the pending ones this owner left
-// behind) by reading the folder back; it returns the paths still unknown afterwards (never
+// behind; with Options.SoleOwner also another owner's pending ones) by reading the folder back; it returns the paths still unknown afterwards (never
 // nil). Without a backend, a folder or a scope id it does nothing.
 //
 // Errors: WORKSPACE_DURABLE_STATE_UNAVAILABLE when the store cannot be listed or written;
@@ -77,15 +77,26 @@ func (s *Saver) Reconcile(ctx context.Context, f workspace.FolderAdapter) ([]str
 			continue
 		}
 		if rec.State == durable.StatePending {
-			if rec.OwnerID != runner.OwnerID() {
-				continue // another tab's live claim (or its lease will end)
-			}
-			// Our own claim from before a reload: the write may or may not have landed.
-			if _, err := store.MarkUnknown(ctx, rec.Key, runner.OwnerID(), rec.Fence(), "the page stopped while the folder write was in flight", nil); err != nil {
-				if errors.Is(err, durable.ErrLeaseExpired) {
-					continue // the lease ended: the next claim takes it over
+			switch {
+			case rec.OwnerID == runner.OwnerID():
+				// Our own claim from before a reload: the write may or may not have landed.
+				if _, err := store.MarkUnknown(ctx, rec.Key, runner.OwnerID(), rec.Fence(), "the page stopped while the folder write was in flight", nil); err != nil {
+					if errors.Is(err, durable.ErrLeaseExpired) {
+						continue // the lease ended: the next claim takes it over
+					}
+					return unresolved, unavailable(err)
 				}
-				return unresolved, unavailable(err)
+			case s.opts.SoleOwner:
+				// A claim of a session that is gone (a closed or killed tab): no one will
+				// finish it, so settle it now rather than block this path for its lease.
+				if _, err := store.Abandon(ctx, rec.Key, runner.OwnerID(), rec.Fence(), "the tab that claimed it closed while the folder write was in flight"); err != nil {
+					if errors.Is(err, durable.ErrNotPending) || errors.Is(err, durable.ErrStaleFence) || errors.Is(err, durable.ErrFenceChanged) {
+						continue // moved on since the listing
+					}
+					return unresolved, unavailable(err)
+				}
+			default:
+				continue // another session's live claim (or its lease will end)
 			}
 		} else if rec.State != durable.StateUnknown {
 			continue

@@ -71,23 +71,28 @@ func TestReconcileWriteByHash(t *testing.T) {
 		{"pre-save bytes", oldCSS, durable.StateFailed, false},
 		{"other bytes", "something else", durable.StateUnknown, true},
 	} {
-		for _, unknown := range []bool{false, true} {
-			name := tc.name + "/own pending claim"
-			if unknown {
-				name = tc.name + "/unknown"
-			}
+		for _, v := range []struct {
+			name, owner string
+			unknown     bool
+		}{
+			{"own pending claim", "tab-1", false},
+			{"unknown", "tab-1", true},
+			// A tab killed mid-save: its claim, with a live lease, settled by the sole owner.
+			{"killed tab's pending claim", "tab-dead", false},
+		} {
+			name, unknown := tc.name+"/"+v.name, v.unknown
 			t.Run(name, func(t *testing.T) {
 				ctx := context.Background()
 				folder := workspace.NewMemFolder("proj", map[string]string{"styles.css": oldCSS})
 				it := workspace.SaveItem{Op: workspace.SaveOpWrite, Path: "styles.css", Revision: 7, ScopeID: folder.ScopeID(),
 					SourceHash: workspace.SourceHash([]byte(newCSS))}
-				backend := interrupted(t, folder, it, "tab-1", unknown)
+				backend := interrupted(t, folder, it, v.owner, unknown)
 				if tc.onDisk == "" {
 					_ = folder.DeleteFile(ctx, "styles.css")
 				} else {
 					_ = folder.WriteFile(ctx, "styles.css", []byte(tc.onDisk))
 				}
-				s := foldersave.New(foldersave.Options{Backend: backend, OwnerID: "tab-1"})
+				s := foldersave.New(foldersave.Options{Backend: backend, OwnerID: "tab-1", SoleOwner: v.owner != "tab-1"})
 				unresolved, err := s.Reconcile(ctx, folder)
 				if err != nil {
 					t.Fatal(err)
@@ -124,7 +129,8 @@ func TestReconcileDelete(t *testing.T) {
 	}
 }
 
-// Another owner's live claim is left alone, however the folder looks.
+// Another owner's live claim is left alone, however the folder looks, unless the Saver is the
+// sole owner (TestReconcileWriteByHash, "killed tab's pending claim").
 func TestReconcileLeavesOtherOwnersClaim(t *testing.T) {
 	ctx := context.Background()
 	folder := workspace.NewMemFolder("proj", map[string]string{"styles.css": newCSS})

@@ -25,6 +25,12 @@ type Options struct {
 	// OwnerID is the owner id the save items are claimed as; "" draws a random
 	// "studio:<16 hex>" on first use.
 	OwnerID string
+	// SoleOwner is true when no other live session can hold save claims in Backend (the
+	// browser: this tab holds the workspace Web Lock, which every saving tab needs and a dead
+	// tab releases). Reconcile then settles another owner's pending claim — one its closed or
+	// killed tab never finished — by reading the folder back (durable.Store.Abandon) instead
+	// of leaving it to block the path until its lease ends.
+	SoleOwner bool
 }
 
 // Saver is the durable side of one session's folder saves; its runner is built on first use.

@@ -59,13 +59,14 @@ const (
 	//
 	//	params {"pick"?: bool}
 	//	result {"linked": false} (nothing persisted / cancelled) | workspace.LinkResult plus
+	//	       "deletedPaths": [path…] (deletions not yet written to the folder) and
 	//	       "unresolved": [path…] (saves left unknown after reconciliation) | {"error"}
 	MethodReconnectFolder = "workspace/reconnectFolder"
 	// MethodGrantFolderAccess re-requests readwrite permission for the linked (or persisted)
 	// folder and, once granted, reads it as the baseline; the workspace is never replaced.
 	//
 	//	params {}
-	//	result workspace.LinkResult (+ "unresolved") | {"linked": false} | {"error"}
+	//	result workspace.LinkResult (+ "deletedPaths", "unresolved") | {"linked": false} | {"error"}
 	MethodGrantFolderAccess = "workspace/grantFolderAccess"
 	// MethodUploadFolder replaces the workspace with the files staged by the directory-upload
 	// fallback (<input webkitdirectory>); nothing is linked and a linked folder is forgotten.
@@ -242,7 +243,7 @@ func (e *studioSession) link(ctx context.Context, f workspace.FolderAdapter, rem
 		}
 	}
 	out := folderOpResult{"rootName": res.RootName, "permission": res.Permission, "linked": res.Linked, "read": res.Read,
-		"dirtyPaths": res.DirtyPaths, "revision": res.Revision, "unresolved": []string{}}
+		"dirtyPaths": res.DirtyPaths, "deletedPaths": e.m.Status(ctx).DeletedPaths, "revision": res.Revision, "unresolved": []string{}}
 	if res.Read {
 		unresolved, terr := e.save.Reconcile(ctx, f)
 		if terr != nil {

@@ -201,8 +201,19 @@ func TestInterruptedSaveReplaysAndReconciles(t *testing.T) {
 }
 
 // A page reload in the middle of a save: the record is pending under this tab's owner id; the
-// reloaded session (same owner) reconciles it by hash when the folder is reconnected.
+// reloaded session (same owner) reconciles it by hash when the folder is reconnected. The same
+// holds for a tab killed in the middle of a save (issue 14, TestFolderSaveFaultInjection): its
+// claim, under another owner id and with a live lease, is settled by the next tab that is the
+// sole owner (Ports.DurableSoleOwner) instead of blocking the path until the lease ends.
 func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
+	for _, claimant := range []struct{ name, owner string }{{"reloaded tab", "tab-1"}, {"killed tab", "tab-dead"}} {
+		t.Run(claimant.name, func(t *testing.T) { reconcileInterruptedClaim(t, claimant.owner) })
+	}
+}
+
+// reconcileInterruptedClaim: a pending claim of owner on styles.css (plus the save's plan),
+// the folder in one of four states, then a session of "tab-1" (the sole owner) reconnects.
+func reconcileInterruptedClaim(t *testing.T, owner string) {
 	for _, tc := range []struct {
 		name, onDisk string
 		want         durable.State
@@ -219,17 +230,17 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 			store, _ := durable.New(backend, durable.Options{})
 			it := workspace.SaveItem{Op: workspace.SaveOpWrite, Path: "styles.css", Revision: 7, ScopeID: folder.ScopeID(),
 				SourceHash: workspace.SourceHash([]byte("h1{color:green}"))}
-			if _, err := store.Claim(context.Background(), it.OperationKey(), it.Fingerprint(), "tab-1", time.Minute); err != nil {
+			if _, err := store.Claim(context.Background(), it.OperationKey(), it.Fingerprint(), owner, time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			// The plan record written before the claim names the pre-save bytes.
 			prev := workspace.SourceHash([]byte("h1 { color: red; }"))
 			pk := foldersave.PlanKey(folder.ScopeID(), 7)
-			pc, err := store.Claim(context.Background(), pk, "workspace.saveAll.plan:x", "tab-1", 0)
+			pc, err := store.Claim(context.Background(), pk, "workspace.saveAll.plan:x", owner, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := store.Complete(context.Background(), pk, "tab-1", pc.Fence, json.RawMessage(`{"previousHashes":{"styles.css":"`+prev+`"}}`)); err != nil {
+			if _, err := store.Complete(context.Background(), pk, owner, pc.Fence, json.RawMessage(`{"previousHashes":{"styles.css":"`+prev+`"}}`)); err != nil {
 				t.Fatal(err)
 			}
 			switch tc.onDisk {
@@ -239,7 +250,7 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 				_ = folder.WriteFile(context.Background(), "styles.css", []byte(tc.onDisk))
 			}
 			host := &fakeHost{saved: folder}
-			s := folderSession(t, host, backend, "tab-1")
+			s := session(t, Ports{Folders: host, Durable: backend, DurableOwnerID: "tab-1", DurableSoleOwner: true}, rpcsession.Config{})
 			res := folderMethod(t, s, MethodReconnectFolder, map[string]any{})
 			if res["linked"] != true || res["read"] != true {
 				t.Fatalf("reconnect: %v", res)
@@ -272,7 +283,8 @@ func TestReloadMidSaveReconcilesOwnClaim(t *testing.T) {
 	}
 }
 
-// Another tab's live claim is left alone (its owner finishes it).
+// Another tab's live claim is left alone (its owner finishes it) unless the session is the
+// sole owner (Ports.DurableSoleOwner, see TestReloadMidSaveReconcilesOwnClaim).
 func TestReconcileLeavesOtherOwnersClaims(t *testing.T) {
 	folder := project()
 	backend := memstore.New()
@@ -294,6 +306,7 @@ func TestReconnectKeepsWorkspaceAndGrant(t *testing.T) {
 	s := folderSession(t, host, memstore.New(), "tab-1")
 	folderMethod(t, s, MethodOpenFolder, map[string]any{})
 	ok(t, call(t, s.Registry, "workspace.writeFile", map[string]any{"path": "styles.css", "source": "edited"}))
+	ok(t, call(t, s.Registry, "workspace.deleteFile", map[string]any{"path": "notes 100%.md"}))
 	// A reload: a new session over a repository-less workspace would be the seed; here we keep
 	// the session and relink with permission "prompt".
 	folder.Perm = workspace.PermissionPrompt
@@ -310,8 +323,9 @@ func TestReconnectKeepsWorkspaceAndGrant(t *testing.T) {
 		return workspace.PermissionGranted
 	}
 	res = folderMethod(t, s, MethodGrantFolderAccess, map[string]any{})
-	if res["linked"] != true || res["read"] != true || !slices.Equal(res["dirtyPaths"].([]any), []any{"styles.css"}) {
-		t.Fatalf("grant: %v", res)
+	if res["linked"] != true || res["read"] != true || !slices.Equal(res["dirtyPaths"].([]any), []any{"styles.css"}) ||
+		!slices.Equal(res["deletedPaths"].([]any), []any{"notes 100%.md"}) {
+		t.Fatalf("grant (the pending deletion counts as a difference too): %v", res)
 	}
 	rd := ok(t, call(t, s.Registry, "workspace.readFile", map[string]any{"path": "styles.css"}))
 	if rd["source"] != "edited" {

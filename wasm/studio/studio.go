@@ -55,6 +55,14 @@ type Ports struct {
 	// (wasm/foldersave; the browser keeps one per tab in sessionStorage so a reload finishes
 	// its own claims). "": a random id per session build.
 	DurableOwnerID string
+	// DurableSoleOwner is true when no other live session can hold workspace.saveAll claims
+	// in the same durable store: the browser sets it in the tab that holds the workspace Web
+	// Lock (every saving tab needs it, and a dead tab's lock is released). A pending save
+	// record of another owner is then a claim its dead owner never finished, and the folder
+	// reconciliation settles it by reading the folder back at once instead of blocking saves
+	// of that path until its lease (durable.DefaultLease) ends (foldersave.Options.SoleOwner).
+	// False: such claims are left to their owner or to the lease takeover.
+	DurableSoleOwner bool
 	// Downloads delivers workspace.downloadFile: the file name (last path segment), its MIME
 	// type and bytes. Nil: downloadFile fails with TOOL_EXECUTION_FAILED, details
 	// {operation:"download", path, reason:"no-download-target"} (see ReasonNoDownloadTarget).
@@ -244,7 +252,7 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 	if port == nil {
 		port = NewHeadlessPreview()
 	}
-	save := foldersave.New(foldersave.Options{Backend: p.Durable, Clock: p.Clock, OwnerID: p.DurableOwnerID})
+	save := foldersave.New(foldersave.Options{Backend: p.Durable, Clock: p.Clock, OwnerID: p.DurableOwnerID, SoleOwner: p.DurableSoleOwner})
 	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p, save: save}, nil
 }
 

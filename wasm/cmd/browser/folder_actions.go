@@ -20,19 +20,20 @@ import (
 
 // folderResult is the result of a folder session method (folder_ops.go).
 type folderResult struct {
-	Cancelled  bool           `json:"cancelled"`
-	RootName   string         `json:"rootName"`
-	ActivePath string         `json:"activePath"`
-	FileCount  int            `json:"fileCount"`
-	Skipped    []skippedEntry `json:"skipped"`
-	Revision   int64          `json:"revision"`
-	Permission string         `json:"permission"`
-	Linked     bool           `json:"linked"`
-	Read       bool           `json:"read"`
-	DirtyPaths []string       `json:"dirtyPaths"`
-	Unresolved []string       `json:"unresolved"`
-	Error      *mcp.ToolError `json:"error"`
-	Preview    string         `json:"preview"`
+	Cancelled    bool           `json:"cancelled"`
+	RootName     string         `json:"rootName"`
+	ActivePath   string         `json:"activePath"`
+	FileCount    int            `json:"fileCount"`
+	Skipped      []skippedEntry `json:"skipped"`
+	Revision     int64          `json:"revision"`
+	Permission   string         `json:"permission"`
+	Linked       bool           `json:"linked"`
+	Read         bool           `json:"read"`
+	DirtyPaths   []string       `json:"dirtyPaths"`
+	DeletedPaths []string       `json:"deletedPaths"`
+	Unresolved   []string       `json:"unresolved"`
+	Error        *mcp.ToolError `json:"error"`
+	Preview      string         `json:"preview"`
 }
 
 type skippedEntry struct {
@@ -388,7 +389,7 @@ func folderReconnect(a *app) {
 			Actions: []entryAction{{Label: labelGrant, Action: actFolderGrant}}})
 		return
 	}
-	a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths))})
+	a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths)+len(res.DeletedPaths))})
 	if res.Error != nil {
 		folderFailure(a, "Reconciling the folder", res.Error)
 	}

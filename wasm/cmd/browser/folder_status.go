@@ -48,7 +48,7 @@ func folderStart(a *app, ctx context.Context) {
 	} else if res.Linked {
 		switch res.Permission {
 		case "granted":
-			a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths))})
+			a.addEntry(entry{Kind: "info", Text: "Reconnected the folder " + res.RootName + folderDirtyText(len(res.DirtyPaths)+len(res.DeletedPaths))})
 		default:
 			a.addEntry(entry{Kind: "info", Text: "The folder " + res.RootName + " needs access again (permission " + res.Permission + ").",
 				Actions: []entryAction{{Label: labelGrant, Action: actFolderGrant}}})
@@ -58,6 +58,8 @@ func folderStart(a *app, ctx context.Context) {
 	s.changed()
 }
 
+// folderDirtyText ends the "Reconnected the folder …" message: n counts the workspace files
+// that differ from the folder and the deletions not yet written to it.
 func folderDirtyText(n int) string {
 	if n == 0 {
 		return "."

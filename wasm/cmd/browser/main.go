@@ -60,6 +60,9 @@ func main() {
 		ports.Folders = folderUIState.host
 		ports.Durable = &lazyDurable{} // IndexedDB "web-coding-operations"
 		ports.DurableOwnerID = durableOwnerID()
+		// Holding the workspace lock, this tab is the only one that saves: a pending save
+		// claim of another tab is one a closed or crashed tab never finished.
+		ports.DurableSoleOwner = a.lock == lockHeld
 	}
 	if err == nil {
 		ports.Preview = port
