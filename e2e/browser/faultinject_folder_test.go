@@ -153,7 +153,9 @@ func folderDiff(t *testing.T, tab *chromium.Tab, ws map[string]string) []string 
 // steps and their order are exactly folderSaveSteps (a new persistence step fails it until it
 // is added to the table).
 func TestFolderSaveFaultInjection(t *testing.T) {
+	t.Parallel() // each subtest has its own browser context: the kills touch no other tab
 	t.Run("steps", func(t *testing.T) {
+		t.Parallel()
 		tab := chromium.NewIsolatedTab(t)
 		faultFolderTab(t, tab, "")
 		fclick(t, tab, "#folder-save")
@@ -169,6 +171,7 @@ func TestFolderSaveFaultInjection(t *testing.T) {
 	})
 	for _, step := range folderSaveSteps {
 		t.Run(strings.ReplaceAll(step, " ", "-"), func(t *testing.T) {
+			t.Parallel()
 			profile := chromium.NewIsolatedTab(t)
 			a := chromium.NewTabIn(t, profile)
 			faultFolderTab(t, a, step)

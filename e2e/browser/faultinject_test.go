@@ -116,8 +116,10 @@ func waitConsole(t *testing.T, tab *chromium.Tab, s string, timeout time.Duratio
 // confirmed README and every other file are intact), the interrupted edit is either fully
 // there or fully absent (never torn), and the studio claims only what is stored.
 func TestLostWorkFaultInjection(t *testing.T) {
+	t.Parallel() // each subtest has its own browser context: the kills touch no other tab
 	for _, step := range []string{"files-before", "files-after", "meta-after", "committed"} {
 		t.Run(step, func(t *testing.T) {
+			t.Parallel()
 			profile := chromium.NewIsolatedTab(t)
 			a := chromium.NewTabIn(t, profile)
 			if err := a.Do(loadTimeout, onNewDocument(killHook), chromedp.Navigate(site(t))); err != nil {
