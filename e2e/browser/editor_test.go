@@ -207,6 +207,9 @@ func TestEditorUndoRedoReplacesDocument(t *testing.T) {
 	}
 	click := func(label string) {
 		t.Helper()
+		// The button is enabled once the studio's re-read after the write has seen the history
+		// (undo_redo_buttons.go); a click on it while disabled does nothing (the flake, twice).
+		waitTrue(t, tab, label+" enabled", `(() => { const b = document.querySelector('[aria-label="`+label+`"]'); return !!b && !b.disabled; })()`)
 		if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`[aria-label="`+label+`"]`))); err != nil {
 			t.Fatal(err)
 		}
