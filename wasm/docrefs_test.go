@@ -19,10 +19,13 @@ import (
 
 // Citations of the design documents (docs/design.md "Design", the mapping table):
 //
-//	SPEC §N[.M], SPEC.md §…, design.md §…        → docs/design.md
-//	REFERENCE §N[.M], REFERENCE.md §…, reference.md §… → docs/reference.md
+//	SPEC §N[.M], design.md §…                    → docs/design.md
+//	REFERENCE §N[.M], reference.md §…            → docs/reference.md
 //	PLATFORM rule(s) N[–M], PLATFORM "heading"    → docs/platform.md
-//	STYLE §N[.M], STYLE.md §…, style.md §…        → docs/style.md
+//	STYLE §N[.M], style.md §…                    → docs/style.md
+//
+// SPEC.md, REFERENCE.md, PLATFORM.md and STYLE.md name files the repository does not have;
+// writing one is an error.
 //
 // A bare §N belongs to the nearest label on the same line or the two lines before it (a
 // comment that wraps "REFERENCE" / "// §7.5" or lists "SPEC §2.9, §2.12"). Inside docs/X.md a
@@ -41,7 +44,8 @@ var citeDocs = map[string]string{
 // citeToken finds, in order of position on a line: our labels (with an optional rule range or
 // quoted heading right after), outside-standard labels, and section numbers.
 var citeToken = regexp.MustCompile(
-	`\b(SPEC|REFERENCE|PLATFORM|STYLE)(?:\.md)?\b(?::?\s+(?:rules?\s+(\d+)(?:\s*[–-]\s*(\d+))?|"([^"]+)"))?` +
+	`\b(SPEC|REFERENCE|PLATFORM|STYLE)\.md\b` +
+		`|\b(SPEC|REFERENCE|PLATFORM|STYLE)\b(?::?\s+(?:rules?\s+(\d+)(?:\s*[–-]\s*(\d+))?|"([^"]+)"))?` +
 		`|(?:docs/)?\b(design|reference|platform|style)\.md\b` +
 		`|(RFC \d+|JSON-RPC \d\.\d|HTML Living Standard|HTML(?:\s+§))` +
 		`|§(\d+(?:\.\d+)*)`)
@@ -119,34 +123,37 @@ func scanCitations(name string, r io.Reader) (cites []citation, unlabelled []str
 		for _, m := range citeToken.FindAllStringSubmatch(sc.Text(), -1) {
 			switch {
 			case m[1] != "":
-				cur = &label{doc: citeDocs[m[1]], line: n}
+				cur = nil
+				unlabelled = append(unlabelled, fmt.Sprintf("%s: %s.md names a file the repository does not have (write %s §… or docs/%s)", where, m[1], m[1], citeDocs[m[1]]))
+			case m[2] != "":
+				cur = &label{doc: citeDocs[m[2]], line: n}
 				switch {
-				case m[2] != "":
-					lo, _ := strconv.Atoi(m[2])
+				case m[3] != "":
+					lo, _ := strconv.Atoi(m[3])
 					hi := lo
-					if m[3] != "" {
-						hi, _ = strconv.Atoi(m[3])
+					if m[4] != "" {
+						hi, _ = strconv.Atoi(m[4])
 					}
 					for i := lo; i <= hi && i < lo+20; i++ {
 						cites = append(cites, citation{where: where, doc: cur.doc, section: "rule " + strconv.Itoa(i)})
 					}
-				case m[4] != "":
-					cites = append(cites, citation{where: where, doc: cur.doc, heading: m[4]})
+				case m[5] != "":
+					cites = append(cites, citation{where: where, doc: cur.doc, heading: m[5]})
 				}
-			case m[5] != "":
-				cur = &label{doc: citeDocs[m[5]], line: n}
 			case m[6] != "":
-				cur = &label{line: n}
+				cur = &label{doc: citeDocs[m[6]], line: n}
 			case m[7] != "":
+				cur = &label{line: n}
+			case m[8] != "":
 				switch {
 				case cur != nil && n-cur.line <= 2:
 					if cur.doc != "" {
-						cites = append(cites, citation{where: where, doc: cur.doc, section: m[7]})
+						cites = append(cites, citation{where: where, doc: cur.doc, section: m[8]})
 					}
 				case self != "":
-					cites = append(cites, citation{where: where, doc: self, section: m[7]})
+					cites = append(cites, citation{where: where, doc: self, section: m[8]})
 				default:
-					unlabelled = append(unlabelled, fmt.Sprintf("%s: §%s names no document (write SPEC §…, REFERENCE §…, STYLE §… or the standard it belongs to)", where, m[7]))
+					unlabelled = append(unlabelled, fmt.Sprintf("%s: §%s names no document (write SPEC §…, REFERENCE §…, STYLE §… or the standard it belongs to)", where, m[8]))
 				}
 			}
 		}
@@ -266,7 +273,7 @@ func TestCitationScanner(t *testing.T) {
 	src := strings.Join([]string{
 		"// (SPEC §2.9, §2.12) and REFERENCE",                            // 1
 		"// §7.5; RFC 8259 §7, JSON-RPC 2.0 §5.1",                        // 2
-		"// PLATFORM rules 1–2, PLATFORM \"What works\", STYLE.md §10.5", // 3
+		"// PLATFORM rules 1–2, PLATFORM \"What works\", STYLE.md §10.5", // 3: STYLE.md is no file
 		"// design.md §9.9 and STYLE §10.99",                             // 4
 		"", "", "",                                                       // 5–7
 		"// §4 alone",         // 8
@@ -280,12 +287,14 @@ func TestCitationScanner(t *testing.T) {
 	want := []string{
 		"wasm/x.go:1 design.md 2.9", "wasm/x.go:1 design.md 2.12", "wasm/x.go:2 reference.md 7.5",
 		"wasm/x.go:3 platform.md rule 1", "wasm/x.go:3 platform.md rule 2", "wasm/x.go:3 platform.md What works",
-		"wasm/x.go:3 style.md 10.5", "wasm/x.go:4 design.md 9.9", "wasm/x.go:4 style.md 10.99",
+		"wasm/x.go:4 design.md 9.9", "wasm/x.go:4 style.md 10.99",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("citations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(unlabelled) != 1 || !strings.HasPrefix(unlabelled[0], "wasm/x.go:8: §4 names no document") {
+	if len(unlabelled) != 3 || !strings.HasPrefix(unlabelled[0], "wasm/x.go:3: STYLE.md names a file the repository does not have") ||
+		!strings.HasPrefix(unlabelled[1], "wasm/x.go:3: §10.5 names no document") ||
+		!strings.HasPrefix(unlabelled[2], "wasm/x.go:8: §4 names no document") {
 		t.Fatalf("unlabelled %q", unlabelled)
 	}
 	docs := map[string]docIndex{
