@@ -1,5 +1,6 @@
-// Package jsonstring is the one JSON string encoder of the module (RFC 8259 §7), in two
-// escaping modes:
+// Package jsonstring is the one JSON string encoder and decoder of the module (RFC 8259 §7),
+// and its one walk over already-validated raw JSON (SkipSpace, SkipString, SkipValue). Append
+// escapes in two modes:
 //
 //   - HTMLSafe: the escaping of encoding/json's default mode, so the literal is safe inside
 //     HTML and inside a JavaScript string: '"', '\\' and control characters, plus '<', '>',
@@ -12,7 +13,9 @@
 // In both modes \b, \f, \n, \r and \t use their short escapes, other control characters
 // \u00XX with lower-case hex, and a byte that is not valid UTF-8 becomes \ufffd.
 //
-// Owns: JSON string escaping.
+// Decode turns a raw string literal back into its value, as encoding/json does (decode.go).
+//
+// Owns: JSON string escaping and decoding, and the walk over raw JSON known to be valid.
 //
 // Must never: import another package of this module, or grow a second copy elsewhere
 // (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
