@@ -17,6 +17,26 @@ func TestHTMLSafeMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestNoHTMLMatchesEncoder: NoHTML writes exactly what an encoding/json Encoder with
+// SetEscapeHTML(false) writes.
+func TestNoHTMLMatchesEncoder(t *testing.T) {
+	for _, s := range cases {
+		checkNoHTML(t, s)
+	}
+}
+
+func checkNoHTML(t *testing.T, s string) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	want := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if got := Append(nil, s, NoHTML); !bytes.Equal(got, want) {
+		t.Errorf("Append(%q, NoHTML) = %s, want %s", s, got, want)
+	}
+}
+
 // TestPlainIsJSONStringify: Plain leaves '<', '>', '&', U+2028 and U+2029 as they are (as
 // JSON.stringify does) and decodes back to the input.
 func TestPlainIsJSONStringify(t *testing.T) {
@@ -46,6 +66,7 @@ func FuzzAppendHTMLSafe(f *testing.F) {
 		if got := Append(nil, s, HTMLSafe); !bytes.Equal(got, want) {
 			t.Fatalf("Append(%q, HTMLSafe) = %s, want %s", s, got, want)
 		}
+		checkNoHTML(t, s)
 		if !json.Valid(Append(nil, s, Plain)) {
 			t.Fatalf("Append(%q, Plain) is not valid JSON", s)
 		}
