@@ -18,6 +18,7 @@ import (
 
 	"github.com/webcoding/studio/host/mcpserver"
 	"github.com/webcoding/studio/host/wasmhost"
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
@@ -260,11 +261,11 @@ func prepareParams(line []byte, mode, session string) (params []byte, id string,
 	if raw, ok := members["_meta"]; ok {
 		_ = json.Unmarshal(raw, &meta) // ParseCallToolParams proved it is an object without repeated keys
 	}
-	meta["source"] = appendString(nil, mcp.SourceLocal)
-	meta["mode"] = appendString(nil, mode)
-	meta["toolCallId"] = appendString(nil, id)
+	meta["source"] = jsonstring.Append(nil, mcp.SourceLocal, jsonstring.NoHTML)
+	meta["mode"] = jsonstring.Append(nil, mode, jsonstring.NoHTML)
+	meta["toolCallId"] = jsonstring.Append(nil, id, jsonstring.NoHTML)
 	if _, ok := meta["sessionId"]; !ok && session != "" {
-		meta["sessionId"] = appendString(nil, session)
+		meta["sessionId"] = jsonstring.Append(nil, session, jsonstring.NoHTML)
 	}
 
 	params = append(params, `{"name":`...)
@@ -283,7 +284,7 @@ func prepareParams(line []byte, mode, session string) (params []byte, id string,
 		if i > 0 {
 			params = append(params, ',')
 		}
-		params = appendString(params, k)
+		params = jsonstring.Append(params, k, jsonstring.NoHTML)
 		params = append(params, ':')
 		params = append(params, meta[k]...)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/webcoding/studio/host/pgstore"
 	"github.com/webcoding/studio/host/redisstore"
 	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/registry"
@@ -433,7 +434,7 @@ func listAllTools(ctx context.Context, c *rpcClient) ([]mcp.Tool, error) {
 		page++
 		var params []byte
 		if cursor != "" {
-			params = appendString([]byte(`{"cursor":`), cursor)
+			params = jsonstring.Append([]byte(`{"cursor":`), cursor, jsonstring.NoHTML)
 			params = append(params, '}')
 		}
 		res, rerr, err := c.call(ctx, "tools/list", params)
