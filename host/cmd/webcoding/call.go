@@ -73,7 +73,9 @@ type callFlags struct {
 // that does not answer stops the command (exit 1) before any call, and any other value is a
 // usage error: a run never goes ahead without the durable guard asked for.
 //
-// Errors (exit 1): the module cannot start (a --dir that is not a directory included); a call
+// Usage errors (exit 2) include a --dir that does not exist or is not a directory.
+//
+// Errors (exit 1): the module cannot start (a --dir it cannot read included); a call
 // fails in the host (deadline, trap) — its line still gets a TOOL_EXECUTION_UNKNOWN result,
 // then the command stops, because the module's state was lost; stdin or stdout fail.
 func runCall(ctx context.Context, e *env, args []string) error {
@@ -88,6 +90,9 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if err := f.validate(); err != nil {
+		return err
+	}
+	if err := f.ws.checkDir(); err != nil {
 		return err
 	}
 	durable, closeDurable, err := setupDurable(ctx, "call", f.durable, hf)

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +35,22 @@ func addWorkspaceFlags(fs *flag.FlagSet, downloads bool) *workspaceFlags {
 		fs.StringVar(&wf.downloads, "downloads", "", "`directory` that receives workspace.downloadFile (default: no download target)")
 	}
 	return wf
+}
+
+// checkDir reports a --dir that names nothing, or a file, as a usage error (exit 2) before the
+// host starts. Other failures to reach the folder are left to the host (exit 1).
+func (wf *workspaceFlags) checkDir() error {
+	if wf.dir == "" {
+		return nil
+	}
+	st, err := os.Stat(wf.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("--dir %s: no such directory", wf.dir)
+	case err == nil && !st.IsDir():
+		return usagef("--dir %s: not a directory", wf.dir)
+	}
+	return nil
 }
 
 // apply hands the folder and download directory to the host.
