@@ -8,8 +8,9 @@ import (
 )
 
 // This file holds a small scanner over JSON that is already known to be valid (json.Valid
-// and utf8.Valid), on jsonstring's walk: it lets Fingerprint, ArgumentNames and SafeArgumentPreview work on the
-// raw bytes without decoding the whole value into interface values.
+// and utf8.Valid), built on jsonstring's walk: it lets Fingerprint, ArgumentNames and
+// SafeArgumentPreview work on the raw bytes without decoding the whole value into interface
+// values.
 
 // eachMember calls fn for every member of the top-level object in data (valid JSON) with
 // the raw key (quotes included) and the raw value. It does nothing when data is not an object.
