@@ -27,7 +27,7 @@ build:
 test: lint
 	bash scripts/test.sh
 
-## lint: gofmt, go vet for the native, js and wasip1 builds, and the layout rules
+## lint: gofmt, and go vet for the native, js and wasip1 builds (the layout rules run in go test)
 lint:
 	@bad=$$(gofmt -l wasm host scripts e2e 2>/dev/null); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet -tags $(TESTTAGS) ./...

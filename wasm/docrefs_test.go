@@ -19,31 +19,41 @@ import (
 
 // Citations of the design documents (docs/design.md "Design", the mapping table):
 //
-//	SPEC §N[.M], SPEC.md §…, design.md §…        → docs/design.md
-//	REFERENCE §N[.M], REFERENCE.md §…, reference.md §… → docs/reference.md
+//	SPEC §N[.M], design §…, design.md §…          → docs/design.md
+//	REFERENCE §N[.M], reference §…, reference.md §… → docs/reference.md
 //	PLATFORM rule(s) N[–M], PLATFORM "heading"    → docs/platform.md
-//	STYLE §N[.M], STYLE.md §…, style.md §…        → docs/style.md
+//	STYLE §N[.M], style §…, style.md §…           → docs/style.md
+//	X.md §…, docs/X.md §…                         → docs/X.md (any file of docs/)
 //
-// A bare §N belongs to the nearest label on the same line or the two lines before it (a
-// comment that wraps "REFERENCE" / "// §7.5" or lists "SPEC §2.9, §2.12"). Inside docs/X.md a
-// bare §N with no label nearby refers to X.md itself; anywhere else it is an error, so that
-// every § in the repository names its document. Outside standards (RFC 8259 §7, JSON-RPC 2.0
-// §5.1, HTML Living Standard §13…) are recognised and not checked.
+// SPEC.md, REFERENCE.md, PLATFORM.md and STYLE.md name files the repository does not have;
+// writing one is an error, and so is naming docs/X.md when there is no such file.
+//
+// A bare §N belongs to the last label before it in the same block: the same line or the lines
+// above it up to a blank line (a comment that wraps "REFERENCE" / "// §7.5" or lists
+// "SPEC §2.9, §2.12"); in .go, .js and .css files a block of comment lines also ends where
+// code starts. Every label binds, so "SPEC §2.1 says" then "architecture.md §42" checks §42
+// against docs/architecture.md. Inside docs/X.md a bare §N with no label in its block refers to
+// X.md itself; anywhere else it is an error, so that every § in the repository names its
+// document. After an outside standard (RFC 8259 §7, JSON-RPC 2.0 §5.1, HTML Living Standard
+// §13…, MCP §…) the § belongs to that standard and is not checked.
 
-// citeDocs maps a label to its file under docs/.
+// citeDocs maps a label to its file.
 var citeDocs = map[string]string{
-	"SPEC": "design.md", "design": "design.md",
-	"REFERENCE": "reference.md", "reference": "reference.md",
-	"PLATFORM": "platform.md", "platform": "platform.md",
-	"STYLE": "style.md", "style": "style.md",
+	"SPEC": "docs/design.md", "design": "docs/design.md",
+	"REFERENCE": "docs/reference.md", "reference": "docs/reference.md",
+	"PLATFORM": "docs/platform.md", "platform": "docs/platform.md",
+	"STYLE": "docs/style.md", "style": "docs/style.md",
 }
 
-// citeToken finds, in order of position on a line: our labels (with an optional rule range or
-// quoted heading right after), outside-standard labels, and section numbers.
+// citeToken finds, in order of position on a line: the uppercase .md names that are no file,
+// our labels (with an optional rule range or quoted heading right after), Markdown file names,
+// a document word right before a §, outside-standard labels, and section numbers.
 var citeToken = regexp.MustCompile(
-	`\b(SPEC|REFERENCE|PLATFORM|STYLE)(?:\.md)?\b(?::?\s+(?:rules?\s+(\d+)(?:\s*[–-]\s*(\d+))?|"([^"]+)"))?` +
-		`|(?:docs/)?\b(design|reference|platform|style)\.md\b` +
-		`|(RFC \d+|JSON-RPC \d\.\d|HTML Living Standard|HTML(?:\s+§))` +
+	`\b(SPEC|REFERENCE|PLATFORM|STYLE)\.md\b` +
+		`|\b(SPEC|REFERENCE|PLATFORM|STYLE)\b(?::?\s+(?:rules?\s+(\d+)(?:\s*[–-]\s*(\d+))?|"([^"]+)"))?` +
+		`|((?:[\w.-]+/)*[\w-]+\.md)\b` +
+		`|\b(design|reference|platform|style)\s+§(\d+(?:\.\d+)*)` +
+		`|(RFC \d+|JSON-RPC \d\.\d|HTML Living Standard|HTML(?:\s+§)|\bMCP(?: [\w.-]+)?\s+§)` +
 		`|§(\d+(?:\.\d+)*)`)
 
 // headingNumber is the section number a Markdown heading starts with ("## 2. Tool catalog",
@@ -96,62 +106,107 @@ func indexDoc(r io.Reader) docIndex {
 }
 
 // scanCitations returns the citations of one file (name is its repository path, used for the
-// positions and to know which docs file a bare § inside docs/ refers to), and the positions of
-// bare § with no label.
-func scanCitations(name string, r io.Reader) (cites []citation, unlabelled []string) {
+// positions and to know which docs file a bare § inside docs/ refers to), and the problems that
+// need no docs file to see: a bare § with no label, an uppercase .md name, docs/X.md where docs/
+// has no X.md (exists reports whether a repository path exists; nil skips that check).
+func scanCitations(name string, r io.Reader, exists func(string) bool) (cites []citation, problems []string) {
+	name = filepath.ToSlash(name)
 	self := ""
-	if dir, file := filepath.Split(filepath.ToSlash(name)); dir == "docs/" {
-		for _, d := range citeDocs {
-			if d == file {
-				self = file
-			}
-		}
+	if dir, _ := filepath.Split(name); dir == "docs/" && strings.HasSuffix(name, ".md") {
+		self = name
 	}
+	codeComments := map[string]bool{".go": true, ".js": true, ".css": true}[filepath.Ext(name)]
 	type label struct {
-		doc  string // "" for an outside standard
-		line int
+		doc string // "" for an outside standard
 	}
 	var cur *label
+	prevComment := false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
 	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
 		where := name + ":" + strconv.Itoa(n)
-		for _, m := range citeToken.FindAllStringSubmatch(sc.Text(), -1) {
+		// A block ends at a blank line (comment markers aside) and, in code, where comment
+		// lines and code lines meet.
+		trimmed := strings.TrimSpace(line)
+		if strings.Trim(trimmed, "/*#<>!- \t") == "" {
+			cur = nil
+		}
+		// Where a docs/X.md name must exist: in comments of code (not in string literals,
+		// where tests name workspace files such as "docs/readme.md") and in Markdown.
+		checkFrom := -1
+		switch {
+		case codeComments:
+			comment := strings.HasPrefix(trimmed, "//") || strings.HasPrefix(trimmed, "/*") || strings.HasPrefix(trimmed, "*")
+			if comment != prevComment || !comment {
+				cur = nil
+			}
+			prevComment = comment
+			if checkFrom = strings.Index(line, "//"); comment {
+				checkFrom = 0
+			}
+		case strings.HasSuffix(name, ".md"):
+			checkFrom = 0
+		}
+		for _, loc := range citeToken.FindAllStringSubmatchIndex(line, -1) {
+			m := make([]string, len(loc)/2)
+			for i := range m {
+				if loc[2*i] >= 0 {
+					m[i] = line[loc[2*i]:loc[2*i+1]]
+				}
+			}
 			switch {
 			case m[1] != "":
-				cur = &label{doc: citeDocs[m[1]], line: n}
+				cur = nil
+				problems = append(problems, fmt.Sprintf("%s: %s.md names a file the repository does not have (write %s §… or %s)", where, m[1], m[1], citeDocs[m[1]]))
+			case m[2] != "":
+				cur = &label{doc: citeDocs[m[2]]}
 				switch {
-				case m[2] != "":
-					lo, _ := strconv.Atoi(m[2])
+				case m[3] != "":
+					lo, _ := strconv.Atoi(m[3])
 					hi := lo
-					if m[3] != "" {
-						hi, _ = strconv.Atoi(m[3])
+					if m[4] != "" {
+						hi, _ = strconv.Atoi(m[4])
 					}
 					for i := lo; i <= hi && i < lo+20; i++ {
 						cites = append(cites, citation{where: where, doc: cur.doc, section: "rule " + strconv.Itoa(i)})
 					}
-				case m[4] != "":
-					cites = append(cites, citation{where: where, doc: cur.doc, heading: m[4]})
+				case m[5] != "":
+					cites = append(cites, citation{where: where, doc: cur.doc, heading: m[5]})
 				}
-			case m[5] != "":
-				cur = &label{doc: citeDocs[m[5]], line: n}
 			case m[6] != "":
-				cur = &label{line: n}
-			case m[7] != "":
+				doc := m[6]
 				switch {
-				case cur != nil && n-cur.line <= 2:
+				case strings.HasPrefix(doc, "docs/"):
+					if exists != nil && checkFrom >= 0 && loc[0] >= checkFrom && !exists(doc) {
+						problems = append(problems, fmt.Sprintf("%s: names %s, which does not exist", where, doc))
+					}
+				case !strings.Contains(doc, "/"):
+					doc = "docs/" + doc // a bare name is a file of docs/
+				case strings.HasPrefix(doc, "."):
+					doc = filepath.ToSlash(filepath.Join(filepath.Dir(name), doc))
+				}
+				cur = &label{doc: doc}
+			case m[7] != "":
+				cur = &label{doc: citeDocs[m[7]]}
+				cites = append(cites, citation{where: where, doc: cur.doc, section: m[8]})
+			case m[9] != "":
+				cur = &label{}
+			case m[10] != "":
+				switch {
+				case cur != nil:
 					if cur.doc != "" {
-						cites = append(cites, citation{where: where, doc: cur.doc, section: m[7]})
+						cites = append(cites, citation{where: where, doc: cur.doc, section: m[10]})
 					}
 				case self != "":
-					cites = append(cites, citation{where: where, doc: self, section: m[7]})
+					cites = append(cites, citation{where: where, doc: self, section: m[10]})
 				default:
-					unlabelled = append(unlabelled, fmt.Sprintf("%s: §%s names no document (write SPEC §…, REFERENCE §…, STYLE §… or the standard it belongs to)", where, m[7]))
+					problems = append(problems, fmt.Sprintf("%s: §%s names no document (write SPEC §…, REFERENCE §…, STYLE §…, X.md §… or the standard it belongs to, in the same comment block)", where, m[10]))
 				}
 			}
 		}
 	}
-	return cites, unlabelled
+	return cites, problems
 }
 
 // check reports every citation whose section or heading is missing from its docs file.
@@ -161,17 +216,17 @@ func check(cites []citation, docs map[string]docIndex) []string {
 		idx, ok := docs[c.doc]
 		switch {
 		case !ok:
-			bad = append(bad, fmt.Sprintf("%s: cites docs/%s, which does not exist", c.where, c.doc))
+			bad = append(bad, fmt.Sprintf("%s: cites %s, which does not exist", c.where, c.doc))
 		case c.heading != "":
 			if !strings.Contains(idx.text, strings.ToLower(c.heading)) {
-				bad = append(bad, fmt.Sprintf("%s: cites %q, but docs/%s does not contain it", c.where, c.heading, c.doc))
+				bad = append(bad, fmt.Sprintf("%s: cites %q, but %s does not contain it", c.where, c.heading, c.doc))
 			}
 		case c.section != "" && !idx.sections[c.section]:
 			what := "§" + c.section
 			if strings.HasPrefix(c.section, "rule ") {
 				what = c.section
 			}
-			bad = append(bad, fmt.Sprintf("%s: cites %s, but docs/%s has no heading numbered %s", c.where, what, c.doc, strings.TrimPrefix(c.section, "rule ")))
+			bad = append(bad, fmt.Sprintf("%s: cites %s, but %s has no heading numbered %s", c.where, what, c.doc, strings.TrimPrefix(c.section, "rule ")))
 		}
 	}
 	return bad
@@ -221,14 +276,9 @@ func trackedFiles(t *testing.T, root string) []string {
 // mapping), and that no § is left without a document label. It fails naming file:line.
 func TestCitationsResolve(t *testing.T) {
 	root := ".."
-	docs := map[string]docIndex{}
-	for _, d := range citeDocs {
-		f, err := os.Open(filepath.Join(root, "docs", d))
-		if err != nil {
-			continue // reported per citation
-		}
-		docs[d] = indexDoc(f)
-		f.Close()
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		return err == nil
 	}
 	var cites []citation
 	var bad []string
@@ -243,10 +293,22 @@ func TestCitationsResolve(t *testing.T) {
 			}
 			t.Fatal(err)
 		}
-		c, u := scanCitations(name, f)
+		c, u := scanCitations(name, f, exists)
 		f.Close()
 		cites = append(cites, c...)
 		bad = append(bad, u...)
+	}
+	docs := map[string]docIndex{}
+	for _, c := range cites {
+		if _, done := docs[c.doc]; done {
+			continue
+		}
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(c.doc)))
+		if err != nil {
+			continue // reported per citation
+		}
+		docs[c.doc] = indexDoc(f)
+		f.Close()
 	}
 	bad = append(bad, check(cites, docs)...)
 	for _, b := range bad {
@@ -260,51 +322,78 @@ func TestCitationsResolve(t *testing.T) {
 	t.Logf("%d citations checked", len(cites))
 }
 
-// The scanner attributes wrapped and listed sections to their label, skips outside standards,
-// and check names the file and line of each unresolved citation.
+// The scanner attributes wrapped and listed sections to their label, binds every label that
+// names a document, skips outside standards, reports uppercase .md names, missing docs files
+// and unlabelled §, and check names the file and line of each unresolved citation.
 func TestCitationScanner(t *testing.T) {
 	src := strings.Join([]string{
 		"// (SPEC §2.9, §2.12) and REFERENCE",                            // 1
 		"// §7.5; RFC 8259 §7, JSON-RPC 2.0 §5.1",                        // 2
-		"// PLATFORM rules 1–2, PLATFORM \"What works\", STYLE.md §10.5", // 3
+		"// PLATFORM rules 1–2, PLATFORM \"What works\", STYLE.md §10.5", // 3: STYLE.md is no file
 		"// design.md §9.9 and STYLE §10.99",                             // 4
 		"", "", "",                                                       // 5–7
-		"// §4 alone",         // 8
-		"x := `</STYLE > */`", // 9
+		"// §4 alone",                  // 8
+		"x := `</STYLE > */`",          // 9
+		"// SPEC §2.1 says",            // 10
+		"// architecture.md §42",       // 11: binds to architecture.md, not SPEC
+		"// design §99.1 and MCP §3.2", // 12: a document word is a label; MCP § is not ours
+		"//",                           // 13: ends the block
+		"// §2.12 after a blank line",  // 14
+		"// SPEC §2.9",                 // 15
+		"f() // §2.12 in code",         // 16: code ends the comment block
+		"// see docs/nope.md, docs/design.md and reference §7.5",   // 17
+		`w.Write("docs/readme.md") // a workspace file, not a doc`, // 18: not checked: a string literal
 	}, "\n")
-	cites, unlabelled := scanCitations("wasm/x.go", strings.NewReader(src))
+	exists := func(p string) bool { return p == "docs/design.md" }
+	cites, problems := scanCitations("wasm/x.go", strings.NewReader(src), exists)
 	var got []string
 	for _, c := range cites {
 		got = append(got, c.where+" "+c.doc+" "+c.section+c.heading)
 	}
 	want := []string{
-		"wasm/x.go:1 design.md 2.9", "wasm/x.go:1 design.md 2.12", "wasm/x.go:2 reference.md 7.5",
-		"wasm/x.go:3 platform.md rule 1", "wasm/x.go:3 platform.md rule 2", "wasm/x.go:3 platform.md What works",
-		"wasm/x.go:3 style.md 10.5", "wasm/x.go:4 design.md 9.9", "wasm/x.go:4 style.md 10.99",
+		"wasm/x.go:1 docs/design.md 2.9", "wasm/x.go:1 docs/design.md 2.12", "wasm/x.go:2 docs/reference.md 7.5",
+		"wasm/x.go:3 docs/platform.md rule 1", "wasm/x.go:3 docs/platform.md rule 2", "wasm/x.go:3 docs/platform.md What works",
+		"wasm/x.go:4 docs/design.md 9.9", "wasm/x.go:4 docs/style.md 10.99",
+		"wasm/x.go:10 docs/design.md 2.1", "wasm/x.go:11 docs/architecture.md 42", "wasm/x.go:12 docs/design.md 99.1",
+		"wasm/x.go:15 docs/design.md 2.9", "wasm/x.go:17 docs/reference.md 7.5",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("citations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(unlabelled) != 1 || !strings.HasPrefix(unlabelled[0], "wasm/x.go:8: §4 names no document") {
-		t.Fatalf("unlabelled %q", unlabelled)
+	wantProblems := []string{
+		"wasm/x.go:3: STYLE.md names a file the repository does not have",
+		"wasm/x.go:3: §10.5 names no document",
+		"wasm/x.go:8: §4 names no document",
+		"wasm/x.go:14: §2.12 names no document",
+		"wasm/x.go:16: §2.12 names no document",
+		"wasm/x.go:17: names docs/nope.md, which does not exist",
+	}
+	ok := len(problems) == len(wantProblems)
+	for i := 0; ok && i < len(problems); i++ {
+		ok = strings.HasPrefix(problems[i], wantProblems[i])
+	}
+	if !ok {
+		t.Fatalf("problems:\n%s\nwant\n%s", strings.Join(problems, "\n"), strings.Join(wantProblems, "\n"))
 	}
 	docs := map[string]docIndex{
-		"design.md":    indexDoc(strings.NewReader("# D\n## 2. Decisions\n### 2.9 Storage names\n### 2.12 Revision\n```\n## 9.9 in a fence\n```\n")),
-		"reference.md": indexDoc(strings.NewReader("### 7.5 OpenRouter agent\n")),
-		"platform.md":  indexDoc(strings.NewReader("## 1. What works and what does not\n### Rule 1. Never block\n### Rule 2. Keep it coarse\n")),
-		"style.md":     indexDoc(strings.NewReader("### 10.5 One coarse entry\n")),
+		"docs/design.md":    indexDoc(strings.NewReader("# D\n## 2. Decisions\n### 2.1 Tools\n### 2.9 Storage names\n### 2.12 Revision\n```\n## 9.9 in a fence\n```\n")),
+		"docs/reference.md": indexDoc(strings.NewReader("### 7.5 OpenRouter agent\n")),
+		"docs/platform.md":  indexDoc(strings.NewReader("## 1. What works and what does not\n### Rule 1. Never block\n### Rule 2. Keep it coarse\n")),
+		"docs/style.md":     indexDoc(strings.NewReader("### 10.5 One coarse entry\n")),
 	}
 	bad := check(cites, docs)
 	wantBad := []string{
 		"wasm/x.go:4: cites §9.9, but docs/design.md has no heading numbered 9.9",
 		"wasm/x.go:4: cites §10.99, but docs/style.md has no heading numbered 10.99",
+		"wasm/x.go:11: cites docs/architecture.md, which does not exist",
+		"wasm/x.go:12: cites §99.1, but docs/design.md has no heading numbered 99.1",
 	}
 	if strings.Join(bad, "\n") != strings.Join(wantBad, "\n") {
 		t.Fatalf("check:\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(wantBad, "\n"))
 	}
 	// Inside docs/, a bare § refers to the file itself.
-	self, none := scanCitations("docs/reference.md", strings.NewReader("see §5.4\n"))
-	if len(none) != 0 || len(self) != 1 || self[0].doc != "reference.md" || self[0].section != "5.4" {
+	self, none := scanCitations("docs/reference.md", strings.NewReader("see §5.4\n"), nil)
+	if len(none) != 0 || len(self) != 1 || self[0].doc != "docs/reference.md" || self[0].section != "5.4" {
 		t.Fatalf("docs self-reference: %+v %q", self, none)
 	}
 }

@@ -65,7 +65,7 @@ func isKit(path string) bool {
 	return strings.HasSuffix(path, "/conformance") || strings.HasSuffix(path, "test")
 }
 
-// TestCoreLayout enforces STYLE.md §10: no forbidden dependency is reachable from a core
+// TestCoreLayout enforces STYLE §10: no forbidden dependency is reachable from a core
 // package under the native, js and wasip1 builds, and no core package imports os, net or the
 // file-system packages directly.
 func TestCoreLayout(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package devserver serves a built site directory over HTTP on loopback, the way GitHub Pages
-// serves the deployed studio: DIR/web-coding/ answers at /web-coding/ (SPEC §3, `webcoding
-// serve`). It serves precompressed siblings (file.br, file.gz) when the client accepts them,
+// serves the deployed studio: each built site DIR/NAME/ answers at /NAME/, e.g. DIR/web-coding/
+// at /web-coding/ (SPEC §3, `webcoding serve`). It serves precompressed siblings (file.br, file.gz) when the client accepts them,
 // with the Content-Type of the original file and the matching Content-Encoding, and
 // application/wasm for .wasm files.
 //

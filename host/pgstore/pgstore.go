@@ -162,19 +162,9 @@ func (b *Backend) ListPage(ctx context.Context, cursor string, limit int) ([]dur
 	if more {
 		got = got[:limit]
 	}
-	out := make([]durable.Record, 0, len(got))
-	for _, r := range got {
-		rec, err := decodeRow(r.key, r.inc, r.rev, r.raw)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, rec)
-	}
-	next := ""
-	if more && len(out) > 0 {
-		next = out[len(out)-1].Key
-	}
-	return out, next, nil
+	return durable.DecodePage(got, more, func(r row) (durable.Record, error) {
+		return decodeRow(r.key, r.inc, r.rev, r.raw)
+	})
 }
 
 // PutRaw upserts raw as the record text under key without validation, with the row's fence read

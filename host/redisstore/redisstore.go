@@ -175,26 +175,23 @@ func (b *Backend) ListPage(ctx context.Context, cursor string, limit int) ([]dur
 		return nil, "", durable.BackendFailure("listPage", fmt.Errorf("redis: list script returned %d values", len(vals)))
 	}
 	more, _ := vals[0].(int64)
-	out := make([]durable.Record, 0, (len(vals)-1)/4)
+	entries := make([][]any, 0, (len(vals)-1)/4) // key, incarnation, revision, record
 	for i := 1; i < len(vals); i += 4 {
-		key, _ := vals[i].(string)
-		r, found, err := decode(key, vals[i+1], vals[i+2], vals[i+3])
-		if err != nil {
-			return nil, "", err
-		}
-		if !found {
-			return nil, "", &durable.ValidationError{Key: key, Field: "record", Reason: "indexed but not stored"}
-		}
-		if r.Key != key {
-			return nil, "", &durable.ValidationError{Key: key, Field: "key", Reason: fmt.Sprintf("stored record names %q", r.Key)}
-		}
-		out = append(out, r)
+		entries = append(entries, vals[i:i+4])
 	}
-	next := ""
-	if more == 1 && len(out) > 0 {
-		next = out[len(out)-1].Key
-	}
-	return out, next, nil
+	return durable.DecodePage(entries, more == 1, func(e []any) (durable.Record, error) {
+		key, _ := e[0].(string)
+		r, found, err := decode(key, e[1], e[2], e[3])
+		switch {
+		case err != nil:
+			return r, err
+		case !found:
+			return r, &durable.ValidationError{Key: key, Field: "record", Reason: "indexed but not stored"}
+		case r.Key != key:
+			return r, &durable.ValidationError{Key: key, Field: "key", Reason: fmt.Sprintf("stored record names %q", r.Key)}
+		}
+		return r, nil
+	})
 }
 
 // PutRaw stores raw bytes as the record under key without validation (and indexes the key),

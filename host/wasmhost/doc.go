@@ -1,6 +1,6 @@
 // Package wasmhost runs the studio core built for GOOS=wasip1 (wasm/cmd/reactor) inside
 // wazero and exposes its byte ABI as Host.Handle: one JSON-RPC 2.0 request (or batch) in, the
-// response out (SPEC §1 "host/", §2.17; PLATFORM.md "What works").
+// response out (SPEC §1 "host/", §2.17; PLATFORM "What works").
 //
 // # Lifecycle and costs
 //

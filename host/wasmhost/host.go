@@ -28,7 +28,7 @@ const (
 	DefaultCallTimeout = 2 * time.Minute
 	// DefaultMaxRequestBytes bounds one request (bytes) when Options.MaxRequestBytes is zero:
 	// 32 MiB, the core's own limit (rpcsession.MaxRequestBytes), so an oversized request is refused
-	// before it is copied into guest memory, which never shrinks (PLATFORM.md rule 4).
+	// before it is copied into guest memory, which never shrinks (PLATFORM rule 4).
 	DefaultMaxRequestBytes = 32 << 20
 	// InitTimeout is the least time instantiation (_initialize: the Go runtime and
 	// studio.Assemble) gets, whatever CallTimeout says; the caller's context still bounds it.

@@ -58,22 +58,6 @@ type HTTPOptions struct {
 	OnResponse func(status int, header map[string]string) func(chunk []byte) (stop bool)
 }
 
-// httpRequest is the JSON the guest sends to http_do. Body is base64 (encoding/json []byte).
-type httpRequest struct {
-	Method    string            `json:"method"`
-	URL       string            `json:"url"`
-	Header    map[string]string `json:"header"`
-	Body      []byte            `json:"body"`
-	TimeoutMs int64             `json:"timeoutMs"`
-}
-
-// httpResponse is the JSON http_do answers with statusOK.
-type httpResponse struct {
-	Status int               `json:"status"`
-	Header map[string]string `json:"header"`
-	Body   []byte            `json:"body"`
-}
-
 // hostHTTPDo performs one HTTP request for the guest:
 //
 //	http_do(req u32, reqLen u32, buf u32, cap u32, out u32) -> status
@@ -95,7 +79,7 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 	if !ok {
 		return h.reply(m, statusFailed, []byte("http request out of guest memory"), buf, bufCap, out)
 	}
-	var req httpRequest
+	var req openrouter.HostRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return h.reply(m, statusFailed, []byte("http request is not valid JSON: "+err.Error()), buf, bufCap, out)
 	}
@@ -135,7 +119,7 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 		// Not logged: the guest reports it (and retries with a notice).
 		return h.reply(m, statusFailed, []byte(msg), buf, bufCap, out)
 	}
-	b, err := json.Marshal(httpResponse{Status: resp.Status, Header: resp.Header, Body: resp.Body})
+	b, err := json.Marshal(openrouter.HostResponse{Status: resp.Status, Header: resp.Header, Body: resp.Body})
 	if err != nil {
 		return h.reply(m, statusFailed, []byte("http response not encodable"), buf, bufCap, out)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
@@ -115,7 +116,7 @@ func ArgumentNames(args json.RawMessage) []string {
 	if len(args) == 0 || !json.Valid(args) {
 		return names
 	}
-	eachMember(args, func(rawKey, _ []byte) { names = append(names, keyString(rawKey)) })
+	eachMember(args, func(rawKey, _ []byte) { names = append(names, jsonstring.Decode(rawKey)) })
 	sort.Strings(names)
 	return slices.Compact(names) // a repeated key is one name
 }

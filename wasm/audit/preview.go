@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // MaxPreviewValueChars bounds each value of SafeArgumentPreview in Unicode code points
@@ -29,7 +31,7 @@ func SafeArgumentPreview(args json.RawMessage) string {
 	var values [2][]byte // path, theme; the last of repeated keys wins, as in encoding/json
 	eachMember(args, func(rawKey, value []byte) {
 		for i, name := range previewArguments {
-			if keyString(rawKey) == name {
+			if jsonstring.Decode(rawKey) == name {
 				values[i] = value
 			}
 		}

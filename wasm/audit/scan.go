@@ -2,113 +2,40 @@ package audit
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // This file holds a small scanner over JSON that is already known to be valid (json.Valid
-// and utf8.Valid): it lets Fingerprint, ArgumentNames and SafeArgumentPreview work on the
-// raw bytes without decoding the whole value into interface values.
-
-func skipSpace(data []byte, pos int) int {
-	for pos < len(data) {
-		switch data[pos] {
-		case ' ', '\t', '\n', '\r':
-			pos++
-		default:
-			return pos
-		}
-	}
-	return pos
-}
-
-// skipString returns the position after the string starting at data[pos] ('"') and whether
-// the string contains escapes.
-func skipString(data []byte, pos int) (int, bool) {
-	pos++
-	escaped := false
-	for {
-		switch data[pos] {
-		case '\\':
-			escaped = true
-			pos += 2
-		case '"':
-			return pos + 1, escaped
-		default:
-			pos++
-		}
-	}
-}
-
-// skipValue returns the position after the value starting at data[pos] (no leading space).
-func skipValue(data []byte, pos int) int {
-	switch data[pos] {
-	case '"':
-		end, _ := skipString(data, pos)
-		return end
-	case '{', '[':
-		depth := 0
-		for {
-			switch data[pos] {
-			case '"':
-				pos, _ = skipString(data, pos)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return pos + 1
-				}
-			}
-			pos++
-		}
-	default: // number, true, false, null
-		for pos < len(data) {
-			switch data[pos] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return pos
-			}
-			pos++
-		}
-		return pos
-	}
-}
+// and utf8.Valid), built on jsonstring's walk: it lets Fingerprint, ArgumentNames and
+// SafeArgumentPreview work on the raw bytes without decoding the whole value into interface
+// values.
 
 // eachMember calls fn for every member of the top-level object in data (valid JSON) with
 // the raw key (quotes included) and the raw value. It does nothing when data is not an object.
 func eachMember(data []byte, fn func(rawKey, value []byte)) {
-	pos := skipSpace(data, 0)
+	pos := jsonstring.SkipSpace(data, 0)
 	if pos >= len(data) || data[pos] != '{' {
 		return
 	}
-	pos = skipSpace(data, pos+1)
+	pos = jsonstring.SkipSpace(data, pos+1)
 	if data[pos] == '}' {
 		return
 	}
 	for {
 		kStart := pos
-		kEnd, _ := skipString(data, pos)
-		pos = skipSpace(data, kEnd)
-		pos = skipSpace(data, pos+1) // colon
-		vEnd := skipValue(data, pos)
+		kEnd, _ := jsonstring.SkipString(data, pos)
+		pos = jsonstring.SkipSpace(data, kEnd)
+		pos = jsonstring.SkipSpace(data, pos+1) // colon
+		vEnd := jsonstring.SkipValue(data, pos)
 		fn(data[kStart:kEnd], data[pos:vEnd])
-		pos = skipSpace(data, vEnd)
+		pos = jsonstring.SkipSpace(data, vEnd)
 		if data[pos] == '}' {
 			return
 		}
-		pos = skipSpace(data, pos+1) // comma
+		pos = jsonstring.SkipSpace(data, pos+1) // comma
 	}
-}
-
-// keyString decodes a raw JSON key (quotes included).
-func keyString(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }
 
 // stableWriter writes the stable serialization of valid JSON (see Fingerprint).
@@ -124,13 +51,13 @@ type stableMember struct {
 }
 
 func (w *stableWriter) value() {
-	w.pos = skipSpace(w.data, w.pos)
+	w.pos = jsonstring.SkipSpace(w.data, w.pos)
 	switch c := w.data[w.pos]; c {
 	case '{':
 		w.object()
 	case '[':
 		w.out = append(w.out, '[')
-		w.pos = skipSpace(w.data, w.pos+1)
+		w.pos = jsonstring.SkipSpace(w.data, w.pos+1)
 		if w.data[w.pos] == ']' {
 			w.pos++
 			w.out = append(w.out, ']')
@@ -138,7 +65,7 @@ func (w *stableWriter) value() {
 		}
 		for {
 			w.value()
-			w.pos = skipSpace(w.data, w.pos)
+			w.pos = jsonstring.SkipSpace(w.data, w.pos)
 			if w.data[w.pos] == ']' {
 				w.pos++
 				w.out = append(w.out, ']')
@@ -150,11 +77,11 @@ func (w *stableWriter) value() {
 	case '"':
 		w.str()
 	case 't', 'f', 'n':
-		end := skipValue(w.data, w.pos)
+		end := jsonstring.SkipValue(w.data, w.pos)
 		w.out = append(w.out, w.data[w.pos:end]...)
 		w.pos = end
 	default:
-		end := skipValue(w.data, w.pos)
+		end := jsonstring.SkipValue(w.data, w.pos)
 		w.out = appendNumber(w.out, w.data[w.pos:end])
 		w.pos = end
 	}
@@ -163,15 +90,14 @@ func (w *stableWriter) value() {
 // str copies a string; without escapes the raw form is already canonical (valid JSON has no
 // raw control characters, quotes or backslashes inside strings).
 func (w *stableWriter) str() []byte {
-	end, escaped := skipString(w.data, w.pos)
+	end, escaped := jsonstring.SkipString(w.data, w.pos)
 	raw := w.data[w.pos:end]
 	w.pos = end
 	if !escaped {
 		w.out = append(w.out, raw...)
 		return raw[1 : len(raw)-1]
 	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
+	s := jsonstring.Decode(raw)
 	w.out = appendString(w.out, s)
 	return []byte(s)
 }
@@ -179,7 +105,7 @@ func (w *stableWriter) str() []byte {
 func (w *stableWriter) object() {
 	open := len(w.out)
 	w.out = append(w.out, '{')
-	w.pos = skipSpace(w.data, w.pos+1)
+	w.pos = jsonstring.SkipSpace(w.data, w.pos+1)
 	if w.data[w.pos] == '}' {
 		w.pos++
 		w.out = append(w.out, '}')
@@ -189,18 +115,18 @@ func (w *stableWriter) object() {
 	members := buf[:0]
 	sorted := true
 	for {
-		w.pos = skipSpace(w.data, w.pos) // whitespace after a comma
+		w.pos = jsonstring.SkipSpace(w.data, w.pos) // whitespace after a comma
 		start := len(w.out)
 		key := w.str()
 		w.out = append(w.out, ':')
-		w.pos = skipSpace(w.data, w.pos)
+		w.pos = jsonstring.SkipSpace(w.data, w.pos)
 		w.pos++ // colon
 		w.value()
 		if n := len(members); n > 0 && bytes.Compare(members[n-1].key, key) >= 0 {
 			sorted = false
 		}
 		members = append(members, stableMember{key: key, start: start, end: len(w.out)})
-		w.pos = skipSpace(w.data, w.pos)
+		w.pos = jsonstring.SkipSpace(w.data, w.pos)
 		if w.data[w.pos] == '}' {
 			w.pos++
 			break

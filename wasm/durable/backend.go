@@ -34,3 +34,22 @@ type Backend interface {
 
 // MaxListLimit is the largest page a Backend must serve from one ListPage call.
 const MaxListLimit = 1000
+
+// DecodePage is the tail of a backend's ListPage: it decodes each stored item of one page into
+// a Record with decode (DecodeRecord for raw record bytes), stopping at the first error, and
+// when more records follow gives the page's last key as the next cursor ("" otherwise).
+func DecodePage[T any](items []T, more bool, decode func(T) (Record, error)) ([]Record, string, error) {
+	out := make([]Record, 0, len(items))
+	for _, it := range items {
+		rec, err := decode(it)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, rec)
+	}
+	next := ""
+	if more && len(out) > 0 {
+		next = out[len(out)-1].Key
+	}
+	return out, next, nil
+}

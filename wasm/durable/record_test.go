@@ -57,3 +57,31 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// DecodePage decodes a page in order, names the last key as the cursor only when more
+// records follow, and gives nothing but the error of a record that does not decode.
+func TestDecodePage(t *testing.T) {
+	var raws [][]byte
+	for _, k := range []string{"a", "b"} {
+		raw, err := durable.EncodeRecord(durable.Record{Key: k, Fingerprint: "fp", OwnerID: "o", Incarnation: "i",
+			Revision: 1, State: durable.StateCompleted, Result: []byte(`{}`), CreatedAt: 1, UpdatedAt: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, raw)
+	}
+	for _, more := range []bool{false, true} {
+		recs, next, err := durable.DecodePage(raws, more, durable.DecodeRecord)
+		if err != nil || len(recs) != 2 || recs[0].Key != "a" || recs[1].Key != "b" || next != map[bool]string{false: "", true: "b"}[more] {
+			t.Fatalf("more=%v: %d records, next %q, %v", more, len(recs), next, err)
+		}
+	}
+	if _, next, _ := durable.DecodePage(nil, true, durable.DecodeRecord); next != "" {
+		t.Fatalf("an empty page has next %q", next)
+	}
+	recs, next, err := durable.DecodePage(append(raws, []byte(`{}`)), true, durable.DecodeRecord)
+	var ve *durable.ValidationError
+	if !errors.As(err, &ve) || recs != nil || next != "" {
+		t.Fatalf("bad record: %v %q %v", recs, next, err)
+	}
+}

@@ -1,5 +1,6 @@
-// Package jsonstring is the one JSON string encoder of the module (RFC 8259 §7), in two
-// escaping modes:
+// Package jsonstring is the one JSON string encoder and decoder of the module (RFC 8259 §7),
+// and its one walk over already-validated raw JSON (SkipSpace, SkipString, SkipValue). Append
+// escapes in three modes:
 //
 //   - HTMLSafe: the escaping of encoding/json's default mode, so the literal is safe inside
 //     HTML and inside a JavaScript string: '"', '\\' and control characters, plus '<', '>',
@@ -8,11 +9,15 @@
 //   - Plain: the escaping of JavaScript's JSON.stringify: only '"', '\\' and control
 //     characters (audit's stable serialization, which fingerprints hash: its bytes are a
 //     persisted form and must not change).
+//   - NoHTML: the escaping of an encoding/json Encoder with SetEscapeHTML(false): Plain plus
+//     U+2028 and U+2029 as \u escapes (the webcoding CLI's requests).
 //
 // In both modes \b, \f, \n, \r and \t use their short escapes, other control characters
 // \u00XX with lower-case hex, and a byte that is not valid UTF-8 becomes \ufffd.
 //
-// Owns: JSON string escaping.
+// Decode turns a raw string literal back into its value, as encoding/json does (decode.go).
+//
+// Owns: JSON string escaping and decoding, and the walk over raw JSON known to be valid.
 //
 // Must never: import another package of this module, or grow a second copy elsewhere
 // (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
@@ -28,6 +33,9 @@ const (
 	Plain Mode = iota
 	// HTMLSafe also escapes '<', '>', '&', U+2028 and U+2029, like encoding/json.
 	HTMLSafe
+	// NoHTML escapes like Plain and also U+2028 and U+2029, like an encoding/json Encoder
+	// with SetEscapeHTML(false).
+	NoHTML
 )
 
 const hexDigits = "0123456789abcdef"
@@ -35,6 +43,7 @@ const hexDigits = "0123456789abcdef"
 // Append appends s to b as a JSON string literal, quotes included, escaped as mode says.
 func Append(b []byte, s string, mode Mode) []byte {
 	html := mode == HTMLSafe
+	lineSep := mode != Plain // U+2028 and U+2029
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -73,7 +82,7 @@ func Append(b []byte, s string, mode Mode) []byte {
 			start = i
 			continue
 		}
-		if html && (r == '\u2028' || r == '\u2029') {
+		if lineSep && (r == '\u2028' || r == '\u2029') {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
 			i += size

@@ -12,6 +12,6 @@
 // Owns: the MCP wire types (CallToolResult, ToolError, tool definitions), the error-code catalogue,
 // the strict JSON request checks and the canonical result encoding.
 //
-// Must never: import another package of this module, keep state, or do I/O (layer order:
-// wasm/doc.go, enforced by wasm/layout_test.go).
+// Must never: import another package of this module but wasm/jsonstring, keep state, or do
+// I/O (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package mcp

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // Limits on request metadata (REFERENCE §4).
@@ -93,7 +95,7 @@ func ParseCheckedCallToolParams(raw []byte) (CallToolParams, error) {
 	if jsonKind(nameRaw) != "string" {
 		return p, invalidRequest("Tool \"name\" must be a string, got "+jsonKind(nameRaw)+".", "name", "type")
 	}
-	p.Name = decodeString(nameRaw)
+	p.Name = jsonstring.Decode(nameRaw)
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > MaxToolNameChars {
 		return p, invalidRequest("Tool \"name\" must be 1..128 characters.", "name", "length")
 	}
@@ -130,7 +132,7 @@ func parseCallMeta(raw json.RawMessage) (*CallMeta, error) {
 			if jsonKind(v) != "string" {
 				perr = errors.New("must be a string")
 			} else {
-				s := decodeString(v)
+				s := jsonstring.Decode(v)
 				m.IdempotencyKey = &s
 			}
 		case "timeoutMs", "maxOutputBytes":
@@ -168,7 +170,7 @@ func metaString(v json.RawMessage, dst *string, max int) error {
 	if jsonKind(v) != "string" {
 		return errors.New("must be a string")
 	}
-	*dst = decodeString(v)
+	*dst = jsonstring.Decode(v)
 	if n := utf8.RuneCountInString(*dst); n == 0 || n > max || strings.ContainsRune(*dst, 0) {
 		return errors.New("must be 1.." + itoa(max) + " characters without NUL")
 	}
@@ -179,7 +181,7 @@ func metaEnum(v json.RawMessage, dst *string, allowed ...string) error {
 	if jsonKind(v) != "string" {
 		return errors.New("must be a string")
 	}
-	*dst = decodeString(v)
+	*dst = jsonstring.Decode(v)
 	if !contains(allowed, *dst) {
 		return errors.New("must be one of " + strings.Join(allowed, ", "))
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // MaxJSONDepth is the deepest nesting of arrays and objects accepted in untrusted JSON
@@ -341,7 +343,7 @@ func eachMember(obj []byte, fn func(key, value []byte) bool) {
 		raw, escaped := s.str()
 		key := raw
 		if escaped {
-			key = []byte(decodeString(s.data[kStart:s.pos]))
+			key = []byte(jsonstring.Decode(s.data[kStart:s.pos]))
 		}
 		s.skipSpace()
 		s.pos++ // ':'
@@ -392,14 +394,4 @@ func (s *scanner) skipValue() {
 			s.pos++
 		}
 	}
-}
-
-// decodeString decodes a raw JSON string (quotes included) that passed CheckJSON.
-func decodeString(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }

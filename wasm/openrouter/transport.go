@@ -24,6 +24,26 @@ type Response struct {
 	Body   []byte
 }
 
+// HostRequest is the JSON of one Request that the wasip1 module hands its host through the
+// webcoding.http_do host function: wasm/adapters/hostcall marshals it (so an empty header,
+// body or timeout is left out), host/wasmhost unmarshals it. Body is base64 (encoding/json
+// []byte); TimeoutMs is the time left before the caller's deadline (0: none).
+type HostRequest struct {
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	Header    map[string]string `json:"header,omitempty"`
+	Body      []byte            `json:"body,omitempty"`
+	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+}
+
+// HostResponse is the JSON of http_do's answer: host/wasmhost marshals it (every member, the
+// body base64), wasm/adapters/hostcall unmarshals it.
+type HostResponse struct {
+	Status int               `json:"status"`
+	Header map[string]string `json:"header"`
+	Body   []byte            `json:"body"`
+}
+
 // Transport performs HTTP requests for the loop: net/http natively and on the host, fetch in
 // the browser, a host function in the wasip1 module. Do returns a non-nil error only when no
 // HTTP response arrived (DNS, connection refused, reset, aborted): the loop reports that as

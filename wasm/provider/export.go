@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
@@ -185,22 +186,23 @@ func cloneTool(t mcp.Tool) mcp.Tool {
 	return t
 }
 
-// providerSchema returns a copy of schema (a JSON object already checked by Validate)
-// without its top-level "$schema" member; the other members keep their order and bytes.
+// providerSchema returns a copy of schema (a JSON object already checked by Validate, so
+// mcp.CheckJSON passed and jsonstring's walk applies) without its top-level "$schema" member,
+// escaped or not; the other members keep their order and bytes.
 func providerSchema(schema json.RawMessage) (json.RawMessage, error) {
 	out := make([]byte, 0, len(schema))
 	dropped := false
 	out = append(out, '{')
 	n := 0
-	pos := skipSpace(schema, 0) + 1 // '{'
-	pos = skipSpace(schema, pos)
+	pos := jsonstring.SkipSpace(schema, 0) + 1 // '{'
+	pos = jsonstring.SkipSpace(schema, pos)
 	for pos < len(schema) && schema[pos] != '}' {
 		kStart := pos
-		kEnd := skipString(schema, pos)
-		pos = skipSpace(schema, kEnd) + 1 // ':'
-		pos = skipSpace(schema, pos)
-		vEnd := skipValue(schema, pos)
-		if isSchemaKey(schema[kStart:kEnd]) {
+		kEnd, _ := jsonstring.SkipString(schema, pos)
+		pos = jsonstring.SkipSpace(schema, kEnd) + 1 // ':'
+		pos = jsonstring.SkipSpace(schema, pos)
+		vEnd := jsonstring.SkipValue(schema, pos)
+		if jsonstring.Decode(schema[kStart:kEnd]) == "$schema" {
 			dropped = true
 		} else {
 			if n > 0 {
@@ -211,74 +213,13 @@ func providerSchema(schema json.RawMessage) (json.RawMessage, error) {
 			out = append(out, schema[pos:vEnd]...)
 			n++
 		}
-		pos = skipSpace(schema, vEnd)
+		pos = jsonstring.SkipSpace(schema, vEnd)
 		if pos < len(schema) && schema[pos] == ',' {
-			pos = skipSpace(schema, pos+1)
+			pos = jsonstring.SkipSpace(schema, pos+1)
 		}
 	}
 	if !dropped {
 		return bytes.Clone(schema), nil
 	}
 	return append(out, '}'), nil
-}
-
-// isSchemaKey reports whether the raw key (quotes included) is "$schema", escaped or not.
-func isSchemaKey(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == `"$schema"`
-	}
-	var key string
-	return json.Unmarshal(raw, &key) == nil && key == "$schema"
-}
-
-// The helpers below walk JSON already checked by mcp.CheckJSON.
-
-func skipSpace(data []byte, pos int) int {
-	for pos < len(data) && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\n' || data[pos] == '\r') {
-		pos++
-	}
-	return pos
-}
-
-// skipString returns the position after the string that starts at data[pos].
-func skipString(data []byte, pos int) int {
-	for pos++; ; pos++ {
-		switch data[pos] {
-		case '\\':
-			pos++
-		case '"':
-			return pos + 1
-		}
-	}
-}
-
-// skipValue returns the position after the value that starts at data[pos].
-func skipValue(data []byte, pos int) int {
-	switch data[pos] {
-	case '"':
-		return skipString(data, pos)
-	case '{', '[':
-		depth := 0
-		for {
-			switch data[pos] {
-			case '"':
-				pos = skipString(data, pos)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return pos + 1
-				}
-			}
-			pos++
-		}
-	}
-	for ; pos < len(data); pos++ {
-		switch data[pos] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return pos
-		}
-	}
-	return pos
 }

@@ -3,9 +3,10 @@ package schema
 import (
 	"encoding/json"
 	"errors"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // alias returns b as a string without copying (see Decode).
@@ -145,77 +146,8 @@ func (d *decoder) str() string {
 			if !escaped {
 				return alias(d.data[start+1 : d.pos-1])
 			}
-			return unescape(d.data[start+1 : d.pos-1])
+			return jsonstring.Decode(d.data[start:d.pos])
 		}
 		d.pos++
 	}
-}
-
-// unescape decodes the body of a JSON string with escapes (RFC 8259 §7). Invalid escapes
-// and lone surrogates become U+FFFD, as encoding/json does.
-func unescape(b []byte) string {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != '\\' || i+1 >= len(b) {
-			out = append(out, c)
-			continue
-		}
-		i++
-		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r := hex4(b, i+1)
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-					r2 = hex4(b, i+3)
-				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					i += 6
-					r = dec
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			out = append(out, b[i])
-		}
-	}
-	return string(out)
-}
-
-// hex4 reads four hex digits at b[i:]; -1 when they are missing or invalid.
-func hex4(b []byte, i int) rune {
-	if i+4 > len(b) {
-		return -1
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
 }

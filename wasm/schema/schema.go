@@ -11,8 +11,8 @@
 //
 // Owns: JSON Schema compilation and validation of tool inputs and outputs.
 //
-// Must never: import another package of this module or know a tool by name (layer order:
-// wasm/doc.go, enforced by wasm/layout_test.go).
+// Must never: import another package of this module but wasm/jsonstring, or know a tool by
+// name (layer order: wasm/doc.go, enforced by wasm/layout_test.go).
 package schema
 
 import (

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // Schema construction. Every schema is JSON Schema 2020-12 (SPEC §2.2), written with its
@@ -29,7 +31,7 @@ func object(props []prop, required ...string) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(pr.name))
+		b.WriteString(jsonstring.String(pr.name, jsonstring.HTMLSafe))
 		b.WriteByte(':')
 		b.WriteString(pr.schema)
 	}
@@ -38,7 +40,7 @@ func object(props []prop, required ...string) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(r))
+		b.WriteString(jsonstring.String(r, jsonstring.HTMLSafe))
 	}
 	b.WriteString(`],"additionalProperties":false}`)
 	return b.String()
@@ -64,12 +66,12 @@ func str(minLen, maxLen int) string {
 func enum(values ...string) string {
 	q := make([]string, len(values))
 	for i, v := range values {
-		q[i] = strconv.Quote(v)
+		q[i] = jsonstring.String(v, jsonstring.HTMLSafe)
 	}
 	return `{"type":"string","enum":[` + strings.Join(q, ",") + `]}`
 }
 
-func constant(v string) string { return `{"const":` + strconv.Quote(v) + `}` }
+func constant(v string) string { return `{"const":` + jsonstring.String(v, jsonstring.HTMLSafe) + `}` }
 
 func arrayOf(item string) string { return `{"type":"array","items":` + item + `}` }
 

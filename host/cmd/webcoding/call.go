@@ -18,6 +18,7 @@ import (
 
 	"github.com/webcoding/studio/host/mcpserver"
 	"github.com/webcoding/studio/host/wasmhost"
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
@@ -72,7 +73,9 @@ type callFlags struct {
 // that does not answer stops the command (exit 1) before any call, and any other value is a
 // usage error: a run never goes ahead without the durable guard asked for.
 //
-// Errors (exit 1): the module cannot start (a --dir that is not a directory included); a call
+// Usage errors (exit 2) include a --dir that does not exist or is not a directory.
+//
+// Errors (exit 1): the module cannot start (a --dir it cannot read included); a call
 // fails in the host (deadline, trap) — its line still gets a TOOL_EXECUTION_UNKNOWN result,
 // then the command stops, because the module's state was lost; stdin or stdout fail.
 func runCall(ctx context.Context, e *env, args []string) error {
@@ -87,6 +90,9 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if err := f.validate(); err != nil {
+		return err
+	}
+	if err := f.ws.checkDir(); err != nil {
 		return err
 	}
 	durable, closeDurable, err := setupDurable(ctx, "call", f.durable, hf)
@@ -260,11 +266,11 @@ func prepareParams(line []byte, mode, session string) (params []byte, id string,
 	if raw, ok := members["_meta"]; ok {
 		_ = json.Unmarshal(raw, &meta) // ParseCallToolParams proved it is an object without repeated keys
 	}
-	meta["source"] = appendString(nil, mcp.SourceLocal)
-	meta["mode"] = appendString(nil, mode)
-	meta["toolCallId"] = appendString(nil, id)
+	meta["source"] = jsonstring.Append(nil, mcp.SourceLocal, jsonstring.NoHTML)
+	meta["mode"] = jsonstring.Append(nil, mode, jsonstring.NoHTML)
+	meta["toolCallId"] = jsonstring.Append(nil, id, jsonstring.NoHTML)
 	if _, ok := meta["sessionId"]; !ok && session != "" {
-		meta["sessionId"] = appendString(nil, session)
+		meta["sessionId"] = jsonstring.Append(nil, session, jsonstring.NoHTML)
 	}
 
 	params = append(params, `{"name":`...)
@@ -283,7 +289,7 @@ func prepareParams(line []byte, mode, session string) (params []byte, id string,
 		if i > 0 {
 			params = append(params, ',')
 		}
-		params = appendString(params, k)
+		params = jsonstring.Append(params, k, jsonstring.NoHTML)
 		params = append(params, ':')
 		params = append(params, meta[k]...)
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 
 	"github.com/webcoding/studio/host/mcpserver"
+	"github.com/webcoding/studio/wasm/jsonstring"
 )
 
 // rpcClient numbers JSON-RPC 2.0 requests and checks that responses answer them.
@@ -33,7 +33,7 @@ func (c *rpcClient) request(method string, params []byte) (id string, req []byte
 	req = append(req, `{"jsonrpc":"2.0","id":`...)
 	req = append(req, id...)
 	req = append(req, `,"method":`...)
-	req = appendString(req, method)
+	req = jsonstring.Append(req, method, jsonstring.NoHTML)
 	if params != nil {
 		req = append(req, `,"params":`...)
 		req = append(req, params...)
@@ -74,15 +74,6 @@ func (c *rpcClient) call(ctx context.Context, method string, params []byte) (jso
 		return nil, nil, fmt.Errorf("%s: the module's response has neither result nor error", method)
 	}
 	return r.Result, nil, nil
-}
-
-// appendString appends s as a JSON string without HTML escaping.
-func appendString(dst []byte, s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a Go string always encodes (invalid UTF-8 becomes U+FFFD)
-	return append(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }
 
 // marshal encodes v without HTML escaping and without a trailing newline (mcpserver.Marshal).

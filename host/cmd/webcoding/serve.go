@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		Name:    "serve",
 		Usage:   "[--addr 127.0.0.1:8080] [--dir dist]",
-		Summary: "serve the built site so that DIR/web-coding/ answers at /web-coding/",
+		Summary: "serve the built sites under DIR: each DIR/NAME/ answers at /NAME/",
 		Run:     runServe,
 	})
 }
@@ -30,7 +30,7 @@ func init() {
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
-	dir := fs.String("dir", "dist", "built site root (see `webcoding build`)")
+	dir := fs.String("dir", "dist", "the `directory` of built sites, one per sub-directory (webcoding build --out writes one)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

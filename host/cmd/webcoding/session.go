@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/webcoding/studio/host/pgstore"
 	"github.com/webcoding/studio/host/redisstore"
 	"github.com/webcoding/studio/wasm/durable"
+	"github.com/webcoding/studio/wasm/jsonstring"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/provider"
 	"github.com/webcoding/studio/wasm/registry"
@@ -32,6 +35,22 @@ func addWorkspaceFlags(fs *flag.FlagSet, downloads bool) *workspaceFlags {
 		fs.StringVar(&wf.downloads, "downloads", "", "`directory` that receives workspace.downloadFile (default: no download target)")
 	}
 	return wf
+}
+
+// checkDir reports a --dir that names nothing, or a file, as a usage error (exit 2) before the
+// host starts. Other failures to reach the folder are left to the host (exit 1).
+func (wf *workspaceFlags) checkDir() error {
+	if wf.dir == "" {
+		return nil
+	}
+	st, err := os.Stat(wf.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("--dir %s: no such directory", wf.dir)
+	case err == nil && !st.IsDir():
+		return usagef("--dir %s: not a directory", wf.dir)
+	}
+	return nil
 }
 
 // apply hands the folder and download directory to the host.
@@ -433,7 +452,7 @@ func listAllTools(ctx context.Context, c *rpcClient) ([]mcp.Tool, error) {
 		page++
 		var params []byte
 		if cursor != "" {
-			params = appendString([]byte(`{"cursor":`), cursor)
+			params = jsonstring.Append([]byte(`{"cursor":`), cursor, jsonstring.NoHTML)
 			params = append(params, '}')
 		}
 		res, rerr, err := c.call(ctx, "tools/list", params)

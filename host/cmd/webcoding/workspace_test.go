@@ -606,15 +606,16 @@ func TestExportDiagnostics(t *testing.T) {
 	sameTree(t, tree(t, dir), before)
 }
 
-// TestExitStatuses: 0 when the command ran (tool errors are results), 2 for bad flags, 1 for
-// host failures (a --dir that is not a directory).
+// TestExitStatuses: 0 when the command ran (tool errors are results), 2 for bad flags (call's
+// --dir that does not exist), 1 for host failures (the other commands' --dir that does not
+// exist).
 func TestExitStatuses(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
 	for _, c := range []struct {
 		args []string
 		want int
 	}{
-		{[]string{"call", "--dir", missing}, exitHost},
+		{[]string{"call", "--dir", missing}, exitUsage},
 		{[]string{"agent", "--dir", missing, "hi"}, exitHost},
 		{[]string{"preview", "--dir", missing}, exitHost},
 		{[]string{"export", "--dir", missing, "--out", filepath.Join(t.TempDir(), "x.html")}, exitHost},
@@ -627,6 +628,16 @@ func TestExitStatuses(t *testing.T) {
 		if code != c.want || stderr == "" {
 			t.Errorf("%q: exit %d (%q), want %d", c.args, code, stderr, c.want)
 		}
+	}
+	if _, _, stderr := runCLIReader(t, strings.NewReader(""), "call", "--dir", missing); !strings.Contains(stderr, "webcoding call: --dir "+missing+": no such directory\n") {
+		t.Errorf("call --dir missing: stderr %q", stderr)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLIReader(t, strings.NewReader(""), "call", "--dir", file); code != exitUsage || !strings.Contains(stderr, "--dir "+file+": not a directory") {
+		t.Errorf("call --dir FILE: exit %d, stderr %q", code, stderr)
 	}
 	code, out, _ := runCLIReader(t, strings.NewReader(`{"name":"workspace.readFile","arguments":{"path":"nope"}}`+"\n"), "call", "--dir", seedCopy(t))
 	if code != exitOK || !result(t, lines(t, out)[0]).IsError {

@@ -205,13 +205,12 @@ func (Durable) ListPage(ctx context.Context, cursor string, limit int) ([]durabl
 	if len(raws) > limit {
 		return nil, "", durable.BackendFailure("listPage", fmt.Errorf("the host answered %d records for a limit of %d", len(raws), limit))
 	}
-	out := make([]durable.Record, 0, len(raws))
-	for _, raw := range raws {
-		rec, err := durable.DecodeRecord(raw)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, rec)
+	// The host's page says itself whether more follow (nextCursor), so more is false here.
+	out, _, err := durable.DecodePage(raws, false, func(raw json.RawMessage) (durable.Record, error) {
+		return durable.DecodeRecord(raw)
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return out, next, nil
 }

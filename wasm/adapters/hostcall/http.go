@@ -27,24 +27,11 @@ var ErrOriginRefused = errors.New("the host refused the request's origin")
 
 // webcoding.http_do(req, reqLen, buf, cap, out) → status: performs one HTTP request.
 // req is JSON {"method","url","header","body" (base64),"timeoutMs"}; the answer is JSON
-// {"status","header","body" (base64)}, parked when larger than cap.
+// {"status","header","body" (base64)}, parked when larger than cap (openrouter.HostRequest and
+// HostResponse).
 //
 //go:wasmimport webcoding http_do
 func hostHTTPDo(req unsafe.Pointer, reqLen uint32, buf unsafe.Pointer, bufCap uint32, o unsafe.Pointer) int32
-
-type httpRequest struct {
-	Method    string            `json:"method"`
-	URL       string            `json:"url"`
-	Header    map[string]string `json:"header,omitempty"`
-	Body      []byte            `json:"body,omitempty"`
-	TimeoutMs int64             `json:"timeoutMs,omitempty"`
-}
-
-type httpResponse struct {
-	Status int               `json:"status"`
-	Header map[string]string `json:"header"`
-	Body   []byte            `json:"body"`
-}
 
 // HTTP is the openrouter.Transport of the wasip1 module: each request goes to the host
 // through webcoding.http_do (the module has no sockets). The host adds the Authorization
@@ -65,7 +52,7 @@ func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response
 	if err := ctx.Err(); err != nil {
 		return openrouter.Response{}, err
 	}
-	r := httpRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	r := openrouter.HostRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
@@ -91,7 +78,7 @@ func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response
 	default: // the host's message alone: it is what the user reads after "Network request failed: "
 		return openrouter.Response{}, errors.New(string(res))
 	}
-	var resp httpResponse
+	var resp openrouter.HostResponse
 	if err := json.Unmarshal(res, &resp); err != nil {
 		return openrouter.Response{}, fmt.Errorf("hostcall: http: the host answered something that is not a response: %w", err)
 	}

@@ -372,18 +372,7 @@ func (d *Durable) ListPage(ctx context.Context, cursor string, limit int) (recor
 	if bad != nil {
 		return nil, "", bad
 	}
-	out := make([]durable.Record, 0, len(raws))
-	for _, raw := range raws {
-		rec, err := durable.DecodeRecord(raw)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, rec)
-	}
-	if more && len(out) > 0 {
-		nextCursor = out[len(out)-1].Key
-	}
-	return out, nextCursor, nil
+	return durable.DecodePage(raws, more, durable.DecodeRecord)
 }
 
 // PutRaw stores raw as the record JSON under key without validation or compare-and-set, in

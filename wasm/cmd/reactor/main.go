@@ -3,7 +3,7 @@
 // Command reactor is the headless entry of the studio core: the same packages as the browser
 // build, compiled with GOOS=wasip1 GOARCH=wasm -buildmode=c-shared into a WASI reactor that the
 // native host (host/wasmhost, on wazero) instantiates once and calls many times (SPEC §1, §2.17;
-// PLATFORM.md "What works").
+// PLATFORM "What works").
 //
 // # ABI (byte-oriented, one JSON-RPC 2.0 message per call)
 //
@@ -47,7 +47,7 @@ import (
 
 // MaxAlloc is the largest buffer malloc hands out (bytes). The host enforces its own, smaller
 // request limit; this bound only keeps a host bug from exhausting guest memory, which never
-// shrinks (PLATFORM.md rule 4).
+// shrinks (PLATFORM rule 4).
 const MaxAlloc = 1 << 30
 
 // handler is the one assembled core of this instance. It holds the workspace state, so the host

@@ -104,19 +104,7 @@ func (b *Backend) ListPage(ctx context.Context, cursor string, limit int) ([]dur
 	}
 	more := end < len(b.keys)
 	b.mu.Unlock()
-	out := make([]durable.Record, 0, len(raws))
-	for _, raw := range raws {
-		rec, err := durable.DecodeRecord(raw)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, rec)
-	}
-	next := ""
-	if more && len(out) > 0 {
-		next = out[len(out)-1].Key
-	}
-	return out, next, nil
+	return durable.DecodePage(raws, more, durable.DecodeRecord)
 }
 
 // PutRaw stores raw bytes under key without validation, bypassing the compare-and-set; the
