@@ -338,3 +338,37 @@ func TestLostWorkHonestAnswers(t *testing.T) {
 	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
 	noConsoleErrors(t, tab)
 }
+
+// TestLockLeavesWithACachedPage (issue 14, tester finding): the writing tab navigates away
+// (its page may enter the back/forward cache, where it would keep the workspace lock while
+// frozen); the read-only tab takes over. Going back brings the first page back as a reloaded,
+// read-only page — never two read-only tabs that each say "another tab saves it".
+func TestLockLeavesWithACachedPage(t *testing.T) {
+	profile := chromium.NewIsolatedTab(t)
+	a := openStudioIn(t, profile)
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
+	b := chromium.NewTabIn(t, profile)
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	waitContains(t, b, "#studio-notice", "Read-only")
+
+	if err := a.Do(loadTimeout, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](b, loadTimeout, `document.querySelector("#studio-notice").hidden && document.querySelector("#storage-mode").textContent.includes("Saved in this browser")`); err != nil {
+		t.Fatalf("the read-only tab did not take over when the writer navigated away: %v", err)
+	}
+	if err := a.Do(loadTimeout, chromedp.NavigateBack()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, a, "#status-text", "Ready")
+	waitContains(t, a, "#studio-notice", "Read-only")
+	if code := toolErrorCode(t, a, "workspace.writeFile", `{"path":"app.js","source":"// back"}`); code != "WORKSPACE_READ_ONLY" {
+		t.Errorf("the page that came back writes (error %q): two writers", code)
+	}
+	if code := toolErrorCode(t, b, "workspace.writeFile", `{"path":"app.js","source":"// b writes"}`); code != "" {
+		t.Errorf("the tab that took over cannot write: %q", code)
+	}
+}

@@ -32,22 +32,47 @@ const lockWait = 1500 * time.Millisecond
 
 // acquireWorkspaceLock requests the workspace lock (a queued request, not ifAvailable) and
 // waits at most wait for it. A granted lock is held for the life of the page: the lock
-// callback returns a Promise that never settles. It returns lockHeld when the lock came in
-// time; lockBusy when it did not, with later closed if and when the still queued request is
-// granted afterwards (the other page went away: this page may switch to writable); and
-// lockUnsupported without navigator.locks. It must be called from a goroutine.
+// callback returns a Promise that settles only when the page enters the back/forward cache
+// (releaseOnPageHide). It returns lockHeld when the lock came in time; lockBusy when it did
+// not, with later closed if and when the still queued request is granted afterwards (the other
+// page went away: this page may switch to writable); and lockUnsupported without
+// navigator.locks. It must be called from a goroutine.
 func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
 	locks := navigatorProp("locks") // navigatorProp: a throwing getter is "unsupported", not the end of the program
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
 		return lockUnsupported, nil
 	}
 	granted := make(chan struct{})
+	var release js.Value // resolves the held lock's Promise (set once granted)
 	cb := jsbridge.Func("locks.request", func(_ js.Value, args []js.Value) any {
 		close(granted)
-		// Hold the lock until the page goes away.
-		return js.Global().Get("Promise").New(js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+		// Hold the lock until the page goes away (or enters the back/forward cache).
+		return js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, args []js.Value) any {
+			release = args[0]
+			return nil
+		}))
 	})
-	locks.Call("request", workspaceLock, cb)
+	options := js.Global().Get("Object").New()
+	abort := js.Null()
+	if ac := js.Global().Get("AbortController"); ac.Type() == js.TypeFunction {
+		abort = ac.New()
+		options.Set("signal", abort.Get("signal"))
+	}
+	p := locks.Call("request", workspaceLock, options, cb)
+	// An aborted queued request rejects its Promise: that is expected, not an error to log.
+	p.Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	releaseOnPageHide(func() {
+		select {
+		case <-granted:
+			if release.Type() == js.TypeFunction {
+				release.Invoke()
+			}
+		default:
+			if !abort.IsNull() {
+				abort.Call("abort")
+			}
+		}
+	})
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
@@ -58,6 +83,28 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 	case <-ctx.Done():
 		return lockBusy, granted
 	}
+}
+
+// releaseOnPageHide gives up the workspace lock when the page enters the back/forward cache
+// (pagehide with persisted): a cached page keeps its locks while its scripts are frozen, so a
+// user who navigated away from the writing tab left every other tab read-only, saying "another
+// tab saves it" while none could (issue 14 tester finding). drop releases a held lock or
+// aborts a queued request. A page restored from the cache (pageshow with persisted) reloads:
+// it starts again and takes the lock or opens read-only, as any new page does.
+func releaseOnPageHide(drop func()) {
+	w := js.Global()
+	w.Call("addEventListener", "pagehide", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("persisted").Truthy() {
+			drop()
+		}
+		return nil
+	}))
+	w.Call("addEventListener", "pageshow", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("persisted").Truthy() {
+			w.Get("location").Call("reload")
+		}
+		return nil
+	}))
 }
 
 // errReadOnly is the storage error of a tab that does not hold the workspace lock.
