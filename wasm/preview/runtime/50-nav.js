@@ -44,6 +44,10 @@ apply(addListener, W, ["submit", function (e) {
   }
   goTo(c, search, "");
 }]);
+// A page mounted with a query (a link or GET form to "page.html?q=x") cannot see it: an
+// about:srcdoc document has no query, so location.search reads "". Said once, as a limit, so
+// the user and the model know why a search page shows no results.
+if (CFG.search && CFG.search !== "?") report("limit", CFG.search, "location.search reads \"\" in the preview: an about:srcdoc document cannot carry the query it was opened with");
 if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { try { W.location.hash = CFG.hash; } catch (e) {} }]);
 // Any other unload of this document (location.href = …, a reload) is detected by the parent,
 // which counts the frame's load events; no pagehide listener here (see 40-storage.js).
