@@ -87,7 +87,14 @@ func (s *Server) callCanonical(ctx context.Context, canonical string, args json.
 
 func (s *Server) readOnly(canonical string) bool {
 	t, ok := s.tools[canonical]
-	return ok && t.Annotations != nil && t.Annotations.ReadOnlyHint
+	return ok && ReadOnlyTool(t)
+}
+
+// ReadOnlyTool reports whether t is annotated readOnlyHint. Autosave (this server's
+// Options.Autosave and `webcoding call --autosave`) never follows such a call: it changed
+// nothing, so a save that fails cannot turn its normal result into an error (issue 14).
+func ReadOnlyTool(t mcp.Tool) bool {
+	return t.Annotations != nil && t.Annotations.ReadOnlyHint
 }
 
 // coreCall sends tools/call params to the core. It returns the result bytes, or a tool error

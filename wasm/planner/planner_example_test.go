@@ -24,10 +24,12 @@ func ExampleBuildPlan() {
 
 func ExampleSuccessSummary() {
 	p := planner.Build("Make it emerald", false, "index.html")
-	fmt.Println(planner.SuccessSummary(p.Ambiguous, planner.ToolNames(p.Calls)))
+	fmt.Println(planner.SuccessSummary(p.Ambiguous, planner.ToolNames(p.Calls), true))  // the browser's sandbox iframe
+	fmt.Println(planner.SuccessSummary(p.Ambiguous, planner.ToolNames(p.Calls), false)) // headless: compiled, not run
 	p = planner.Build("Delete the file", false, "index.html")
-	fmt.Println(planner.SuccessSummary(p.Ambiguous, planner.ToolNames(p.Calls)))
+	fmt.Println(planner.SuccessSummary(p.Ambiguous, planner.ToolNames(p.Calls), false))
 	// Output:
 	// Local agent inspected the workspace, called workspace.getStatus, preview.setTheme and refreshed the sandbox preview.
+	// Local agent inspected the workspace, called workspace.getStatus, preview.setTheme and compiled the preview (not run headless).
 	// Which file should I delete? Include a path such as README.md.
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -109,8 +110,13 @@ func TestSummaries(t *testing.T) {
 			"Local agent inspected the workspace, called workspace.listFiles."},
 	}
 	for _, tt := range tests {
-		if got := SuccessSummary(tt.ambiguous, tt.called); got != tt.want {
+		if got := SuccessSummary(tt.ambiguous, tt.called, true); got != tt.want {
 			t.Errorf("SuccessSummary(%q, %v) = %q, want %q", tt.ambiguous, tt.called, got, tt.want)
+		}
+		// Headless (no page runs, issue 14): the same calls never claim a sandbox refresh.
+		want := strings.Replace(tt.want, " and refreshed the sandbox preview.", " and compiled the preview (not run headless).", 1)
+		if got := SuccessSummary(tt.ambiguous, tt.called, false); got != want || strings.Contains(got, "sandbox") {
+			t.Errorf("headless SuccessSummary(%q, %v) = %q, want %q", tt.ambiguous, tt.called, got, want)
 		}
 	}
 

@@ -26,6 +26,10 @@ type RunOptions struct {
 	// LiveRevision returns the workspace revision now; it is asked after a revision-producing
 	// call whose result carried no revision. Nil keeps the planned revision.
 	LiveRevision func() int64
+	// PreviewExecuted reports that the session's preview runs the page (the browser's sandbox
+	// iframe acknowledges each mount). False (headless hosts: the document is compiled, never
+	// run) makes the summary say so (SuccessSummary).
+	PreviewExecuted bool
 }
 
 // Step is one executed call: {"request": tools/call params, "result": CallToolResult}.
@@ -116,7 +120,7 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 		}
 		planned = NextPlannedRevision(call.Name, resultRevision(res), live, planned)
 	}
-	rep.Summary = SuccessSummary(plan.Ambiguous, called)
+	rep.Summary = SuccessSummary(plan.Ambiguous, called, opts.PreviewExecuted)
 	// A status request answers with the status itself, in words (issue 14 item 7).
 	if n := len(rep.Calls); n == 1 {
 		if words, ok := StatusWords(rep.Calls[0].Request.Name, rep.Calls[0].Result.StructuredContent); ok {

@@ -36,7 +36,7 @@ func (f *fakeWorkspace) exec(ctx context.Context, p mcp.CallToolParams) *mcp.Cal
 
 func TestRunThreadsRevisionsAndIDs(t *testing.T) {
 	f := &fakeWorkspace{revision: 5}
-	rep := Run(context.Background(), f.exec, `Replace "old copy" with "new copy" in index.html`, RunOptions{SessionID: "s", Revision: 5, LiveRevision: func() int64 { return f.revision }})
+	rep := Run(context.Background(), f.exec, `Replace "old copy" with "new copy" in index.html`, RunOptions{SessionID: "s", Revision: 5, LiveRevision: func() int64 { return f.revision }, PreviewExecuted: true})
 	if rep.Failed {
 		t.Fatalf("%+v", rep)
 	}

@@ -15,18 +15,23 @@ const (
 
 	successPrefix    = "Local agent inspected the workspace, called "
 	successRefreshed = " and refreshed the sandbox preview."
+	successCompiled  = " and compiled the preview (not run headless)."
 	revisionMismatch = "Workspace revision mismatch:"
 )
 
 // SuccessSummary is the response after every planned call succeeded. called lists the
-// executed tool names in order.
+// executed tool names in order; executed says the session's preview runs the page (the
+// browser's sandbox iframe, RunOptions.PreviewExecuted).
 //
 //   - AmbiguousDelete / AmbiguousDownload with called == [workspace.listFiles]:
 //     AskDeletePath / AskDownloadPath.
 //   - Otherwise "Local agent inspected the workspace, called t1, t2" followed by
 //     " and refreshed the sandbox preview." when a preview.* tool other than preview.getStatus
 //     or a revision-producing tool (IsRevisionProducing) ran, else "." (a status read refreshes nothing, issue 14).
-func SuccessSummary(ambiguous Ambiguity, called []string) string {
+//     Without executed (headless hosts, SPEC §2.6: no script runs there) the same calls end
+//     " and compiled the preview (not run headless)." instead (issue 14: never a refresh that
+//     did not happen).
+func SuccessSummary(ambiguous Ambiguity, called []string, executed bool) string {
 	if len(called) == 1 && called[0] == ToolListFiles {
 		switch ambiguous {
 		case AmbiguousDelete:
@@ -47,9 +52,12 @@ func SuccessSummary(ambiguous Ambiguity, called []string) string {
 	var b strings.Builder
 	b.WriteString(successPrefix)
 	b.WriteString(strings.Join(called, ", "))
-	if refreshed {
+	switch {
+	case refreshed && executed:
 		b.WriteString(successRefreshed)
-	} else {
+	case refreshed:
+		b.WriteString(successCompiled)
+	default:
 		b.WriteString(".")
 	}
 	return b.String()

@@ -90,7 +90,10 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 			st := e.m.Status(ctx)
 			rep := planner.Run(ctx, r.Call, prompt, planner.RunOptions{
 				SessionID: session, FolderLinked: st.Filesystem.FolderLinked, ActivePath: st.ActivePath,
-				Revision: st.Revision, LiveRevision: e.m.Revision})
+				Revision: st.Revision, LiveRevision: e.m.Revision,
+				// Only a port that runs the page (the browser's sandbox iframe) was refreshed;
+				// a headless one compiled the document and ran nothing (SPEC §2.6, issue 14).
+				PreviewExecuted: e.preview.Runtime() != preview.RuntimeHeadless})
 			return rep, nil
 		},
 		MethodPreviewCompile: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {

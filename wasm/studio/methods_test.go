@@ -11,7 +11,9 @@ import (
 	"github.com/webcoding/studio/wasm/jsonrpc"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/rpcsession"
+	"github.com/webcoding/studio/wasm/workspace"
 )
 
 func runAgent(t *testing.T, s *rpcsession.Session, params string) planner.Report {
@@ -39,7 +41,9 @@ func TestMakeItEmeraldWithApprovalAndSave(t *testing.T) {
 	if m.ToolCallID != "local-model-s1-1-preview.setTheme" || m.Source != mcp.SourceLocal || m.Mode != mcp.ModeAgent || m.SessionID != "s1" {
 		t.Fatalf("meta %+v", m)
 	}
-	if rep.Summary != "Local agent inspected the workspace, called workspace.getStatus, preview.setTheme and refreshed the sandbox preview." {
+	// Headless (the default HeadlessPreview): compiled, never run — no sandbox refresh claimed
+	// (issue 14; SPEC §2.6).
+	if rep.Summary != "Local agent inspected the workspace, called workspace.getStatus, preview.setTheme and compiled the preview (not run headless)." {
 		t.Fatalf("summary %q", rep.Summary)
 	}
 	src := ok(t, call(t, s.Registry, ToolWorkspaceReadFile, map[string]any{"path": "styles.css"}))["source"].(string)
@@ -127,6 +131,28 @@ func TestAgentRunEmitsModelLikeEvents(t *testing.T) {
 	for _, e := range events {
 		if e.Source != mcp.SourceLocal || e.Mode != mcp.ModeAgent || e.SessionID != "trace" || !strings.HasPrefix(e.ToolCallID, "local-model-trace-") {
 			t.Fatalf("event %+v", e)
+		}
+	}
+}
+
+// The browser's preview runs the page and acknowledges each mount: there the summary says the
+// sandbox preview was refreshed; a headless session never does (issue 14).
+func TestAgentSummarySaysWhatThePreviewDid(t *testing.T) {
+	port := &fakePort{answer: func(m preview.Mount) (preview.Ack, error) {
+		return preview.Ack{Revision: m.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe}, nil
+	}}
+	for _, tc := range []struct {
+		name  string
+		ports Ports
+		want  string
+	}{
+		{"sandbox", Ports{Preview: port}, " and refreshed the sandbox preview."},
+		{"headless", Ports{}, " and compiled the preview (not run headless)."},
+	} {
+		s := session(t, tc.ports, rpcsession.Config{Approval: rpcsession.ApprovalConfig{Mode: "static", All: true}})
+		rep := runAgent(t, s, `{"prompt":"Make it emerald","sessionId":"s1"}`)
+		if rep.Failed || !strings.HasSuffix(rep.Summary, tc.want) {
+			t.Fatalf("%s: %+v", tc.name, rep)
 		}
 	}
 }

@@ -82,6 +82,17 @@ const (
 	SaveConflictDirectory = "directory-in-the-way"
 )
 
+// SaveFileFolderConflict is WORKSPACE_FILE_CONFLICT for a save refused before anything was
+// written because the workspace holds both the file folder and a file under it (a workspace
+// stored before createFile refused that, issue 14): no folder can hold both. Details {path,
+// operation:"save", conflictsWith: folder, reason: ReasonFileFolderCollision}.
+func SaveFileFolderConflict(p, folder string) *mcp.ToolError {
+	return mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
+		map[string]any{"path": p, "operation": "save", "conflictsWith": folder, "reason": ReasonFileFolderCollision},
+		"Cannot save: the workspace has both the file %q and %q, which needs %q to be a folder; no folder can hold both, so nothing was written. "+
+			"Rename or delete one of them (workspace.renameFile) and save again.", folder, p, folder)
+}
+
 // SaveConflict is WORKSPACE_FILE_CONFLICT for a save item refused before anything was written
 // for it, details {path, operation:"save", reason}; op is SaveOpWrite or SaveOpDelete and
 // picks the wording; reason is a SaveConflict constant.
@@ -92,8 +103,8 @@ func SaveConflict(p, op, reason string) *mcp.ToolError {
 		msg = fmt.Sprintf("%q already exists in the linked folder but was never loaded into the workspace; "+
 			"saving would overwrite it. Rename the workspace file, or move the folder's file away and save again.", p)
 	case SaveConflictDirectory:
-		msg = fmt.Sprintf("%q is a directory (not a file) in the linked folder; nothing was written. "+
-			"Rename the workspace file and save again.", p)
+		msg = fmt.Sprintf("%q cannot be written: in the linked folder that path is a folder, or one of its "+
+			"folders is a file; nothing was written for it. Rename the workspace file, or move the one in the way, and save again.", p)
 	default:
 		what := "saving would overwrite those changes"
 		if op == SaveOpDelete {

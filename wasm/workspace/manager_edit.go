@@ -26,7 +26,10 @@ func checkSource(label, source string) error {
 //     ExcludedPathReason)
 //   - WORKSPACE_FILE_TYPE_CONFLICT: binary extension; {path, operation:"create", expectedKind:"text"}
 //   - WORKSPACE_FILE_CONFLICT: path exists; {path, operation:"create"}; another file's name
-//     is the same under NameKey: {path, operation, conflictsWith, reason:"name-collision"}
+//     is the same under NameKey: {path, operation, conflictsWith, reason:"name-collision"};
+//     a file and a folder would share a name, or two folders differ only under NameKey:
+//     {path, operation, conflictsWith, folder, reason:"file-folder-collision"|"folder-name-collision"}
+//     (FindPathCollision)
 //   - WORKSPACE_SOURCE_LIMIT: {limit: 80000}
 func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string) (Result, error) {
 	return m.mutate(call, func() (Result, error) {
@@ -40,8 +43,8 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 		if m.find(p) >= 0 {
 			return Result{}, FileConflict(p, "create")
 		}
-		if other := m.collisionLocked(p, -1); other != "" {
-			return Result{}, NameCollisionError(p, other, "create")
+		if c, ok := FindPathCollision(m.files, p, -1); ok {
+			return Result{}, PathCollisionError(p, "create", c)
 		}
 		if err := checkSource("Source", source); err != nil {
 			return Result{}, err
@@ -64,7 +67,8 @@ func (m *Manager) CreateFile(ctx context.Context, call Call, path, source string
 //     "hidden" or "ignored", see ExcludedPathReason)
 //   - WORKSPACE_FILE_CONFLICT: from == to {fromPath, toPath}; target exists {path: to, operation:"rename"};
 //     another file's name is the same under NameKey {path, operation, conflictsWith, reason:"name-collision"}
-//     (renaming a file to another case of its own name is allowed)
+//     (renaming a file to another case of its own name is allowed); a file-folder or
+//     folder-name collision {path, operation, conflictsWith, folder, reason} (FindPathCollision)
 //   - WORKSPACE_FILE_NOT_FOUND: {path: from}
 //   - WORKSPACE_FILE_TYPE_CONFLICT: kind-changing extension; {path: to, operation:"rename",
 //     actualKind, expectedKind}
@@ -91,8 +95,8 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 		if m.find(to) >= 0 {
 			return Result{}, FileConflict(to, "rename")
 		}
-		if other := m.collisionLocked(to, i); other != "" {
-			return Result{}, NameCollisionError(to, other, "rename")
+		if c, ok := FindPathCollision(m.files, to, i); ok {
+			return Result{}, PathCollisionError(to, "rename", c)
 		}
 		f := m.files[i]
 		if f.Kind == KindAsset && !IsAssetPath(to) {

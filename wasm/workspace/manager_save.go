@@ -204,6 +204,9 @@ type unknownSave struct {
 //     state:"unknown", reason, diagnostic{operation, path, scopeId, revision, sourceLength?,
 //     sourceHash?}, operationKey}
 //   - WORKSPACE_PATH_INVALID: the folder refused a path escaping its root
+//   - WORKSPACE_FILE_CONFLICT {path, operation:"save", conflictsWith, reason:"file-folder-collision"}:
+//     the workspace holds a file and another file under it as a folder (SaveFileFolderConflict);
+//     checked before anything is written
 //   - TOOL_CANCELLED (retryable): "Save cancelled." (ctx ended)
 func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (SaveResult, error) {
 	m.saveMu.Lock()
@@ -229,6 +232,10 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 	}
 
 	m.mu.Lock()
+	if p, other, ok := fileUsedAsFolder(m.files); ok {
+		m.mu.Unlock()
+		return SaveResult{}, SaveFileFolderConflict(p, other)
+	}
 	rev, active, scope := m.revision, m.active, folder.ScopeID()
 	var items []SaveItem
 	var planned []*File
@@ -323,6 +330,24 @@ func (m *Manager) SaveAll(ctx context.Context, call Call, opts SaveOptions) (Sav
 	m.persistChanges(ctx, nil, nil)
 	res.CheckpointUpdated = new(true)
 	return res, nil
+}
+
+// fileUsedAsFolder finds a file p one of whose folders is another file of files (exactly:
+// such a pair can be saved to no folder; pairs equal only under NameKey can be, to a
+// case-sensitive one).
+func fileUsedAsFolder(files []*File) (p, folder string, ok bool) {
+	paths := make(map[string]bool, len(files))
+	for _, f := range files {
+		paths[f.Path] = true
+	}
+	for _, f := range files {
+		for i := 0; i < len(f.Path); i++ {
+			if f.Path[i] == '/' && paths[f.Path[:i]] {
+				return f.Path, f.Path[:i], true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // checkFolderFile is the pre-write check of one save item (one ReadFile): the save must never

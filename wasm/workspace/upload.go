@@ -38,6 +38,9 @@ type AddResult struct {
 //   - SkipInvalidPath: the path does not normalize to itself, or is hidden/ignored
 //     (ExcludedPathReason; Message names the reason), or its kind does not match its extension
 //   - SkipDuplicate: a path already placed by this call
+//   - ReasonNameCollision, ReasonFileFolderCollision, ReasonFolderNameCollision: a new path
+//     that collides with a file already there or placed by this call (FindPathCollision;
+//     Message says which)
 //   - SkipFileLimit: the workspace would hold more than MaxImportFiles files
 //   - SkipTotalLimit: the workspace's bytes (text as UTF-8, assets as bytes) would pass
 //     MaxImportTotalBytes and grow
@@ -92,6 +95,13 @@ func (m *Manager) AddFiles(ctx context.Context, call Call, files []*File) (AddRe
 			if g.Path == f.Path {
 				i = k
 				break
+			}
+		}
+		if i < 0 {
+			if c, ok := FindPathCollision(next, f.Path, -1); ok {
+				out.Skipped = append(out.Skipped, Skipped{Path: f.Path, Reason: c.Reason,
+					Message: PathCollisionError(f.Path, "upload", c).Message})
+				continue
 			}
 		}
 		old := 0

@@ -55,9 +55,12 @@ type callFlags struct {
 //
 // Workspace (SPEC §3): --dir links a folder (else the seed workspace); edits live in memory
 // and reach the folder only through workspace.saveAll or --autosave, which follows every
-// successful call that left unsaved changes with a workspace.saveAll (direct mode, id
+// successful call of a tool that is not read-only (mcpserver.ReadOnlyTool: annotations
+// readOnlyHint) that left unsaved changes with a workspace.saveAll (direct mode, id
 // "cli-autosave-<hex>"; its result is not printed; a failed save turns the call's line into an
-// error result with details.applied true, see mcpserver.AutosaveFailed). When
+// error result with details.applied true, see mcpserver.AutosaveFailed). A read-only call
+// (workspace.getStatus, workspace.readFile, ...) always gets its own result, even while an
+// earlier save keeps failing. When
 // changes are left unsaved at the end, one last line says so:
 //
 //	{"unsaved":{"dirtyPaths":[...],"deletedPaths":[...]},"message":"Changes were not written ..."}
@@ -116,6 +119,17 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable.name}); err != nil {
 		return err
 	}
+	var readOnly map[string]bool // tools --autosave does not follow (mcpserver.ReadOnlyTool)
+	if f.autosave {
+		tools, err := listAllTools(ctx, c)
+		if err != nil {
+			return fmt.Errorf("tools/list: %w", err)
+		}
+		readOnly = make(map[string]bool, len(tools))
+		for _, t := range tools {
+			readOnly[t.Name] = mcpserver.ReadOnlyTool(t)
+		}
+	}
 	in := bufio.NewReaderSize(e.stdin, 64<<10)
 	out := bufio.NewWriter(e.stdout)
 	calls := 0
@@ -129,7 +143,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			if sent {
 				calls++
 			}
-			if herr == nil && f.autosave && sent && !isErrorResult(result) {
+			if herr == nil && f.autosave && sent && !readOnly[lineToolName(line)] && !isErrorResult(result) {
 				terr, err := autosave(ctx, c)
 				if err != nil {
 					_ = writeLine(out, result)
@@ -154,6 +168,15 @@ func runCall(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	return reportUnsaved(ctx, c, out, f.ws.dir, "run workspace.saveAll or use --autosave")
+}
+
+// lineToolName is the tool name of a line callLine sent (it parsed as tools/call params).
+func lineToolName(line []byte) string {
+	p, terr := mcp.ParseCallToolParams(line)
+	if terr != nil {
+		return ""
+	}
+	return p.Name
 }
 
 // isErrorResult reports whether a result line is an error result.

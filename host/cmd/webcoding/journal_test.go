@@ -156,6 +156,37 @@ func TestFailedAutosaveIsAnErrorResult(t *testing.T) {
 	}
 }
 
+// Once an --autosave has failed, read-only calls still get their own result: only a
+// successful mutating call is followed by the save (issue 14). Before the fix every later
+// getStatus and readFile came back as "applied but could not be written" errors.
+func TestFailedAutosaveLeavesReadOnlyCallsAlone(t *testing.T) {
+	dir := seedCopy(t)
+	if err := os.MkdirAll(filepath.Join(dir, "blocked.js"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"name":"workspace.createFile","arguments":{"path":"blocked.js","source":"x"}}` + "\n" +
+		`{"name":"workspace.getStatus"}` + "\n" +
+		`{"name":"workspace.readFile","arguments":{"path":"index.html"}}` + "\n" +
+		`{"name":"workspace.listFiles"}` + "\n" +
+		writeFileLine("styles.css", newCSS) + "\n"
+	code, out, stderr := runCLIReader(t, strings.NewReader(in), "call", "--dir", dir, "--autosave")
+	ls := lines(t, out)
+	if code != 0 || len(ls) < 5 {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	if r := result(t, ls[0]); !r.IsError || !strings.Contains(r.Error.Message, "--autosave could not write") {
+		t.Fatalf("mutation with a failed save: %s", ls[0])
+	}
+	for i, name := range []string{"getStatus", "readFile", "listFiles"} {
+		if r := result(t, ls[i+1]); r.IsError {
+			t.Fatalf("read-only %s after a failed autosave: %s", name, ls[i+1])
+		}
+	}
+	if r := result(t, ls[4]); !r.IsError || !strings.Contains(r.Error.Message, "--autosave could not write") {
+		t.Fatalf("a later mutation while the save still fails: %s", ls[4])
+	}
+}
+
 // A durable store that stops answering mid-run (a proxy that swallows every byte, then a
 // server that is gone): each call fails within a bounded time, and while it stays down the
 // calls fail fast instead of waiting on the store each time.
