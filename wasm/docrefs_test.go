@@ -174,6 +174,9 @@ func scanCitations(name string, r io.Reader, exists func(string) bool) (cites []
 				case m[5] != "":
 					cites = append(cites, citation{where: where, doc: cur.doc, heading: m[5]})
 				}
+			case m[6] != "" && loc[12] >= 2 && line[loc[12]-2:loc[12]] == "](":
+				// A Markdown link's target is a link (TestDocLinksResolve checks it), not a
+				// label for the bare sections after it.
 			case m[6] != "":
 				doc := m[6]
 				switch {
