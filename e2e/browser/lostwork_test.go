@@ -38,20 +38,28 @@ func editorDoc(t *testing.T, tab *chromium.Tab) (string, string) {
 	return v[0], v[1]
 }
 
-// TestLostWorkSecondTab (issue 14 item 1, the exact repro): tab A open, tab B read-only.
-// B accepts no edit (typing, direct tool calls, agent runs, uploads); A saves "// A1"; A
-// closes, B takes over, reloaded from IndexedDB; B's "// B2" lands on top of A1, and after a
-// reload app.js holds A1 and B2 and never B1.
-func TestLostWorkSecondTab(t *testing.T) {
+// writerAndReadOnlyTab opens the studio in a fresh profile (a, which saves the workspace) and
+// then in a second tab of that profile (b, read-only while a holds the workspace lock).
+func writerAndReadOnlyTab(t *testing.T) (a, b *chromium.Tab) {
+	t.Helper()
 	profile := chromium.NewIsolatedTab(t)
-	a := openStudioIn(t, profile)
+	a = openStudioIn(t, profile)
 	waitContains(t, a, "#storage-mode", "Saved in this browser")
-	b := chromium.NewTabIn(t, profile)
+	b = chromium.NewTabIn(t, profile)
 	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, b, "#status-text", "Ready")
 	waitContains(t, b, "#studio-notice", "Read-only")
+	return a, b
+}
+
+// TestLostWorkSecondTab (issue 14 item 1, the exact repro): tab A open, tab B read-only.
+// B accepts no edit (typing, direct tool calls, agent runs, uploads); A saves "// A1"; A
+// closes, B takes over, reloaded from IndexedDB; B's "// B2" lands on top of A1, and after a
+// reload app.js holds A1 and B2 and never B1.
+func TestLostWorkSecondTab(t *testing.T) {
+	a, b := writerAndReadOnlyTab(t)
 
 	// B: typing does nothing.
 	openInEditor(t, b, "app.js")
@@ -344,15 +352,7 @@ func TestLostWorkHonestAnswers(t *testing.T) {
 // frozen); the read-only tab takes over. Going back brings the first page back as a reloaded,
 // read-only page — never two read-only tabs that each say "another tab saves it".
 func TestLockLeavesWithACachedPage(t *testing.T) {
-	profile := chromium.NewIsolatedTab(t)
-	a := openStudioIn(t, profile)
-	waitContains(t, a, "#storage-mode", "Saved in this browser")
-	b := chromium.NewTabIn(t, profile)
-	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
-		t.Fatal(err)
-	}
-	waitText(t, b, "#status-text", "Ready")
-	waitContains(t, b, "#studio-notice", "Read-only")
+	a, b := writerAndReadOnlyTab(t)
 
 	if err := a.Do(loadTimeout, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
