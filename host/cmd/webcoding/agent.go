@@ -192,6 +192,9 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
+	if err := f.ws.checkDir(); err != nil {
+		return err
+	}
 	f.ws.apply(hf)
 	hf.journal = "agent"
 

@@ -81,6 +81,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeDurable() // after the host is closed (deferred later, runs first)
 
+	if err := f.ws.checkDir(); err != nil {
+		return err
+	}
 	f.ws.apply(hf)
 	hf.journal = "mcp"
 

@@ -43,6 +43,9 @@ func runPreview(ctx context.Context, e *env, args []string) error {
 	if err := checkTarget("--out", *outFile); err != nil {
 		return err
 	}
+	if err := ws.checkDir(); err != nil {
+		return err
+	}
 	ws.apply(hf)
 	raw, err := sessionMethod(ctx, e, hf, "preview/compile")
 	if err != nil {
@@ -114,6 +117,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		if err := checkTarget(t.flag, t.file); err != nil {
 			return err
 		}
+	}
+	if err := ws.checkDir(); err != nil {
+		return err
 	}
 	ws.apply(hf)
 	h, err := e.newHost(ctx, e, hf)

@@ -616,9 +616,10 @@ func TestExitStatuses(t *testing.T) {
 		want int
 	}{
 		{[]string{"call", "--dir", missing}, exitUsage},
-		{[]string{"agent", "--dir", missing, "hi"}, exitHost},
-		{[]string{"preview", "--dir", missing}, exitHost},
-		{[]string{"export", "--dir", missing, "--out", filepath.Join(t.TempDir(), "x.html")}, exitHost},
+		{[]string{"agent", "--dir", missing, "hi"}, exitUsage},
+		{[]string{"preview", "--dir", missing}, exitUsage},
+		{[]string{"export", "--dir", missing, "--out", filepath.Join(t.TempDir(), "x.html")}, exitUsage},
+		{[]string{"mcp", "--dir", missing}, exitUsage},
 		{[]string{"export"}, exitUsage},
 		{[]string{"agent"}, exitUsage},
 		{[]string{"agent", "--save=maybe", "x"}, exitUsage},
