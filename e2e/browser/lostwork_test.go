@@ -1,14 +1,11 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
 )
@@ -169,12 +166,7 @@ func TestLostWorkReloadNoHistory(t *testing.T) {
 func TestLostWorkStorageBlocked(t *testing.T) {
 	url := site(t)
 	tab := chromium.NewIsolatedTab(t)
-	block := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: `Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`,
-		})
-		return chromedp.Void{}, err
-	})
+	block := onNewDocument(`Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`)
 	if err := tab.Do(loadTimeout, block, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,10 @@
 package browser
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
 )
@@ -51,12 +48,7 @@ func TestMemoryModeWithoutIndexedDB(t *testing.T) {
 	t.Parallel()
 	url := site(t)
 	tab := chromium.NewIsolatedTab(t)
-	hide := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: `Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true});`,
-		})
-		return chromedp.Void{}, err
-	})
+	hide := onNewDocument(`Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true});`)
 	if err := tab.Do(loadTimeout, hide, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
