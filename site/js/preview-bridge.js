@@ -22,7 +22,12 @@
 // document was replaced by a navigation the parent did not start (a link, location.href, a
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
-// The parent never posts anything into the frame.
+// Inspection and pick mode (issue 17, docs/design.md §5.40). The parent posts into the frame
+// only over the mount's port, and only two requests: {inspect, id, selector} (Go's
+// preview.inspect) and {pick, on} (the Pick button). The frame answers with selections
+// (forwarded to Go, which decodes them strictly: preview.DecodeSelection), hover boxes (drawn
+// here as an overlay over the frame, never sent to Go; the page's DOM is not touched) and
+// pickEnd (Escape in the frame). A selection is data: it never starts anything by itself.
 
 const SANDBOX = "allow-scripts allow-forms allow-modals allow-popups"; // never allow-same-origin
 const HELLO = "webcoding.preview.hello";
@@ -30,14 +35,18 @@ const T = {
   ready: "webcoding.preview.ready", error: "webcoding.preview.error", console: "webcoding.preview.console",
   report: "webcoding.preview.report", storage: "webcoding.preview.storage",
   navigate: "webcoding.preview.navigate", leaving: "webcoding.preview.leaving",
+  selection: "webcoding.preview.selection", hover: "webcoding.preview.hover", pickEnd: "webcoding.preview.pickEnd",
 };
-const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage]);
+const INSPECT = "webcoding.preview.inspect", PICK = "webcoding.preview.pick";
+const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage, T.selection, T.pickEnd]);
 // The same numbers as wasm/preview (MaxMountMessages, MaxMountBytes, text bounds).
 export const MAX_MESSAGES = 5000;
 export const MAX_BYTES = 8 << 20;
 const MAX_TEXT = 2000;
 const MAX_STORAGE_CHARS = 1000000;
 const FLUSH_MS = 250;
+const MAX_SELECTION_BYTES = 64 << 10; // preview.MaxSelectionBytes
+const MAX_BOX = 1e7; // preview.MaxBoxCoordinate
 
 function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }
 
@@ -76,6 +85,34 @@ export function createPreviewBridge(host) {
       requestAnimationFrame(() => { if (scheduled) flush(); });
       setTimeout(() => { if (scheduled) flush(); }, FLUSH_MS);
     }
+  }
+
+  // The pick highlight: one fixed-position element of the studio page over the frame, placed
+  // from the box the bridge reported (CSS px of the frame's viewport), scaled by the frame's
+  // displayed size. Out-of-range or malformed boxes hide it.
+  let picking = false;
+  let overlay = null;
+  function drawHover(box) {
+    const ok = box && typeof box === "object" && [box.x, box.y, box.width, box.height].every((v) => typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= MAX_BOX) && box.width >= 0 && box.height >= 0;
+    if (!ok || !frame || !frame.isConnected) { if (overlay) overlay.hidden = true; return; }
+    if (!overlay) {
+      overlay = document.createElement("div");
+      overlay.className = "preview-pick-overlay";
+      overlay.setAttribute("aria-hidden", "true");
+      document.body.appendChild(overlay);
+    }
+    const r = frame.getBoundingClientRect();
+    const sx = frame.clientWidth ? r.width / frame.offsetWidth : 1, sy = frame.clientHeight ? r.height / frame.offsetHeight : 1;
+    const left = r.left + frame.clientLeft * sx + box.x * sx, top = r.top + frame.clientTop * sy + box.y * sy;
+    const right = Math.min(left + box.width * sx, r.right), bottom = Math.min(top + box.height * sy, r.bottom);
+    const l = Math.max(left, r.left), t = Math.max(top, r.top);
+    if (right <= l || bottom <= t) { overlay.hidden = true; return; }
+    Object.assign(overlay.style, { left: l + "px", top: t + "px", width: (right - l) + "px", height: (bottom - t) + "px" });
+    overlay.hidden = false;
+  }
+  function post(m, msg) {
+    if (!m || m.dead || !m.port || m !== mount) return false;
+    try { m.port.postMessage(msg); return true; } catch (e) { return false; }
   }
 
   function newFrame() {
@@ -148,6 +185,25 @@ export function createPreviewBridge(host) {
         size += chars * 2;
         break;
       }
+      case T.selection: {
+        msg.id = Number.isSafeInteger(d.id) && d.id >= 0 ? d.id : -1;
+        if (typeof d.error === "string") { msg.error = str(d.error, 32); break; }
+        let j = "";
+        try { j = JSON.stringify(d.selection) || ""; } catch (e) { j = ""; }
+        if (!j || j.length > MAX_SELECTION_BYTES) { msg.error = "too-large"; break; }
+        msg.selection = JSON.parse(j); // a plain copy; Go decodes it strictly
+        size += j.length;
+        if (msg.id === 0) drawHover(null);
+        break;
+      }
+      case T.hover:
+        count(m, 64);
+        if (m === mount && picking) drawHover(d.box);
+        return;
+      case T.pickEnd:
+        picking = false;
+        drawHover(null);
+        break;
       default: count(m, 16); return;
     }
     size += (msg.message || "").length + (msg.text || "").length + (msg.url || "").length + (msg.detail || "").length + (msg.path || "").length;
@@ -202,6 +258,8 @@ export function createPreviewBridge(host) {
     // or a previous mount that never answered) is implied by that rule.
     mount(revision, nonce, html, fresh) {
       const prev = mount;
+      picking = false;
+      drawHover(null);
       endMount(prev);
       // The frame is reused only when its document is known to be done: never mounted (the
       // initial empty frame), or its mount was acknowledged (ready) after its one load. A
@@ -222,6 +280,8 @@ export function createPreviewBridge(host) {
     // discard(): replace the frame with a fresh empty one (after an ack timeout); messages of
     // the discarded mount are no longer accepted.
     discard() {
+      picking = false;
+      drawHover(null);
       endMount(mount);
       mount = null;
       listen(false);
@@ -236,6 +296,17 @@ export function createPreviewBridge(host) {
     idbSource() { return idb; },
     // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts.
     timings() { return mounts.slice(); },
+    // inspect(id, selector): ask the current mount's bridge to describe the first element
+    // selector matches; the answer is a selection message with the same id. False when the
+    // mount has no port (not started, ended).
+    inspect(id, selector) { return post(mount, { type: INSPECT, id, selector: String(selector) }); },
+    // pick(on): enter or leave pick mode in the current mount; false when it has no port.
+    pick(on) {
+      const ok = post(mount, { type: PICK, on: on === true });
+      picking = ok && on === true;
+      if (!picking) drawHover(null);
+      return ok;
+    },
     // frame(): the iframe element (tests and the full-screen toggle).
     frame() { return frame; },
   };

@@ -41,6 +41,8 @@ const (
 //     attribute removed, at most MaxInspectHTMLChars code points.
 //   - Ancestors: up to MaxInspectAncestors ancestors, nearest first, each "tag#id.class.class".
 //   - Matches: how many elements the selector matches (≥ 1).
+//   - Line: the 1-based line of the element's start tag in the entry page's source when
+//     SourceLine can tell (0, left out, when not: an element a script made or moved).
 //   - TextTruncated, HTMLTruncated: whether Text or OuterHTML was cut.
 type Element struct {
 	Selector      string   `json:"selector"`
@@ -53,6 +55,7 @@ type Element struct {
 	HTMLTruncated bool     `json:"outerHTMLTruncated,omitempty"`
 	Ancestors     []string `json:"ancestors"`
 	Matches       int      `json:"matches"`
+	Line          int      `json:"line,omitempty"`
 }
 
 // SelectorError is Inspect's error for a selector it cannot use: Reason is "empty", "too-long"
@@ -111,6 +114,7 @@ func Inspect(files []File, selector string) (Element, string, error) {
 	for a := n.Parent; a != nil && a.Type == html.ElementNode && len(el.Ancestors) < MaxInspectAncestors; a = a.Parent {
 		el.Ancestors = append(el.Ancestors, cutChars(label(a), MaxInspectNameChars))
 	}
+	el.Line = SourceLine(entry.Source, el.Selector, n.Data, attr(n, "id"), el.Text)
 	return el, entry.Path, nil
 }
 

@@ -52,6 +52,12 @@ type BridgeMessage struct {
 	Area     string             `json:"area"`
 	Clear    bool               `json:"clear"`
 	Set      map[string]*string `json:"set"`
+	// MessageSelection: ID (0 a pick, else the MessageInspect it answers), Error
+	// ("no-match", "syntax", "too-large") or Selection (a LiveElement, decoded strictly by
+	// DecodeSelection).
+	ID        int64           `json:"id"`
+	Error     string          `json:"error"`
+	Selection json.RawMessage `json:"selection"`
 }
 
 // Run-time report kinds (MessageReport.kind).
@@ -162,16 +168,20 @@ type runtimeWire struct {
 	DefaultRejection string            `json:"defaultRejection"`
 	Types            map[string]string `json:"types"`
 	Limits           map[string]int    `json:"limits"`
+	Styles           []string          `json:"styles"`
 }
 
 var runtimeTypes = map[string]string{
 	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
+	"inspect": MessageInspect, "pick": MessagePick, "selection": MessageSelection, "hover": MessageHover, "pickEnd": MessagePickEnd,
 }
 
 var runtimeLimits = map[string]int{
 	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
 	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
+	"liveHTML": MaxLiveHTMLChars, "styleValue": MaxStyleValueChars, "ancestors": MaxInspectAncestors, "ancestorChars": MaxInspectNameChars,
+	"hovers": MaxHoverMessages, "selector": MaxSelectorChars,
 }
 
 // RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE
@@ -198,7 +208,7 @@ func RuntimeScript(cfg RuntimeConfig) string {
 	w := runtimeWire{
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
-		Types: runtimeTypes, Limits: runtimeLimits,
+		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps,
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
 		w.IDB = cfg.IndexedDB

@@ -17,6 +17,8 @@ import (
 const (
 	noteNoRuntime = "No page ran here: this host compiles the preview without running it (headless), so there are no console entries or runtime errors. Run the studio in a browser to read them."
 	noteComputed  = "Computed from the entry page's markup as the HTML parser builds it, before any script ran; no computed styles or layout (computed: false)."
+	noteLive      = "Read from the running preview page of this revision (the live DOM, computed styles and box in CSS px of the preview's viewport; computed: true). Tag, role, name, text and outerHTML are derived from the element's live markup."
+	noteNotLive   = "The preview page of this revision is not running (pending, failed, navigated away or timed out), so this was read from the entry page's markup without computed styles (computed: false)."
 )
 
 type (
@@ -42,8 +44,10 @@ type (
 		Revision int64  `json:"revision"`
 		Path     string `json:"path"`
 		preview.Element
-		Computed bool   `json:"computed"`
-		Note     string `json:"note"`
+		Computed bool              `json:"computed"`
+		Styles   map[string]string `json:"styles,omitempty"`
+		Box      *preview.Box      `json:"box,omitempty"`
+		Note     string            `json:"note"`
 		persist
 	}
 )
@@ -96,6 +100,29 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 	if err := guardRevision(in.ExpectedRevision, snap.Revision, "inspect"); err != nil {
 		return nil, err
 	}
+	note := noteComputed
+	if li, ok := e.preview.(preview.LiveInspector); ok {
+		if _, err := preview.ParseSelector(in.Selector); err == nil {
+			sel, path, err := li.InspectLive(ctx, snap.Revision, in.Selector)
+			switch {
+			case err == nil:
+				box := sel.Box
+				return inspectOut{Revision: snap.Revision, Path: path, Element: sel.Element, Computed: true, Styles: sel.Styles, Box: &box, Note: noteLive, persist: e.meta(ctx)}, nil
+			case errors.Is(err, preview.ErrRevisionMoved):
+				return nil, mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
+					map[string]any{"revision": snap.Revision, "currentRevision": e.m.Revision()},
+					"The preview moved to another revision while revision %d was being inspected; inspect again.", snap.Revision)
+			case errors.Is(err, preview.ErrNotLive):
+				note = noteNotLive // the parsed markup below
+			case errors.Is(err, preview.ErrNoMatch):
+				return nil, mcp.NewError(mcp.CodePreviewTargetNotFound, false,
+					map[string]any{"target": "element", "path": path, "selector": in.Selector, "revision": snap.Revision},
+					"No element of the running page %s matches the selector at revision %d.", path, snap.Revision)
+			default:
+				return nil, err
+			}
+		}
+	}
 	el, path, err := preview.Inspect(previewFiles(snap.Files), in.Selector)
 	var se *preview.SelectorError
 	switch {
@@ -114,5 +141,19 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 	case err != nil:
 		return nil, err
 	}
-	return inspectOut{Revision: snap.Revision, Path: path, Element: el, Note: noteComputed, persist: e.meta(ctx)}, nil
+	return inspectOut{Revision: snap.Revision, Path: path, Element: el, Note: note, persist: e.meta(ctx)}, nil
 }
+
+// inspectStyles is the output schema of preview.inspect's styles: exactly
+// preview.ComputedStyleProps, each a string of at most preview.MaxStyleValueChars.
+func inspectStyles() string {
+	props := make([]prop, len(preview.ComputedStyleProps))
+	for i, name := range preview.ComputedStyleProps {
+		props[i] = p(name, str(0, preview.MaxStyleValueChars))
+	}
+	return object(props, preview.ComputedStyleProps...)
+}
+
+// inspectBox is the output schema of preview.inspect's box (CSS px).
+var inspectBox = object([]prop{p("x", `{"type":"number"}`), p("y", `{"type":"number"}`),
+	p("width", `{"type":"number","minimum":0}`), p("height", `{"type":"number","minimum":0}`)}, "x", "y", "width", "height")

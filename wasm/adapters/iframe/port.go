@@ -66,6 +66,8 @@ type Status struct {
 	Console     []ConsoleLine        `json:"console"`
 	MountedAt   float64              `json:"mountedAt"`
 	AckAt       float64              `json:"ackAt"`
+	// Picking: the frame is in pick mode (SetPicking; a pick, Escape or a new mount ends it).
+	Picking bool `json:"picking"`
 }
 
 // Page is a workspace page shown in the preview: its path, and the query ("?…") and
@@ -86,6 +88,10 @@ type Options struct {
 	// OnChange is called (from a goroutine, never the event loop) after every change of
 	// Status: mount, ack, error, console line. Nil: no notifications.
 	OnChange func(Status)
+	// OnPick is called (from a goroutine) with each element the user picked in pick mode:
+	// the described selection and the page's path, or the decoding error of a malformed one.
+	// Nil: picks are dropped.
+	OnPick func(sel preview.Selection, page string, err error)
 }
 
 // Port implements preview.Port over the shim. It is safe for concurrent use.
@@ -106,6 +112,9 @@ type Port struct {
 	storage  storageAreas // preview localStorage/sessionStorage (survives remounts)
 	internet bool         // "Allow internet in preview"
 	seq      int64        // the last ConsoleLine.Sequence given
+	onPick   func(preview.Selection, string, error)
+	reqSeq   int64                                // the last MessageInspect id
+	pending  map[int64]chan preview.BridgeMessage // inspections waiting for their answer
 }
 
 var _ preview.Port = (*Port)(nil)
@@ -118,7 +127,7 @@ func New(o Options) (*Port, error) {
 	if o.Shim.Type() != js.TypeObject || o.Shim.Get("mount").Type() != js.TypeFunction || o.Shim.Get("attach").Type() != js.TypeFunction {
 		return nil, ErrNoShim
 	}
-	p := &Port{shim: o.Shim, random: o.Random, onChange: o.OnChange, storage: newStorageAreas(),
+	p := &Port{shim: o.Shim, random: o.Random, onChange: o.OnChange, onPick: o.OnPick, storage: newStorageAreas(), pending: map[int64]chan preview.BridgeMessage{},
 		status: Status{State: StateIdle, Diagnostics: []preview.Diagnostic{}, Reports: []Report{}, Console: []ConsoleLine{}}}
 	if p.random == nil {
 		p.random = rand.Reader
@@ -159,6 +168,8 @@ func (p *Port) timedOut(revision int64) {
 		return
 	}
 	p.nonce = "" // late messages of the stuck mount are ignored
+	p.failPendingLocked()
+	p.status.Picking = false
 	p.status.State, p.status.Message = StateTimedOut, ""
 	st := p.snapshotLocked()
 	p.mu.Unlock()
@@ -220,6 +231,8 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 		p.history, p.at = []Page{page}, 0
 	}
 	p.rev, p.nonce = revision, nonce
+	p.failPendingLocked() // inspect.go: answers of the old mount can no longer arrive
+	p.status.Picking = false
 	p.status.Revision, p.status.State, p.status.Message = revision, StatePending, ""
 	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
 	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
@@ -343,6 +356,7 @@ func (p *Port) DeliverBatch(raw string) int {
 func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	var acks []preview.Ack
 	var nav *Page
+	var picks []preview.BridgeMessage
 	accepted := 0
 	p.mu.Lock()
 	for _, msg := range msgs {
@@ -379,6 +393,8 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 			}
 			p.status.State, p.status.Message = StateNavigated, NavigatedAwayMessage
 			p.nonce = "" // nothing of that document is trusted any more
+			p.failPendingLocked()
+			p.status.Picking = false
 		case preview.MessageConsole:
 			p.seq++
 			p.status.Console = append(p.status.Console, p.consoleLine(msg))
@@ -397,6 +413,8 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 			p.status.Reports = append(p.status.Reports, Report{Revision: msg.Revision, Kind: kind, URL: cut(msg.URL, preview.MaxConsoleTextChars), Detail: cut(msg.Detail, preview.MaxConsoleTextChars)})
 		case preview.MessageStorage:
 			p.storage.apply(msg.Area, msg.Clear, msg.Set)
+		case preview.MessageSelection, preview.MessagePickEnd:
+			ok = p.selectionLocked(msg, &picks) // inspect.go
 		case preview.MessageNavigate:
 			if msg.Path == "" {
 				ok = false
@@ -420,6 +438,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 		p.board.Publish(a)
 	}
 	p.notify(st)
+	p.deliverPicks(picks) // inspect.go
 	if nav != nil {
 		if err := p.Navigate(*nav); err != nil {
 			p.mu.Lock()
