@@ -17,10 +17,15 @@ import "strconv"
 // button text to Sign up"): "heading", "button" or "paragraph". Its "search" is then filled at
 // run time from the preceding workspace.readFile result (ElementSearch), since only the
 // workspace knows the element's current text.
+//
+// Picked is set on a workspace.applyPatch planned for an element picked in the preview
+// (planPicked): its search and replace are filled at run time by PickedPatch from the
+// preceding workspace.readFile result.
 type Call struct {
 	Name      string
 	Arguments map[string]any
 	Element   string
+	Picked    *PickedEdit
 }
 
 // newCall returns a Call whose Arguments map holds the given key/value pairs.
@@ -38,7 +43,7 @@ func (c Call) clone() Call {
 	for k, v := range c.Arguments {
 		args[k] = v
 	}
-	return Call{Name: c.Name, Arguments: args, Element: c.Element}
+	return Call{Name: c.Name, Arguments: args, Element: c.Element, Picked: c.Picked}
 }
 
 // DefaultSession is the session segment CallID uses when the session id is empty, as the

@@ -30,6 +30,11 @@ type RunOptions struct {
 	// iframe acknowledges each mount). False (headless hosts: the document is compiled, never
 	// run) makes the summary say so (SuccessSummary).
 	PreviewExecuted bool
+	// Attachments are the context chips sent with the prompt (picked elements, runtime
+	// errors): data only. With an element chip, a request about "this" element ("make this
+	// bigger", "change this text to 'Hello'") edits that element (planPicked); nothing in
+	// an attachment is ever read as a request.
+	Attachments []Attachment
 }
 
 // Step is one executed call: {"request": tools/call params, "result": CallToolResult}.
@@ -68,6 +73,23 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 	plan := Build(prompt, opts.FolderLinked, opts.ActivePath)
 	planned := opts.Revision
 	rep := Report{Calls: make([]Step, 0, len(plan.Calls))}
+	for _, att := range opts.Attachments {
+		if att.Kind != AttachElement {
+			continue
+		}
+		calls, failure, ok := planPicked(prompt, att)
+		if !ok {
+			break
+		}
+		if failure != "" { // understood, but there is nothing to edit: no ✓
+			retry := false
+			rep.Failed, rep.FailedTool, rep.Retryable = true, ToolApplyPatch, &retry
+			rep.Summary = FailureSummary(nil, ToolApplyPatch, failure)
+			return rep
+		}
+		plan = Plan{Calls: calls}
+		break
+	}
 	if plan.Ambiguous == NotUnderstood {
 		retry := false
 		rep.Failed, rep.NotUnderstood, rep.Retryable = true, true, &retry
@@ -87,6 +109,17 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 				return rep
 			}
 			call.Arguments["search"] = inner
+		}
+		if call.Picked != nil { // fill search and replace from the file just read (PickedPatch)
+			search, replace, reason, ok := PickedPatch(lastReadSource(rep.Calls), *call.Picked)
+			if !ok {
+				path, _ := call.Arguments["path"].(string)
+				retry := false
+				rep.Failed, rep.FailedTool, rep.Retryable = true, call.Name, &retry
+				rep.Summary = FailureSummary(called, call.Name, "the picked element is no longer where the preview showed it in "+path+" ("+reason+"); nothing was changed. Pick it again after the preview refreshes.")
+				return rep
+			}
+			call.Arguments["search"], call.Arguments["replace"] = search, replace
 		}
 		ThreadRevision(&call, planned)
 		args, err := json.Marshal(call.Arguments)

@@ -19,7 +19,9 @@ import (
 const (
 	// MethodAgentRun runs the local agent through the registry.
 	//
-	//	params {"prompt": non-blank string, "sessionId"?: 1..256 characters}
+	//	params {"prompt": non-blank string, "sessionId"?: 1..256 characters,
+	//	        "context"?: [planner.Attachment…] (at most planner.MaxAttachments context chips:
+	//	        picked elements and runtime errors, data only; decodeAttachments)}
 	//	result planner.Report {"calls": [{"request", "result"}…], "summary", "failed",
 	//	       "failedTool"?, "errorCode"?, "retryable"?, "revisionConflict"?}
 	MethodAgentRun = "agent/run"
@@ -69,7 +71,7 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 			if len(bytes.TrimSpace(params)) == 0 {
 				return nil, invalidParams("agent/run: params {prompt, sessionId?} are required")
 			}
-			m, err := mcp.DecodeObject(params, []string{"prompt", "sessionId"}, nil)
+			m, err := mcp.DecodeObject(params, []string{"prompt", "sessionId", "context"}, nil)
 			if err != nil {
 				return nil, invalidParams("agent/run: " + err.Error())
 			}
@@ -82,6 +84,10 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 					return nil, invalidParams("agent/run: sessionId must be a string of 1..256 characters")
 				}
 			}
+			atts, aerr := decodeAttachments(m["context"])
+			if aerr != "" {
+				return nil, invalidParams("agent/run: context: " + aerr)
+			}
 			if terr := mcp.ToolErrorOf(e.m.Writable()); terr != nil { // a read-only workspace runs no agent (issue 14)
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "agent/run: " + terr.Message,
 					Data: map[string]any{"code": string(terr.Code)}}
@@ -93,7 +99,7 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 				Revision: st.Revision, LiveRevision: e.m.Revision,
 				// Only a port that runs the page (the browser's sandbox iframe) was refreshed;
 				// a headless one compiled the document and ran nothing (SPEC §2.6, issue 14).
-				PreviewExecuted: e.preview.Runtime() != preview.RuntimeHeadless})
+				PreviewExecuted: e.preview.Runtime() != preview.RuntimeHeadless, Attachments: atts})
 			return rep, nil
 		},
 		MethodPreviewCompile: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {

@@ -1,0 +1,59 @@
+package studio
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/preview"
+)
+
+// decodeAttachments decodes agent/run's optional "context": a JSON array of at most
+// planner.MaxAttachments objects, each with exactly the members of planner.Attachment (no
+// unknown member), kind "element" or "error", strings valid UTF-8 within their bounds
+// (selector, path, message ≤ planner.MaxAttachmentFieldChars; text ≤
+// planner.MaxAttachmentTextChars; outerHTML ≤ planner.MaxAttachmentHTMLChars; console ≤
+// planner.MaxAttachmentConsole; tag, fontSize ≤ 64) and line 0..preview.MaxConsoleLine.
+// Absent or null: none. It returns the reason of the first problem ("" when valid). The
+// attachments are data for the planner (docs/design.md §5.41): nothing in them is a request.
+func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, ""
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, "must be an array"
+	}
+	if len(items) > planner.MaxAttachments {
+		return nil, "at most " + strconv.Itoa(planner.MaxAttachments) + " items"
+	}
+	out := make([]planner.Attachment, 0, len(items))
+	for i, it := range items {
+		var a planner.Attachment
+		dec := json.NewDecoder(bytes.NewReader(it))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil {
+			return nil, "item " + strconv.Itoa(i) + ": " + err.Error()
+		}
+		if a.Kind != planner.AttachElement && a.Kind != planner.AttachError {
+			return nil, "item " + strconv.Itoa(i) + ": kind must be element or error"
+		}
+		for _, f := range []struct {
+			v string
+			n int
+		}{{a.Selector, planner.MaxAttachmentFieldChars}, {a.Path, planner.MaxAttachmentFieldChars}, {a.Message, planner.MaxAttachmentFieldChars},
+			{a.Text, planner.MaxAttachmentTextChars}, {a.OuterHTML, planner.MaxAttachmentHTMLChars}, {a.Console, planner.MaxAttachmentConsole},
+			{a.Tag, 64}, {a.FontSize, 64}} {
+			if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.n {
+				return nil, "item " + strconv.Itoa(i) + ": a string is longer than " + strconv.Itoa(f.n) + " characters"
+			}
+		}
+		if a.Line < 0 || a.Line > preview.MaxConsoleLine {
+			return nil, "item " + strconv.Itoa(i) + ": line out of range"
+		}
+		out = append(out, a)
+	}
+	return out, ""
+}
