@@ -13,6 +13,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/transfer"
 )
@@ -77,7 +78,8 @@ func (a *app) bindDOM() {
 				return nil
 			}
 			box.Set("value", "")
-			jsbridge.Go("agent.run", func() { a.runPrompt(prompt) })
+			atts := takeChips(a) // pick.go: the context chips go with this prompt, once
+			jsbridge.Go("agent.run", func() { a.runPromptWith(prompt, atts) })
 			return nil
 		})
 	}
@@ -259,11 +261,19 @@ func (a *app) clearCancelledStatus() {
 }
 
 // runPrompt runs the local agent through agent/run; its write calls wait for approval cards.
-func (a *app) runPrompt(prompt string) {
+func (a *app) runPrompt(prompt string) { a.runPromptWith(prompt, nil) }
+
+// runPromptWith is runPrompt with context chips (pick.go): a model gets their context blocks
+// after the prompt, the local agent gets them as agent/run's "context".
+func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	if a.refuseReadOnly("Agent runs are") { // lock.go (issue 14)
 		return
 	}
-	if a.runProviderPrompt(prompt) { // provider.go: OpenRouter when a key is set
+	modelPrompt := prompt
+	if len(atts) > 0 {
+		modelPrompt += "\n\n" + planner.ContextBlock(atts)
+	}
+	if a.runProviderPrompt(modelPrompt) { // provider.go: OpenRouter when a key is set
 		return
 	}
 	ctx := context.Background()
@@ -280,13 +290,20 @@ func (a *app) runPrompt(prompt string) {
 	rememberRun(id, prompt) // recovery actions re-run it (recovery.go)
 	defer forgetRun(id)
 	a.addEntry(entry{Kind: "user", Text: prompt})
+	for _, at := range atts {
+		a.addEntry(entry{Kind: "info", Text: "With context: " + at.Label()})
+	}
+	params := map[string]any{"prompt": prompt, "sessionId": "studio"}
+	if len(atts) > 0 {
+		params["context"] = atts
+	}
 	var rep struct {
 		Summary       string `json:"summary"`
 		Failed        bool   `json:"failed"`
 		ErrorCode     string `json:"errorCode"`
 		NotUnderstood bool   `json:"notUnderstood"`
 	}
-	err := a.rpc(ctx, id, "agent/run", map[string]any{"prompt": prompt, "sessionId": "studio"}, &rep)
+	err := a.rpc(ctx, id, "agent/run", params, &rep)
 	a.mu.Lock()
 	cancelled := a.cancelled
 	a.st.running = ""

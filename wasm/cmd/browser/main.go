@@ -48,7 +48,7 @@ func main() {
 		repo = ro
 		takeOver = func() { a.takeOverWorkspace(context.Background(), ro, later) }
 	}
-	port, err := iframe.New(iframe.Options{Shim: js.Global().Get("webcodingPreview"), OnChange: a.previewChanged})
+	port, err := iframe.New(iframe.Options{Shim: js.Global().Get("webcodingPreview"), OnChange: a.previewChanged, OnPick: a.onPick}) // pick.go
 	ports := studio.Ports{
 		Log:        a.log,
 		Observer:   func(e audit.ToolCallEvent) { a.observe(e) },

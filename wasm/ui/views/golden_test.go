@@ -72,6 +72,8 @@ func goldenCases() map[string]markup.HTML {
 		"no-diag":      DiagnosticsHTML(nil) + PreviewErrorHTML("") + RuntimeReportsHTML(nil),
 		"reports":      RuntimeReportsHTML([]RuntimeReport{{Kind: "blocked", URL: "http://127.0.0.1:9/x?" + hostile, Detail: "connect-src"}, {Kind: "missing", URL: "https://workspace.invalid/a.json"}}),
 		"previewError": PreviewErrorHTML("TypeError: " + hostile),
+		"context-chips": ContextChipsHTML([]ContextChip{{Kind: "element", Label: "#hero-title · " + hostile, Context: "[context: element]\ntext: " + hostile},
+			{Kind: "error", Label: "Error: boom (app.js:7)", Context: "[context: error]"}}) + "|" + ContextChipsHTML(nil),
 		"approvals": ApprovalsHTML([]Approval{{ID: "ap-1", Name: "workspace.writeFile", Description: "Write a file", Source: "agent",
 			SafeArgumentPreview: "path=" + hostile, ApproveAll: true, Diff: ApprovalDiff{Done: true, Files: sampleDiff(), Truncated: true}},
 			{ID: "ap-2", Name: "workspace.undo", Source: "agent", Diff: ApprovalDiff{}},

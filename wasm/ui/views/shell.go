@@ -193,8 +193,9 @@ func RuntimeReportsHTML(list []RuntimeReport) HTML {
 	return b.HTML()
 }
 
-// PreviewErrorHTML is #preview-error: the runtime error alert with its Refresh button
-// (empty for "").
+// PreviewErrorHTML is #preview-error: the runtime error alert with its Refresh and "Ask to
+// fix" buttons (empty for ""). Ask to fix (data-action "ask-to-fix") attaches the error as a
+// context chip and focuses the prompt (issue 17).
 func PreviewErrorHTML(msg string) HTML {
 	if msg == "" {
 		return ""
@@ -204,6 +205,9 @@ func PreviewErrorHTML(msg string) HTML {
 	b.Elem("p", msg)
 	b.Elem("button", "Refresh preview", A("type", "button"), A("data-action", "refresh-preview"),
 		A("aria-label", "Refresh preview after runtime error"))
+	b.Text(" ")
+	b.Elem("button", "Ask to fix", A("type", "button"), A("data-action", "ask-to-fix"),
+		A("aria-label", "Ask the agent to fix this runtime error"))
 	b.Close("div")
 	return b.HTML()
 }

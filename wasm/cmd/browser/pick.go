@@ -1,0 +1,206 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/ui/views"
+)
+
+// Pick mode and context chips (issue 17; docs/design.md §5.40, §5.41):
+//
+//   - the Pick button of the preview toolbar (#preview-pick) and Ctrl/Cmd+Shift+X toggle pick
+//     mode in the frame (iframe.Port.SetPicking); Escape leaves it (in the studio here, in the
+//     frame through the bridge); the shim draws the hover highlight;
+//   - a pick (iframe Options.OnPick) becomes an element chip above the prompt, and "Ask to
+//     fix" on a runtime error an error chip; both are planner.Attachment values, shown with
+//     the exact context text the next prompt will carry, removable (×), at most
+//     planner.MaxAttachments (the oldest goes);
+//   - sending a prompt takes the chips (takeChips): the local agent gets them as agent/run's
+//     "context", a model as text blocks after the prompt. A chip never starts a run or a
+//     tool call by itself.
+var pickUI struct {
+	mu    sync.Mutex
+	chips []planner.Attachment
+	memo  string // the last rendered chips' key
+}
+
+func init() {
+	registerFeature(&feature{
+		name: "pick",
+		render: func(a *app) {
+			a.mu.Lock()
+			picking := a.st.preview.Picking
+			a.mu.Unlock()
+			doc := js.Global().Get("document")
+			if b := doc.Call("getElementById", "preview-pick"); !b.IsNull() {
+				want := map[bool]string{true: "true", false: "false"}[picking]
+				if b.Call("getAttribute", "aria-pressed").String() != want {
+					b.Call("setAttribute", "aria-pressed", want)
+				}
+			}
+			pickUI.mu.Lock()
+			chips := make([]views.ContextChip, len(pickUI.chips))
+			key := ""
+			for i, c := range pickUI.chips {
+				chips[i] = views.ContextChip{Kind: c.Kind, Label: c.Label(), Context: c.ContextText()}
+				key += chips[i].Context + "\x00"
+			}
+			changed := key != pickUI.memo
+			pickUI.memo = key
+			pickUI.mu.Unlock()
+			if changed {
+				setRegion("context-chips", views.ContextChipsHTML(chips))
+			}
+		},
+		action: func(a *app, act uiAction) bool {
+			switch act.Name {
+			case "preview-pick":
+				a.togglePick()
+			case "remove-chip":
+				i, err := strconv.Atoi(act.Get("index"))
+				pickUI.mu.Lock()
+				if err == nil && i >= 0 && i < len(pickUI.chips) {
+					pickUI.chips = append(pickUI.chips[:i:i], pickUI.chips[i+1:]...)
+				}
+				pickUI.mu.Unlock()
+				a.markDirty()
+				focusPrompt()
+			case "ask-to-fix":
+				a.askToFix()
+			default:
+				return false
+			}
+			return true
+		},
+		key: func(a *app, k keyInfo) bool {
+			switch {
+			case k.Mod && k.Shift && !k.Alt && strings.ToLower(k.Key) == "x" && !k.DialogOpen:
+				jsbridge.Go("pick.toggle", a.togglePick)
+				return true
+			case k.Key == "Escape" && a.picking():
+				jsbridge.Go("pick.off", func() { _ = a.port.SetPicking(false) })
+				return true
+			}
+			return false
+		},
+	})
+}
+
+func (a *app) picking() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.port != nil && a.st.preview.Picking
+}
+
+// togglePick enters or leaves pick mode; entering while no page runs says why in the chat.
+func (a *app) togglePick() {
+	if a.port == nil {
+		return
+	}
+	if err := a.port.SetPicking(!a.picking()); err != nil {
+		a.addEntry(entry{Kind: "info", Text: "Pick needs the preview page running: wait for it to show, or Refresh it."})
+	}
+}
+
+// onPick is the iframe port's OnPick: the picked element becomes a chip and the prompt gets
+// focus; a malformed selection (the page may forge one) is reported and attaches nothing.
+func (a *app) onPick(sel preview.Selection, page string, err error) {
+	if err != nil {
+		a.addEntry(entry{Kind: "info", Text: "The preview sent a selection the studio could not read, so nothing was attached (" + err.Error() + ")."})
+		return
+	}
+	att := planner.Attachment{Kind: planner.AttachElement, Selector: sel.Selector, Tag: sel.Tag, Text: sel.Text,
+		OuterHTML: sel.OuterHTML, Path: page, Line: sel.Line, FontSize: sel.Styles["font-size"]}
+	addChip(a, att)
+}
+
+// askToFix attaches the current runtime error — its message, the file and line of the
+// newest error entry of this revision's console, and a console excerpt — as a chip.
+func (a *app) askToFix() {
+	a.mu.Lock()
+	st := a.st.preview
+	a.mu.Unlock()
+	msg := st.Message
+	if msg == "" {
+		msg = preview.DefaultErrorMessage
+	}
+	att := planner.Attachment{Kind: planner.AttachError, Message: msg}
+	var lines []string
+	for _, c := range st.Console {
+		if c.Revision != st.Revision {
+			continue
+		}
+		if c.Level == preview.ConsoleLevelError && c.Path != "" {
+			att.Path, att.Line = c.Path, c.Line
+		}
+		l := c.Level + ": " + c.Text
+		if c.Path != "" {
+			l += " (" + c.Path
+			if c.Line > 0 {
+				l += ":" + strconv.Itoa(c.Line)
+			}
+			l += ")"
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	con := strings.Join(lines, "\n")
+	if r := []rune(con); len(r) > planner.MaxAttachmentConsole {
+		con = string(r[len(r)-planner.MaxAttachmentConsole:])
+	}
+	att.Console = con
+	if r := []rune(att.Message); len(r) > planner.MaxAttachmentFieldChars {
+		att.Message = string(r[:planner.MaxAttachmentFieldChars])
+	}
+	addChip(a, att)
+}
+
+// addChip attaches att (bounded like agent/run's decoder), keeps the newest
+// planner.MaxAttachments, and focuses the prompt.
+func addChip(a *app, att planner.Attachment) {
+	cut := func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:n])
+		}
+		return s
+	}
+	att.Selector, att.Path = cut(att.Selector, planner.MaxAttachmentFieldChars), cut(att.Path, planner.MaxAttachmentFieldChars)
+	att.Text, att.OuterHTML = cut(att.Text, planner.MaxAttachmentTextChars), cut(att.OuterHTML, planner.MaxAttachmentHTMLChars)
+	att.Tag, att.FontSize = cut(att.Tag, 64), cut(att.FontSize, 64)
+	pickUI.mu.Lock()
+	pickUI.chips = append(pickUI.chips, att)
+	if over := len(pickUI.chips) - planner.MaxAttachments; over > 0 {
+		pickUI.chips = append([]planner.Attachment(nil), pickUI.chips[over:]...)
+	}
+	pickUI.mu.Unlock()
+	a.markDirty()
+	focusPrompt()
+}
+
+// takeChips returns the attached chips and clears them (a prompt is being sent).
+func takeChips(a *app) []planner.Attachment {
+	pickUI.mu.Lock()
+	atts := pickUI.chips
+	pickUI.chips = nil
+	pickUI.mu.Unlock()
+	if len(atts) > 0 {
+		a.markDirty()
+	}
+	return atts
+}
+
+func focusPrompt() {
+	if box := js.Global().Get("document").Call("getElementById", "prompt"); !box.IsNull() {
+		box.Call("focus")
+	}
+}

@@ -1,0 +1,46 @@
+package views
+
+import (
+	"strconv"
+
+	. "github.com/webcoding/studio/wasm/ui/markup"
+)
+
+// ContextChip is one context chip above the prompt (issue 17): an element picked in the
+// preview or a preview runtime error. Label is its short label; Context is exactly the text
+// block the model will receive with the next prompt (planner.Attachment.ContextText), shown
+// before sending; Kind is "element" or "error".
+type ContextChip struct {
+	Kind, Label, Context string
+}
+
+// ContextChipsHTML is #context-chips: one removable chip per attachment, each with its
+// context block in a closed <details> ("Sent as context"), and nothing without chips. The
+// remove buttons carry data-action "remove-chip" and data-index (0-based).
+func ContextChipsHTML(chips []ContextChip) HTML {
+	if len(chips) == 0 {
+		return ""
+	}
+	var b Builder
+	b.Open("ul", A("class", "context-chips-list"), A("aria-label", "Context sent with the next prompt"))
+	for i, c := range chips {
+		kind := "Element"
+		if c.Kind == "error" {
+			kind = "Error"
+		}
+		b.Open("li", A("class", "context-chip context-chip-"+c.Kind))
+		b.Open("details")
+		b.Open("summary")
+		b.Elem("span", kind, A("class", "chip-kind"))
+		b.Text(" ")
+		b.Elem("span", c.Label, A("class", "chip-label"))
+		b.Close("summary")
+		b.Elem("pre", c.Context, A("class", "chip-context"), A("aria-label", "Sent as context"))
+		b.Close("details")
+		b.Elem("button", "×", A("type", "button"), A("class", "chip-remove"), A("data-action", "remove-chip"),
+			A("data-index", strconv.Itoa(i)), A("aria-label", "Remove context "+c.Label))
+		b.Close("li")
+	}
+	b.Close("ul")
+	return b.HTML()
+}
