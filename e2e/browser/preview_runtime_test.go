@@ -122,7 +122,7 @@ var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x
 // TestPreviewConsoleNamesFileAndLine (issue 17): a console.log on line 6 and a throw on line 7
 // of app.js come back from preview.getConsole (through webcodingHandle tools/call) naming
 // app.js and those lines — the file's own lines, not about:srcdoc positions — at the current
-// revision only; preview.inspect answers in the browser too, with computed false.
+// revision only; preview.inspect answers in the browser too, from the live page (computed true).
 func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
 	tab := openStudio(t)
 	ackedRevision(t, tab)
@@ -172,7 +172,7 @@ func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
 		t.Errorf("after the next revision: %s", toJSON(after))
 	}
 	in := directCall(t, tab, "preview.inspect", `{"selector":"#hero-title"}`)
-	if in["computed"] != false || in["tag"] != "h1" || in["selector"] != "#hero-title" {
-		t.Errorf("preview.inspect in the browser: %s", toJSON(in))
+	if in["computed"] != true || in["tag"] != "h1" || in["selector"] != "#hero-title" || in["box"] == nil {
+		t.Errorf("preview.inspect in the browser (live, issue 17): %s", toJSON(in))
 	}
 }

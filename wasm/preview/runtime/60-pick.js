@@ -15,6 +15,8 @@ if (BRIDGE && port) (function () {
   var listItem = NodeList.prototype.item, docQSA = Document.prototype.querySelectorAll;
   var nodeTypeGet = getOwnDesc(NP, "nodeType").get, cssEscape = W.CSS && W.CSS.escape;
   var preventDefault = Event.prototype.preventDefault, stopAll = Event.prototype.stopImmediatePropagation;
+  var trustedGet = getOwnDesc(Event.prototype, "isTrusted") ? getOwnDesc(Event.prototype, "isTrusted").get : null;
+  function trusted(e) { try { return trustedGet ? apply(trustedGet, e, []) === true : e.isTrusted === true; } catch (x) { return false; } }
   var targetGet = getOwnDesc(Event.prototype, "target").get, keyGet = getOwnDesc(KeyboardEvent.prototype, "key").get;
   var portStart = MessagePort.prototype.start, raf = W.requestAnimationFrame;
   var splitWS = /\s+/, STYLES = CFG.styles || [];
@@ -85,7 +87,8 @@ if (BRIDGE && port) (function () {
   // Pick mode: while on, the pointer's element is reported as a box (once per animation
   // frame, only when it changes, at most L.hovers per mount) and the first click is taken by
   // the bridge — its press, release and click never reach the page — and sent as the pick
-  // (id 0); Escape leaves. The listeners sit on window in the capture phase, registered before
+  // (id 0); Escape leaves. Only trusted (user) events count: a click page code dispatches
+  // picks nothing. The listeners sit on window in the capture phase, registered before
   // any page code, so a page listener cannot see or cancel a pick click first.
   var picking = false, hovered = null, hoverSent = 0, frameQueued = false;
   function stop(e) { apply(preventDefault, e, []); apply(stopAll, e, []); }
@@ -96,7 +99,7 @@ if (BRIDGE && port) (function () {
     send({ type: T.hover, box: hovered ? boxOf(hovered) : null });
   }
   function onMove(e) {
-    if (!picking) return;
+    if (!picking || !trusted(e)) return;
     var t = apply(targetGet, e, []);
     if (!isElement(t) || t === hovered) return;
     hovered = t;
@@ -106,6 +109,7 @@ if (BRIDGE && port) (function () {
   function onClick(e) {
     if (!picking) return;
     stop(e);
+    if (!trusted(e)) return; // a click page code dispatched is not the user's pick
     var t = apply(targetGet, e, []);
     if (!isElement(t)) return;
     picking = false; hovered = null;
