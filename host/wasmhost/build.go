@@ -35,7 +35,8 @@ var buildMu sync.Mutex
 // never overwrite or reuse each other's module.
 //
 // Cheap cache: the build is skipped when the output exists and is newer than go.mod, go.sum
-// and every non-test .go file under wasm/ of its tree. The output is written to a temporary
+// and every non-test .go file and every .js file (embedded: the preview runtime) under wasm/
+// of its tree. The output is written to a temporary
 // file and renamed (one rename: the tree is in the name, there is no separate marker), so
 // concurrent builders never see a partial module or one labelled with another tree. Builds in
 // one process are serialized.
@@ -149,7 +150,8 @@ func upToDate(out, root string) (bool, error) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+		// Embedded sources count too (the preview runtime's .js files are go:embed'ed).
+		if !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".js")) || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		fi, err := d.Info()
