@@ -13,8 +13,8 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
-	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/transfer"
 )
 
