@@ -196,3 +196,29 @@ func evalString(tab *chromium.Tab, expr string) string {
 	s, _ := chromium.Eval[string](tab, 5*time.Second, expr)
 	return s
 }
+
+// TestInspectThroughCatalogPanel (issue 17): preview.inspect run from the inspector's tool
+// catalog ("Run sample") answers from the live page: computed true, with a box.
+func TestInspectThroughCatalogPanel(t *testing.T) {
+	t.Parallel()
+	tab := openStudio(t)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#inspector-tab-tools"))); err != nil {
+		t.Fatal(err)
+	}
+	paletteWait(t, tab, "catalog loaded", `!document.querySelector("#catalog-panel").hidden && !!document.querySelector("#catalog-tool-preview-inspect")`)
+	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#catalog-tool-preview-inspect"))); err != nil {
+		t.Fatal(err)
+	}
+	paletteWait(t, tab, "inspect sample", `document.querySelector("#catalog-sample").value.includes('"selector"')`)
+	if err := tab.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("#catalog-sample"); s.value = '{"selector": "#hero-title"}'; s.dispatchEvent(new Event("input", {bubbles: true})); })()`),
+		chromedp.Click(chromedp.CSS("#catalog-run"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#catalog-result", `"computed": true`)
+	out := evalString(tab, `document.querySelector("#catalog-result").textContent`)
+	for _, want := range []string{`"box"`, `"width"`, `"font-size"`, `"line": 12`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("catalog result lacks %s: %s", want, out)
+		}
+	}
+}
