@@ -49,7 +49,7 @@ type ConsoleLine = preview.ConsoleEntry
 // Shape: {"revision": 3, "state": "pending"|"acknowledged"|"error"|"idle"|"timedOut"|
 // "navigated", "message"?: "…", "entry": "index.html", "page": {"path", "search", "hash"},
 // "canBack", "canForward", "diagnostics": [...], "reports": [...], "console": [...],
-// "mountedAt", "ackAt"}. Reports are the current mount's run-time reports (at most
+// "mountedAt", "ackAt", "picking"}. Reports are the current mount's run-time reports (at most
 // preview.MaxRuntimeReports).
 // MountedAt/AckAt are the page clock in ms (performance.now) of the current mount and its
 // ack (0 when none).
