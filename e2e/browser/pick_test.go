@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/webcoding/studio/e2e/chromium"
 	"github.com/webcoding/studio/wasm/preview"
 )
@@ -220,5 +221,41 @@ func TestInspectThroughCatalogPanel(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("catalog result lacks %s: %s", want, out)
 		}
+	}
+}
+
+// TestPickShortcutAndEscape (issue 17): Ctrl+Shift+X enters pick mode, Escape in the studio
+// leaves it; Escape pressed inside the frame (after a hover there) leaves it too, and the
+// highlight goes away.
+func TestPickShortcutAndEscape(t *testing.T) {
+	t.Parallel()
+	tab := openStudio(t)
+	if err := tab.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#preview-pick")), chromedp.KeyEvent("X", chromedp.KeyModifiers(chromedp.ModifierCtrl|chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	waitPressed(t, tab, true)
+	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitPressed(t, tab, false)
+
+	box := directCall(t, tab, "preview.inspect", `{"selector":"#hero-title"}`)["box"].(map[string]any)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#preview-pick"))); err != nil {
+		t.Fatal(err)
+	}
+	waitPressed(t, tab, true)
+	x, y := framePoint(t, tab, box)
+	// Focus the frame's document without a click (a click would pick), then press Escape there.
+	if err := tab.Do(10*time.Second, chromedp.MouseEvent(chromedp.MouseMoved, x, y),
+		chromedp.Evaluate[chromedp.Void](`window.__studioEsc = 0; document.addEventListener("keydown", (e) => { if (e.key === "Escape") window.__studioEsc++; }, true); document.querySelector("#preview-host iframe").focus()`),
+		chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitPressed(t, tab, false)
+	if n := evalNum(tab, `window.__studioEsc`); n != 0 {
+		t.Errorf("the Escape reached the studio page (%v), not the frame's bridge", n)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `(() => { const o = document.querySelector(".preview-pick-overlay"); return !o || o.hidden; })()`); err != nil {
+		t.Fatalf("the highlight stayed after Escape: %v", err)
 	}
 }
