@@ -45,7 +45,7 @@ export const MAX_BYTES = 8 << 20;
 const MAX_TEXT = 2000;
 const MAX_STORAGE_CHARS = 1000000;
 const FLUSH_MS = 250;
-const MAX_SELECTION_BYTES = 64 << 10; // preview.MaxSelectionBytes
+const MAX_SELECTION_BYTES = 128 << 10; // preview.MaxSelectionBytes (UTF-16 units here, bytes in Go; every part is bounded in the frame first)
 const MAX_BOX = 1e7; // preview.MaxBoxCoordinate
 
 function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }

@@ -52,7 +52,7 @@ var ComputedStyleProps = []string{
 // Limits of a live selection (enforced by the bridge, by the shim and again by DecodeSelection).
 const (
 	// MaxSelectionBytes bounds the JSON of one LiveElement.
-	MaxSelectionBytes = 64 << 10
+	MaxSelectionBytes = 128 << 10
 	// MaxLiveHTMLChars bounds LiveElement.HTML (UTF-16 code units in the frame, code points
 	// here); Describe cuts the stripped markup to MaxInspectHTMLChars.
 	MaxLiveHTMLChars = 16384
