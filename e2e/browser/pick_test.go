@@ -71,6 +71,12 @@ func TestPickHeroAndChangeIt(t *testing.T) {
 		t.Fatalf("live preview.inspect: %s", toJSON(in))
 	}
 
+	start := time.Now()
+	for i := 0; i < 10; i++ {
+		directCall(t, tab, "preview.inspect", `{"selector":"#hero-title"}`)
+	}
+	t.Logf("live preview.inspect round trip (tools/call in the page, bridge, decode): %v each, mean of 10", time.Since(start)/10)
+
 	pickAt(t, tab, box)
 	waitContains(t, tab, "#context-chips", "#hero-title")
 	waitContains(t, tab, "#context-chips", "Sketch, ship and share in one canvas")
