@@ -66,6 +66,8 @@ const (
 	MaxLiveMatches = 1_000_000
 	// MaxHoverMessages bounds the MessageHover posts of one mount (later hovers draw nothing).
 	MaxHoverMessages = 1000
+	// LiveInspectSeconds is how long a LiveInspector waits for the frame's answer.
+	LiveInspectSeconds = 3
 )
 
 // Box is an element's border box in CSS px, relative to the frame's viewport

@@ -55,6 +55,19 @@ func TestInspectLive(t *testing.T) {
 		t.Fatalf("not live: %v", out)
 	}
 
+	port.err = preview.ErrInspectTimeout
+	if res := call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1"}); !res.IsError || res.Error.Code != mcp.CodePreviewAckTimeout || !res.Error.Retryable {
+		t.Fatalf("timeout: %+v", res)
+	}
+	port.err = &preview.SelectionError{Field: "box", Reason: "x"}
+	if out := ok(t, call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1"})); out["computed"] != false || !strings.Contains(out["note"].(string), "could not be read") {
+		t.Fatalf("malformed answer: %v", out)
+	}
+	port.err = &preview.SelectorError{Reason: "syntax"}
+	if res := call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1"}); !res.IsError || res.Error.Code != mcp.CodeToolValidationFailed {
+		t.Fatalf("browser refused selector: %+v", res)
+	}
+
 	n := len(port.asks)
 	if res := call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "p::before"}); !res.IsError || res.Error.Code != mcp.CodeToolValidationFailed {
 		t.Fatalf("pseudo-element: %+v", res)

@@ -15,10 +15,11 @@ import (
 
 // Notes in the results of preview.getConsole and preview.inspect: what the host could not do.
 const (
-	noteNoRuntime = "No page ran here: this host compiles the preview without running it (headless), so there are no console entries or runtime errors. Run the studio in a browser to read them."
-	noteComputed  = "Computed from the entry page's markup as the HTML parser builds it, before any script ran; no computed styles or layout (computed: false)."
-	noteLive      = "Read from the running preview page of this revision (the live DOM, computed styles and box in CSS px of the preview's viewport; computed: true). Tag, role, name, text and outerHTML are derived from the element's live markup."
-	noteNotLive   = "The preview page of this revision is not running (pending, failed, navigated away or timed out), so this was read from the entry page's markup without computed styles (computed: false)."
+	noteNoRuntime  = "No page ran here: this host compiles the preview without running it (headless), so there are no console entries or runtime errors. Run the studio in a browser to read them."
+	noteComputed   = "Computed from the entry page's markup as the HTML parser builds it, before any script ran; no computed styles or layout (computed: false)."
+	noteLive       = "Read from the running preview page of this revision (the live DOM, computed styles and box in CSS px of the preview's viewport; computed: true). Tag, role, name, text and outerHTML are derived from the element's live markup."
+	noteUnreadable = "The preview page's answer could not be read (it was malformed), so this was read from the entry page's markup without computed styles (computed: false)."
+	noteNotLive    = "The preview page of this revision is not running (pending, failed, navigated away or timed out), so this was read from the entry page's markup without computed styles (computed: false)."
 )
 
 type (
@@ -85,7 +86,14 @@ func (e *studioSession) previewConsole(ctx context.Context, c *registry.Call) (a
 	return out, nil
 }
 
-// previewInspect is preview.inspect: preview.Inspect over the current revision's files.
+// previewInspect is preview.inspect: with a port whose page runs (preview.LiveInspector, the
+// browser) the running page of the current revision answers (computed true, styles, box;
+// docs/design.md §5.17); else — or when that page is not running, or its answer was
+// malformed — preview.Inspect over the current revision's files (computed false, a note).
+//
+// Live errors: PREVIEW_REVISION_SUPERSEDED {revision, currentRevision} (retryable) when the
+// preview moved meanwhile; PREVIEW_ACK_TIMEOUT {revision} (retryable) when the page did not
+// answer within preview.LiveInspectSeconds.
 //
 // Errors: WORKSPACE_REVISION_CONFLICT (expectedRevision guard); TOOL_VALIDATION_FAILED
 // {field: "selector", reason, detail?} for a selector Inspect cannot use;
@@ -114,24 +122,26 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 					"The preview moved to another revision while revision %d was being inspected; inspect again.", snap.Revision)
 			case errors.Is(err, preview.ErrNotLive):
 				note = noteNotLive // the parsed markup below
+			case errors.Is(err, preview.ErrInspectTimeout):
+				return nil, mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": snap.Revision},
+					"The preview page of revision %d did not answer the inspection in time; inspect again, or Refresh the preview.", snap.Revision)
 			case errors.Is(err, preview.ErrNoMatch):
 				return nil, mcp.NewError(mcp.CodePreviewTargetNotFound, false,
 					map[string]any{"target": "element", "path": path, "selector": in.Selector, "revision": snap.Revision},
 					"No element of the running page %s matches the selector at revision %d.", path, snap.Revision)
+			case errors.As(err, new(*preview.SelectorError)):
+				return nil, selectorInvalid(err)
+			case errors.As(err, new(*preview.SelectionError)):
+				note = noteUnreadable // the page's answer was malformed: the parsed markup below
 			default:
 				return nil, err
 			}
 		}
 	}
 	el, path, err := preview.Inspect(previewFiles(snap.Files), in.Selector)
-	var se *preview.SelectorError
 	switch {
-	case errors.As(err, &se):
-		d := map[string]any{"field": "selector", "reason": se.Reason}
-		if se.Detail != "" {
-			d["detail"] = se.Detail
-		}
-		return nil, mcp.NewError(mcp.CodeToolValidationFailed, false, d, "The selector cannot be used (%s). Use a CSS selector such as h1, #id, .class, [attr=value], main > p:nth-of-type(2).", se.Reason)
+	case errors.As(err, new(*preview.SelectorError)):
+		return nil, selectorInvalid(err)
 	case errors.Is(err, preview.ErrNoEntry):
 		return nil, workspace.PreviewTargetNotFound("html-entry", "")
 	case errors.Is(err, preview.ErrNoMatch):
@@ -142,6 +152,18 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 		return nil, err
 	}
 	return inspectOut{Revision: snap.Revision, Path: path, Element: el, Note: note, persist: e.meta(ctx)}, nil
+}
+
+// selectorInvalid is TOOL_VALIDATION_FAILED {field: "selector", reason, detail?} for a
+// *preview.SelectorError err.
+func selectorInvalid(err error) error {
+	var se *preview.SelectorError
+	errors.As(err, &se)
+	d := map[string]any{"field": "selector", "reason": se.Reason}
+	if se.Detail != "" {
+		d["detail"] = se.Detail
+	}
+	return mcp.NewError(mcp.CodeToolValidationFailed, false, d, "The selector cannot be used (%s). Use a CSS selector such as h1, #id, .class, [attr=value], main > p:nth-of-type(2).", se.Reason)
 }
 
 // inspectStyles is the output schema of preview.inspect's styles: exactly

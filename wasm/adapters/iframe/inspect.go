@@ -16,8 +16,9 @@ import (
 // (preview.Describe). A selection is data: the port only hands it to InspectLive's caller or
 // to Options.OnPick, and a pick that was not asked for (pick mode off) is dropped.
 
-// InspectTimeout is how long InspectLive waits for the frame's answer.
-const InspectTimeout = 3 * time.Second
+// InspectTimeout is how long InspectLive waits for the frame's answer
+// (preview.LiveInspectSeconds).
+const InspectTimeout = preview.LiveInspectSeconds * time.Second
 
 var _ preview.LiveInspector = (*Port)(nil)
 
