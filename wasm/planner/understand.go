@@ -19,7 +19,8 @@ const Capabilities = "It can: change the accent colour (emerald, amber, rose or 
 	"create, rename or delete a named file (delete notes.md; rename app.js to main.js); " +
 	"replace quoted text (Change \"old\" to \"new\" in index.html); add a feature card; update the hero; " +
 	"open or download a file; undo or redo; show the workspace or preview status; refresh the preview; " +
-	"save, reload or disconnect a linked folder. Requests in English or Korean."
+	"save, reload or disconnect a linked folder; with an element picked in the preview: change this text, " +
+	"make this bigger or smaller, hide this, make this emerald. Requests in English or Korean."
 
 // NotUnderstoodSummary is the answer to a prompt the planner did not understand.
 func NotUnderstoodSummary(prompt string) string {
