@@ -193,7 +193,7 @@ export function createPreviewBridge(host) {
         if (!j || j.length > MAX_SELECTION_BYTES) { msg.error = "too-large"; break; }
         msg.selection = JSON.parse(j); // a plain copy; Go decodes it strictly
         size += j.length;
-        if (msg.id === 0) drawHover(null);
+        if (msg.id === 0) { picking = false; drawHover(null); } // a pick ends pick mode (the bridge left it too)
         break;
       }
       case T.hover:
