@@ -187,13 +187,13 @@ export function createPreviewBridge(host) {
       }
       case T.selection: {
         msg.id = Number.isSafeInteger(d.id) && d.id >= 0 ? d.id : -1;
+        if (msg.id === 0) { picking = false; drawHover(null); } // a pick ends pick mode (the bridge left it too)
         if (typeof d.error === "string") { msg.error = str(d.error, 32); break; }
         let j = "";
         try { j = JSON.stringify(d.selection) || ""; } catch (e) { j = ""; }
         if (!j || j.length > MAX_SELECTION_BYTES) { msg.error = "too-large"; break; }
         msg.selection = JSON.parse(j); // a plain copy; Go decodes it strictly
         size += j.length;
-        if (msg.id === 0) { picking = false; drawHover(null); } // a pick ends pick mode (the bridge left it too)
         break;
       }
       case T.hover:
