@@ -22,7 +22,7 @@
 // document was replaced by a navigation the parent did not start (a link, location.href, a
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
-// Inspection and pick mode (issue 17, docs/design.md §5.17). The parent posts into the frame
+// Inspection and pick mode (issue 17, docs/design.md §5.19). The parent posts into the frame
 // only over the mount's port, and only two requests: {inspect, id, selector} (Go's
 // preview.inspect) and {pick, on} (the Pick button). The frame answers with selections
 // (forwarded to Go, which decodes them strictly: preview.DecodeSelection), hover boxes (drawn
