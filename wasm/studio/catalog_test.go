@@ -98,6 +98,18 @@ func TestThemeNamesAreWorkspaceThemes(t *testing.T) {
 	}
 }
 
+// TestCatalogSchemasCompile: the registry compiles schemas on a tool's first call
+// (docs/design.md §5.14), so every schema of both catalogs is compiled here, against the
+// 2020-12 meta-schema, instead.
+func TestCatalogSchemasCompile(t *testing.T) {
+	for _, c := range []string{"", CatalogDemo} {
+		s := session(t, Ports{}, rpcsession.Config{Catalog: c})
+		if err := s.Registry.Check(); err != nil {
+			t.Errorf("catalog %q: %v", c, err)
+		}
+	}
+}
+
 func TestDefaultCatalogIsStudioAndDemoSelectable(t *testing.T) {
 	h := Assemble(context.Background(), Ports{})
 	resp := h.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
