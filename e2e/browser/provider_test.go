@@ -734,6 +734,35 @@ func corsTestServer(t *testing.T) *httptest.Server {
 		case <-time.After(30 * time.Second):
 		}
 	})
+	// /drip writes one event, then holds the response open until /release (or the client
+	// gives up: aborted), then writes a second event (the fetch adapter's DoStream tests).
+	release := map[string]chan struct{}{}
+	relFor := func(id string) chan struct{} {
+		mu.Lock()
+		defer mu.Unlock()
+		if release[id] == nil {
+			release[id] = make(chan struct{})
+		}
+		return release[id]
+	}
+	mux.HandleFunc("/drip", func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.Query().Get("id")
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: first\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-relFor(id):
+			_, _ = io.WriteString(w, "data: second\n\n")
+		case <-r.Context().Done():
+			mu.Lock()
+			aborted[id] = true
+			mu.Unlock()
+		case <-time.After(30 * time.Second):
+		}
+	})
+	mux.HandleFunc("/release", func(w http.ResponseWriter, r *http.Request) {
+		close(relFor(r.URL.Query().Get("id")))
+	})
 	mux.HandleFunc("/seen", func(w http.ResponseWriter, r *http.Request) {
 		id := r.URL.Query().Get("id")
 		mu.Lock()
@@ -778,7 +807,8 @@ func TestFetchAdapterInChromium(t *testing.T) {
 		t.Fatalf("fetch adapter tests exited with %d:\n%s", code, out)
 	}
 	for _, name := range []string{"TestPostRoundTrip", "TestErrorStatusIsAResponse", "TestCancelAbortsTheRequest", "TestDeadline",
-		"TestRefusedOriginSendsNothing", "TestNetworkErrorIsAnError", "TestRedirectRefused", "TestBodyBound"} {
+		"TestRefusedOriginSendsNothing", "TestNetworkErrorIsAnError", "TestRedirectRefused", "TestBodyBound",
+		"TestStreamBeforeTheEnd", "TestStreamCancelAborts"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass:\n%s", name, out)
 		}
