@@ -164,3 +164,18 @@ func TestToolsUnsupportedIsTyped(t *testing.T) {
 		t.Errorf("plain 400 → %+v", e)
 	}
 }
+
+// TestLocalModelListIsOffered: a local server's /models lists bare ids (no
+// supported_parameters); they are offered, marked "tools unknown", while OpenRouter entries
+// that list parameters without "tools" stay out.
+func TestLocalModelListIsOffered(t *testing.T) {
+	cat, err := ParseModels([]byte(`{"object":"list","data":[{"id":"llama3.2:latest","object":"model","owned_by":"library"},
+		{"id":"x/no-tools","supported_parameters":["temperature"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cat.ToolModels(false)
+	if len(got) != 1 || got[0].ID != "llama3.2:latest" || !got[0].ToolsUnknown || got[0].Label != "llama3.2:latest (llama3.2:latest) · tools unknown" {
+		t.Errorf("ToolModels = %+v", got)
+	}
+}
