@@ -714,6 +714,15 @@ func renderSettings(a *app) {
 			delete(lastHTML, "provider-actions")
 		}
 	}
+	if byID("provider-usage").IsNull() {
+		if host := byID("header-actions"); !host.IsNull() {
+			span := js.Global().Get("document").Call("createElement", "span")
+			span.Set("id", "provider-usage")
+			span.Set("className", "provider-usage")
+			span.Call("setAttribute", "aria-label", "Provider usage this session")
+			host.Call("appendChild", span)
+		}
+	}
 	setRegion("provider-actions", markup.HTML(`<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`))
 	ensureNewChatButton()
 
