@@ -270,7 +270,7 @@ func TestProviderUseLocalAgentRetry(t *testing.T) {
 		t.Errorf("the fake saw %d chat requests, want 1 (the local retry must not call the provider)", n)
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · "+testModel)
-	if k, _ := chromium.Eval[string](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") || ""`); k != testKey {
+	if k := storedKey(t, tab, originOfURL(fake.URL)); k != testKey {
 		t.Errorf("the key was not kept")
 	}
 	noConsoleErrors(t, tab)
@@ -576,18 +576,20 @@ func TestProviderModelCatalog(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
-// TestProviderKeyStorage: the key is saved under context-action.openrouter.api-key; another
+// TestProviderKeyStorage: the key is saved for the endpoint's origin in
+// context-action.openrouter.keys (the legacy single entry stays empty); another
 // tab of the same origin changing or clearing it updates this tab through the storage event.
 func TestProviderKeyStorage(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
-	got, err := chromium.Eval[[]string](tab, 5*time.Second, `["api-key","endpoint","model"].map(k => localStorage.getItem("context-action.openrouter." + k))`)
+	got, err := chromium.Eval[[]string](tab, 5*time.Second, `["keys","endpoint","model","api-key"].map(k => localStorage.getItem("context-action.openrouter." + k) || "")`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || got[0] != testKey || got[1] != fake.ChatURL || got[2] != testModel {
+	wantKeys, _ := json.Marshal(map[string]string{strings.TrimSuffix(originOfURL(fake.URL), "/"): testKey})
+	if len(got) != 4 || got[0] != string(wantKeys) || got[1] != fake.ChatURL || got[2] != testModel || got[3] != "" {
 		t.Fatalf("localStorage: %q", got)
 	}
 	// A second tab in the same browser context (same origin, same storage).
@@ -602,7 +604,7 @@ func TestProviderKeyStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · qwen/qwen3-coder")
-	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.api-key"), true)`)); err != nil {
+	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.keys"), true)`)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "local agent")
@@ -618,7 +620,7 @@ func TestProviderKeyStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "local agent")
-	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null`); !k {
+	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null && localStorage.getItem("context-action.openrouter.keys") === null`); !k {
 		t.Error("Clear key left the key in localStorage")
 	}
 	noConsoleErrors(t, tab)
