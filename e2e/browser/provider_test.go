@@ -604,7 +604,9 @@ func TestProviderKeyStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · qwen/qwen3-coder")
-	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.keys"), true)`)); err != nil {
+	// Without a key and with the default (remote) endpoint the local agent answers; the
+	// fake's loopback endpoint alone would need no key (a local server; design §5.14).
+	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.keys"), localStorage.removeItem("context-action.openrouter.endpoint"), true)`)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "local agent")
@@ -619,7 +621,8 @@ func TestProviderKeyStorage(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open")), chromedp.Click(chromedp.CSS("#settings-clear-key"))); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, tab, "#provider-label", "local agent")
+	// The fake is on loopback: with its key cleared it counts as a local server (no key).
+	waitContains(t, tab, "#settings-key-status", "A server on this computer needs no key")
 	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null && localStorage.getItem("context-action.openrouter.keys") === null`); !k {
 		t.Error("Clear key left the key in localStorage")
 	}
