@@ -246,3 +246,65 @@ func TestProviderLegacyKeyMigrated(t *testing.T) {
 	waitContains(t, tab, "#transcript", "Migrated key works.")
 	noConsoleErrors(t, tab)
 }
+
+// TestProviderKeyStaysWithItsOrigin: with a key saved for endpoint A, switching the endpoint
+// to a local server B (the key field still showing A's key) saves no key for B: the streamed
+// run against B carries no Authorization, and over every request the page made the key went
+// only to A's chat-completions URL.
+func TestProviderKeyStaysWithItsOrigin(t *testing.T) {
+	t.Parallel()
+	a := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, sseStep("stream_final_text.sse"))
+	b := fakeprovider.New(t, fakeprovider.Options{}, sseStep("stream_final_text.sse"))
+	audit := &netAudit{}
+	tab := openProviderStudio(t, audit)
+	configureProvider(t, tab, a.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	waitContains(t, tab, "#transcript", "now use #10b981.")
+	waitText(t, tab, "#status-text", "Ready")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open"))); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#settings-key").value`); v != testKey {
+		t.Fatalf("the dialog did not show A's key")
+	}
+	// The endpoint is typed without a change event: the key field keeps A's key.
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#settings-endpoint"), b.ChatURL),
+		chromedp.Click(chromedp.CSS("#settings-save"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `!document.querySelector("#settings-dialog").open`); err != nil {
+		t.Fatalf("the settings dialog did not close: %v", err)
+	}
+	if k := storedKey(t, tab, originOfURL(b.URL)); k != "" {
+		t.Fatalf("A's key was saved for B")
+	}
+	if k := storedKey(t, tab, originOfURL(a.URL)); k != testKey {
+		t.Fatalf("A's key was lost")
+	}
+	sendPrompt(t, tab, "Make it emerald again")
+	waitText(t, tab, "#status-text", "Ready")
+	if n := len(b.ChatRequests()); n != 1 {
+		t.Fatalf("B saw %d chat requests, want 1; transcript %q", n, transcriptText(t, tab))
+	}
+	served, ao, bo := originOfURL(site(t)), originOfURL(a.URL), originOfURL(b.URL)
+	keyed := 0
+	for _, r := range audit.requests() {
+		if r.URL == "" || strings.HasPrefix(r.URL, "data:") || strings.HasPrefix(r.URL, "blob:") || strings.HasPrefix(r.URL, "about:") {
+			continue
+		}
+		o := originOfURL(r.URL)
+		if o != served && o != ao && o != bo {
+			t.Errorf("request to a third origin: %s %s", r.Method, r.URL)
+		}
+		if strings.Contains(strings.Join(r.Headers, "\n"), testKey) || strings.Contains(r.Body, testKey) || strings.Contains(r.URL, testKey) {
+			keyed++
+			if o != ao || !strings.HasSuffix(r.URL, "/chat/completions") {
+				t.Errorf("the key went to %s %s", r.Method, r.URL)
+			}
+		}
+	}
+	if keyed == 0 {
+		t.Error("the audit saw the key in no request: it saw nothing")
+	}
+	noConsoleErrors(t, tab)
+}
