@@ -719,7 +719,7 @@ func renderSettings(a *app) {
 			span := js.Global().Get("document").Call("createElement", "span")
 			span.Set("id", "provider-usage")
 			span.Set("className", "provider-usage")
-			span.Call("setAttribute", "aria-label", "Provider usage this session")
+			span.Set("title", "Provider usage this session (tokens and cost as reported)")
 			host.Call("appendChild", span)
 		}
 	}
