@@ -170,7 +170,8 @@ func TestProviderBudgetStop(t *testing.T) {
 
 // TestProviderLocalPresetNoKey: the Ollama preset against a loopback fake with no key: the
 // header names the preset, the catalog lists the server's bare ids, the chat request carries
-// no Authorization and no OpenRouter attribution headers, and the CORS preflight is answered.
+// no Authorization and no OpenRouter attribution headers, the CORS preflight is answered, and
+// a model that rejects tools gives a typed configuration error.
 func TestProviderLocalPresetNoKey(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{Models: []byte(`{"object":"list","data":[{"id":"llama3.2:latest","object":"model","owned_by":"library"}]}`)},
@@ -180,7 +181,9 @@ func TestProviderLocalPresetNoKey(t *testing.T) {
 					t.Errorf("local request carried %s", h)
 				}
 			}
-		}})
+		}},
+		// Ollama's answer for a model without tool calling.
+		fakeprovider.Step{Status: 400, Body: []byte(`{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`)})
 	tab := openProviderStudio(t, nil)
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open"))); err != nil {
 		t.Fatal(err)
@@ -209,6 +212,14 @@ func TestProviderLocalPresetNoKey(t *testing.T) {
 	waitText(t, tab, "#status-text", "Ready")
 	if n := len(fake.ChatRequests()); n != 1 {
 		t.Fatalf("the fake saw %d chat requests, want 1", n)
+	}
+	// A model that rejects tools: a clear typed error, no retry, the settings offered.
+	sendPrompt(t, tab, "Make it emerald")
+	waitContains(t, tab, "#transcript", "[OPENROUTER_CONFIGURATION_ERROR] The model does not support tool calls (HTTP 400)")
+	waitContains(t, tab, "#transcript", `"reason": "tools_unsupported"`)
+	waitContains(t, tab, "#transcript .entry-actions", "Open provider settings")
+	if n := len(fake.ChatRequests()); n != 2 {
+		t.Errorf("the fake saw %d chat requests, want 2 (no retry of the refusal)", n)
 	}
 	if fake.Preflights() == 0 {
 		t.Error("no CORS preflight answered")

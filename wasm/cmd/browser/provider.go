@@ -78,6 +78,7 @@ var settingsCodes = map[string]bool{
 	string(mcp.CodeOpenRouterAuthenticationFailed): true,
 	string(mcp.CodeOpenRouterAccessDenied):         true,
 	string(mcp.CodeOpenRouterInvalidResponse):      true,
+	string(mcp.CodeOpenRouterBudgetExceeded):       true, // raise the per-run budget
 }
 
 func init() {
