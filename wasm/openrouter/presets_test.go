@@ -179,3 +179,26 @@ func TestLocalModelListIsOffered(t *testing.T) {
 		t.Errorf("ToolModels = %+v", got)
 	}
 }
+
+// FuzzParseKeys: whatever the stored text, the parsed store holds only canonical origins
+// with keys that can travel, and survives Encode → ParseKeys unchanged.
+func FuzzParseKeys(f *testing.F) {
+	for _, s := range []string{`{"https://openrouter.ai":"sk-or-1"}`, `{"http://127.0.0.1:1234":"k","x":"y"}`, `[]`, ``, `{"HTTPS://A.example":"k"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		k, _ := ParseKeys(raw)
+		for o, key := range k {
+			if EndpointOrigin(o) != o || CheckAPIKey(key) != nil || key == "" {
+				t.Fatalf("kept %q → %q", o, key)
+			}
+			if k.For(o+"/v1/chat/completions") != key {
+				t.Fatalf("For(%q) lost the key", o)
+			}
+		}
+		back, err := ParseKeys(k.Encode())
+		if err != nil || len(back) != len(k) {
+			t.Fatalf("round trip %v → %v, %v", k, back, err)
+		}
+	})
+}
