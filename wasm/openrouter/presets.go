@@ -3,7 +3,7 @@ package openrouter
 import (
 	"encoding/json"
 	"errors"
-	"net"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strings"
@@ -71,8 +71,8 @@ func IsLoopback(endpoint string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // KeyOptional reports whether a run may go without an API key: only for a loopback endpoint
