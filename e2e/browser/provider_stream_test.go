@@ -232,14 +232,21 @@ func TestProviderLocalPresetNoKey(t *testing.T) {
 
 // TestProviderLegacyKeyMigrated: a key in the old single entry moves once into the per-origin
 // store under the origin of the endpoint it was saved with, and the old entry is removed; a
-// run sends it there.
+// run sends it there (as a plain request: "Stream replies" is off).
 func TestProviderLegacyKeyMigrated(t *testing.T) {
 	t.Parallel()
-	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: chatBody("Migrated key works.")})
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: chatBody("Migrated key works."),
+		Check: func(t testing.TB, r fakeprovider.Received) {
+			// "Stream replies" is off (stored "off"): a plain request.
+			if _, has := r.Chat["stream"]; has || r.Header.Get("Accept") == "text/event-stream" {
+				t.Errorf("streaming was off but the request asked for a stream")
+			}
+		}})
 	tab := openProviderStudio(t, nil)
 	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(localStorage.setItem("context-action.openrouter.api-key", `+jsString(testKey)+`),
 		localStorage.setItem("context-action.openrouter.endpoint", `+jsString(fake.ChatURL)+`),
-		localStorage.setItem("context-action.openrouter.model", `+jsString(testModel)+`), true)`); err != nil {
+		localStorage.setItem("context-action.openrouter.model", `+jsString(testModel)+`),
+		localStorage.setItem("context-action.openrouter.stream", "off"), true)`); err != nil {
 		t.Fatal(err)
 	}
 	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
