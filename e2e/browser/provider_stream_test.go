@@ -12,7 +12,7 @@ import (
 )
 
 // Browser tests of streamed replies, usage, budgets and OpenAI-compatible presets (issue 16;
-// docs/design.md §5.14), against host/fakeprovider replaying recorded SSE streams byte for
+// docs/design.md §5.16), against host/fakeprovider replaying recorded SSE streams byte for
 // byte on another loopback origin.
 
 func sseStep(name string) fakeprovider.Step { return fakeprovider.Step{BodyFile: name} }

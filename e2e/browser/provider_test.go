@@ -605,7 +605,7 @@ func TestProviderKeyStorage(t *testing.T) {
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · qwen/qwen3-coder")
 	// Without a key and with the default (remote) endpoint the local agent answers; the
-	// fake's loopback endpoint alone would need no key (a local server; design §5.14).
+	// fake's loopback endpoint alone would need no key (a local server; design §5.16).
 	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.keys"), localStorage.removeItem("context-action.openrouter.endpoint"), true)`)); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ const MaxAPIKeyChars = 512
 // other than http/https (case-insensitive), a missing host, and user information
 // ("user:pw@host": a credential in the URL would be sent to the host and echoed by errors;
 // the key belongs in the API key field), and plain http to a host that is not loopback
-// (IsLoopback; docs/design.md §5.14): the key and the workspace would cross the network
+// (IsLoopback; docs/design.md §5.16): the key and the workspace would cross the network
 // unencrypted, and from the https studio page the browser blocks it anyway.
 func NormalizeEndpoint(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)

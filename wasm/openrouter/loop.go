@@ -409,7 +409,7 @@ var afterFunc = func(d time.Duration, f func()) idleTimer { return time.AfterFun
 // arrives when the transport is a StreamTransport, onText receiving its text; RequestTimeout
 // then bounds the wait for the headers and each wait for the next bytes (an idle timeout),
 // not the whole answer, so a slow local model that keeps streaming is not cut
-// (docs/design.md §5.14). Any other attempt must end within RequestTimeout.
+// (docs/design.md §5.16). Any other attempt must end within RequestTimeout.
 func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Completion, *mcp.ToolError, time.Duration) {
 	var actx context.Context
 	var cancel context.CancelFunc

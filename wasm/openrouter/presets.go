@@ -10,7 +10,7 @@ import (
 )
 
 // Preset is a kind of OpenAI-compatible server the settings offer (issue 16; docs/design.md
-// §5.14): ID is stored, Label shown (the header says "<Label> · <model>"), Endpoint is the
+// §5.16): ID is stored, Label shown (the header says "<Label> · <model>"), Endpoint is the
 // chat-completions URL the preset fills in, Attribution whether OpenRouter's attribution
 // headers (HTTP-Referer, X-Title) are sent (a local server's CORS allow-list need not know
 // them), and Help the settings' one-line setup note (the CORS switch a local server needs).
@@ -76,7 +76,7 @@ func IsLoopback(endpoint string) bool {
 }
 
 // KeyOptional reports whether a run may go without an API key: only for a loopback endpoint
-// (a local server; docs/design.md §5.14). Elsewhere a missing key stays
+// (a local server; docs/design.md §5.16). Elsewhere a missing key stays
 // OPENROUTER_CONFIGURATION_ERROR.
 func KeyOptional(endpoint string) bool { return IsLoopback(endpoint) }
 
@@ -97,7 +97,7 @@ func EndpointOrigin(endpoint string) string {
 // MaxStoredKeys bounds the per-origin key store (entries).
 const MaxStoredKeys = 32
 
-// Keys is the browser's per-origin API key store (issue 16; docs/design.md §5.14): origin
+// Keys is the browser's per-origin API key store (issue 16; docs/design.md §5.16): origin
 // (EndpointOrigin) → key. A key is only ever read for the origin it was saved for, so it can
 // only be sent there. Stored as one JSON object, at most MaxStoredKeys entries, each key
 // passing CheckAPIKey.

@@ -65,7 +65,7 @@ type Config struct {
 	// read like a plain answer.
 	Stream bool
 	// OmitAttribution leaves out OpenRouter's attribution headers (HTTP-Referer, X-Title):
-	// set for any other OpenAI-compatible server (docs/design.md §5.14), whose CORS
+	// set for any other OpenAI-compatible server (docs/design.md §5.16), whose CORS
 	// allow-list need not name them.
 	OmitAttribution bool
 }

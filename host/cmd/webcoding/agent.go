@@ -310,7 +310,7 @@ func writeJSONLine(out *bufio.Writer, v any) error {
 func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 	key := strings.TrimSpace(e.getenv(apiKeyEnv))
 	if f.endpoint != "" {
-		// One validator with the browser (docs/design.md §5.14): plain http only to loopback.
+		// One validator with the browser (docs/design.md §5.16): plain http only to loopback.
 		norm, err := openrouter.NormalizeEndpoint(f.endpoint)
 		if err != nil {
 			return nil, usagef("--endpoint cannot be used: %s", err.Error())

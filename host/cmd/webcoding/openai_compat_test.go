@@ -9,7 +9,7 @@ import (
 
 // TestOpenAICompatibleLoopbackNoKey: --provider openai-compatible against a loopback server
 // with no key in the environment streams the answer; the request carries no Authorization
-// and no OpenRouter attribution headers (issue 16; docs/design.md §5.14).
+// and no OpenRouter attribution headers (issue 16; docs/design.md §5.16).
 func TestOpenAICompatibleLoopbackNoKey(t *testing.T) {
 	dir := seedCopy(t)
 	srv := fakeprovider.New(t, fakeprovider.Options{}, fakeprovider.Step{BodyFile: "stream_final_text.sse",

@@ -27,7 +27,7 @@ import (
 // a DOM property when the dialog opens), never logged, never emitted to webcodingSubscribe
 // and never part of JSON-RPC params.
 //
-// Keys are stored per endpoint origin (issue 16; docs/design.md §5.14) in storeKeys, one JSON
+// Keys are stored per endpoint origin (issue 16; docs/design.md §5.16) in storeKeys, one JSON
 // object {"<origin>": "<key>"} (openrouter.Keys): the key of a run is the one saved for the
 // saved endpoint's origin, so a key only ever goes to the origin it was saved for. The old
 // single key (storeKey, SPEC §2.9's name) is moved once, on load, under the origin of the

@@ -11,7 +11,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Streamed replies in the chat (issue 16; docs/design.md §5.14). The provider loop hands
+// Streamed replies in the chat (issue 16; docs/design.md §5.16). The provider loop hands
 // each text fragment to onStreamText (studio.OpenRouterOptions.OnText). The fragment extends
 // ONE transcript entry per turn of the running run (key "<run id>-t<turn>"); a retry of the
 // turn starts that entry's text again. The state change asks for a render at most once per

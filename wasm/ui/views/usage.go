@@ -10,7 +10,7 @@ import (
 // its Kind, Key, Details and Actions and whose Text extends the old one. It returns that
 // entry's text element id (EntryID + "-text") and the appended suffix, so the caller can
 // append the suffix to that one element instead of morphing the transcript
-// (docs/design.md §5.14).
+// (docs/design.md §5.16).
 func TextAppended(prev, next []Entry) (textID, suffix string, ok bool) {
 	if len(prev) != len(next) {
 		return "", "", false
