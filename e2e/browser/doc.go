@@ -3,7 +3,7 @@
 // headless Chromium through the shared harness e2e/chromium (one browser per binary, one tab
 // per test).
 //
-// Covered: first load ("Ready", "tools/list · 25", first preview ack); "Make it emerald" →
+// Covered: first load ("Ready", "tools/list · 26", first preview ack); "Make it emerald" →
 // approval card (focused) → Approve → the sandboxed iframe's computed --accent is #10b981 and
 // the preview status shows the new revision acknowledged; Escape during a pending approval
 // cancels with nothing executed; a reload restores files, active path and revision from

@@ -19,7 +19,7 @@ import (
 // These run the server over the real core module (wazero), in process, through the go-sdk
 // client on the in-memory transport. stdio_test.go runs the binary.
 
-const wantTools = 25
+const wantTools = 26
 
 // moduleServer starts the core (over folder dir, or the seed workspace when dir is "") and a
 // server on it, and connects a client.
