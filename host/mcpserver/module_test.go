@@ -154,6 +154,10 @@ func TestModuleReadOnlyCallAndRegistryErrors(t *testing.T) {
 		t.Errorf("preview_getConsole: %v", sc)
 	}
 	mustFail(t, call(t, cs, "preview_inspect", map[string]any{"selector": "#nope"}, nil), string(mcp.CodePreviewTargetNotFound))
+	// preview.audit needs a page that runs: the MCP server under wazero answers the typed error.
+	if msg := mustFail(t, call(t, cs, "preview_audit", map[string]any{}, nil), string(mcp.CodePreviewNeedsBrowser)); !strings.Contains(msg, "needs a browser") {
+		t.Errorf("preview_audit: %q", msg)
+	}
 }
 
 func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }
