@@ -67,6 +67,26 @@ export function createPreviewBridge(host) {
     axe.then((t) => { if (!t) axe = null; }); // a failed fetch may be retried by the next audit
     return axe;
   }
+  // Device sizes (setDevice below).
+  let device = null; // {w, h} or null (desktop)
+  let resizer = null;
+  let scale = 1;
+  function fit() {
+    const out = document.getElementById("device-scale");
+    if (!device) {
+      scale = 1;
+      host.classList.remove("device");
+      if (out) out.textContent = "";
+      return;
+    }
+    const w = host.clientWidth, h = host.clientHeight;
+    scale = w > 0 && h > 0 ? Math.min(1, w / device.w, h / device.h) : 1;
+    host.style.setProperty("--device-w", device.w + "px");
+    host.style.setProperty("--device-h", device.h + "px");
+    host.style.setProperty("--device-scale", String(scale));
+    host.classList.add("device");
+    if (out) out.textContent = `scaled to ${Math.round(scale * 100)}%`;
+  }
   let auditSeq = 0;
   const audits = new Map(); // id → {m, done}
   let frame = null;
@@ -291,6 +311,17 @@ export function createPreviewBridge(host) {
       });
       return id;
     },
+    // setDevice(width, height): give the frame a layout viewport of width × height CSS pixels,
+    // scaled down (CSS transform, never up) to fit the pane, which a ResizeObserver follows;
+    // (0, 0): the frame fills the pane (desktop). The scale is shown in #device-scale. The
+    // rule lives on the host element, so every fresh frame of later mounts gets it too.
+    setDevice(width, height) {
+      device = width > 0 && height > 0 ? { w: width, h: height } : null;
+      if (device && !resizer && typeof ResizeObserver === "function") { resizer = new ResizeObserver(fit); resizer.observe(host); }
+      fit();
+    },
+    // deviceScale(): the scale applied now (1 without a device size).
+    deviceScale() { return scale; },
     // cancelAudit(id): forget a pending audit (its done is never called).
     cancelAudit(id) { audits.delete(id); },
     // idbSource(): the IndexedDB shim's source text ("" until fetched or when absent).
