@@ -29,9 +29,17 @@ import (
 // preview.getConsole / preview.inspect with the cascadia selector engine: measured 11,865,046
 // raw / 3,111,550 gzip / 2,231,141 brotli on 2026-12-02 (+78 KB brotli); the budget follows the
 // measured size again, and the goal is still not met.
+//
+// Round 5 added preview.audit (the tool, the strict decoder of the frame's reply, the iframe
+// port's audit request), the audit panel and the device sizes: measured 12,040,095 raw /
+// 3,150,615 gzip / 2,252,393 brotli on 2026-12-02, +141,651 bytes raw over main's 11,898,444
+// (+57 KB the tool and decoder, +28 KB the port, +56 KB the two UI features and their views).
+// axe-core itself (about 0.6 MB) is a separate asset fetched on the first audit, never part
+// of the wasm (docs/design.md §5.14). The budget follows the measured size; the goal is
+// still not met.
 const (
-	wasmBrotliBudget = 2_240_000 // bytes, brotli quality 11 (goal: 2,000,000)
-	wasmGzipBudget   = 3_120_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_260_000 // bytes, brotli quality 11 (goal: 2,000,000)
+	wasmGzipBudget   = 3_160_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
