@@ -101,6 +101,15 @@ func TestPreviewAuditFindsPlantedProblems(t *testing.T) {
 	}
 	t.Logf("audit raced with an edit: %.200s", res)
 	noConsoleErrors(t, tab)
+
+	// A page whose script throws still has a document: it is audited like any other.
+	broken := strings.Replace(auditPage, "</main>", "</main><script>throw new Error(\"broken on purpose\")</script>", 1)
+	if w := toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(broken)+`}`); !strings.Contains(toJSON(w), "PREVIEW_RUNTIME_ERROR") {
+		t.Fatalf("the write should report the runtime error: %s", toJSON(w))
+	}
+	if out := directCall(t, tab, "preview.audit", `{}`); violation(out, "image-alt") == nil {
+		t.Errorf("audit of a page with a runtime error: %s", toJSON(out))
+	}
 }
 
 func frameWidth(t *testing.T, tab *chromium.Tab, want float64) {

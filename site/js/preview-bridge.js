@@ -208,6 +208,7 @@ export function createPreviewBridge(host) {
     if (!count(m, size)) return;
     if ((d.type === T.ready || d.type === T.error) && !m.times.ack) m.times.ack = performance.now();
     if (d.type === T.ready) m.settled = true;
+    if (d.type === T.error) m.failed = true; // a page whose script failed still has a document to audit
     queue(msg, URGENT.has(d.type));
   }
 
@@ -287,14 +288,14 @@ export function createPreviewBridge(host) {
       while (early.length) callback(early.shift());
     },
     // audit(revision, nonce, limitsJSON, done): run the accessibility audit in the current
-    // document when it is that mount's, acknowledged, and still the first document of its
-    // frame; done(kind, text) is called once: ("reply", reply JSON — "" when the reply was
+    // document when it is that mount's, acknowledged (ready, or an error after its load), and
+    // still the first document of its frame; done(kind, text) is called once: ("reply", reply JSON — "" when the reply was
     // unserialisable or over MAX_AUDIT_BYTES), ("superseded", "") when the mount is not that
     // one or ends first, ("no-engine", "") when axe-core could not be fetched. Returns the
     // request id (0 when done was already called) for cancelAudit.
     audit(revision, nonce, limitsJSON, done) {
       const m = mount;
-      if (!m || m.dead || !m.port || !m.settled || m.loads !== 1 || m.revision !== revision || m.nonce !== nonce) {
+      if (!m || m.dead || !m.port || !(m.settled || m.failed) || m.loads !== 1 || m.revision !== revision || m.nonce !== nonce) {
         done("superseded", "");
         return 0;
       }
