@@ -12,8 +12,8 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// The accessibility audit panel (issue 17; docs/design.md §5.14): "Run accessibility audit"
-// calls preview.audit through tools/call — the same registry call a model, the catalog or an
+// The accessibility audit panel (issue 17; docs/design.md §5.14): "Audit" in the preview
+// toolbar (which opens the panel) and "Run accessibility audit" in it call preview.audit through tools/call — the same registry call a model, the catalog or an
 // MCP client makes — and lists the violations with their impact and selectors. "Ask to fix"
 // puts a bounded description of one violation (views.AuditAskText) into the prompt and
 // focuses it; the user reads it and sends it (nothing runs by itself).
@@ -55,6 +55,10 @@ func init() {
 				}
 				auditState.v.Running, auditState.v.Err = true, ""
 				auditState.Unlock()
+				// The toolbar's Audit button opens the panel the results go to.
+				if box := js.Global().Get("document").Call("getElementById", "preview-audit-box"); !box.IsNull() {
+					box.Set("open", true)
+				}
 				a.markDirty()
 				var out auditResult
 				err := a.tool(context.Background(), "preview.audit", nil, &out)
