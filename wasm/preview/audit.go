@@ -58,8 +58,9 @@ const (
 var AuditImpacts = []string{AuditImpactCritical, AuditImpactSerious, AuditImpactModerate, AuditImpactMinor, AuditImpactUnknown}
 
 // AuditLimits is what the parent tells the runtime to keep (the constants above), so one place
-// sets them: {rules, selectors, selectorChars, helpChars, urlChars}.
+// sets them: {rules, selectors, selectorChars, helpChars, urlChars, idChars, count}.
 type AuditLimits struct {
+	Count         int `json:"count"`
 	Rules         int `json:"rules"`
 	Selectors     int `json:"selectors"`
 	SelectorChars int `json:"selectorChars"`
@@ -69,7 +70,7 @@ type AuditLimits struct {
 }
 
 // DefaultAuditLimits are the limits above.
-var DefaultAuditLimits = AuditLimits{Rules: MaxAuditRules, Selectors: MaxAuditSelectors,
+var DefaultAuditLimits = AuditLimits{Count: MaxAuditCount, Rules: MaxAuditRules, Selectors: MaxAuditSelectors,
 	SelectorChars: MaxAuditSelectorChars, HelpChars: MaxAuditHelpChars, URLChars: MaxAuditURLChars, IDChars: MaxAuditRuleIDChars}
 
 // AuditViolation is one violated rule: {id, impact, help, helpUrl?, count, selectors,

@@ -59,7 +59,7 @@ func TestAuditAsksTheShim(t *testing.T) {
 	shim := newAuditShim(t, func(s *auditShim) { s.done("reply", `{"v":1}`) })
 	p, nonce := acknowledged(t, shim.fakeShim)
 	raw, err := p.Audit(context.Background(), 4, preview.DefaultAuditLimits)
-	if err != nil || string(raw) != `{"v":1}` || shim.args[0] != nonce || shim.args[1] != `{"rules":60,"selectors":5,"selectorChars":300,"helpChars":300,"urlChars":300,"idChars":80}` {
+	if err != nil || string(raw) != `{"v":1}` || shim.args[0] != nonce || shim.args[1] != `{"count":1000000,"rules":60,"selectors":5,"selectorChars":300,"helpChars":300,"urlChars":300,"idChars":80}` {
 		t.Fatalf("audit %q %v, shim got %v", raw, err, shim.args)
 	}
 	shim.answer = func(s *auditShim) { s.done("no-engine", "") }

@@ -29,7 +29,7 @@ function auditResult(id, res, lim) {
       if (s) sels[sels.length] = s;
     }
     var r = { id: rid, impact: apply(hasOwn, IMPACTS, [S(v.impact)]) ? S(v.impact) : null,
-      help: clean(v.help, lim.helpChars) || rid, count: nodes.length > 0 ? nodes.length : 1, selectors: sels,
+      help: clean(v.help, lim.helpChars) || rid, count: nodes.length < 1 ? 1 : nodes.length > lim.count ? lim.count : nodes.length, selectors: sels,
       selectorsTruncated: nodes.length > sels.length };
     var url = clean(v.helpUrl, lim.urlChars);
     if (apply(indexOf, url, ["https://"]) === 0) r.helpUrl = url;
