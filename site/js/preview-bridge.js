@@ -84,6 +84,7 @@ export function createPreviewBridge(host) {
     host.style.setProperty("--device-w", device.w + "px");
     host.style.setProperty("--device-h", device.h + "px");
     host.style.setProperty("--device-scale", String(scale));
+    host.style.setProperty("--device-x", Math.max(0, (w - device.w * scale) / 2) + "px"); // centred
     host.classList.add("device");
     if (out) out.textContent = `scaled to ${Math.round(scale * 100)}%`;
   }
