@@ -15,7 +15,8 @@ const auditPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <h1>Audit</h1>
 <img id="noalt" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" width="40" height="40">
 <p id="faint" style="color:#eeeeee;background:#ffffff;font-size:16px">This text is very hard to read.</p>
-</main></body></html>`
+<p id="probe">not yet</p>
+</main><script>setInterval(() => { document.getElementById("probe").textContent = "axe: " + typeof window.axe; }, 20);</script></body></html>`
 
 func violation(out map[string]any, id string) map[string]any {
 	vs, _ := out["violations"].([]any)
@@ -70,9 +71,13 @@ func TestPreviewAuditFindsPlantedProblems(t *testing.T) {
 	if toJSON(again["violations"]) != toJSON(out["violations"]) {
 		t.Errorf("a second audit of the same revision differs:\n%s\n%s", toJSON(out), toJSON(again))
 	}
-	// The engine was evaluated, not inserted: the page's DOM has no script element and its text
-	// is untouched after two audits.
-	if got, err := chromium.EvalInFrame[string](tab, 5*time.Second, `document.querySelectorAll("script").length + ":" + document.getElementById("faint").textContent`); err != nil || got != "0:This text is very hard to read." {
+	// The engine was evaluated, not inserted, and not left on the page's global object: after
+	// two audits the page has only its own script, its text is untouched, and the page's own
+	// code (the probe) sees no window.axe.
+	if got, err := chromium.WaitInFrame(tab, 5*time.Second, `document.getElementById("probe").textContent`, "axe: undefined"); err != nil {
+		t.Errorf("the page's code sees %q (%v)", got, err)
+	}
+	if got, err := chromium.EvalInFrame[string](tab, 5*time.Second, `document.querySelectorAll("script").length + ":" + document.getElementById("faint").textContent`); err != nil || got != "1:This text is very hard to read." {
 		t.Errorf("the page after the audit: %q %v", got, err)
 	}
 
