@@ -35,7 +35,7 @@ import (
 // 3,150,615 gzip / 2,252,393 brotli on 2026-12-02, +141,651 bytes raw over main's 11,898,444
 // (+57 KB the tool and decoder, +28 KB the port, +56 KB the two UI features and their views).
 // axe-core itself (about 0.6 MB) is a separate asset fetched on the first audit, never part
-// of the wasm (docs/design.md §5.14). The budget follows the measured size; the goal is
+// of the wasm (docs/design.md §5.17). The budget follows the measured size; the goal is
 // still not met.
 const (
 	wasmBrotliBudget = 2_260_000 // bytes, brotli quality 11 (goal: 2,000,000)
@@ -82,7 +82,7 @@ func TestWasmSizeBudget(t *testing.T) {
 // the audit engine's asset, absent from everything else the page loads up front.
 const axeMarker = "Axe is already running"
 
-// TestAxeOnlyInItsOwnAsset (issue 17, docs/design.md §5.14): axe-core is bundled as its own
+// TestAxeOnlyInItsOwnAsset (issue 17, docs/design.md §5.17): axe-core is bundled as its own
 // asset (js/preview-axe.js), fetched when an audit is asked; it is not in the studio wasm nor
 // in the page's main script.
 func TestAxeOnlyInItsOwnAsset(t *testing.T) {

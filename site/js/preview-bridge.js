@@ -23,7 +23,7 @@
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
 // The parent posts one kind of message into the frame, and only over the mount's port: the
-// accessibility audit request (audit() below; preview.audit, docs/design.md §5.14). axe-core's
+// accessibility audit request (audit() below; preview.audit, docs/design.md §5.17). axe-core's
 // bundle (site/js/preview-axe.js, ~0.6 MB) is fetched from this origin only when the first audit
 // is asked, and posted as text with the first audit of each document; the runtime evaluates it.
 // The frame's reply is passed to Go as a JSON string (at most MAX_AUDIT_BYTES) and decoded there

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// The accessibility audit of a running preview (preview.audit, issue 17; docs/design.md §5.14).
+// The accessibility audit of a running preview (preview.audit, issue 17; docs/design.md §5.17).
 // In the browser the parent posts axe-core's source and the limits below to the runtime over
 // the mount's MessagePort; the runtime evaluates it (once per document), runs it on the
 // document and replies over the same port. The reply comes from a document that runs page code,

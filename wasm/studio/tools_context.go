@@ -132,7 +132,7 @@ type (
 
 // previewAudit is preview.audit: axe-core run by the browser's preview port (preview.Auditor)
 // on the document of the current, acknowledged revision, its untrusted reply decoded by
-// preview.DecodeAudit (docs/design.md §5.14).
+// preview.DecodeAudit (docs/design.md §5.17).
 //
 // Errors: WORKSPACE_REVISION_CONFLICT (expectedRevision guard); PREVIEW_NEEDS_BROWSER
 // {operation: "audit", runtime} (not retryable) on a port whose pages do not run (headless);

@@ -12,7 +12,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// The accessibility audit panel (issue 17; docs/design.md §5.14): "Audit" in the preview
+// The accessibility audit panel (issue 17; docs/design.md §5.17): "Audit" in the preview
 // toolbar (which opens the panel) and "Run accessibility audit" in it call preview.audit through tools/call — the same registry call a model, the catalog or an
 // MCP client makes — and lists the violations with their impact and selectors. "Ask to fix"
 // puts a bounded description of one violation (views.AuditAskText) into the prompt and

@@ -12,7 +12,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Device sizes of the preview (issue 17; docs/design.md §5.15): Desktop (the frame fills the
+// Device sizes of the preview (issue 17; docs/design.md §5.18): Desktop (the frame fills the
 // pane), Phone 390×844, Tablet 820×1180 and Custom (width × height within
 // views.MinDeviceSide..MaxDeviceSide), each with Rotate. The frame keeps the chosen layout
 // viewport (window.innerWidth inside is the width) and the shim scales it down to fit the pane

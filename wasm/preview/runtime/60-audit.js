@@ -1,4 +1,4 @@
-// 60-audit.js — the accessibility audit (preview.audit, issue 17; docs/design.md §5.14).
+// 60-audit.js — the accessibility audit (preview.audit, issue 17; docs/design.md §5.17).
 // The one message the parent ever posts into the frame, over the mount's MessagePort (which
 // lives in this closure: page code cannot post on it or read it): {type: T.audit, id, limits,
 // source?}. source is axe-core's bundle as text, sent with the first audit of the document and

@@ -8,7 +8,7 @@ import (
 	. "github.com/webcoding/studio/wasm/ui/markup"
 )
 
-// The preview's device sizes and accessibility audit (issue 17; docs/design.md §5.14, §5.15).
+// The preview's device sizes and accessibility audit (issue 17; docs/design.md §5.17, §5.18).
 
 // Device presets: the layout viewport the frame gets, in CSS pixels (portrait). Desktop fills
 // the pane; Custom takes a width and height within MinDeviceSide..MaxDeviceSide.
