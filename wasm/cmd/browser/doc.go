@@ -19,7 +19,7 @@
 //     arguments or results), {"kind":"approvals", "approvals":[…]} (the dispatcher's
 //     rpcsession.Event: the page follows Handler.Subscribe, never a session's queue, and
 //     never inspects request bytes),
-//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 25}.
+//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 26}.
 //   - globalThis.webcodingTimings: {coreReady, firstAck} in ms since navigation start.
 //
 // # Event loop (PLATFORM rules 1–2)
