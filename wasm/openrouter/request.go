@@ -64,6 +64,10 @@ type Config struct {
 	// without streaming. An endpoint that answers a streamed request with one JSON object is
 	// read like a plain answer.
 	Stream bool
+	// OmitAttribution leaves out OpenRouter's attribution headers (HTTP-Referer, X-Title):
+	// set for any other OpenAI-compatible server (docs/design.md §5.16), whose CORS
+	// allow-list need not name them.
+	OmitAttribution bool
 }
 
 func (c Config) endpoint() string {
@@ -149,7 +153,8 @@ type chatRequest struct {
 //	 "provider"?: {"data_collection": "deny"} | {"zdr": true},
 //	 "stream"?: true, "stream_options"?: {"include_usage": true}}   (the last two with cfg.Stream)
 //
-// and the headers Content-Type, X-Title, HTTP-Referer (when cfg.Referer is set),
+// and the headers Content-Type, X-Title and HTTP-Referer (when cfg.Referer is set; neither
+// with cfg.OmitAttribution),
 // Authorization (when cfg.APIKey is set) and Accept: text/event-stream (cfg.Stream). It fails only when a message cannot be marshalled.
 func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (Request, error) {
 	body := chatRequest{Model: cfg.model(), Messages: messages, Tools: tools, MaxTokens: MaxTokens}
@@ -169,12 +174,15 @@ func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (
 	if err != nil {
 		return Request{}, err
 	}
-	h := map[string]string{"Content-Type": "application/json", "X-Title": cfg.Title}
-	if cfg.Title == "" {
-		h["X-Title"] = DefaultTitle
-	}
-	if cfg.Referer != "" {
-		h["HTTP-Referer"] = cfg.Referer
+	h := map[string]string{"Content-Type": "application/json"}
+	if !cfg.OmitAttribution {
+		h["X-Title"] = cfg.Title
+		if cfg.Title == "" {
+			h["X-Title"] = DefaultTitle
+		}
+		if cfg.Referer != "" {
+			h["HTTP-Referer"] = cfg.Referer
+		}
 	}
 	if cfg.APIKey != "" {
 		h["Authorization"] = "Bearer " + cfg.APIKey
