@@ -56,7 +56,7 @@ func TestInspectLive(t *testing.T) {
 	}
 
 	port.err = preview.ErrInspectTimeout
-	if res := call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1"}); !res.IsError || res.Error.Code != mcp.CodePreviewAckTimeout || !res.Error.Retryable {
+	if res := call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1"}); !res.IsError || res.Error.Code != mcp.CodePreviewRuntimeError || !res.Error.Retryable {
 		t.Fatalf("timeout: %+v", res)
 	}
 	port.err = &preview.SelectionError{Field: "box", Reason: "x"}

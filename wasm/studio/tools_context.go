@@ -91,9 +91,10 @@ func (e *studioSession) previewConsole(ctx context.Context, c *registry.Call) (a
 // docs/design.md §5.19); else — or when that page is not running, or its answer was
 // malformed — preview.Inspect over the current revision's files (computed false, a note).
 //
-// Live errors: PREVIEW_REVISION_SUPERSEDED {revision, currentRevision} (retryable) when the
-// preview moved meanwhile; PREVIEW_ACK_TIMEOUT {revision} (retryable) when the page did not
-// answer within preview.LiveInspectSeconds.
+// Live errors (as preview.audit's): PREVIEW_REVISION_SUPERSEDED {requestedRevision,
+// actualRevision, operation: "inspect"} (retryable) when the preview moved meanwhile;
+// PREVIEW_RUNTIME_ERROR {revision, reason: "timeout"} (retryable) when the page did not answer
+// within preview.LiveInspectSeconds.
 //
 // Errors: WORKSPACE_REVISION_CONFLICT (expectedRevision guard); TOOL_VALIDATION_FAILED
 // {field: "selector", reason, detail?} for a selector Inspect cannot use;
@@ -117,14 +118,15 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 				box := sel.Box
 				return inspectOut{Revision: snap.Revision, Path: path, Element: sel.Element, Computed: true, Styles: sel.Styles, Box: &box, Note: noteLive, persist: e.meta(ctx)}, nil
 			case errors.Is(err, preview.ErrRevisionMoved):
+				now := e.m.Revision()
 				return nil, mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
-					map[string]any{"revision": snap.Revision, "currentRevision": e.m.Revision()},
-					"The preview moved to another revision while revision %d was being inspected; inspect again.", snap.Revision)
+					map[string]any{"requestedRevision": snap.Revision, "actualRevision": now, "operation": "inspect"},
+					"The preview moved on from revision %d (now %d) while the page was being inspected; inspect again.", snap.Revision, now)
 			case errors.Is(err, preview.ErrNotLive):
 				note = noteNotLive // the parsed markup below
 			case errors.Is(err, preview.ErrInspectTimeout):
-				return nil, mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": snap.Revision},
-					"The preview page of revision %d did not answer the inspection in time; inspect again, or Refresh the preview.", snap.Revision)
+				return nil, mcp.NewError(mcp.CodePreviewRuntimeError, true, map[string]any{"revision": snap.Revision, "reason": "timeout"},
+					"The preview page of revision %d did not answer the inspection within %d s; inspect again, or Refresh the preview.", snap.Revision, preview.LiveInspectSeconds)
 			case errors.Is(err, preview.ErrNoMatch):
 				return nil, mcp.NewError(mcp.CodePreviewTargetNotFound, false,
 					map[string]any{"target": "element", "path": path, "selector": in.Selector, "revision": snap.Revision},
