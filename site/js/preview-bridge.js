@@ -29,7 +29,7 @@
 // The frame's reply is passed to Go as a JSON string (at most MAX_AUDIT_BYTES) and decoded there
 // strictly, as untrusted input.
 //
-// Inspection and pick mode (issue 17, docs/design.md §5.19). The other two requests: {inspect, id, selector} (Go's
+// Inspection and pick mode (issue 17, docs/design.md §5.22). The other two requests: {inspect, id, selector} (Go's
 // preview.inspect) and {pick, on} (the Pick button). The frame answers with selections
 // (forwarded to Go, which decodes them strictly: preview.DecodeSelection), hover boxes (drawn
 // here as an overlay over the frame, never sent to Go; the page's DOM is not touched) and

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Picked elements and other context attached to a prompt (issue 17; docs/design.md §5.20).
+// Picked elements and other context attached to a prompt (issue 17; docs/design.md §5.23).
 //
 // An Attachment is a context chip the user attached above the prompt: an element picked in
 // the preview (KindElement) or a preview runtime error (KindError). It is data, never an

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// The live half of preview.inspect and the pick mode (issue 17; docs/design.md §5.19). In the
+// The live half of preview.inspect and the pick mode (issue 17; docs/design.md §5.22). In the
 // browser the parent asks the bridge inside the frame — never page code — over the mount's
 // MessagePort; the bridge answers with a LiveElement (MessageSelection), which the parent
 // treats as untrusted input: DecodeSelection is strict and Describe derives everything else

@@ -17,7 +17,7 @@ import (
 // planner.MaxAttachmentTextChars; outerHTML ≤ planner.MaxAttachmentHTMLChars; console ≤
 // planner.MaxAttachmentConsole; tag, fontSize ≤ 64) and line 0..preview.MaxConsoleLine.
 // Absent or null: none. It returns the reason of the first problem ("" when valid). The
-// attachments are data for the planner (docs/design.md §5.20): nothing in them is a request.
+// attachments are data for the planner (docs/design.md §5.23): nothing in them is a request.
 func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, ""

@@ -88,7 +88,7 @@ func (e *studioSession) previewConsole(ctx context.Context, c *registry.Call) (a
 
 // previewInspect is preview.inspect: with a port whose page runs (preview.LiveInspector, the
 // browser) the running page of the current revision answers (computed true, styles, box;
-// docs/design.md §5.19); else — or when that page is not running, or its answer was
+// docs/design.md §5.22); else — or when that page is not running, or its answer was
 // malformed — preview.Inspect over the current revision's files (computed false, a note).
 //
 // Live errors (as preview.audit's): PREVIEW_REVISION_SUPERSEDED {requestedRevision,

@@ -10,7 +10,7 @@ import (
 	"github.com/webcoding/studio/wasm/preview"
 )
 
-// Live inspection and pick mode (issue 17, docs/design.md §5.19): the shim posts
+// Live inspection and pick mode (issue 17, docs/design.md §5.22): the shim posts
 // preview.MessageInspect / MessagePick over the mount's port; the bridge answers with
 // preview.MessageSelection, decoded here strictly (preview.DecodeSelection) and described
 // (preview.Describe). A selection is data: the port only hands it to InspectLive's caller or

@@ -14,7 +14,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Pick mode and context chips (issue 17; docs/design.md §5.19, §5.20):
+// Pick mode and context chips (issue 17; docs/design.md §5.22, §5.23):
 //
 //   - the Pick button of the preview toolbar (#preview-pick) and Ctrl/Cmd+Shift+X toggle pick
 //     mode in the frame (iframe.Port.SetPicking); Escape leaves it (in the studio here, in the

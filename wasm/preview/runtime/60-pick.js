@@ -1,4 +1,4 @@
-// 60-pick.js — inspection and pick mode (issue 17; docs/design.md §5.19). The parent asks over
+// 60-pick.js — inspection and pick mode (issue 17; docs/design.md §5.22). The parent asks over
 // the port (never the window, which page code can post to): {inspect, id, selector} and
 // {pick, on}. The answers are data only — the selector, tag, outerHTML (cut), ancestors,
 // matches, the fixed list of computed styles (CFG.styles) and the box — and carry nothing the
