@@ -79,22 +79,26 @@ func TestDecodeRefuses(t *testing.T) {
 		return b
 	}
 	cases := map[string][]byte{
-		"not json":        []byte(`{"v":1,`),
-		"array":           []byte(`[]`),
-		"repeated key":    bytes.Replace(good, []byte(`"v":1`), []byte(`"v":1,"v":1`), 1),
-		"unknown member":  mutate(func(m map[string]any) { m["apiKey"] = "x" }),
-		"version":         mutate(func(m map[string]any) { m["v"] = 2 }),
-		"bad id":          mutate(func(m map[string]any) { m["id"] = "../x" }),
-		"workspace ctrl":  mutate(func(m map[string]any) { m["workspace"] = "a\x00b" }),
-		"times":           mutate(func(m map[string]any) { m["updated"] = 1 }),
-		"kind":            mutate(func(m map[string]any) { m["entries"].([]any)[0].(map[string]any)["kind"] = "html" }),
-		"state":           mutate(func(m map[string]any) { m["entries"].([]any)[0].(map[string]any)["state"] = "maybe" }),
-		"entry text":      mutate(func(m map[string]any) { m["entries"].([]any)[0].(map[string]any)["text"] = strings.Repeat("x", chats.MaxEntryBytes+1) }),
+		"not json":       []byte(`{"v":1,`),
+		"array":          []byte(`[]`),
+		"repeated key":   bytes.Replace(good, []byte(`"v":1`), []byte(`"v":1,"v":1`), 1),
+		"unknown member": mutate(func(m map[string]any) { m["apiKey"] = "x" }),
+		"version":        mutate(func(m map[string]any) { m["v"] = 2 }),
+		"bad id":         mutate(func(m map[string]any) { m["id"] = "../x" }),
+		"workspace ctrl": mutate(func(m map[string]any) { m["workspace"] = "a\x00b" }),
+		"times":          mutate(func(m map[string]any) { m["updated"] = 1 }),
+		"kind":           mutate(func(m map[string]any) { m["entries"].([]any)[0].(map[string]any)["kind"] = "html" }),
+		"state":          mutate(func(m map[string]any) { m["entries"].([]any)[0].(map[string]any)["state"] = "maybe" }),
+		"entry text": mutate(func(m map[string]any) {
+			m["entries"].([]any)[0].(map[string]any)["text"] = strings.Repeat("x", chats.MaxEntryBytes+1)
+		}),
 		"history order":   mutate(func(m map[string]any) { h := m["history"].([]any); h[0], h[1] = h[1], h[0] }),
 		"unanswered call": mutate(func(m map[string]any) { h := m["history"].([]any); m["history"] = h[:3] }),
-		"bad args":        mutate(func(m map[string]any) { m["history"].([]any)[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)["arguments"] = "[1]" }),
-		"history member":  mutate(func(m map[string]any) { m["history"].([]any)[1].(map[string]any)["name"] = "x" }),
-		"trace row":       mutate(func(m map[string]any) { m["trace"] = []any{map[string]any{"traceId": "t"}} }),
+		"bad args": mutate(func(m map[string]any) {
+			m["history"].([]any)[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)["arguments"] = "[1]"
+		}),
+		"history member": mutate(func(m map[string]any) { m["history"].([]any)[1].(map[string]any)["name"] = "x" }),
+		"trace row":      mutate(func(m map[string]any) { m["trace"] = []any{map[string]any{"traceId": "t"}} }),
 		"too many entries": mutate(func(m map[string]any) {
 			e := m["entries"].([]any)
 			for len(e) <= chats.MaxEntries {
