@@ -12,6 +12,7 @@ import (
 	"github.com/webcoding/studio/wasm/chats"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/trace"
+	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 const testKey = "sk-or-v1-0123456789abcdef0123456789abcdef"
@@ -292,4 +293,12 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("re-encoded record refused: %v", err)
 		}
 	})
+}
+
+// TestRetryIsTheBrowsersPromptRetry: the Retry a restored failure offers is the action the
+// browser's recovery handler runs (views.ActionRetryPrompt: the prompt sent again).
+func TestRetryIsTheBrowsersPromptRetry(t *testing.T) {
+	if chats.ActionRetry != views.ActionRetryPrompt {
+		t.Fatalf("chats.ActionRetry %q, views.ActionRetryPrompt %q", chats.ActionRetry, views.ActionRetryPrompt)
+	}
 }

@@ -7,7 +7,7 @@ import (
 
 // ActionRetry is the "Retry" action of a run that failed retryably or was interrupted: its
 // Arg is the prompt, sent again as a new run of the same conversation.
-const ActionRetry = "chat-retry"
+const ActionRetry = "recovery-retry-prompt" // the browser's views.ActionRetryPrompt (checked by a test)
 
 // CancelledText is the text of the entry that closes a cancelled run: what it had applied
 // stays applied (cancellation never undoes a completed call), and the entry says so.

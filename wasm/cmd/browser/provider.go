@@ -129,6 +129,7 @@ func newChat(a *app) {
 	}
 	a.st.transcript = nil
 	a.mu.Unlock()
+	chatsNew() // chats.go: the next save starts a new kept conversation
 	prov.mu.Lock()
 	prov.newChat = true
 	prov.mu.Unlock()
@@ -160,6 +161,9 @@ type providerReport struct {
 	Failed    bool   `json:"failed"`
 	Cancelled bool   `json:"cancelled"`
 	Turns     int    `json:"turns"`
+	// Calls and Reasoning feed the kept conversation (chats.go).
+	Calls     []providerCall `json:"calls"`
+	Reasoning string         `json:"reasoning"`
 	Error     *struct {
 		Code      string          `json:"code"`
 		Message   string          `json:"message"`
@@ -196,6 +200,9 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	a.mu.Unlock()
 	a.addEntry(entry{Kind: "user", Text: prompt})
 	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy)}
+	if r := reasoningParam(); r != nil { // reasoning_setting.go
+		params["reasoning"] = r
+	}
 	prov.mu.Lock()
 	if prov.newChat {
 		params["newChat"] = true
@@ -235,6 +242,7 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	default:
 		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
 	}
+	a.chatRunEnded(prompt, rep, cancelled, err) // chats.go
 	a.requestRefresh()
 	return true
 }
