@@ -229,3 +229,45 @@ func TestChatMemoryModeSaysNotKept(t *testing.T) {
 	waitContains(t, tab, "#storage-mode", "Memory only")
 	waitContains(t, tab, "#transcript", "Memory only: this chat is not kept.")
 }
+
+// TestChatSecondTabReadOnly: only the tab holding the workspace lock writes chats. A
+// read-only second tab shows the kept conversation but writes nothing; when the writer
+// closes, it takes over and its own prompt is kept in the same conversation.
+func TestChatSecondTabReadOnly(t *testing.T) {
+	profile := chromium.NewIsolatedTab(t)
+	a := openStudioIn(t, profile)
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
+	sendPrompt(t, a, "Make the layout feel more premium")
+	waitContains(t, a, "#transcript", "Not understood")
+	waitRunDone(t, a)
+	waitStoredEntry(t, a, "Not understood")
+	before, err := chromium.Eval[[]string](a, loadTimeout, chatsDumpJS)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("kept chats %d: %v", len(before), err)
+	}
+
+	b := chromium.NewTabIn(t, profile)
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	waitContains(t, b, "#studio-notice", "Read-only")
+	waitContains(t, b, "#transcript", "Make the layout feel more premium")
+	waitContains(t, b, "#transcript", "Not understood")
+	time.Sleep(time.Second) // past the save delay: a writer would have written by now
+	after, err := chromium.Eval[[]string](b, loadTimeout, chatsDumpJS)
+	if err != nil || len(after) != 1 || after[0] != before[0] {
+		t.Fatalf("the read-only tab changed the kept chat (%v):\nbefore %s\nafter  %v", err, before[0], after)
+	}
+
+	if err := chromedp.Cancel(a.Ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, b, "#transcript", "this tab now saves the workspace")
+	waitContains(t, b, "#transcript", "Not understood")
+	sendPrompt(t, b, "Make the layout feel more premium")
+	waitRunDone(t, b)
+	if _, err := chromium.WaitFor[bool](b, loadTimeout, chatsDumpJS+`.then(v => v.length === 1 && (JSON.parse(v[0]).entries.filter(e => e.kind === "unclear").length === 2))`); err != nil {
+		t.Fatalf("the tab that took over did not keep its prompt in the same conversation: %v %v", err, storedChats(t, b))
+	}
+}

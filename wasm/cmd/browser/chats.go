@@ -54,20 +54,22 @@ type chatMeta struct {
 }
 
 var chatState = struct {
-	mu        sync.Mutex
-	store     *chats.Store
-	kept      bool // this tab writes chats (lock held, IndexedDB)
-	started   bool
-	workspace string
-	rec       chats.Record // the current conversation (id, created)
-	meta      map[string]chatMeta
-	history   []openrouter.Message // the last history read from the session
-	lastLen   int
-	lastKey   string
-	lastLock  string
-	pending   bool
-	seq       int
-}{store: &chats.Store{Backend: idb.NewChats(), Secrets: chatSecrets}, meta: map[string]chatMeta{}}
+	mu            sync.Mutex
+	store         *chats.Store
+	kept          bool // this tab writes chats (lock held, IndexedDB)
+	started       bool
+	workspace     string
+	rec           chats.Record // the current conversation (id, created)
+	meta          map[string]chatMeta
+	conv          map[string]bool      // keys of the entries that belong to the conversation
+	history       []openrouter.Message // the last history read from the session
+	lastLen       int
+	lastKey       string
+	lastLock      string
+	pending       bool
+	traceRestored bool
+	seq           int
+}{store: &chats.Store{Backend: idb.NewChats(), Secrets: chatSecrets}, meta: map[string]chatMeta{}, conv: map[string]bool{}}
 
 func init() {
 	registerFeature(&feature{name: "chats", start: chatsStart, render: chatsRender})
@@ -94,6 +96,11 @@ func chatsStart(a *app, ctx context.Context) {
 	chatState.workspace, chatState.lastLock = ws, lock
 	chatState.kept = mode == "indexed-db" && lock != lockBusy
 	chatState.mu.Unlock()
+	if lock == lockBusy { // read-only: the workspace manager runs in memory mode, IndexedDB is readable
+		chatsRestore(a, ctx, ws)
+		chatsMarkStarted(a)
+		return
+	}
 	if mode != "indexed-db" {
 		a.addEntry(entry{Kind: "info", Text: "Memory only: this chat is not kept. It is gone when the tab closes or reloads."})
 		chatsMarkStarted(a)
@@ -141,6 +148,7 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 		for _, x := range e.Actions {
 			ent.Actions = append(ent.Actions, entryAction{Label: x.Label, Action: x.Action, Arg: x.Arg})
 		}
+		chatState.conv[ent.Key] = true
 		if e.State != "" {
 			chatState.meta[ent.Key] = chatMeta{State: e.State, Prompt: e.Prompt, Code: e.Code, Retryable: e.Retryable, Applied: e.Applied}
 		}
@@ -154,7 +162,8 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	}
 	a.mu.Unlock()
 	a.markDirty()
-	if len(rec.Trace) > 0 {
+	if len(rec.Trace) > 0 && !chatState.traceRestored {
+		chatState.traceRestored = true      // once per page (a takeover restores the chat again)
 		tracePanel.model.Restore(rec.Trace) // metadata rows only (wasm/trace)
 		a.markDirty()
 	}
@@ -208,6 +217,15 @@ func chatsRender(a *app) {
 // chatsTakeOver runs when this tab becomes the writer: the stored conversation (the other
 // tab's last) replaces what this read-only tab showed.
 func chatsTakeOver(a *app) {
+	for i := 0; i < 50; i++ { // the rebuilt session hydrates from IndexedDB (lock.go)
+		a.mu.Lock()
+		mode := a.st.storageMode
+		a.mu.Unlock()
+		if mode == "indexed-db" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	a.mu.Lock()
 	ws := a.st.rootName
 	mode := a.st.storageMode
@@ -268,6 +286,9 @@ func chatsSave(a *app) {
 	rec.Updated = max(now, rec.Created)
 	rec.History = chatState.history
 	for _, e := range list {
+		if !chatState.conv[e.Key] {
+			continue // a page notice (storage, folder, drafts, lock): said again by the next page
+		}
 		ce := chats.Entry{Kind: e.Kind, Text: e.Text, Details: e.Details}
 		if ce.Kind == "" || !knownKind(ce.Kind) {
 			ce.Kind = "info"
@@ -289,7 +310,13 @@ func chatsSave(a *app) {
 		}
 	}
 	chatState.mu.Unlock()
+	if len(rec.Entries) == 0 && len(rec.History) == 0 {
+		return // nothing said yet: no record
+	}
 	for _, r := range tracePanel.model.Rows(trace.Filter{}) {
+		if trace.UIRead(r) {
+			continue // the page's own refresh reads: noise the next page makes again
+		}
 		rec.Trace = append(rec.Trace, r.ExportRow)
 	}
 	if err := chatState.store.Save(ctx, rec); err != nil {
@@ -317,6 +344,41 @@ func chatsNew() {
 	chatState.rec = chats.Record{ID: chats.NewID(time.Now().UnixMilli(), chatState.seq), Workspace: chatState.workspace}
 	chatState.history = nil
 	chatState.meta = map[string]chatMeta{}
+	chatState.conv = map[string]bool{}
+}
+
+// chatsNote classifies an entry as it is added (app.addEntry, under a.mu): the prompt and
+// everything said while a run is going belong to the kept conversation; the entry that
+// closes a run is added by chatRunEnded / chatLocalRunEnded. Everything else is a page
+// notice, which the next page says again if it still holds, so it is not kept.
+func chatsNote(e entry, running bool) {
+	if !running && e.Kind != "user" {
+		return
+	}
+	chatState.mu.Lock()
+	chatState.conv[e.Key] = true
+	chatState.mu.Unlock()
+}
+
+// chatLocalRunEnded marks the entry that closed a local agent run (the transcript's last) as
+// part of the conversation, with its outcome.
+func (a *app) chatLocalRunEnded(prompt string, cancelled, failed bool) {
+	m := chatMeta{State: chats.StateDone, Prompt: prompt}
+	switch {
+	case cancelled:
+		m.State = chats.StateCancelled
+	case failed:
+		m.State = chats.StateFailed
+	}
+	a.mu.Lock()
+	defer a.markDirty()
+	defer a.mu.Unlock()
+	if n := len(a.st.transcript); n > 0 {
+		k := a.st.transcript[n-1].Key
+		chatState.mu.Lock()
+		chatState.meta[k], chatState.conv[k] = m, true
+		chatState.mu.Unlock()
+	}
 }
 
 // chatRunEnded records the typed outcome of the provider run that just closed (its entry is
@@ -350,11 +412,13 @@ func (a *app) chatRunEnded(prompt string, rep providerReport, cancelled bool, er
 		return
 	}
 	chatState.mu.Lock()
+	defer chatState.mu.Unlock()
 	chatState.meta[a.st.transcript[n-1].Key] = m
-	chatState.mu.Unlock()
+	chatState.conv[a.st.transcript[n-1].Key] = true
 	if r := strings.TrimSpace(rep.Reasoning); r != "" {
 		a.entrySeq++
 		re := entry{Kind: "reasoning", Text: "Reasoning", Details: r, Key: strconv.FormatInt(a.entrySeq, 10)}
+		chatState.conv[re.Key] = true
 		a.st.transcript = append(a.st.transcript[:n-1:n-1], re, a.st.transcript[n-1])
 	}
 }
