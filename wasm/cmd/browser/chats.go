@@ -144,7 +144,7 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	restored := chats.Restore(rec, func(act string) bool { return chatRestoreKeep[act] })
 	var list []entry
 	for i, e := range restored {
-		ent := entry{Kind: e.Kind, Text: e.Text, Details: e.Details, Key: "c" + rec.ID + "-" + strconv.Itoa(i)}
+		ent := entry{Kind: e.Kind, Text: e.Text, Details: e.Details, Key: "kept-" + rec.ID + "-" + strconv.Itoa(i)}
 		for _, x := range e.Actions {
 			ent.Actions = append(ent.Actions, entryAction{Label: x.Label, Action: x.Action, Arg: x.Arg})
 		}
@@ -231,7 +231,7 @@ func chatsTakeOver(a *app) {
 	mode := a.st.storageMode
 	var keep []entry
 	for _, e := range a.st.transcript { // keep only what this page said since it opened
-		if !strings.HasPrefix(e.Key, "c") {
+		if !strings.HasPrefix(e.Key, "kept-") {
 			keep = append(keep, e)
 		}
 	}
