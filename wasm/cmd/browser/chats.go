@@ -415,6 +415,9 @@ func (a *app) chatRunEnded(prompt string, rep providerReport, cancelled bool, er
 	defer chatState.mu.Unlock()
 	chatState.meta[a.st.transcript[n-1].Key] = m
 	chatState.conv[a.st.transcript[n-1].Key] = true
+	if cancelled { // what it applied stays applied: say so, here and after a reload
+		a.st.transcript[n-1].Text = chats.CancelledText(m.Applied)
+	}
 	if r := strings.TrimSpace(rep.Reasoning); r != "" {
 		a.entrySeq++
 		re := entry{Kind: "reasoning", Text: "Reasoning", Details: r, Key: strconv.FormatInt(a.entrySeq, 10)}
