@@ -116,13 +116,23 @@ func noKeyInIndexedDB(t *testing.T, tab *chromium.Tab) {
 func TestChatSurvivesReload(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
-		fakeprovider.Step{BodyFile: "chat_reasoning_tool_call.json"},
+		fakeprovider.Step{BodyFile: "chat_reasoning_tool_call.json", Check: func(t testing.TB, r fakeprovider.Received) {
+			if rs, _ := r.Chat["reasoning"].(map[string]any); rs["effort"] != "high" {
+				t.Errorf("the reasoning setting did not reach the request: %v", r.Chat["reasoning"])
+			}
+		}},
 		fakeprovider.Step{BodyFile: "chat_final_text.json"},
 		fakeprovider.Step{Status: 401, BodyFile: "error_401.json"},
 		fakeprovider.Step{Body: chatBody("Follow-up answered.")},
 		fakeprovider.Step{Body: chatBody("Fresh start answered.")})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
+	// The reasoning setting (settings dialog, kept as soon as it changes).
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `(() => { const s = document.querySelector("#settings-reasoning-effort"); if (!s) return false;
+		s.value = "high"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`); err != nil {
+		t.Fatalf("no reasoning setting in the settings dialog: %v", err)
+	}
+	waitText(t, tab, "#settings-reasoning-status", "Reasoning setting saved.")
 
 	sendPrompt(t, tab, "Make it emerald")
 	approve(t, tab, "preview.setTheme")
@@ -270,4 +280,29 @@ func TestChatSecondTabReadOnly(t *testing.T) {
 	if _, err := chromium.WaitFor[bool](b, loadTimeout, chatsDumpJS+`.then(v => v.length === 1 && (JSON.parse(v[0]).entries.filter(e => e.kind === "unclear").length === 2))`); err != nil {
 		t.Fatalf("the tab that took over did not keep its prompt in the same conversation: %v %v", err, storedChats(t, b))
 	}
+}
+
+// TestChatInterruptedRunRetry: a reload while a run waits for its approval leaves the run
+// interrupted; after the reload the chat says so and offers Retry, which runs the prompt
+// again (its approval card comes back).
+func TestChatInterruptedRunRetry(t *testing.T) {
+	t.Parallel()
+	tab := openIsolatedStudio(t, "")
+	sendPrompt(t, tab, "Change the heading text to Hello World")
+	waitApproval(t, tab, "workspace.applyPatch")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, chatsDumpJS+`.then(v => v.some(s => JSON.parse(s).running === "Change the heading text to Hello World"))`); err != nil {
+		t.Fatalf("the running prompt was not kept: %v %+v", err, storedChats(t, tab))
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#transcript button[data-action="recovery-retry-prompt"]`))); err != nil {
+		t.Fatal(err)
+	}
+	approve(t, tab, "workspace.applyPatch")
+	waitRunDone(t, tab)
+	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
+	noConsoleErrors(t, tab)
 }
