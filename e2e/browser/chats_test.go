@@ -205,6 +205,19 @@ func TestChatSurvivesReload(t *testing.T) {
 	if tr := transcriptText(t, tab); strings.Contains(tr, "Make it emerald") {
 		t.Errorf("New chat kept the old transcript: %q", tr)
 	}
+	// The new, still empty conversation is the last one: a reload shows it, not the old one.
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, chatsDumpJS+`.then(v => v.length === 2)`); err != nil {
+		t.Fatalf("New chat kept no new conversation: %v", err)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitText(t, tab, "#provider-label", "OpenRouter · "+testModel)
+	time.Sleep(500 * time.Millisecond) // the restore runs at start
+	if tr := transcriptText(t, tab); strings.Contains(tr, "Make it emerald") {
+		t.Errorf("a reload after New chat restored the old conversation: %q", tr)
+	}
 	sendPrompt(t, tab, "Fresh start")
 	waitContains(t, tab, "#transcript", "Fresh start answered.")
 	waitText(t, tab, "#status-text", "Ready")

@@ -53,6 +53,8 @@ type chatMeta struct {
 	Applied             int
 }
 
+var chatSaveMu sync.Mutex
+
 var chatState = struct {
 	mu            sync.Mutex
 	store         *chats.Store
@@ -254,6 +256,8 @@ func chatsTakeOver(a *app) {
 // chatsSave writes the current conversation (a.mu and chatState.mu are taken briefly; the
 // IndexedDB write runs without them).
 func chatsSave(a *app) {
+	chatSaveMu.Lock() // one save at a time, in the order of their snapshots
+	defer chatSaveMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	a.mu.Lock()
@@ -336,15 +340,34 @@ func knownKind(k string) bool {
 	return false
 }
 
-// chatsNew starts a new conversation (New chat): the next save writes a new record.
-func chatsNew() {
+// chatsNew starts a new conversation (New chat): the session's provider history is emptied
+// at once (so no save in between can read the old one into the new record), and the next
+// save writes a new record. It blocks on the session: call it from a goroutine.
+func chatsNew(a *app) {
+	if err := a.rpc(context.Background(), "", studio.MethodAgentOpenRouterRestore, map[string]any{"messages": []any{}}, nil); err != nil {
+		a.log(2, "new chat: the provider history could not be emptied: "+err.Error())
+	}
+	now := time.Now().UnixMilli()
 	chatState.mu.Lock()
-	defer chatState.mu.Unlock()
 	chatState.seq++
-	chatState.rec = chats.Record{ID: chats.NewID(time.Now().UnixMilli(), chatState.seq), Workspace: chatState.workspace}
+	chatState.rec = chats.Record{ID: chats.NewID(now, chatState.seq), Workspace: chatState.workspace, Created: now, Updated: now}
 	chatState.history = nil
 	chatState.meta = map[string]chatMeta{}
 	chatState.conv = map[string]bool{}
+	rec, kept := chatState.rec, chatState.kept
+	chatState.mu.Unlock()
+	if !kept {
+		return
+	}
+	// The new, empty conversation is now the workspace's last one: a reload shows it, not the
+	// previous one.
+	chatSaveMu.Lock()
+	defer chatSaveMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := chatState.store.Save(ctx, rec); err != nil {
+		a.addEntry(entry{Kind: "error", Text: "The new chat could not be kept in this browser (" + err.Error() + ")."})
+	}
 }
 
 // chatsNote classifies an entry as it is added (app.addEntry, under a.mu): the prompt and

@@ -129,7 +129,7 @@ func newChat(a *app) {
 	}
 	a.st.transcript = nil
 	a.mu.Unlock()
-	chatsNew() // chats.go: the next save starts a new kept conversation
+	chatsNew(a) // chats.go: the next save starts a new kept conversation
 	prov.mu.Lock()
 	prov.newChat = true
 	prov.mu.Unlock()
