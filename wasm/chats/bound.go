@@ -2,15 +2,21 @@ package chats
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/openrouter"
+	"github.com/webcoding/studio/wasm/trace"
 )
 
-// Bound returns r within the limits (r is not changed):
+// Bound returns r within the limits and in the shape Decode accepts (r is not changed):
 //   - every entry's text, details and prompt cut to MaxEntryBytes at a rune boundary, its
-//     actions to MaxActions; only the newest MaxEntries entries; only the newest
-//     MaxTraceRows trace rows;
+//     actions to MaxActions (actions without a label or an action dropped), an unknown kind
+//     shown as "info", an unknown state cleared, Applied clamped to 0..MaxToolCalls; only the
+//     newest MaxEntries entries; only the newest MaxTraceRows trace rows that have a trace id,
+//     a kind, a name and a status;
+//   - a history openrouter.ValidateHistory refuses is dropped whole (the transcript is still
+//     kept; the next prompt after a reload starts a new provider conversation);
 //   - the history cut to MaxMessages by dropping whole runs from the oldest (a run starts at
 //     a user message; the system message stays), so it stays a valid history;
 //   - then, while the encoded record exceeds MaxRecordBytes: the tool results and reasoning
@@ -22,19 +28,40 @@ func Bound(r Record) Record {
 	start := max(0, len(r.Entries)-MaxEntries)
 	for _, e := range r.Entries[start:] {
 		e.Text, e.Details, e.Prompt = cut(e.Text), cut(e.Details), cut(e.Prompt)
-		if len(e.Actions) > MaxActions {
-			e.Actions = e.Actions[:MaxActions]
+		if !entryKinds[e.Kind] {
+			e.Kind = "info"
 		}
-		e.Actions = append([]Action(nil), e.Actions...)
+		switch e.State {
+		case "", StateDone, StateFailed, StateCancelled, StateInterrupted:
+		default:
+			e.State = ""
+		}
+		e.Applied = min(max(e.Applied, 0), openrouter.MaxToolCalls)
+		var acts []Action
+		for _, a := range e.Actions {
+			if len(acts) < MaxActions && strings.TrimSpace(a.Label) != "" && strings.TrimSpace(a.Action) != "" &&
+				len(a.Label)+len(a.Action)+len(a.Arg) <= MaxEntryBytes {
+				acts = append(acts, a)
+			}
+		}
+		e.Actions = acts
 		out.Entries = append(out.Entries, e)
 	}
 	out.Running = cut(r.Running)
-	if n := len(r.Trace); n > MaxTraceRows {
-		out.Trace = append(out.Trace[:0:0], r.Trace[n-MaxTraceRows:]...)
-	} else {
-		out.Trace = append(out.Trace[:0:0], r.Trace...)
+	var rows []trace.ExportRow
+	for _, row := range r.Trace {
+		if row.TraceID != "" && row.Name != "" && row.Kind != "" && row.Status != "" {
+			rows = append(rows, row)
+		}
 	}
+	if n := len(rows); n > MaxTraceRows {
+		rows = rows[n-MaxTraceRows:]
+	}
+	out.Trace = rows
 	out.History = copyHistory(r.History)
+	if openrouter.ValidateHistory(out.History) != nil && !validAfterCut(out.History) {
+		out.History = nil
+	}
 	for len(out.History) > MaxMessages && dropOldestRun(&out) {
 	}
 	for step := 0; encodedSize(out) > MaxRecordBytes; step++ {
@@ -130,4 +157,16 @@ func encodedSize(r Record) int {
 		return MaxRecordBytes + 1
 	}
 	return len(b)
+}
+
+// validAfterCut reports whether h becomes valid once cut to MaxMessages by whole runs (a
+// history longer than openrouter.MaxHistoryMessages is refused only for its length).
+func validAfterCut(h []openrouter.Message) bool {
+	if len(h) <= openrouter.MaxHistoryMessages {
+		return false
+	}
+	r := Record{History: copyHistory(h)}
+	for len(r.History) > MaxMessages && dropOldestRun(&r) {
+	}
+	return openrouter.ValidateHistory(r.History) == nil
 }

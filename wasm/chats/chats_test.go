@@ -302,3 +302,28 @@ func TestRetryIsTheBrowsersPromptRetry(t *testing.T) {
 		t.Fatalf("chats.ActionRetry %q, views.ActionRetryPrompt %q", chats.ActionRetry, views.ActionRetryPrompt)
 	}
 }
+
+// TestSaveRepairsWhatTheUIPasses: whatever the page hands over becomes a record Decode
+// accepts — an unknown kind is "info", an action without a label is dropped, a trace row
+// without a name is dropped, a history the loop could not have built is dropped whole (the
+// transcript is still kept).
+func TestSaveRepairsWhatTheUIPasses(t *testing.T) {
+	mem := &chats.MemBackend{}
+	st := &chats.Store{Backend: mem}
+	r := record(1, 10)
+	r.Entries = append(r.Entries, chats.Entry{Kind: "banner", Text: "x", State: "weird", Applied: 99,
+		Actions: []chats.Action{{Label: "", Action: "a"}, {Label: "Ok", Action: "provider-settings"}}})
+	r.Trace = []trace.ExportRow{{TraceID: "t1"}, {TraceID: "t2", Kind: trace.KindCall, Name: "x", Status: trace.StatusCompleted}}
+	r.History = r.History[1:] // no system message
+	if err := st.Save(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := st.Latest(context.Background(), r.Workspace)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	last := got.Entries[len(got.Entries)-1]
+	if last.Kind != "info" || last.State != "" || last.Applied != 12 || len(last.Actions) != 1 || len(got.Trace) != 1 || got.History != nil {
+		t.Fatalf("repaired record: %+v, trace %d, history %d", last, len(got.Trace), len(got.History))
+	}
+}

@@ -293,10 +293,7 @@ func chatsSave(a *app) {
 		if !chatState.conv[e.Key] {
 			continue // a page notice (storage, folder, drafts, lock): said again by the next page
 		}
-		ce := chats.Entry{Kind: e.Kind, Text: e.Text, Details: e.Details}
-		if ce.Kind == "" || !knownKind(ce.Kind) {
-			ce.Kind = "info"
-		}
+		ce := chats.Entry{Kind: e.Kind, Text: e.Text, Details: e.Details} // chats.Bound repairs the shape
 		for _, x := range e.Actions {
 			ce.Actions = append(ce.Actions, chats.Action{Label: x.Label, Action: x.Action, Arg: x.Arg})
 		}
@@ -332,13 +329,6 @@ func chatsSave(a *app) {
 	}
 }
 
-func knownKind(k string) bool {
-	switch k {
-	case "user", "agent", "error", "info", "result", "unclear", "reasoning":
-		return true
-	}
-	return false
-}
 
 // chatsNew starts a new conversation (New chat): the session's provider history is emptied
 // at once (so no save in between can read the old one into the new record), and the next
