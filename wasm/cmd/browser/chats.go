@@ -329,7 +329,6 @@ func chatsSave(a *app) {
 	}
 }
 
-
 // chatsNew starts a new conversation (New chat): the session's provider history is emptied
 // at once (so no save in between can read the old one into the new record), and the next
 // save writes a new record. It blocks on the session: call it from a goroutine.
