@@ -126,7 +126,9 @@ func TestProviderEndpointAndKeyChecks(t *testing.T) {
 	withUser := "http://user:pw@" + strings.TrimPrefix(fake.ChatURL, "http://")
 	saveSettingsExpectingError(t, tab, testKey, withUser, "must not contain a user name or password")
 	saveSettingsExpectingError(t, tab, "sk-ключ-🔑-X", fake.ChatURL, "printable ASCII")
-	stored, _ := chromium.Eval[string](tab, 5*time.Second, `JSON.stringify([localStorage.getItem("context-action.openrouter.api-key"), localStorage.getItem("context-action.openrouter.endpoint")])`)
+	// Plain http is for this computer only (design §5.16): a remote http endpoint is refused.
+	saveSettingsExpectingError(t, tab, testKey, "http://example.com/v1/chat/completions", "plain http is only allowed to this computer")
+	stored, _ := chromium.Eval[string](tab, 5*time.Second, `JSON.stringify([localStorage.getItem("context-action.openrouter.keys"), localStorage.getItem("context-action.openrouter.endpoint")])`)
 	if strings.Contains(stored, "pw@") || strings.Contains(stored, "ключ") || !strings.Contains(stored, testKey) {
 		t.Errorf("stored settings after refused saves: %s", stored)
 	}

@@ -270,7 +270,7 @@ func TestProviderUseLocalAgentRetry(t *testing.T) {
 		t.Errorf("the fake saw %d chat requests, want 1 (the local retry must not call the provider)", n)
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · "+testModel)
-	if k, _ := chromium.Eval[string](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") || ""`); k != testKey {
+	if k := storedKey(t, tab, originOfURL(fake.URL)); k != testKey {
 		t.Errorf("the key was not kept")
 	}
 	noConsoleErrors(t, tab)
@@ -576,18 +576,20 @@ func TestProviderModelCatalog(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
-// TestProviderKeyStorage: the key is saved under context-action.openrouter.api-key; another
+// TestProviderKeyStorage: the key is saved for the endpoint's origin in
+// context-action.openrouter.keys (the legacy single entry stays empty); another
 // tab of the same origin changing or clearing it updates this tab through the storage event.
 func TestProviderKeyStorage(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey})
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
-	got, err := chromium.Eval[[]string](tab, 5*time.Second, `["api-key","endpoint","model"].map(k => localStorage.getItem("context-action.openrouter." + k))`)
+	got, err := chromium.Eval[[]string](tab, 5*time.Second, `["keys","endpoint","model","api-key"].map(k => localStorage.getItem("context-action.openrouter." + k) || "")`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || got[0] != testKey || got[1] != fake.ChatURL || got[2] != testModel {
+	wantKeys, _ := json.Marshal(map[string]string{strings.TrimSuffix(originOfURL(fake.URL), "/"): testKey})
+	if len(got) != 4 || got[0] != string(wantKeys) || got[1] != fake.ChatURL || got[2] != testModel || got[3] != "" {
 		t.Fatalf("localStorage: %q", got)
 	}
 	// A second tab in the same browser context (same origin, same storage).
@@ -602,7 +604,9 @@ func TestProviderKeyStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "OpenRouter · qwen/qwen3-coder")
-	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.api-key"), true)`)); err != nil {
+	// Without a key and with the default (remote) endpoint the local agent answers; the
+	// fake's loopback endpoint alone would need no key (a local server; design §5.16).
+	if _, err := chromedp.Run(octx, chromedp.Evaluate[bool](`(localStorage.removeItem("context-action.openrouter.keys"), localStorage.removeItem("context-action.openrouter.endpoint"), true)`)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "local agent")
@@ -617,8 +621,9 @@ func TestProviderKeyStorage(t *testing.T) {
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open")), chromedp.Click(chromedp.CSS("#settings-clear-key"))); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, tab, "#provider-label", "local agent")
-	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null`); !k {
+	// The fake is on loopback: with its key cleared it counts as a local server (no key).
+	waitContains(t, tab, "#settings-key-status", "A server on this computer needs no key")
+	if k, _ := chromium.Eval[bool](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.api-key") === null && localStorage.getItem("context-action.openrouter.keys") === null`); !k {
 		t.Error("Clear key left the key in localStorage")
 	}
 	noConsoleErrors(t, tab)
@@ -734,6 +739,35 @@ func corsTestServer(t *testing.T) *httptest.Server {
 		case <-time.After(30 * time.Second):
 		}
 	})
+	// /drip writes one event, then holds the response open until /release (or the client
+	// gives up: aborted), then writes a second event (the fetch adapter's DoStream tests).
+	release := map[string]chan struct{}{}
+	relFor := func(id string) chan struct{} {
+		mu.Lock()
+		defer mu.Unlock()
+		if release[id] == nil {
+			release[id] = make(chan struct{})
+		}
+		return release[id]
+	}
+	mux.HandleFunc("/drip", func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.Query().Get("id")
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: first\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-relFor(id):
+			_, _ = io.WriteString(w, "data: second\n\n")
+		case <-r.Context().Done():
+			mu.Lock()
+			aborted[id] = true
+			mu.Unlock()
+		case <-time.After(30 * time.Second):
+		}
+	})
+	mux.HandleFunc("/release", func(w http.ResponseWriter, r *http.Request) {
+		close(relFor(r.URL.Query().Get("id")))
+	})
 	mux.HandleFunc("/seen", func(w http.ResponseWriter, r *http.Request) {
 		id := r.URL.Query().Get("id")
 		mu.Lock()
@@ -778,7 +812,8 @@ func TestFetchAdapterInChromium(t *testing.T) {
 		t.Fatalf("fetch adapter tests exited with %d:\n%s", code, out)
 	}
 	for _, name := range []string{"TestPostRoundTrip", "TestErrorStatusIsAResponse", "TestCancelAbortsTheRequest", "TestDeadline",
-		"TestRefusedOriginSendsNothing", "TestNetworkErrorIsAnError", "TestRedirectRefused", "TestBodyBound"} {
+		"TestRefusedOriginSendsNothing", "TestNetworkErrorIsAnError", "TestRedirectRefused", "TestBodyBound",
+		"TestStreamBeforeTheEnd", "TestStreamCancelAborts"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass:\n%s", name, out)
 		}

@@ -19,7 +19,9 @@ const MaxAPIKeyChars = 512
 // (it may hold credentials): a blank or over-long value, a URL that does not parse, a scheme
 // other than http/https (case-insensitive), a missing host, and user information
 // ("user:pw@host": a credential in the URL would be sent to the host and echoed by errors;
-// the key belongs in the API key field).
+// the key belongs in the API key field), and plain http to a host that is not loopback
+// (IsLoopback; docs/design.md §5.16): the key and the workspace would cross the network
+// unencrypted, and from the https studio page the browser blocks it anyway.
 func NormalizeEndpoint(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -43,6 +45,9 @@ func NormalizeEndpoint(raw string) (string, error) {
 		return "", errors.New("the endpoint must name a host")
 	}
 	u.Host = strings.ToLower(u.Host)
+	if u.Scheme == "http" && !IsLoopback(u.String()) {
+		return "", errors.New("plain http is only allowed to this computer (127.0.0.1, [::1], localhost): use https for a remote endpoint, since the API key and your files would otherwise travel unencrypted (and the https studio page cannot reach plain http hosts)")
+	}
 	return u.String(), nil
 }
 

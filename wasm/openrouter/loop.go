@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/webcoding/studio/wasm/mcp"
@@ -401,19 +402,48 @@ func (l *loop) textSink(turn, attempt int) func(string) {
 	return func(s string) { l.opts.OnText(TextDelta{Turn: turn, Attempt: attempt, Text: l.scrub(s)}) }
 }
 
+// idleTimer is the timer of a streamed answer read as it arrives (time.AfterFunc's).
+type idleTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// afterFunc starts an idleTimer (a seam for the tests: export_test.go).
+var afterFunc = func(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
+
 // once performs one HTTP attempt and classifies its outcome. A streamed answer is read as it
-// arrives when the transport is a StreamTransport, onText receiving its text.
+// arrives when the transport is a StreamTransport, onText receiving its text; RequestTimeout
+// then bounds the wait for the headers and each wait for the next bytes (an idle timeout),
+// not the whole answer, so a slow local model that keeps streaming is not cut
+// (docs/design.md §5.16). Any other attempt must end within RequestTimeout.
 func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Completion, *mcp.ToolError, time.Duration) {
-	actx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	var actx context.Context
+	var cancel context.CancelFunc
+	touch := func() {}
+	idle := false
+	var fired atomic.Bool
+	if _, streams := l.opts.Transport.(StreamTransport); l.opts.Stream && streams {
+		idle = true
+		actx, cancel = context.WithCancel(ctx)
+		tm := afterFunc(RequestTimeout, func() { fired.Store(true); cancel() })
+		defer tm.Stop()
+		touch = func() { tm.Reset(RequestTimeout) }
+	} else {
+		actx, cancel = context.WithTimeout(ctx, RequestTimeout)
+	}
 	defer cancel()
-	resp, comp, pe, derr, err := l.exchange(actx, req, onText)
+	resp, comp, pe, derr, err := l.exchange(actx, req, onText, touch)
 	// A transport that enforces the deadline itself (the wasip1 host function, where the
 	// guest's timers cannot fire during the call) reports it as context.DeadlineExceeded.
-	timedOut := ctx.Err() == nil && (actx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
+	timedOut := ctx.Err() == nil && (fired.Load() || (!idle && actx.Err() != nil) || errors.Is(err, context.DeadlineExceeded))
 	if ctx.Err() != nil {
 		return nil, nil, 0
 	}
 	if err != nil || timedOut {
+		if timedOut && idle {
+			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds(), "idle": true},
+				"OpenRouter stream sent nothing for %d ms.", RequestTimeout.Milliseconds()), 0
+		}
 		if timedOut {
 			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds()},
 				"OpenRouter request timed out after %d ms.", RequestTimeout.Milliseconds()), 0
@@ -440,7 +470,9 @@ func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Com
 // stream (read as it arrives from a StreamTransport), else with DecodeResponse. A non-2xx
 // answer comes back with its body (at most MaxStreamBytes of a streamed one) undecoded. err
 // is a transport failure, including a body whose reading broke off.
-func (l *loop) exchange(ctx context.Context, req Request, onText func(string)) (resp Response, comp *Completion, pe *ProviderError, derr, err error) {
+//
+// touch is called whenever the streamed answer made progress (headers, bytes).
+func (l *loop) exchange(ctx context.Context, req Request, onText func(string), touch func()) (resp Response, comp *Completion, pe *ProviderError, derr, err error) {
 	st, streams := l.opts.Transport.(StreamTransport)
 	if !l.opts.Stream || !streams {
 		if resp, err = l.opts.Transport.Do(ctx, req); err != nil || resp.Status < 200 || resp.Status > 299 {
@@ -458,6 +490,7 @@ func (l *loop) exchange(ctx context.Context, req Request, onText func(string)) (
 		return resp, nil, nil, nil, err
 	}
 	defer body.Close()
+	touch()
 	buf := make([]byte, 16<<10)
 	n, rerr := io.ReadFull(body, buf[:1])
 	head := buf[:n]
@@ -479,6 +512,9 @@ func (l *loop) exchange(ctx context.Context, req Request, onText func(string)) (
 	stop := d.Feed(head)
 	for !stop && rerr == nil {
 		n, rerr = body.Read(buf)
+		if n > 0 {
+			touch()
+		}
 		stop = d.Feed(buf[:n])
 		if ctx.Err() != nil {
 			return resp, nil, nil, nil, ctx.Err()

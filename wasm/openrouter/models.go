@@ -15,7 +15,11 @@ type Model struct {
 	Name  string `json:"name"`
 	Free  bool   `json:"free"`  // id ends with ":free", or prompt and completion prices are both 0
 	Tools bool   `json:"tools"` // supported_parameters contains "tools"
-	Label string `json:"label"` // "Name (id)", plus " · free" when Free
+	Label string `json:"label"` // "Name (id)", plus " · free" when Free, " · tools unknown" when ToolsUnknown
+	// ToolsUnknown: the entry has no supported_parameters (local OpenAI-compatible servers
+	// such as Ollama, LM Studio and llama.cpp list bare ids), so it is offered; a model that
+	// then refuses tools fails with details.reason "tools_unsupported" (StatusError).
+	ToolsUnknown bool `json:"toolsUnknown,omitempty"`
 }
 
 // Catalog is a parsed models response: the usable models, in the provider's order, and how
@@ -106,6 +110,7 @@ func parseModel(raw json.RawMessage) (Model, bool) {
 	}
 	switch mcp.JSONKind(e.Params) {
 	case "nothing", "null":
+		m.ToolsUnknown = true
 	case "array":
 		var ps []string
 		if json.Unmarshal(e.Params, &ps) != nil {
@@ -128,6 +133,9 @@ func parseModel(raw json.RawMessage) (Model, bool) {
 	if free {
 		m.Label += " · free"
 	}
+	if m.ToolsUnknown {
+		m.Label += " · tools unknown"
+	}
 	return m, true
 }
 
@@ -148,11 +156,12 @@ func price(raw json.RawMessage) (float64, bool) {
 	return 0, false
 }
 
-// ToolModels returns the models that support tools, only the free ones when freeOnly.
+// ToolModels returns the models that support tools or do not say (ToolsUnknown), only the
+// free ones when freeOnly.
 func (c Catalog) ToolModels(freeOnly bool) []Model {
 	var out []Model
 	for _, m := range c.Models {
-		if m.Tools && (!freeOnly || m.Free) {
+		if (m.Tools || m.ToolsUnknown) && (!freeOnly || m.Free) {
 			out = append(out, m)
 		}
 	}

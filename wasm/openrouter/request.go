@@ -67,6 +67,10 @@ type Config struct {
 	// Reasoning is the "reasoning" object of every chat request (nil: none sent; see
 	// ParseReasoning).
 	Reasoning *Reasoning
+	// OmitAttribution leaves out OpenRouter's attribution headers (HTTP-Referer, X-Title):
+	// set for any other OpenAI-compatible server (docs/design.md §5.16), whose CORS
+	// allow-list need not name them.
+	OmitAttribution bool
 }
 
 func (c Config) endpoint() string {
@@ -158,7 +162,8 @@ type chatRequest struct {
 //	 "stream"?: true, "stream_options"?: {"include_usage": true},   (these two with cfg.Stream)
 //	 "reasoning"?: Reasoning}                                       (with cfg.Reasoning)
 //
-// and the headers Content-Type, X-Title, HTTP-Referer (when cfg.Referer is set),
+// and the headers Content-Type, X-Title and HTTP-Referer (when cfg.Referer is set; neither
+// with cfg.OmitAttribution),
 // Authorization (when cfg.APIKey is set) and Accept: text/event-stream (cfg.Stream). It fails only when a message cannot be marshalled.
 func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (Request, error) {
 	body := chatRequest{Model: cfg.model(), Messages: messages, Tools: tools, MaxTokens: MaxTokens, Reasoning: cfg.Reasoning}
@@ -178,12 +183,15 @@ func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (
 	if err != nil {
 		return Request{}, err
 	}
-	h := map[string]string{"Content-Type": "application/json", "X-Title": cfg.Title}
-	if cfg.Title == "" {
-		h["X-Title"] = DefaultTitle
-	}
-	if cfg.Referer != "" {
-		h["HTTP-Referer"] = cfg.Referer
+	h := map[string]string{"Content-Type": "application/json"}
+	if !cfg.OmitAttribution {
+		h["X-Title"] = cfg.Title
+		if cfg.Title == "" {
+			h["X-Title"] = DefaultTitle
+		}
+		if cfg.Referer != "" {
+			h["HTTP-Referer"] = cfg.Referer
+		}
 	}
 	if cfg.APIKey != "" {
 		h["Authorization"] = "Bearer " + cfg.APIKey

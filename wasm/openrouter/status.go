@@ -79,7 +79,9 @@ func Transient(code mcp.Code) bool {
 // StatusError classifies an HTTP error status (REFERENCE §3.3):
 // 401 → OPENROUTER_AUTHENTICATION_FAILED, 403 → OPENROUTER_ACCESS_DENIED,
 // 429 → OPENROUTER_RATE_LIMITED (retryable), ≥ 500 (and 0, an error object without a status)
-// → OPENROUTER_PROVIDER_ERROR (retryable), anything else → OPENROUTER_CONFIGURATION_ERROR.
+// → OPENROUTER_PROVIDER_ERROR (retryable), anything else → OPENROUTER_CONFIGURATION_ERROR
+// (details.reason "tools_unsupported" and a message saying so when the provider's message
+// says the model does not support tools; issue 16).
 // detail is the provider's message or the body excerpt; details are {status, providerCode?}.
 func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 	d := map[string]any{"status": status}
@@ -101,6 +103,11 @@ func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 		if status != 0 {
 			what += " (HTTP " + strconv.Itoa(status) + ")"
 		}
+	case toolsRefused(detail):
+		// A model without tool calling (Ollama: "… does not support tools"; OpenRouter: "No
+		// endpoints found that support tool use"): the studio cannot work with it at all.
+		d["reason"] = "tools_unsupported"
+		code, what = mcp.CodeOpenRouterConfigurationError, "The model does not support tool calls (HTTP "+strconv.Itoa(status)+"), which the studio needs to change files; pick a tool-capable model in the provider settings"
 	default:
 		code, what = mcp.CodeOpenRouterConfigurationError, "OpenRouter request was refused (HTTP "+strconv.Itoa(status)+"); check the endpoint and model"
 	}
@@ -108,6 +115,14 @@ func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 		what += ": " + detail
 	}
 	return mcp.NewError(code, retry, d, "%s", what)
+}
+
+// toolsRefused reports whether a provider's refusal message says the model cannot use tools
+// ("does not support tools", "support tool use", "tools are not supported", "tool calling is
+// not supported"…).
+func toolsRefused(detail string) bool {
+	d := strings.ToLower(detail)
+	return strings.Contains(d, "tool") && (strings.Contains(d, "support") || strings.Contains(d, "not allowed") || strings.Contains(d, "not available"))
 }
 
 // errorBodyDetail is the text an error body contributes to its message: the provider's

@@ -240,3 +240,70 @@ func TestStreamedTurnLimit(t *testing.T) {
 		t.Fatalf("%d requests, %d calls, %d turn usages", len(tr.requests()), len(rep.Calls), len(rep.TurnUsage))
 	}
 }
+
+// fakeTimer is an idle timer the test fires by hand; it counts its re-arms.
+type fakeTimer struct {
+	fire   func()
+	resets chan struct{}
+}
+
+func (f *fakeTimer) Reset(time.Duration) bool { f.resets <- struct{}{}; return true }
+func (f *fakeTimer) Stop() bool               { return true }
+
+// pipes is a StreamTransport handing the test one pipe per streamed request.
+type pipes struct{ w chan *io.PipeWriter }
+
+func (p *pipes) Do(context.Context, openrouter.Request) (openrouter.Response, error) {
+	return openrouter.Response{}, errors.New("Do must not be used for a streamed request")
+}
+
+func (p *pipes) DoStream(ctx context.Context, _ openrouter.Request) (openrouter.Response, io.ReadCloser, error) {
+	pr, pw := io.Pipe()
+	p.w <- pw
+	stop := context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
+	return openrouter.Response{Status: 200, Header: eventStream}, readCloser{pr, stop}, nil
+}
+
+type readCloser struct {
+	*io.PipeReader
+	stop func() bool
+}
+
+func (r readCloser) Close() error { r.stop(); return r.PipeReader.Close() }
+
+// TestStreamIdleTimeout: a streamed answer read as it arrives is bounded by RequestTimeout
+// per wait, not as a whole: the headers and every chunk re-arm the timer, and a stream that
+// then sends nothing until it fires fails (after the retries) with OPENROUTER_TIMEOUT
+// (details.idle), its half-streamed call never run.
+func TestStreamIdleTimeout(t *testing.T) {
+	timers := make(chan *fakeTimer, 8)
+	defer openrouter.SetAfterFunc(func(d time.Duration, fire func()) openrouter.IdleTimer {
+		if d != openrouter.RequestTimeout {
+			t.Errorf("idle timer armed for %v", d)
+		}
+		ft := &fakeTimer{fire: fire, resets: make(chan struct{}, 16)}
+		timers <- ft
+		return ft
+	})()
+	r := newRegistry(t, true)
+	tr := &pipes{w: make(chan *io.PipeWriter, 1)}
+	o := options(r, tr)
+	o.Stream = true
+	go func() {
+		for range openrouter.MaxRetries + 1 {
+			ft := <-timers
+			w := <-tr.w
+			<-ft.resets // the headers arrived
+			_, _ = w.Write([]byte(events(textDelta("Resetting"))))
+			<-ft.resets // the chunk re-armed it
+			_, _ = w.Write([]byte(events(delta(`{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"workspace_reset","arguments":"{"}}]}`, ""))))
+			<-ft.resets
+			ft.fire() // then nothing more: the idle timeout fires
+		}
+	}()
+	rep := openrouter.Run(context.Background(), "reset", o)
+	wantFailure(t, rep, mcp.CodeOpenRouterTimeout, true)
+	if d, _ := rep.Error.Details.(map[string]any); d["idle"] != true || len(rep.Calls) != 0 {
+		t.Fatalf("details %v, calls %v", rep.Error.Details, rep.Calls)
+	}
+}

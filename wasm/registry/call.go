@@ -208,7 +208,15 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 	}
 	// 6. strict validation, before any policy.
 	// Arguments passed mcp.CheckJSON in the request guard.
-	issues := e.in.ValidateValue(schema.DecodeValid(s.call.Arguments))
+	in, _, err := e.compiled()
+	if err != nil {
+		// A catalog bug that Check finds in tests (docs/design.md §5.14); never reached by a
+		// shipped catalog.
+		return s.fail(mcp.NewError(mcp.CodeToolExecutionFailed, false,
+			map[string]any{"handlerId": s.call.Name, "message": "schema does not compile: " + err.Error()},
+			"Tool %q has a schema that does not compile.", s.call.Name), audit.StateFailed)
+	}
+	issues := in.ValidateValue(schema.DecodeValid(s.call.Arguments))
 	if len(issues) > 0 {
 		switch r.opts.Validation {
 		case ValidationWarn:
@@ -442,8 +450,8 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 			map[string]any{"issues": []schema.Issue{{Keyword: "type", Message: "structuredContent must be a JSON object"}}},
 			"Tool %q returned a result that is not a JSON object.", s.call.Name)}
 	}
-	if e.out != nil {
-		if issues := e.out.ValidateValue(inst); len(issues) > 0 {
+	if _, out, _ := e.compiled(); out != nil {
+		if issues := out.ValidateValue(inst); len(issues) > 0 {
 			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
 				map[string]any{"issues": issues},
 				"Tool %q returned a result that does not match its output schema: %s", s.call.Name, summarizeIssues(issues))}

@@ -144,9 +144,29 @@ type Registry struct {
 
 type entry struct {
 	def    mcp.Tool
-	in     *schema.Schema
-	out    *schema.Schema
 	handle Handler
+
+	// The schemas compile on first use (compiled): a session build registers every tool of
+	// its catalog, and compiling is mostly jsonschema's meta-schema validation, which the
+	// first build of a page would otherwise pay for tools it never calls (docs/design.md
+	// §5.14). Tests compile every catalog's schemas with Registry.Check.
+	once       sync.Once
+	in, out    *schema.Schema
+	compileErr error
+}
+
+// compiled returns the entry's input and output schemas (out nil when the tool declares
+// none), compiling them on the first call; later calls return the same values.
+func (e *entry) compiled() (in, out *schema.Schema, err error) {
+	e.once.Do(func() {
+		if e.in, e.compileErr = schema.Compile(e.def.Name+".input", e.def.InputSchema); e.compileErr != nil {
+			return
+		}
+		if len(e.def.OutputSchema) > 0 {
+			e.out, e.compileErr = schema.Compile(e.def.Name+".output", e.def.OutputSchema)
+		}
+	})
+	return e.in, e.out, e.compileErr
 }
 
 // New returns an empty Registry.
@@ -197,8 +217,10 @@ func New(opts Options) *Registry {
 
 // Register adds a tool. It fails when the name is empty or taken, when the name has no
 // reversible provider-legal form or collides with another tool's provider form (SPEC §2.1),
-// when the handler is nil, or when a schema does not compile. Register is for assembly time:
-// callers usually treat its error as a programming error.
+// when the handler is nil, or when a schema is not a JSON object. The schemas are compiled on
+// the tool's first call, not here (docs/design.md §5.14): Check compiles them all, and every
+// catalog's tests call it, so a schema that does not compile fails a test, not a user.
+// Register is for assembly time: callers usually treat its error as a programming error.
 func (r *Registry) Register(t Tool) error {
 	if t.Name == "" {
 		return fmt.Errorf("registry: tool name is empty")
@@ -222,22 +244,40 @@ func (r *Registry) Register(t Tool) error {
 	if len(t.InputSchema) == 0 {
 		return fmt.Errorf("registry: tool %q has no input schema", t.Name)
 	}
-	in, err := schema.Compile(t.Name+".input", t.InputSchema)
-	if err != nil {
-		return fmt.Errorf("registry: %w", err)
+	if !jsonObject(t.InputSchema) {
+		return fmt.Errorf("registry: tool %q: the input schema is not a JSON object", t.Name)
 	}
-	e := &entry{in: in, handle: t.Handler}
-	if len(t.OutputSchema) > 0 {
-		if e.out, err = schema.Compile(t.Name+".output", t.OutputSchema); err != nil {
-			return fmt.Errorf("registry: %w", err)
-		}
+	if len(t.OutputSchema) > 0 && !jsonObject(t.OutputSchema) {
+		return fmt.Errorf("registry: tool %q: the output schema is not a JSON object", t.Name)
 	}
+	e := &entry{handle: t.Handler}
 	ann := t.Annotations
 	e.def = mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: &ann}
 	r.tools = append(r.tools, e)
 	r.byName[t.Name] = e
 	r.names = nm
+	return nil
+}
+
+// jsonObject reports whether raw is one well-formed JSON object (what every tool schema is,
+// MCP 2025-06-18 "Tool").
+func jsonObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
+
+// Check compiles the schemas of every registered tool that are not compiled yet and returns
+// the first failure, naming the tool. Catalog tests call it (docs/design.md §5.14).
+func (r *Registry) Check() error {
+	r.mu.RLock()
+	tools := r.tools
+	r.mu.RUnlock()
+	for _, e := range tools {
+		if _, _, err := e.compiled(); err != nil {
+			return fmt.Errorf("registry: tool %q: %w", e.def.Name, err)
+		}
+	}
 	return nil
 }
 

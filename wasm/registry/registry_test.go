@@ -29,6 +29,26 @@ func call(name, args string, meta *mcp.CallMeta) mcp.CallToolParams {
 	return mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args), Meta: meta}
 }
 
+// TestSchemaCompiledOnFirstUse: Register keeps a schema that does not compile (compiling is
+// deferred, docs/design.md §5.14); Check names it, and calling the tool fails with a typed
+// TOOL_EXECUTION_FAILED instead of validating against nothing.
+func TestSchemaCompiledOnFirstUse(t *testing.T) {
+	r := New(Options{})
+	r.MustRegister(echoTool("t.good", mcp.ToolAnnotations{}))
+	if err := r.Check(); err != nil {
+		t.Fatalf("Check on a valid catalog: %v", err)
+	}
+	r.MustRegister(Tool{Name: "t.bad", InputSchema: json.RawMessage(`{"type":"nope"}`), Handler: echoTool("t.bad", mcp.ToolAnnotations{}).Handler})
+	err := r.Check()
+	if err == nil || !strings.Contains(err.Error(), `"t.bad"`) {
+		t.Fatalf("Check = %v, want an error naming t.bad", err)
+	}
+	res := r.Call(context.Background(), mcp.CallToolParams{Name: "t.bad", Arguments: json.RawMessage(`{}`)})
+	if !res.IsError || res.Error == nil || res.Error.Code != mcp.CodeToolExecutionFailed {
+		t.Fatalf("calling a tool whose schema does not compile: %+v", res)
+	}
+}
+
 func TestRegisterRejectsProviderCollisions(t *testing.T) {
 	r := New(Options{})
 	r.MustRegister(echoTool("workspace.getStatus", mcp.ToolAnnotations{}))
@@ -41,8 +61,8 @@ func TestRegisterRejectsProviderCollisions(t *testing.T) {
 	if err := r.Register(echoTool("workspace.getStatus", mcp.ToolAnnotations{})); err == nil {
 		t.Fatal("duplicate name accepted")
 	}
-	if err := r.Register(Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"nope"}`), Handler: echoTool("x", mcp.ToolAnnotations{}).Handler}); err == nil {
-		t.Fatal("invalid schema accepted")
+	if err := r.Register(Tool{Name: "x", InputSchema: json.RawMessage(`[]`), Handler: echoTool("x", mcp.ToolAnnotations{}).Handler}); err == nil {
+		t.Fatal("a schema that is not a JSON object was accepted")
 	}
 	if got, ok := r.Names().ToCanonical("workspace_getStatus"); !ok || got != "workspace.getStatus" {
 		t.Fatalf("name map: %q %v", got, ok)

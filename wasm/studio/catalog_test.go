@@ -20,8 +20,8 @@ func TestToolsListHas25InReferenceOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 25 || len(planner.AllTools) != 23 {
-		t.Fatalf("tools/list · %d, want 25; planner %d, want 23", len(tools), len(planner.AllTools))
+	if len(tools) != 26 || len(planner.AllTools) != 23 {
+		t.Fatalf("tools/list · %d, want 26; planner %d, want 23", len(tools), len(planner.AllTools))
 	}
 	for i, name := range ToolNames() {
 		if tools[i].Name != name {
@@ -62,6 +62,7 @@ func TestAnnotationsMatchReference(t *testing.T) {
 		ToolPreviewUpdateHero: {false, false, true, false}, ToolPreviewGetStatus: {true, false, false, false},
 		ToolPreviewRefresh:    {false, false, true, false},
 		ToolPreviewGetConsole: {true, false, false, false}, ToolPreviewInspect: {true, false, false, false},
+		ToolPreviewAudit: {true, false, false, false},
 	}
 	s := session(t, Ports{}, rpcsession.Config{})
 	tools, _ := s.Registry.ListAll(context.Background())
@@ -94,6 +95,18 @@ func TestThemeNamesAreWorkspaceThemes(t *testing.T) {
 	for _, n := range ThemeNames {
 		if _, ok := workspace.Themes[n]; !ok {
 			t.Errorf("theme %s unknown to workspace", n)
+		}
+	}
+}
+
+// TestCatalogSchemasCompile: the registry compiles schemas on a tool's first call
+// (docs/design.md §5.14), so every schema of both catalogs is compiled here, against the
+// 2020-12 meta-schema, instead.
+func TestCatalogSchemasCompile(t *testing.T) {
+	for _, c := range []string{"", CatalogDemo} {
+		s := session(t, Ports{}, rpcsession.Config{Catalog: c})
+		if err := s.Registry.Check(); err != nil {
+			t.Errorf("catalog %q: %v", c, err)
 		}
 	}
 }

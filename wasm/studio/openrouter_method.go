@@ -30,6 +30,7 @@ const (
 	//	params {"prompt": non-blank string, "model"?: string, "dataPolicy"?: "allow"|"deny"|"zdr",
 	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool,
 	//	        "stream"?: bool, "budget"?: {"tokens"?: whole number ≥ 0, "cost"?: number ≥ 0},
+	//	        "provider"?: "openrouter"|"openai-compatible",
 	//	        "reasoning"?: {"effort"?: "low"|"medium"|"high", "maxTokens"?, "exclude"?: bool}}
 	//	result openrouter.Report {"calls", "summary", "failed", "errorCode"?, "retryable"?,
 	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?, "usage"?,
@@ -37,7 +38,9 @@ const (
 	//
 	// stream (default false) asks for a streamed answer (openrouter.Config.Stream); its text
 	// reaches OpenRouterOptions.OnText as it arrives. budget bounds the run's reported usage
-	// (openrouter.Budget; 0 or absent: no limit).
+	// (openrouter.Budget; 0 or absent: no limit). provider "openai-compatible" (default
+	// "openrouter") leaves out OpenRouter's attribution headers (openrouter.Config.
+	// OmitAttribution). A loopback endpoint may run without a key (openrouter.KeyOptional).
 	// Absent members take the OpenRouterOptions defaults. sessionId defaults to
 	// "openrouter-<n>" (n counts the session's runs), so each prompt run has its own.
 	// newChat empties the conversation first ("New chat"). Provider failures are results
@@ -168,9 +171,9 @@ func configFailure(cfg openrouter.Config, msg string) openrouter.Report {
 func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	const method = MethodAgentOpenRouter
 	if len(bytes.TrimSpace(params)) == 0 {
-		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?} are required")
+		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?, provider?} are required")
 	}
-	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "reasoning"}, nil)
+	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "provider", "reasoning"}, nil)
 	if err != nil {
 		return nil, invalidParams(method + ": " + err.Error())
 	}
@@ -194,6 +197,13 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	if raw, ok := m["stream"]; ok && json.Unmarshal(raw, &cfg.Stream) != nil {
 		return nil, invalidParams(method + ": stream must be a boolean")
 	}
+	if raw, ok := m["provider"]; ok {
+		var v string
+		if json.Unmarshal(raw, &v) != nil || (v != "openrouter" && v != "openai-compatible") {
+			return nil, invalidParams(method + ": provider must be openrouter or openai-compatible")
+		}
+		cfg.OmitAttribution = v == "openai-compatible"
+	}
 	var budget openrouter.Budget
 	if raw, ok := m["budget"]; ok {
 		if budget, err = decodeBudget(raw); err != nil {
@@ -214,10 +224,15 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	}
 	if or.o.APIKey != nil {
 		cfg.APIKey = or.o.APIKey()
-		if strings.TrimSpace(cfg.APIKey) == "" {
-			return configFailure(cfg, "No OpenRouter API key is set: add one in the provider settings, or use the local agent."), nil
+		ep := cfg.Endpoint
+		if ep == "" {
+			ep = openrouter.DefaultEndpoint
 		}
-		if err := openrouter.CheckAPIKey(cfg.APIKey); err != nil {
+		if strings.TrimSpace(cfg.APIKey) == "" && openrouter.KeyOptional(ep) {
+			cfg.APIKey = "" // a local server (loopback): no key, no Authorization header
+		} else if strings.TrimSpace(cfg.APIKey) == "" {
+			return configFailure(cfg, "No OpenRouter API key is set: add one in the provider settings, or use the local agent."), nil
+		} else if err := openrouter.CheckAPIKey(cfg.APIKey); err != nil {
 			return configFailure(cfg, "The OpenRouter API key cannot be sent: "+err.Error()+". Paste it again in the provider settings."), nil
 		}
 	}

@@ -31,7 +31,7 @@ const apiKeyEnv = "OPENROUTER_API_KEY"
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--dir DIR] [--provider local|openrouter] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -118,7 +118,7 @@ type unsavedChanges struct {
 func runAgent(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("agent", e)
 	f := agentFlags{ws: addWorkspaceFlags(fs, true)}
-	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent) or openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+")")
+	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent), openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+") or openai-compatible (any chat-completions server named by --endpoint, e.g. Ollama's http://127.0.0.1:11434/v1/chat/completions; key from $"+apiKeyEnv+", optional for a server on this computer)")
 	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter only; default "+openrouter.DefaultEndpoint+")")
 	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter only; default "+openrouter.DefaultModel+")")
 	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
@@ -159,8 +159,14 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" || f.budgetTokens != 0 || f.budgetCost != 0 {
 			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy and the budgets apply to --provider openrouter only; ignored")
 		}
-	case "openrouter":
+	case "openrouter", "openai-compatible":
 		method = "agent/openrouter"
+		if f.provider == "openai-compatible" {
+			if f.endpoint == "" {
+				return usagef("--provider openai-compatible needs --endpoint URL (the server's chat-completions URL, e.g. http://127.0.0.1:11434/v1/chat/completions for Ollama)")
+			}
+			paramsMap["provider"] = "openai-compatible"
+		}
 		opts, err := openRouterHTTP(e, &f)
 		if err != nil {
 			return err
@@ -192,7 +198,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 			paramsMap["budget"] = openrouter.Budget{Tokens: f.budgetTokens, Cost: f.budgetCost}
 		}
 	default:
-		return usagef("--provider must be local or openrouter, got %q", f.provider)
+		return usagef("--provider must be local, openrouter or openai-compatible, got %q", f.provider)
 	}
 	durable, closeDurable, err := setupDurable(ctx, "agent", f.durable, hf)
 	if err != nil {
@@ -307,10 +313,21 @@ func writeJSONLine(out *bufio.Writer, v any) error {
 // openRouterHTTP checks the openrouter flags and the key and returns the host's HTTP options:
 // the key from OPENROUTER_API_KEY, only the endpoint's origin allowed. It fills f.endpoint
 // with the default when empty. Errors (exit 2): no key; an endpoint that is not an absolute
-// http(s) URL.
+// http(s) URL, or plain http to a host that is not loopback (openrouter.NormalizeEndpoint).
+// A loopback endpoint needs no key (openrouter.KeyOptional).
 func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 	key := strings.TrimSpace(e.getenv(apiKeyEnv))
-	if key == "" {
+	if f.endpoint != "" {
+		// One validator with the browser (docs/design.md §5.16): plain http only to loopback.
+		norm, err := openrouter.NormalizeEndpoint(f.endpoint)
+		if err != nil {
+			return nil, usagef("--endpoint cannot be used: %s", err.Error())
+		}
+		f.endpoint = norm
+	}
+	if key == "" && f.endpoint != "" && openrouter.KeyOptional(f.endpoint) {
+		// A server on this computer (Ollama, LM Studio, llama.cpp): no key, no Authorization.
+	} else if key == "" {
 		return nil, usagef("--provider openrouter needs an API key in %s: create one at https://openrouter.ai/keys, then `export %s=sk-or-...` (or use --provider local, which needs no key)", apiKeyEnv, apiKeyEnv)
 	}
 	if f.endpoint == "" {

@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/hack-pad/safejs"
@@ -34,7 +36,10 @@ type Transport struct {
 	MaxResponseBytes int
 }
 
-var _ openrouter.Transport = Transport{}
+var (
+	_ openrouter.Transport       = Transport{}
+	_ openrouter.StreamTransport = Transport{}
+)
 
 // Redact returns rawURL without userinfo, query and fragment (what error messages show).
 func Redact(rawURL string) string {
@@ -52,86 +57,12 @@ func Redact(rawURL string) string {
 // offline, refused connections, DNS, CORS refusals and redirects, which the browser does
 // not tell apart).
 func (t Transport) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return openrouter.Response{}, err
-	}
 	shown := Redact(req.URL)
-	u, err := url.Parse(req.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return openrouter.Response{}, fmt.Errorf("%w: %s is not an http(s) URL", ErrOriginRefused, shown)
-	}
-	if t.Allowed != nil && !t.Allowed(req) {
-		return openrouter.Response{}, fmt.Errorf("%w: %s is not the configured endpoint's origin", ErrOriginRefused, shown)
-	}
-	method := req.Method
-	if method == "" {
-		method = "GET"
-	}
-	g := safejs.Global()
-	ac, err := newObject(g, "AbortController")
-	if err != nil {
-		return openrouter.Response{}, fmt.Errorf("fetch: AbortController: %w", err)
-	}
-	signal, err := ac.Get("signal")
-	if err != nil {
-		return openrouter.Response{}, fmt.Errorf("fetch: AbortController: %w", err)
-	}
-	headers, err := newObject(g, "Headers")
-	if err != nil {
-		return openrouter.Response{}, fmt.Errorf("fetch: Headers: %w", err)
-	}
-	for k, v := range req.Header {
-		if _, err := headers.Call("set", k, v); err != nil {
-			// The browser's message may quote the value: name the header only.
-			return openrouter.Response{}, fmt.Errorf("fetch: header %q refused by the browser", k)
-		}
-	}
-	init, err := newObject(g, "Object")
+	out, resp, stop, err := t.send(ctx, req)
 	if err != nil {
 		return openrouter.Response{}, err
 	}
-	for k, v := range map[string]any{"method": method, "mode": "cors", "credentials": "omit",
-		"redirect": "error", "cache": "no-store", "referrerPolicy": "origin"} {
-		if err := init.Set(k, v); err != nil {
-			return openrouter.Response{}, err
-		}
-	}
-	_ = init.Set("headers", headers)
-	_ = init.Set("signal", signal)
-	if len(req.Body) > 0 && method != "GET" && method != "HEAD" {
-		arr, err := newObject(g, "Uint8Array", len(req.Body))
-		if err != nil {
-			return openrouter.Response{}, err
-		}
-		if _, err := safejs.CopyBytesToJS(arr, req.Body); err != nil {
-			return openrouter.Response{}, err
-		}
-		_ = init.Set("body", arr)
-	}
-	// Abort the fetch (and any body read) as soon as ctx ends: the provider sees the
-	// connection close, and no further bytes are read.
-	stop := context.AfterFunc(ctx, func() {
-		_, _ = ac.Call("abort")
-	})
 	defer stop()
-
-	p, err := g.Call("fetch", req.URL, init)
-	if err != nil {
-		return openrouter.Response{}, fmt.Errorf("fetch %s: %s", shown, jsMessage(err))
-	}
-	rv, err := jsbridge.Await(ctx, safejs.Unsafe(p))
-	if ctx.Err() != nil {
-		return openrouter.Response{}, ctx.Err()
-	}
-	if err != nil {
-		return openrouter.Response{}, fetchError(shown, err)
-	}
-	resp := safejs.Safe(rv)
-	out := openrouter.Response{Header: map[string]string{}}
-	if sv, err := resp.Get("status"); err == nil {
-		out.Status, _ = sv.Int()
-	}
-	readHeaders(g, resp, out.Header)
 	body, err := t.readBody(ctx, resp)
 	if ctx.Err() != nil {
 		return openrouter.Response{}, ctx.Err()
@@ -141,6 +72,192 @@ func (t Transport) Do(ctx context.Context, req openrouter.Request) (openrouter.R
 	}
 	out.Body = body
 	return out, nil
+}
+
+// DoStream sends req like Do but returns once the status and headers arrived (issue 16;
+// openrouter.StreamTransport): Response.Body is empty and the body is a reader over
+// response.body's stream reader, each Read awaiting the next chunk the browser delivers, so
+// the loop decodes server-sent events as they arrive. At most MaxResponseBytes are read (then
+// the stream is cancelled and Read returns io.EOF; the decoder reports the cut). Closing the
+// reader, or ctx ending, aborts the fetch at once (the provider sees the connection close);
+// a Read after that returns ctx's error. Errors before the body are Do's.
+func (t Transport) DoStream(ctx context.Context, req openrouter.Request) (openrouter.Response, io.ReadCloser, error) {
+	out, resp, stop, err := t.send(ctx, req)
+	if err != nil {
+		return openrouter.Response{}, nil, err
+	}
+	limit := t.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	r := &bodyReader{ctx: ctx, stop: stop, left: limit, shown: Redact(req.URL)}
+	if stream, err := resp.Get("body"); err == nil && !stream.IsNull() && !stream.IsUndefined() {
+		if rd, err := stream.Call("getReader"); err == nil {
+			r.reader = rd
+		}
+	}
+	return out, r, nil
+}
+
+// bodyReader is DoStream's body: chunks of response.body read one await at a time.
+type bodyReader struct {
+	ctx    context.Context
+	stop   func()       // aborts the fetch and releases the ctx hook
+	reader safejs.Value // ReadableStreamDefaultReader (undefined: no body)
+	buf    []byte       // the rest of the last chunk
+	left   int          // bytes still allowed (MaxResponseBytes)
+	done   bool
+	shown  string
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	for len(b.buf) == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return 0, err
+		}
+		if b.done || b.reader.IsUndefined() || b.left <= 0 {
+			if b.left <= 0 && !b.done && !b.reader.IsUndefined() {
+				_, _ = b.reader.Call("cancel")
+			}
+			b.done = true
+			return 0, io.EOF
+		}
+		pr, err := b.reader.Call("read")
+		if err != nil {
+			return 0, fmt.Errorf("fetch %s: reading the response: %s", b.shown, jsMessage(err))
+		}
+		cv, err := jsbridge.Await(b.ctx, safejs.Unsafe(pr))
+		if b.ctx.Err() != nil {
+			return 0, b.ctx.Err()
+		}
+		if err != nil {
+			return 0, fmt.Errorf("fetch %s: reading the response: %s", b.shown, awaitMessage(err))
+		}
+		chunk := safejs.Safe(cv)
+		if done, _ := field(chunk, "done").Bool(); done {
+			b.done = true
+			return 0, io.EOF
+		}
+		value := field(chunk, "value")
+		n, err := value.Length()
+		if err != nil || n <= 0 {
+			continue
+		}
+		got := make([]byte, n)
+		if _, err := safejs.CopyBytesToGo(got, value); err != nil {
+			return 0, err
+		}
+		if n > b.left {
+			got = got[:b.left]
+		}
+		b.left -= len(got)
+		b.buf = got
+	}
+	n := copy(p, b.buf)
+	b.buf = b.buf[n:]
+	return n, nil
+}
+
+// Close aborts the fetch (a no-op once the body ended) and releases the ctx hook.
+func (b *bodyReader) Close() error {
+	b.stop()
+	return nil
+}
+
+// send performs the fetch and returns the status and headers, the JS Response, and stop,
+// which aborts the fetch and releases the ctx hook (call it once the body is read).
+func (t Transport) send(ctx context.Context, req openrouter.Request) (openrouter.Response, safejs.Value, func(), error) {
+	none := safejs.Undefined()
+	if err := ctx.Err(); err != nil {
+		return openrouter.Response{}, none, nil, err
+	}
+	shown := Redact(req.URL)
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return openrouter.Response{}, none, nil, fmt.Errorf("%w: %s is not an http(s) URL", ErrOriginRefused, shown)
+	}
+	if t.Allowed != nil && !t.Allowed(req) {
+		return openrouter.Response{}, none, nil, fmt.Errorf("%w: %s is not the configured endpoint's origin", ErrOriginRefused, shown)
+	}
+	method := req.Method
+	if method == "" {
+		method = "GET"
+	}
+	g := safejs.Global()
+	ac, err := newObject(g, "AbortController")
+	if err != nil {
+		return openrouter.Response{}, none, nil, fmt.Errorf("fetch: AbortController: %w", err)
+	}
+	signal, err := ac.Get("signal")
+	if err != nil {
+		return openrouter.Response{}, none, nil, fmt.Errorf("fetch: AbortController: %w", err)
+	}
+	headers, err := newObject(g, "Headers")
+	if err != nil {
+		return openrouter.Response{}, none, nil, fmt.Errorf("fetch: Headers: %w", err)
+	}
+	for k, v := range req.Header {
+		if _, err := headers.Call("set", k, v); err != nil {
+			// The browser's message may quote the value: name the header only.
+			return openrouter.Response{}, none, nil, fmt.Errorf("fetch: header %q refused by the browser", k)
+		}
+	}
+	init, err := newObject(g, "Object")
+	if err != nil {
+		return openrouter.Response{}, none, nil, err
+	}
+	for k, v := range map[string]any{"method": method, "mode": "cors", "credentials": "omit",
+		"redirect": "error", "cache": "no-store", "referrerPolicy": "origin"} {
+		if err := init.Set(k, v); err != nil {
+			return openrouter.Response{}, none, nil, err
+		}
+	}
+	_ = init.Set("headers", headers)
+	_ = init.Set("signal", signal)
+	if len(req.Body) > 0 && method != "GET" && method != "HEAD" {
+		arr, err := newObject(g, "Uint8Array", len(req.Body))
+		if err != nil {
+			return openrouter.Response{}, none, nil, err
+		}
+		if _, err := safejs.CopyBytesToJS(arr, req.Body); err != nil {
+			return openrouter.Response{}, none, nil, err
+		}
+		_ = init.Set("body", arr)
+	}
+	// Abort the fetch (and any body read) as soon as ctx ends: the provider sees the
+	// connection close, and no further bytes are read.
+	release := context.AfterFunc(ctx, func() {
+		_, _ = ac.Call("abort")
+	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			release()
+			_, _ = ac.Call("abort") // no-op once the body was read to its end
+		})
+	}
+
+	p, err := g.Call("fetch", req.URL, init)
+	if err != nil {
+		stop()
+		return openrouter.Response{}, none, nil, fmt.Errorf("fetch %s: %s", shown, jsMessage(err))
+	}
+	rv, err := jsbridge.Await(ctx, safejs.Unsafe(p))
+	if ctx.Err() != nil {
+		stop()
+		return openrouter.Response{}, none, nil, ctx.Err()
+	}
+	if err != nil {
+		stop()
+		return openrouter.Response{}, none, nil, fetchError(shown, err)
+	}
+	resp := safejs.Safe(rv)
+	out := openrouter.Response{Header: map[string]string{}}
+	if sv, err := resp.Get("status"); err == nil {
+		out.Status, _ = sv.Int()
+	}
+	readHeaders(g, resp, out.Header)
+	return out, resp, stop, nil
 }
 
 // readBody reads resp.body through its reader, at most the bound, cancelling the stream

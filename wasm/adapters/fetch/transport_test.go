@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +186,65 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestStreamBeforeTheEnd: DoStream hands the first chunk over while the server still holds
+// the response open (it ends only after /release), then the rest and io.EOF (issue 16).
+func TestStreamBeforeTheEnd(t *testing.T) {
+	srv := server(t)
+	resp, body, err := Transport{}.DoStream(context.Background(), openrouter.Request{Method: "GET", URL: srv + "/drip?id=early"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer body.Close()
+	if resp.Status != 200 || len(resp.Body) != 0 {
+		t.Fatalf("status %d, body %q", resp.Status, resp.Body)
+	}
+	buf := make([]byte, 64)
+	n, err := body.Read(buf)
+	if err != nil || string(buf[:n]) != "data: first\n\n" {
+		t.Fatalf("first read %q, %v", buf[:n], err)
+	}
+	if _, aborted := seen(t, "early"); aborted {
+		t.Fatal("the server saw the stream end early")
+	}
+	if _, err := (Transport{}).Do(context.Background(), openrouter.Request{Method: "GET", URL: srv + "/release?id=early"}); err != nil {
+		t.Fatal(err)
+	}
+	rest, err := io.ReadAll(body)
+	if err != nil || string(rest) != "data: second\n\n" {
+		t.Fatalf("rest %q, %v", rest, err)
+	}
+}
+
+// TestStreamCancelAborts: cancelling the context mid-stream makes the pending Read return
+// context.Canceled and aborts the fetch (the server sees the connection close).
+func TestStreamCancelAborts(t *testing.T) {
+	srv := server(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, body, err := Transport{}.DoStream(ctx, openrouter.Request{Method: "GET", URL: srv + "/drip?id=cut"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer body.Close()
+	buf := make([]byte, 64)
+	if _, err := body.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(200*time.Millisecond, cancel)
+	if _, err := body.Read(buf); !errors.Is(err, context.Canceled) {
+		t.Fatalf("read after cancel: %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, aborted := seen(t, "cut"); aborted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never saw the stream aborted")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -215,7 +215,7 @@ func (a *app) approvalsChanged(list []registry.Approval) {
 // readOnlyTools are the reads the UI itself makes on every refresh; their completion does not
 // trigger another refresh.
 var readOnlyTools = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
-	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false}
+	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false, "preview.audit": true}
 
 // observe receives every tool-call lifecycle event (Ports.Observer); it must not block.
 func (a *app) observe(e audit.ToolCallEvent) {

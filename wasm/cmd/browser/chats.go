@@ -17,7 +17,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Conversations survive a reload (issue 16; docs/design.md §5.20). The chat of the
+// Conversations survive a reload (issue 16; docs/design.md §5.19). The chat of the
 // workspace is kept in IndexedDB (database "web-coding-chats", wasm/adapters/idb.Chats)
 // through the core store (wasm/chats: limits, strict decoding, key scrubbing):
 //
@@ -77,13 +77,16 @@ func init() {
 	registerFeature(&feature{name: "chats", start: chatsStart, render: chatsRender})
 }
 
-// chatSecrets are the strings the chat store must never hold: the keys the provider settings
-// know.
+// chatSecrets are the strings the chat store must never hold: every key the provider
+// settings keep (one per endpoint origin).
 func chatSecrets() []string {
-	if k := prov.apiKey(); k != "" {
-		return []string{k}
+	prov.mu.Lock()
+	defer prov.mu.Unlock()
+	out := make([]string, 0, len(prov.keys))
+	for _, k := range prov.keys {
+		out = append(out, k)
 	}
-	return nil
+	return out
 }
 
 // chatsStart restores the workspace's newest conversation (or says that chats are not kept).
@@ -370,6 +373,18 @@ func chatsNote(e entry, running bool) {
 	chatState.mu.Lock()
 	chatState.conv[e.Key] = true
 	chatState.mu.Unlock()
+}
+
+// chatKeepLast marks the transcript's last entry as part of the kept conversation (the
+// usage line a provider run ends with).
+func (a *app) chatKeepLast() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.st.transcript); n > 0 {
+		chatState.mu.Lock()
+		chatState.conv[a.st.transcript[n-1].Key] = true
+		chatState.mu.Unlock()
+	}
 }
 
 // chatLocalRunEnded marks the entry that closed a local agent run (the transcript's last) as

@@ -19,7 +19,7 @@
 //     arguments or results), {"kind":"approvals", "approvals":[…]} (the dispatcher's
 //     rpcsession.Event: the page follows Handler.Subscribe, never a session's queue, and
 //     never inspects request bytes),
-//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 25}.
+//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 26}.
 //   - globalThis.webcodingTimings: {coreReady, firstAck} in ms since navigation start.
 //
 // # Event loop (PLATFORM rules 1–2)
@@ -65,11 +65,14 @@
 // (provider.go): the fetch transport (wasm/adapters/fetch) contacts only the configured
 // endpoint, the key reaches the loop through studio.OpenRouterOptions.APIKey (never in params),
 // retry notices appear in the chat, and provider failures offer "Open provider settings" /
-// "Use local agent & retry" (recovery.go rules). A failed call or run in the chat carries its
+// "Use local agent & retry" (recovery.go rules). A loopback endpoint (a local server: the
+// Ollama, LM Studio, llama.cpp presets) runs without a key; keys are kept per endpoint origin.
+// Replies stream by default: streaming.go appends each turn's text into one keyed entry, at
+// most one render per animation frame, and adds the usage entry (docs/design.md §5.16). A failed call or run in the chat carries its
 // details and the recovery actions of its code (recovery.go: Retry for retryable errors,
 // Re-read & retry for revision conflicts, Refresh preview for preview sync codes; features add
 // rules with registerRecovery). The conversation is kept per workspace in IndexedDB and restored
-// after a reload (chats.go over wasm/chats and adapters/idb.Chats; docs/design.md §5.20); the
+// after a reload (chats.go over wasm/chats and adapters/idb.Chats; docs/design.md §5.19); the
 // reasoning setting lives in the settings dialog (reasoning_setting.go). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
 // modal combobox dialogs (palette.go); ?prompt= fills the composer only (deeplink.go); approval
 // cards show the diff the core computes (workspace/diffCall) and "Approve all for this run"

@@ -50,6 +50,8 @@ func providerOptions(a *app) studio.OpenRouterOptions {
 		// Calls the loop refuses (invalid arguments) reach the chat and the trace as failed
 		// calls with the provider's call id, like the registry's own events.
 		Observer: func(e audit.ToolCallEvent) { a.observe(e) },
+		// Streamed text reaches the chat as it arrives (streaming.go).
+		OnText: a.onStreamText,
 	}
 }
 
@@ -76,6 +78,7 @@ var settingsCodes = map[string]bool{
 	string(mcp.CodeOpenRouterAuthenticationFailed): true,
 	string(mcp.CodeOpenRouterAccessDenied):         true,
 	string(mcp.CodeOpenRouterInvalidResponse):      true,
+	string(mcp.CodeOpenRouterBudgetExceeded):       true, // raise the per-run budget
 }
 
 func init() {
@@ -157,10 +160,12 @@ func ensureNewChatButton() {
 
 // providerReport is the part of openrouter.Report the chat reads.
 type providerReport struct {
-	Summary   string `json:"summary"`
-	Failed    bool   `json:"failed"`
-	Cancelled bool   `json:"cancelled"`
-	Turns     int    `json:"turns"`
+	Summary   string             `json:"summary"`
+	Failed    bool               `json:"failed"`
+	Cancelled bool               `json:"cancelled"`
+	Turns     int                `json:"turns"`
+	Usage     *openrouter.Usage  `json:"usage"`
+	TurnUsage []openrouter.Usage `json:"turnUsage"`
 	// Calls and Reasoning feed the kept conversation (chats.go).
 	Calls     []providerCall `json:"calls"`
 	Reasoning string         `json:"reasoning"`
@@ -183,10 +188,12 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		return false
 	}
 	prov.mu.Unlock()
-	key, model, endpoint, policy, _ := prov.snapshot()
-	if key == "" {
+	_, model, endpoint, policy, _ := prov.snapshot()
+	if !prov.enabled() { // no key, and not a local server: the local agent answers
 		return false
 	}
+	f := prov.form()
+	label := prov.presetLabel()
 	ctx := context.Background()
 	a.flushDraft(ctx)
 	id := "openrouter-run-" + strconv.FormatInt(providerRunSeq.Add(1), 10)
@@ -196,10 +203,23 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		a.addEntry(entry{Kind: "info", Text: "A run is already in progress."})
 		return true
 	}
-	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… (OpenRouter · "+model+")"
+	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… ("+label+" · "+model+")"
 	a.mu.Unlock()
 	a.addEntry(entry{Kind: "user", Text: prompt})
-	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy)}
+	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy), "stream": !f.noStream}
+	if f.preset != openrouter.PresetOpenRouter {
+		params["provider"] = "openai-compatible" // no OpenRouter attribution headers
+	}
+	if f.budget.Tokens > 0 || f.budget.Cost > 0 {
+		b := map[string]any{}
+		if f.budget.Tokens > 0 {
+			b["tokens"] = f.budget.Tokens
+		}
+		if f.budget.Cost > 0 {
+			b["cost"] = f.budget.Cost
+		}
+		params["budget"] = b
+	}
 	if r := reasoningParam(); r != nil { // reasoning_setting.go
 		params["reasoning"] = r
 	}
@@ -210,7 +230,18 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	}
 	prov.mu.Unlock()
 	var rep providerReport
+	streaming.begin(id)
 	err := a.rpc(ctx, id, studio.MethodAgentOpenRouter, params, &rep)
+	streamed := streaming.end()
+	last, cut := "", ""
+	if len(streamed) > 0 {
+		last = streamed[len(streamed)-1]
+		// The reply that was cut: the last turn's, when it streamed (an earlier turn's text
+		// was complete before its tool calls ran).
+		if rep.Turns == 0 || last == id+"-t"+strconv.Itoa(rep.Turns) {
+			cut = last
+		}
+	}
 	a.mu.Lock()
 	cancelled := a.cancelled || rep.Cancelled
 	a.st.running = ""
@@ -220,6 +251,10 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	}
 	a.mu.Unlock()
 	switch {
+	case cancelled && cut != "":
+		// The reply so far stays, marked as cut off by Cancel.
+		a.markStreamed(cut, "partial", "Cancelled: the reply stopped here; the stream was aborted.")
+		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
 	case cancelled:
 		a.addEntry(entry{Kind: "info", Text: "Execution cancelled."})
 	case err != nil: // a refused request (bad params): typed like every run failure, with its recovery
@@ -227,6 +262,9 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		f := failure{Code: string(mcp.CodeOpenRouterConfigurationError), Message: msg, Prompt: prompt, Provider: true}
 		a.addEntry(entry{Kind: "error", Text: "[" + f.Code + "] " + msg, Actions: recoveryActions(f)})
 	case rep.Failed && rep.Error != nil:
+		if cut != "" && rep.Error.Code != string(mcp.CodeOpenRouterBudgetExceeded) {
+			a.markStreamed(cut, "partial", "Incomplete: this reply did not finish ("+rep.Error.Code+"); nothing it started was run.")
+		}
 		f := failure{Code: rep.Error.Code, Message: rep.Error.Message, Retryable: rep.Error.Retryable, Prompt: prompt, Provider: true}
 		details := ""
 		if len(rep.Error.Details) > 0 && string(rep.Error.Details) != "null" {
@@ -239,10 +277,16 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		a.addEntry(entry{Kind: "error", Text: "[" + rep.Error.Code + "] " + rep.Error.Message, Details: details, Actions: recoveryActions(f)})
 	case rep.Failed:
 		a.addEntry(entry{Kind: "error", Text: rep.Summary})
+	case last != "" && a.streamedText(last) == rep.Summary:
+		// The streamed entry already holds the final answer.
 	default:
 		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
 	}
-	a.chatRunEnded(prompt, rep, cancelled, err) // chats.go
+	a.chatRunEnded(prompt, rep, cancelled, err) // chats.go (before the usage line: it reads the outcome entry)
+	if u := usageEntry(rep.Usage, rep.TurnUsage); u != "" {
+		a.addEntry(entry{Kind: "usage", Text: u})
+		a.chatKeepLast() // chats.go: the usage line is part of the kept conversation
+	}
 	a.requestRefresh()
 	return true
 }

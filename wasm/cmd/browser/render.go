@@ -62,8 +62,6 @@ func appendRegionText(region, id, text string) bool {
 	return true
 }
 
-var _ = appendRegionText // used by streaming replies (issue 16); kept callable and vetted
-
 func setText(id, text string) {
 	el := js.Global().Get("document").Call("getElementById", id)
 	if !el.IsNull() && el.Get("textContent").String() != text {
@@ -128,7 +126,7 @@ func (a *app) render() {
 			b.Call("focus")
 		}
 	}
-	if setRegion("transcript", transcriptHTML(st.transcript)) {
+	if patchTranscript(st.transcript) { // streaming.go: a growing reply appends, anything else morphs
 		if t := doc.Call("getElementById", "transcript"); !t.IsNull() {
 			t.Set("scrollTop", t.Get("scrollHeight"))
 		}

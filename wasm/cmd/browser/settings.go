@@ -26,23 +26,44 @@ import (
 // at the start of each run; it is never rendered into markup (the dialog's input gets it as
 // a DOM property when the dialog opens), never logged, never emitted to webcodingSubscribe
 // and never part of JSON-RPC params.
+//
+// Keys are stored per endpoint origin (issue 16; docs/design.md §5.16) in storeKeys, one JSON
+// object {"<origin>": "<key>"} (openrouter.Keys): the key of a run is the one saved for the
+// saved endpoint's origin, so a key only ever goes to the origin it was saved for. The old
+// single key (storeKey, SPEC §2.9's name) is moved once, on load, under the origin of the
+// endpoint it was saved with, and its entry removed.
 const (
-	storeKey      = "context-action.openrouter.api-key"
-	storeModel    = "context-action.openrouter.model"
-	storeEndpoint = "context-action.openrouter.endpoint"
-	storePolicy   = "context-action.openrouter.data-policy"
-	storePrefix   = "context-action.openrouter."
+	storeKey          = "context-action.openrouter.api-key" // legacy: migrated, then removed
+	storeKeys         = "context-action.openrouter.keys"
+	storeModel        = "context-action.openrouter.model"
+	storeEndpoint     = "context-action.openrouter.endpoint"
+	storePolicy       = "context-action.openrouter.data-policy"
+	storePreset       = "context-action.openrouter.preset"
+	storeStream       = "context-action.openrouter.stream"        // "off": plain requests
+	storeBudgetTokens = "context-action.openrouter.budget-tokens" // whole number > 0
+	storeBudgetCost   = "context-action.openrouter.budget-cost"   // number > 0 (credits)
+	storePrefix       = "context-action.openrouter."
 )
+
+// settingKeys are every stored setting but the legacy key.
+var settingKeys = []string{storeKeys, storeModel, storeEndpoint, storePolicy, storePreset, storeStream, storeBudgetTokens, storeBudgetCost}
 
 // providerSettings is the settings feature's state (guarded by mu).
 type providerSettings struct {
 	mu       sync.Mutex
-	key      string
+	keys     openrouter.Keys // per endpoint origin
 	model    string
 	endpoint string
 	policy   openrouter.DataPolicy
+	preset   string // openrouter.Preset ID ("" → openrouter)
+	noStream bool   // plain (non-streamed) requests, for endpoints without streaming
+	budget   openrouter.Budget
 	memory   bool              // localStorage is blocked: settings are session-only
 	mem      map[string]string // the session-only store
+
+	// The key field of the open dialog was filled with formKey for formKeyOrigin: saved
+	// unchanged for another origin it is not carried there (saveSettings).
+	formKey, formKeyOrigin string
 
 	catalog        []openrouter.Model
 	catalogState   string // "", "loading", "ready", "none" (endpoint without a catalog), "error"
@@ -57,7 +78,7 @@ type providerSettings struct {
 	newChat    bool // the next provider run starts a new conversation
 }
 
-var prov = &providerSettings{mem: map[string]string{}, policy: openrouter.DataAllow}
+var prov = &providerSettings{mem: map[string]string{}, policy: openrouter.DataAllow, keys: openrouter.Keys{}}
 
 func init() {
 	registerFeature(&feature{name: "provider-settings", bind: bindSettings, render: renderSettings,
@@ -133,10 +154,17 @@ func storeSet(name, value string) bool {
 func (p *providerSettings) load() {
 	vals := map[string]string{}
 	ok := true
-	for _, k := range []string{storeKey, storeModel, storeEndpoint, storePolicy} {
+	for _, k := range append([]string{storeKey}, settingKeys...) {
 		v, good := storeGet(k)
 		ok = ok && good
 		vals[k] = v
+	}
+	if ok && vals[storeKey] != "" { // the one-time move of the single key (SPEC §2.9's entry)
+		keys, _ := openrouter.ParseKeys(vals[storeKeys])
+		if openrouter.MigrateLegacyKey(keys, vals[storeKey], vals[storeEndpoint]) && storeSet(storeKeys, keys.Encode()) {
+			storeSet(storeKey, "")
+			vals[storeKeys] = keys.Encode()
+		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -144,7 +172,10 @@ func (p *providerSettings) load() {
 		p.memory = true
 		vals = p.mem
 	}
-	p.key = strings.TrimSpace(vals[storeKey])
+	p.keys, _ = openrouter.ParseKeys(vals[storeKeys])
+	p.preset = openrouter.PresetByID(vals[storePreset]).ID
+	p.noStream = vals[storeStream] == "off"
+	p.budget = parseBudget(vals[storeBudgetTokens], vals[storeBudgetCost])
 	p.model = strings.TrimSpace(vals[storeModel])
 	p.endpoint = strings.TrimSpace(vals[storeEndpoint])
 	pol, err := openrouter.ParseDataPolicy(vals[storePolicy])
@@ -154,9 +185,70 @@ func (p *providerSettings) load() {
 	p.policy = pol
 }
 
-// save stores the settings; when localStorage refuses, they stay in this tab's memory.
-func (p *providerSettings) save(key, model, endpoint string, policy openrouter.DataPolicy) {
-	vals := map[string]string{storeKey: key, storeModel: model, storeEndpoint: endpoint, storePolicy: string(policy)}
+// parseBudget reads the stored budget; anything but a positive number is no limit.
+func parseBudget(tokens, cost string) openrouter.Budget {
+	var b openrouter.Budget
+	if n, err := strconv.ParseInt(strings.TrimSpace(tokens), 10, 64); err == nil && n > 0 {
+		b.Tokens = n
+	}
+	if c, err := strconv.ParseFloat(strings.TrimSpace(cost), 64); err == nil && c > 0 && c < 1e9 {
+		b.Cost = c
+	}
+	return b
+}
+
+// formatBudget is the stored (and shown) text of a budget ("" for no limit).
+func formatBudget(b openrouter.Budget) (tokens, cost string) {
+	if b.Tokens > 0 {
+		tokens = strconv.FormatInt(b.Tokens, 10)
+	}
+	if b.Cost > 0 {
+		cost = strconv.FormatFloat(b.Cost, 'f', -1, 64)
+	}
+	return tokens, cost
+}
+
+// providerForm is what the dialog saves.
+type providerForm struct {
+	key, model, endpoint string
+	policy               openrouter.DataPolicy
+	preset               string
+	noStream             bool
+	budget               openrouter.Budget
+}
+
+// form returns the saved settings as a providerForm (the key: the saved endpoint's).
+func (p *providerSettings) form() providerForm {
+	key, model, endpoint, policy, _ := p.snapshot()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: p.preset, noStream: p.noStream, budget: p.budget}
+}
+
+// save stores the settings, the key under the endpoint's origin (an empty key removes that
+// origin's key only); when localStorage refuses, they stay in this tab's memory.
+func (p *providerSettings) save(f providerForm) {
+	key, model, endpoint, policy := f.key, f.model, f.endpoint, f.policy
+	p.mu.Lock()
+	keys := openrouter.Keys{}
+	for o, k := range p.keys {
+		keys[o] = k
+	}
+	p.mu.Unlock()
+	ep := endpoint
+	if ep == "" {
+		ep = openrouter.DefaultEndpoint
+	}
+	_ = keys.Set(ep, key) // saveSettings checked the endpoint, the key and the store's bound
+	bt, bc := formatBudget(f.budget)
+	vals := map[string]string{storeKeys: keys.Encode(), storeModel: model, storeEndpoint: endpoint, storePolicy: string(policy),
+		storePreset: f.preset, storeStream: "", storeBudgetTokens: bt, storeBudgetCost: bc}
+	if f.noStream {
+		vals[storeStream] = "off"
+	}
+	if f.preset == openrouter.PresetOpenRouter {
+		vals[storePreset] = ""
+	}
 	if model == openrouter.DefaultModel {
 		vals[storeModel] = ""
 	}
@@ -172,7 +264,8 @@ func (p *providerSettings) save(key, model, endpoint string, policy openrouter.D
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.key, p.model, p.endpoint, p.policy = key, model, endpoint, policy
+	p.keys, p.model, p.endpoint, p.policy = keys, model, endpoint, policy
+	p.preset, p.noStream, p.budget = openrouter.PresetByID(f.preset).ID, f.noStream, f.budget
 	if !ok {
 		p.memory = true
 	}
@@ -181,7 +274,8 @@ func (p *providerSettings) save(key, model, endpoint string, policy openrouter.D
 	}
 }
 
-// snapshot returns the current settings with defaults filled in.
+// snapshot returns the current settings with defaults filled in; key is the one saved for
+// the endpoint's origin.
 func (p *providerSettings) snapshot() (key, model, endpoint string, policy openrouter.DataPolicy, memory bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -192,14 +286,29 @@ func (p *providerSettings) snapshot() (key, model, endpoint string, policy openr
 	if endpoint == "" {
 		endpoint = openrouter.DefaultEndpoint
 	}
-	return p.key, model, endpoint, p.policy, p.memory
+	return p.keys.For(endpoint), model, endpoint, p.policy, p.memory
 }
 
-// apiKey is the key supplier of the provider loop (studio.OpenRouterOptions.APIKey).
+// apiKey is the key supplier of the provider loop (studio.OpenRouterOptions.APIKey): the
+// key saved for the saved endpoint's origin, "" when none (a loopback endpoint then runs
+// without one).
 func (p *providerSettings) apiKey() string {
+	key, _, _, _, _ := p.snapshot()
+	return key
+}
+
+// enabled reports whether prompts go to the provider: a key is saved for the endpoint, or
+// the endpoint is a local server (loopback), which needs none (openrouter.KeyOptional).
+func (p *providerSettings) enabled() bool {
+	key, _, endpoint, _, _ := p.snapshot()
+	return key != "" || openrouter.KeyOptional(endpoint)
+}
+
+// presetLabel is the saved preset's label ("OpenRouter", "Ollama"…).
+func (p *providerSettings) presetLabel() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.key
+	return openrouter.PresetByID(p.preset).Label
 }
 
 // originOf returns scheme://host[:port] of an endpoint openrouter.NormalizeEndpoint accepts,
@@ -238,14 +347,17 @@ func (p *providerSettings) allowed(req openrouter.Request) bool {
 
 // --- DOM ---------------------------------------------------------------------------------
 
-const settingsForm = `<form id="settings-form" class="settings-form" novalidate>
+var settingsForm = `<form id="settings-form" class="settings-form" novalidate>
 <h2 id="settings-dialog-title">Provider settings</h2>
 <p id="settings-key-status" class="settings-status" role="status"></p>
-<label for="settings-key">OpenRouter API key</label>
-<input id="settings-key" type="password" autocomplete="off" spellcheck="false" placeholder="sk-or-v1-…">
-<p class="settings-hint">Kept in this browser only and sent only to the endpoint below. Without a key the local agent answers prompts.</p>
-<label for="settings-endpoint">Endpoint</label>
+<label for="settings-preset">Provider</label>
+<select id="settings-preset">` + presetOptions + `</select>
+<p id="settings-preset-help" class="settings-hint"></p>
+<label for="settings-endpoint">Endpoint (chat-completions URL)</label>
 <input id="settings-endpoint" type="url" autocomplete="off" spellcheck="false">
+<label for="settings-key">API key</label>
+<input id="settings-key" type="password" autocomplete="off" spellcheck="false" placeholder="sk-or-v1-…">
+<p class="settings-hint">Kept in this browser only, saved for the endpoint's origin and sent only there. Optional for a server on this computer (127.0.0.1); without a key for a remote endpoint the local agent answers prompts.</p>
 <label for="settings-policy">Data policy</label>
 <select id="settings-policy">
 <option value="allow">allow — default routing</option>
@@ -254,6 +366,14 @@ const settingsForm = `<form id="settings-form" class="settings-form" novalidate>
 </select>
 <label for="settings-model">Model</label>
 <input id="settings-model" autocomplete="off" spellcheck="false">
+<label class="settings-check"><input type="checkbox" id="settings-stream" checked> Stream replies (turn off for servers without streaming)</label>
+<fieldset class="settings-budget">
+<legend>Budget per run (empty: no limit)</legend>
+<label for="settings-budget-tokens">Tokens</label>
+<input id="settings-budget-tokens" inputmode="numeric" autocomplete="off" spellcheck="false" placeholder="e.g. 50000">
+<label for="settings-budget-cost">Cost (credits, US$ on OpenRouter)</label>
+<input id="settings-budget-cost" inputmode="decimal" autocomplete="off" spellcheck="false" placeholder="e.g. 0.05">
+</fieldset>
 <fieldset class="settings-catalog">
 <legend>Model catalog (tool-capable models)</legend>
 <div class="settings-catalog-head"><label class="settings-check"><input type="checkbox" id="settings-free-only"> Free only</label>
@@ -268,6 +388,15 @@ const settingsForm = `<form id="settings-form" class="settings-form" novalidate>
 <button type="button" id="settings-close" data-action="provider-close" aria-label="Close provider settings">Close</button>
 </div>
 </form>`
+
+// presetOptions are the provider select's options (openrouter.Presets; constant text).
+var presetOptions = func() string {
+	var b strings.Builder
+	for _, p := range openrouter.Presets {
+		b.WriteString(`<option value="` + p.ID + `">` + p.Label + `</option>`)
+	}
+	return b.String()
+}()
 
 func byID(id string) js.Value { return js.Global().Get("document").Call("getElementById", id) }
 
@@ -308,7 +437,16 @@ func bindSettings(a *app) {
 				if v := t.Get("value").String(); v != "" {
 					byID("settings-model").Set("value", v)
 				}
-			case "settings-policy", "settings-endpoint":
+			case "settings-preset":
+				if pr := openrouter.PresetByID(t.Get("value").String()); pr.Endpoint != "" {
+					setInput("settings-endpoint", pr.Endpoint)
+				}
+				jsbridge.Go("settings.preset", func() { refillKey(); a.markDirty() })
+			case "settings-endpoint":
+				jsbridge.Go("settings.endpoint", func() { refillKey() })
+			}
+			switch id {
+			case "settings-policy", "settings-endpoint", "settings-preset":
 				jsbridge.Go("settings.catalog", func() {
 					prov.mu.Lock()
 					loaded := prov.catalogState != ""
@@ -352,11 +490,43 @@ func settingsOpen() bool {
 // fillForm puts the current settings into the dialog's inputs (the key as a DOM property,
 // never as markup).
 func fillForm() {
-	key, model, endpoint, policy, _ := prov.snapshot()
+	f := prov.form()
+	setKeyField(f.key, f.endpoint)
+	setInput("settings-model", f.model)
+	setInput("settings-endpoint", f.endpoint)
+	setInput("settings-policy", string(f.policy))
+	setInput("settings-preset", openrouter.PresetByID(f.preset).ID)
+	if el := byID("settings-stream"); !el.IsNull() {
+		el.Set("checked", !f.noStream)
+	}
+	bt, bc := formatBudget(f.budget)
+	setInput("settings-budget-tokens", bt)
+	setInput("settings-budget-cost", bc)
+}
+
+// setKeyField puts key (saved for endpoint's origin) into the key field and remembers for
+// which origin, so saveSettings never carries it to another origin.
+func setKeyField(key, endpoint string) {
 	setInput("settings-key", key)
-	setInput("settings-model", model)
-	setInput("settings-endpoint", endpoint)
-	setInput("settings-policy", string(policy))
+	prov.mu.Lock()
+	prov.formKey, prov.formKeyOrigin = key, openrouter.EndpointOrigin(endpoint)
+	prov.mu.Unlock()
+}
+
+// refillKey shows the key saved for the origin now typed in the endpoint field, when the
+// key field still holds the key filled in for another origin (a key the user typed stays).
+func refillKey() {
+	ep := inputValue("settings-endpoint")
+	if ep == "" {
+		ep = openrouter.DefaultEndpoint
+	}
+	o := openrouter.EndpointOrigin(ep)
+	prov.mu.Lock()
+	filled, origin, key := prov.formKey, prov.formKeyOrigin, prov.keys.For(ep)
+	prov.mu.Unlock()
+	if o != origin && inputValue("settings-key") == filled {
+		setKeyField(key, ep)
+	}
 }
 
 // openSettings shows the dialog (header button, recovery action).
@@ -385,6 +555,10 @@ func closeSettings() {
 // saveSettings validates and stores the dialog's values, then closes it.
 func saveSettings(a *app) {
 	key, model, endpoint := inputValue("settings-key"), inputValue("settings-model"), inputValue("settings-endpoint")
+	preset := openrouter.PresetByID(inputValue("settings-preset")).ID
+	noStream := !byID("settings-stream").IsNull() && !byID("settings-stream").Get("checked").Bool()
+	bt, bc := inputValue("settings-budget-tokens"), inputValue("settings-budget-cost")
+	budget := parseBudget(bt, bc)
 	policy, err := openrouter.ParseDataPolicy(inputValue("settings-policy"))
 	if err != nil {
 		policy = openrouter.DataAllow
@@ -405,8 +579,25 @@ func saveSettings(a *app) {
 		msg = "API key: " + kerr.Error() + "."
 	case len(model) > 256:
 		msg = "A value is too long."
+	case bt != "" && budget.Tokens == 0:
+		msg = "Budget: tokens must be a whole number above 0 (or empty for no limit)."
+	case bc != "" && budget.Cost == 0:
+		msg = "Budget: cost must be a number above 0 (or empty for no limit)."
 	}
 	endpoint = norm
+	prov.mu.Lock()
+	if msg == "" && key == prov.formKey && openrouter.EndpointOrigin(endpoint) != prov.formKeyOrigin {
+		// The field still shows the key filled in for another origin: never carry it over.
+		key = prov.keys.For(endpoint)
+	}
+	if msg == "" && key != "" && prov.keys.For(endpoint) == "" {
+		if err := (openrouter.Keys{}).Set(endpoint, key); err != nil {
+			msg = "API key: " + err.Error() + "."
+		} else if len(prov.keys) >= openrouter.MaxStoredKeys {
+			msg = "API key: at most 32 endpoints can keep a key: clear one first."
+		}
+	}
+	prov.mu.Unlock()
 	prov.mu.Lock()
 	prov.formError = msg
 	prov.mu.Unlock()
@@ -414,16 +605,17 @@ func saveSettings(a *app) {
 		a.markDirty()
 		return
 	}
-	prov.save(key, model, endpoint, policy)
+	prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget})
 	closeSettings()
 	a.markDirty()
 }
 
-// clearKey forgets the key (this browser, and through the storage event every other tab).
+// clearKey forgets the saved endpoint's key (this browser, and through the storage event every other tab).
 func clearKey(a *app) {
-	_, model, endpoint, policy, _ := prov.snapshot()
-	prov.save("", model, endpoint, policy)
-	setInput("settings-key", "")
+	f := prov.form()
+	f.key = ""
+	prov.save(f)
+	setKeyField("", f.endpoint)
 	a.markDirty()
 }
 
@@ -503,11 +695,11 @@ func settingsKey(a *app, k keyInfo) bool {
 
 // providerLabel is the header's provider text.
 func providerLabel() string {
-	key, model, _, _, _ := prov.snapshot()
-	if key == "" {
+	_, model, _, _, _ := prov.snapshot()
+	if !prov.enabled() {
 		return "local agent"
 	}
-	return "OpenRouter · " + model
+	return prov.presetLabel() + " · " + model
 }
 
 // renderSettings draws the header button and label and the dialog's live parts.
@@ -522,6 +714,15 @@ func renderSettings(a *app) {
 			delete(lastHTML, "provider-actions")
 		}
 	}
+	if byID("provider-usage").IsNull() {
+		if host := byID("header-actions"); !host.IsNull() {
+			span := js.Global().Get("document").Call("createElement", "span")
+			span.Set("id", "provider-usage")
+			span.Set("className", "provider-usage")
+			span.Set("title", "Provider usage this session (tokens and cost as reported)")
+			host.Call("appendChild", span)
+		}
+	}
 	setRegion("provider-actions", markup.HTML(`<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`))
 	ensureNewChatButton()
 
@@ -533,15 +734,22 @@ func renderSettings(a *app) {
 	}
 	cat := openrouter.Catalog{Models: prov.catalog}
 	prov.mu.Unlock()
+	label := prov.presetLabel()
 	status := "No key: prompts run through the local agent."
-	if key != "" {
-		status = "A key is saved in this browser; prompts run through OpenRouter (" + model + ")."
+	switch {
+	case key != "":
+		status = "A key is saved in this browser for " + openrouter.EndpointOrigin(endpoint) + "; prompts run through " + label + " (" + model + ")."
+	case prov.enabled():
+		status = "A server on this computer needs no key; prompts run through " + label + " (" + model + ")."
 	}
 	if memory {
 		status += " Browser storage is blocked: settings last for this tab only."
 	}
 	setText("settings-key-status", status)
 	setText("settings-form-error", formErr)
+	if settingsOpen() {
+		setText("settings-preset-help", openrouter.PresetByID(inputValue("settings-preset")).Help)
+	}
 	shown := cat.ToolModels(freeOnly)
 	opts := make([]views.ModelOption, len(shown))
 	for i, m := range shown {
