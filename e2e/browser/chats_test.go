@@ -319,3 +319,30 @@ func TestChatInterruptedRunRetry(t *testing.T) {
 	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
 	noConsoleErrors(t, tab)
 }
+
+// TestChatStreamedAnswerSurvivesReload: a streamed reply (which grows one entry in place, no
+// closing entry added) is kept whole with its done state, and comes back after a reload.
+func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{BodyFile: "stream_final_text.sse"})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	const reply = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens in styles.css now use #10b981."
+	waitContains(t, tab, "#transcript", reply)
+	waitText(t, tab, "#status-text", "Ready")
+	rec := waitStoredEntry(t, tab, reply)
+	done := false
+	for _, e := range rec.Entries {
+		done = done || (e.Text == reply && e.State == "done")
+	}
+	if !done {
+		t.Errorf("the streamed reply is not kept whole as the run's done entry: %+v", rec.Entries)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", reply)
+	noConsoleErrors(t, tab)
+}

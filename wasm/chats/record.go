@@ -43,7 +43,7 @@ const FormatVersion = 1
 
 // Entry kinds (the transcript's, wasm/ui/views.Entry.Kind) that a record may hold.
 var entryKinds = map[string]bool{"user": true, "agent": true, "error": true, "info": true,
-	"result": true, "unclear": true, "reasoning": true, "usage": true}
+	"result": true, "unclear": true, "reasoning": true, "usage": true, "partial": true}
 
 // Run outcome states of an Entry.
 const (

@@ -67,6 +67,8 @@ var chatState = struct {
 	history       []openrouter.Message // the last history read from the session
 	lastLen       int
 	lastKey       string
+	gen           int // bumped when an entry's outcome or text changes in place (a streamed reply)
+	lastGen       int
 	lastLock      string
 	pending       bool
 	traceRestored bool
@@ -202,10 +204,10 @@ func chatsRender(a *app) {
 		go chatsTakeOver(a)
 		return
 	}
-	if !chatState.kept || (n == chatState.lastLen && key == chatState.lastKey) {
+	if !chatState.kept || (n == chatState.lastLen && key == chatState.lastKey && chatState.gen == chatState.lastGen) {
 		return
 	}
-	chatState.lastLen, chatState.lastKey = n, key
+	chatState.lastLen, chatState.lastKey, chatState.lastGen = n, key, chatState.gen
 	if chatState.pending {
 		return
 	}
@@ -383,6 +385,7 @@ func (a *app) chatKeepLast() {
 	if n := len(a.st.transcript); n > 0 {
 		chatState.mu.Lock()
 		chatState.conv[a.st.transcript[n-1].Key] = true
+		chatState.gen++
 		chatState.mu.Unlock()
 	}
 }
@@ -404,6 +407,7 @@ func (a *app) chatLocalRunEnded(prompt string, cancelled, failed bool) {
 		k := a.st.transcript[n-1].Key
 		chatState.mu.Lock()
 		chatState.meta[k], chatState.conv[k] = m, true
+		chatState.gen++
 		chatState.mu.Unlock()
 	}
 }
@@ -442,7 +446,8 @@ func (a *app) chatRunEnded(prompt string, rep providerReport, cancelled bool, er
 	defer chatState.mu.Unlock()
 	chatState.meta[a.st.transcript[n-1].Key] = m
 	chatState.conv[a.st.transcript[n-1].Key] = true
-	if cancelled { // what it applied stays applied: say so, here and after a reload
+	chatState.gen++ // a streamed final answer adds no entry: save anyway
+	if cancelled {  // what it applied stays applied: say so, here and after a reload
 		a.st.transcript[n-1].Text = chats.CancelledText(m.Applied)
 	}
 	if r := strings.TrimSpace(rep.Reasoning); r != "" {
