@@ -1,5 +1,5 @@
 // Package chats keeps the studio's conversations across reloads (issue 16; docs/design.md
-// §5.19): one Record per conversation — the transcript's presentation projection (Entry:
+// §5.20): one Record per conversation — the transcript's presentation projection (Entry:
 // messages, run outcomes done/failed/cancelled, tool-call summaries, reasoning), the provider
 // history a follow-up prompt continues (openrouter.Message) and the trace's metadata rows
 // (trace.ExportRow) — bounded, encoded as JSON and decoded strictly.

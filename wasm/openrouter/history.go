@@ -8,7 +8,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
-// Restoring a conversation (issue 16: chats survive a reload; docs/design.md §5.19). The
+// Restoring a conversation (issue 16: chats survive a reload; docs/design.md §5.20). The
 // browser keeps Conversation.Messages in IndexedDB and gives them back after a reload, so a
 // follow-up prompt continues the same provider history. What comes back from storage is
 // checked as strictly as a provider answer: a history that the loop could not have built is

@@ -9,7 +9,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
-// Reasoning (issue 16; docs/design.md §5.20). OpenRouter normalizes the reasoning controls of
+// Reasoning (issue 16; docs/design.md §5.21). OpenRouter normalizes the reasoning controls of
 // reasoning models into one request object and returns the model's reasoning beside the
 // answer: message.reasoning (plain text, possibly a summary) and message.reasoning_details
 // (an array of typed blocks: reasoning.text, reasoning.summary, reasoning.encrypted). For a

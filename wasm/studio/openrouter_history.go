@@ -13,7 +13,7 @@ import (
 )
 
 // The provider conversation across reloads and the reasoning setting (issue 16;
-// docs/design.md §5.19, §5.20).
+// docs/design.md §5.20, §5.21).
 const (
 	// MethodAgentOpenRouterHistory returns the session's provider conversation, for the
 	// browser to keep (wasm/chats) and give back after a reload.

@@ -9,7 +9,7 @@ import (
 	"github.com/webcoding/studio/wasm/openrouter"
 )
 
-// reasoningFlags are agent's reasoning flags (issue 16; docs/design.md §5.20):
+// reasoningFlags are agent's reasoning flags (issue 16; docs/design.md §5.21):
 // --reasoning-effort low|medium|high or --reasoning-max-tokens N (not both), and
 // --reasoning-exclude. They become agent/openrouter's "reasoning" param; the loop sends the
 // OpenRouter reasoning object and passes reasoning_details back within the run's tool loop.

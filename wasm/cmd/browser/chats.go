@@ -17,7 +17,7 @@ import (
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
-// Conversations survive a reload (issue 16; docs/design.md §5.19). The chat of the
+// Conversations survive a reload (issue 16; docs/design.md §5.20). The chat of the
 // workspace is kept in IndexedDB (database "web-coding-chats", wasm/adapters/idb.Chats)
 // through the core store (wasm/chats: limits, strict decoding, key scrubbing):
 //

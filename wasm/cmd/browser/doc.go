@@ -72,7 +72,7 @@
 // details and the recovery actions of its code (recovery.go: Retry for retryable errors,
 // Re-read & retry for revision conflicts, Refresh preview for preview sync codes; features add
 // rules with registerRecovery). The conversation is kept per workspace in IndexedDB and restored
-// after a reload (chats.go over wasm/chats and adapters/idb.Chats; docs/design.md §5.19); the
+// after a reload (chats.go over wasm/chats and adapters/idb.Chats; docs/design.md §5.20); the
 // reasoning setting lives in the settings dialog (reasoning_setting.go). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
 // modal combobox dialogs (palette.go); ?prompt= fills the composer only (deeplink.go); approval
 // cards show the diff the core computes (workspace/diffCall) and "Approve all for this run"

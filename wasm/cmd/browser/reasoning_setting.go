@@ -13,7 +13,7 @@ import (
 	"github.com/webcoding/studio/wasm/openrouter"
 )
 
-// The reasoning setting (issue 16; docs/design.md §5.20): a fieldset in the provider settings
+// The reasoning setting (issue 16; docs/design.md §5.21): a fieldset in the provider settings
 // dialog — effort (model default, low, medium, high), or a reasoning token budget instead,
 // and "Hide reasoning text" (exclude). It is kept in localStorage under reasoningStoreKey as
 // {"effort", "maxTokens", "exclude"} (no secret) as soon as a control changes, checked by
