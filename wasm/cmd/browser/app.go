@@ -267,6 +267,7 @@ func (a *app) addEntry(e entry) {
 		e.Key = strconv.FormatInt(a.entrySeq, 10)
 	}
 	a.st.transcript = append(a.st.transcript, e)
+	chatsNote(e, a.st.running != "") // chats.go: run entries belong to the kept conversation
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
 		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
 	}

@@ -328,6 +328,7 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	default:
 		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
 	}
+	a.chatLocalRunEnded(prompt, cancelled, err != nil || rep.Failed) // chats.go
 	a.requestRefresh()
 }
 

@@ -66,7 +66,7 @@ func goldenCases() map[string]markup.HTML {
 		"recipes":        RecipesHTML([]Recipe{{Label: "Make it emerald", Prompt: "Make it emerald"}, {Label: hostile, Prompt: hostile}}),
 		"transcript": TranscriptHTML([]Entry{{Kind: "user", Text: hostile}, {Kind: "error", Text: "✗ workspace.writeFile [WORKSPACE_REVISION_CONFLICT] stale",
 			Details: `{"expected": 3}`, Actions: []EntryAction{{Label: "Re-read & retry", Action: "recovery", Arg: "r1"}, {Label: "Retry", Action: "recovery", Arg: hostile}}},
-			{Kind: "agent", Text: "streamed", Key: "m-42"}}),
+			{Kind: "agent", Text: "streamed", Key: "m-42"}, {Kind: "reasoning", Text: "Reasoning", Details: hostile}}),
 		"console":      ConsoleHTML([]ConsoleLine{{Level: "log", Text: "hi"}, {Level: "error", Text: hostile}}),
 		"diagnostics":  DiagnosticsHTML([]Diagnostic{{Message: "missing " + hostile, SourcePath: "index.html"}}),
 		"no-diag":      DiagnosticsHTML(nil) + PreviewErrorHTML("") + RuntimeReportsHTML(nil),
