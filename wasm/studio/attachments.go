@@ -12,10 +12,12 @@ import (
 
 // decodeAttachments decodes agent/run's optional "context": a JSON array of at most
 // planner.MaxAttachments objects, each with exactly the members of planner.Attachment (no
-// unknown member), kind "element" or "error", strings valid UTF-8 within their bounds
-// (selector, path, message ≤ planner.MaxAttachmentFieldChars; text ≤
+// unknown member), kind "element", "error" or "audit", strings valid UTF-8 within their
+// bounds (selector, path, message ≤ planner.MaxAttachmentFieldChars; text ≤
 // planner.MaxAttachmentTextChars; outerHTML ≤ planner.MaxAttachmentHTMLChars; console ≤
-// planner.MaxAttachmentConsole; tag, fontSize ≤ 64) and line 0..preview.MaxConsoleLine.
+// planner.MaxAttachmentConsole; tag, fontSize, rule, impact ≤
+// planner.MaxAttachmentShortChars), line 0..preview.MaxConsoleLine and count
+// 0..planner.MaxAttachmentCount.
 // Absent or null: none. It returns the reason of the first problem ("" when valid). The
 // attachments are data for the planner (docs/design.md §5.23): nothing in them is a request.
 func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
@@ -37,21 +39,25 @@ func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
 		if err := dec.Decode(&a); err != nil {
 			return nil, "item " + strconv.Itoa(i) + ": " + err.Error()
 		}
-		if a.Kind != planner.AttachElement && a.Kind != planner.AttachError {
-			return nil, "item " + strconv.Itoa(i) + ": kind must be element or error"
+		if a.Kind != planner.AttachElement && a.Kind != planner.AttachError && a.Kind != planner.AttachAudit {
+			return nil, "item " + strconv.Itoa(i) + ": kind must be element, error or audit"
 		}
 		for _, f := range []struct {
 			v string
 			n int
 		}{{a.Selector, planner.MaxAttachmentFieldChars}, {a.Path, planner.MaxAttachmentFieldChars}, {a.Message, planner.MaxAttachmentFieldChars},
 			{a.Text, planner.MaxAttachmentTextChars}, {a.OuterHTML, planner.MaxAttachmentHTMLChars}, {a.Console, planner.MaxAttachmentConsole},
-			{a.Tag, 64}, {a.FontSize, 64}} {
+			{a.Tag, planner.MaxAttachmentShortChars}, {a.FontSize, planner.MaxAttachmentShortChars},
+			{a.Rule, planner.MaxAttachmentShortChars}, {a.Impact, planner.MaxAttachmentShortChars}} {
 			if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.n {
 				return nil, "item " + strconv.Itoa(i) + ": a string is longer than " + strconv.Itoa(f.n) + " characters"
 			}
 		}
 		if a.Line < 0 || a.Line > preview.MaxConsoleLine {
 			return nil, "item " + strconv.Itoa(i) + ": line out of range"
+		}
+		if a.Count < 0 || a.Count > planner.MaxAttachmentCount {
+			return nil, "item " + strconv.Itoa(i) + ": count out of range"
 		}
 		out = append(out, a)
 	}

@@ -21,7 +21,7 @@ const (
 	//
 	//	params {"prompt": non-blank string, "sessionId"?: 1..256 characters,
 	//	        "context"?: [planner.Attachment…] (at most planner.MaxAttachments context chips:
-	//	        picked elements and runtime errors, data only; decodeAttachments)}
+	//	        picked elements, runtime errors and audit findings, data only; decodeAttachments)}
 	//	result planner.Report {"calls": [{"request", "result"}…], "summary", "failed",
 	//	       "failedTool"?, "errorCode"?, "retryable"?, "revisionConflict"?}
 	MethodAgentRun = "agent/run"

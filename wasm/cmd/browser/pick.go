@@ -19,8 +19,9 @@ import (
 //   - the Pick button of the preview toolbar (#preview-pick) and Ctrl/Cmd+Shift+X toggle pick
 //     mode in the frame (iframe.Port.SetPicking); Escape leaves it (in the studio here, in the
 //     frame through the bridge); the shim draws the hover highlight;
-//   - a pick (iframe Options.OnPick) becomes an element chip above the prompt, and "Ask to
-//     fix" on a runtime error an error chip; both are planner.Attachment values, shown with
+//   - a pick (iframe Options.OnPick) becomes an element chip above the prompt, "Ask to fix"
+//     on a runtime error an error chip and "Ask to fix" on an audit violation an audit chip
+//     (preview_audit.go); all are planner.Attachment values added by addChip, shown with
 //     the exact context text the next prompt will carry, removable (×), at most
 //     planner.MaxAttachments (the oldest goes);
 //   - sending a prompt takes the chips (takeChips): the local agent gets them as agent/run's
@@ -155,28 +156,15 @@ func (a *app) askToFix() {
 		lines = lines[len(lines)-10:]
 	}
 	con := strings.Join(lines, "\n")
-	if r := []rune(con); len(r) > planner.MaxAttachmentConsole {
-		con = string(r[len(r)-planner.MaxAttachmentConsole:])
-	}
-	att.Console = con
-	if r := []rune(att.Message); len(r) > planner.MaxAttachmentFieldChars {
-		att.Message = string(r[:planner.MaxAttachmentFieldChars])
-	}
+	att.Console = con // addChip bounds it (keeping the newest lines)
 	addChip(a, att)
 }
 
-// addChip attaches att (bounded like agent/run's decoder), keeps the newest
-// planner.MaxAttachments, and focuses the prompt.
+// addChip attaches att (planner.Attachment.Bounded: within agent/run's decoder bounds),
+// keeps the newest planner.MaxAttachments, and focuses the prompt. It is the one way a chip
+// is attached (pick, runtime-error and audit "Ask to fix").
 func addChip(a *app, att planner.Attachment) {
-	cut := func(s string, n int) string {
-		if r := []rune(s); len(r) > n {
-			return string(r[:n])
-		}
-		return s
-	}
-	att.Selector, att.Path = cut(att.Selector, planner.MaxAttachmentFieldChars), cut(att.Path, planner.MaxAttachmentFieldChars)
-	att.Text, att.OuterHTML = cut(att.Text, planner.MaxAttachmentTextChars), cut(att.OuterHTML, planner.MaxAttachmentHTMLChars)
-	att.Tag, att.FontSize = cut(att.Tag, 64), cut(att.FontSize, 64)
+	att = att.Bounded()
 	pickUI.mu.Lock()
 	pickUI.chips = append(pickUI.chips, att)
 	if over := len(pickUI.chips) - planner.MaxAttachments; over > 0 {

@@ -6,17 +6,21 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall/js"
 
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
 // The accessibility audit panel (issue 17; docs/design.md §5.17): "Audit" in the preview
 // toolbar (which opens the panel) and "Run accessibility audit" in it call preview.audit through tools/call — the same registry call a model, the catalog or an
 // MCP client makes — and lists the violations with their impact and selectors. "Ask to fix"
-// puts a bounded description of one violation (views.AuditAskText) into the prompt and
-// focuses it; the user reads it and sends it (nothing runs by itself).
+// attaches one violation as an audit context chip (planner.AttachAudit through addChip, the
+// same path as a pick or a runtime error's Ask to fix: docs/design.md §5.23) and focuses the
+// prompt; the user sees the chip's exact context text, may remove it, and sends it with a
+// prompt of their own (nothing runs by itself).
 
 var auditState struct {
 	sync.Mutex
@@ -87,12 +91,9 @@ func init() {
 				if err != nil || i < 0 || i >= len(v.Violations) {
 					return true
 				}
-				box := js.Global().Get("document").Call("getElementById", "prompt")
-				if !box.IsNull() {
-					box.Set("value", views.AuditAskText(v.Violations[i], v.Revision))
-					box.Call("dispatchEvent", js.Global().Get("Event").New("input", map[string]any{"bubbles": true}))
-					box.Call("focus")
-				}
+				x := v.Violations[i]
+				addChip(a, planner.Attachment{Kind: planner.AttachAudit, Rule: x.ID, Impact: x.Impact, Message: x.Help,
+					Selector: strings.Join(x.Selectors, ", "), Count: x.Count})
 			default:
 				return false
 			}

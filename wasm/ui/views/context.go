@@ -7,9 +7,10 @@ import (
 )
 
 // ContextChip is one context chip above the prompt (issue 17): an element picked in the
-// preview or a preview runtime error. Label is its short label; Context is exactly the text
-// block the model will receive with the next prompt (planner.Attachment.ContextText), shown
-// before sending; Kind is "element" or "error".
+// preview, a preview runtime error or an accessibility audit violation. Label is its short
+// label; Context is exactly the text block the model will receive with the next prompt
+// (planner.Attachment.ContextText), shown before sending; Kind is "element", "error" or
+// "audit".
 type ContextChip struct {
 	Kind, Label, Context string
 }
@@ -25,8 +26,11 @@ func ContextChipsHTML(chips []ContextChip) HTML {
 	b.Open("ul", A("class", "context-chips-list"), A("aria-label", "Context sent with the next prompt"))
 	for i, c := range chips {
 		kind := "Element"
-		if c.Kind == "error" {
+		switch c.Kind {
+		case "error":
 			kind = "Error"
+		case "audit":
+			kind = "Audit"
 		}
 		b.Open("li", A("class", "context-chip context-chip-"+c.Kind))
 		b.Open("details")

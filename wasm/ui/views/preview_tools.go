@@ -3,7 +3,6 @@ package views
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	. "github.com/webcoding/studio/wasm/ui/markup"
 )
@@ -176,29 +175,4 @@ func AuditHTML(v AuditView) HTML {
 	}
 	b.Close("ul")
 	return b.HTML()
-}
-
-// MaxAskChars bounds the text "Ask to fix" puts into the prompt.
-const MaxAskChars = 800
-
-// AuditAskText is the prompt text "Ask to fix" puts into the composer for one violation (at
-// most MaxAskChars code points): what axe-core found, where, and at which revision. It is
-// text for the user to read and send; nothing in it runs by itself.
-func AuditAskText(x AuditViolation, revision int64) string {
-	var b strings.Builder
-	b.WriteString("Fix this accessibility problem the audit found in the preview (revision " + strconv.FormatInt(revision, 10) + "): ")
-	b.WriteString(x.Help + " [axe-core rule " + x.ID + ", " + x.Impact + "; " + strconv.Itoa(x.Count) + " element(s)")
-	if len(x.Selectors) > 0 {
-		b.WriteString(": " + strings.Join(x.Selectors, ", "))
-		if len(x.Selectors) < x.Count {
-			b.WriteString(", …")
-		}
-	}
-	b.WriteString("].")
-	s := b.String()
-	if utf8.RuneCountInString(s) > MaxAskChars {
-		r := []rune(s)
-		s = string(r[:MaxAskChars-1]) + "…"
-	}
-	return s
 }
