@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
@@ -238,5 +239,56 @@ func TestBinaryFlagErrors(t *testing.T) {
 		if strings.Contains(stderr.String(), "secret") {
 			t.Errorf("mcp %v: the password reached stderr", c.args)
 		}
+	}
+}
+
+// TestStdioContextToolsHeadless (issue 17): the context tools over the real binary's stdio,
+// as an MCP client sends tools/call: preview_inspect {"selector":"h1"} answers from the parsed
+// entry page (computed false, the file and line of the hero heading, no box), preview_getConsole
+// says runtime false with a note and no entries, and preview_audit is an error result
+// (isError true) whose _meta.error is PREVIEW_NEEDS_BROWSER {operation: "audit"}, not retryable.
+func TestStdioContextToolsHeadless(t *testing.T) {
+	p := startRawProcess(t)
+	p.send(t, initializeLine)
+	if r := p.recv(t); r.Error != nil {
+		t.Fatalf("initialize: %+v", r.Error)
+	}
+	p.send(t, initializedLine)
+	type result struct {
+		IsError           bool           `json:"isError"`
+		StructuredContent map[string]any `json:"structuredContent"`
+		Meta              struct {
+			Error *struct {
+				Code      string         `json:"code"`
+				Retryable bool           `json:"retryable"`
+				Details   map[string]any `json:"details"`
+			} `json:"error"`
+		} `json:"_meta"`
+	}
+	callRaw := func(name, args string) result {
+		t.Helper()
+		p.send(t, `{"jsonrpc":"2.0","id":`+jsonQuote(name)+`,"method":"tools/call","params":{"name":"`+name+`","arguments":`+args+`}}`)
+		r := p.recv(t)
+		if r.Error != nil || string(r.ID) != jsonQuote(name) {
+			t.Fatalf("%s: %+v %s", name, r.Error, r.ID)
+		}
+		var res result
+		if err := json.Unmarshal(r.Result, &res); err != nil {
+			t.Fatalf("%s: %v: %s", name, err, r.Result)
+		}
+		return res
+	}
+	in := callRaw("preview_inspect", `{"selector":"h1"}`)
+	if sc := in.StructuredContent; in.IsError || sc["computed"] != false || sc["selector"] != "#hero-title" || sc["path"] != "index.html" ||
+		sc["line"] != float64(12) || sc["box"] != nil || !strings.Contains(fmt.Sprint(sc["note"]), "computed: false") {
+		t.Errorf("preview_inspect over stdio: %+v", in)
+	}
+	con := callRaw("preview_getConsole", `{}`)
+	if sc := con.StructuredContent; con.IsError || sc["runtime"] != false || !strings.Contains(fmt.Sprint(sc["note"]), "headless") || fmt.Sprint(sc["entries"]) != "[]" {
+		t.Errorf("preview_getConsole over stdio: %+v", con)
+	}
+	au := callRaw("preview_audit", `{}`)
+	if e := au.Meta.Error; !au.IsError || e == nil || e.Code != "PREVIEW_NEEDS_BROWSER" || e.Retryable || e.Details["operation"] != "audit" {
+		t.Errorf("preview_audit over stdio: %+v %+v", au, au.Meta.Error)
 	}
 }
