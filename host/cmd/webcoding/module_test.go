@@ -86,17 +86,19 @@ func TestCallThroughTheModule(t *testing.T) {
 }
 
 // TestContextToolsHeadless (issue 17): through the CLI and the real module, preview.inspect
-// reads the parsed entry page and says computed false; preview.getConsole says runtime false
-// with a note and no entries (no page runs headless).
+// reads the parsed entry page and says computed false — {"selector":"h1"} names the hero
+// heading with its file and line and no box; preview.getConsole says runtime false with a
+// note and no entries (no page runs headless).
 func TestContextToolsHeadless(t *testing.T) {
 	stdin := `{"name":"preview.inspect","arguments":{"selector":"header h1"},"_meta":{"toolCallId":"i-1"}}` + "\n" +
-		`{"name":"preview.getConsole","arguments":{"levels":["error"]},"_meta":{"toolCallId":"c-1"}}` + "\n"
+		`{"name":"preview.getConsole","arguments":{"levels":["error"]},"_meta":{"toolCallId":"c-1"}}` + "\n" +
+		`{"name":"preview.inspect","arguments":{"selector":"h1"}}` + "\n"
 	code, out, stderr := runCLI(t, nil, stdin, "call")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	rs := results(t, out)
-	if len(rs) != 2 || rs[0].IsError || rs[1].IsError {
+	if len(rs) != 3 || rs[0].IsError || rs[1].IsError || rs[2].IsError {
 		t.Fatalf("results:\n%s", out)
 	}
 	var in struct {
@@ -115,15 +117,25 @@ func TestContextToolsHeadless(t *testing.T) {
 	if json.Unmarshal(rs[1].StructuredContent, &con) != nil || con.Runtime == nil || *con.Runtime || con.Entries == nil || len(con.Entries) != 0 || !strings.Contains(con.Note, "headless") {
 		t.Errorf("preview.getConsole: %s", rs[1].StructuredContent)
 	}
+	var h1 map[string]any
+	if json.Unmarshal(rs[2].StructuredContent, &h1) != nil || h1["computed"] != false || h1["selector"] != "#hero-title" || h1["path"] != "index.html" ||
+		h1["line"] != float64(12) || h1["box"] != nil || h1["styles"] != nil {
+		t.Errorf("preview.inspect h1: %s", rs[2].StructuredContent)
+	}
 }
 
 // TestAuditNeedsBrowserHeadless (issue 17): `webcoding call preview.audit` through the real
-// module under wazero is a typed PREVIEW_NEEDS_BROWSER error, not retryable.
+// module under wazero is a typed PREVIEW_NEEDS_BROWSER error result {operation: "audit"}, not
+// retryable. Like every tool failure it is a result line with isError true, and the command
+// exits 0 because it ran (docs/cli.md: nonzero is for bad flags and host failures).
 func TestAuditNeedsBrowserHeadless(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, `{"name":"preview.audit","arguments":{},"_meta":{"toolCallId":"a-1"}}`+"\n", "call")
 	rs := results(t, out)
-	if len(rs) != 1 || !rs[0].IsError || rs[0].Error == nil || rs[0].Error.Code != "PREVIEW_NEEDS_BROWSER" || rs[0].Error.Retryable {
+	if code != 0 || len(rs) != 1 || !rs[0].IsError || rs[0].Error == nil || rs[0].Error.Code != "PREVIEW_NEEDS_BROWSER" || rs[0].Error.Retryable {
 		t.Fatalf("exit %d, results:\n%s\n%s", code, out, stderr)
+	}
+	if d, _ := rs[0].Error.Details.(map[string]any); d["operation"] != "audit" {
+		t.Errorf("details %v", rs[0].Error.Details)
 	}
 }
 
