@@ -32,6 +32,7 @@ const (
 	MaxContextChars         = 8000 // one ContextText block
 	MaxAttachmentShortChars = 64   // Tag, FontSize, Rule, Impact
 	MaxAttachmentCount      = 1000000
+	MaxAttachmentLine       = 10_000_000 // Line; equal to preview.MaxConsoleLine (checked by a test in wasm/studio)
 )
 
 // Attachment is one context chip: {kind, selector, tag, text, outerHTML, path, line,
@@ -132,7 +133,7 @@ func (a Attachment) ContextText() string {
 }
 
 // Bounded returns a with every string cut to its bound (the code points that fit; Console
-// keeps its end, the newest lines), a negative Line made 0 and a Count outside
+// keeps its end, the newest lines), a Line outside 0..MaxAttachmentLine and a Count outside
 // 0..MaxAttachmentCount made 0. The studio's composer applies it to every chip it attaches;
 // agent/run's decoder (decodeAttachments in wasm/studio) refuses out-of-bound values instead
 // of cutting them.
@@ -150,7 +151,7 @@ func (a Attachment) Bounded() Attachment {
 	if r := []rune(a.Console); len(r) > MaxAttachmentConsole {
 		a.Console = string(r[len(r)-MaxAttachmentConsole:])
 	}
-	if a.Line < 0 {
+	if a.Line < 0 || a.Line > MaxAttachmentLine {
 		a.Line = 0
 	}
 	if a.Count < 0 || a.Count > MaxAttachmentCount {

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/planner"
-	"github.com/webcoding/studio/wasm/preview"
 )
 
 // decodeAttachments decodes agent/run's optional "context": a JSON array of at most
@@ -16,7 +15,7 @@ import (
 // bounds (selector, path, message ≤ planner.MaxAttachmentFieldChars; text ≤
 // planner.MaxAttachmentTextChars; outerHTML ≤ planner.MaxAttachmentHTMLChars; console ≤
 // planner.MaxAttachmentConsole; tag, fontSize, rule, impact ≤
-// planner.MaxAttachmentShortChars), line 0..preview.MaxConsoleLine and count
+// planner.MaxAttachmentShortChars), line 0..planner.MaxAttachmentLine and count
 // 0..planner.MaxAttachmentCount.
 // Absent or null: none. It returns the reason of the first problem ("" when valid). The
 // attachments are data for the planner (docs/design.md §5.23): nothing in them is a request.
@@ -53,7 +52,7 @@ func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
 				return nil, "item " + strconv.Itoa(i) + ": a string is longer than " + strconv.Itoa(f.n) + " characters"
 			}
 		}
-		if a.Line < 0 || a.Line > preview.MaxConsoleLine {
+		if a.Line < 0 || a.Line > planner.MaxAttachmentLine {
 			return nil, "item " + strconv.Itoa(i) + ": line out of range"
 		}
 		if a.Count < 0 || a.Count > planner.MaxAttachmentCount {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webcoding/studio/wasm/planner"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/rpcsession"
 )
 
@@ -55,4 +57,32 @@ func TestAgentRunWithPickedElement(t *testing.T) {
 	if rep := v.(agentReport); !rep.NotUnderstood || len(rep.Calls) != 0 {
 		t.Errorf("audit chip: %+v", rep)
 	}
+}
+
+// FuzzComposerChipsDecode: whatever the studio's composer attaches (any fields, cut by
+// planner.Attachment.Bounded) is accepted unchanged by agent/run's strict decoder, for every
+// kind — the composer's bounds and the decoder's are the same limits.
+func FuzzComposerChipsDecode(f *testing.F) {
+	if planner.MaxAttachmentLine != preview.MaxConsoleLine {
+		f.Fatalf("planner.MaxAttachmentLine %d, preview.MaxConsoleLine %d", planner.MaxAttachmentLine, preview.MaxConsoleLine)
+	}
+	f.Add(uint8(2), "image-alt", "critical", "Images must have alternative text", "#noalt, img", "", "", 0, 3)
+	f.Add(uint8(1), "", "", "Uncaught Error: boom", "", "app.js", strings.Repeat("log\n", 900), 7, 0)
+	f.Add(uint8(0), "h1", "", strings.Repeat("é", 3000), "#hero-title", "index.html", "", -4, -1)
+	kinds := []string{planner.AttachElement, planner.AttachError, planner.AttachAudit}
+	f.Fuzz(func(t *testing.T, k uint8, rule, impact, message, selector, path, console string, line, count int) {
+		a := planner.Attachment{Kind: kinds[int(k)%len(kinds)], Rule: rule, Impact: impact, Message: message, Selector: selector,
+			Path: path, Console: console, Line: line, Count: count, Text: message, OuterHTML: console, Tag: rule, FontSize: impact}.Bounded()
+		raw, err := json.Marshal([]planner.Attachment{a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, reason := decodeAttachments(raw)
+		if reason != "" || len(got) != 1 {
+			t.Fatalf("a bounded chip was refused: %s", reason)
+		}
+		if len([]rune(got[0].ContextText())) > planner.MaxContextChars {
+			t.Fatalf("context text over the bound")
+		}
+	})
 }
