@@ -137,6 +137,8 @@ var layers = map[string]int{
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5,
+	// 6 also: the other surfaces, composed over studio (issue 18).
+	"websurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
 	"adapters/hostcall": 7,
