@@ -316,4 +316,3 @@ func (s *surface) runPreview(ctx context.Context, c *registry.Call) (any, error)
 	}
 	return out, nil
 }
-
