@@ -8,7 +8,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
-// The realtime surface's local agent (issue 18; REFERENCE-LIVE §3.5; docs/design.md §5.17):
+// The realtime surface's local agent (issue 18; live reference, section 3.5; docs/design.md §5.17):
 // a prompt becomes web.* calls, run through the same Executor as a model's calls. It
 // understands less than the studio's planner, and says so (WebNotUnderstoodSummary).
 
@@ -120,7 +120,7 @@ func WebPlan(prompt string) (calls []Call, ok bool) {
 // Occurrence values of web.applyPatch (the same literal patch as the studio's).
 const OccurrenceFirst = "first"
 
-// webPatchPath is the file a quoted patch targets (REFERENCE-LIVE §3.5).
+// webPatchPath is the file a quoted patch targets (live reference, section 3.5).
 func webPatchPath(t promptText) string {
 	switch {
 	case len(t.paths) > 0:
@@ -160,7 +160,7 @@ type WebCard struct {
 
 // WebPalette returns the eight palette cards, one per web.* tool in catalog order (a fresh
 // slice). Every card runs: web.writeFile writes notes.md (the original's card had no sample
-// and did nothing, REFERENCE-LIVE §3.5). The patch card's search text is in the seed's
+// and did nothing, live reference, section 3.5). The patch card's search text is in the seed's
 // index.html (a test checks it).
 func WebPalette() []WebCard {
 	return []WebCard{

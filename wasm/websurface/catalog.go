@@ -117,7 +117,7 @@ const guardText = " expectedRevision: optional; when given and not the current r
 
 var sourceLimit = studio.Thousands(workspace.MaxSourceChars)
 
-// tools returns the eight tools in REFERENCE-LIVE §3.4's order, bound to s.
+// tools returns the eight tools in live reference, section 3.4's order, bound to s.
 func (s *surface) tools() []registry.Tool {
 	P, str, itoa := studio.P, studio.StringSchema, func(n int) string { return studio.Thousands(n) }
 	noArgs := studio.InputSchema(nil)

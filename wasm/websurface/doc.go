@@ -1,4 +1,4 @@
-// Package websurface is the realtime web-coding surface (issue 18; REFERENCE-LIVE §3): the
+// Package websurface is the realtime web-coding surface (issue 18; live reference, section 3): the
 // eight web.* tools over a three-file site, composed as its own catalog ("realtime") in the
 // studio's session assembly, so approval, durable idempotency, the trace's lifecycle events
 // and the preview port are the studio's (studio.Builder, studio.SyncPreview).

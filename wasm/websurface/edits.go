@@ -8,7 +8,7 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// Themes are the five web.setTheme palettes (REFERENCE-LIVE §3.4), in schema order.
+// Themes are the five web.setTheme palettes (live reference, section 3.4), in schema order.
 var ThemeNames = []string{"violet", "emerald", "amber", "rose", "sky"}
 
 // themeColors maps a theme to its --accent and --accent-soft colours.
@@ -21,7 +21,7 @@ var themeColors = map[string][2]string{
 }
 
 // Fixed targets of the visual tools: root files, never an entry resolved from the workspace
-// (REFERENCE-LIVE §3.4).
+// (live reference, section 3.4).
 const (
 	StylePath = "style.css"
 	IndexPath = "index.html"

@@ -2,10 +2,10 @@ package websurface
 
 import "github.com/webcoding/studio/wasm/workspace"
 
-// RootName is the realtime workspace's root name (REFERENCE-LIVE §3.2).
+// RootName is the realtime workspace's root name (live reference, section 3.2).
 const RootName = "live-web-coding-demo"
 
-// The three seed files (REFERENCE-LIVE §3.2), written for this project. The visual tools'
+// The three seed files (live reference, section 3.2), written for this project. The visual tools'
 // targets: h1#hero-title and p#hero-subtitle (web.updateHero), the feature grid section
 // (web.addFeature) and the --accent / --accent-soft tokens of style.css (web.setTheme).
 const (

@@ -12,7 +12,7 @@ import (
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
-// Tool names of the realtime surface (REFERENCE-LIVE §3.4), in tools/list order.
+// Tool names of the realtime surface (live reference, section 3.4), in tools/list order.
 const (
 	ToolGetWorkspace = "web.getWorkspace"
 	ToolReadFile     = "web.readFile"
@@ -31,7 +31,7 @@ func ToolNames() []string {
 }
 
 // Limits in code points (SPEC §2.14). Paths and the visual tools' texts keep the original's
-// bounds (REFERENCE-LIVE §3.4); the source budget is the project's one budget,
+// bounds (live reference, section 3.4); the source budget is the project's one budget,
 // workspace.MaxSourceChars (80,000; the original allowed 100,000), and the patch bounds are
 // the studio's (the same as the original's).
 const (
@@ -175,7 +175,7 @@ func (s *surface) readFile(ctx context.Context, c *registry.Call) (any, error) {
 }
 
 // writeFile replaces a text file, or creates it when the path is new (web.writeFile doubles
-// as create, REFERENCE-LIVE §3.4; the new file becomes the active one, as createFile does).
+// as create, live reference, section 3.4; the new file becomes the active one, as createFile does).
 func (s *surface) writeFile(ctx context.Context, c *registry.Call) (any, error) {
 	var in struct {
 		Path             string `json:"path"`
