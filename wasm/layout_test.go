@@ -220,3 +220,23 @@ func TestAdapterTags(t *testing.T) {
 		}
 	}
 }
+
+// TestPageModuleOmitsSurfaces: the page's entry (wasm/cmd/browser, GOOS=js) never depends on
+// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.17).
+func TestPageModuleOmitsSurfaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, p := range list(t, "js") {
+		if p.ImportPath != wasmPrefix+"cmd/browser" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == wasmPrefix+"websurface" {
+				t.Fatalf("wasm/cmd/browser depends on wasm/websurface")
+			}
+		}
+		return
+	}
+	t.Fatal("go list did not list wasm/cmd/browser")
+}
