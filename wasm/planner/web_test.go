@@ -27,9 +27,9 @@ func TestWebPlan(t *testing.T) {
 		{"Show the workspace", []string{WebGetWorkspace}},
 		{"Run the preview", []string{WebRunPreview}},
 		{"Make it amber and show the preview", []string{WebGetWorkspace, WebSetTheme + " theme=amber", WebRunPreview}},
-		{"Add a button", nil},            // "add" alone is not a card
-		{"Make the button bigger", nil},  // not understood
-		{"Delete script.js", nil},        // no delete tool
+		{"Add a button", nil},                                          // "add" alone is not a card
+		{"Make the button bigger", nil},                                // not understood
+		{"Delete script.js", nil},                                      // no delete tool
 		{"Change the title", []string{WebGetWorkspace, WebUpdateHero}}, // no quotes: the hero copy
 	}
 	for _, c := range cases {
