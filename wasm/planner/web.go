@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/webcoding/studio/wasm/mcp"
 )
@@ -24,12 +25,15 @@ const (
 	WebRunPreview   = "web.runPreview"
 )
 
-// webMutations are the web.* tools that take expectedRevision and change the workspace.
-var webMutations = map[string]bool{WebWriteFile: true, WebApplyPatch: true, WebSetTheme: true,
-	WebAddFeature: true, WebUpdateHero: true}
-
-// IsWebMutation reports whether tool is a revision-guarded web.* mutation.
-func IsWebMutation(tool string) bool { return webMutations[tool] }
+// IsWebMutation reports whether tool is a revision-guarded web.* mutation (it takes
+// expectedRevision and changes the workspace).
+func IsWebMutation(tool string) bool {
+	switch tool {
+	case WebWriteFile, WebApplyPatch, WebSetTheme, WebAddFeature, WebUpdateHero:
+		return true
+	}
+	return false
+}
 
 // Fixed copy of the web.* cards the agent plans when the prompt quotes no text.
 const (
@@ -41,28 +45,55 @@ const (
 	WebNotesSource        = "# Notes\n\nWritten through web.writeFile.\n"
 )
 
-// The theme of web.setTheme, in the order the planner tries them: the first match wins.
-var webThemeKeywords = []struct {
-	theme string
-	re    *keyword
-}{
-	{"emerald", newKeyword("<emerald", "<green", "<mint", "초록", "녹색", "에메랄드", "민트")},
-	{"amber", newKeyword("<amber", "<orange", "주황", "호박색", "앰버")},
-	{"rose", newKeyword("<rose", "<pink", "분홍", "핑크", "장미", "로즈")},
-	{"sky", newKeyword("<sky", "<blue", "하늘", "파랑", "파란")},
-	{"violet", newKeyword("<violet", "<purple", "보라")},
+// webWords are the realtime agent's keywords. They are built on first use (webKeywords), not
+// at package initialization: the page module imports this package but never plans web.*
+// calls, and package-level tables would stay in its size-budgeted binary (docs/design.md
+// §5.15, §5.17).
+type webWords struct {
+	// themes in the order the planner tries them: the first match wins.
+	themes []struct {
+		theme string
+		re    *keyword
+	}
+	write, read, workspace, run, feature, hero, style, script *keyword
 }
 
 var (
-	reWebWrite     = newKeyword("<write", "작성", "써줘", "써 줘")
-	reWebRead      = newKeyword("<read", "<show", "<open", "읽어", "보여", "열어")
-	reWebWorkspace = newKeyword("<workspace", "<files", "<status", "작업~공간", "파일~목록", "상태")
-	reWebRun       = newKeyword("<run", "<compile", "<check", "<render", "실행", "확인")
-	reWebFeature   = newKeyword("<feature", "<card", "기능", "카드")
-	reWebHero      = newKeyword("<hero", "<headline", "<title", "<landing", "히어로", "제목", "랜딩")
-	reWebStyle     = newKeyword("<style", "<css", "스타일")
-	reWebScript    = newKeyword("<script", "<javascript", "스크립트")
+	webOnce  sync.Once // zero values: nothing runs at package initialization
+	webWordz *webWords
 )
+
+// webKeywords returns the realtime agent's keywords, building them once.
+func webKeywords() *webWords {
+	webOnce.Do(func() { webWordz = buildWebWords() })
+	return webWordz
+}
+
+func buildWebWords() *webWords {
+	w := &webWords{
+		write:     newKeyword("<write", "작성", "써줘", "써 줘"),
+		read:      newKeyword("<read", "<show", "<open", "읽어", "보여", "열어"),
+		workspace: newKeyword("<workspace", "<files", "<status", "작업~공간", "파일~목록", "상태"),
+		run:       newKeyword("<run", "<compile", "<check", "<render", "실행", "확인"),
+		feature:   newKeyword("<feature", "<card", "기능", "카드"),
+		hero:      newKeyword("<hero", "<headline", "<title", "<landing", "히어로", "제목", "랜딩"),
+		style:     newKeyword("<style", "<css", "스타일"),
+		script:    newKeyword("<script", "<javascript", "스크립트"),
+	}
+	for _, th := range [][]string{
+		{"emerald", "<emerald", "<green", "<mint", "초록", "녹색", "에메랄드", "민트"},
+		{"amber", "<amber", "<orange", "주황", "호박색", "앰버"},
+		{"rose", "<rose", "<pink", "분홍", "핑크", "장미", "로즈"},
+		{"sky", "<sky", "<blue", "하늘", "파랑", "파란"},
+		{"violet", "<violet", "<purple", "보라"},
+	} {
+		w.themes = append(w.themes, struct {
+			theme string
+			re    *keyword
+		}{th[0], newKeyword(th[1:]...)})
+	}
+	return w
+}
 
 // WebPlan turns prompt into web.* calls, in this order: a quoted patch (an edit verb and two
 // double-quoted values: search, then replace; the path is the first file the prompt names,
@@ -74,6 +105,7 @@ var (
 // about the workspace plans web.getWorkspace alone. ok is false when nothing was understood:
 // the plan is empty and nothing may run (docs/design.md §5.11).
 func WebPlan(prompt string) (calls []Call, ok bool) {
+	w := webKeywords()
 	t := readPrompt(prompt)
 	kw := t.keywords
 	quotes := t.patchValues()
@@ -82,35 +114,35 @@ func WebPlan(prompt string) (calls []Call, ok bool) {
 	case reEditVerb.in(kw) && len(quotes) >= 2:
 		muts = append(muts, newCall(WebApplyPatch, "path", webPatchPath(t), "search", quotes[0],
 			"replace", quotes[1], "occurrence", OccurrenceFirst))
-	case reWebWrite.in(kw) && len(t.paths) > 0:
+	case w.write.in(kw) && len(t.paths) > 0:
 		src := WebNotesSource
 		if vals := t.copyValues(); len(vals) > 0 {
 			src = vals[0]
 		}
 		muts = append(muts, newCall(WebWriteFile, "path", t.paths[0], "source", src))
 	}
-	for _, th := range webThemeKeywords {
+	for _, th := range w.themes {
 		if th.re.in(kw) {
 			muts = append(muts, newCall(WebSetTheme, "theme", th.theme))
 			break
 		}
 	}
-	if reWebFeature.in(kw) {
+	if w.feature.in(kw) {
 		muts = append(muts, newCall(WebAddFeature, "title", WebFeatureTitle, "description", WebFeatureDescription))
 	}
-	if reWebHero.in(kw) {
+	if w.hero.in(kw) {
 		muts = append(muts, newCall(WebUpdateHero, "title", WebHeroTitle, "subtitle", WebHeroSubtitle))
 	}
-	if len(muts) == 0 && reWebRead.in(kw) && len(t.paths) > 0 {
+	if len(muts) == 0 && w.read.in(kw) && len(t.paths) > 0 {
 		reads = append(reads, newCall(WebReadFile, "path", t.paths[0]))
 	}
-	if rePreviewWord.in(kw) || (len(muts) == 0 && reWebRun.in(kw)) {
+	if rePreviewWord.in(kw) || (len(muts) == 0 && w.run.in(kw)) {
 		reads = append(reads, newCall(WebRunPreview))
 	}
 	switch {
 	case len(muts) > 0:
 		calls = append([]Call{newCall(WebGetWorkspace)}, muts...)
-	case len(reads) == 0 && reWebWorkspace.in(kw):
+	case len(reads) == 0 && w.workspace.in(kw):
 		calls = []Call{newCall(WebGetWorkspace)}
 	}
 	calls = append(calls, reads...)
@@ -122,12 +154,13 @@ const OccurrenceFirst = "first"
 
 // webPatchPath is the file a quoted patch targets (live reference, section 3.5).
 func webPatchPath(t promptText) string {
+	w := webKeywords()
 	switch {
 	case len(t.paths) > 0:
 		return t.paths[0]
-	case reWebStyle.in(t.keywords):
+	case w.style.in(t.keywords):
 		return "style.css"
-	case reWebScript.in(t.keywords):
+	case w.script.in(t.keywords):
 		return "script.js"
 	}
 	return "index.html"
@@ -205,7 +238,7 @@ func RunWeb(ctx context.Context, exec Executor, prompt string, opts WebRunOption
 	var called []string
 	for i, call := range plan {
 		call = call.clone()
-		if webMutations[call.Name] && planned != nil {
+		if IsWebMutation(call.Name) && planned != nil {
 			if _, set := call.Arguments[ArgExpectedRevision]; !set {
 				call.Arguments[ArgExpectedRevision] = *planned
 			}
@@ -235,7 +268,7 @@ func RunWeb(ctx context.Context, exec Executor, prompt string, opts WebRunOption
 			return rep
 		}
 		called = append(called, call.Name)
-		if r := resultRevision(res); r != nil && (call.Name == WebGetWorkspace || webMutations[call.Name]) {
+		if r := resultRevision(res); r != nil && (call.Name == WebGetWorkspace || IsWebMutation(call.Name)) {
 			planned = r
 		}
 	}
@@ -249,7 +282,7 @@ func webSummary(called []string, executed bool) string {
 	s := "Done: " + strings.Join(called, ", ") + "."
 	mutated := false
 	for _, c := range called {
-		mutated = mutated || webMutations[c]
+		mutated = mutated || IsWebMutation(c)
 	}
 	switch {
 	case mutated && executed:
