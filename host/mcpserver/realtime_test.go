@@ -52,3 +52,37 @@ func TestRealtimeCatalogOverMCP(t *testing.T) {
 	mustFail(t, call("web_setTheme", map[string]any{"theme": "rose", "expectedRevision": 2}), "WORKSPACE_REVISION_CONFLICT")
 	mustFail(t, call("web_addFeature", map[string]any{"title": "t", "description": "d"}), "TOOL_APPROVAL_REQUIRED")
 }
+
+// TestStdioBinaryRealtimeSurface: `webcoding mcp --surface realtime`, started the way an MCP
+// client starts it, lists the eight web.* tools and says so in its instructions.
+func TestStdioBinaryRealtimeSurface(t *testing.T) {
+	cmd, stderr := mcpCommand(t, "--surface", "realtime", "--approve", "web_addFeature")
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+	}
+	defer cs.Close()
+	if info := cs.InitializeResult(); info == nil || info.Instructions != realtimeInstructions {
+		t.Fatalf("initialize result %+v", info)
+	}
+	var names []string
+	for tl, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tl.Name)
+	}
+	want := []string{"web_addFeature", "web_applyPatch", "web_getWorkspace", "web_readFile", "web_runPreview",
+		"web_setTheme", "web_updateHero", "web_writeFile"}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "web_addFeature", Arguments: map[string]any{"title": "t", "description": "d", "expectedRevision": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := mustSucceed(t, r); out["revision"] != float64(3) {
+		t.Fatalf("addFeature %v", out)
+	}
+}
