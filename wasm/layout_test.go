@@ -136,7 +136,7 @@ var layers = map[string]int{
 	// 4: loops and dispatch over the registry.
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
-	"studio": 5, "ui/views": 5,
+	"studio": 5, "ui/views": 5, "chats": 5,
 	// 6 also: the other surfaces, composed over studio (issue 18).
 	"websurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
@@ -222,7 +222,7 @@ func TestAdapterTags(t *testing.T) {
 }
 
 // TestPageModuleOmitsSurfaces: the page's entry (wasm/cmd/browser, GOOS=js) never depends on
-// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.17).
+// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.22).
 func TestPageModuleOmitsSurfaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

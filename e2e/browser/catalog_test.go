@@ -111,7 +111,7 @@ func TestCatalogSearchAndScopeCounts(t *testing.T) {
 	t.Parallel()
 	tab := openCatalog(t)
 	tools := listAllTools(t, tab)
-	if len(tools) != 25 {
+	if len(tools) != 26 {
 		t.Fatalf("tools/list: %d tools", len(tools))
 	}
 	for _, query := range []string{"", "FILE", "theme"} {
@@ -300,7 +300,7 @@ func TestCatalogRunSampleStaleRevision(t *testing.T) {
 			} `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal([]byte(copied[0]), &list) != nil || len(list.Tools) != 25 {
+	if json.Unmarshal([]byte(copied[0]), &list) != nil || len(list.Tools) != 26 {
 		t.Errorf("copied list: %.200s", copied[0])
 	}
 	if json.Unmarshal([]byte(copied[1]), &def) != nil || def.Name != "workspace.getStatus" {

@@ -3,7 +3,7 @@
 // headless Chromium through the shared harness e2e/chromium (one browser per binary, one tab
 // per test).
 //
-// Covered: first load ("Ready", "tools/list · 25", first preview ack); "Make it emerald" →
+// Covered: first load ("Ready", "tools/list · 26", first preview ack); "Make it emerald" →
 // approval card (focused) → Approve → the sandboxed iframe's computed --accent is #10b981 and
 // the preview status shows the new revision acknowledged; Escape during a pending approval
 // cancels with nothing executed; a reload restores files, active path and revision from
@@ -20,6 +20,11 @@
 // read-only; a new deployment is announced with "Reload studio"; no horizontal overflow at
 // 390 px; the conformance vectors pass inside the page (TestConformanceVectorsInPage, host
 // "browser"); no console errors.
+// The preview as context (preview_audit_test.go, issue 17): preview.audit runs axe-core in
+// the frame and finds a planted missing-alt image and low-contrast text, through tools/call
+// and the audit panel (Ask to fix fills the prompt), a racing edit is superseded, a page whose
+// script failed is still audited; device sizes give the frame innerWidth 390 (Phone), 844
+// (Rotate), a clamped custom width, fit the pane and survive a reload.
 // The js-only adapters' own Go tests (jsbridge, iframe, idb — the workspace Repository
 // contract) are compiled for GOOS=js and run in a page (TestAdapterTestsInChromium,
 // TestIndexedDBRepository); TestBlobURLInOpaqueFrame measures SPEC §2.15.

@@ -31,7 +31,7 @@ func TestOfflineReload(t *testing.T) {
 	t.Logf("reloaded at %v", time.Since(t0))
 	waitText(t, tab, "#status-text", "Ready")
 	t.Logf("ready at %v", time.Since(t0))
-	waitContains(t, tab, "#tools-count", "tools/list · 25")
+	waitContains(t, tab, "#tools-count", "tools/list · 26")
 	waitContains(t, tab, "#preview-status", "acknowledged")
 	for _, e := range tab.Errors() {
 		// The page's own fetches while offline are served by the worker; a failed network

@@ -103,7 +103,7 @@ func TestFirstLoad(t *testing.T) {
 	start := time.Now()
 	tab := openStudio(t)
 	t.Logf("tab + navigation → Ready and first preview ack: %v", time.Since(start).Round(time.Millisecond))
-	waitContains(t, tab, "#tools-count", "tools/list · 25")
+	waitContains(t, tab, "#tools-count", "tools/list · 26")
 	noConsoleErrors(t, tab)
 }
 

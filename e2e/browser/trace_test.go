@@ -64,7 +64,7 @@ func waitTraceRow(t *testing.T, tab *chromium.Tab, sel string) {
 
 // TestTracePromptRunBracket: "Make it emerald" + Approve is one completed agent.request row
 // whose bracketed calls (getStatus, setTheme) have their own unique trace ids; the tools/list
-// discovery row says "25 tools available".
+// discovery row says "26 tools available".
 func TestTracePromptRunBracket(t *testing.T) {
 	t.Parallel()
 	tab := openStudio(t)
@@ -86,11 +86,11 @@ func TestTracePromptRunBracket(t *testing.T) {
 		case "agent":
 			agents = append(agents, r)
 		case "discovery":
-			discovery = discovery || r.Summary == "25 tools available"
+			discovery = discovery || r.Summary == "26 tools available"
 		}
 	}
 	if !discovery {
-		t.Errorf("no tools/list discovery row with 25 tools: %+v", rows)
+		t.Errorf("no tools/list discovery row with 26 tools: %+v", rows)
 	}
 	if len(agents) != 1 || agents[0].Name != "agent.request" || agents[0].Summary != "2 tool calls" {
 		t.Fatalf("agent rows %+v", agents)

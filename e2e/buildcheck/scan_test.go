@@ -21,6 +21,7 @@ func TestHTMLRefs(t *testing.T) {
 	doc := `<!doctype html><HTML><head>
 <base href="/web-coding/">
 <meta name="webcoding-wasm" content="assets/a.wasm">
+<meta name="webcoding-axe" content="assets/axe.js">
 <meta name="description" content="not a url">
 <LINK REL=stylesheet HREF=assets/s.css>
 <script src='assets/m.js' defer></script>
@@ -38,7 +39,7 @@ func TestHTMLRefs(t *testing.T) {
 </body></HTML>`
 	got := urls(verify.HTMLRefs([]byte(doc)))
 	want := []string{
-		"resource /web-coding/", "resource assets/a.wasm", "resource assets/s.css", "resource assets/m.js",
+		"resource /web-coding/", "resource assets/a.wasm", "resource assets/axe.js", "resource assets/s.css", "resource assets/m.js",
 		"resource bg.png", "resource m.svg#x",
 		"resource one.png", "resource two.png", "resource a&b.png",
 		"link https://example.com/", "link #top", "resource st.png",

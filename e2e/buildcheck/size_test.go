@@ -62,3 +62,36 @@ func TestWasmSizeBudget(t *testing.T) {
 		t.Errorf("studio wasm is %d bytes gzip, over the %d budget", gz.Len(), wasmGzipBudget)
 	}
 }
+
+// axeMarker is a message of axe-core's own source (its "already running" error): present in
+// the audit engine's asset, absent from everything else the page loads up front.
+const axeMarker = "Axe is already running"
+
+// TestAxeOnlyInItsOwnAsset (issue 17, docs/design.md §5.17): axe-core is bundled as its own
+// asset (js/preview-axe.js), fetched when an audit is asked; it is not in the studio wasm nor
+// in the page's main script.
+func TestAxeOnlyInItsOwnAsset(t *testing.T) {
+	dir, rep := built(t)
+	read := func(logical string) []byte {
+		t.Helper()
+		name, ok := rep.Assets[logical]
+		if !ok {
+			t.Fatalf("no asset %s in the build", logical)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	axe := read("js/preview-axe.js")
+	if !bytes.Contains(axe, []byte(axeMarker)) {
+		t.Fatalf("js/preview-axe.js (%d bytes) does not hold axe-core", len(axe))
+	}
+	t.Logf("js/preview-axe.js: %d bytes raw", len(axe))
+	for _, logical := range []string{"studio.wasm", "js/main.js"} {
+		if bytes.Contains(read(logical), []byte(axeMarker)) {
+			t.Errorf("%s holds axe-core's source", logical)
+		}
+	}
+}

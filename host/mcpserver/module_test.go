@@ -19,7 +19,7 @@ import (
 // These run the server over the real core module (wazero), in process, through the go-sdk
 // client on the in-memory transport. stdio_test.go runs the binary.
 
-const wantTools = 25
+const wantTools = 26
 
 // moduleServer starts the core (over folder dir, or the seed workspace when dir is "") and a
 // server on it, and connects a client.
@@ -154,6 +154,10 @@ func TestModuleReadOnlyCallAndRegistryErrors(t *testing.T) {
 		t.Errorf("preview_getConsole: %v", sc)
 	}
 	mustFail(t, call(t, cs, "preview_inspect", map[string]any{"selector": "#nope"}, nil), string(mcp.CodePreviewTargetNotFound))
+	// preview.audit needs a page that runs: the MCP server under wazero answers the typed error.
+	if msg := mustFail(t, call(t, cs, "preview_audit", map[string]any{}, nil), string(mcp.CodePreviewNeedsBrowser)); !strings.Contains(msg, "needs a browser") {
+		t.Errorf("preview_audit: %q", msg)
+	}
 }
 
 func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }

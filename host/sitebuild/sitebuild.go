@@ -9,11 +9,12 @@
 //  2. Copy wasm_exec.js from the Go toolchain ($GOROOT/lib/wasm, or misc/wasm before Go 1.24).
 //  3. Bundle site/js/main.js (the shim: preview bridge, CodeMirror 6 editor glue, boot),
 //     site/js/preview-idb.js (fake-indexeddb for the preview frame, as an IIFE whose text the
-//     shim fetches) and site/css/studio.css with esbuild's Go API (minified, ES2020, one file
+//     shim fetches), site/js/preview-axe.js (axe-core for preview.audit, likewise, fetched only
+//     when an audit is asked) and site/css/studio.css with esbuild's Go API (minified, ES2020, one file
 //     each). The
 //     CodeMirror packages come from site/node_modules, pinned by site/package-lock.json;
 //     when site/node_modules is missing, Build runs `npm ci` in site/ first (EnsureNodeModules).
-//  4. Give those four assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
+//  4. Give those assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
 //     is the first 8 bytes of the SHA-256 of the bytes, hex).
 //  5. Fill the templates: index.html ({{BASE}}, {{BUILD}}, {{ASSET:<logical path>}}) and
 //     sw.js ({{BUILD}}, {{ASSETS}} = the JSON list the service worker precaches: "./" and
@@ -204,12 +205,14 @@ func Build(o Options) (Report, error) {
 		return rep, err
 	}
 	raw := map[string][]byte{"studio.wasm": wasm, "wasm_exec.js": execJS, "js/main.js": mainJS, "css/studio.css": css}
-	if _, err := os.Stat(filepath.Join(o.Site, "js", "preview-idb.js")); err == nil {
-		idb, err := bundle(o.Site, "js/preview-idb.js")
-		if err != nil {
-			return rep, err
+	for _, frameJS := range framePrograms {
+		if _, err := os.Stat(filepath.Join(o.Site, filepath.FromSlash(frameJS))); err == nil {
+			b, err := bundle(o.Site, frameJS)
+			if err != nil {
+				return rep, err
+			}
+			raw[frameJS] = b
 		}
-		raw["js/preview-idb.js"] = idb
 	}
 
 	// 4: hashed names.
@@ -432,9 +435,16 @@ func bundle(site, entry string) ([]byte, error) {
 	return nil, fmt.Errorf("sitebuild: esbuild %s: no output", entry)
 }
 
+// framePrograms are the classic scripts whose text the shim fetches and the preview runtime
+// evaluates in the frame: fake-indexeddb (when the page uses indexedDB) and axe-core (when an
+// audit is asked, preview.audit).
+var framePrograms = []string{"js/preview-idb.js", "js/preview-axe.js"}
+
 func formatFor(entry string) api.Format {
-	if entry == "js/preview-idb.js" { // a classic script: its text is evaluated in the preview frame
-		return api.FormatIIFE
+	for _, f := range framePrograms {
+		if entry == f { // a classic script: its text is evaluated in the preview frame
+			return api.FormatIIFE
+		}
 	}
 	if strings.HasSuffix(entry, ".js") {
 		return api.FormatESModule

@@ -22,7 +22,12 @@
 // document was replaced by a navigation the parent did not start (a link, location.href, a
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
-// The parent never posts anything into the frame.
+// The parent posts one kind of message into the frame, and only over the mount's port: the
+// accessibility audit request (audit() below; preview.audit, docs/design.md §5.17). axe-core's
+// bundle (site/js/preview-axe.js, ~0.6 MB) is fetched from this origin only when the first audit
+// is asked, and posted as text with the first audit of each document; the runtime evaluates it.
+// The frame's reply is passed to Go as a JSON string (at most MAX_AUDIT_BYTES) and decoded there
+// strictly, as untrusted input.
 
 const SANDBOX = "allow-scripts allow-forms allow-modals allow-popups"; // never allow-same-origin
 const HELLO = "webcoding.preview.hello";
@@ -30,6 +35,7 @@ const T = {
   ready: "webcoding.preview.ready", error: "webcoding.preview.error", console: "webcoding.preview.console",
   report: "webcoding.preview.report", storage: "webcoding.preview.storage",
   navigate: "webcoding.preview.navigate", leaving: "webcoding.preview.leaving",
+  audit: "webcoding.preview.audit",
 };
 const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage]);
 // The same numbers as wasm/preview (MaxMountMessages, MaxMountBytes, text bounds).
@@ -38,6 +44,7 @@ export const MAX_BYTES = 8 << 20;
 const MAX_TEXT = 2000;
 const MAX_STORAGE_CHARS = 1000000;
 const FLUSH_MS = 250;
+const MAX_AUDIT_BYTES = 256 << 10; // preview.MaxAuditReplyBytes
 
 function str(v, n) { return typeof v === "string" ? v.slice(0, n) : ""; }
 
@@ -49,6 +56,40 @@ export function createPreviewBridge(host) {
   if (idbLink && idbLink.getAttribute("href") && !idbLink.getAttribute("href").startsWith("{{")) {
     fetch(idbLink.href).then((r) => (r.ok ? r.text() : "")).then((t) => { idb = t; }, () => {});
   }
+  // axe-core's bundle (site/js/preview-axe.js), fetched as text on the first audit only.
+  let axe = null; // Promise<string> ("" when it cannot be had)
+  function axeSource() {
+    if (axe) return axe;
+    const meta = document.querySelector('meta[name="webcoding-axe"]');
+    const href = meta ? meta.getAttribute("content") || "" : "";
+    if (!href || href.startsWith("{{")) return Promise.resolve("");
+    axe = fetch(new URL(href, document.baseURI)).then((r) => (r.ok ? r.text() : "")).catch(() => "");
+    axe.then((t) => { if (!t) axe = null; }); // a failed fetch may be retried by the next audit
+    return axe;
+  }
+  // Device sizes (setDevice below).
+  let device = null; // {w, h} or null (desktop)
+  let resizer = null;
+  let scale = 1;
+  function fit() {
+    const out = document.getElementById("device-scale");
+    if (!device) {
+      scale = 1;
+      host.classList.remove("device");
+      if (out) out.textContent = "";
+      return;
+    }
+    const w = host.clientWidth, h = host.clientHeight;
+    scale = w > 0 && h > 0 ? Math.min(1, w / device.w, h / device.h) : 1;
+    host.style.setProperty("--device-w", device.w + "px");
+    host.style.setProperty("--device-h", device.h + "px");
+    host.style.setProperty("--device-scale", String(scale));
+    host.style.setProperty("--device-x", Math.max(0, (w - device.w * scale) / 2) + "px"); // centred
+    host.classList.add("device");
+    if (out) out.textContent = `scaled to ${Math.round(scale * 100)}%`;
+  }
+  let auditSeq = 0;
+  const audits = new Map(); // id → {m, done}
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
   let deliver = null;
@@ -95,6 +136,7 @@ export function createPreviewBridge(host) {
   function endMount(m) {
     if (!m || m.dead) return;
     m.dead = true;
+    for (const [id, a] of audits) if (a.m === m) { audits.delete(id); a.done("superseded", ""); }
     if (m.port) { m.port.onmessage = null; try { m.port.close(); } catch (e) { /* closed */ } }
   }
 
@@ -130,6 +172,19 @@ export function createPreviewBridge(host) {
       case T.report: msg.kind = str(d.kind, 16); msg.url = str(d.url, MAX_TEXT); msg.detail = str(d.detail, MAX_TEXT); break;
       case T.navigate: msg.path = str(d.path, MAX_TEXT); msg.search = str(d.search, MAX_TEXT); msg.hash = str(d.hash, MAX_TEXT); break;
       case T.leaving: msg.url = str(d.url, MAX_TEXT); break;
+      case T.audit: {
+        // The answer to audit(): handed to its caller, never batched. An unknown id (page code
+        // cannot post on the port, so only a late answer) is dropped.
+        const a = Number.isInteger(d.id) ? audits.get(d.id) : undefined;
+        if (!a || a.m !== m) { count(m, 16); return; }
+        audits.delete(d.id);
+        let json = "";
+        try { json = JSON.stringify(d.reply); } catch (e) { json = ""; }
+        if (typeof json !== "string" || json.length > MAX_AUDIT_BYTES) json = "";
+        if (!count(m, 64 + json.length)) return;
+        a.done("reply", json);
+        return;
+      }
       case T.storage: {
         msg.area = d.area === "session" ? "session" : "local";
         msg.clear = d.clear === true;
@@ -154,6 +209,7 @@ export function createPreviewBridge(host) {
     if (!count(m, size)) return;
     if ((d.type === T.ready || d.type === T.error) && !m.times.ack) m.times.ack = performance.now();
     if (d.type === T.ready) m.settled = true;
+    if (d.type === T.error) m.failed = true; // a page whose script failed still has a document to audit
     queue(msg, URGENT.has(d.type));
   }
 
@@ -232,6 +288,44 @@ export function createPreviewBridge(host) {
       deliver = callback;
       while (early.length) callback(early.shift());
     },
+    // audit(revision, nonce, limitsJSON, done): run the accessibility audit in the current
+    // document when it is that mount's, acknowledged (ready, or an error after its load), and
+    // still the first document of its frame; done(kind, text) is called once: ("reply", reply JSON — "" when the reply was
+    // unserialisable or over MAX_AUDIT_BYTES), ("superseded", "") when the mount is not that
+    // one or ends first, ("no-engine", "") when axe-core could not be fetched. Returns the
+    // request id (0 when done was already called) for cancelAudit.
+    audit(revision, nonce, limitsJSON, done) {
+      const m = mount;
+      if (!m || m.dead || !m.port || !(m.settled || m.failed) || m.loads !== 1 || m.revision !== revision || m.nonce !== nonce) {
+        done("superseded", "");
+        return 0;
+      }
+      const id = ++auditSeq;
+      audits.set(id, { m, done });
+      const t0 = performance.now();
+      axeSource().then((src) => {
+        if (!audits.has(id)) return; // cancelled or superseded meanwhile
+        if (!src) { audits.delete(id); done("no-engine", ""); return; }
+        const req = { type: T.audit, id, limits: JSON.parse(limitsJSON) };
+        if (!m.axeSent) { req.source = src; m.axeSent = true; }
+        m.times.auditFetch = performance.now() - t0;
+        try { m.port.postMessage(req); } catch (e) { audits.delete(id); done("superseded", ""); }
+      });
+      return id;
+    },
+    // setDevice(width, height): give the frame a layout viewport of width × height CSS pixels,
+    // scaled down (CSS transform, never up) to fit the pane, which a ResizeObserver follows;
+    // (0, 0): the frame fills the pane (desktop). The scale is shown in #device-scale. The
+    // rule lives on the host element, so every fresh frame of later mounts gets it too.
+    setDevice(width, height) {
+      device = width > 0 && height > 0 ? { w: width, h: height } : null;
+      if (device && !resizer && typeof ResizeObserver === "function") { resizer = new ResizeObserver(fit); resizer.observe(host); }
+      fit();
+    },
+    // deviceScale(): the scale applied now (1 without a device size).
+    deviceScale() { return scale; },
+    // cancelAudit(id): forget a pending audit (its done is never called).
+    cancelAudit(id) { audits.delete(id); },
     // idbSource(): the IndexedDB shim's source text ("" until fetched or when absent).
     idbSource() { return idb; },
     // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts.

@@ -62,6 +62,11 @@ const (
 	CodePreviewTargetNotFound            Code = "PREVIEW_TARGET_NOT_FOUND"
 )
 
+// CodePreviewNeedsBrowser (issue 17, ours): the tool needs a page that really runs — a browser
+// preview — and this host compiles the preview without running it (headless: the CLI and the
+// MCP server under wazero). Not retryable on this host.
+const CodePreviewNeedsBrowser Code = "PREVIEW_NEEDS_BROWSER"
+
 // CodeWorkspaceReadOnly: the workspace is open read-only (another browser tab holds the
 // workspace lock, issue 14): no edit of any kind is accepted.
 const CodeWorkspaceReadOnly Code = "WORKSPACE_READ_ONLY"

@@ -22,6 +22,10 @@ type Completion struct {
 	Calls []Call
 	// Usage is what the provider reported for this answer (nil: no usage object).
 	Usage *Usage
+	// Reasoning is message.reasoning ("" when absent); ReasoningDetails the
+	// message.reasoning_details blocks, compacted (reasoning.go).
+	Reasoning        string
+	ReasoningDetails []json.RawMessage
 }
 
 // Call is one requested tool call. Exactly one of Arguments and ArgError is set:
@@ -117,6 +121,11 @@ func DecodeResponse(body []byte) (*Completion, *ProviderError, error) {
 			return nil, nil, invalid("choices[0].message.content is a JSON %s, not a string or null", mcp.JSONKind(raw))
 		}
 	}
+	rtext, rdetails, rerr := decodeReasoning(msg, "choices[0].message")
+	if rerr != nil {
+		return nil, nil, rerr
+	}
+	c.Reasoning, c.ReasoningDetails = rtext, rdetails
 	raw, ok := msg["tool_calls"]
 	if !ok || mcp.JSONKind(raw) == "null" {
 		return c, nil, nil

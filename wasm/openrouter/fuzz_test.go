@@ -22,6 +22,7 @@ func FuzzOpenRouterChunk(f *testing.F) {
 	f.Add([]byte(`{"error":{"code":"429","message":"x"},"http_status":429}`))
 	f.Add([]byte(`{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"n","arguments":{"x":null}}}]}}]}`))
 	f.Add([]byte(`{"choices":[{"message":null}]}`))
+	f.Add([]byte(`{"choices":[{"finish_reason":"tool_calls","message":{"role":"assistant","reasoning":"r","reasoning_details":[{"type":"reasoning.text","text":"r","signature":"s"},{"type":"reasoning.encrypted","data":"x"}],"tool_calls":[{"id":"a","type":"function","function":{"name":"n","arguments":"{}"}}]}}]}`))
 	f.Add([]byte(`<html>502</html>`))
 	f.Add([]byte(`{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"n","arguments":"[1]"}},{"id":"a"}]}}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -52,6 +53,14 @@ func FuzzOpenRouterChunk(f *testing.F) {
 // and exactly one of a compact JSON object and an OPENROUTER_INVALID_TOOL_CALL error.
 func wellFormed(t *testing.T, comp *openrouter.Completion) {
 	t.Helper()
+	if len(comp.ReasoningDetails) > openrouter.MaxReasoningDetails || len(comp.Reasoning) > openrouter.MaxReasoningBytes {
+		t.Fatalf("reasoning over its bounds: %d blocks, %d bytes", len(comp.ReasoningDetails), len(comp.Reasoning))
+	}
+	for _, d := range comp.ReasoningDetails {
+		if mcp.JSONKind(d) != "object" || mcp.CheckJSON(d) != nil {
+			t.Fatalf("reasoning block %q is not a JSON object", d)
+		}
+	}
 	seen := map[string]bool{}
 	for _, c := range comp.Calls {
 		if strings.TrimSpace(c.ID) == "" || seen[c.ID] || strings.TrimSpace(c.Name) == "" {
@@ -114,6 +123,7 @@ func FuzzSSEDecoder(f *testing.F) {
 	f.Add([]byte(callStream("length", "ra")), uint16(333))
 	f.Add([]byte("\uFEFFdata:{\"choices\":[{\"delta\":{\"content\":\"é\"},\r\ndata: \"finish_reason\":\"stop\"}]}\r\r: c\n"), uint16(30))
 	f.Add([]byte("data: [DONE]\n\n"), uint16(3))
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"reasoning\":\"é\",\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"é\"}]}}]}\n\ndata: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"), uint16(40))
 	f.Fuzz(func(t *testing.T, body []byte, cut uint16) {
 		at := int(cut) % (len(body) + 1)
 		whole, wholeText := decodeSplit(string(body))

@@ -125,6 +125,9 @@ type Report struct {
 	Notices   []string       `json:"notices,omitempty"`
 	Usage     *Usage         `json:"usage,omitempty"`
 	TurnUsage []Usage        `json:"turnUsage,omitempty"`
+	// Reasoning is the reasoning text the run's answers returned, joined by blank lines and
+	// bounded by MaxReportReasoningBytes ("" when none; reasoning.go).
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // errCancelled marks a run stopped by its context.
@@ -169,6 +172,8 @@ type loop struct {
 	names    *provider.NameMap
 	required map[string]map[string]bool
 	tools    []provider.OpenAITool
+
+	reasoningFull bool // Report.Reasoning reached MaxReportReasoningBytes
 }
 
 func (l *loop) run(ctx context.Context, prompt string) {
@@ -206,12 +211,13 @@ func (l *loop) run(ctx context.Context, prompt string) {
 			return
 		}
 		l.count(comp.Usage)
+		l.addReasoning(comp.Reasoning)
 		if len(comp.Calls) == 0 {
 			final := ""
 			if comp.Content != nil {
 				final = *comp.Content
 			}
-			l.conv.messages = append(l.conv.messages, Message{Role: RoleAssistant, Content: text(final)})
+			l.conv.messages = append(l.conv.messages, Message{Role: RoleAssistant, Content: text(final), ReasoningDetails: comp.ReasoningDetails})
 			if strings.TrimSpace(final) == "" {
 				final = fmt.Sprintf("OpenRouter completed %d tool call(s).", completed)
 			}
@@ -265,7 +271,7 @@ func (l *loop) loadTools(ctx context.Context) error {
 // tool message. After a cancellation the remaining calls are answered TOOL_CANCELLED without
 // running, so the history stays well-formed.
 func (l *loop) runBatch(ctx context.Context, comp *Completion) {
-	am := Message{Role: RoleAssistant, Content: comp.Content}
+	am := Message{Role: RoleAssistant, Content: comp.Content, ReasoningDetails: comp.ReasoningDetails}
 	if comp.Content != nil && *comp.Content == "" {
 		am.Content = text("")
 	}
@@ -589,5 +595,5 @@ func msgSize(m Message) int {
 	for _, tc := range m.ToolCalls {
 		n += len(tc.Function.Arguments) + len(tc.Function.Name) + len(tc.ID)
 	}
-	return n
+	return n + detailsSize(m.ReasoningDetails)
 }

@@ -255,8 +255,8 @@ func TestTwoTurnToolLoopMakesItEmerald(t *testing.T) {
 		t.Fatalf("provider %s", p)
 	}
 	tools := b["tools"].([]any)
-	if len(tools) != 25 {
-		t.Fatalf("%d tools sent, want the full catalog of 25", len(tools))
+	if len(tools) != 26 {
+		t.Fatalf("%d tools sent, want the full catalog of 26", len(tools))
 	}
 	for _, x := range tools {
 		fn := x.(map[string]any)["function"].(map[string]any)

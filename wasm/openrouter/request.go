@@ -64,6 +64,9 @@ type Config struct {
 	// without streaming. An endpoint that answers a streamed request with one JSON object is
 	// read like a plain answer.
 	Stream bool
+	// Reasoning is the "reasoning" object of every chat request (nil: none sent; see
+	// ParseReasoning).
+	Reasoning *Reasoning
 	// OmitAttribution leaves out OpenRouter's attribution headers (HTTP-Referer, X-Title):
 	// set for any other OpenAI-compatible server (docs/design.md §5.16), whose CORS
 	// allow-list need not name them.
@@ -99,11 +102,15 @@ const (
 // Content is a pointer so that an assistant message whose content was null or absent is sent
 // as "content": null, and one whose content was "" as "" (REFERENCE §7.5: history keeps what
 // the provider said).
+//
+// ReasoningDetails are the reasoning blocks of an assistant message, kept exactly as the
+// provider returned them (compacted) and sent back with it (reasoning.go).
 type Message struct {
-	Role       string     `json:"role"`
-	Content    *string    `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role             string            `json:"role"`
+	Content          *string           `json:"content"`
+	ToolCalls        []ToolCall        `json:"tool_calls,omitempty"`
+	ToolCallID       string            `json:"tool_call_id,omitempty"`
+	ReasoningDetails []json.RawMessage `json:"reasoning_details,omitempty"`
 }
 
 // ToolCall is an assistant tool call as sent back: {"id", "type": "function",
@@ -145,19 +152,21 @@ type chatRequest struct {
 	// StreamOptions asks OpenAI-compatible servers for the usage-only last chunk; OpenRouter
 	// always sends it and ignores the member.
 	StreamOptions map[string]any `json:"stream_options,omitempty"`
+	Reasoning     *Reasoning     `json:"reasoning,omitempty"`
 }
 
 // BuildRequest returns the HTTP request for one turn: POST cfg's endpoint with
 //
 //	{"model", "messages", "tools"?, "tool_choice": "auto" (with tools), "max_tokens": 1200,
 //	 "provider"?: {"data_collection": "deny"} | {"zdr": true},
-//	 "stream"?: true, "stream_options"?: {"include_usage": true}}   (the last two with cfg.Stream)
+//	 "stream"?: true, "stream_options"?: {"include_usage": true},   (these two with cfg.Stream)
+//	 "reasoning"?: Reasoning}                                       (with cfg.Reasoning)
 //
 // and the headers Content-Type, X-Title and HTTP-Referer (when cfg.Referer is set; neither
 // with cfg.OmitAttribution),
 // Authorization (when cfg.APIKey is set) and Accept: text/event-stream (cfg.Stream). It fails only when a message cannot be marshalled.
 func BuildRequest(cfg Config, messages []Message, tools []provider.OpenAITool) (Request, error) {
-	body := chatRequest{Model: cfg.model(), Messages: messages, Tools: tools, MaxTokens: MaxTokens}
+	body := chatRequest{Model: cfg.model(), Messages: messages, Tools: tools, MaxTokens: MaxTokens, Reasoning: cfg.Reasoning}
 	if len(tools) > 0 {
 		body.ToolChoice = "auto"
 	}

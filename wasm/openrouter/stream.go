@@ -90,6 +90,9 @@ type StreamDecoder struct {
 	calls    map[int]*streamCall
 	last     int // index of the last call a delta touched
 	usage    *Usage
+
+	reasoning []byte            // delta.reasoning fragments, joined
+	details   []json.RawMessage // delta.reasoning_details blocks, in arrival order
 }
 
 // streamCall is one tool call being assembled.
@@ -219,6 +222,22 @@ func (d *StreamDecoder) delta(raw json.RawMessage) error {
 	default:
 		return invalid("stream chunk %d: delta.content is a JSON %s, not a string or null", d.chunks, mcp.JSONKind(r))
 	}
+	switch r := m["reasoning"]; mcp.JSONKind(r) {
+	case "nothing", "null":
+	case "string":
+		var s string
+		_ = json.Unmarshal(r, &s)
+		if d.reasoning = append(d.reasoning, s...); len(d.reasoning) > MaxReasoningBytes {
+			return reasoningTooLarge("the streamed reasoning")
+		}
+	default:
+		return invalid("stream chunk %d: delta.reasoning is a JSON %s, not a string or null", d.chunks, mcp.JSONKind(r))
+	}
+	details, err := appendDetails(d.details, m["reasoning_details"], chunkField(d.chunks, "delta.reasoning_details"))
+	if err != nil {
+		return err
+	}
+	d.details = details
 	items, err := d.optArray(m["tool_calls"], "delta.tool_calls")
 	if err != nil {
 		return err
@@ -381,7 +400,7 @@ func (d *StreamDecoder) Finish() (*Completion, *ProviderError, error) {
 		return nil, nil, mcp.NewError(mcp.CodeOpenRouterProviderError, true, map[string]any{"reason": "no-finish"},
 			"OpenRouter's stream ended ([DONE]) without a finish_reason; nothing of it was run.")
 	}
-	c := &Completion{FinishReason: d.finish, Usage: d.usage}
+	c := &Completion{FinishReason: d.finish, Usage: d.usage, Reasoning: string(d.reasoning), ReasoningDetails: d.details}
 	if d.textSeen {
 		s := string(d.text)
 		c.Content, c.ContentPresent = &s, true

@@ -27,6 +27,10 @@ const (
 	// MessageLeaving (port): {type, url}: a link of the page is about to navigate away (url
 	// is its target). The shim sends the same type when the frame loads a second document.
 	MessageLeaving = "webcoding.preview.leaving"
+	// MessageAudit (both ways, port; issue 17): the parent's audit request {type, id, limits,
+	// source?} — the only message the parent posts into the frame — and the runtime's answer
+	// {type, id, reply}, reply being what preview.DecodeAudit reads.
+	MessageAudit = "webcoding.preview.audit"
 )
 
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
@@ -167,6 +171,7 @@ type runtimeWire struct {
 var runtimeTypes = map[string]string{
 	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
+	"audit": MessageAudit,
 }
 
 var runtimeLimits = map[string]int{

@@ -36,10 +36,11 @@ const (
 	// The preview as context (issue 17), after the 23 tools of REFERENCE §2.
 	ToolPreviewGetConsole = "preview.getConsole"
 	ToolPreviewInspect    = "preview.inspect"
+	ToolPreviewAudit      = "preview.audit"
 )
 
-// ToolNames returns the 25 studio tool names in tools/list order (a fresh slice): the 23 of
-// REFERENCE §2, then preview.getConsole and preview.inspect (issue 17).
+// ToolNames returns the 26 studio tool names in tools/list order (a fresh slice): the 23 of
+// REFERENCE §2, then preview.getConsole, preview.inspect and preview.audit (issue 17).
 func ToolNames() []string {
 	return []string{
 		ToolWorkspaceGetStatus, ToolWorkspaceReset, ToolWorkspaceListFiles, ToolWorkspaceReadFile,
@@ -47,7 +48,7 @@ func ToolNames() []string {
 		ToolWorkspaceDeleteFile, ToolWorkspaceWriteFile, ToolWorkspaceSaveAll, ToolWorkspaceSaveCheckpoint,
 		ToolWorkspaceReloadFolder, ToolWorkspaceDisconnectFolder, ToolWorkspaceApplyPatch, ToolWorkspaceRevertFile,
 		ToolWorkspaceUndo, ToolWorkspaceRedo, ToolPreviewSetTheme, ToolPreviewAddFeature, ToolPreviewUpdateHero,
-		ToolPreviewGetStatus, ToolPreviewRefresh, ToolPreviewGetConsole, ToolPreviewInspect,
+		ToolPreviewGetStatus, ToolPreviewRefresh, ToolPreviewGetConsole, ToolPreviewInspect, ToolPreviewAudit,
 	}
 }
 

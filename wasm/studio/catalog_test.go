@@ -20,8 +20,8 @@ func TestToolsListHas25InReferenceOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 25 || len(planner.AllTools) != 23 {
-		t.Fatalf("tools/list · %d, want 25; planner %d, want 23", len(tools), len(planner.AllTools))
+	if len(tools) != 26 || len(planner.AllTools) != 23 {
+		t.Fatalf("tools/list · %d, want 26; planner %d, want 23", len(tools), len(planner.AllTools))
 	}
 	for i, name := range ToolNames() {
 		if tools[i].Name != name {
@@ -62,6 +62,7 @@ func TestAnnotationsMatchReference(t *testing.T) {
 		ToolPreviewUpdateHero: {false, false, true, false}, ToolPreviewGetStatus: {true, false, false, false},
 		ToolPreviewRefresh:    {false, false, true, false},
 		ToolPreviewGetConsole: {true, false, false, false}, ToolPreviewInspect: {true, false, false, false},
+		ToolPreviewAudit: {true, false, false, false},
 	}
 	s := session(t, Ports{}, rpcsession.Config{})
 	tools, _ := s.Registry.ListAll(context.Background())

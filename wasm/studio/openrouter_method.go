@@ -30,10 +30,11 @@ const (
 	//	params {"prompt": non-blank string, "model"?: string, "dataPolicy"?: "allow"|"deny"|"zdr",
 	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool,
 	//	        "stream"?: bool, "budget"?: {"tokens"?: whole number ≥ 0, "cost"?: number ≥ 0},
-	//	        "provider"?: "openrouter"|"openai-compatible"}
+	//	        "provider"?: "openrouter"|"openai-compatible",
+	//	        "reasoning"?: {"effort"?: "low"|"medium"|"high", "maxTokens"?, "exclude"?: bool}}
 	//	result openrouter.Report {"calls", "summary", "failed", "errorCode"?, "retryable"?,
 	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?, "usage"?,
-	//	       "turnUsage"?}
+	//	       "turnUsage"?, "reasoning"?}
 	//
 	// stream (default false) asks for a streamed answer (openrouter.Config.Stream); its text
 	// reaches OpenRouterOptions.OnText as it arrives. budget bounds the run's reported usage
@@ -106,6 +107,8 @@ func WithOpenRouter(b rpcsession.Builder, o OpenRouterOptions) rpcsession.Builde
 		or := &openRouterSession{o: o, s: s}
 		s.Methods[MethodAgentOpenRouter] = or.run
 		s.Methods[MethodAgentOpenRouterModels] = or.models
+		s.Methods[MethodAgentOpenRouterHistory] = or.history // openrouter_history.go
+		s.Methods[MethodAgentOpenRouterRestore] = or.restore
 		return s, nil
 	}
 }
@@ -170,7 +173,7 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	if len(bytes.TrimSpace(params)) == 0 {
 		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?, provider?} are required")
 	}
-	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "provider"}, nil)
+	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "provider", "reasoning"}, nil)
 	if err != nil {
 		return nil, invalidParams(method + ": " + err.Error())
 	}
@@ -204,6 +207,11 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 	var budget openrouter.Budget
 	if raw, ok := m["budget"]; ok {
 		if budget, err = decodeBudget(raw); err != nil {
+			return nil, invalidParams(method + ": " + err.Error())
+		}
+	}
+	if raw, ok := m["reasoning"]; ok {
+		if cfg.Reasoning, err = decodeReasoning(raw); err != nil { // openrouter_history.go
 			return nil, invalidParams(method + ": " + err.Error())
 		}
 	}

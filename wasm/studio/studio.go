@@ -130,7 +130,7 @@ var catalogs = map[string]catalogFunc{
 	},
 }
 
-// DefaultCatalog is the catalog of a session configured without one: the 25-tool studio
+// DefaultCatalog is the catalog of a session configured without one: the 26-tool studio
 // catalog (REFERENCE §2, SPEC §5.13).
 var DefaultCatalog = CatalogStudio
 
@@ -189,7 +189,7 @@ func Builder(p Ports) rpcsession.Builder {
 	}
 }
 
-// registerStudio registers the 25 studio tools over a freshly hydrated workspace and returns
+// registerStudio registers the 26 studio tools over a freshly hydrated workspace and returns
 // the session methods (agent/run, preview/compile, preview/export).
 func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[string]rpcsession.Method, error) {
 	e, err := newStudioSession(ctx, p)

@@ -116,3 +116,87 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 	}
 	return inspectOut{Revision: snap.Revision, Path: path, Element: el, Note: noteComputed, persist: e.meta(ctx)}, nil
 }
+
+type (
+	inAudit struct {
+		ExpectedRevision *int64 `json:"expectedRevision"`
+	}
+	auditOut struct {
+		Revision   int64                    `json:"revision"`
+		Engine     string                   `json:"engine"`
+		Violations []preview.AuditViolation `json:"violations"`
+		Truncated  bool                     `json:"truncated"`
+		persist
+	}
+)
+
+// previewAudit is preview.audit: axe-core run by the browser's preview port (preview.Auditor)
+// on the document of the current, acknowledged revision, its untrusted reply decoded by
+// preview.DecodeAudit (docs/design.md §5.17).
+//
+// Errors: WORKSPACE_REVISION_CONFLICT (expectedRevision guard); PREVIEW_NEEDS_BROWSER
+// {operation: "audit", runtime} (not retryable) on a port whose pages do not run (headless);
+// PREVIEW_ACK_TIMEOUT {revision, timeoutMs} when the revision was not acknowledged in time;
+// PREVIEW_REVISION_SUPERSEDED {requestedRevision, actualRevision, operation: "audit"}
+// (retryable) when the revision or the page shown changed before or during the audit;
+// PREVIEW_RUNTIME_ERROR {revision, reason} with reason "timeout" or "no-engine" (retryable),
+// "engine" (axe failed in the page) or "invalid-reply" (the reply was refused), not retryable.
+func (e *studioSession) previewAudit(ctx context.Context, c *registry.Call) (any, error) {
+	in, err := decode[inAudit](c)
+	if err != nil {
+		return nil, err
+	}
+	rev := e.m.Revision()
+	if err := guardRevision(in.ExpectedRevision, rev, "audit"); err != nil {
+		return nil, err
+	}
+	au, ok := e.preview.(preview.Auditor)
+	if !ok {
+		return nil, mcp.NewError(mcp.CodePreviewNeedsBrowser, false,
+			map[string]any{"operation": "audit", "runtime": e.preview.Runtime()},
+			"preview.audit needs a browser: this host compiles the preview without running it, so there is no rendered page to audit. Open the studio in a browser and run the audit there.")
+	}
+	superseded := func() error {
+		now := e.m.Revision()
+		return mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
+			map[string]any{"requestedRevision": rev, "actualRevision": now, "operation": "audit"},
+			"The preview moved on from revision %d (now %d) before the audit finished; audit again.", rev, now)
+	}
+	ack, err := e.preview.Await(ctx, rev, e.ackTimeout)
+	switch {
+	case errors.Is(err, preview.ErrAckTimeout):
+		ms := e.ackTimeout.Milliseconds()
+		return nil, mcp.NewError(mcp.CodePreviewAckTimeout, true, map[string]any{"revision": rev, "timeoutMs": ms},
+			"Preview did not acknowledge revision %d within %d ms, so it cannot be audited. Refresh the preview.", rev, ms)
+	case err != nil:
+		return nil, err
+	case ack.Revision != rev:
+		return nil, superseded()
+	}
+	raw, err := au.Audit(ctx, rev, preview.DefaultAuditLimits)
+	runtimeErr := func(reason string, retry bool, msg string) error {
+		return mcp.NewError(mcp.CodePreviewRuntimeError, retry, map[string]any{"revision": rev, "reason": reason},
+			"The audit of revision %d failed: %s", rev, mcp.Bound(msg, maxMessageChars))
+	}
+	switch {
+	case errors.Is(err, preview.ErrAuditSuperseded):
+		return nil, superseded()
+	case errors.Is(err, preview.ErrAuditTimeout):
+		return nil, runtimeErr("timeout", true, "it did not finish within "+itoa(int(preview.AuditTimeout.Seconds()))+" s.")
+	case errors.Is(err, preview.ErrAuditNoEngine):
+		return nil, runtimeErr("no-engine", true, "the audit engine (axe-core) could not be loaded.")
+	case err != nil:
+		return nil, err
+	}
+	rep, err := preview.DecodeAudit(raw)
+	var af *preview.AuditFailure
+	if errors.As(err, &af) {
+		return nil, runtimeErr(af.Reason, false, af.Message)
+	} else if err != nil {
+		return nil, err
+	}
+	if e.m.Revision() != rev {
+		return nil, superseded()
+	}
+	return auditOut{Revision: rev, Engine: rep.Engine, Violations: rep.Violations, Truncated: rep.Truncated, persist: e.meta(ctx)}, nil
+}

@@ -35,7 +35,7 @@ func studioTools(t testing.TB) ([]mcp.Tool, *rpcsession.Session) {
 func TestCountsAndFilters(t *testing.T) {
 	tools, _ := studioTools(t)
 	c := Counts(tools, "")
-	if c[ScopeAll] != 25 || c[ScopeReadOnly] != 7 || c[ScopeWorkspace] != 18 || c[ScopePreview] != 7 {
+	if c[ScopeAll] != 26 || c[ScopeReadOnly] != 8 || c[ScopeWorkspace] != 18 || c[ScopePreview] != 8 {
 		t.Fatalf("counts %v", c)
 	}
 	for _, s := range Scopes {

@@ -5,17 +5,15 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // NameKey is the one comparison of file names across the path boundary (issue 14 item 12):
-// the path in Unicode NFC, lower-cased. Two paths with the same key name one file in a macOS
+// the path in Unicode NFC (nfc), lower-cased. Two paths with the same key name one file in a macOS
 // or Windows folder ("café.html" in NFC and in NFD, "CAFÉ.html"), so the workspace never
 // creates or renames a file onto a key another file already has. Paths themselves are kept as
 // given (on-disk names are never rewritten).
-func NameKey(p string) string { return strings.ToLower(norm.NFC.String(p)) }
+func NameKey(p string) string { return strings.ToLower(nfc(p)) }
 
 // ReasonNameCollision is details.reason of a WORKSPACE_FILE_CONFLICT refused because the
 // name collides with another file's under NameKey.
@@ -29,7 +27,7 @@ const ReasonNameCollision = "name-collision"
 // both with \u escapes (Go's %+q), e.g. "caf\u00e9.html" and "cafe\u0301.html".
 func NameCollisionError(p, other, operation string) *mcp.ToolError {
 	verb := "%q"
-	if norm.NFC.String(p) == norm.NFC.String(other) {
+	if nfc(p) == nfc(other) {
 		verb = "%+q"
 	}
 	return mcp.NewError(mcp.CodeWorkspaceFileConflict, false,
@@ -124,7 +122,7 @@ func PathCollisionError(p, operation string, c PathCollision) *mcp.ToolError {
 	switch {
 	case c.Reason == ReasonFolderNameCollision:
 		other := c.OtherFolder
-		if norm.NFC.String(other) == norm.NFC.String(c.Folder) {
+		if nfc(other) == nfc(c.Folder) {
 			return mcp.NewError(mcp.CodeWorkspaceFileConflict, false, details,
 				"Cannot %s %+q: its folder %+q and the folder %+q of the existing %+q are the same folder in macOS and Windows folders"+folded+". Use the folder %+q or another name.",
 				operation, p, c.Folder, other, c.Other, other)

@@ -31,7 +31,7 @@ const apiKeyEnv = "OPENROUTER_API_KEY"
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -44,6 +44,7 @@ type agentFlags struct {
 	save, stream                          bool
 	budgetTokens                          int64
 	budgetCost                            float64
+	reasoning                             reasoningFlags // agent_reasoning.go
 	ws                                    *workspaceFlags
 }
 
@@ -124,6 +125,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.stream, "stream", true, "ask for a streamed answer and print its text as it arrives (openrouter only; --stream=false for endpoints without streaming)")
 	fs.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop before the next request once the run's reported tokens reach `N` (openrouter only; 0: no limit)")
 	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter only; 0: no limit)")
+	f.reasoning.add(fs)
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
@@ -197,6 +199,11 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 			text = &textPrinter{w: e.stdout, key: opts.APIKey}
 			opts.OnResponse = text.onResponse
 		}
+		if r, err := f.reasoning.param(); err != nil {
+			return err
+		} else if r != nil {
+			paramsMap["reasoning"] = r
+		}
 		if f.budgetTokens > 0 || f.budgetCost > 0 {
 			paramsMap["budget"] = openrouter.Budget{Tokens: f.budgetTokens, Cost: f.budgetCost}
 		}
@@ -252,6 +259,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	if rep.Failed && method == "agent/openrouter" {
 		fmt.Fprintf(e.stderr, "webcoding agent: the OpenRouter run failed: %s%s\n", rep.Summary, providerHint(rep.ErrorCode))
 	}
+	printReasoning(e, raw)
 	if u := rep.Usage; u != nil {
 		fmt.Fprintf(e.stderr, "webcoding agent: %s\n", usageSentence(*u))
 	}

@@ -117,6 +117,16 @@ func TestContextToolsHeadless(t *testing.T) {
 	}
 }
 
+// TestAuditNeedsBrowserHeadless (issue 17): `webcoding call preview.audit` through the real
+// module under wazero is a typed PREVIEW_NEEDS_BROWSER error, not retryable.
+func TestAuditNeedsBrowserHeadless(t *testing.T) {
+	code, out, stderr := runCLI(t, nil, `{"name":"preview.audit","arguments":{},"_meta":{"toolCallId":"a-1"}}`+"\n", "call")
+	rs := results(t, out)
+	if len(rs) != 1 || !rs[0].IsError || rs[0].Error == nil || rs[0].Error.Code != "PREVIEW_NEEDS_BROWSER" || rs[0].Error.Retryable {
+		t.Fatalf("exit %d, results:\n%s\n%s", code, out, stderr)
+	}
+}
+
 func TestBadModuleIsAHostFailure(t *testing.T) {
 	code, _, stderr := runCLI(t, nil, "", "tools", "--module", "/nonexistent/reactor.wasm")
 	if code != exitHost || !strings.Contains(stderr, "read module") {

@@ -485,7 +485,7 @@ func listAllTools(ctx context.Context, c *rpcClient) ([]mcp.Tool, error) {
 
 // Surfaces of --surface (issue 18): the tool catalog a headless command serves.
 const (
-	surfaceStudio   = "studio"   // the 25 workspace.*/preview.* tools (the default)
+	surfaceStudio   = "studio"   // the 26 workspace.*/preview.* tools (the default)
 	surfaceRealtime = "realtime" // the 8 web.* tools over a three-file site in memory (wasm/websurface)
 	surfaceLive     = "live"     // the Live Code Editor (editor.*): not built yet
 )

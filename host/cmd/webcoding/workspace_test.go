@@ -703,7 +703,7 @@ func TestToolsOutputKeepsEveryField(t *testing.T) {
 		params, _ = json.Marshal(map[string]string{"cursor": p.NextCursor})
 	}
 	var got struct{ Tools []json.RawMessage }
-	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != len(raw) || len(raw) != 25 {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != len(raw) || len(raw) != 26 {
 		t.Fatalf("%d tools printed, %d listed: %v", len(got.Tools), len(raw), err)
 	}
 	for i := range raw {

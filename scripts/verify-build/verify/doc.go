@@ -2,9 +2,9 @@
 // dist/web-coding) before it is served or deployed (issue 4, "Build and serve"):
 //
 //   - every resource a page references — HTML src, href, srcset, poster, data, the
-//     webcoding-wasm meta, CSS url() and @import (stylesheets and inline style), static JS
-//     import specifiers, and the service worker's precache list (sw.js ASSETS) — resolves to a
-//     path under the base and to a regular file inside the directory;
+//     webcoding-wasm and webcoding-axe metas, CSS url() and @import (stylesheets and inline
+//     style), static JS import specifiers, and the service worker's precache list (sw.js
+//     ASSETS) — resolves to a path under the base and to a regular file inside the directory;
 //   - no page resource points to another origin (absolute http(s) URLs and protocol-relative
 //     "//host/…" references are problems; data:, blob: and about:blank are allowed inline
 //     resources). Navigation links (<a>, <area>, <form action>) may point anywhere, but a

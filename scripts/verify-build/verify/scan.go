@@ -9,12 +9,16 @@ import (
 // raw text elements that matter here).
 var rawText = map[string]bool{"script": true, "style": true, "textarea": true, "title": true, "xmp": true, "noembed": true, "noframes": true}
 
+// urlMetas are the <meta> names whose content is the URL of an asset the page loads: the
+// studio wasm, and axe-core's bundle (fetched when an accessibility audit is asked).
+var urlMetas = map[string]bool{"webcoding-wasm": true, "webcoding-axe": true}
+
 // linkTags are elements whose href/action navigates instead of loading a resource.
 var linkTags = map[string]bool{"a": true, "area": true, "form": true}
 
 // HTMLRefs scans an HTML document and returns every URL it references: src, href, srcset
 // (each candidate), poster, data (object), action/formaction, background, the content of
-// <meta name="webcoding-wasm">, the url()s of <style> elements and style attributes. The
+// <meta name="webcoding-wasm"> and <meta name="webcoding-axe">, the url()s of <style> elements and style attributes. The
 // <base href> is applied to the other references by the caller through the document path, so
 // it is returned as a resource as well. Attribute values are entity-decoded.
 func HTMLRefs(b []byte) []Ref {
@@ -93,8 +97,8 @@ func HTMLRefs(b []byte) []Ref {
 				metaContent = a.val
 			}
 		}
-		if name == "meta" && strings.EqualFold(metaName, "webcoding-wasm") {
-			add(metaContent, kindResource, `<meta name="webcoding-wasm">`)
+		if name == "meta" && urlMetas[strings.ToLower(metaName)] {
+			add(metaContent, kindResource, `<meta name="`+strings.ToLower(metaName)+`">`)
 		}
 		if rawText[name] {
 			closing := "</" + name

@@ -11,6 +11,9 @@
 //   - object store "files", keyed by path: {path, kind: "text"|"asset", language, mimeType,
 //     source (text), data (Uint8Array, assets), renamedFrom}.
 //
+// Beside it: "web-coding-operations" (Durable, durable.go), "web-coding-drafts" (Drafts,
+// drafts.go) and "web-coding-chats" (Chats, chats.go: the kept conversations of wasm/chats).
+//
 // # Transactions
 //
 // Every Repository call is ONE IndexedDB transaction over both stores: SaveSnapshot clears

@@ -10,7 +10,9 @@
 // random 128-bit nonce per mount, the page being shown, the preview storage and the "Allow
 // internet" switch as preview.Options.Runtime) and hands the shim the revision, the nonce, the
 // compiled document and whether it needs a fresh frame. Nothing else — no keys, nothing of the
-// studio — is ever posted into the frame.
+// studio — is ever posted into the frame, except an accessibility audit request (Audit,
+// preview.audit): the limits and, with the first audit of a document, axe-core's public source,
+// over the mount's port (docs/design.md §5.17).
 //
 // The runtime's first message (the hello, through window.parent.postMessage, before any page
 // code) carries the nonce and a MessagePort; the shim accepts it only from the current frame

@@ -95,6 +95,7 @@ type Port struct {
 	onChange func(Status)
 	board    preview.AckBoard
 	callback js.Func
+	auditMu  sync.Mutex // one Audit at a time
 
 	mu       sync.Mutex
 	rev      int64
@@ -554,4 +555,95 @@ func hasFile(files []preview.File, path string) bool {
 		}
 	}
 	return false
+}
+
+var _ preview.Auditor = (*Port)(nil)
+
+// Audit runs the accessibility audit (preview.audit) in the document of revision through the
+// shim's audit(): the mount must be the current one and acknowledged (StateAcknowledged, or
+// StateError: a page whose script failed still has a document to audit). One audit runs at
+// a time. It returns the runtime's raw reply for preview.DecodeAudit.
+//
+// Errors: preview.ErrAuditSuperseded (another mount, a navigation, a discarded frame, before
+// or during the audit), preview.ErrAuditNoEngine (the shim has no audit() or could not fetch
+// axe-core), preview.ErrAuditTimeout (no answer within preview.AuditTimeout), ctx.Err().
+func (p *Port) Audit(ctx context.Context, revision int64, limits preview.AuditLimits) ([]byte, error) {
+	p.auditMu.Lock()
+	defer p.auditMu.Unlock()
+	current := func() (string, bool) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		ok := p.rev == revision && p.nonce != "" && (p.status.State == StateAcknowledged || p.status.State == StateError)
+		return p.nonce, ok
+	}
+	nonce, ok := current()
+	if !ok {
+		return nil, preview.ErrAuditSuperseded
+	}
+	if p.shim.Get("audit").Type() != js.TypeFunction {
+		return nil, preview.ErrAuditNoEngine
+	}
+	type answer struct{ kind, text string }
+	ch := make(chan answer, 1)
+	fn := jsbridge.Func("iframe.audit", func(_ js.Value, args []js.Value) any {
+		a := answer{}
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			a.kind = args[0].String()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeString {
+			a.text = args[1].String() // the shim bounds it to preview.MaxAuditReplyBytes
+		}
+		select {
+		case ch <- a:
+		default:
+		}
+		return nil
+	})
+	lj, _ := json.Marshal(limits)
+	var id js.Value
+	if err := func() (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("iframe: audit: %v", v)
+			}
+		}()
+		id = p.shim.Call("audit", float64(revision), nonce, string(lj), fn)
+		return nil
+	}(); err != nil {
+		fn.Release()
+		return nil, err
+	}
+	stop := func() {
+		func() {
+			defer func() { _ = recover() }()
+			if p.shim.Get("cancelAudit").Type() == js.TypeFunction {
+				p.shim.Call("cancelAudit", id)
+			}
+		}()
+		fn.Release()
+	}
+	timer := time.NewTimer(preview.AuditTimeout)
+	defer timer.Stop()
+	var a answer
+	select {
+	case a = <-ch:
+		stop()
+	case <-timer.C:
+		stop()
+		return nil, preview.ErrAuditTimeout
+	case <-ctx.Done():
+		stop()
+		return nil, ctx.Err()
+	}
+	if now, ok := current(); !ok || now != nonce {
+		return nil, preview.ErrAuditSuperseded
+	}
+	switch a.kind {
+	case "reply":
+		return []byte(a.text), nil
+	case "no-engine":
+		return nil, preview.ErrAuditNoEngine
+	default:
+		return nil, preview.ErrAuditSuperseded
+	}
 }

@@ -215,7 +215,7 @@ func (a *app) approvalsChanged(list []registry.Approval) {
 // readOnlyTools are the reads the UI itself makes on every refresh; their completion does not
 // trigger another refresh.
 var readOnlyTools = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
-	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false}
+	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false, "preview.audit": true}
 
 // observe receives every tool-call lifecycle event (Ports.Observer); it must not block.
 func (a *app) observe(e audit.ToolCallEvent) {
@@ -267,6 +267,7 @@ func (a *app) addEntry(e entry) {
 		e.Key = strconv.FormatInt(a.entrySeq, 10)
 	}
 	a.st.transcript = append(a.st.transcript, e)
+	chatsNote(e, a.st.running != "") // chats.go: run entries belong to the kept conversation
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
 		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
 	}

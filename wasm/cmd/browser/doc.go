@@ -19,7 +19,7 @@
 //     arguments or results), {"kind":"approvals", "approvals":[…]} (the dispatcher's
 //     rpcsession.Event: the page follows Handler.Subscribe, never a session's queue, and
 //     never inspects request bytes),
-//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 25}.
+//     {"kind":"preview", "status":{…}} (iframe.Status) and {"kind":"ready", "tools": 26}.
 //   - globalThis.webcodingTimings: {coreReady, firstAck} in ms since navigation start.
 //
 // # Event loop (PLATFORM rules 1–2)
@@ -71,7 +71,9 @@
 // most one render per animation frame, and adds the usage entry (docs/design.md §5.16). A failed call or run in the chat carries its
 // details and the recovery actions of its code (recovery.go: Retry for retryable errors,
 // Re-read & retry for revision conflicts, Refresh preview for preview sync codes; features add
-// rules with registerRecovery). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
+// rules with registerRecovery). The conversation is kept per workspace in IndexedDB and restored
+// after a reload (chats.go over wasm/chats and adapters/idb.Chats; docs/design.md §5.20); the
+// reasoning setting lives in the settings dialog (reasoning_setting.go). Ctrl/Cmd+P quick open and Ctrl/Cmd+Shift+F workspace search are
 // modal combobox dialogs (palette.go); ?prompt= fills the composer only (deeplink.go); approval
 // cards show the diff the core computes (workspace/diffCall) and "Approve all for this run"
 // (approval.go, approvals/approveRun); the inspector's History panel lists checkpoints, diffs

@@ -311,6 +311,7 @@ func (a *app) runPrompt(prompt string) {
 	default:
 		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
 	}
+	a.chatLocalRunEnded(prompt, cancelled, err != nil || rep.Failed) // chats.go
 	a.requestRefresh()
 }
 

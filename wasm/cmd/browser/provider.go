@@ -132,6 +132,7 @@ func newChat(a *app) {
 	}
 	a.st.transcript = nil
 	a.mu.Unlock()
+	chatsNew(a) // chats.go: the next save starts a new kept conversation
 	prov.mu.Lock()
 	prov.newChat = true
 	prov.mu.Unlock()
@@ -165,6 +166,9 @@ type providerReport struct {
 	Turns     int                `json:"turns"`
 	Usage     *openrouter.Usage  `json:"usage"`
 	TurnUsage []openrouter.Usage `json:"turnUsage"`
+	// Calls and Reasoning feed the kept conversation (chats.go).
+	Calls     []providerCall `json:"calls"`
+	Reasoning string         `json:"reasoning"`
 	Error     *struct {
 		Code      string          `json:"code"`
 		Message   string          `json:"message"`
@@ -215,6 +219,9 @@ func (a *app) runProviderPrompt(prompt string) bool {
 			b["cost"] = f.budget.Cost
 		}
 		params["budget"] = b
+	}
+	if r := reasoningParam(); r != nil { // reasoning_setting.go
+		params["reasoning"] = r
 	}
 	prov.mu.Lock()
 	if prov.newChat {
@@ -275,8 +282,10 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	default:
 		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
 	}
+	a.chatRunEnded(prompt, rep, cancelled, err) // chats.go (before the usage line: it reads the outcome entry)
 	if u := usageEntry(rep.Usage, rep.TurnUsage); u != "" {
 		a.addEntry(entry{Kind: "usage", Text: u})
+		a.chatKeepLast() // chats.go: the usage line is part of the kept conversation
 	}
 	a.requestRefresh()
 	return true

@@ -66,7 +66,7 @@ func goldenCases() map[string]markup.HTML {
 		"recipes":        RecipesHTML([]Recipe{{Label: "Make it emerald", Prompt: "Make it emerald"}, {Label: hostile, Prompt: hostile}}),
 		"transcript": TranscriptHTML([]Entry{{Kind: "user", Text: hostile}, {Kind: "error", Text: "✗ workspace.writeFile [WORKSPACE_REVISION_CONFLICT] stale",
 			Details: `{"expected": 3}`, Actions: []EntryAction{{Label: "Re-read & retry", Action: "recovery", Arg: "r1"}, {Label: "Retry", Action: "recovery", Arg: hostile}}},
-			{Kind: "agent", Text: "streamed", Key: "m-42"}}),
+			{Kind: "agent", Text: "streamed", Key: "m-42"}, {Kind: "reasoning", Text: "Reasoning", Details: hostile}}),
 		"console":      ConsoleHTML([]ConsoleLine{{Level: "log", Text: "hi"}, {Level: "error", Text: hostile}}),
 		"diagnostics":  DiagnosticsHTML([]Diagnostic{{Message: "missing " + hostile, SourcePath: "index.html"}}),
 		"no-diag":      DiagnosticsHTML(nil) + PreviewErrorHTML("") + RuntimeReportsHTML(nil),
@@ -104,6 +104,14 @@ func goldenCases() map[string]markup.HTML {
 		"trace-toolbar-all": TraceToolbarHTML(TraceView{ShowAll: true, Total: 3}),
 		"trace-list":        TraceListHTML(sampleTrace()),
 		"trace-empty":       TraceListHTML(TraceView{}),
+		"device-desktop":    DeviceBarHTML(Device{}),
+		"device-phone":      DeviceBarHTML(Device{Kind: DevicePhone, Rotated: true}),
+		"device-custom":     DeviceBarHTML(Device{Kind: DeviceCustom, Width: 99999, Height: 700}),
+		"audit-idle":        AuditHTML(AuditView{}) + "|" + AuditHTML(AuditView{Running: true}) + "|" + AuditHTML(AuditView{Err: "[PREVIEW_NEEDS_BROWSER] " + hostile}),
+		"audit-clean":       AuditHTML(AuditView{Done: true, Revision: 4}),
+		"audit-result": AuditHTML(AuditView{Done: true, Revision: 7, Truncated: true, Violations: []AuditViolation{
+			{ID: "image-alt", Impact: "critical", Help: "Images must have alternative text", HelpURL: "https://dequeuniversity.com/rules/axe/4.14/image-alt", Count: 1, Selectors: []string{"img"}},
+			{ID: hostile, Impact: "serious", Help: hostile, HelpURL: "javascript:alert(1)", Count: 9, Selectors: []string{hostile, ".faint"}}}}),
 	}
 }
 

@@ -115,7 +115,12 @@ func TranscriptHTML(list []Entry) HTML {
 		id := EntryID(i, e)
 		b.Open("li", A("class", "entry entry-"+e.Kind), A("id", id))
 		b.Elem("span", e.Text, A("class", "entry-text"), A("id", id+"-text"))
-		if e.Details != "" {
+		if e.Kind == "reasoning" && e.Details != "" { // the model's reasoning, collapsed (issue 16)
+			b.Open("details", A("class", "entry-reasoning"))
+			b.Elem("summary", "Show reasoning")
+			b.Elem("div", e.Details, A("class", "entry-details"))
+			b.Close("details")
+		} else if e.Details != "" {
 			b.Elem("div", e.Details, A("class", "entry-details"))
 		}
 		if len(e.Actions) > 0 {

@@ -1,0 +1,348 @@
+package browser
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/host/fakeprovider"
+)
+
+// chatsDumpJS returns every value of the page's "web-coding-chats" database, parsed.
+const chatsDumpJS = `new Promise((resolve, reject) => {
+  const r = indexedDB.open("web-coding-chats");
+  r.onerror = () => reject(r.error);
+  r.onsuccess = () => {
+    const db = r.result;
+    if (!db.objectStoreNames.contains("conversations")) { db.close(); resolve([]); return; }
+    const q = db.transaction("conversations").objectStore("conversations").getAll();
+    q.onerror = () => reject(q.error);
+    q.onsuccess = () => { resolve(q.result.map(v => v.data)); db.close(); };
+  };
+})`
+
+// idbScanJS returns the names of the IndexedDB databases (and stores) whose stored values
+// contain the string key, after reading every value of every store of every database.
+const idbScanJS = `(async (key) => {
+  const hits = [];
+  let scanned = 0;
+  for (const info of await indexedDB.databases()) {
+    const db = await new Promise((res, rej) => { const r = indexedDB.open(info.name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+    for (const store of db.objectStoreNames) {
+      const vals = await new Promise((res, rej) => { const q = db.transaction(store).objectStore(store).getAll(); q.onsuccess = () => res(q.result); q.onerror = () => rej(q.error); });
+      for (const v of vals) {
+        scanned++;
+        const text = JSON.stringify(v, (k, x) => x instanceof Uint8Array ? new TextDecoder().decode(x) : x);
+        if (text.includes(key)) hits.push(info.name + "/" + store);
+      }
+    }
+    db.close();
+  }
+  return {hits, scanned};
+})`
+
+type chatRecord struct {
+	ID      string `json:"id"`
+	Entries []struct {
+		Kind, Text, State string
+	} `json:"entries"`
+	History []map[string]any `json:"history"`
+	Trace   []map[string]any `json:"trace"`
+}
+
+func storedChats(t *testing.T, tab *chromium.Tab) []chatRecord {
+	t.Helper()
+	raws, err := chromium.Eval[[]string](tab, loadTimeout, chatsDumpJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []chatRecord
+	for _, raw := range raws {
+		var r chatRecord
+		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+			t.Fatalf("stored chat is not JSON: %v", err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// waitStoredEntry waits until a kept conversation holds an entry containing text.
+func waitStoredEntry(t *testing.T, tab *chromium.Tab, text string) chatRecord {
+	t.Helper()
+	deadline := time.Now().Add(loadTimeout)
+	for {
+		for _, r := range storedChats(t, tab) {
+			for _, e := range r.Entries {
+				if strings.Contains(e.Text, text) {
+					return r
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no kept conversation holds %q: %+v", text, storedChats(t, tab))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func noKeyInIndexedDB(t *testing.T, tab *chromium.Tab) {
+	t.Helper()
+	res, err := chromium.Eval[struct {
+		Hits    []string `json:"hits"`
+		Scanned int      `json:"scanned"`
+	}](tab, loadTimeout, idbScanJS+`(`+jsString(testKey)+`)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scanned == 0 {
+		t.Fatal("the IndexedDB scan read no value: it proves nothing")
+	}
+	if len(res.Hits) > 0 {
+		t.Errorf("the API key is stored in IndexedDB: %v", res.Hits)
+	}
+}
+
+// TestChatSurvivesReload (issue 16): a provider run (a reasoning model's tool call, approved,
+// then the answer) and a failed run are kept; after a reload the conversation is back with
+// its typed states (the failure with its settings action, the reasoning collapsed), and a
+// follow-up request carries the earlier messages, reasoning_details included (asserted at
+// the fake provider). New chat starts a new conversation: its request holds only the new
+// prompt, and a reload shows it, not the old one. The key is in no IndexedDB value.
+func TestChatSurvivesReload(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
+		fakeprovider.Step{BodyFile: "chat_reasoning_tool_call.json", Check: func(t testing.TB, r fakeprovider.Received) {
+			if rs, _ := r.Chat["reasoning"].(map[string]any); rs["effort"] != "high" {
+				t.Errorf("the reasoning setting did not reach the request: %v", r.Chat["reasoning"])
+			}
+		}},
+		fakeprovider.Step{BodyFile: "chat_final_text.json"},
+		fakeprovider.Step{Status: 401, BodyFile: "error_401.json"},
+		fakeprovider.Step{Body: chatBody("Follow-up answered.")},
+		fakeprovider.Step{Body: chatBody("Fresh start answered.")})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	// The reasoning setting (settings dialog, kept as soon as it changes).
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `(() => { const s = document.querySelector("#settings-reasoning-effort"); if (!s) return false;
+		s.value = "high"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`); err != nil {
+		t.Fatalf("no reasoning setting in the settings dialog: %v", err)
+	}
+	waitText(t, tab, "#settings-reasoning-status", "Reasoning setting saved.")
+
+	sendPrompt(t, tab, "Make it emerald")
+	approve(t, tab, "preview.setTheme")
+	waitContains(t, tab, "#transcript", "I switched the preview theme to emerald")
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript details.entry-reasoning", "I should call preview_setTheme")
+	sendPrompt(t, tab, "Now the hero, please")
+	waitContains(t, tab, "#transcript", "[OPENROUTER_AUTHENTICATION_FAILED]")
+	waitText(t, tab, "#status-text", "Ready")
+	rec := waitStoredEntry(t, tab, "[OPENROUTER_AUTHENTICATION_FAILED]")
+	states := map[string]bool{}
+	for _, e := range rec.Entries {
+		states[e.State] = true
+	}
+	if !states["done"] || !states["failed"] {
+		t.Errorf("kept entries lack the typed outcomes: %+v", rec.Entries)
+	}
+	if len(rec.History) < 5 || len(rec.Trace) == 0 {
+		t.Errorf("kept history %d messages, trace %d rows", len(rec.History), len(rec.Trace))
+	}
+	noKeyInIndexedDB(t, tab)
+
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitText(t, tab, "#provider-label", "OpenRouter · "+testModel)
+	for _, want := range []string{"Make it emerald", "✓ preview.setTheme", "I switched the preview theme to emerald",
+		"Now the hero, please", "[OPENROUTER_AUTHENTICATION_FAILED]"} {
+		waitContains(t, tab, "#transcript", want)
+	}
+	waitContains(t, tab, "#transcript details.entry-reasoning", "I should call preview_setTheme")
+	if open, _ := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector("#transcript details.entry-reasoning").open`); open {
+		t.Error("the restored reasoning is expanded; it should be collapsed")
+	}
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `[...document.querySelectorAll("#transcript button")].some(b => b.textContent === "Open provider settings")`); !ok {
+		t.Error("the restored authentication failure lost its settings action")
+	}
+
+	sendPrompt(t, tab, "And the hero?")
+	waitContains(t, tab, "#transcript", "Follow-up answered.")
+	waitText(t, tab, "#status-text", "Ready")
+	reqs := fake.ChatRequests()
+	if len(reqs) != 4 {
+		t.Fatalf("the fake saw %d chat requests, want 4", len(reqs))
+	}
+	msgs, _ := reqs[3].Chat["messages"].([]any)
+	var users []string
+	sawTool, sawDetails := false, false
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		switch mm["role"] {
+		case "user":
+			users = append(users, mm["content"].(string))
+		case "tool":
+			sawTool = sawTool || mm["tool_call_id"] == "toolu_reason01"
+		case "assistant":
+			b, _ := json.Marshal(mm["reasoning_details"])
+			sawDetails = sawDetails || strings.Contains(string(b), "EqQBCkgIBxABGAIiQL1Xz2sig")
+		}
+	}
+	if strings.Join(users, "|") != "Make it emerald|Now the hero, please|And the hero?" || !sawTool || !sawDetails {
+		t.Errorf("the follow-up after the reload did not send the kept history: users %q, tool result %v, reasoning_details %v", users, sawTool, sawDetails)
+	}
+
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#new-chat"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#transcript", "New chat")
+	if tr := transcriptText(t, tab); strings.Contains(tr, "Make it emerald") {
+		t.Errorf("New chat kept the old transcript: %q", tr)
+	}
+	// The new, still empty conversation is the last one: a reload shows it, not the old one.
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, chatsDumpJS+`.then(v => v.length === 2)`); err != nil {
+		t.Fatalf("New chat kept no new conversation: %v", err)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitText(t, tab, "#provider-label", "OpenRouter · "+testModel)
+	time.Sleep(500 * time.Millisecond) // the restore runs at start
+	if tr := transcriptText(t, tab); strings.Contains(tr, "Make it emerald") {
+		t.Errorf("a reload after New chat restored the old conversation: %q", tr)
+	}
+	sendPrompt(t, tab, "Fresh start")
+	waitContains(t, tab, "#transcript", "Fresh start answered.")
+	waitText(t, tab, "#status-text", "Ready")
+	if msgs, _ := fake.ChatRequests()[4].Chat["messages"].([]any); len(msgs) != 2 {
+		t.Errorf("the new chat's request carries %d messages, want system + prompt", len(msgs))
+	}
+	waitStoredEntry(t, tab, "Fresh start answered.")
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "Fresh start answered.")
+	if tr := transcriptText(t, tab); strings.Contains(tr, "Make it emerald") {
+		t.Errorf("the reload after New chat restored the old conversation: %q", tr)
+	}
+	if n := len(storedChats(t, tab)); n != 2 {
+		t.Errorf("%d conversations kept, want 2 (the old one stays)", n)
+	}
+	noKeyInIndexedDB(t, tab)
+	noConsoleErrors(t, tab)
+}
+
+// TestChatMemoryModeSaysNotKept: with IndexedDB blocked the chat says that it is not kept.
+func TestChatMemoryModeSaysNotKept(t *testing.T) {
+	t.Parallel()
+	tab := chromium.NewIsolatedTab(t)
+	block := onNewDocument(`Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`)
+	if err := tab.Do(loadTimeout, block, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#storage-mode", "Memory only")
+	waitContains(t, tab, "#transcript", "Memory only: this chat is not kept.")
+}
+
+// TestChatSecondTabReadOnly: only the tab holding the workspace lock writes chats. A
+// read-only second tab shows the kept conversation but writes nothing; when the writer
+// closes, it takes over and its own prompt is kept in the same conversation.
+func TestChatSecondTabReadOnly(t *testing.T) {
+	profile := chromium.NewIsolatedTab(t)
+	a := openStudioIn(t, profile)
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
+	sendPrompt(t, a, "Make the layout feel more premium")
+	waitContains(t, a, "#transcript", "Not understood")
+	waitRunDone(t, a)
+	waitStoredEntry(t, a, "Not understood")
+	before, err := chromium.Eval[[]string](a, loadTimeout, chatsDumpJS)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("kept chats %d: %v", len(before), err)
+	}
+
+	b := chromium.NewTabIn(t, profile)
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	waitContains(t, b, "#studio-notice", "Read-only")
+	waitContains(t, b, "#transcript", "Make the layout feel more premium")
+	waitContains(t, b, "#transcript", "Not understood")
+	time.Sleep(time.Second) // past the save delay: a writer would have written by now
+	after, err := chromium.Eval[[]string](b, loadTimeout, chatsDumpJS)
+	if err != nil || len(after) != 1 || after[0] != before[0] {
+		t.Fatalf("the read-only tab changed the kept chat (%v):\nbefore %s\nafter  %v", err, before[0], after)
+	}
+
+	if err := chromedp.Cancel(a.Ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, b, "#transcript", "this tab now saves the workspace")
+	waitContains(t, b, "#transcript", "Not understood")
+	sendPrompt(t, b, "Make the layout feel more premium")
+	waitRunDone(t, b)
+	if _, err := chromium.WaitFor[bool](b, loadTimeout, chatsDumpJS+`.then(v => v.length === 1 && (JSON.parse(v[0]).entries.filter(e => e.kind === "unclear").length === 2))`); err != nil {
+		t.Fatalf("the tab that took over did not keep its prompt in the same conversation: %v %v", err, storedChats(t, b))
+	}
+}
+
+// TestChatInterruptedRunRetry: a reload while a run waits for its approval leaves the run
+// interrupted; after the reload the chat says so and offers Retry, which runs the prompt
+// again (its approval card comes back).
+func TestChatInterruptedRunRetry(t *testing.T) {
+	t.Parallel()
+	tab := openIsolatedStudio(t, "")
+	sendPrompt(t, tab, "Change the heading text to Hello World")
+	waitApproval(t, tab, "workspace.applyPatch")
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, chatsDumpJS+`.then(v => v.some(s => JSON.parse(s).running === "Change the heading text to Hello World"))`); err != nil {
+		t.Fatalf("the running prompt was not kept: %v %+v", err, storedChats(t, tab))
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#transcript button[data-action="recovery-retry-prompt"]`))); err != nil {
+		t.Fatal(err)
+	}
+	approve(t, tab, "workspace.applyPatch")
+	waitRunDone(t, tab)
+	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
+	noConsoleErrors(t, tab)
+}
+
+// TestChatStreamedAnswerSurvivesReload: a streamed reply (which grows one entry in place, no
+// closing entry added) is kept whole with its done state, and comes back after a reload.
+func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{BodyFile: "stream_final_text.sse"})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	const reply = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens in styles.css now use #10b981."
+	waitContains(t, tab, "#transcript", reply)
+	waitText(t, tab, "#status-text", "Ready")
+	rec := waitStoredEntry(t, tab, reply)
+	done := false
+	for _, e := range rec.Entries {
+		done = done || (e.Text == reply && e.State == "done")
+	}
+	if !done {
+		t.Errorf("the streamed reply is not kept whole as the run's done entry: %+v", rec.Entries)
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", reply)
+	noConsoleErrors(t, tab)
+}

@@ -1,0 +1,163 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/webcoding/studio/e2e/chromium"
+)
+
+// auditPage plants two accessibility problems: an image without alt text and light grey text
+// on white (contrast about 1.1:1).
+const auditPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Audit me</title></head><body><main>
+<h1>Audit</h1>
+<img id="noalt" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" width="40" height="40">
+<p id="faint" style="color:#eeeeee;background:#ffffff;font-size:16px">This text is very hard to read.</p>
+<p id="probe">not yet</p>
+</main><script>setInterval(() => { document.getElementById("probe").textContent = "axe: " + typeof window.axe; }, 20);</script></body></html>`
+
+func violation(out map[string]any, id string) map[string]any {
+	vs, _ := out["violations"].([]any)
+	for _, v := range vs {
+		if m, _ := v.(map[string]any); m != nil && m["id"] == id {
+			return m
+		}
+	}
+	return nil
+}
+
+func hasSelector(v map[string]any, want string) bool {
+	sels, _ := v["selectors"].([]any)
+	for _, s := range sels {
+		if strings.Contains(s.(string), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPreviewAuditFindsPlantedProblems (issue 17): preview.audit through tools/call runs
+// axe-core in the sandboxed frame and finds the planted missing-alt image (image-alt) and the
+// low-contrast text (color-contrast), each with its selector, at the current revision; the
+// panel's button runs the same call and lists them; "Ask to fix" puts the violation into the
+// prompt and focuses it. An edit right after the audit starts is a typed superseded error,
+// never a report about another revision.
+func TestPreviewAuditFindsPlantedProblems(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(auditPage)+`}`)
+	rev := directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64)
+
+	start := time.Now()
+	out := directCall(t, tab, "preview.audit", `{}`)
+	first := time.Since(start)
+	start = time.Now()
+	again := directCall(t, tab, "preview.audit", `{"expectedRevision":`+toJSON(rev)+`}`)
+	second := time.Since(start)
+	t.Logf("preview.audit: first %v (fetch + post + evaluate axe-core + run), second %v (run only); engine %v", first, second, out["engine"])
+
+	if out["revision"] != rev || !strings.HasPrefix(toJSON(out["engine"]), `"4.`) {
+		t.Fatalf("audit: %s", toJSON(out))
+	}
+	alt, contrast := violation(out, "image-alt"), violation(out, "color-contrast")
+	if alt == nil || alt["impact"] != "critical" || !hasSelector(alt, "#noalt") || alt["count"] != float64(1) {
+		t.Errorf("image-alt: %s", toJSON(alt))
+	}
+	if contrast == nil || contrast["impact"] != "serious" || !hasSelector(contrast, "#faint") || !strings.Contains(toJSON(contrast["helpUrl"]), "https://") {
+		t.Errorf("color-contrast: %s", toJSON(contrast))
+	}
+	if toJSON(again["violations"]) != toJSON(out["violations"]) {
+		t.Errorf("a second audit of the same revision differs:\n%s\n%s", toJSON(out), toJSON(again))
+	}
+	// The engine was evaluated, not inserted, and not left on the page's global object: after
+	// two audits the page has only its own script, its text is untouched, and the page's own
+	// code (the probe) sees no window.axe.
+	if got, err := chromium.WaitInFrame(tab, 5*time.Second, `document.getElementById("probe").textContent`, "axe: undefined"); err != nil {
+		t.Errorf("the page's code sees %q (%v)", got, err)
+	}
+	if got, err := chromium.EvalInFrame[string](tab, 5*time.Second, `document.querySelectorAll("script").length + ":" + document.getElementById("faint").textContent`); err != nil || got != "1:This text is very hard to read." {
+		t.Errorf("the page after the audit: %q %v", got, err)
+	}
+
+	// The panel: the toolbar's Audit button makes the same registry call; the violations are
+	// listed with impact and selectors; Ask to fix.
+	click(t, tab, "#preview-audit-toolbar") // opens the panel and runs the audit
+	waitTrue(t, tab, "the audit panel is open", `document.getElementById("preview-audit-box").open === true`)
+	waitContains(t, tab, "#preview-audit", "image-alt")
+	waitContains(t, tab, "#preview-audit", "#noalt")
+	waitContains(t, tab, "#preview-audit-status", "revision")
+	click(t, tab, `#preview-audit li[data-rule="image-alt"] button[data-action="audit-ask"]`)
+	waitTrue(t, tab, "the prompt holds the violation and has focus",
+		`document.activeElement && document.activeElement.id === "prompt" && document.getElementById("prompt").value.includes("image-alt") && document.getElementById("prompt").value.includes("#noalt")`)
+
+	// The revision moves while the audit runs: superseded (retryable), never a stale report.
+	req := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"preview.audit","arguments":{},"_meta":{"source":"local","mode":"direct"}}}`
+	edit := `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"README.md","source":"moved"},"_meta":{"source":"local","mode":"direct"}}}`
+	res, err := chromium.Eval[string](tab, loadTimeout, `(async () => { const a = webcodingHandle(`+jsString(req)+`); await webcodingHandle(`+jsString(edit)+`); return await a; })()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res, `"PREVIEW_REVISION_SUPERSEDED"`) && !strings.Contains(res, `"isError":false`) {
+		t.Errorf("audit during an edit: %s", res)
+	}
+	if strings.Contains(res, `"isError":false`) && !strings.Contains(res, `"revision":`+toJSON(rev)) {
+		t.Errorf("an audit that finished reports revision %v: %s", rev, res)
+	}
+	t.Logf("audit raced with an edit: %.200s", res)
+	noConsoleErrors(t, tab)
+
+	// A page whose script throws still has a document: it is audited like any other.
+	broken := strings.Replace(auditPage, "</main>", "</main><script>throw new Error(\"broken on purpose\")</script>", 1)
+	if w := toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(broken)+`}`); !strings.Contains(toJSON(w), "PREVIEW_RUNTIME_ERROR") {
+		t.Fatalf("the write should report the runtime error: %s", toJSON(w))
+	}
+	if out := directCall(t, tab, "preview.audit", `{}`); violation(out, "image-alt") == nil {
+		t.Errorf("audit of a page with a runtime error: %s", toJSON(out))
+	}
+}
+
+func frameWidth(t *testing.T, tab *chromium.Tab, want float64) {
+	t.Helper()
+	if got, err := chromium.WaitInFrame(tab, 10*time.Second, `window.innerWidth`, want); err != nil {
+		t.Fatalf("window.innerWidth in the preview %v, want %v (%v)", got, want, err)
+	}
+}
+
+// TestPreviewDeviceSizes (issue 17): Phone gives the frame a 390 CSS px layout viewport
+// (window.innerWidth inside the frame), Rotate 844, the frame is scaled to fit the pane, the
+// choice survives a reload of the studio, and Desktop fills the pane again.
+func TestPreviewDeviceSizes(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	click(t, tab, "#device-phone")
+	frameWidth(t, tab, 390)
+	if h, err := chromium.WaitInFrame(tab, 10*time.Second, `window.innerHeight`, float64(844)); err != nil {
+		t.Errorf("innerHeight %v: %v", h, err)
+	}
+	waitContains(t, tab, "#device-size", "390 × 844")
+	click(t, tab, "#device-rotate")
+	frameWidth(t, tab, 844)
+	// Scaled to fit: the frame's box on screen is no larger than the pane.
+	waitTrue(t, tab, "the frame fits the pane", `(() => { const h = document.getElementById("preview-host").getBoundingClientRect(), f = document.querySelector("#preview-host iframe").getBoundingClientRect(); return f.width <= h.width + 1 && f.height <= h.height + 1 && f.width > 0; })()`)
+
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	ackedRevision(t, tab)
+	waitTrue(t, tab, "phone, rotated, after reload", `!!(document.querySelector("#device-phone[aria-pressed=true]") && document.querySelector("#device-rotate[aria-pressed=true]"))`)
+	frameWidth(t, tab, 844)
+
+	click(t, tab, "#device-custom")
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = "123456", document.getElementById("device-height").value = "600", true)`); err != nil {
+		t.Fatal(err)
+	}
+	click(t, tab, "#device-apply")
+	frameWidth(t, tab, 4000) // clamped to the largest side
+	waitContains(t, tab, "#device-size", "4000 × 600")
+
+	click(t, tab, "#device-desktop")
+	waitTrue(t, tab, "desktop fills the pane", `(() => { const h = document.getElementById("preview-host"), f = h.querySelector("iframe"); return !h.classList.contains("device") && Math.abs(f.getBoundingClientRect().width - h.clientWidth) <= 2; })()`)
+	noConsoleErrors(t, tab)
+}

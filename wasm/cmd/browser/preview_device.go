@@ -1,0 +1,120 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"syscall/js"
+
+	"github.com/webcoding/studio/wasm/ui/views"
+)
+
+// Device sizes of the preview (issue 17; docs/design.md §5.18): Desktop (the frame fills the
+// pane), Phone 390×844, Tablet 820×1180 and Custom (width × height within
+// views.MinDeviceSide..MaxDeviceSide), each with Rotate. The frame keeps the chosen layout
+// viewport (window.innerWidth inside is the width) and the shim scales it down to fit the pane
+// (setDevice). A view setting, not a workspace operation and not a tool: it changes nothing a
+// model could read or undo (docs/design.md §2.11). Remembered per workspace in the studio's
+// localStorage under previewDeviceKey + the workspace's root name, as the "Allow internet"
+// switch is.
+
+const previewDeviceKey = "webcoding.preview.device:"
+
+var deviceState struct {
+	sync.Mutex
+	d views.Device
+}
+
+func currentDevice() views.Device {
+	deviceState.Lock()
+	defer deviceState.Unlock()
+	return deviceState.d
+}
+
+// applyDevice records d, tells the shim the frame size and, when save, stores it for the
+// workspace.
+func (a *app) applyDevice(d views.Device, save bool) {
+	switch d.Kind {
+	case views.DevicePhone, views.DeviceTablet, views.DeviceCustom:
+	default:
+		d = views.Device{Kind: views.DeviceDesktop}
+	}
+	if d.Kind == views.DeviceCustom {
+		d.Width, d.Height = views.ClampSide(d.Width), views.ClampSide(d.Height)
+	} else {
+		d.Width, d.Height = 0, 0
+	}
+	if d.Kind == views.DeviceDesktop {
+		d.Rotated = false
+	}
+	deviceState.Lock()
+	deviceState.d = d
+	deviceState.Unlock()
+	w, h := d.Size()
+	if shim := js.Global().Get("webcodingPreview"); shim.Type() == js.TypeObject && shim.Get("setDevice").Type() == js.TypeFunction {
+		shim.Call("setDevice", w, h)
+	}
+	if save {
+		a.mu.Lock()
+		root := a.st.rootName
+		a.mu.Unlock()
+		if b, err := json.Marshal(d); err == nil {
+			storeSet(previewDeviceKey+root, string(b))
+		}
+	}
+	a.markDirty()
+}
+
+func inputInt(id string) int {
+	el := js.Global().Get("document").Call("getElementById", id)
+	if el.IsNull() {
+		return 0
+	}
+	n, _ := strconv.Atoi(el.Get("value").String())
+	return n
+}
+
+func init() {
+	registerFeature(&feature{
+		name: "preview-device",
+		start: func(a *app, ctx context.Context) {
+			a.mu.Lock()
+			root := a.st.rootName
+			a.mu.Unlock()
+			var d views.Device
+			if v, ok := storeGet(previewDeviceKey + root); ok {
+				_ = json.Unmarshal([]byte(v), &d) // a bad value is Desktop
+			}
+			a.applyDevice(d, false)
+		},
+		render: func(a *app) {
+			setRegion("preview-device", views.DeviceBarHTML(currentDevice()))
+		},
+		action: func(a *app, act uiAction) bool {
+			d := currentDevice()
+			switch act.Name {
+			case "preview-device":
+				kind := act.Data["device"]
+				if kind == views.DeviceCustom && d.Kind != views.DeviceCustom {
+					w, h := d.Size() // start from the size shown
+					if w == 0 {
+						w, h = 1280, 800
+					}
+					d.Width, d.Height, d.Rotated = w, h, false
+				}
+				d.Kind = kind
+			case "preview-device-custom":
+				d.Kind, d.Width, d.Height, d.Rotated = views.DeviceCustom, inputInt("device-width"), inputInt("device-height"), false
+			case "preview-device-rotate":
+				d.Rotated = !d.Rotated
+			default:
+				return false
+			}
+			a.applyDevice(d, true)
+			return true
+		},
+	})
+}
