@@ -430,3 +430,46 @@ func TestFolderRefused(t *testing.T) {
 		t.Fatalf("a folder was accepted: %v", err)
 	}
 }
+
+// TestConcurrentGuardedWrites: of many mutations guarded on the same revision, exactly one
+// lands; every other one is a conflict, and the revision moved by one.
+func TestConcurrentGuardedWrites(t *testing.T) {
+	r := session(t, rpcsession.Config{}).Registry
+	tools := []struct {
+		name string
+		args map[string]any
+	}{
+		{ToolSetTheme, map[string]any{"theme": "amber"}},
+		{ToolAddFeature, map[string]any{"title": "t", "description": "d"}},
+		{ToolUpdateHero, map[string]any{"title": "t", "subtitle": "s"}},
+		{ToolWriteFile, map[string]any{"path": "script.js", "source": "// x\n"}},
+		{ToolApplyPatch, map[string]any{"path": "index.html", "search": "Try it", "replace": "Go", "occurrence": "first"}},
+	}
+	const n = 20
+	results := make(chan *mcp.CallToolResult, n)
+	for i := 0; i < n; i++ {
+		tl := tools[i%len(tools)]
+		args := map[string]any{"expectedRevision": 2}
+		for k, v := range tl.args {
+			args[k] = v
+		}
+		raw, _ := json.Marshal(args)
+		go func(name string) {
+			results <- r.Call(context.Background(), mcp.CallToolParams{Name: name, Arguments: raw,
+				Meta: &mcp.CallMeta{Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		}(tl.name)
+	}
+	landed := 0
+	for i := 0; i < n; i++ {
+		res := <-results
+		switch {
+		case !res.IsError:
+			landed++
+		case res.Error == nil || res.Error.Code != mcp.CodeWorkspaceRevisionConflict:
+			t.Fatalf("want success or a conflict, got %+v", res.Error)
+		}
+	}
+	if landed != 1 || revision(t, r) != 3 {
+		t.Fatalf("%d calls landed, revision %d; want 1 and 3", landed, revision(t, r))
+	}
+}
