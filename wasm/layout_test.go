@@ -222,7 +222,7 @@ func TestAdapterTags(t *testing.T) {
 }
 
 // TestPageModuleOmitsSurfaces: the page's entry (wasm/cmd/browser, GOOS=js) never depends on
-// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.22).
+// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.24).
 func TestPageModuleOmitsSurfaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

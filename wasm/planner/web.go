@@ -9,7 +9,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
-// The realtime surface's local agent (issue 18; live reference, section 3.5; docs/design.md §5.22):
+// The realtime surface's local agent (issue 18; live reference, section 3.5; docs/design.md §5.24):
 // a prompt becomes web.* calls, run through the same Executor as a model's calls. It
 // understands less than the studio's planner, and says so (WebNotUnderstoodSummary).
 
@@ -48,7 +48,7 @@ const (
 // webWords are the realtime agent's keywords. They are built on first use (webKeywords), not
 // at package initialization: the page module imports this package but never plans web.*
 // calls, and package-level tables would stay in its size-budgeted binary (docs/design.md
-// §5.15, §5.22).
+// §5.15, §5.24).
 type webWords struct {
 	// themes in the order the planner tries them: the first match wins.
 	themes []struct {

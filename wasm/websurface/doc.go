@@ -47,7 +47,7 @@
 //   - agent/run {prompt, sessionId?} → planner.Report: planner.RunWeb through the registry
 //     like a model (source local, mode agent), so approvals apply.
 //
-// The differences from the original are recorded in docs/design.md §5.22.
+// The differences from the original are recorded in docs/design.md §5.24.
 //
 // Owns: the realtime surface: its seed, its eight tools and their edits of the seed's files.
 //

@@ -7,7 +7,7 @@ import "context"
 // returns the new source (or the call's error, returned as is). The result is stored like a
 // write — revision+1 and a checkpoint even when the source did not change, since the caller
 // asked for a change and its revision contract is "every successful mutation adds one" (the
-// realtime surface's rule, docs/design.md §5.22). operation names the call in error details.
+// realtime surface's rule, docs/design.md §5.24). operation names the call in error details.
 //
 // Limit: the new source ≤ MaxSourceChars code points (SPEC §2.14).
 //

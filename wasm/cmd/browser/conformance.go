@@ -17,7 +17,7 @@ import (
 // workspace, headless preview), so the conformance vectors run inside the page's GOOS=js
 // build as the third host (e2e/browser TestConformanceVectorsInPage). Like the native host it
 // installs the realtime catalog (wasm/websurface), so the web/* vectors run in the page too;
-// only this test build carries it — the shipped page module does not (docs/design.md §5.22,
+// only this test build carries it — the shipped page module does not (docs/design.md §5.24,
 // TestPageModuleOmitsSurfaces).
 func init() {
 	conformanceHook = func() {
