@@ -137,6 +137,8 @@ var layers = map[string]int{
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5, "chats": 5,
+	// 6 also: the other surfaces, composed over studio (issue 18).
+	"websurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
 	"adapters/hostcall": 7,
@@ -217,4 +219,24 @@ func TestAdapterTags(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPageModuleOmitsSurfaces: the page's entry (wasm/cmd/browser, GOOS=js) never depends on
+// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.24).
+func TestPageModuleOmitsSurfaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, p := range list(t, "js") {
+		if p.ImportPath != wasmPrefix+"cmd/browser" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == wasmPrefix+"websurface" {
+				t.Fatalf("wasm/cmd/browser depends on wasm/websurface")
+			}
+		}
+		return
+	}
+	t.Fatal("go list did not list wasm/cmd/browser")
 }

@@ -76,6 +76,10 @@ type Options struct {
 	// Autosave follows every successful call of a tool that is not read-only with
 	// workspace.saveAll, in the same tools/call (see Server.autosave).
 	Autosave bool
+	// Catalog is the session catalog the server serves (rpcsession.Config.Catalog): "" for
+	// the core's default (the studio), "realtime" for the web.* surface (issue 18). It is
+	// configured before the tools are listed and in every later configure.
+	Catalog string
 	// Durable names the durable idempotency backend built inside the module: "" (off; the
 	// registry's in-memory idempotency still applies) or "memory" (rpcsession.DurableConfig).
 	Durable string
@@ -136,6 +140,12 @@ func New(ctx context.Context, core Core, opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	s.core = &coreClient{core: core, sem: make(chan struct{}, 1)}
+	if opts.Catalog != "" { // list the catalog the server will serve
+		s.core.config, _ = json.Marshal(map[string]string{"catalog": opts.Catalog})
+		if err := s.core.configure(ctx); err != nil {
+			return nil, fmt.Errorf("mcpserver: %w", err)
+		}
+	}
 
 	tools, err := registry.ListAllTools(ctx, s.core.listPage, registry.ListAllOptions{})
 	if err != nil {
@@ -155,8 +165,12 @@ func New(ctx context.Context, core Core, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 
+	instr := instructions
+	if opts.Catalog == CatalogRealtime {
+		instr = realtimeInstructions
+	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Title: "Web Coding Studio", Version: opts.Version},
-		&sdk.ServerOptions{Logger: s.log, Instructions: instructions})
+		&sdk.ServerOptions{Logger: s.log, Instructions: instr})
 	for _, t := range tools {
 		st, err := s.sdkTool(t)
 		if err != nil {
@@ -169,6 +183,13 @@ func New(ctx context.Context, core Core, opts Options) (*Server, error) {
 
 const instructions = "Tools of the Web Coding Studio workspace (HTML/CSS/JS files). Read-only tools run; " +
 	"mutations need the approvals the server was started with. Edits live in memory until workspace_saveAll."
+
+// CatalogRealtime is Options.Catalog of the realtime web-coding surface (wasm/websurface).
+const CatalogRealtime = "realtime"
+
+const realtimeInstructions = "Tools of the realtime web-coding surface: a three-file site (index.html, style.css, " +
+	"script.js) in memory, with one workspace revision. Call web_getWorkspace first and pass its revision as " +
+	"expectedRevision; read-only tools run, mutations need the approvals the server was started with."
 
 // sessionConfig is the session/configure params: static approvals with canonical tool names
 // (provider names in Approval.Tools are mapped back; unknown names are kept and never match).
@@ -192,7 +213,8 @@ func (s *Server) sessionConfig() []byte {
 	cfg := struct {
 		Approval approval `json:"approval"`
 		Durable  *durable `json:"durable,omitempty"`
-	}{Approval: a}
+		Catalog  string   `json:"catalog,omitempty"`
+	}{Approval: a, Catalog: s.opts.Catalog}
 	if s.opts.Durable != "" {
 		cfg.Durable = &durable{Backend: s.opts.Durable}
 	}

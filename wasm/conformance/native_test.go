@@ -12,11 +12,13 @@ import (
 	"github.com/webcoding/studio/wasm/conformance"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/websurface"
 )
 
 var update = flag.Bool("update", false, "rewrite vector expectations from the native host")
 
 func nativeHost() conformance.Host {
+	websurface.Install() // the realtime catalog, as wasm/cmd/reactor installs it
 	h := studio.Assemble(context.Background(), studio.Ports{})
 	return func(ctx context.Context, req []byte) ([]byte, error) { return h.Handle(ctx, req), nil }
 }

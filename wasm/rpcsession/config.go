@@ -23,7 +23,7 @@ import (
 //
 //	{"pageSize"?: 2, "allowedTools"?: ["a", ...], "validation"?: "strict"|"warn"|"silent",
 //	 "policy"?: "default"|"allow"|"deny"|"fail", "approval"?: ApprovalConfig,
-//	 "ready"?: bool, "ownerId"?: "…", "catalog"?: "studio"|"demo"|"conformance",
+//	 "ready"?: bool, "ownerId"?: "…", "catalog"?: "studio"|"realtime"|"demo"|"conformance",
 //	 "durable"?: DurableConfig}
 //
 // Keys are matched exactly; unknown keys are refused.

@@ -10,6 +10,10 @@
 //     preview.getConsole and preview.inspect (SPEC §5.13) (ToolNames),
 //     over a workspace.Manager built per session and hydrated from Ports.Repository.
 //   - "demo": a 4-tool stand-in kept for registry tests.
+//   - catalogs other packages register with RegisterCatalog from the entry that serves them:
+//     "realtime" (wasm/websurface, the eight web.* tools; the wasip1 entry and the page's
+//     conformance build install it, the shipped page does not; SPEC §5.24). They reuse
+//     SyncPreview, PreviewPortOf and the schema builders of surface.go.
 //   - conformance builds only (build tag conformance, SPEC §2.17): "conformance" (demo + the
 //     test.* tools) and studio variants with an in-memory folder ("studio-folder",
 //     "-denied", "-stale", "-faulty", "-emptied"), a download sink ("studio-downloads") and

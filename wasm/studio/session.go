@@ -55,19 +55,28 @@ func wcall(c *registry.Call, expected *int64) workspace.Call {
 //     "preview-ack"} — and whose message says the change was applied, then cancelled while
 //     waiting for the preview (SPEC §2.13: an applied mutation is never reported as not done)
 func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bool) error {
-	s := e.m.Snapshot()
-	if err := e.preview.Mount(ctx, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
+	return SyncPreview(ctx, e.m, e.preview, e.ackTimeout, rev, applied, remount)
+}
+
+// SyncPreview is the one preview synchronisation of every surface (studioSession.sync above):
+// it mounts m's current files in port, waits up to ackTimeout for the acknowledgement of rev,
+// records the outcome with m.SetPreviewStatus and returns the typed error described at sync.
+// The realtime surface (wasm/websurface) calls it so both surfaces report preview failures
+// with the same codes and details.
+func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, ackTimeout time.Duration, rev int64, applied, remount bool) error {
+	s := m.Snapshot()
+	if err := port.Mount(ctx, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
 		if ctx.Err() != nil {
 			return appliedThenCancelled(ctx, rev, applied)
 		}
-		e.m.SetPreviewStatus(rev, workspace.PreviewError, err.Error())
+		m.SetPreviewStatus(rev, workspace.PreviewError, err.Error())
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
 			"Preview could not mount revision %d: %s", rev, err.Error())
 	}
-	ack, err := e.preview.Await(ctx, rev, e.ackTimeout)
+	ack, err := port.Await(ctx, rev, ackTimeout)
 	switch {
 	case errors.Is(err, preview.ErrAckTimeout):
-		ms := e.ackTimeout.Milliseconds()
+		ms := ackTimeout.Milliseconds()
 		advice := "Refresh the preview."
 		if applied {
 			advice = "The change was applied: refresh the preview; do not repeat the change."
@@ -79,12 +88,12 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 	case err != nil:
 		return err
 	case ack.Revision > rev:
-		e.m.SetPreviewStatus(ack.Revision, ack.Status, ack.Message)
+		m.SetPreviewStatus(ack.Revision, ack.Status, ack.Message)
 		return mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
 			map[string]any{"requestedRevision": rev, "actualRevision": ack.Revision, "revision": rev, "applied": applied},
 			"Preview revision %d was superseded by revision %d before it was acknowledged.", rev, ack.Revision)
 	case ack.Status == workspace.PreviewError:
-		e.m.SetPreviewStatus(rev, workspace.PreviewError, ack.Message)
+		m.SetPreviewStatus(rev, workspace.PreviewError, ack.Message)
 		msg := ack.Message
 		if msg == "" {
 			msg = "Preview runtime error"
@@ -92,7 +101,7 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
 			"Preview reported a runtime error at revision %d: %s", rev, mcp.Bound(msg, maxMessageChars))
 	}
-	e.m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
+	m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
 	return nil
 }
 

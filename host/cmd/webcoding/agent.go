@@ -31,7 +31,7 @@ const apiKeyEnv = "OPENROUTER_API_KEY"
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -129,6 +129,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
+	surface := addSurfaceFlag(fs)
 	hf := addHostFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -142,6 +143,15 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	prompt := fs.Arg(0)
 	if err := validateApprove(f.approve); err != nil {
 		return err
+	}
+	catalog, err := surfaceCatalog(*surface, f.ws.dir, map[bool]string{true: "--save"}[f.save])
+	if err != nil {
+		return err
+	}
+	if catalog != "" && f.provider != "local" {
+		// The provider loop's system prompt names the studio's tools (wasm/openrouter); a
+		// model run over web.* needs its own prompt, which is not written yet.
+		return usagef("--surface realtime runs the local agent only (--provider local); the provider loop for web.* is not built yet")
 	}
 	switch f.dataPolicy {
 	case "", "allow", "deny", "zdr":
@@ -217,7 +227,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if err := configureSession(ctx, c, sessionConfig{approval: true, approve: f.approve, durable: durable.name}); err != nil {
+	if err := configureSession(ctx, c, sessionConfig{approval: true, approve: f.approve, durable: durable.name, catalog: catalog}); err != nil {
 		return err
 	}
 	params, err := marshal(paramsMap)
@@ -277,9 +287,11 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 			how = fmt.Sprintf("workspace.saveAll failed with %s", r.Error.Code)
 		}
 	}
-	u, err := workspaceStatus(ctx, c)
-	if err != nil {
-		return err
+	var u *unsaved
+	if catalog == "" { // the realtime surface keeps its site in memory; there is no folder state
+		if u, err = workspaceStatus(ctx, c); err != nil {
+			return err
+		}
 	}
 	switch {
 	case u != nil && u.any():

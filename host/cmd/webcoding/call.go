@@ -30,7 +30,7 @@ const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
 func init() {
 	register(&command{
 		Name:    "call",
-		Usage:   "[--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
+		Usage:   "[--surface studio|realtime] [--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
 		Run:     runCall,
 	})
@@ -39,6 +39,7 @@ func init() {
 // callFlags are the flags of `call` (SPEC §3).
 type callFlags struct {
 	mode, approve, durable string
+	surface                *string
 	autosave               bool
 	ws                     *workspaceFlags
 }
@@ -88,11 +89,16 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.approve, "approve", "", "agent-mode approvals: all, none, or a comma-separated list of tool names (default none)")
 	fs.BoolVar(&f.autosave, "autosave", false, "write edits back to --dir after each change (workspace.saveAll)")
 	fs.StringVar(&f.durable, "durable", "", "durable operations backend: memory, or a redis://… or postgres://… `URL` (records outlive the command)")
+	f.surface = addSurfaceFlag(fs)
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := f.validate(); err != nil {
+		return err
+	}
+	catalog, err := surfaceCatalog(*f.surface, f.ws.dir, map[bool]string{true: "--autosave"}[f.autosave])
+	if err != nil {
 		return err
 	}
 	if err := f.ws.checkDir(); err != nil {
@@ -116,7 +122,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	c := &rpcClient{h: h}
-	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable.name}); err != nil {
+	if err := configureSession(ctx, c, sessionConfig{approval: f.mode == mcp.ModeAgent, approve: f.approve, durable: durable.name, catalog: catalog}); err != nil {
 		return err
 	}
 	var readOnly map[string]bool // tools --autosave does not follow (mcpserver.ReadOnlyTool)
@@ -164,7 +170,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			break
 		}
 	}
-	if calls == 0 {
+	if calls == 0 || catalog != "" { // the realtime surface keeps its site in memory; nothing to save
 		return nil
 	}
 	return reportUnsaved(ctx, c, out, f.ws.dir, "run workspace.saveAll or use --autosave")

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		Name: "mcp",
-		Usage: "[--dir DIR] [--downloads DIR] [--http ADDR] [--allow-remote] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
+		Usage: "[--surface studio|realtime] [--dir DIR] [--downloads DIR] [--http ADDR] [--allow-remote] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
 			"[--autosave] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
 		Run:     runMCP,
@@ -29,6 +29,7 @@ type mcpFlags struct {
 	http, names, approve, durable string
 	allowDestructive, autosave    bool
 	allowRemote                   bool
+	surface                       *string
 }
 
 // runMCP serves the core's registry over MCP (host/mcpserver): on stdin/stdout by default,
@@ -50,8 +51,13 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.allowDestructive, "allow-destructive", false, "let approved tools marked destructiveHint run")
 	fs.BoolVar(&f.autosave, "autosave", false, "follow every successful mutation with workspace.saveAll")
 	fs.StringVar(&f.durable, "durable", "", "durable idempotency records: memory, or a redis://… or postgres://… `URL` (records outlive the server)")
+	f.surface = addSurfaceFlag(fs)
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	catalog, err := surfaceCatalog(*f.surface, f.ws.dir, map[bool]string{true: "--autosave"}[f.autosave])
+	if err != nil {
 		return err
 	}
 	if f.names != mcpserver.NamesProvider && f.names != mcpserver.NamesCanonical {
@@ -95,7 +101,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	srv, err := mcpserver.New(ctx, h, mcpserver.Options{Names: f.names, Approval: approval,
-		AllowDestructive: f.allowDestructive, AllowRemote: f.allowRemote, Autosave: f.autosave, Durable: durable.name, Log: e.stderr,
+		AllowDestructive: f.allowDestructive, AllowRemote: f.allowRemote, Autosave: f.autosave, Durable: durable.name, Catalog: catalog, Log: e.stderr,
 		SessionID: siteSession(f.ws.dir)})
 	if err != nil {
 		return err

@@ -103,6 +103,7 @@ type sessionConfig struct {
 	approval bool   // send the --approve approval (agent mode)
 	approve  string // the --approve value
 	durable  string // durable backend the core builds ("memory"); "" = none (or the host's)
+	catalog  string // session catalog (--surface); "" = the core's default (studio)
 }
 
 // configureSession sends one session/configure (which rebuilds the session: the folder is
@@ -111,13 +112,19 @@ type sessionConfig struct {
 //
 // A --approve list is checked against the module's tools/list first: each name may be canonical
 // ("workspace.writeFile") or in provider form ("workspace_writeFile"); the approval carries the
-// canonical names. Errors: a usage error (exit 2) naming every unknown tool; a host failure or a
+// canonical names (with sc.catalog, the catalog is configured first so the names are checked
+// against it). Errors: a usage error (exit 2) naming every unknown tool; a host failure or a
 // refused configure (exit 1).
 func configureSession(ctx context.Context, c *rpcClient, sc sessionConfig) error {
 	cfg := map[string]any{}
 	if sc.approval {
 		a := approvalConfig(sc.approve)
 		if names, ok := a["tools"].([]string); ok {
+			if sc.catalog != "" { // check the names against the catalog that will serve them
+				if err := configureSession(ctx, c, sessionConfig{catalog: sc.catalog}); err != nil {
+					return err
+				}
+			}
 			canonical, err := resolveToolNames(ctx, c, names)
 			if err != nil {
 				return err
@@ -128,6 +135,9 @@ func configureSession(ctx context.Context, c *rpcClient, sc sessionConfig) error
 	}
 	if sc.durable != "" {
 		cfg["durable"] = map[string]any{"backend": sc.durable}
+	}
+	if sc.catalog != "" {
+		cfg["catalog"] = sc.catalog
 	}
 	if len(cfg) == 0 {
 		return nil
@@ -471,4 +481,41 @@ func listAllTools(ctx context.Context, c *rpcClient) ([]mcp.Tool, error) {
 		}
 		return &mcp.ListToolsResult{Tools: *p.Tools, NextCursor: p.NextCursor}, nil
 	}, registry.ListAllOptions{})
+}
+
+// Surfaces of --surface (issue 18): the tool catalog a headless command serves.
+const (
+	surfaceStudio   = "studio"   // the 26 workspace.*/preview.* tools (the default)
+	surfaceRealtime = "realtime" // the 8 web.* tools over a three-file site in memory (wasm/websurface)
+	surfaceLive     = "live"     // the Live Code Editor (editor.*): not built yet
+)
+
+// surfaceUsage is the --surface flag's help text.
+const surfaceUsage = "tool surface: studio (workspace.*/preview.*, default) or realtime (web.*: a three-file site in memory); live (editor.*) is not built yet"
+
+// addSurfaceFlag declares --surface.
+func addSurfaceFlag(fs *flag.FlagSet) *string {
+	return fs.String("surface", surfaceStudio, surfaceUsage)
+}
+
+// surfaceCatalog checks --surface against the other flags and returns the session catalog to
+// configure ("" for the studio, the core's default). Usage errors (exit 2): an unknown
+// surface; live, which is not built; realtime with --dir (the surface has no linked folder)
+// or with a flag that saves to a folder (--autosave, --save: named in saveFlag, "" for none).
+func surfaceCatalog(surface, dir, saveFlag string) (string, error) {
+	switch surface {
+	case surfaceStudio:
+		return "", nil
+	case surfaceLive:
+		return "", usagef("--surface live: the Live Code Editor surface (editor.*) is not built yet; use --surface studio or realtime")
+	case surfaceRealtime:
+		if dir != "" {
+			return "", usagef("--surface realtime works on its own three-file seed in memory and links no folder: drop --dir")
+		}
+		if saveFlag != "" {
+			return "", usagef("--surface realtime has no folder to save to: drop %s", saveFlag)
+		}
+		return surfaceRealtime, nil
+	}
+	return "", usagef("--surface must be studio or realtime (live is not built yet), got %q", surface)
 }

@@ -12,13 +12,14 @@ import (
 func init() {
 	register(&command{
 		Name:    "tools",
-		Usage:   "[--pretty] [--module PATH] [--host-timeout D]",
+		Usage:   "[--surface studio|realtime] [--pretty] [--module PATH] [--host-timeout D]",
 		Summary: `print the full canonical tools/list as {"tools":[...]}`,
 		Run:     runTools,
 	})
 }
 
-// runTools follows nextCursor through every tools/list page of the module
+// runTools follows nextCursor through every tools/list page of the catalog --surface selects
+// (studio by default; realtime: the web.* tools) — through every tools/list page of the module
 // (registry.ListAllTools) and prints {"tools":[...]} on one line (or indented with --pretty).
 //
 // Errors (exit 1): the module cannot start, answers a JSON-RPC error, a page has no tools
@@ -26,8 +27,13 @@ func init() {
 func runTools(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("tools", e)
 	pretty := fs.Bool("pretty", false, "indent the output")
+	surface := addSurfaceFlag(fs)
 	hf := addHostFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	catalog, err := surfaceCatalog(*surface, "", "")
+	if err != nil {
 		return err
 	}
 	h, err := e.newHost(ctx, e, hf)
@@ -35,7 +41,11 @@ func runTools(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer h.Close(context.WithoutCancel(ctx))
-	tools, err := listAllTools(ctx, &rpcClient{h: h})
+	c := &rpcClient{h: h}
+	if err := configureSession(ctx, c, sessionConfig{catalog: catalog}); err != nil {
+		return err
+	}
+	tools, err := listAllTools(ctx, c)
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}

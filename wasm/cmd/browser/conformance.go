@@ -8,15 +8,20 @@ import (
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/websurface"
 )
 
 // In builds with the conformance tag (never shipped, SPEC §2.17) the page also exposes
 // globalThis.webcodingConformanceHandle(requestJSON) → Promise<responseJSON>: a second core
 // assembled exactly like the native reference host (studio.Assemble(ctx, studio.Ports{}): memory
 // workspace, headless preview), so the conformance vectors run inside the page's GOOS=js
-// build as the third host (e2e/browser TestConformanceVectorsInPage).
+// build as the third host (e2e/browser TestConformanceVectorsInPage). Like the native host it
+// installs the realtime catalog (wasm/websurface), so the web/* vectors run in the page too;
+// only this test build carries it — the shipped page module does not (docs/design.md §5.24,
+// TestPageModuleOmitsSurfaces).
 func init() {
 	conformanceHook = func() {
+		websurface.Install()
 		h := studio.Assemble(context.Background(), studio.Ports{})
 		f := jsbridge.Func("webcodingConformanceHandle", func(_ js.Value, args []js.Value) any {
 			if len(args) == 0 || args[0].Type() != js.TypeString {

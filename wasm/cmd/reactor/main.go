@@ -43,6 +43,7 @@ import (
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/websurface"
 )
 
 // MaxAlloc is the largest buffer malloc hands out (bytes). The host enforces its own, smaller
@@ -67,6 +68,7 @@ var folder *hostcall.Folder
 // host has a durable backend (info "durable": true, --durable redis://… or postgres://…), it
 // is Ports.Durable through hostcall.Durable, so every session's idempotency records live there.
 func assemble() *rpcsession.Handler {
+	websurface.Install() // the realtime surface's catalog ("realtime", issue 18); the page module does not carry it
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
 	if info.Folder != nil {
