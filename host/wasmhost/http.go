@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
@@ -20,13 +21,18 @@ import (
 // failure, statusNone when the host offers no HTTP, statusTooLarge for a parked answer). The
 // guest (wasm/adapters/hostcall/http.go) maps them back; keep both lists identical.
 const (
-	statusRefused = 8 // the request's origin is not allowed; nothing was sent
-	statusTimeout = 9 // the request's deadline expired before a response arrived
+	statusRefused = 8  // the request's origin is not allowed; nothing was sent
+	statusTimeout = 9  // the request's deadline expired before a response arrived
+	statusIdle    = 12 // a streamed answer sent nothing for its idleTimeoutMs
 )
 
 // DefaultHTTPTimeout bounds one http_do request when HTTPOptions.Timeout is zero; the guest's
 // own deadline (timeoutMs, 20 s for the provider loop) is usually shorter.
 const DefaultHTTPTimeout = time.Minute
+
+// maxStreamedRequest bounds a streamed request that carries no timeoutMs (a guest call
+// without a deadline).
+const maxStreamedRequest = 30 * time.Minute
 
 // MaxHTTPRequestBytes bounds the JSON request the guest hands to http_do (bytes).
 const MaxHTTPRequestBytes = 16 << 20
@@ -44,7 +50,10 @@ type HTTPOptions struct {
 	// an empty list refuses every request.
 	AllowedOrigins []string
 	// Timeout caps one request (the guest's deadline may be shorter). 0 means
-	// DefaultHTTPTimeout.
+	// DefaultHTTPTimeout. For a streamed request (idleTimeoutMs set: a provider answer read
+	// as it arrives) it caps each wait for the next bytes instead, with the guest's idle
+	// timeout; the whole answer is bounded by the guest's timeoutMs (maxStreamedRequest
+	// without one), so a slow local model that keeps streaming is not cut (issue 16).
 	Timeout time.Duration
 	// Client performs the requests (tests); nil uses a default client.
 	Client *http.Client
@@ -97,19 +106,51 @@ func hostHTTPDo(ctx context.Context, m api.Module, reqPtr, reqLen, buf, bufCap, 
 	if timeout <= 0 {
 		timeout = DefaultHTTPTimeout
 	}
-	if req.TimeoutMs > 0 {
+	idle := time.Duration(req.IdleTimeoutMs) * time.Millisecond
+	if idle > 0 {
+		// A streamed answer: the host's cap bounds each wait for bytes, the guest's deadline
+		// the whole answer.
+		idle = min(idle, timeout)
+		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
+		if req.TimeoutMs <= 0 {
+			timeout = maxStreamedRequest
+		}
+	} else if req.TimeoutMs > 0 {
 		timeout = min(timeout, time.Duration(req.TimeoutMs)*time.Millisecond)
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	var idled atomic.Bool
+	onResponse := o.OnResponse
+	if idle > 0 {
+		// The idle watchdog: reset by the headers and every piece of the body.
+		ictx, icancel := context.WithCancel(rctx)
+		defer icancel()
+		tm := time.AfterFunc(idle, func() { idled.Store(true); icancel() })
+		defer tm.Stop()
+		rctx = ictx
+		onResponse = func(status int, header map[string]string) func([]byte) bool {
+			tm.Reset(idle)
+			var sink func([]byte) bool
+			if o.OnResponse != nil {
+				sink = o.OnResponse(status, header)
+			}
+			return func(chunk []byte) bool {
+				tm.Reset(idle)
+				return sink != nil && sink(chunk)
+			}
+		}
+	}
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
 	}
-	resp, err := readResponse(rctx, t, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body}, o.OnResponse)
+	resp, err := readResponse(rctx, t, openrouter.Request{Method: method, URL: req.URL, Header: req.Header, Body: req.Body}, onResponse)
 	if err != nil {
 		msg := strings.TrimPrefix(scrubKey(err.Error(), o.APIKey), "httpclient: ")
 		switch {
+		case idled.Load() && ctx.Err() == nil:
+			return h.reply(m, statusIdle, []byte(fmt.Sprintf("the answer sent nothing for %v", idle)), buf, bufCap, out)
 		case errors.Is(err, httpclient.ErrOriginRefused):
 			h.logf("http: %s %s: %s", method, httpclient.Redact(req.URL), msg)
 			return h.reply(m, statusRefused, []byte(msg), buf, bufCap, out)

@@ -415,32 +415,39 @@ var afterFunc = func(d time.Duration, f func()) idleTimer { return time.AfterFun
 // arrives when the transport is a StreamTransport, onText receiving its text; RequestTimeout
 // then bounds the wait for the headers and each wait for the next bytes (an idle timeout),
 // not the whole answer, so a slow local model that keeps streaming is not cut
-// (docs/design.md §5.16). Any other attempt must end within RequestTimeout.
+// (docs/design.md §5.16); an IdleTransport (the wasip1 host function) watches the same idle
+// timeout itself. Any other attempt must end within RequestTimeout.
 func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Completion, *mcp.ToolError, time.Duration) {
 	var actx context.Context
 	var cancel context.CancelFunc
 	touch := func() {}
 	idle := false
 	var fired atomic.Bool
-	if _, streams := l.opts.Transport.(StreamTransport); l.opts.Stream && streams {
+	_, streams := l.opts.Transport.(StreamTransport)
+	_, idles := l.opts.Transport.(IdleTransport)
+	switch {
+	case l.opts.Stream && streams:
 		idle = true
 		actx, cancel = context.WithCancel(ctx)
 		tm := afterFunc(RequestTimeout, func() { fired.Store(true); cancel() })
 		defer tm.Stop()
 		touch = func() { tm.Reset(RequestTimeout) }
-	} else {
+	case l.opts.Stream && idles: // the transport watches the idle time itself (DoIdle)
+		idle = true
+		actx, cancel = context.WithCancel(ctx)
+	default:
 		actx, cancel = context.WithTimeout(ctx, RequestTimeout)
 	}
 	defer cancel()
 	resp, comp, pe, derr, err := l.exchange(actx, req, onText, touch)
 	// A transport that enforces the deadline itself (the wasip1 host function, where the
 	// guest's timers cannot fire during the call) reports it as context.DeadlineExceeded.
-	timedOut := ctx.Err() == nil && (fired.Load() || (!idle && actx.Err() != nil) || errors.Is(err, context.DeadlineExceeded))
+	timedOut := ctx.Err() == nil && (fired.Load() || (!idle && actx.Err() != nil) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrIdle))
 	if ctx.Err() != nil {
 		return nil, nil, 0
 	}
 	if err != nil || timedOut {
-		if timedOut && idle {
+		if timedOut && idle && (fired.Load() || errors.Is(err, ErrIdle)) {
 			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds(), "idle": true},
 				"OpenRouter stream sent nothing for %d ms.", RequestTimeout.Milliseconds()), 0
 		}
@@ -475,7 +482,12 @@ func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Com
 func (l *loop) exchange(ctx context.Context, req Request, onText func(string), touch func()) (resp Response, comp *Completion, pe *ProviderError, derr, err error) {
 	st, streams := l.opts.Transport.(StreamTransport)
 	if !l.opts.Stream || !streams {
-		if resp, err = l.opts.Transport.Do(ctx, req); err != nil || resp.Status < 200 || resp.Status > 299 {
+		if it, idles := l.opts.Transport.(IdleTransport); l.opts.Stream && idles {
+			resp, err = it.DoIdle(ctx, req, RequestTimeout)
+		} else {
+			resp, err = l.opts.Transport.Do(ctx, req)
+		}
+		if err != nil || resp.Status < 200 || resp.Status > 299 {
 			return resp, nil, nil, nil, err
 		}
 		if l.opts.Stream && isEventStream(resp.Header, resp.Body) {

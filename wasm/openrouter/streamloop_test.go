@@ -3,9 +3,11 @@ package openrouter_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -305,5 +307,56 @@ func TestStreamIdleTimeout(t *testing.T) {
 	wantFailure(t, rep, mcp.CodeOpenRouterTimeout, true)
 	if d, _ := rep.Error.Details.(map[string]any); d["idle"] != true || len(rep.Calls) != 0 {
 		t.Fatalf("details %v, calls %v", rep.Error.Details, rep.Calls)
+	}
+}
+
+// idleTransport is an openrouter.IdleTransport: every request is answered by answer, and the
+// idle timeouts asked for are recorded.
+type idleTransport struct {
+	mu     sync.Mutex
+	idles  []time.Duration
+	answer func(n int) (openrouter.Response, error)
+}
+
+func (t *idleTransport) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+	return openrouter.Response{}, errors.New("Do must not be used for a streamed request")
+}
+
+func (t *idleTransport) DoIdle(ctx context.Context, req openrouter.Request, idle time.Duration) (openrouter.Response, error) {
+	if _, has := ctx.Deadline(); has {
+		return openrouter.Response{}, errors.New("a streamed attempt must not carry a whole-answer deadline")
+	}
+	t.mu.Lock()
+	t.idles = append(t.idles, idle)
+	n := len(t.idles)
+	t.mu.Unlock()
+	return t.answer(n)
+}
+
+// TestIdleTransportBoundsWaits: on an IdleTransport (the wasip1 host function) a streamed
+// request goes through DoIdle with RequestTimeout as the idle timeout and no whole-answer
+// deadline; ErrIdle is OPENROUTER_TIMEOUT {idle: true} after the retries, and a complete
+// streamed body is decoded (issue 16).
+func TestIdleTransportBoundsWaits(t *testing.T) {
+	r := newRegistry(t, true)
+	tr := &idleTransport{answer: func(int) (openrouter.Response, error) {
+		return openrouter.Response{}, fmt.Errorf("host: %w", openrouter.ErrIdle)
+	}}
+	o := options(r, tr)
+	o.Stream = true
+	rep := openrouter.Run(context.Background(), "reset", o)
+	wantFailure(t, rep, mcp.CodeOpenRouterTimeout, true)
+	if d, _ := rep.Error.Details.(map[string]any); d["idle"] != true || len(tr.idles) != openrouter.MaxRetries+1 || tr.idles[0] != openrouter.RequestTimeout {
+		t.Fatalf("details %v, idle timeouts %v", rep.Error.Details, tr.idles)
+	}
+
+	tr = &idleTransport{answer: func(int) (openrouter.Response, error) {
+		return openrouter.Response{Status: 200, Header: map[string]string{"Content-Type": "text/event-stream"},
+			Body: []byte(textStream())}, nil
+	}}
+	o = options(r, tr)
+	o.Stream = true
+	if rep := openrouter.Run(context.Background(), "hello", o); rep.Failed || rep.Summary != "Emerald 테마 ✓ done." {
+		t.Fatalf("report %+v", rep)
 	}
 }

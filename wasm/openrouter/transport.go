@@ -2,8 +2,10 @@ package openrouter
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
+	"time"
 )
 
 // Request is one HTTP request the loop asks a Transport to perform. Header names are
@@ -34,6 +36,9 @@ type HostRequest struct {
 	Header    map[string]string `json:"header,omitempty"`
 	Body      []byte            `json:"body,omitempty"`
 	TimeoutMs int64             `json:"timeoutMs,omitempty"`
+	// IdleTimeoutMs, when set, bounds each wait for the answer's next bytes (its headers
+	// included) instead of the whole answer (IdleTransport; milliseconds).
+	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
 }
 
 // HostResponse is the JSON of http_do's answer: host/wasmhost marshals it (every member, the
@@ -69,6 +74,24 @@ type StreamTransport interface {
 	Transport
 	DoStream(ctx context.Context, req Request) (Response, io.ReadCloser, error)
 }
+
+// IdleTransport is a Transport that returns the whole answer like Do but can bound a
+// streamed request by the time between arriving bytes rather than by the whole answer: the
+// wasip1 module's host function, whose host watches the transfer (the guest's timers cannot
+// fire during the call). The loop uses DoIdle for streamed requests (Config.Stream) on a
+// transport that is not a StreamTransport, so a slow local model that keeps streaming is not
+// cut after RequestTimeout (issue 16; docs/design.md §5.16).
+//
+// DoIdle performs req with no deadline of its own beyond ctx's; when no bytes arrive for
+// idle it fails with an error wrapping ErrIdle. Its other errors are Do's.
+type IdleTransport interface {
+	Transport
+	DoIdle(ctx context.Context, req Request, idle time.Duration) (Response, error)
+}
+
+// ErrIdle is wrapped by IdleTransport.DoIdle's error when the answer stopped arriving for its
+// idle timeout.
+var ErrIdle = errors.New("openrouter: the answer sent nothing within its idle timeout")
 
 // TransportFunc adapts a function to Transport.
 type TransportFunc func(ctx context.Context, req Request) (Response, error)

@@ -168,3 +168,40 @@ func TestOpenRouterStreamBreakagesInCLI(t *testing.T) {
 		t.Fatalf("a negative budget: exit %d", code)
 	}
 }
+
+// TestSlowStreamIsNotCut: a streamed answer is bounded by the wait for its next bytes, not by
+// its whole length (issue 16: a slow local model). With the host's per-wait cap at 300 ms,
+// an answer that trickles in over about a second in pieces 60 ms apart completes; one whose
+// next piece is 900 ms late fails with OPENROUTER_TIMEOUT {idle: true} (retried, then given
+// up), and nothing runs.
+func TestSlowStreamIsNotCut(t *testing.T) {
+	slow := fakeprovider.Step{BodyFile: "stream_final_text.sse", CutEvery: 24, ChunkDelay: 60 * time.Millisecond}
+	srv := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, slow)
+	h := providerHost(t, srv.URL, 300*time.Millisecond, nil)
+	start := time.Now()
+	raw, rerr, err := (&rpcClient{h: h}).call(context.Background(), "agent/openrouter",
+		[]byte(`{"prompt":"hi","endpoint":"`+srv.ChatURL+`","stream":true}`))
+	if err != nil || rerr != nil {
+		t.Fatalf("agent/openrouter: %v %v", err, rerr)
+	}
+	var rep orReport
+	if err := json.Unmarshal(raw, &rep); err != nil || rep.Failed || time.Since(start) < 500*time.Millisecond {
+		t.Fatalf("after %v: report %s", time.Since(start), raw)
+	}
+
+	text := fakeprovider.Body("stream_final_text.sse")
+	late := fakeprovider.Step{BodyFile: "stream_final_text.sse", Cuts: []int{fakeprovider.Offset(text, "emerald", 0)}, ChunkDelay: 900 * time.Millisecond}
+	srv = fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, late, late, late)
+	h = providerHost(t, srv.URL, 300*time.Millisecond, nil)
+	raw, rerr, err = (&rpcClient{h: h}).call(context.Background(), "agent/openrouter",
+		[]byte(`{"prompt":"hi","endpoint":"`+srv.ChatURL+`","stream":true}`))
+	if err != nil || rerr != nil {
+		t.Fatalf("agent/openrouter: %v %v", err, rerr)
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil || !rep.Failed || rep.ErrorCode != "OPENROUTER_TIMEOUT" || !strings.Contains(string(raw), "sent nothing") {
+		t.Fatalf("report %s", raw)
+	}
+	if n := len(srv.ChatRequests()); n != 3 {
+		t.Fatalf("%d requests, want 3 (two retries)", n)
+	}
+}

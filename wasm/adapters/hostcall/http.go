@@ -17,8 +17,9 @@ import (
 // reset), StatusNone (the host offers no HTTP) and StatusTooLarge. Keep identical to
 // host/wasmhost/http.go.
 const (
-	StatusRefused = 8 // the host refused the request's origin; nothing was sent
-	StatusTimeout = 9 // no response arrived before the request's deadline
+	StatusRefused = 8  // the host refused the request's origin; nothing was sent
+	StatusTimeout = 9  // no response arrived before the request's deadline
+	StatusIdle    = 12 // a streamed answer sent nothing for its idle timeout (DoIdle)
 )
 
 // ErrOriginRefused is wrapped by HTTP.Do's error when the host refused the request's origin
@@ -45,14 +46,25 @@ func hostHTTPDo(req unsafe.Pointer, reqLen uint32, buf unsafe.Pointer, bufCap ui
 // host's key-free message, e.g. `Post "URL": dial tcp: lookup host: no such host`). A non-2xx status is a Response, not an error.
 type HTTP struct{}
 
-var _ openrouter.Transport = HTTP{}
+var _ openrouter.IdleTransport = HTTP{}
 
 // Do performs req through the host and returns the whole response.
-func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+func (h HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+	return h.do(ctx, req, 0)
+}
+
+// DoIdle is Do for a streamed request (openrouter.IdleTransport): the host reads the answer
+// as it arrives and gives up when no bytes come for idle (StatusIdle, wrapping
+// openrouter.ErrIdle); ctx's deadline still bounds the whole request.
+func (h HTTP) DoIdle(ctx context.Context, req openrouter.Request, idle time.Duration) (openrouter.Response, error) {
+	return h.do(ctx, req, max(idle, time.Millisecond))
+}
+
+func (HTTP) do(ctx context.Context, req openrouter.Request, idle time.Duration) (openrouter.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return openrouter.Response{}, err
 	}
-	r := openrouter.HostRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	r := openrouter.HostRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body, IdleTimeoutMs: idle.Milliseconds()}
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
@@ -71,6 +83,8 @@ func (HTTP) Do(ctx context.Context, req openrouter.Request) (openrouter.Response
 	case StatusOK:
 	case StatusTimeout:
 		return openrouter.Response{}, fmt.Errorf("hostcall: http: %s: %w", res, context.DeadlineExceeded)
+	case StatusIdle:
+		return openrouter.Response{}, fmt.Errorf("hostcall: http: %s: %w", res, openrouter.ErrIdle)
 	case StatusRefused:
 		return openrouter.Response{}, fmt.Errorf("hostcall: http: %w: %s", ErrOriginRefused, res)
 	case StatusNone:
