@@ -119,12 +119,12 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("agent", e)
 	f := agentFlags{ws: addWorkspaceFlags(fs, true)}
 	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent), openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+") or openai-compatible (any chat-completions server named by --endpoint, e.g. Ollama's http://127.0.0.1:11434/v1/chat/completions; key from $"+apiKeyEnv+", optional for a server on this computer)")
-	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter only; default "+openrouter.DefaultEndpoint+")")
-	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter only; default "+openrouter.DefaultModel+")")
-	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter only; default allow)")
-	fs.BoolVar(&f.stream, "stream", true, "ask for a streamed answer and print its text as it arrives (openrouter only; --stream=false for endpoints without streaming)")
-	fs.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop before the next request once the run's reported tokens reach `N` (openrouter only; 0: no limit)")
-	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter only; 0: no limit)")
+	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter: default "+openrouter.DefaultEndpoint+"; required for openai-compatible)")
+	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter and openai-compatible; default "+openrouter.DefaultModel+")")
+	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter and openai-compatible; default allow)")
+	fs.BoolVar(&f.stream, "stream", true, "ask for a streamed answer and print its text as it arrives (openrouter and openai-compatible; --stream=false for endpoints without streaming)")
+	fs.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop before the next request once the run's reported tokens reach `N` (openrouter and openai-compatible; 0: no limit)")
+	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter and openai-compatible; 0: no limit)")
 	f.reasoning.add(fs)
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
@@ -167,7 +167,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	switch f.provider {
 	case "local":
 		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" || f.budgetTokens != 0 || f.budgetCost != 0 {
-			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy and the budgets apply to --provider openrouter only; ignored")
+			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy and the budgets apply to --provider openrouter and openai-compatible only; ignored with the local agent")
 		}
 	case "openrouter", "openai-compatible":
 		method = "agent/openrouter"

@@ -20,9 +20,9 @@ type reasoningFlags struct {
 }
 
 func (r *reasoningFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&r.effort, "reasoning-effort", "", "reasoning effort low|medium|high for reasoning models (openrouter only; default: the model's)")
-	fs.IntVar(&r.maxTokens, "reasoning-max-tokens", 0, fmt.Sprintf("reasoning token budget `N` (1..%d) instead of an effort (openrouter only)", openrouter.MaxReasoningTokens))
-	fs.BoolVar(&r.exclude, "reasoning-exclude", false, "let the model reason but return no reasoning text (openrouter only)")
+	fs.StringVar(&r.effort, "reasoning-effort", "", "reasoning effort low|medium|high for reasoning models (openrouter and openai-compatible; default: the model's)")
+	fs.IntVar(&r.maxTokens, "reasoning-max-tokens", 0, fmt.Sprintf("reasoning token budget `N` (1..%d) instead of an effort (openrouter and openai-compatible)", openrouter.MaxReasoningTokens))
+	fs.BoolVar(&r.exclude, "reasoning-exclude", false, "let the model reason but return no reasoning text (openrouter and openai-compatible)")
 }
 
 // param checks the flags (openrouter.ParseReasoning; a bad combination is a usage error) and
