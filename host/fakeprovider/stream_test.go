@@ -180,3 +180,64 @@ func TestStreamBudgetStopsBeforeTheNextRequest(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 }
+
+// roles lists the roles of request i's messages with user texts, e.g. "system user:hi assistant".
+func roles(h *harness, i int) []string {
+	var out []string
+	for _, m := range h.srv.ChatRequests()[i].Chat["messages"].([]any) {
+		mm := m.(map[string]any)
+		r := mm["role"].(string)
+		if r == "user" {
+			r += ":" + mm["content"].(string)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func noUserPair(t *testing.T, rs []string) {
+	t.Helper()
+	for i := 1; i < len(rs); i++ {
+		if strings.HasPrefix(rs[i-1], "user") && strings.HasPrefix(rs[i], "user") {
+			t.Fatalf("two user messages in a row: %q", rs)
+		}
+	}
+}
+
+// TestFailedTurnLeavesNoUserPair (docs/design.md §5.20): after a run that failed before any
+// reply, a retry of the same prompt replaces the unanswered user message, and a different
+// prompt follows the no-reply marker; no request body holds two user messages in a row.
+func TestFailedTurnLeavesNoUserPair(t *testing.T) {
+	h := newHarness(t, false, status(503, "error_503.json"), status(503, "error_503.json"), status(503, "error_503.json"),
+		file("chat_final_text.json"))
+	h.opts.Conversation = &openrouter.Conversation{}
+	if rep := h.run("will fail"); !rep.Failed {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep := h.run("will fail"); rep.Failed { // Retry
+		t.Fatalf("report %+v", rep)
+	}
+	rs := roles(h, 3)
+	noUserPair(t, rs)
+	if strings.Join(rs, " ") != "system user:will fail" {
+		t.Fatalf("retry request messages %q", rs)
+	}
+	h = newHarness(t, false, status(503, "error_503.json"), status(503, "error_503.json"), status(503, "error_503.json"),
+		file("chat_final_text.json"))
+	h.opts.Conversation = &openrouter.Conversation{}
+	if rep := h.run("second"); !rep.Failed {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep := h.run("third"); rep.Failed { // a new prompt after the failure
+		t.Fatalf("report %+v", rep)
+	}
+	rs = roles(h, 3)
+	noUserPair(t, rs)
+	if got := strings.Join(rs[len(rs)-3:], " "); got != "user:second assistant user:third" {
+		t.Fatalf("new prompt after a failure: %q", rs)
+	}
+	last := h.srv.ChatRequests()[3].Chat["messages"].([]any)
+	if c := last[len(last)-2].(map[string]any)["content"]; c != openrouter.NoReplyMarker {
+		t.Fatalf("marker %v", c)
+	}
+}

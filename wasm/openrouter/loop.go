@@ -192,7 +192,7 @@ func (l *loop) run(ctx context.Context, prompt string) {
 	if len(l.conv.messages) == 0 {
 		l.conv.messages = append(l.conv.messages, Message{Role: RoleSystem, Content: text(SystemPrompt)})
 	}
-	l.conv.messages = append(l.conv.messages, Message{Role: RoleUser, Content: text(prompt)})
+	l.conv.messages = appendPrompt(l.conv.messages, prompt)
 	completed := 0
 	for turn := 1; turn <= MaxTurns; turn++ {
 		if terr := l.opts.Budget.exceeded(l.used(), turn-1); terr != nil {
@@ -608,4 +608,24 @@ func msgSize(m Message) int {
 		n += len(tc.Function.Arguments) + len(tc.Function.Name) + len(tc.ID)
 	}
 	return n + detailsSize(m.ReasoningDetails)
+}
+
+// NoReplyMarker is the assistant message put between an unanswered user message (its run
+// failed or was cancelled before any reply) and a different new prompt, so the history never
+// holds two user messages in a row (chat templates that require alternating roles refuse
+// that). docs/design.md §5.20.
+const NoReplyMarker = "(No reply: the request for the message above failed or was cancelled.)"
+
+// appendPrompt appends the user message prompt to msgs. When the last message is an
+// unanswered user message, a retry of the same text replaces it (one user message, not
+// two), and a different prompt follows NoReplyMarker (docs/design.md §5.20).
+func appendPrompt(msgs []Message, prompt string) []Message {
+	if n := len(msgs); n > 0 && msgs[n-1].Role == RoleUser {
+		if msgs[n-1].Content != nil && *msgs[n-1].Content == prompt {
+			msgs = msgs[:n-1]
+		} else {
+			msgs = append(msgs, Message{Role: RoleAssistant, Content: text(NoReplyMarker)})
+		}
+	}
+	return append(msgs, Message{Role: RoleUser, Content: text(prompt)})
 }

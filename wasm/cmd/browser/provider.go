@@ -277,8 +277,13 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		a.addEntry(entry{Kind: "error", Text: "[" + rep.Error.Code + "] " + rep.Error.Message, Details: details, Actions: recoveryActions(f)})
 	case rep.Failed:
 		a.addEntry(entry{Kind: "error", Text: rep.Summary})
-	case last != "" && a.streamedText(last) == rep.Summary:
-		// The streamed entry already holds the final answer.
+	case cut != "":
+		// The final turn streamed into its entry: that entry is the answer. It takes the
+		// final text as the loop reports it (trimmed, scrubbed), so a reply ending in
+		// whitespace is not shown twice (docs/design.md §5.16).
+		a.setStreamedText(cut, rep.Summary)
+	case last != "" && strings.TrimSpace(a.streamedText(last)) == rep.Summary:
+		// An earlier turn's streamed entry already holds the final answer.
 	default:
 		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
 	}

@@ -114,6 +114,18 @@ func (a *app) streamedText(key string) string {
 	return ""
 }
 
+// setStreamedText sets the text of the entry with key (the final answer of a streamed turn).
+func (a *app) setStreamedText(key, text string) {
+	a.mu.Lock()
+	for i := range a.st.transcript {
+		if a.st.transcript[i].Key == key {
+			a.st.transcript[i].Text = text
+		}
+	}
+	a.mu.Unlock()
+	a.markDirty()
+}
+
 // markStreamed changes the entry with key to kind with details (a reply cut by Cancel or a
 // failure keeps its text and says so).
 func (a *app) markStreamed(key, kind, details string) {
