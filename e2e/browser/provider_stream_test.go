@@ -326,3 +326,30 @@ func TestProviderKeyStaysWithItsOrigin(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestProviderStreamTrailingNewline: a streamed reply ending in "\n" (as local servers end
+// them) is one agent entry, not the streamed entry plus the trimmed final answer; the same
+// after a reload.
+func TestProviderStreamTrailingNewline(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, sseStep("stream_trailing_newline.sse"))
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Change the heading")
+	waitContains(t, tab, "#transcript", "The heading now says Hello, world.")
+	waitText(t, tab, "#status-text", "Ready")
+	count := `[...document.querySelectorAll("#transcript .entry-text")].filter(e => e.textContent.includes("Hello, world.")).length`
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, count); n != 1 {
+		t.Fatalf("%d entries hold the reply, want 1: %q", n, transcriptText(t, tab))
+	}
+	waitStoredEntry(t, tab, "The heading now says Hello, world.")
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", "The heading now says Hello, world.")
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, count); n != 1 {
+		t.Fatalf("after the reload %d entries hold the reply, want 1: %q", n, transcriptText(t, tab))
+	}
+	noConsoleErrors(t, tab)
+}
