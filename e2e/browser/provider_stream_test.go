@@ -74,13 +74,13 @@ func TestProviderStreamTextBeforeEnd(t *testing.T) {
 // TestProviderStreamBreakage: each broken stream gives its typed outcome in the chat — an
 // error event after HTTP 200 (OPENROUTER_PROVIDER_ERROR, the partial reply marked), a cut
 // stream (OPENROUTER_NETWORK_ERROR), length with truncated arguments (the call never runs;
-// the model reads the refusal and answers).
+// the run ends saying the answer was cut by the length limit).
 func TestProviderStreamBreakage(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey},
 		sseStep("stream_error_event.sse"), sseStep("stream_error_event.sse"), sseStep("stream_error_event.sse"),
 		sseStep("stream_cut.sse"), sseStep("stream_cut.sse"), sseStep("stream_cut.sse"),
-		sseStep("stream_length_truncated.sse"), sseStep("stream_final_text.sse"))
+		sseStep("stream_length_truncated.sse"))
 	tab := openProviderStudio(t, nil)
 	configureProvider(t, tab, fake.ChatURL, testModel)
 	sendPrompt(t, tab, "Switch the theme")
@@ -98,13 +98,10 @@ func TestProviderStreamBreakage(t *testing.T) {
 	}
 
 	sendPrompt(t, tab, "Say hello")
-	waitContains(t, tab, "#transcript", "now use #10b981.")
+	waitContains(t, tab, "#transcript", "[OPENROUTER_INVALID_TOOL_CALL] The answer was cut off by the length limit (max_tokens 1200)")
 	waitText(t, tab, "#status-text", "Ready")
-	if s := transcriptText(t, tab); !strings.Contains(s, "OPENROUTER_INVALID_TOOL_CALL") {
-		t.Errorf("the truncated call is not shown as refused: %q", s)
-	}
-	if n := len(fake.ChatRequests()); n != 8 {
-		t.Errorf("the fake saw %d chat requests, want 8", n)
+	if n := len(fake.ChatRequests()); n != 7 {
+		t.Errorf("the fake saw %d chat requests, want 7 (the cut answer is not re-asked)", n)
 	}
 	noConsoleErrors(t, tab)
 }

@@ -211,15 +211,15 @@ func TestProxyHTMLErrorPage(t *testing.T) {
 }
 
 func TestTruncatedArgumentsLength(t *testing.T) {
-	h := newHarness(t, true, file("chat_truncated_length.json"), file("chat_final_text.json"))
+	h := newHarness(t, true, file("chat_truncated_length.json"))
 	before := h.file("index.html")
 	rep := h.run("rewrite the page")
-	if rep.Failed || len(rep.Calls) != 1 {
+	wantCode(t, rep, mcp.CodeOpenRouterInvalidToolCall, true)
+	if len(rep.Calls) != 1 || rep.Calls[0].Result.Error == nil || len(h.srv.ChatRequests()) != 1 {
 		t.Fatalf("report %+v", rep)
 	}
-	r := h.toolResult(1, "call_truncated01")
-	if r["code"] != string(mcp.CodeOpenRouterInvalidToolCall) || r["details"].(map[string]any)["reason"] != "truncated" {
-		t.Fatalf("model was told %v", r)
+	if d := rep.Calls[0].Result.Error.Details.(map[string]any); d["reason"] != "truncated" {
+		t.Fatalf("call result %v", d)
 	}
 	if h.file("index.html") != before {
 		t.Fatal("a truncated call was executed")

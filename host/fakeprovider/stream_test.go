@@ -133,19 +133,29 @@ func TestStreamCutIsRetriedAndNeverRuns(t *testing.T) {
 	}
 }
 
+// TestStreamLengthWithTruncatedArgumentsNeverRuns: finish_reason "length" inside a call's
+// arguments ends the run with OPENROUTER_INVALID_TOOL_CALL that says the answer was cut by the
+// length limit (max_tokens); the cut call never runs and the model is not asked again.
 func TestStreamLengthWithTruncatedArgumentsNeverRuns(t *testing.T) {
 	h := newHarness(t, true, sse("stream_length_truncated.sse"), sse("stream_final_text.sse"))
 	streaming(h)
 	before := h.file("index.html")
 	rep := h.run("Say hello")
-	if rep.Failed || len(rep.Calls) != 1 || rep.Calls[0].Result.Error == nil || rep.Calls[0].Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall {
+	wantCode(t, rep, mcp.CodeOpenRouterInvalidToolCall, true)
+	if !strings.Contains(rep.Error.Message, "cut off by the length limit (max_tokens 1200)") || !strings.Contains(rep.Error.Message, "workspace_writeFile") {
+		t.Fatalf("message %q", rep.Error.Message)
+	}
+	if d := rep.Error.Details.(map[string]any); d["reason"] != "truncated" || d["maxTokens"] != openrouter.MaxTokens {
+		t.Fatalf("details %v", d)
+	}
+	if n := len(h.srv.ChatRequests()); n != 1 || h.srv.Remaining() != 1 {
+		t.Fatalf("the model was asked again: %d chat requests", n)
+	}
+	if len(rep.Calls) != 1 || rep.Calls[0].Result.Error == nil || rep.Calls[0].Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall {
 		t.Fatalf("report %+v", rep)
 	}
 	if h.file("index.html") != before {
 		t.Fatal("the truncated writeFile ran")
-	}
-	if r := h.toolResult(1, "call_len"); r["details"].(map[string]any)["reason"] != "truncated" {
-		t.Fatalf("tool result %v", r)
 	}
 }
 

@@ -232,6 +232,10 @@ func (l *loop) run(ctx context.Context, prompt string) {
 		}
 		l.runBatch(ctx, comp)
 		completed += len(comp.Calls)
+		if terr := cutByLength(comp); terr != nil {
+			l.fail(terr)
+			return
+		}
 		if ctx.Err() != nil {
 			l.cancel()
 			return
@@ -628,4 +632,29 @@ func appendPrompt(msgs []Message, prompt string) []Message {
 		}
 	}
 	return append(msgs, Message{Role: RoleUser, Content: text(prompt)})
+}
+
+// cutByLength returns the run's error when the answer was cut off by the length limit
+// (finish_reason "length") inside a tool call's arguments: OPENROUTER_INVALID_TOOL_CALL
+// (retryable, REFERENCE §3.3), details {reason: "truncated", finishReason: "length", tool,
+// maxTokens}. The cut call was refused without running (runBatch answered it with its
+// argument error, so the history stays well-formed); the run ends here instead of asking
+// again, because the same request with the same max_tokens (MaxTokens) would be cut the same
+// way (docs/design.md §5.16).
+func cutByLength(comp *Completion) *mcp.ToolError {
+	if comp.FinishReason != "length" {
+		return nil
+	}
+	for _, c := range comp.Calls {
+		if c.ArgError == nil {
+			continue
+		}
+		if d, ok := c.ArgError.Details.(map[string]any); ok && d["reason"] == "truncated" {
+			return mcp.NewError(mcp.CodeOpenRouterInvalidToolCall, true,
+				map[string]any{"reason": "truncated", "finishReason": "length", "tool": c.Name, "maxTokens": MaxTokens},
+				"The answer was cut off by the length limit (max_tokens %d) while the model wrote the arguments of %s; "+
+					"the cut call was not run. Ask for a smaller step (one file, or a long file in parts).", MaxTokens, c.Name)
+		}
+	}
+	return nil
 }

@@ -378,21 +378,23 @@ func TestArgumentRules(t *testing.T) {
 	}
 }
 
+// TestTruncatedArgumentsWithFinishLength: a call cut by finish_reason "length" is refused
+// without running and the run ends with the length error; the model is not asked again.
 func TestTruncatedArgumentsWithFinishLength(t *testing.T) {
 	r := newRegistry(t, true)
 	tr := &script{t: t, steps: []step{
 		ok200(callsAnswer("length", "null", tc{"cut", "workspace_writeFile", str(`{"path":"index.html","source":"<html><body>hel`)})),
-		ok200(textAnswer("The file was too long to write in one go.")),
 	}}
 	before := readFile(t, r, "index.html")
 	rep := openrouter.Run(context.Background(), "rewrite index", options(r, tr))
-	if rep.Failed || len(rep.Calls) != 1 {
-		t.Fatalf("report %+v", rep)
+	if !rep.Failed || rep.Error == nil || rep.Error.Code != mcp.CodeOpenRouterInvalidToolCall || !rep.Error.Retryable ||
+		!strings.Contains(rep.Error.Message, "length limit") || len(rep.Calls) != 1 || len(tr.reqs) != 1 {
+		t.Fatalf("report %+v (%d requests)", rep, len(tr.reqs))
 	}
-	m := tr.toolMessage(t, 1, "cut")
-	d, _ := m["details"].(map[string]any)
-	if m["code"] != string(mcp.CodeOpenRouterInvalidToolCall) || d["reason"] != "truncated" || d["finishReason"] != "length" {
-		t.Fatalf("tool result %v", m)
+	res := rep.Calls[0].Result
+	d, _ := res.Error.Details.(map[string]any)
+	if res.Error.Code != mcp.CodeOpenRouterInvalidToolCall || d["reason"] != "truncated" || d["finishReason"] != "length" {
+		t.Fatalf("call result %+v", res.Error)
 	}
 	if readFile(t, r, "index.html") != before {
 		t.Fatal("a truncated call ran")

@@ -101,21 +101,21 @@ func TestStreamCutIsRetriedAndRunsNothing(t *testing.T) {
 
 // TestStreamedLengthNeverRunsTheTruncatedCall: under finish_reason "length" the call whose
 // arguments were cut is answered OPENROUTER_INVALID_TOOL_CALL (truncated), not run; the
-// complete one runs.
+// complete one runs; the run then ends with the length error instead of asking again.
 func TestStreamedLengthNeverRunsTheTruncatedCall(t *testing.T) {
 	r := newRegistry(t, true)
-	tr := &script{t: t, steps: []step{sse200(callStream("length", "ra")), sse200(textStream())}}
+	tr := &script{t: t, steps: []step{sse200(callStream("length", "ra"))}}
 	o, _ := streamed(options(r, tr))
 	rep := openrouter.Run(context.Background(), "Make it emerald", o)
-	if rep.Failed || len(rep.Calls) != 2 || rep.Calls[0].Result.IsError || !rep.Calls[1].Result.IsError ||
-		rep.Calls[1].Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall {
+	if !rep.Failed || rep.Error.Code != mcp.CodeOpenRouterInvalidToolCall || len(rep.Calls) != 2 || rep.Calls[0].Result.IsError ||
+		!rep.Calls[1].Result.IsError || rep.Calls[1].Result.Error.Code != mcp.CodeOpenRouterInvalidToolCall || len(tr.reqs) != 1 {
 		t.Fatalf("report %+v", rep)
 	}
 	if css := readFile(t, r, "styles.css"); strings.Contains(css, "#10b981") {
 		t.Fatal("the truncated call ran")
 	}
-	if m := tr.toolMessage(t, 1, "call_b"); m["code"] != "OPENROUTER_INVALID_TOOL_CALL" || m["details"].(map[string]any)["reason"] != "truncated" {
-		t.Fatalf("tool message %v", m)
+	if d := rep.Calls[1].Result.Error.Details.(map[string]any); d["reason"] != "truncated" {
+		t.Fatalf("call result %v", d)
 	}
 }
 
