@@ -305,3 +305,36 @@ func TestTransportRefusesOtherOrigins(t *testing.T) {
 		t.Fatalf("message %q", rep.Error.Message)
 	}
 }
+
+// TestMessagesNameTheServerUsed (docs/design.md §5.16): against an OpenAI-compatible server
+// that is not OpenRouter the messages name "the endpoint" (codes stay OPENROUTER_*); an error
+// object inside an HTTP 200 is not called an HTTP status; a 400 saying the server cannot
+// stream tells how to turn streaming off.
+func TestMessagesNameTheServerUsed(t *testing.T) {
+	h := newHarness(t, false, status(500, "error_503.json"), status(500, "error_503.json"), status(500, "error_503.json"))
+	h.opts.OmitAttribution = true
+	rep := h.run("hello")
+	wantCode(t, rep, mcp.CodeOpenRouterProviderError, true)
+	if strings.Contains(rep.Error.Message, "OpenRouter") || !strings.HasPrefix(rep.Error.Message, "Provider error from the endpoint (HTTP 500)") {
+		t.Fatalf("message %q", rep.Error.Message)
+	}
+
+	h = newHarness(t, false, file("chat_error_in_200.json"), file("chat_error_in_200.json"), file("chat_error_in_200.json"))
+	h.opts.OmitAttribution = true
+	rep = h.run("hello")
+	wantCode(t, rep, mcp.CodeOpenRouterProviderError, true)
+	if strings.Contains(rep.Error.Message, "(HTTP 502)") || !strings.Contains(rep.Error.Message, "(error code 502 in an HTTP 200 answer)") {
+		t.Fatalf("message %q", rep.Error.Message)
+	}
+
+	h = newHarness(t, false, fakeprovider.Step{Status: 400, Body: []byte(`{"error":{"message":"streaming is not supported by this server"}}`)})
+	h.opts.OmitAttribution = true
+	rep = h.run("hello")
+	wantCode(t, rep, mcp.CodeOpenRouterConfigurationError, false)
+	if !strings.Contains(rep.Error.Message, `turn "Stream replies" off in the provider settings (CLI: --stream=false)`) || strings.Contains(rep.Error.Message, "OpenRouter") {
+		t.Fatalf("message %q", rep.Error.Message)
+	}
+	if d := rep.Error.Details.(map[string]any); d["reason"] != "stream_unsupported" {
+		t.Fatalf("details %v", d)
+	}
+}

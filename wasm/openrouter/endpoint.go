@@ -39,7 +39,7 @@ func NormalizeEndpoint(raw string) (string, error) {
 		return "", errors.New("the endpoint must be an http(s) URL")
 	}
 	if u.User != nil {
-		return "", errors.New("the endpoint must not contain a user name or password (user:password@): put the API key in the API key field")
+		return "", errors.New("the endpoint must not contain a user name or password (user:password@): the key goes in the provider settings' API key field (CLI: in OPENROUTER_API_KEY)")
 	}
 	if u.Host == "" || u.Hostname() == "" {
 		return "", errors.New("the endpoint must name a host")

@@ -219,7 +219,7 @@ func (l *loop) run(ctx context.Context, prompt string) {
 			}
 			l.conv.messages = append(l.conv.messages, Message{Role: RoleAssistant, Content: text(final), ReasoningDetails: comp.ReasoningDetails})
 			if strings.TrimSpace(final) == "" {
-				final = fmt.Sprintf("OpenRouter completed %d tool call(s).", completed)
+				final = Relabel(fmt.Sprintf("OpenRouter completed %d tool call(s).", completed), l.label())
 			}
 			l.rep.Summary = l.scrub(strings.TrimSpace(final))
 			return
@@ -468,7 +468,7 @@ func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Com
 	}
 	switch {
 	case pe != nil:
-		return nil, StatusError(pe.Status, l.scrub(Excerpt(pe.Message, ExcerptChars)), l.scrub(pe.Code)), retryAfter
+		return nil, inBody(StatusError(pe.Status, l.scrub(Excerpt(pe.Message, ExcerptChars)), l.scrub(pe.Code))), retryAfter
 	case derr != nil:
 		terr := mcp.ToolErrorOf(derr)
 		terr.Message = l.scrub(terr.Message)
@@ -573,6 +573,11 @@ func (l *loop) scrub(s string) string {
 }
 
 func (l *loop) fail(terr *mcp.ToolError) {
+	if label := l.label(); label != "OpenRouter" { // name the server that was used (docs/design.md §5.16)
+		cp := *terr
+		cp.Message = Relabel(cp.Message, label)
+		terr = &cp
+	}
 	retry := terr.Retryable
 	l.rep.Failed, l.rep.ErrorCode, l.rep.Retryable, l.rep.Error = true, terr.Code, &retry, terr
 	l.rep.Summary = terr.Error()
@@ -580,7 +585,7 @@ func (l *loop) fail(terr *mcp.ToolError) {
 
 func (l *loop) cancel() {
 	l.rep.Cancelled = true
-	l.rep.Summary = "OpenRouter run cancelled."
+	l.rep.Summary = Relabel("OpenRouter run cancelled.", l.label())
 }
 
 // boundConversation elides the oldest tool results until the content fits
@@ -658,3 +663,6 @@ func cutByLength(comp *Completion) *mcp.ToolError {
 	}
 	return nil
 }
+
+// label is the server's name in this run's messages (ProviderLabel).
+func (l *loop) label() string { return ProviderLabel(l.opts.endpoint(), !l.opts.OmitAttribution) }

@@ -184,8 +184,14 @@ func FetchModels(ctx context.Context, t Transport, cfg Config) (cat Catalog, ok 
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		detail, code := errorBodyDetail(resp.Body)
-		return Catalog{}, true, StatusError(resp.Status, detail, code)
+		terr := StatusError(resp.Status, detail, code)
+		terr.Message = Relabel(terr.Message, ProviderLabel(cfg.endpoint(), !cfg.OmitAttribution))
+		return Catalog{}, true, terr
 	}
-	cat, terr = ParseModels(resp.Body)
-	return cat, true, terr
+	cat, perr := ParseModels(resp.Body)
+	if te, ok := perr.(*mcp.ToolError); ok && te != nil {
+		te.Message = Relabel(te.Message, ProviderLabel(cfg.endpoint(), !cfg.OmitAttribution))
+		return cat, true, te
+	}
+	return cat, true, perr
 }

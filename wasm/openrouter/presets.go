@@ -193,3 +193,44 @@ func MigrateLegacyKey(k Keys, legacy, savedEndpoint string) (removeLegacy bool) 
 	}
 	return true
 }
+
+// ProviderLabel names the server a run talks to in user-visible messages (issue 16; docs/design.md
+// §5.16): "OpenRouter" when OpenRouter's attribution is sent (the openrouter provider), else the
+// label of the preset whose endpoint matches ("Ollama", "LM Studio", "llama.cpp server"), else
+// "the endpoint". Error codes keep their OPENROUTER_* names whatever the label.
+func ProviderLabel(endpoint string, openRouter bool) string {
+	if openRouter {
+		return "OpenRouter"
+	}
+	e := strings.TrimRight(strings.TrimSpace(endpoint), "/")
+	for _, p := range Presets {
+		if p.ID != PresetOpenRouter && p.Endpoint != "" && strings.EqualFold(e, p.Endpoint) {
+			return p.Label
+		}
+	}
+	return "the endpoint"
+}
+
+// Relabel rewrites a message worded for OpenRouter so that it names label (ProviderLabel)
+// instead: a leading "OpenRouter" or "OpenRouter's", "OpenRouter provider error", "The
+// OpenRouter request" and "for OpenRouter". A label of "OpenRouter" or "" leaves msg as it is.
+// Text quoted from the server (after the first ": ") is not touched.
+func Relabel(msg, label string) string {
+	if label == "" || label == "OpenRouter" {
+		return msg
+	}
+	head, tail, quoted := strings.Cut(msg, ": ")
+	sentence := strings.ToUpper(label[:1]) + label[1:]
+	switch {
+	case strings.HasPrefix(head, "OpenRouter provider error"):
+		head = "Provider error from " + label + strings.TrimPrefix(head, "OpenRouter provider error")
+	case strings.HasPrefix(head, "OpenRouter"):
+		head = sentence + strings.TrimPrefix(head, "OpenRouter")
+	}
+	head = strings.ReplaceAll(head, "The OpenRouter request", "The request to "+label)
+	head = strings.ReplaceAll(head, "for OpenRouter", "for "+label)
+	if quoted {
+		return head + ": " + tail
+	}
+	return head
+}

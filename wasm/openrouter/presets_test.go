@@ -202,3 +202,32 @@ func FuzzParseKeys(f *testing.F) {
 		}
 	})
 }
+
+func TestProviderLabelAndRelabel(t *testing.T) {
+	for _, c := range []struct {
+		endpoint string
+		or       bool
+		want     string
+	}{
+		{"https://openrouter.ai/api/v1/chat/completions", true, "OpenRouter"},
+		{"http://127.0.0.1:11434/v1/chat/completions", false, "Ollama"},
+		{"http://127.0.0.1:1234/v1/chat/completions/", false, "LM Studio"},
+		{"https://api.example.com/v1/chat/completions", false, "the endpoint"},
+	} {
+		if got := ProviderLabel(c.endpoint, c.or); got != c.want {
+			t.Errorf("ProviderLabel(%q, %v) = %q, want %q", c.endpoint, c.or, got, c.want)
+		}
+	}
+	for _, c := range []struct{ msg, label, want string }{
+		{"OpenRouter's stream ended ([DONE]) without a finish_reason; nothing of it was run.", "the endpoint",
+			"The endpoint's stream ended ([DONE]) without a finish_reason; nothing of it was run."},
+		{"OpenRouter provider error (HTTP 500): OpenRouter is down", "Ollama", "Provider error from Ollama (HTTP 500): OpenRouter is down"},
+		{"OpenRouter was still calling tools after 5 turns.", "LM Studio", "LM Studio was still calling tools after 5 turns."},
+		{"The tool catalog could not be prepared for OpenRouter: x.", "Ollama", "The tool catalog could not be prepared for Ollama: x."},
+		{"OpenRouter stream sent nothing for 20000 ms.", "OpenRouter", "OpenRouter stream sent nothing for 20000 ms."},
+	} {
+		if got := Relabel(c.msg, c.label); got != c.want {
+			t.Errorf("Relabel(%q, %q) = %q, want %q", c.msg, c.label, got, c.want)
+		}
+	}
+}

@@ -108,6 +108,10 @@ func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 		// endpoints found that support tool use"): the studio cannot work with it at all.
 		d["reason"] = "tools_unsupported"
 		code, what = mcp.CodeOpenRouterConfigurationError, "The model does not support tool calls (HTTP "+strconv.Itoa(status)+"), which the studio needs to change files; pick a tool-capable model in the provider settings"
+	case status == 400 && streamRefused(detail):
+		// A server without streaming: say how to turn it off (issue 16).
+		d["reason"] = "stream_unsupported"
+		code, what = mcp.CodeOpenRouterConfigurationError, "OpenRouter request was refused (HTTP 400) because the server does not stream replies; turn \"Stream replies\" off in the provider settings (CLI: --stream=false)"
 	default:
 		code, what = mcp.CodeOpenRouterConfigurationError, "OpenRouter request was refused (HTTP "+strconv.Itoa(status)+"); check the endpoint and model"
 	}
@@ -115,6 +119,27 @@ func StatusError(status int, detail, providerCode string) *mcp.ToolError {
 		what += ": " + detail
 	}
 	return mcp.NewError(code, retry, d, "%s", what)
+}
+
+// inBody rewords terr, made by StatusError from an error object inside a 2xx answer (an error
+// event after HTTP 200, or an error member in a 200 body): its "(HTTP n)" is the code the
+// object carries, not the response's status, so it says "(error code n in an HTTP 200 answer)";
+// details gain inBody: true. Code and retryability are unchanged (REFERENCE §3.3).
+func inBody(terr *mcp.ToolError) *mcp.ToolError {
+	if d, ok := terr.Details.(map[string]any); ok {
+		d["inBody"] = true
+		if n, ok := d["status"].(int); ok && n != 0 {
+			terr.Message = strings.Replace(terr.Message, "(HTTP "+strconv.Itoa(n)+")", "(error code "+strconv.Itoa(n)+" in an HTTP 200 answer)", 1)
+		}
+	}
+	return terr
+}
+
+// streamRefused reports whether a 400's message says the server cannot stream ("streaming is
+// not supported", "stream not supported", "does not support streaming").
+func streamRefused(detail string) bool {
+	d := strings.ToLower(detail)
+	return strings.Contains(d, "stream") && (strings.Contains(d, "not support") || strings.Contains(d, "unsupported"))
 }
 
 // toolsRefused reports whether a provider's refusal message says the model cannot use tools

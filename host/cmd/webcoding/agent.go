@@ -246,6 +246,9 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		agentSummary
 		Provider  string `json:"provider"`
 		Cancelled bool   `json:"cancelled"`
+		Error     *struct {
+			Details map[string]any `json:"details"`
+		} `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &rep); err != nil {
 		return fmt.Errorf("%s: the module answered something that is not a report: %v", method, err)
@@ -257,7 +260,12 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		return text.err
 	}
 	if rep.Failed && method == "agent/openrouter" {
-		fmt.Fprintf(e.stderr, "webcoding agent: the OpenRouter run failed: %s%s\n", rep.Summary, providerHint(rep.ErrorCode))
+		reason := ""
+		if rep.Error != nil {
+			reason, _ = rep.Error.Details["reason"].(string)
+		}
+		label := openrouter.ProviderLabel(f.endpoint, f.provider == "openrouter")
+		fmt.Fprintf(e.stderr, "webcoding agent: the %s run failed: %s%s\n", strings.TrimPrefix(label, "the "), rep.Summary, providerHint(rep.ErrorCode, reason))
 	}
 	printReasoning(e, raw)
 	if u := rep.Usage; u != nil {
@@ -340,6 +348,9 @@ func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 	if key == "" && f.endpoint != "" && openrouter.KeyOptional(f.endpoint) {
 		// A server on this computer (Ollama, LM Studio, llama.cpp): no key, no Authorization.
 	} else if key == "" {
+		if f.provider == "openai-compatible" {
+			return nil, usagef("--provider openai-compatible needs an API key in %s for an endpoint that is not on this computer (%s): `export %s=...` with the key that server gave you (or use --provider local, which needs no key)", apiKeyEnv, httpclient.Redact(f.endpoint), apiKeyEnv)
+		}
 		return nil, usagef("--provider openrouter needs an API key in %s: create one at https://openrouter.ai/keys, then `export %s=sk-or-...` (or use --provider local, which needs no key)", apiKeyEnv, apiKeyEnv)
 	}
 	if f.endpoint == "" {
@@ -405,10 +416,14 @@ func usageSentence(u openrouter.Usage) string {
 	return s
 }
 
-// providerHint is a sentence after a failed OpenRouter run saying what to do about code.
-func providerHint(code string) string {
+// providerHint is a sentence after a failed provider run saying what to do about code and its
+// details.reason ("stream-cut": the endpoint answered, then its stream broke off).
+func providerHint(code, reason string) string {
 	switch mcp.Code(code) {
 	case mcp.CodeOpenRouterNetworkError:
+		if reason == "stream-cut" {
+			return " (the endpoint answered, but its stream broke off 3 times: try again, or use --stream=false)"
+		}
 		return " (the endpoint could not be reached after 2 retries: check the network connection or --endpoint; --provider local works offline)"
 	case mcp.CodeOpenRouterTimeout:
 		return " (no answer within 20 s, 3 attempts; try again or pick another --model)"

@@ -46,3 +46,17 @@ func TestOpenAICompatibleRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAICompatibleCutStreamWording: a stream that breaks off three times against a
+// loopback OpenAI-compatible server fails naming the endpoint, not OpenRouter, and the hint
+// says the endpoint answered (it was reached); the code stays OPENROUTER_NETWORK_ERROR.
+func TestOpenAICompatibleCutStreamWording(t *testing.T) {
+	dir := seedCopy(t)
+	cut := fakeprovider.Step{BodyFile: "stream_cut.sse"}
+	srv := fakeprovider.New(t, fakeprovider.Options{}, cut, cut, cut)
+	_, _, stderr := runOpenRouter(t, "", "--provider", "openai-compatible", "--endpoint", srv.ChatURL, "--model", "llama3.2", "--dir", dir, "Reset")
+	if !strings.Contains(stderr, "the endpoint run failed: [OPENROUTER_NETWORK_ERROR]") || !strings.Contains(stderr, "stream broke off") ||
+		strings.Contains(stderr, "could not be reached") || strings.Contains(stderr, "OpenRouter") {
+		t.Fatalf("stderr %s", stderr)
+	}
+}
