@@ -21,7 +21,9 @@ const MaxAPIKeyChars = 512
 // ("user:pw@host": a credential in the URL would be sent to the host and echoed by errors;
 // the key belongs in the API key field), and plain http to a host that is not loopback
 // (IsLoopback; docs/design.md §5.16): the key and the workspace would cross the network
-// unencrypted, and from the https studio page the browser blocks it anyway.
+// unencrypted, and from the https studio page the browser blocks it anyway. A base URL whose
+// path ends in /v1 ("http://127.0.0.1:1234/v1", what LM Studio shows) is completed to its
+// chat-completions URL (…/v1/chat/completions); EndpointCompletion gives the note to show.
 func NormalizeEndpoint(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -45,10 +47,37 @@ func NormalizeEndpoint(raw string) (string, error) {
 		return "", errors.New("the endpoint must name a host")
 	}
 	u.Host = strings.ToLower(u.Host)
+	if isBaseURL(u.Path) {
+		u.Path = strings.TrimRight(u.Path, "/") + "/chat/completions"
+		u.RawPath = ""
+	}
 	if u.Scheme == "http" && !IsLoopback(u.String()) {
 		return "", errors.New("plain http is only allowed to this computer (127.0.0.1, [::1], localhost): use https for a remote endpoint, since the API key and your files would otherwise travel unencrypted (and the https studio page cannot reach plain http hosts)")
 	}
 	return u.String(), nil
+}
+
+// isBaseURL reports whether path is an OpenAI-compatible base URL's path: its last segment is
+// "v1" ("/v1", "/v1/", "/api/v1"), what LM Studio and Ollama display as the server address.
+func isBaseURL(path string) bool {
+	p := strings.TrimRight(path, "/")
+	return p == "/v1" || strings.HasSuffix(p, "/v1")
+}
+
+// EndpointCompletion returns the note to show when NormalizeEndpoint completed raw, a base URL
+// ending in /v1, to its chat-completions URL norm; "" when raw was not completed (or is
+// refused). The note names the URL it was completed to (norm holds no credentials: those are
+// refused).
+func EndpointCompletion(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || !isBaseURL(u.Path) {
+		return ""
+	}
+	norm, err := NormalizeEndpoint(raw)
+	if err != nil {
+		return ""
+	}
+	return "The endpoint ended in /v1 (a server's base URL); it was completed to the chat-completions URL " + norm + "."
 }
 
 // CheckAPIKey refuses an API key that cannot travel in an HTTP header: space or control

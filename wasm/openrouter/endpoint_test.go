@@ -9,7 +9,7 @@ func TestNormalizeEndpoint(t *testing.T) {
 	ok := map[string]string{
 		"HTTP://127.0.0.1:18770/api/v1/chat/completions":  "http://127.0.0.1:18770/api/v1/chat/completions",
 		" https://OpenRouter.AI/api/v1/chat/completions ": "https://openrouter.ai/api/v1/chat/completions",
-		"Https://[::1]:8080/v1":                           "https://[::1]:8080/v1",
+		"Https://[::1]:8080/v1":                           "https://[::1]:8080/v1/chat/completions", // a base URL is completed
 		DefaultEndpoint:                                   DefaultEndpoint,
 	}
 	for in, want := range ok {
@@ -70,4 +70,27 @@ func FuzzNormalizeEndpoint(f *testing.F) {
 			t.Fatalf("%q normalized to %q with user info", s, got)
 		}
 	})
+}
+
+// TestBaseURLIsCompleted (nu16 item 13): a base URL ending in /v1 becomes the chat-completions
+// URL, with a note naming it; a full URL is left as it is and has no note.
+func TestBaseURLIsCompleted(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:1234/v1":                  "http://127.0.0.1:1234/v1/chat/completions",
+		"http://127.0.0.1:11434/v1/":                "http://127.0.0.1:11434/v1/chat/completions",
+		"https://openrouter.ai/api/v1":              "https://openrouter.ai/api/v1/chat/completions",
+		"http://127.0.0.1:8080/v1/chat/completions": "http://127.0.0.1:8080/v1/chat/completions",
+	} {
+		got, err := NormalizeEndpoint(raw)
+		if err != nil || got != want {
+			t.Errorf("NormalizeEndpoint(%q) = %q, %v; want %q", raw, got, err, want)
+		}
+		note := EndpointCompletion(raw)
+		if completed := raw != want; completed != (note != "") || (completed && !strings.Contains(note, want)) {
+			t.Errorf("EndpointCompletion(%q) = %q", raw, note)
+		}
+	}
+	if m, ok := ModelsURL("http://127.0.0.1:1234/v1/chat/completions", DataAllow); !ok || !strings.HasPrefix(m, "http://127.0.0.1:1234/v1/models") {
+		t.Errorf("models URL %q %v", m, ok)
+	}
 }

@@ -343,6 +343,9 @@ func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 		if err != nil {
 			return nil, usagef("--endpoint cannot be used: %s", err.Error())
 		}
+		if note := openrouter.EndpointCompletion(f.endpoint); note != "" {
+			fmt.Fprintf(e.stderr, "webcoding agent: %s\n", note)
+		}
 		f.endpoint = norm
 	}
 	if key == "" && f.endpoint != "" && openrouter.KeyOptional(f.endpoint) {

@@ -60,3 +60,23 @@ func TestOpenAICompatibleCutStreamWording(t *testing.T) {
 		t.Fatalf("stderr %s", stderr)
 	}
 }
+
+// TestOpenAICompatibleBaseURLCompleted (nu16 item 13): --endpoint given as a base URL ending
+// in /v1 (what LM Studio shows) is completed to …/v1/chat/completions, stderr says so, and
+// the request reaches the chat-completions path.
+func TestOpenAICompatibleBaseURLCompleted(t *testing.T) {
+	dir := seedCopy(t)
+	srv := fakeprovider.New(t, fakeprovider.Options{}, fakeprovider.Step{BodyFile: "stream_final_text.sse",
+		Check: func(t testing.TB, r fakeprovider.Received) {
+			if r.Path != "/v1/chat/completions" {
+				t.Errorf("request path %q", r.Path)
+			}
+		}})
+	code, out, stderr := runOpenRouter(t, "", "--provider", "openai-compatible", "--endpoint", srv.URL+"/v1", "--model", "llama3.2", "--dir", dir, "Make it emerald")
+	if code != 0 || !strings.Contains(out, "#10b981") {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "completed to the chat-completions URL "+srv.URL+"/v1/chat/completions") {
+		t.Fatalf("stderr %s", stderr)
+	}
+}

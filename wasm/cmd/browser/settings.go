@@ -584,6 +584,7 @@ func saveSettings(a *app) {
 	case bc != "" && budget.Cost == 0:
 		msg = "Budget: cost must be a number above 0 (or empty for no limit)."
 	}
+	note := openrouter.EndpointCompletion(endpoint) // a base URL (…/v1) completed: say so
 	endpoint = norm
 	prov.mu.Lock()
 	if msg == "" && key == prov.formKey && openrouter.EndpointOrigin(endpoint) != prov.formKeyOrigin {
@@ -607,6 +608,9 @@ func saveSettings(a *app) {
 	}
 	prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget})
 	closeSettings()
+	if note != "" {
+		a.addEntry(entry{Kind: "info", Text: note})
+	}
 	a.markDirty()
 }
 
@@ -734,18 +738,17 @@ func renderSettings(a *app) {
 	}
 	cat := openrouter.Catalog{Models: prov.catalog}
 	prov.mu.Unlock()
-	label := prov.presetLabel()
-	status := "No key: prompts run through the local agent."
-	switch {
-	case key != "":
-		status = "A key is saved in this browser for " + openrouter.EndpointOrigin(endpoint) + "; prompts run through " + label + " (" + model + ")."
-	case prov.enabled():
-		status = "A server on this computer needs no key; prompts run through " + label + " (" + model + ")."
+	// The key line describes the provider the dialog shows (its preset, endpoint, key field and
+	// model), which is the saved one until the user changes a field.
+	label, kEndpoint, kModel, hasKey := prov.presetLabel(), endpoint, model, key != ""
+	if settingsOpen() {
+		label = openrouter.PresetByID(inputValue("settings-preset")).Label
+		kEndpoint, hasKey = strings.TrimSpace(inputValue("settings-endpoint")), strings.TrimSpace(inputValue("settings-key")) != ""
+		if m := strings.TrimSpace(inputValue("settings-model")); m != "" {
+			kModel = m
+		}
 	}
-	if memory {
-		status += " Browser storage is blocked: settings last for this tab only."
-	}
-	setText("settings-key-status", status)
+	setText("settings-key-status", views.KeyStatus(label, openrouter.EndpointOrigin(kEndpoint), kModel, hasKey, openrouter.KeyOptional(kEndpoint), memory))
 	setText("settings-form-error", formErr)
 	if settingsOpen() {
 		setText("settings-preset-help", openrouter.PresetByID(inputValue("settings-preset")).Help)
@@ -767,12 +770,15 @@ func renderSettings(a *app) {
 	case "error":
 		cs = "The catalog could not be loaded: " + cerr
 	case "ready":
-		all := cat.ToolModels(false)
-		free := cat.ToolModels(true)
-		cs = strconv.Itoa(len(all)) + " " + plural(len(all), "tool-capable model", "tool-capable models") + " (" + strconv.Itoa(len(free)) + " free) · showing " + strconv.Itoa(len(shown))
-		if skipped > 0 {
-			cs += " · " + strconv.Itoa(skipped) + " " + plural(skipped, "malformed entry", "malformed entries") + " skipped"
+		tools, unknown := 0, 0
+		for _, m := range cat.ToolModels(false) {
+			if m.Tools {
+				tools++
+			} else {
+				unknown++
+			}
 		}
+		cs = views.CatalogCount(tools, unknown, len(cat.ToolModels(true)), len(shown), skipped)
 	}
 	setText("settings-catalog-status", cs)
 }
