@@ -166,7 +166,8 @@ func TestProviderBudgetStop(t *testing.T) {
 }
 
 // TestProviderLocalPresetNoKey: the Ollama preset against a loopback fake with no key: the
-// header names the preset, the catalog lists the server's bare ids, the chat request carries
+// header names the preset, the key line describes it, a base URL (…/v1) is completed with a
+// note, the catalog lists the server's bare ids as "tools unknown", the chat request carries
 // no Authorization and no OpenRouter attribution headers, the CORS preflight is answered, and
 // a model that rejects tools gives a typed configuration error.
 func TestProviderLocalPresetNoKey(t *testing.T) {
@@ -193,17 +194,23 @@ func TestProviderLocalPresetNoKey(t *testing.T) {
 		t.Fatalf("the preset did not fill its endpoint: %v", err)
 	}
 	waitContains(t, tab, "#settings-preset-help", "OLLAMA_ORIGINS")
+	// The key line describes the selected preset, not the saved OpenRouter settings.
+	waitContains(t, tab, "#settings-key-status", "A server on this computer needs no key; prompts run through Ollama")
+	// A base URL (…/v1, what the servers display) is completed to the chat-completions URL.
+	base := strings.TrimSuffix(fake.ChatURL, "/chat/completions")
 	if err := tab.Do(10*time.Second,
-		chromedp.SetValue(chromedp.CSS("#settings-endpoint"), fake.ChatURL),
+		chromedp.SetValue(chromedp.CSS("#settings-endpoint"), base),
 		chromedp.Click(chromedp.CSS("#settings-load-models"))); err != nil {
 		t.Fatal(err)
 	}
 	waitContains(t, tab, "#settings-model-picker", "llama3.2:latest")
+	waitContains(t, tab, "#settings-catalog-status", "1 model, tools unknown (0 free) · showing 1")
 	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#settings-model"), "llama3.2:latest"),
 		chromedp.Click(chromedp.CSS("#settings-save"))); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#provider-label", "Ollama · llama3.2:latest")
+	waitContains(t, tab, "#transcript", "it was completed to the chat-completions URL "+fake.ChatURL)
 	sendPrompt(t, tab, "Make it emerald")
 	waitContains(t, tab, "#transcript", "now use #10b981.")
 	waitText(t, tab, "#status-text", "Ready")
