@@ -182,8 +182,13 @@ func TestChatSurvivesReload(t *testing.T) {
 	msgs, _ := reqs[3].Chat["messages"].([]any)
 	var users []string
 	sawTool, sawDetails := false, false
+	prevRole := ""
 	for _, m := range msgs {
 		mm, _ := m.(map[string]any)
+		if mm["role"] == "user" && prevRole == "user" { // the failed run's prompt stays unanswered (docs/design.md §5.20)
+			t.Errorf("two user messages in a row in the follow-up: %v", msgs)
+		}
+		prevRole, _ = mm["role"].(string)
 		switch mm["role"] {
 		case "user":
 			users = append(users, mm["content"].(string))
