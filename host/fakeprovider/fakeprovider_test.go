@@ -319,6 +319,13 @@ func TestMessagesNameTheServerUsed(t *testing.T) {
 		t.Fatalf("message %q", rep.Error.Message)
 	}
 
+	h = newHarness(t, true, file("chat_truncated_length.json"))
+	h.opts.OmitAttribution = true
+	rep = h.run("rewrite the page")
+	if m := rep.Calls[0].Result.Error.Message; strings.Contains(m, "OpenRouter") || !strings.HasPrefix(m, "The model's tool call is invalid") {
+		t.Fatalf("call result %q", m)
+	}
+
 	h = newHarness(t, false, file("chat_error_in_200.json"), file("chat_error_in_200.json"), file("chat_error_in_200.json"))
 	h.opts.OmitAttribution = true
 	rep = h.run("hello")

@@ -242,7 +242,7 @@ func badArgs(msg, reason, finish string) *mcp.ToolError {
 	if finish != "" {
 		d["finishReason"] = finish
 	}
-	return mcp.NewError(mcp.CodeOpenRouterInvalidToolCall, true, d, "OpenRouter tool call is invalid: %s.", msg)
+	return mcp.NewError(mcp.CodeOpenRouterInvalidToolCall, true, d, "The model's tool call is invalid: %s.", msg)
 }
 
 func parseProviderError(raw, httpStatus json.RawMessage) *ProviderError {
