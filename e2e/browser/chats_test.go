@@ -346,3 +346,38 @@ func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
 	waitContains(t, tab, "#transcript", reply)
 	noConsoleErrors(t, tab)
 }
+
+// TestSiteDataBlockedIsMemoryOnly: in a real profile whose site data is blocked (cookies
+// setting "block": IndexedDB, localStorage and Web Locks all refuse with SecurityError) the
+// only tab is not read-only. It runs in memory mode, agent runs edit the workspace, and the
+// chat says plainly that it is not kept, never that the workspace is open in another tab or
+// that a stored conversation could not be restored (nu16 item 1).
+func TestSiteDataBlockedIsMemoryOnly(t *testing.T) {
+	t.Parallel()
+	tab := chromium.NewProfileTab(t, `{"profile":{"default_content_setting_values":{"cookies":2}}}`)
+	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	blocked, err := chromium.Eval[bool](tab, 10*time.Second, `navigator.locks.request("probe", () => 1).then(() => false, e => e.name === "SecurityError")`)
+	if err != nil || !blocked {
+		t.Fatalf("the profile does not block Web Locks (blocked=%v, %v): the test would prove nothing", blocked, err)
+	}
+	waitContains(t, tab, "#storage-mode", "Memory only")
+	waitContains(t, tab, "#transcript", "Memory only: this chat is not kept.")
+	sendPrompt(t, tab, "Change the heading text to Hello World")
+	approve(t, tab, "workspace.applyPatch")
+	waitRunDone(t, tab)
+	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
+	for _, sel := range []string{"#transcript", "#studio-notice", "#storage-mode"} {
+		got, err := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector(`+jsString(sel)+`)||{}).textContent || ""`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lie := range []string{"another tab", "read-only", "Read-only", "could not be restored", "left as it was"} {
+			if strings.Contains(got, lie) {
+				t.Errorf("%s says %q with site data blocked and one tab: %q", sel, lie, got)
+			}
+		}
+	}
+}

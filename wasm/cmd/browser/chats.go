@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,8 +137,12 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	rec, ok, err := chatState.store.Latest(ctx, ws)
-	if err != nil {
+	var refused *chats.DecodeError
+	switch {
+	case errors.As(err, &refused): // a stored record this studio will not show half
 		a.addEntry(entry{Kind: "error", Text: "The last conversation could not be restored (" + err.Error() + "). A new one starts; the stored one is left as it was."})
+	case err != nil: // the store itself could not be read: nothing is known to be stored
+		a.addEntry(entry{Kind: "error", Text: "Kept conversations could not be read from this browser's storage (" + err.Error() + "). This chat starts empty."})
 	}
 	chatState.mu.Lock()
 	if !ok {
