@@ -381,3 +381,63 @@ func TestSiteDataBlockedIsMemoryOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestChatReloadRightAfterSendKeepsTheRun: the prompt and the run's started state are kept as
+// soon as the run starts, before its request goes out (not after the coalescing delay), so a
+// reload the moment the provider has the request still shows the prompt, interrupted, with
+// Retry (nu16 item 5: a reload within 0.5 s of Send lost the run).
+func TestChatReloadRightAfterSendKeepsTheRun(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Hang: true})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	const prompt = "Make the footer sparkle right now"
+	sendPrompt(t, tab, prompt)
+	for deadline := time.Now().Add(20 * time.Second); len(fake.ChatRequests()) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the provider never got the request")
+		}
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", prompt)
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `!!document.querySelector('#transcript button[data-action="recovery-retry-prompt"]')`); err != nil {
+		t.Fatalf("the interrupted run offers no Retry: %v; transcript %q", err, transcriptText(t, tab))
+	}
+}
+
+// TestChatReloadMidStreamKeepsPartialText: a reload while a reply streams keeps the text
+// that was on screen up to the last save (not only the first fragment), shown as an
+// incomplete reply, not as a normal answer (nu16 item 12).
+func TestChatReloadMidStreamKeepsPartialText(t *testing.T) {
+	t.Parallel()
+	full := fakeprovider.Body("stream_final_text.sse")
+	head := full[:fakeprovider.Offset(full, `data: {"id":"gen-1764460900-ssssssssssssssssssss","provider":"OpenAI","model":"openai/gpt-4o-mini","object":"chat.completion.chunk","created":1764460900,"choices":[{"index":0,"delta":{"role":"assistant","content":"in styles`, 0)]
+	step := fakeprovider.Step{Body: head, Header: map[string]string{"Content-Type": "text/event-stream"}, HangAfter: true,
+		ChunkDelay: 300 * time.Millisecond,
+		Cuts:       []int{fakeprovider.Offset(head, `"content":"emerald`, 0), fakeprovider.Offset(head, `"content":"(에메`, 0)}}
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, step)
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	const shown = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens"
+	waitContains(t, tab, "#transcript", shown)
+	waitStoredEntry(t, tab, shown) // the last save before the reload holds all the text on screen
+	if st, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#status-text").textContent`); !strings.HasPrefix(st, "Running") || len(fake.ChatRequests()) != 1 {
+		t.Fatalf("the text was kept only after the run ended (status %q, %d requests): it must be kept while the reply streams", st, len(fake.ChatRequests()))
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript .entry-partial", shown)
+	waitContains(t, tab, "#transcript .entry-partial", "Interrupted")
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	n, err := chromium.Eval[int](tab, 5*time.Second, `[...document.querySelectorAll("#transcript .entry-agent")].filter(e => e.textContent.includes("I switched")).length`)
+	if err != nil || n != 0 {
+		t.Errorf("the cut reply is shown as %d normal answer entries (%v), want 0", n, err)
+	}
+}

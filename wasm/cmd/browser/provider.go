@@ -206,6 +206,7 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… ("+label+" · "+model+")"
 	a.mu.Unlock()
 	a.addEntry(entry{Kind: "user", Text: prompt})
+	chatsRunStarted(a) // chats.go: kept before the request goes out
 	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy), "stream": !f.noStream}
 	if f.preset != openrouter.PresetOpenRouter {
 		params["provider"] = "openai-compatible" // no OpenRouter attribution headers
