@@ -344,6 +344,12 @@ func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
 	}
 	waitText(t, tab, "#status-text", "Ready")
 	waitContains(t, tab, "#transcript", reply)
+	// The kept usage line does not claim this page's session, which starts again at zero
+	// (nu16 item 18).
+	waitContains(t, tab, "#transcript", "session total of the page that ran it: 3,325 tokens")
+	if s := transcriptText(t, tab); strings.Contains(s, "this session") {
+		t.Errorf("after a reload a kept usage line claims this session: %q", s)
+	}
 	noConsoleErrors(t, tab)
 }
 
