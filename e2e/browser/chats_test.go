@@ -447,3 +447,28 @@ func TestChatReloadMidStreamKeepsPartialText(t *testing.T) {
 		t.Errorf("the cut reply is shown as %d normal answer entries (%v), want 0", n, err)
 	}
 }
+
+// TestNewChatDisabledDuringRun: while a run is going New chat is disabled and its title says
+// why, at once (nu16 item 11: the click gave no feedback until the run ended); it is enabled
+// again when the run ends.
+func TestNewChatDisabledDuringRun(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Hang: true})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const b = document.querySelector("#new-chat"); return !!b && !b.disabled; })()`); err != nil {
+		t.Fatalf("New chat is not there and enabled before a run: %v", err)
+	}
+	sendPrompt(t, tab, "Make the footer sparkle")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const b = document.querySelector("#new-chat");
+		return document.querySelector("#status-text").textContent.startsWith("Running") && b.disabled && b.title === "Cancel the running prompt before starting a new chat."; })()`); err != nil {
+		st, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#status-text").textContent + " | disabled=" + document.querySelector("#new-chat").disabled + " | " + document.querySelector("#new-chat").title`)
+		t.Fatalf("New chat is not disabled with its reason during the run: %v (%s)", err, st)
+	}
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#cancel-run"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 20*time.Second, `(() => { const b = document.querySelector("#new-chat"); return !document.querySelector("#status-text").textContent.startsWith("Running") && !b.disabled && b.title === "Start a new chat"; })()`); err != nil {
+		t.Fatalf("New chat is not enabled again after the run: %v", err)
+	}
+}

@@ -122,12 +122,16 @@ func providerAction(a *app, act uiAction) bool {
 	return true
 }
 
+// newChatBusy is why New chat cannot start now: the button's title while it is disabled
+// (render.go) and the answer to any other way of asking.
+const newChatBusy = "Cancel the running prompt before starting a new chat."
+
 // newChat empties the transcript and makes the next provider run start a new conversation.
 func newChat(a *app) {
 	a.mu.Lock()
 	if a.st.running != "" {
 		a.mu.Unlock()
-		a.addEntry(entry{Kind: "info", Text: "Cancel the running prompt before starting a new chat."})
+		a.addEntry(entry{Kind: "info", Text: newChatBusy})
 		return
 	}
 	a.st.transcript = nil
@@ -155,6 +159,7 @@ func ensureNewChatButton() {
 	b.Set("textContent", "New chat")
 	b.Call("setAttribute", "data-action", "provider-new-chat")
 	b.Call("setAttribute", "aria-label", "Start a new chat")
+	b.Set("title", "Start a new chat")
 	bar.Call("appendChild", b)
 }
 
