@@ -386,6 +386,7 @@ func TestSiteDataBlockedIsMemoryOnly(t *testing.T) {
 			}
 		}
 	}
+	noConsoleErrors(t, tab)
 }
 
 // TestChatReloadRightAfterSendKeepsTheRun: the prompt and the run's started state are kept as
