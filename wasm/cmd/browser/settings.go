@@ -719,7 +719,7 @@ func renderSettings(a *app) {
 			span := js.Global().Get("document").Call("createElement", "span")
 			span.Set("id", "provider-usage")
 			span.Set("className", "provider-usage")
-			span.Set("title", "Provider usage this session (tokens and cost as reported)")
+			span.Set("title", "Provider usage of this page since it loaded (tokens and cost as reported; a reload starts again at zero)")
 			host.Call("appendChild", span)
 		}
 	}
