@@ -107,14 +107,19 @@ type unsavedChanges struct {
 // written; saved is true when it succeeded. Without --save, or when saving failed or was
 // skipped, unsaved lists what was not written and message says so.
 //
-// OpenRouter (SPEC §3): the key comes from OPENROUTER_API_KEY (exit 2 when it is missing or
-// blank); the host performs the module's HTTP requests and adds the Authorization header
+// OpenRouter (SPEC §3): the key comes from OPENROUTER_API_KEY (exit 2 when it is missing,
+// blank, or refused by openrouter.CheckAPIKey), and only for the OpenRouter origin; any other
+// --endpoint takes WEBCODING_ENDPOINT_API_KEY (optional for loopback). openai-compatible needs
+// --model and refuses --data-policy. --request-timeout (openrouter.CheckRequestTimeout; default
+// openrouter.DefaultRequestTimeout of the endpoint) is each request's wait, in the module
+// (requestTimeoutMs) and as the host's cap; the host performs the module's HTTP requests and adds the Authorization header
 // itself, only to the --endpoint's origin (default openrouter.DefaultEndpoint) — the key
 // never enters the module and is never printed. --model defaults to openrouter.DefaultModel,
 // --data-policy to allow. Retry notices go to stderr while the run waits; a provider failure
 // is a failed summary (errorCode OPENROUTER_…, exit 0) plus a sentence on stderr. Offline,
 // every attempt fails to connect: OPENROUTER_NETWORK_ERROR after 2 retries (about a second).
-// Unless --host-timeout is given, the host deadline is OpenRouterRunTimeout.
+// Unless --host-timeout is given, the host deadline is runTimeout of that wait
+// (OpenRouterRunTimeout for 20 s).
 //
 // Streaming (issue 16, default on; --stream=false for endpoints without it): the module asks
 // for a streamed answer, and while the host reads it (Content-Type text/event-stream) its
