@@ -226,6 +226,9 @@ func (a *app) runProviderPrompt(prompt string) bool {
 		}
 		params["budget"] = b
 	}
+	if f.timeout > 0 {
+		params["requestTimeoutMs"] = f.timeout.Milliseconds() // else the endpoint's default
+	}
 	if r := reasoningParam(); r != nil { // reasoning_setting.go
 		params["reasoning"] = r
 	}
