@@ -349,5 +349,132 @@ func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
 	}
 	waitText(t, tab, "#status-text", "Ready")
 	waitContains(t, tab, "#transcript", reply)
+	// The kept usage line does not claim this page's session, which starts again at zero
+	// (nu16 item 18).
+	waitContains(t, tab, "#transcript", "session total of the page that ran it: 3,325 tokens")
+	if s := transcriptText(t, tab); strings.Contains(s, "this session") {
+		t.Errorf("after a reload a kept usage line claims this session: %q", s)
+	}
 	noConsoleErrors(t, tab)
+}
+
+// TestSiteDataBlockedIsMemoryOnly: in a real profile whose site data is blocked (cookies
+// setting "block": IndexedDB, localStorage and Web Locks all refuse with SecurityError) the
+// only tab is not read-only. It runs in memory mode, agent runs edit the workspace, and the
+// chat says plainly that it is not kept, never that the workspace is open in another tab or
+// that a stored conversation could not be restored (nu16 item 1).
+func TestSiteDataBlockedIsMemoryOnly(t *testing.T) {
+	t.Parallel()
+	tab := chromium.NewProfileTab(t, `{"profile":{"default_content_setting_values":{"cookies":2}}}`)
+	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	blocked, err := chromium.Eval[bool](tab, 10*time.Second, `navigator.locks.request("probe", () => 1).then(() => false, e => e.name === "SecurityError")`)
+	if err != nil || !blocked {
+		t.Fatalf("the profile does not block Web Locks (blocked=%v, %v): the test would prove nothing", blocked, err)
+	}
+	waitContains(t, tab, "#storage-mode", "Memory only")
+	waitContains(t, tab, "#transcript", "Memory only: this chat is not kept.")
+	sendPrompt(t, tab, "Change the heading text to Hello World")
+	approve(t, tab, "workspace.applyPatch")
+	waitRunDone(t, tab)
+	waitFileContains(t, tab, "index.html", ">Hello World</h1>")
+	for _, sel := range []string{"#transcript", "#studio-notice", "#storage-mode"} {
+		got, err := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector(`+jsString(sel)+`)||{}).textContent || ""`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lie := range []string{"another tab", "read-only", "Read-only", "could not be restored", "left as it was"} {
+			if strings.Contains(got, lie) {
+				t.Errorf("%s says %q with site data blocked and one tab: %q", sel, lie, got)
+			}
+		}
+	}
+	noConsoleErrors(t, tab)
+}
+
+// TestChatReloadRightAfterSendKeepsTheRun: the prompt and the run's started state are kept as
+// soon as the run starts, before its request goes out (not after the coalescing delay), so a
+// reload the moment the provider has the request still shows the prompt, interrupted, with
+// Retry (nu16 item 5: a reload within 0.5 s of Send lost the run).
+func TestChatReloadRightAfterSendKeepsTheRun(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Hang: true})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	const prompt = "Make the footer sparkle right now"
+	sendPrompt(t, tab, prompt)
+	for deadline := time.Now().Add(20 * time.Second); len(fake.ChatRequests()) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the provider never got the request")
+		}
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript", prompt)
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `!!document.querySelector('#transcript button[data-action="recovery-retry-prompt"]')`); err != nil {
+		t.Fatalf("the interrupted run offers no Retry: %v; transcript %q", err, transcriptText(t, tab))
+	}
+}
+
+// TestChatReloadMidStreamKeepsPartialText: a reload while a reply streams keeps the text
+// that was on screen up to the last save (not only the first fragment), shown as an
+// incomplete reply, not as a normal answer (nu16 item 12).
+func TestChatReloadMidStreamKeepsPartialText(t *testing.T) {
+	t.Parallel()
+	full := fakeprovider.Body("stream_final_text.sse")
+	head := full[:fakeprovider.Offset(full, `data: {"id":"gen-1764460900-ssssssssssssssssssss","provider":"OpenAI","model":"openai/gpt-4o-mini","object":"chat.completion.chunk","created":1764460900,"choices":[{"index":0,"delta":{"role":"assistant","content":"in styles`, 0)]
+	step := fakeprovider.Step{Body: head, Header: map[string]string{"Content-Type": "text/event-stream"}, HangAfter: true,
+		ChunkDelay: 300 * time.Millisecond,
+		Cuts:       []int{fakeprovider.Offset(head, `"content":"emerald`, 0), fakeprovider.Offset(head, `"content":"(에메`, 0)}}
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, step)
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	sendPrompt(t, tab, "Make it emerald")
+	const shown = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens"
+	waitContains(t, tab, "#transcript", shown)
+	waitStoredEntry(t, tab, shown) // the last save before the reload holds all the text on screen
+	if st, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#status-text").textContent`); !strings.HasPrefix(st, "Running") || len(fake.ChatRequests()) != 1 {
+		t.Fatalf("the text was kept only after the run ended (status %q, %d requests): it must be kept while the reply streams", st, len(fake.ChatRequests()))
+	}
+	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#status-text", "Ready")
+	waitContains(t, tab, "#transcript .entry-partial", shown)
+	waitContains(t, tab, "#transcript .entry-partial", "Interrupted")
+	waitContains(t, tab, "#transcript", "was interrupted when the page closed or reloaded")
+	n, err := chromium.Eval[int](tab, 5*time.Second, `[...document.querySelectorAll("#transcript .entry-agent")].filter(e => e.textContent.includes("I switched")).length`)
+	if err != nil || n != 0 {
+		t.Errorf("the cut reply is shown as %d normal answer entries (%v), want 0", n, err)
+	}
+}
+
+// TestNewChatDisabledDuringRun: while a run is going New chat is disabled and its title says
+// why, at once (nu16 item 11: the click gave no feedback until the run ended); it is enabled
+// again when the run ends.
+func TestNewChatDisabledDuringRun(t *testing.T) {
+	t.Parallel()
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Hang: true})
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const b = document.querySelector("#new-chat"); return !!b && !b.disabled; })()`); err != nil {
+		t.Fatalf("New chat is not there and enabled before a run: %v", err)
+	}
+	sendPrompt(t, tab, "Make the footer sparkle")
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `(() => { const b = document.querySelector("#new-chat");
+		return document.querySelector("#status-text").textContent.startsWith("Running") && b.disabled && b.title === "Cancel the running prompt before starting a new chat."; })()`); err != nil {
+		st, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#status-text").textContent + " | disabled=" + document.querySelector("#new-chat").disabled + " | " + document.querySelector("#new-chat").title`)
+		t.Fatalf("New chat is not disabled with its reason during the run: %v (%s)", err, st)
+	}
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#cancel-run"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 20*time.Second, `(() => { const b = document.querySelector("#new-chat"); return !document.querySelector("#status-text").textContent.startsWith("Running") && !b.disabled && b.title === "Start a new chat"; })()`); err != nil {
+		t.Fatalf("New chat is not enabled again after the run: %v", err)
+	}
 }

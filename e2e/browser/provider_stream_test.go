@@ -357,3 +357,34 @@ func TestProviderStreamTrailingNewline(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestProviderRequestTimeoutSetting: the dialog's "Request timeout (seconds)" refuses a value
+// outside 5..600 with the bounds, stores a valid one, and a run uses it: against a server that
+// never answers, each attempt gives up after 5 s (not the 20 s default), and the typed timeout
+// says so (issue 16 item 2b).
+func TestProviderRequestTimeoutSetting(t *testing.T) {
+	t.Parallel()
+	hang := fakeprovider.Step{Hang: true}
+	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, hang, hang, hang)
+	tab := openProviderStudio(t, nil)
+	configureProvider(t, tab, fake.ChatURL, testModel)
+	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS("#provider-settings-open")),
+		chromedp.SetValue(chromedp.CSS("#settings-request-timeout"), "3"), chromedp.Click(chromedp.CSS("#settings-save"))); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#settings-form-error", "between 5 and 600 seconds")
+	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#settings-request-timeout"), "5"),
+		chromedp.Click(chromedp.CSS("#settings-save"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := chromium.Eval[string](tab, 5*time.Second, `localStorage.getItem("context-action.openrouter.request-timeout") || ""`); got != "5" {
+		t.Fatalf("stored request timeout %q", got)
+	}
+	sendPrompt(t, tab, "Make it emerald")
+	waitContains(t, tab, "#transcript", "[OPENROUTER_TIMEOUT]")
+	waitContains(t, tab, "#transcript", "5000 ms")
+	if n := len(fake.ChatRequests()); n != 3 {
+		t.Errorf("the fake saw %d chat requests, want 3 (two retries)", n)
+	}
+	noConsoleErrors(t, tab)
+}

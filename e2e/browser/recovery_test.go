@@ -182,7 +182,7 @@ func TestBrowserPackageUnitsInChromium(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\nPASS") || strings.Contains(out, "--- FAIL") {
 		t.Fatalf("wasm/cmd/browser tests exited with %d:\n%s", code, out)
 	}
-	for _, name := range []string{"TestNoticeText", "TestProviderRecovery", "TestToolCallErrorAndDetails"} {
+	for _, name := range []string{"TestNoticeText", "TestProviderRecovery", "TestToolCallErrorAndDetails", "TestParseRequestTimeout"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass:\n%s", name, out)
 		}

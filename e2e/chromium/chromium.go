@@ -282,3 +282,38 @@ func WaitFor[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
 	defer cancel()
 	return chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
 }
+
+// NewProfileTab starts a browser of its own (not the shared one) on a fresh profile whose
+// Default/Preferences file is prefs (JSON, e.g. site data blocked:
+// {"profile":{"default_content_setting_values":{"cookies":2}}}), and opens a tab in it. The
+// browser and its profile are removed when the test ends. A missing Chromium fails the test.
+func NewProfileTab(t testing.TB, prefs string) *Tab {
+	t.Helper()
+	path, err := ExecPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/Default", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/Default/Preferences", []byte(prefs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(dir), chromedp.WindowSize(1440, 1000))
+	bctx, cancelB := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil {
+		cancelB()
+		cancelA()
+		t.Fatalf("chromium: start a browser on its own profile: %v", err)
+	}
+	t.Cleanup(func() { cancelB(); cancelA() })
+	return newTabFrom(t, bctx)
+}

@@ -327,3 +327,29 @@ func TestSaveRepairsWhatTheUIPasses(t *testing.T) {
 		t.Fatalf("repaired record: %+v, trace %d, history %d", last, len(got.Trace), len(got.History))
 	}
 }
+
+// TestRestoredUsageIsNotThisSession: a usage entry shown after a reload does not claim its
+// session total for the new page (whose session starts at zero): the total is relabelled as
+// the old page's, and the label is the one views.UsageSummary writes (nu16 item 18).
+func TestRestoredUsageIsNotThisSession(t *testing.T) {
+	if chats.UsageSessionLabel != views.UsageSessionLabel {
+		t.Fatalf("chats.UsageSessionLabel %q, views.UsageSessionLabel %q", chats.UsageSessionLabel, views.UsageSessionLabel)
+	}
+	run := views.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}
+	session := views.Usage{PromptTokens: 30, CompletionTokens: 6, TotalTokens: 36}
+	text := views.UsageSummary(nil, run, session)
+	r := record(1, 10)
+	r.Entries = append(r.Entries, chats.Entry{Kind: "usage", Text: text}, chats.Entry{Kind: "agent", Text: "about this session: fine"})
+	got := chats.Restore(r, nil)
+	u, a := got[len(got)-2], got[len(got)-1]
+	if strings.Contains(u.Text, "this session") {
+		t.Errorf("a restored usage entry still claims this session: %q", u.Text)
+	}
+	want := "Usage — this run: " + views.UsageLine(run) + chats.UsageEarlierSessionLabel + views.UsageLine(session)
+	if u.Text != want {
+		t.Errorf("restored usage = %q, want %q", u.Text, want)
+	}
+	if a.Text != "about this session: fine" {
+		t.Errorf("a non-usage entry changed: %q", a.Text)
+	}
+}

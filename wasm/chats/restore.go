@@ -5,6 +5,21 @@ import (
 	"strings"
 )
 
+// UsageSessionLabel introduces the page's session total in a usage entry (the browser's
+// views.UsageSessionLabel, checked by a test).
+const UsageSessionLabel = "; this session: "
+
+// UsageEarlierSessionLabel replaces UsageSessionLabel in a usage entry shown after a reload:
+// that total belonged to the page that ran the prompt, while the header's session total starts
+// again with the new page (docs/design.md §5.20; nu16 item 18).
+const UsageEarlierSessionLabel = "; session total of the page that ran it: "
+
+// UsageRestored returns a kept usage entry's text as shown after a reload (the session total
+// relabelled UsageEarlierSessionLabel); text without the label is returned unchanged.
+func UsageRestored(text string) string {
+	return strings.Replace(text, UsageSessionLabel, UsageEarlierSessionLabel, 1)
+}
+
 // ActionRetry is the "Retry" action of a run that failed retryably or was interrupted: its
 // Arg is the prompt, sent again as a new run of the same conversation.
 const ActionRetry = "recovery-retry-prompt" // the browser's views.ActionRetryPrompt (checked by a test)
@@ -43,6 +58,8 @@ func excerpt(s string) string {
 //   - an entry of a failed run whose error was retryable, with its prompt, offers
 //     ActionRetry (when keep allows it) if it did not already;
 //   - a cancelled run's entry says how many changes it had applied (CancelledText);
+//   - a usage entry's session total is relabelled as the total of the page that ran it
+//     (UsageRestored): the header's session starts again with the new page;
 //   - a run that was still going when the record was saved (Running) ends with an
 //     "interrupted" error entry offering ActionRetry.
 func Restore(r Record, keep func(action string) bool) []Entry {
@@ -64,6 +81,9 @@ func Restore(r Record, keep func(action string) bool) []Entry {
 			}
 		case StateCancelled:
 			e.Text = CancelledText(e.Applied)
+		}
+		if e.Kind == "usage" { // its session total was the old page's, not this one's
+			e.Text = UsageRestored(e.Text)
 		}
 		if len(acts) == 0 {
 			acts = nil

@@ -16,7 +16,8 @@
 // it never travels in JSON-RPC params, and wasm/adapters/fetch contacts only the configured
 // endpoint's origin). Headless, the
 // wasip1 module leaves it empty and the host transport adds the header from
-// OPENROUTER_API_KEY itself (SPEC §3), so the key never enters the module. Either way the key
+// OPENROUTER_API_KEY itself (SPEC §3; for the OpenRouter origin only, any other endpoint's key
+// coming from WEBCODING_ENDPOINT_API_KEY), so the key never enters the module. Either way the key
 // is never logged, never put in an error, a notice, a report or a tool payload; text that
 // comes back from the network is scrubbed of it before it is shown.
 //

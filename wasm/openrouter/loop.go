@@ -416,31 +416,32 @@ type idleTimer interface {
 var afterFunc = func(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
 
 // once performs one HTTP attempt and classifies its outcome. A streamed answer is read as it
-// arrives when the transport is a StreamTransport, onText receiving its text; RequestTimeout
-// then bounds the wait for the headers and each wait for the next bytes (an idle timeout),
-// not the whole answer, so a slow local model that keeps streaming is not cut
+// arrives when the transport is a StreamTransport, onText receiving its text; the configured
+// wait (Config.RequestTimeout: 20 s remote, 120 s loopback by default) then bounds the wait for
+// the headers and each wait for the next bytes (an idle timeout), not the whole answer, so a slow local model that keeps streaming is not cut
 // (docs/design.md §5.16); an IdleTransport (the wasip1 host function) watches the same idle
-// timeout itself. Any other attempt must end within RequestTimeout.
+// timeout itself. Any other attempt must end within that wait.
 func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Completion, *mcp.ToolError, time.Duration) {
 	var actx context.Context
 	var cancel context.CancelFunc
 	touch := func() {}
 	idle := false
 	var fired atomic.Bool
+	wait := l.opts.requestTimeout()
 	_, streams := l.opts.Transport.(StreamTransport)
 	_, idles := l.opts.Transport.(IdleTransport)
 	switch {
 	case l.opts.Stream && streams:
 		idle = true
 		actx, cancel = context.WithCancel(ctx)
-		tm := afterFunc(RequestTimeout, func() { fired.Store(true); cancel() })
+		tm := afterFunc(wait, func() { fired.Store(true); cancel() })
 		defer tm.Stop()
-		touch = func() { tm.Reset(RequestTimeout) }
+		touch = func() { tm.Reset(wait) }
 	case l.opts.Stream && idles: // the transport watches the idle time itself (DoIdle)
 		idle = true
 		actx, cancel = context.WithCancel(ctx)
 	default:
-		actx, cancel = context.WithTimeout(ctx, RequestTimeout)
+		actx, cancel = context.WithTimeout(ctx, wait)
 	}
 	defer cancel()
 	resp, comp, pe, derr, err := l.exchange(actx, req, onText, touch)
@@ -452,12 +453,12 @@ func (l *loop) once(ctx context.Context, req Request, onText func(string)) (*Com
 	}
 	if err != nil || timedOut {
 		if timedOut && idle && (fired.Load() || errors.Is(err, ErrIdle)) {
-			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds(), "idle": true},
-				"OpenRouter stream sent nothing for %d ms.", RequestTimeout.Milliseconds()), 0
+			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": wait.Milliseconds(), "idle": true},
+				"OpenRouter stream sent nothing for %d ms.", wait.Milliseconds()), 0
 		}
 		if timedOut {
-			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": RequestTimeout.Milliseconds()},
-				"OpenRouter request timed out after %d ms.", RequestTimeout.Milliseconds()), 0
+			return nil, mcp.NewError(mcp.CodeOpenRouterTimeout, true, map[string]any{"timeoutMs": wait.Milliseconds()},
+				"OpenRouter request timed out after %d ms.", wait.Milliseconds()), 0
 		}
 		return nil, mcp.NewError(mcp.CodeOpenRouterNetworkError, true, nil, "Network request failed: %s", l.scrub(Excerpt(err.Error(), ExcerptChars))), 0
 	}
@@ -487,7 +488,7 @@ func (l *loop) exchange(ctx context.Context, req Request, onText func(string), t
 	st, streams := l.opts.Transport.(StreamTransport)
 	if !l.opts.Stream || !streams {
 		if it, idles := l.opts.Transport.(IdleTransport); l.opts.Stream && idles {
-			resp, err = it.DoIdle(ctx, req, RequestTimeout)
+			resp, err = it.DoIdle(ctx, req, l.opts.requestTimeout())
 		} else {
 			resp, err = l.opts.Transport.Do(ctx, req)
 		}

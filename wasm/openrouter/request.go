@@ -3,6 +3,7 @@ package openrouter
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/webcoding/studio/wasm/provider"
 )
@@ -71,6 +72,11 @@ type Config struct {
 	// set for any other OpenAI-compatible server (docs/design.md §5.16), whose CORS
 	// allow-list need not name them.
 	OmitAttribution bool
+	// RequestTimeout is the wait of one attempt (timeout.go): the whole of a plain answer, or
+	// each wait for the next bytes of a streamed one. 0: DefaultRequestTimeout of the
+	// endpoint (20 s remote, 120 s loopback); otherwise within MinRequestTimeout..
+	// MaxRequestTimeout (CheckRequestTimeout).
+	RequestTimeout time.Duration
 }
 
 func (c Config) endpoint() string {

@@ -52,7 +52,7 @@ type HostResponse struct {
 // Transport performs HTTP requests for the loop: net/http natively and on the host, fetch in
 // the browser, a host function in the wasip1 module. Do returns a non-nil error only when no
 // HTTP response arrived (DNS, connection refused, reset, aborted): the loop reports that as
-// OPENROUTER_NETWORK_ERROR, or OPENROUTER_TIMEOUT when the attempt's context deadline (20 s)
+// OPENROUTER_NETWORK_ERROR, or OPENROUTER_TIMEOUT when the attempt's context deadline (Config.RequestTimeout)
 // expired, and a cancelled ctx as a cancelled run. Do must honour ctx: return promptly once it
 // is done.
 //
@@ -80,7 +80,7 @@ type StreamTransport interface {
 // wasip1 module's host function, whose host watches the transfer (the guest's timers cannot
 // fire during the call). The loop uses DoIdle for streamed requests (Config.Stream) on a
 // transport that is not a StreamTransport, so a slow local model that keeps streaming is not
-// cut after RequestTimeout (issue 16; docs/design.md §5.16).
+// cut after the request timeout (Config.RequestTimeout; issue 16; docs/design.md §5.16).
 //
 // DoIdle performs req with no deadline of its own beyond ctx's; when no bytes arrive for
 // idle it fails with an error wrapping ErrIdle. Its other errors are Do's.

@@ -193,6 +193,13 @@ type PickedEdit struct {
 	Tag      string
 	Line     int
 	FontSize string
+	// ID is the element's id when the pick's selector is "#id" ("" otherwise), and Text its
+	// text as the preview showed it (whitespace collapsed; "" when unknown or cut at
+	// MaxAttachmentTextChars): PickedPatch refuses a start tag on Line whose id differs, or a
+	// plain-text element whose text differs, so an edit made after the file changed under a
+	// stale pick never lands on another element.
+	ID   string
+	Text string
 }
 
 var (
@@ -255,7 +262,10 @@ func planPicked(prompt string, att Attachment) (calls []Call, failure string, ok
 		return nil, "the picked element (" + att.Selector + ") does not come from a line of the workspace's HTML the studio can find (a script may have made or changed it), so nothing was changed. Edit its source instead, or quote the exact text to replace: Change \"old\" to \"new\".", true
 	}
 	patch := newCall(ToolApplyPatch, "path", att.Path, "occurrence", "first")
-	patch.Picked = &PickedEdit{Op: op, Value: value, Tag: att.Tag, Line: att.Line, FontSize: att.FontSize}
+	patch.Picked = &PickedEdit{Op: op, Value: value, Tag: att.Tag, Line: att.Line, FontSize: att.FontSize, ID: selectorID(att.Selector)}
+	if utf8.RuneCountInString(att.Text) < MaxAttachmentTextChars {
+		patch.Picked.Text = att.Text
+	}
 	return []Call{newCall(ToolGetStatus), newCall(ToolReadFile, "path", att.Path), patch}, "", true
 }
 
@@ -297,6 +307,15 @@ func PickedPatch(source string, e PickedEdit) (search, replace, reason string, o
 	if tagEnd < 0 {
 		return "", "", "the <" + e.Tag + "> start tag on line " + strconv.Itoa(e.Line) + " does not end", false
 	}
+	if e.ID != "" && attrValue(source[start:tagEnd], "id") != e.ID {
+		return "", "", "the <" + e.Tag + "> on line " + strconv.Itoa(e.Line) + " is not #" + e.ID, false
+	}
+	if e.Text != "" {
+		if close := strings.Index(lower[tagEnd:], "</"+e.Tag); close >= 0 && !strings.Contains(source[tagEnd:tagEnd+close], "<") &&
+			strings.Join(strings.Fields(htmlText(source[tagEnd:tagEnd+close])), " ") != strings.Join(strings.Fields(e.Text), " ") {
+			return "", "", "the <" + e.Tag + "> on line " + strconv.Itoa(e.Line) + " holds other text than the picked element", false
+		}
+	}
 	var end int
 	var out string
 	switch e.Op {
@@ -334,6 +353,61 @@ func PickedPatch(source string, e PickedEdit) (search, replace, reason string, o
 		from--
 	}
 	return source[from:end], source[from:start] + out, "", true
+}
+
+// selectorID is the id of a "#id" selector (as preview.inspect and picks make them for an
+// element with a unique id), "" for any other selector.
+func selectorID(sel string) string {
+	if len(sel) < 2 || sel[0] != '#' || strings.ContainsAny(sel, " >+~.:[,") {
+		return ""
+	}
+	return sel[1:]
+}
+
+// attrValue is the value of attribute name in the start tag tag ("" when absent), quoted or
+// not, names compared case-insensitively.
+func attrValue(tag, name string) string {
+	lower := strings.ToLower(tag)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], name)
+		if i < 0 {
+			return ""
+		}
+		i += from
+		from = i + len(name)
+		if i == 0 || !isSpace(lower[i-1]) {
+			continue
+		}
+		j := i + len(name)
+		for j < len(tag) && isSpace(tag[j]) {
+			j++
+		}
+		if j >= len(tag) || tag[j] != '=' {
+			continue
+		}
+		j++
+		for j < len(tag) && isSpace(tag[j]) {
+			j++
+		}
+		if j < len(tag) && (tag[j] == '"' || tag[j] == '\'') {
+			if k := strings.IndexByte(tag[j+1:], tag[j]); k >= 0 {
+				return tag[j+1 : j+1+k]
+			}
+			return ""
+		}
+		k := j
+		for k < len(tag) && !isSpace(tag[k]) && tag[k] != '>' && tag[k] != '/' {
+			k++
+		}
+		return tag[j:k]
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// htmlText decodes the few character references plain element text commonly holds.
+func htmlText(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", "\"", "&#39;", "'", "&nbsp;", "\u00a0").Replace(s)
 }
 
 // endOfTag returns the index just after the '>' ending the start tag at source[start] (quoted

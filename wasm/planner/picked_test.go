@@ -173,3 +173,34 @@ func TestAuditChip(t *testing.T) {
 		t.Errorf("hostile audit chip: %+v", rep)
 	}
 }
+
+// TestStalePickEditsNothingElse: the file changed under a pick (new-user test of issue 17):
+// another element of the same tag now sits on the picked line. A pick of "#hero-title"
+// refuses a start tag with another id, a pick without an id refuses an element holding
+// other text, and with several element chips "this" is the one picked last.
+func TestStalePickEditsNothingElse(t *testing.T) {
+	moved := strings.Replace(pickedPage, "  <h1 id=\"hero-title\">", "  <h1 id=\"other\">Other</h1>\n  <h1 id=\"hero-title\">", 1)
+	f := &sourceWorkspace{fakeWorkspace: fakeWorkspace{revision: 3}, source: moved}
+	rep := Run(context.Background(), f.exec, "change this text to 'YYY'", RunOptions{Revision: 3, Attachments: []Attachment{heroChip()}, PreviewExecuted: true})
+	if !rep.Failed || len(rep.Calls) != 2 || !strings.Contains(rep.Summary, "is not #hero-title") {
+		t.Errorf("stale id pick: %+v", rep)
+	}
+	noID := heroChip()
+	noID.Selector = "body > h1"
+	if _, _, reason, ok := PickedPatch(moved, PickedEdit{Op: PickHide, Tag: "h1", Line: 4, Text: noID.Text}); ok || !strings.Contains(reason, "other text") {
+		t.Errorf("stale pick without an id: ok %v, %q", ok, reason)
+	}
+	if _, _, _, ok := PickedPatch(pickedPage, PickedEdit{Op: PickHide, Tag: "h1", Line: 4, ID: "hero-title", Text: "Sketch"}); !ok {
+		t.Error("the element where the pick said was refused")
+	}
+	older := Attachment{Kind: AttachElement, Selector: "body > p", Tag: "p", Text: "Sketch", Path: "index.html", Line: 3}
+	f = &sourceWorkspace{fakeWorkspace: fakeWorkspace{revision: 3}, source: pickedPage}
+	rep = Run(context.Background(), f.exec, "hide this", RunOptions{Revision: 3, Attachments: []Attachment{older, heroChip()}, PreviewExecuted: true})
+	var args map[string]any
+	if len(rep.Calls) == 3 {
+		_ = json.Unmarshal(rep.Calls[2].Request.Arguments, &args)
+	}
+	if rep.Failed || args["replace"] != `<h1 id="hero-title" style="display: none">` {
+		t.Errorf("two chips: %+v %v", rep, args)
+	}
+}

@@ -73,7 +73,9 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 	plan := Build(prompt, opts.FolderLinked, opts.ActivePath)
 	planned := opts.Revision
 	rep := Report{Calls: make([]Step, 0, len(plan.Calls))}
-	for _, att := range opts.Attachments {
+	// With several element chips, "this" is the one picked last (the newest chip).
+	for i := len(opts.Attachments) - 1; i >= 0; i-- {
+		att := opts.Attachments[i]
 		if att.Kind != AttachElement {
 			continue
 		}

@@ -135,7 +135,7 @@ func (e *studioSession) diffCall(ctx context.Context, name string, args json.Raw
 	default:
 		repo := &workspace.MemoryRepository{}
 		repo.SetStored(workspace.Snapshot{Metadata: workspace.Metadata{RootName: snap.RootName, ActivePath: snap.ActivePath,
-			Revision: snap.Revision - 1}, Files: snap.Files}) // hydrating adds one revision
+			Revision: snap.Revision}, Files: snap.Files}) // a hydrate keeps the stored revision (design.md §5.8)
 		scratch, err := scratchRegistry(ctx, repo)
 		if err != nil {
 			out.Note = "The change could not be previewed: " + err.Error()

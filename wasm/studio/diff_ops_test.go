@@ -40,6 +40,16 @@ func TestDiffMethods(t *testing.T) {
 		d.Files[0].Added != 1 || d.Files[0].Removed != 1 || d.Note != "" {
 		t.Fatalf("diffCall write: %+v", d)
 	}
+	// A call guarded on the current revision previews as the guard would run now (the
+	// approval card of a picked-element edit carries expectedRevision): no false conflict.
+	d = diffResult(t, s, MethodDiffCall, `{"name":"workspace.writeFile","arguments":{"path":"README.md","source":"# two\n","expectedRevision":`+jsonInt(rev)+`}}`)
+	if len(d.Files) != 1 || d.Note != "" {
+		t.Fatalf("diffCall guarded on the current revision: %+v", d)
+	}
+	d = diffResult(t, s, MethodDiffCall, `{"name":"workspace.writeFile","arguments":{"path":"README.md","source":"# two\n","expectedRevision":`+jsonInt(rev-1)+`}}`)
+	if len(d.Files) != 0 || !strings.HasPrefix(d.Note, "If approved now, this call would fail: [WORKSPACE_REVISION_CONFLICT]") {
+		t.Fatalf("diffCall guarded on a stale revision: %+v", d)
+	}
 	d = diffResult(t, s, MethodDiffCall, `{"name":"workspace.deleteFile","arguments":{"path":"nope.md"}}`)
 	if len(d.Files) != 0 || !strings.HasPrefix(d.Note, "If approved now, this call would fail: [WORKSPACE_FILE_NOT_FOUND]") {
 		t.Fatalf("diffCall failing: %+v", d)

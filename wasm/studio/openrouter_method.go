@@ -30,7 +30,7 @@ const (
 	//	params {"prompt": non-blank string, "model"?: string, "dataPolicy"?: "allow"|"deny"|"zdr",
 	//	        "endpoint"?: URL, "sessionId"?: 1..256 characters, "newChat"?: bool,
 	//	        "stream"?: bool, "budget"?: {"tokens"?: whole number ≥ 0, "cost"?: number ≥ 0},
-	//	        "provider"?: "openrouter"|"openai-compatible",
+	//	        "provider"?: "openrouter"|"openai-compatible", "requestTimeoutMs"?: 5000..600000,
 	//	        "reasoning"?: {"effort"?: "low"|"medium"|"high", "maxTokens"?, "exclude"?: bool}}
 	//	result openrouter.Report {"calls", "summary", "failed", "errorCode"?, "retryable"?,
 	//	       "provider", "model", "turns", "cancelled"?, "error"?, "notices"?, "usage"?,
@@ -40,7 +40,9 @@ const (
 	// reaches OpenRouterOptions.OnText as it arrives. budget bounds the run's reported usage
 	// (openrouter.Budget; 0 or absent: no limit). provider "openai-compatible" (default
 	// "openrouter") leaves out OpenRouter's attribution headers (openrouter.Config.
-	// OmitAttribution). A loopback endpoint may run without a key (openrouter.KeyOptional).
+	// OmitAttribution). requestTimeoutMs is the per-request wait (openrouter.Config.
+	// RequestTimeout, checked by openrouter.CheckRequestTimeout; absent: 20 s, or 120 s for a
+	// loopback endpoint). A loopback endpoint may run without a key (openrouter.KeyOptional).
 	// Absent members take the OpenRouterOptions defaults. sessionId defaults to
 	// "openrouter-<n>" (n counts the session's runs), so each prompt run has its own.
 	// newChat empties the conversation first ("New chat"). Provider failures are results
@@ -171,9 +173,9 @@ func configFailure(cfg openrouter.Config, msg string) openrouter.Report {
 func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
 	const method = MethodAgentOpenRouter
 	if len(bytes.TrimSpace(params)) == 0 {
-		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?, provider?} are required")
+		return nil, invalidParams(method + ": params {prompt, model?, dataPolicy?, endpoint?, sessionId?, newChat?, stream?, budget?, provider?, reasoning?, requestTimeoutMs?} are required")
 	}
-	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "provider", "reasoning"}, nil)
+	m, err := mcp.DecodeObject(params, []string{"prompt", "model", "dataPolicy", "endpoint", "sessionId", "newChat", "stream", "budget", "provider", "reasoning", "requestTimeoutMs"}, nil)
 	if err != nil {
 		return nil, invalidParams(method + ": " + err.Error())
 	}
@@ -203,6 +205,17 @@ func (or *openRouterSession) run(ctx context.Context, params json.RawMessage) (a
 			return nil, invalidParams(method + ": provider must be openrouter or openai-compatible")
 		}
 		cfg.OmitAttribution = v == "openai-compatible"
+	}
+	if raw, ok := m["requestTimeoutMs"]; ok {
+		var ms float64
+		if json.Unmarshal(raw, &ms) != nil || ms != math.Trunc(ms) || ms > float64(openrouter.MaxRequestTimeout.Milliseconds()) {
+			return nil, invalidParams(method + ": requestTimeoutMs must be a whole number of milliseconds")
+		}
+		d := time.Duration(ms) * time.Millisecond
+		if err := openrouter.CheckRequestTimeout(d); err != nil || d == 0 {
+			return nil, invalidParams(method + ": requestTimeoutMs must be 5000..600000")
+		}
+		cfg.RequestTimeout = d
 	}
 	var budget openrouter.Budget
 	if raw, ok := m["budget"]; ok {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
@@ -273,6 +274,31 @@ func TestAgentOpenRouterStreamAndBudgetParams(t *testing.T) {
 	}
 	for _, bad := range []string{`{"prompt":"x","stream":"yes"}`, `{"prompt":"x","budget":{"tokens":-1}}`, `{"prompt":"x","budget":{"tokens":1.5}}`,
 		`{"prompt":"x","budget":{"cost":"1"}}`, `{"prompt":"x","budget":{"dollars":1}}`, `{"prompt":"x","budget":7}`} {
+		if _, rerr := m(context.Background(), json.RawMessage(bad)); rerr == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}
+
+// TestAgentOpenRouterRequestTimeoutParam: requestTimeoutMs sets the wait of each request (the
+// plain request's deadline here); out-of-range or fractional values are -32602 (issue 16).
+func TestAgentOpenRouterRequestTimeoutParam(t *testing.T) {
+	var left time.Duration
+	tr := openrouter.TransportFunc(func(ctx context.Context, req openrouter.Request) (openrouter.Response, error) {
+		dl, _ := ctx.Deadline()
+		left = time.Until(dl)
+		return openrouter.Response{Status: 200, Body: []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)}, nil
+	})
+	s, err := WithOpenRouter(Builder(Ports{}), OpenRouterOptions{Transport: tr})(context.Background(), rpcsession.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Methods[MethodAgentOpenRouter]
+	if v, rerr := m(context.Background(), json.RawMessage(`{"prompt":"hi","requestTimeoutMs":300000}`)); rerr != nil || v.(openrouter.Report).Failed || left < 290*time.Second || left > 300*time.Second {
+		t.Fatalf("answer %+v %v, deadline in %v", v, rerr, left)
+	}
+	for _, bad := range []string{`{"prompt":"x","requestTimeoutMs":4999}`, `{"prompt":"x","requestTimeoutMs":600001}`, `{"prompt":"x","requestTimeoutMs":0}`,
+		`{"prompt":"x","requestTimeoutMs":1e3}`, `{"prompt":"x","requestTimeoutMs":"30000"}`, `{"prompt":"x","requestTimeoutMs":20000.5}`} {
 		if _, rerr := m(context.Background(), json.RawMessage(bad)); rerr == nil {
 			t.Fatalf("%q accepted", bad)
 		}

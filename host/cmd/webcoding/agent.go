@@ -25,13 +25,25 @@ import (
 const OpenRouterRunTimeout = openrouter.MaxTurns*(openrouter.MaxRetries+1)*openrouter.RequestTimeout +
 	openrouter.MaxTurns*openrouter.MaxRetries*openrouter.MaxBackoff + time.Minute
 
-// apiKeyEnv is the environment variable holding the OpenRouter key.
-const apiKeyEnv = "OPENROUTER_API_KEY"
+// runTimeout is OpenRouterRunTimeout for a per-request wait other than 20 s (--request-timeout,
+// or the 120 s default of a loopback endpoint): MaxTurns × (MaxRetries+1) × wait, the
+// backoffs at their cap, and a minute for the tool calls.
+func runTimeout(wait time.Duration) time.Duration {
+	return openrouter.MaxTurns*(openrouter.MaxRetries+1)*wait + openrouter.MaxTurns*openrouter.MaxRetries*openrouter.MaxBackoff + time.Minute
+}
+
+// apiKeyEnv is the environment variable holding the OpenRouter key: it is sent only to the
+// OpenRouter origin (openrouter.DefaultEndpoint's). endpointKeyEnv holds the key of any other
+// --endpoint (docs/cli.md), so an OpenRouter key never reaches a local or third-party server.
+const (
+	apiKeyEnv      = "OPENROUTER_API_KEY"
+	endpointKeyEnv = "WEBCODING_ENDPOINT_API_KEY"
+)
 
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--request-timeout D] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -44,6 +56,7 @@ type agentFlags struct {
 	save, stream                          bool
 	budgetTokens                          int64
 	budgetCost                            float64
+	requestTimeout                        time.Duration
 	reasoning                             reasoningFlags // agent_reasoning.go
 	ws                                    *workspaceFlags
 }
@@ -94,14 +107,19 @@ type unsavedChanges struct {
 // written; saved is true when it succeeded. Without --save, or when saving failed or was
 // skipped, unsaved lists what was not written and message says so.
 //
-// OpenRouter (SPEC §3): the key comes from OPENROUTER_API_KEY (exit 2 when it is missing or
-// blank); the host performs the module's HTTP requests and adds the Authorization header
+// OpenRouter (SPEC §3): the key comes from OPENROUTER_API_KEY (exit 2 when it is missing,
+// blank, or refused by openrouter.CheckAPIKey), and only for the OpenRouter origin; any other
+// --endpoint takes WEBCODING_ENDPOINT_API_KEY (optional for loopback). openai-compatible needs
+// --model and refuses --data-policy. --request-timeout (openrouter.CheckRequestTimeout; default
+// openrouter.DefaultRequestTimeout of the endpoint) is each request's wait, in the module
+// (requestTimeoutMs) and as the host's cap; the host performs the module's HTTP requests and adds the Authorization header
 // itself, only to the --endpoint's origin (default openrouter.DefaultEndpoint) — the key
 // never enters the module and is never printed. --model defaults to openrouter.DefaultModel,
 // --data-policy to allow. Retry notices go to stderr while the run waits; a provider failure
 // is a failed summary (errorCode OPENROUTER_…, exit 0) plus a sentence on stderr. Offline,
 // every attempt fails to connect: OPENROUTER_NETWORK_ERROR after 2 retries (about a second).
-// Unless --host-timeout is given, the host deadline is OpenRouterRunTimeout.
+// Unless --host-timeout is given, the host deadline is runTimeout of that wait
+// (OpenRouterRunTimeout for 20 s).
 //
 // Streaming (issue 16, default on; --stream=false for endpoints without it): the module asks
 // for a streamed answer, and while the host reads it (Content-Type text/event-stream) its
@@ -118,13 +136,15 @@ type unsavedChanges struct {
 func runAgent(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("agent", e)
 	f := agentFlags{ws: addWorkspaceFlags(fs, true)}
-	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent), openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+") or openai-compatible (any chat-completions server named by --endpoint, e.g. Ollama's http://127.0.0.1:11434/v1/chat/completions; key from $"+apiKeyEnv+", optional for a server on this computer)")
+	fs.StringVar(&f.provider, "provider", "local", "the model: local (the deterministic local agent), openrouter (key from $"+apiKeyEnv+"; the host deadline then defaults to "+OpenRouterRunTimeout.String()+") or openai-compatible (any chat-completions server named by --endpoint, e.g. Ollama's http://127.0.0.1:11434/v1/chat/completions; key from $"+endpointKeyEnv+", optional for a server on this computer; $"+apiKeyEnv+" is only ever sent to openrouter.ai)")
 	fs.StringVar(&f.endpoint, "endpoint", "", "chat-completions `URL` (openrouter: default "+openrouter.DefaultEndpoint+"; required for openai-compatible)")
-	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter and openai-compatible; default "+openrouter.DefaultModel+")")
-	fs.StringVar(&f.dataPolicy, "data-policy", "", "provider data policy allow|deny|zdr (openrouter and openai-compatible; default allow)")
+	fs.StringVar(&f.model, "model", "", "model `ID` (openrouter: default "+openrouter.DefaultModel+"; required for openai-compatible)")
+	fs.StringVar(&f.dataPolicy, "data-policy", "", "OpenRouter's provider data policy allow|deny|zdr (openrouter only; default allow)")
+	fs.DurationVar(&f.requestTimeout, "request-timeout", 0, fmt.Sprintf("the wait `D` for each request: for a plain answer the whole answer, for a streamed one its first bytes and then each next piece (openrouter and openai-compatible; %v..%v; 0: %v, or %v for a server on this computer)",
+		openrouter.MinRequestTimeout, openrouter.MaxRequestTimeout, openrouter.RequestTimeout, openrouter.LoopbackRequestTimeout))
 	fs.BoolVar(&f.stream, "stream", true, "ask for a streamed answer and print its text as it arrives (openrouter and openai-compatible; --stream=false for endpoints without streaming)")
 	fs.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop before the next request once the run's reported tokens reach `N` (openrouter and openai-compatible; 0: no limit)")
-	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter and openai-compatible; 0: no limit)")
+	fs.Float64Var(&f.budgetCost, "budget-cost", 0, "stop before the next request once the run's reported cost reaches `C` credits (openrouter and openai-compatible; 0: no limit; applies only when the endpoint reports a cost, which local servers do not)")
 	f.reasoning.add(fs)
 	fs.StringVar(&f.approve, "approve", "none", "approvals: all, none, or a comma-separated list of tool names")
 	fs.BoolVar(&f.save, "save", false, "end with workspace.saveAll (through the registry, so --approve applies)")
@@ -158,6 +178,9 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--data-policy must be allow, deny or zdr, got %q", f.dataPolicy)
 	}
+	if err := openrouter.CheckRequestTimeout(f.requestTimeout); err != nil {
+		return usagef("--request-timeout: %s", err.Error())
+	}
 	if f.budgetTokens < 0 || f.budgetCost < 0 || math.IsInf(f.budgetCost, 0) || math.IsNaN(f.budgetCost) {
 		return usagef("--budget-tokens and --budget-cost must be 0 (no limit) or positive")
 	}
@@ -166,14 +189,20 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	var text *textPrinter
 	switch f.provider {
 	case "local":
-		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" || f.budgetTokens != 0 || f.budgetCost != 0 {
-			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy and the budgets apply to --provider openrouter and openai-compatible only; ignored with the local agent")
+		if f.endpoint != "" || f.model != "" || f.dataPolicy != "" || f.budgetTokens != 0 || f.budgetCost != 0 || f.requestTimeout != 0 {
+			fmt.Fprintln(e.stderr, "webcoding agent: --endpoint, --model, --data-policy, --request-timeout and the budgets apply to --provider openrouter and openai-compatible only; ignored with the local agent")
 		}
 	case "openrouter", "openai-compatible":
 		method = "agent/openrouter"
 		if f.provider == "openai-compatible" {
 			if f.endpoint == "" {
 				return usagef("--provider openai-compatible needs --endpoint URL (the server's chat-completions URL, e.g. http://127.0.0.1:11434/v1/chat/completions for Ollama)")
+			}
+			if strings.TrimSpace(f.model) == "" {
+				return usagef("--provider openai-compatible needs --model ID (a model the server has, e.g. llama3.2 for Ollama; its /v1/models lists them)")
+			}
+			if f.dataPolicy != "" {
+				return usagef("--data-policy is OpenRouter's provider routing and applies to --provider openrouter only; another server would ignore it, so leave it out")
 			}
 			paramsMap["provider"] = "openai-compatible"
 		}
@@ -185,9 +214,10 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		hostTimeoutSet := false
 		fs.Visit(func(fl *flag.Flag) { hostTimeoutSet = hostTimeoutSet || fl.Name == "host-timeout" })
 		if !hostTimeoutSet {
-			hf.timeout = OpenRouterRunTimeout
+			hf.timeout = runTimeout(opts.Timeout)
 		}
 		paramsMap["endpoint"] = f.endpoint
+		paramsMap["requestTimeoutMs"] = opts.Timeout.Milliseconds()
 		if f.model != "" {
 			paramsMap["model"] = f.model
 		}
@@ -265,11 +295,14 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 			reason, _ = rep.Error.Details["reason"].(string)
 		}
 		label := openrouter.ProviderLabel(f.endpoint, f.provider == "openrouter")
-		fmt.Fprintf(e.stderr, "webcoding agent: the %s run failed: %s%s\n", strings.TrimPrefix(label, "the "), rep.Summary, providerHint(rep.ErrorCode, reason))
+		fmt.Fprintf(e.stderr, "webcoding agent: the %s run failed: %s%s\n", strings.TrimPrefix(label, "the "), rep.Summary, providerHint(rep.ErrorCode, reason, hf.http.Timeout))
 	}
 	printReasoning(e, raw)
 	if u := rep.Usage; u != nil {
 		fmt.Fprintf(e.stderr, "webcoding agent: %s\n", usageSentence(*u))
+	}
+	if method == "agent/openrouter" && f.budgetCost > 0 && (rep.Usage == nil || rep.Usage.Cost == nil) {
+		fmt.Fprintln(e.stderr, "webcoding agent: --budget-cost did not apply: the endpoint reported no cost for this run (local servers never do); use --budget-tokens to bound it")
 	}
 	out := bufio.NewWriter(e.stdout)
 	for _, call := range rep.Calls {
@@ -330,13 +363,17 @@ func writeJSONLine(out *bufio.Writer, v any) error {
 	return writeLine(out, b)
 }
 
-// openRouterHTTP checks the openrouter flags and the key and returns the host's HTTP options:
-// the key from OPENROUTER_API_KEY, only the endpoint's origin allowed. It fills f.endpoint
-// with the default when empty. Errors (exit 2): no key; an endpoint that is not an absolute
-// http(s) URL, or plain http to a host that is not loopback (openrouter.NormalizeEndpoint).
-// A loopback endpoint needs no key (openrouter.KeyOptional).
+// openRouterHTTP checks the provider flags and the key and returns the host's HTTP options:
+// the key, only the endpoint's origin allowed, and the per-request wait (--request-timeout, or
+// openrouter.DefaultRequestTimeout of the endpoint) as the host's cap. It fills f.endpoint
+// with the default when empty. The key (docs/cli.md): OPENROUTER_API_KEY for the OpenRouter
+// origin only (openrouter.DefaultEndpoint's), WEBCODING_ENDPOINT_API_KEY for any other
+// endpoint, so an OpenRouter key never reaches another server. Errors (exit 2): no key where
+// one is needed (a loopback endpoint needs none: openrouter.KeyOptional); a key
+// openrouter.CheckAPIKey refuses (the browser's check: spaces, control or non-ASCII
+// characters, over 512 bytes); an endpoint that is not an absolute http(s) URL, or plain http
+// to a host that is not loopback (openrouter.NormalizeEndpoint).
 func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
-	key := strings.TrimSpace(e.getenv(apiKeyEnv))
 	if f.endpoint != "" {
 		// One validator with the browser (docs/design.md §5.16): plain http only to loopback.
 		norm, err := openrouter.NormalizeEndpoint(f.endpoint)
@@ -348,14 +385,6 @@ func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 		}
 		f.endpoint = norm
 	}
-	if key == "" && f.endpoint != "" && openrouter.KeyOptional(f.endpoint) {
-		// A server on this computer (Ollama, LM Studio, llama.cpp): no key, no Authorization.
-	} else if key == "" {
-		if f.provider == "openai-compatible" {
-			return nil, usagef("--provider openai-compatible needs an API key in %s for an endpoint that is not on this computer (%s): `export %s=...` with the key that server gave you (or use --provider local, which needs no key)", apiKeyEnv, httpclient.Redact(f.endpoint), apiKeyEnv)
-		}
-		return nil, usagef("--provider openrouter needs an API key in %s: create one at https://openrouter.ai/keys, then `export %s=sk-or-...` (or use --provider local, which needs no key)", apiKeyEnv, apiKeyEnv)
-	}
 	if f.endpoint == "" {
 		f.endpoint = openrouter.DefaultEndpoint
 	}
@@ -363,7 +392,24 @@ func openRouterHTTP(e *env, f *agentFlags) (*wasmhost.HTTPOptions, error) {
 	if err != nil {
 		return nil, usagef("--endpoint must be an absolute http(s) URL, got %q", httpclient.Redact(f.endpoint))
 	}
-	return &wasmhost.HTTPOptions{APIKey: key, AllowedOrigins: []string{origin}, Timeout: openrouter.RequestTimeout}, nil
+	keyEnv := endpointKeyEnv
+	if openrouter.EndpointOrigin(f.endpoint) == openrouter.EndpointOrigin(openrouter.DefaultEndpoint) {
+		keyEnv = apiKeyEnv
+	}
+	key := strings.TrimSpace(e.getenv(keyEnv))
+	switch {
+	case key == "" && openrouter.KeyOptional(f.endpoint):
+		// A server on this computer (Ollama, LM Studio, llama.cpp): no key, no Authorization.
+	case key == "" && keyEnv == apiKeyEnv:
+		return nil, usagef("--provider openrouter needs an API key in %s: create one at https://openrouter.ai/keys, then `export %s=sk-or-...` (or use --provider local, which needs no key)", apiKeyEnv, apiKeyEnv)
+	case key == "":
+		return nil, usagef("the endpoint %s needs an API key in %s (%s is only ever sent to openrouter.ai)", origin, endpointKeyEnv, apiKeyEnv)
+	}
+	if err := openrouter.CheckAPIKey(key); err != nil {
+		return nil, usagef("%s cannot be sent: %s", keyEnv, err.Error())
+	}
+	wait := openrouter.Config{Endpoint: f.endpoint, RequestTimeout: f.requestTimeout}.EffectiveRequestTimeout()
+	return &wasmhost.HTTPOptions{APIKey: key, AllowedOrigins: []string{origin}, Timeout: wait}, nil
 }
 
 // textPrinter prints the text of streamed answers as JSON Lines while the host reads them
@@ -420,8 +466,9 @@ func usageSentence(u openrouter.Usage) string {
 }
 
 // providerHint is a sentence after a failed provider run saying what to do about code and its
-// details.reason ("stream-cut": the endpoint answered, then its stream broke off).
-func providerHint(code, reason string) string {
+// details.reason ("stream-cut": the endpoint answered, then its stream broke off); wait is the
+// run's per-request wait.
+func providerHint(code, reason string, wait time.Duration) string {
 	switch mcp.Code(code) {
 	case mcp.CodeOpenRouterNetworkError:
 		if reason == "stream-cut" {
@@ -429,7 +476,7 @@ func providerHint(code, reason string) string {
 		}
 		return " (the endpoint could not be reached after 2 retries: check the network connection or --endpoint; --provider local works offline)"
 	case mcp.CodeOpenRouterTimeout:
-		return " (no answer within 20 s, 3 attempts; try again or pick another --model)"
+		return fmt.Sprintf(" (no answer within %v, 3 attempts; a slow or local model may need a longer --request-timeout, up to %v; or try again or pick another --model)", wait, openrouter.MaxRequestTimeout)
 	case mcp.CodeOpenRouterAuthenticationFailed:
 		return " (check " + apiKeyEnv + ")"
 	case mcp.CodeOpenRouterBudgetExceeded:

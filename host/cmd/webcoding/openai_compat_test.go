@@ -37,8 +37,8 @@ func TestOpenAICompatibleRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--provider", "openai-compatible", "hi"}, "needs --endpoint"},
-		{[]string{"--provider", "openai-compatible", "--endpoint", "http://example.com/v1/chat/completions", "hi"}, "plain http is only allowed to this computer"},
-		{[]string{"--provider", "openai-compatible", "--endpoint", "https://example.com/v1/chat/completions", "hi"}, "needs an API key"},
+		{[]string{"--provider", "openai-compatible", "--endpoint", "http://example.com/v1/chat/completions", "--model", "m", "hi"}, "plain http is only allowed to this computer"},
+		{[]string{"--provider", "openai-compatible", "--endpoint", "https://example.com/v1/chat/completions", "--model", "m", "hi"}, "needs an API key in " + endpointKeyEnv},
 	} {
 		code, _, stderr := runOpenRouter(t, "", c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

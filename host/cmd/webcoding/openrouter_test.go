@@ -27,20 +27,24 @@ import (
 // appear nowhere in the CLI's output or the module's log.
 const testKey = "sk-or-v1-TESTKEY-0123456789abcdef-never-print-me"
 
-// runOpenRouter runs the CLI with OPENROUTER_API_KEY=key (none when key is "").
+// runOpenRouter runs the CLI with OPENROUTER_API_KEY=key and WEBCODING_ENDPOINT_API_KEY=key
+// (none when key is ""), so the fake provider (another origin than openrouter.ai) gets it.
 func runOpenRouter(t *testing.T, key string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runAgentEnv(t, map[string]string{apiKeyEnv: key, endpointKeyEnv: key}, append([]string{"--provider", "openrouter"}, args...)...)
+}
+
+// runAgentEnv runs `webcoding agent args…` with the environment vars (and the provider module).
+func runAgentEnv(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string {
-		switch k {
-		case "WEBCODING_MODULE":
+		if k == "WEBCODING_MODULE" {
 			return providerModule(t)
-		case apiKeyEnv:
-			return key
 		}
-		return ""
+		return vars[k]
 	}, newHost: openHost}
-	code = run(context.Background(), append([]string{"agent", "--provider", "openrouter"}, args...), e)
+	code = run(context.Background(), append([]string{"agent"}, args...), e)
 	return code, out.String(), errb.String()
 }
 

@@ -93,7 +93,7 @@ func TestOpenRouterStreamsTextToStdout(t *testing.T) {
 		switch k {
 		case "WEBCODING_MODULE":
 			return providerModule(t)
-		case apiKeyEnv:
+		case apiKeyEnv, endpointKeyEnv:
 			return testKey
 		}
 		return ""

@@ -68,7 +68,7 @@ type state struct {
 type app struct {
 	h    *rpcsession.Handler
 	port *iframe.Port
-	lock string // lockHeld, lockBusy or lockUnsupported (set before the loops start)
+	lock string // lockHeld, lockBusy, lockUnsupported or lockBlocked (set before the loops start)
 
 	mu   sync.Mutex
 	st   state

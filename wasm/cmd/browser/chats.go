@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,8 +22,10 @@ import (
 // workspace is kept in IndexedDB (database "web-coding-chats", wasm/adapters/idb.Chats)
 // through the core store (wasm/chats: limits, strict decoding, key scrubbing):
 //
-//   - after every change of the transcript (coalesced, at most one write per
-//     chatSaveDelay) the tab saves the conversation: the transcript's projection (entries
+//   - when a run starts the tab saves at once (chatsRunStarted: the prompt and the running
+//     state, before the request goes out); after every other change of the transcript
+//     (coalesced, at most one write per chatSaveDelay, a streamed reply's growth included)
+//     the tab saves the conversation: the transcript's projection (entries
 //     with the typed outcome of each run), the provider history (agent/openrouter/history,
 //     read when no run is going) and the trace's metadata rows;
 //   - on start, the newest conversation of the workspace is shown again (chats.Restore: only
@@ -37,6 +40,31 @@ import (
 //   - the API key never reaches IndexedDB: the store scrubs every key the settings hold from
 //     the bytes before they are written, and refuses the write if one remains.
 const chatSaveDelay = 400 * time.Millisecond
+
+// chatPartialDetails is what a reply that was still streaming when it was saved says after a
+// reload (its text is what the page showed at that save).
+const chatPartialDetails = "Interrupted: the reply stopped here when the page closed or reloaded; this is the text saved before that."
+
+// chatsRunStarted keeps the conversation at once when a run starts (its prompt and the
+// running state), before the run's first request goes out: a page that reloads right after
+// Send still shows the prompt, interrupted, with Retry (nu16 item 5). Later changes are
+// coalesced (chatSaveDelay). It blocks on IndexedDB: call it from the run's goroutine.
+func chatsRunStarted(a *app) {
+	chatState.mu.Lock()
+	ok := chatState.started && chatState.kept
+	chatState.mu.Unlock()
+	if ok {
+		chatsSave(a)
+	}
+}
+
+// chatsStreamed notes that a streamed reply grew in place (no entry added), so the next
+// coalesced save keeps the text shown so far (nu16 item 12).
+func chatsStreamed() {
+	chatState.mu.Lock()
+	chatState.gen++
+	chatState.mu.Unlock()
+}
 
 // chatRestoreKeep are the actions that still work in a new page (recovery by prompt,
 // settings, local-agent retry, downloads). Actions bound to the old page's memory (a
@@ -136,8 +164,12 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	rec, ok, err := chatState.store.Latest(ctx, ws)
-	if err != nil {
+	var refused *chats.DecodeError
+	switch {
+	case errors.As(err, &refused): // a stored record this studio will not show half
 		a.addEntry(entry{Kind: "error", Text: "The last conversation could not be restored (" + err.Error() + "). A new one starts; the stored one is left as it was."})
+	case err != nil: // the store itself could not be read: nothing is known to be stored
+		a.addEntry(entry{Kind: "error", Text: "Kept conversations could not be read from this browser's storage (" + err.Error() + "). This chat starts empty."})
 	}
 	chatState.mu.Lock()
 	if !ok {
@@ -265,6 +297,7 @@ func chatsSave(a *app) {
 	defer chatSaveMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	partialKey := streaming.current() // streaming.go: the entry a reply is streaming into
 	a.mu.Lock()
 	running := a.st.running != ""
 	ws := a.st.rootName
@@ -294,10 +327,12 @@ func chatsSave(a *app) {
 	}
 	rec.Updated = max(now, rec.Created)
 	rec.History = chatState.history
+	var keyOf []string // the transcript key of each kept entry
 	for _, e := range list {
 		if !chatState.conv[e.Key] {
 			continue // a page notice (storage, folder, drafts, lock): said again by the next page
 		}
+		keyOf = append(keyOf, e.Key)
 		ce := chats.Entry{Kind: e.Kind, Text: e.Text, Details: e.Details} // chats.Bound repairs the shape
 		for _, x := range e.Actions {
 			ce.Actions = append(ce.Actions, chats.Action{Label: x.Label, Action: x.Action, Arg: x.Arg})
@@ -308,6 +343,14 @@ func chatsSave(a *app) {
 		rec.Entries = append(rec.Entries, ce)
 	}
 	if running {
+		// The reply streaming now is incomplete: kept as such, so a page that goes away mid
+		// stream comes back with the text saved so far marked interrupted, not as an answer
+		// (docs/design.md §5.20).
+		for i := range rec.Entries {
+			if rec.Entries[i].Kind == "agent" && partialKey != "" && keyOf[i] == partialKey {
+				rec.Entries[i].Kind, rec.Entries[i].Details = "partial", chatPartialDetails
+			}
+		}
 		for i := len(list) - 1; i >= 0; i-- {
 			if list[i].Kind == "user" {
 				rec.Running = list[i].Text

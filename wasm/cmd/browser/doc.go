@@ -58,6 +58,8 @@
 // studio.WithAgentRequests) and the tool catalog (catalog.go: wasm/toolcatalog; Run sample is a
 // direct tools/call). A second tab that cannot take the
 // workspace Web Lock loads the workspace read-only (writes stay in memory, with a notice); a
+// lock request the browser refuses (site data blocked: SecurityError) is memory mode with
+// this tab writable, never "open in another tab" (lock.go lockBlocked); a
 // new deployment taking over shows "Reload studio". At start the studio asks for
 // persistent storage (navigator.storage.persist) and shows the answer in the header.
 // With an OpenRouter key in the provider settings (settings.go: #settings-dialog, localStorage

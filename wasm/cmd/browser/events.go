@@ -293,6 +293,7 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	for _, at := range atts {
 		a.addEntry(entry{Kind: "info", Text: "With context: " + at.Label()})
 	}
+	chatsRunStarted(a) // chats.go: kept before the run starts
 	params := map[string]any{"prompt": prompt, "sessionId": "studio"}
 	if len(atts) > 0 {
 		params["context"] = atts

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -22,6 +23,11 @@ const (
 	lockHeld        = "held"        // this tab writes the workspace
 	lockBusy        = "busy"        // another tab holds it: this tab is read-only
 	lockUnsupported = "unsupported" // no navigator.locks: every tab writes (last write wins)
+	// lockBlocked: navigator.locks refused the request (SecurityError: site data blocked for
+	// this origin, which blocks IndexedDB too). No tab of this origin can hold the lock or
+	// store anything, so this tab is the only writer it can know of: it edits in memory
+	// (docs/design.md §5.20; nu16 item 1), never "read-only because of another tab".
+	lockBlocked = "blocked"
 )
 
 // lockWait bounds how long a starting page waits for the workspace lock before it shows the
@@ -35,8 +41,10 @@ const lockWait = 1500 * time.Millisecond
 // callback returns a Promise that settles only when the page enters the back/forward cache
 // (releaseOnPageHide). It returns lockHeld when the lock came in time; lockBusy when it did
 // not, with later closed if and when the still queued request is granted afterwards (the other
-// page went away: this page may switch to writable); and lockUnsupported without
-// navigator.locks. It must be called from a goroutine.
+// page went away: this page may switch to writable); lockUnsupported without
+// navigator.locks; and lockBlocked when the request is rejected before it is granted (a
+// SecurityError where the browser blocks site data: the request is refused, not queued). It
+// must be called from a goroutine.
 func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string, later <-chan struct{}) {
 	locks := navigatorProp("locks") // navigatorProp: a throwing getter is "unsupported", not the end of the program
 	if locks.Type() != js.TypeObject || locks.Get("request").Type() != js.TypeFunction {
@@ -58,9 +66,22 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 		abort = ac.New()
 		options.Set("signal", abort.Get("signal"))
 	}
-	p := locks.Call("request", workspaceLock, options, cb)
+	refused := make(chan struct{})
+	var refusedOnce sync.Once
+	refuse := func() { refusedOnce.Do(func() { close(refused) }) }
+	p, err := safeRequest(locks, options, cb)
+	if err != nil { // a synchronous throw: the same refusal
+		return lockBlocked, nil
+	}
 	// An aborted queued request rejects its Promise: that is expected, not an error to log.
-	p.Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	// Any other rejection before the grant (SecurityError: site data blocked) is a refusal.
+	p.Call("catch", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeObject && args[0].Get("name").String() == "AbortError" {
+			return nil
+		}
+		refuse()
+		return nil
+	}))
 	releaseOnPageHide(func() {
 		select {
 		case <-granted:
@@ -78,6 +99,8 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 	select {
 	case <-granted:
 		return lockHeld, nil
+	case <-refused:
+		return lockBlocked, nil
 	case <-t.C:
 		return lockBusy, granted
 	case <-ctx.Done():
@@ -197,6 +220,16 @@ func (a *app) takeOverWorkspace(ctx context.Context, repo readOnlyRepository, la
 	}
 	a.requestRefresh()
 	a.markDirty()
+}
+
+// safeRequest calls locks.request(workspaceLock, options, cb), returning a synchronous throw
+// as an error instead of unwinding through the Go runtime.
+func safeRequest(locks, options js.Value, cb js.Func) (js.Value, error) {
+	v, err := safejs.Safe(locks).Call("request", workspaceLock, safejs.Safe(options), safejs.Safe(cb.Value))
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return safejs.Unsafe(v), nil
 }
 
 // navigatorProp returns navigator[name] (e.g. "locks", "storage") read with Reflect.get

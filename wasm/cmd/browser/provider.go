@@ -122,12 +122,16 @@ func providerAction(a *app, act uiAction) bool {
 	return true
 }
 
+// newChatBusy is why New chat cannot start now: the button's title while it is disabled
+// (render.go) and the answer to any other way of asking.
+const newChatBusy = "Cancel the running prompt before starting a new chat."
+
 // newChat empties the transcript and makes the next provider run start a new conversation.
 func newChat(a *app) {
 	a.mu.Lock()
 	if a.st.running != "" {
 		a.mu.Unlock()
-		a.addEntry(entry{Kind: "info", Text: "Cancel the running prompt before starting a new chat."})
+		a.addEntry(entry{Kind: "info", Text: newChatBusy})
 		return
 	}
 	a.st.transcript = nil
@@ -155,6 +159,7 @@ func ensureNewChatButton() {
 	b.Set("textContent", "New chat")
 	b.Call("setAttribute", "data-action", "provider-new-chat")
 	b.Call("setAttribute", "aria-label", "Start a new chat")
+	b.Set("title", "Start a new chat")
 	bar.Call("appendChild", b)
 }
 
@@ -206,6 +211,7 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… ("+label+" · "+model+")"
 	a.mu.Unlock()
 	a.addEntry(entry{Kind: "user", Text: prompt})
+	chatsRunStarted(a) // chats.go: kept before the request goes out
 	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy), "stream": !f.noStream}
 	if f.preset != openrouter.PresetOpenRouter {
 		params["provider"] = "openai-compatible" // no OpenRouter attribution headers
@@ -219,6 +225,9 @@ func (a *app) runProviderPrompt(prompt string) bool {
 			b["cost"] = f.budget.Cost
 		}
 		params["budget"] = b
+	}
+	if f.timeout > 0 {
+		params["requestTimeoutMs"] = f.timeout.Milliseconds() // else the endpoint's default
 	}
 	if r := reasoningParam(); r != nil { // reasoning_setting.go
 		params["reasoning"] = r

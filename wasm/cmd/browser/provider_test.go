@@ -91,3 +91,19 @@ func TestProviderAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRequestTimeout: the settings field takes whole seconds 5..600 (openrouter.
+// CheckRequestTimeout) or nothing (the endpoint's default); anything else is refused with the
+// bounds (issue 16 item 2b).
+func TestParseRequestTimeout(t *testing.T) {
+	for in, want := range map[string]time.Duration{"": 0, " 90 ": 90 * time.Second, "5": 5 * time.Second, "600": 600 * time.Second} {
+		if d, err := parseRequestTimeout(in); err != nil || d != want {
+			t.Errorf("%q: %v %v, want %v", in, d, err, want)
+		}
+	}
+	for _, in := range []string{"4", "601", "0", "-5", "2.5", "abc", "99999999999"} {
+		if _, err := parseRequestTimeout(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}

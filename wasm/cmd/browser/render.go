@@ -150,6 +150,19 @@ func (a *app) render() {
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
 	}
+	if b := doc.Call("getElementById", "new-chat"); !b.IsNull() { // provider.go newChat
+		// A new chat cannot start while a run is going: the button says why at once instead
+		// of answering after the run (nu16 item 11).
+		busy := st.running != ""
+		if b.Get("disabled").Bool() != busy {
+			b.Set("disabled", busy)
+			title := "Start a new chat"
+			if busy {
+				title = newChatBusy
+			}
+			b.Set("title", title)
+		}
+	}
 	for _, f := range features {
 		if f.render != nil {
 			f.render(a)

@@ -4,11 +4,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
@@ -42,11 +44,14 @@ const (
 	storeStream       = "context-action.openrouter.stream"        // "off": plain requests
 	storeBudgetTokens = "context-action.openrouter.budget-tokens" // whole number > 0
 	storeBudgetCost   = "context-action.openrouter.budget-cost"   // number > 0 (credits)
-	storePrefix       = "context-action.openrouter."
+	// storeRequestTimeout is the per-request wait in whole seconds (openrouter.
+	// CheckRequestTimeout: 5..600); absent: the endpoint's default (20 s, 120 s loopback).
+	storeRequestTimeout = "context-action.openrouter.request-timeout"
+	storePrefix         = "context-action.openrouter."
 )
 
 // settingKeys are every stored setting but the legacy key.
-var settingKeys = []string{storeKeys, storeModel, storeEndpoint, storePolicy, storePreset, storeStream, storeBudgetTokens, storeBudgetCost}
+var settingKeys = []string{storeKeys, storeModel, storeEndpoint, storePolicy, storePreset, storeStream, storeBudgetTokens, storeBudgetCost, storeRequestTimeout}
 
 // providerSettings is the settings feature's state (guarded by mu).
 type providerSettings struct {
@@ -58,6 +63,7 @@ type providerSettings struct {
 	preset   string // openrouter.Preset ID ("" → openrouter)
 	noStream bool   // plain (non-streamed) requests, for endpoints without streaming
 	budget   openrouter.Budget
+	timeout  time.Duration     // per-request wait (0: the endpoint's default)
 	memory   bool              // localStorage is blocked: settings are session-only
 	mem      map[string]string // the session-only store
 
@@ -176,6 +182,7 @@ func (p *providerSettings) load() {
 	p.preset = openrouter.PresetByID(vals[storePreset]).ID
 	p.noStream = vals[storeStream] == "off"
 	p.budget = parseBudget(vals[storeBudgetTokens], vals[storeBudgetCost])
+	p.timeout, _ = parseRequestTimeout(vals[storeRequestTimeout])
 	p.model = strings.TrimSpace(vals[storeModel])
 	p.endpoint = strings.TrimSpace(vals[storeEndpoint])
 	pol, err := openrouter.ParseDataPolicy(vals[storePolicy])
@@ -197,6 +204,27 @@ func parseBudget(tokens, cost string) openrouter.Budget {
 	return b
 }
 
+// parseRequestTimeout reads the request timeout field or its stored value: whole seconds
+// within openrouter.MinRequestTimeout..MaxRequestTimeout (openrouter.CheckRequestTimeout, the
+// one check), or "" for the endpoint's default (0). Anything else is an error for the dialog
+// (a stored value that fails it is the default).
+func parseRequestTimeout(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 || n > 1e6 {
+		return 0, fmt.Errorf("give a whole number of seconds from %d to %d, or leave it empty for the default",
+			int(openrouter.MinRequestTimeout/time.Second), int(openrouter.MaxRequestTimeout/time.Second))
+	}
+	d := time.Duration(n) * time.Second
+	if err := openrouter.CheckRequestTimeout(d); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
 // formatBudget is the stored (and shown) text of a budget ("" for no limit).
 func formatBudget(b openrouter.Budget) (tokens, cost string) {
 	if b.Tokens > 0 {
@@ -215,6 +243,7 @@ type providerForm struct {
 	preset               string
 	noStream             bool
 	budget               openrouter.Budget
+	timeout              time.Duration // 0: the endpoint's default
 }
 
 // form returns the saved settings as a providerForm (the key: the saved endpoint's).
@@ -222,7 +251,7 @@ func (p *providerSettings) form() providerForm {
 	key, model, endpoint, policy, _ := p.snapshot()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: p.preset, noStream: p.noStream, budget: p.budget}
+	return providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: p.preset, noStream: p.noStream, budget: p.budget, timeout: p.timeout}
 }
 
 // save stores the settings, the key under the endpoint's origin (an empty key removes that
@@ -242,7 +271,10 @@ func (p *providerSettings) save(f providerForm) {
 	_ = keys.Set(ep, key) // saveSettings checked the endpoint, the key and the store's bound
 	bt, bc := formatBudget(f.budget)
 	vals := map[string]string{storeKeys: keys.Encode(), storeModel: model, storeEndpoint: endpoint, storePolicy: string(policy),
-		storePreset: f.preset, storeStream: "", storeBudgetTokens: bt, storeBudgetCost: bc}
+		storePreset: f.preset, storeStream: "", storeBudgetTokens: bt, storeBudgetCost: bc, storeRequestTimeout: ""}
+	if f.timeout > 0 {
+		vals[storeRequestTimeout] = strconv.Itoa(int(f.timeout / time.Second))
+	}
 	if f.noStream {
 		vals[storeStream] = "off"
 	}
@@ -265,7 +297,7 @@ func (p *providerSettings) save(f providerForm) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.keys, p.model, p.endpoint, p.policy = keys, model, endpoint, policy
-	p.preset, p.noStream, p.budget = openrouter.PresetByID(f.preset).ID, f.noStream, f.budget
+	p.preset, p.noStream, p.budget, p.timeout = openrouter.PresetByID(f.preset).ID, f.noStream, f.budget, f.timeout
 	if !ok {
 		p.memory = true
 	}
@@ -367,11 +399,14 @@ var settingsForm = `<form id="settings-form" class="settings-form" novalidate>
 <label for="settings-model">Model</label>
 <input id="settings-model" autocomplete="off" spellcheck="false">
 <label class="settings-check"><input type="checkbox" id="settings-stream" checked> Stream replies (turn off for servers without streaming)</label>
+<label for="settings-request-timeout">Request timeout (seconds)</label>
+<input id="settings-request-timeout" inputmode="numeric" autocomplete="off" spellcheck="false" placeholder="20, or 120 for a server on this computer">
+<p class="settings-hint">How long to wait for a reply to start, and then for each next piece of a streamed reply (a reply that is not streamed must arrive whole within it): 5 to 600. Empty: 20 s, or 120 s for a server on this computer, where a model on a CPU can take minutes before its first word.</p>
 <fieldset class="settings-budget">
 <legend>Budget per run (empty: no limit)</legend>
 <label for="settings-budget-tokens">Tokens</label>
 <input id="settings-budget-tokens" inputmode="numeric" autocomplete="off" spellcheck="false" placeholder="e.g. 50000">
-<label for="settings-budget-cost">Cost (credits, US$ on OpenRouter)</label>
+<label for="settings-budget-cost">Cost (credits, US$ on OpenRouter; applies only where the server reports a cost, which servers on this computer do not)</label>
 <input id="settings-budget-cost" inputmode="decimal" autocomplete="off" spellcheck="false" placeholder="e.g. 0.05">
 </fieldset>
 <fieldset class="settings-catalog">
@@ -502,6 +537,11 @@ func fillForm() {
 	bt, bc := formatBudget(f.budget)
 	setInput("settings-budget-tokens", bt)
 	setInput("settings-budget-cost", bc)
+	rt := ""
+	if f.timeout > 0 {
+		rt = strconv.Itoa(int(f.timeout / time.Second))
+	}
+	setInput("settings-request-timeout", rt)
 }
 
 // setKeyField puts key (saved for endpoint's origin) into the key field and remembers for
@@ -559,6 +599,7 @@ func saveSettings(a *app) {
 	noStream := !byID("settings-stream").IsNull() && !byID("settings-stream").Get("checked").Bool()
 	bt, bc := inputValue("settings-budget-tokens"), inputValue("settings-budget-cost")
 	budget := parseBudget(bt, bc)
+	timeout, terr := parseRequestTimeout(inputValue("settings-request-timeout"))
 	policy, err := openrouter.ParseDataPolicy(inputValue("settings-policy"))
 	if err != nil {
 		policy = openrouter.DataAllow
@@ -583,6 +624,8 @@ func saveSettings(a *app) {
 		msg = "Budget: tokens must be a whole number above 0 (or empty for no limit)."
 	case bc != "" && budget.Cost == 0:
 		msg = "Budget: cost must be a number above 0 (or empty for no limit)."
+	case terr != nil:
+		msg = "Request timeout: " + terr.Error() + "."
 	}
 	note := openrouter.EndpointCompletion(endpoint) // a base URL (…/v1) completed: say so
 	endpoint = norm
@@ -606,7 +649,7 @@ func saveSettings(a *app) {
 		a.markDirty()
 		return
 	}
-	prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget})
+	prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget, timeout: timeout})
 	closeSettings()
 	if note != "" {
 		a.addEntry(entry{Kind: "info", Text: note})
@@ -723,7 +766,7 @@ func renderSettings(a *app) {
 			span := js.Global().Get("document").Call("createElement", "span")
 			span.Set("id", "provider-usage")
 			span.Set("className", "provider-usage")
-			span.Set("title", "Provider usage this session (tokens and cost as reported)")
+			span.Set("title", "Provider usage of this page since it loaded (tokens and cost as reported; a reload starts again at zero)")
 			host.Call("appendChild", span)
 		}
 	}

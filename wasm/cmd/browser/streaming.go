@@ -44,6 +44,17 @@ func (s *streamState) end() []string {
 	return keys
 }
 
+// current returns the key of the entry the running run's latest turn streams into ("" when
+// no reply is streaming): the reply a save during the run keeps as incomplete (chats.go).
+func (s *streamState) current() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.run == "" || len(s.keys) == 0 {
+		return ""
+	}
+	return s.keys[len(s.keys)-1]
+}
+
 // onStreamText is the OnText of the page's provider loop.
 func (a *app) onStreamText(d openrouter.TextDelta) {
 	s := streaming
@@ -78,6 +89,7 @@ func (a *app) onStreamText(d openrouter.TextDelta) {
 		a.addEntry(entry{Kind: "agent", Key: key, Text: d.Text})
 		return
 	}
+	chatsStreamed() // chats.go: the grown text is kept by the next save
 	s.requestFrame(a)
 }
 

@@ -82,8 +82,13 @@ func UsageSummary(turns []Usage, run, session Usage) string {
 			s += "; turn " + strconv.Itoa(i+1) + ": " + UsageLine(t)
 		}
 	}
-	return s + "; this session: " + UsageLine(session)
+	return s + UsageSessionLabel + UsageLine(session)
 }
+
+// UsageSessionLabel introduces the page's session total in a usage entry; the session is
+// this page since it loaded (a reload starts it at zero again; a kept entry shown after a
+// reload is relabelled by wasm/chats.Restore).
+const UsageSessionLabel = "; this session: "
 
 // thousands formats n with "," every three digits.
 func thousands(n int64) string {
