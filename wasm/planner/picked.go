@@ -334,6 +334,9 @@ func PickedPatch(source string, e PickedEdit) (search, replace, reason string, o
 			decl = "display: none"
 		case PickColor:
 			decl = "color: " + e.Value
+			if svgPainted[e.Tag] { // SVG shapes and text take their colour from fill, not color
+				decl = "fill: " + e.Value
+			}
 		case PickBigger, PickSmaller:
 			f := 1.25
 			if e.Op == PickSmaller {
@@ -354,6 +357,11 @@ func PickedPatch(source string, e PickedEdit) (search, replace, reason string, o
 	}
 	return source[from:end], source[from:start] + out, "", true
 }
+
+// svgPainted are the SVG elements whose visible colour is their fill (a "color" declaration
+// would change nothing the user sees).
+var svgPainted = map[string]bool{"circle": true, "rect": true, "ellipse": true, "path": true, "polygon": true,
+	"text": true, "tspan": true, "g": true, "use": true, "svg": true}
 
 // selectorID is the id of a "#id" selector (as preview.inspect and picks make them for an
 // element with a unique id), "" for any other selector.

@@ -193,6 +193,10 @@ func TestStalePickEditsNothingElse(t *testing.T) {
 	if _, _, _, ok := PickedPatch(pickedPage, PickedEdit{Op: PickHide, Tag: "h1", Line: 4, ID: "hero-title", Text: "Sketch"}); !ok {
 		t.Error("the element where the pick said was refused")
 	}
+	svg := "<svg>\n  <circle id=\"dot\" r=\"4\" fill=\"red\"/>\n</svg>\n"
+	if _, r, _, ok := PickedPatch(svg, PickedEdit{Op: PickColor, Value: "#10b981", Tag: "circle", Line: 2, ID: "dot"}); !ok || !strings.Contains(r, `style="fill: #10b981"`) {
+		t.Errorf("an SVG shape is coloured by fill: %q", r)
+	}
 	older := Attachment{Kind: AttachElement, Selector: "body > p", Tag: "p", Text: "Sketch", Path: "index.html", Line: 3}
 	f = &sourceWorkspace{fakeWorkspace: fakeWorkspace{revision: 3}, source: pickedPage}
 	rep = Run(context.Background(), f.exec, "hide this", RunOptions{Revision: 3, Attachments: []Attachment{older, heroChip()}, PreviewExecuted: true})
