@@ -147,3 +147,36 @@ func TestInspectLive(t *testing.T) {
 		t.Fatal("a new mount did not end the waiting inspection")
 	}
 }
+
+// TestInspectLiveAfterARuntimeError (new-user test of issue 17): a runtime error after ready
+// (a click handler that throws) leaves the page running, so live inspection still answers; a
+// mount that failed before ready is not live.
+func TestInspectLiveAfterARuntimeError(t *testing.T) {
+	p, shim, ids := ackedPort(t, nil)
+	ctx := context.Background()
+	m := shim.last(t)
+	p.Deliver(msg(preview.MessageReady, 4, m.nonce, nil))
+	p.Deliver(msg(preview.MessageError, 4, m.nonce, map[string]any{"message": "handler threw"}))
+	if st := p.Status(); st.State != StateError {
+		t.Fatalf("state %q after the error", st.State)
+	}
+	c := make(chan error, 1)
+	go func() { _, _, err := p.InspectLive(ctx, 4, "#hero-title"); c <- err }()
+	select {
+	case id := <-ids:
+		p.Deliver(msg(preview.MessageSelection, 4, m.nonce, map[string]any{"id": id, "selection": liveSelection()}))
+		if err := <-c; err != nil {
+			t.Fatalf("inspect after a handled runtime error: %v", err)
+		}
+	case err := <-c:
+		t.Fatalf("inspect refused after a runtime error that followed ready: %v", err)
+	}
+	if err := p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	m = shim.last(t)
+	p.Deliver(msg(preview.MessageError, 5, m.nonce, map[string]any{"message": "boot failed"}))
+	if _, _, err := p.InspectLive(ctx, 5, "h1"); !errors.Is(err, preview.ErrNotLive) {
+		t.Fatalf("a mount that failed before ready must not be live: %v", err)
+	}
+}

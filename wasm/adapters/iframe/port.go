@@ -103,9 +103,12 @@ type Port struct {
 	callback js.Func
 	auditMu  sync.Mutex // one Audit at a time
 
-	mu       sync.Mutex
-	rev      int64
-	nonce    string
+	mu    sync.Mutex
+	rev   int64
+	nonce string
+	// readied: the current mount posted ready (a later runtime error leaves its page running,
+	// so live inspection still answers: docs/design.md §5.22).
+	readied  bool
 	status   Status
 	files    []preview.File // the last mount's files (to mount another page of the same revision)
 	history  []Page         // pages visited in this revision's session; history[at] is shown
@@ -235,6 +238,7 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	p.failPendingLocked() // inspect.go: answers of the old mount can no longer arrive
 	p.status.Picking = false
 	p.status.Revision, p.status.State, p.status.Message = revision, StatePending, ""
+	p.readied = false
 	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
 	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
 	p.status.Reports = []Report{}
@@ -371,7 +375,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				ok = false
 				break
 			}
-			p.status.State, p.status.AckAt = StateAcknowledged, now()
+			p.status.State, p.status.AckAt, p.readied = StateAcknowledged, now(), true
 			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe})
 		case preview.MessageError:
 			if p.status.State == StateError || p.status.State == StateNavigated {
