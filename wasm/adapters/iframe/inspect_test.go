@@ -180,3 +180,34 @@ func TestInspectLiveAfterARuntimeError(t *testing.T) {
 		t.Fatalf("a mount that failed before ready must not be live: %v", err)
 	}
 }
+
+// TestErrorKeepsItsOwnLine (new-user test of issue 17): the status names the file and line of
+// the error its message reports — the error entry posted just before it — not those of a newer
+// error entry (Ask to fix attaches these); a console.error call is not an error entry.
+func TestErrorKeepsItsOwnLine(t *testing.T) {
+	p, shim, _ := ackedPort(t, nil)
+	m := shim.last(t)
+	entry := func(kind string, line int) string {
+		return msg(preview.MessageConsole, 4, m.nonce, map[string]any{"level": "error", "kind": kind, "text": "x", "path": "app.js", "line": line})
+	}
+	p.Deliver(msg(preview.MessageReady, 4, m.nonce, nil))
+	p.Deliver(entry(preview.ConsoleKindError, 5))
+	p.Deliver(msg(preview.MessageError, 4, m.nonce, map[string]any{"message": "first"}))
+	p.Deliver(entry(preview.ConsoleKindRejection, 9))
+	p.Deliver(entry(preview.ConsoleKindError, 11))
+	if st := p.Status(); st.Message != "first" || st.ErrorPath != "app.js" || st.ErrorLine != 5 {
+		t.Fatalf("the banner's error must keep its own line: %q %s:%d", st.Message, st.ErrorPath, st.ErrorLine)
+	}
+	if err := p.Mount(context.Background(), preview.Mount{Revision: 5, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	m = shim.last(t)
+	if st := p.Status(); st.ErrorPath != "" || st.ErrorLine != 0 {
+		t.Fatalf("a new mount keeps the old error's line: %s:%d", st.ErrorPath, st.ErrorLine)
+	}
+	p.Deliver(msg(preview.MessageConsole, 5, m.nonce, map[string]any{"level": "error", "kind": "console", "text": "logged", "path": "app.js", "line": 3}))
+	p.Deliver(msg(preview.MessageError, 5, m.nonce, map[string]any{"message": "no stack"}))
+	if st := p.Status(); st.ErrorPath != "" || st.ErrorLine != 0 {
+		t.Fatalf("a console.error call is not the error's location: %s:%d", st.ErrorPath, st.ErrorLine)
+	}
+}
