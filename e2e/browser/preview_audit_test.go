@@ -165,6 +165,7 @@ func TestPreviewDeviceSizes(t *testing.T) {
 	frameWidth(t, tab, 844)
 
 	click(t, tab, "#device-custom")
+	waitTrue(t, tab, "the custom fields", `!!document.getElementById("device-width")`) // rendered on the next frame
 	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = "4000", document.getElementById("device-height").value = "600", true)`); err != nil {
 		t.Fatal(err)
 	}
