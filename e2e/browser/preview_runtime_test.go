@@ -221,3 +221,31 @@ func TestPreviewConsoleInlineScriptLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewInspectAfterAHandledError (new-user test of issue 17): a click handler that throws
+// after the page was ready puts the preview in the error state, yet the page still runs, so
+// preview.inspect answers from it (computed true) rather than saying it is not running.
+func TestPreviewInspectAfterAHandledError(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(src)+`}`)
+	page := "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>t</title></head><body>\n" +
+		"<h1 id=\"head\">Hi</h1><button id=\"b\">go</button>\n" +
+		"<script>document.getElementById(\"b\").addEventListener(\"click\", () => { throw new Error(\"clicked\"); });</script>\n</body></html>\n"
+	toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(page)+`}`)
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `!!document.getElementById("b")`, true); err != nil {
+		t.Fatal(err)
+	}
+	if before := directCall(t, tab, "preview.inspect", `{"selector":"#head"}`); before["computed"] != true {
+		t.Fatalf("before the click: %s", toJSON(before))
+	}
+	if _, err := chromium.EvalInFrame[bool](tab, 5*time.Second, `(document.getElementById("b").click(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#preview-error", "clicked")
+	in := directCall(t, tab, "preview.inspect", `{"selector":"#head"}`)
+	if in["computed"] != true || in["tag"] != "h1" || in["box"] == nil {
+		t.Errorf("preview.inspect after a handled runtime error: %s", toJSON(in))
+	}
+}
