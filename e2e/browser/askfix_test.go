@@ -13,19 +13,20 @@ import (
 
 // TestAskToFixCarriesTheError (issue 17): a runtime error offers "Ask to fix", which attaches
 // an error chip with the message, app.js and the line of the throw, and a console excerpt, and
-// focuses the prompt; sent to a model (the fake provider), the chip's context block follows
+// focuses the prompt — the line of the banner's error, not of a later one (new-user test of
+// issue 17: a newer error's line was attached); sent to a model (the fake provider), the chip's context block follows
 // the prompt in the user message, and the chip is gone from the composer.
 func TestAskToFixCarriesTheError(t *testing.T) {
 	t.Parallel()
 	fake := fakeprovider.New(t, fakeprovider.Options{WantKey: testKey}, fakeprovider.Step{Body: chatBody("Looking at it.")})
 	tab := openProviderStudio(t, nil)
-	app := "// 1\nconsole.warn(\"about to fail\");\nthrow new Error(\"boom on three\");\n"
+	app := "setTimeout(() => { throw new Error(\"later on one\"); }, 0);\nconsole.warn(\"about to fail\");\nthrow new Error(\"boom on three\");\n"
 	if res := toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(app)+`}`); !strings.Contains(toJSON(res), "PREVIEW_RUNTIME_ERROR") {
 		t.Fatalf("the write should report the runtime error: %s", toJSON(res))
 	}
 	waitContains(t, tab, "#preview-error", "Ask to fix")
 	// The console entry with the line may arrive just after the error: wait for it.
-	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.querySelector("#preview-console").textContent.includes("boom on three")`); err != nil {
+	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `document.querySelector("#preview-console").textContent.includes("boom on three") && document.querySelector("#preview-console").textContent.includes("later on one")`); err != nil {
 		t.Fatalf("console: %v", err)
 	}
 	if err := tab.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#preview-error [data-action="ask-to-fix"]`))); err != nil {

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -164,14 +165,57 @@ func TestPreviewDeviceSizes(t *testing.T) {
 	frameWidth(t, tab, 844)
 
 	click(t, tab, "#device-custom")
-	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = "123456", document.getElementById("device-height").value = "600", true)`); err != nil {
+	waitTrue(t, tab, "the custom fields", `!!document.getElementById("device-width")`) // rendered on the next frame
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = "4000", document.getElementById("device-height").value = "600", true)`); err != nil {
 		t.Fatal(err)
 	}
 	click(t, tab, "#device-apply")
-	frameWidth(t, tab, 4000) // clamped to the largest side
+	frameWidth(t, tab, 4000) // the largest side
 	waitContains(t, tab, "#device-size", "4000 × 600")
 
 	click(t, tab, "#device-desktop")
 	waitTrue(t, tab, "desktop fills the pane", `(() => { const h = document.getElementById("preview-host"), f = h.querySelector("iframe"); return !h.classList.contains("device") && Math.abs(f.getBoundingClientRect().width - h.clientWidth) <= 2; })()`)
+	noConsoleErrors(t, tab)
+}
+
+// TestPreviewDeviceCustomInput (new-user test of issue 17): a custom size out of range, or not
+// a number, is refused with a message beside the fields, the applied size stays and the fields
+// show it again; a decimal is rounded and "1e3" is 1000, and the message goes once a size is
+// applied.
+func TestPreviewDeviceCustomInput(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	click(t, tab, "#device-phone")
+	frameWidth(t, tab, 390)
+	click(t, tab, "#device-custom")
+	waitContains(t, tab, "#device-size", "390 × 844")
+	set := func(w, h string) {
+		t.Helper()
+		if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = `+strconv.Quote(w)+`, document.getElementById("device-height").value = `+strconv.Quote(h)+`, true)`); err != nil {
+			t.Fatal(err)
+		}
+		click(t, tab, "#device-apply")
+	}
+	fields := func(w, h string) {
+		t.Helper()
+		waitTrue(t, tab, "the fields show "+w+" × "+h, `document.getElementById("device-width").value === `+strconv.Quote(w)+` && document.getElementById("device-height").value === `+strconv.Quote(h))
+	}
+	for _, c := range []struct{ w, h, note string }{
+		{"-5", "600", "Width -5 is out of range"},
+		{"0", "0", "Width 0 is out of range"},
+		{"abc", "600", "Width needs a number"}, // a number input holds "" for "abc"
+		{"800", "123456", "Height 123456 is out of range"},
+	} {
+		set(c.w, c.h)
+		waitContains(t, tab, "#device-note", c.note)
+		waitContains(t, tab, "#device-size", "390 × 844")
+		fields("390", "844")
+		frameWidth(t, tab, 390)
+	}
+	set("300.7", "1e3")
+	waitContains(t, tab, "#device-size", "301 × 1000")
+	frameWidth(t, tab, 301)
+	fields("301", "1000")
+	waitTrue(t, tab, "the message is gone", `!document.getElementById("device-note")`)
 	noConsoleErrors(t, tab)
 }

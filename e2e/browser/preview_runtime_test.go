@@ -176,3 +176,76 @@ func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
 		t.Errorf("preview.inspect in the browser (live, issue 17): %s", toJSON(in))
 	}
 }
+
+// TestPreviewConsoleInlineScriptLines (new-user test of issue 17): the log and error of a
+// classic inline script and the warning and rejection of an inline module script name
+// index.html and their line in it (22, 23, 26, 27), not the line inside the script or none.
+func TestPreviewConsoleInlineScriptLines(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(src)+`}`)
+
+	var page strings.Builder
+	page.WriteString("<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>inline</title></head>\n<body>\n")
+	for i := 5; i <= 20; i++ {
+		page.WriteString("<p>line " + fmt.Sprint(i) + "</p>\n")
+	}
+	page.WriteString("<script>\nconsole.log(\"inline log\");\ninlineMissing();\n</script>\n" +
+		"<script type=\"module\">\nconsole.warn(\"mod warn\");\nPromise.reject(new Error(\"rej\"));\n</script>\n</body>\n</html>\n")
+	toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(page.String())+`}`)
+	want := map[string]float64{"inline log": 22, "inlineMissing": 23, "mod warn": 26, "rej": 27}
+	got := map[string]map[string]any{}
+	var out map[string]any
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) && len(got) < len(want) {
+		out = directCall(t, tab, "preview.getConsole", `{}`)
+		for _, e := range out["entries"].([]any) {
+			e := e.(map[string]any)
+			for k := range want {
+				if strings.Contains(fmt.Sprint(e["text"]), k) {
+					got[k] = e
+				}
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for k, line := range want {
+		e := got[k]
+		if e == nil {
+			t.Errorf("%s: no entry in %s", k, toJSON(out))
+			continue
+		}
+		if e["path"] != "index.html" || e["line"] != line {
+			t.Errorf("%s: want index.html:%v, got %s", k, line, toJSON(e))
+		}
+	}
+}
+
+// TestPreviewInspectAfterAHandledError (new-user test of issue 17): a click handler that throws
+// after the page was ready puts the preview in the error state, yet the page still runs, so
+// preview.inspect answers from it (computed true) rather than saying it is not running.
+func TestPreviewInspectAfterAHandledError(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
+	defer directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(src)+`}`)
+	page := "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>t</title></head><body>\n" +
+		"<h1 id=\"head\">Hi</h1><button id=\"b\">go</button>\n" +
+		"<script>document.getElementById(\"b\").addEventListener(\"click\", () => { throw new Error(\"clicked\"); });</script>\n</body></html>\n"
+	toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(page)+`}`)
+	if _, err := chromium.WaitInFrame[bool](tab, 10*time.Second, `!!document.getElementById("b")`, true); err != nil {
+		t.Fatal(err)
+	}
+	if before := directCall(t, tab, "preview.inspect", `{"selector":"#head"}`); before["computed"] != true {
+		t.Fatalf("before the click: %s", toJSON(before))
+	}
+	if _, err := chromium.EvalInFrame[bool](tab, 5*time.Second, `(document.getElementById("b").click(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, tab, "#preview-error", "clicked")
+	in := directCall(t, tab, "preview.inspect", `{"selector":"#head"}`)
+	if in["computed"] != true || in["tag"] != "h1" || in["box"] == nil {
+		t.Errorf("preview.inspect after a handled runtime error: %s", toJSON(in))
+	}
+}

@@ -23,8 +23,10 @@
 //     non-stylesheet links to CSS stay links with a data: href. Inline <style> and style
 //     attributes are processed the same way.
 //  2. Classic scripts with a src naming a workspace JavaScript file are inlined, or, with defer
-//     or async, get a data: src; unresolved ones are removed; inline classic scripts are
-//     untouched. File-backed scripts end with "//# sourceURL=<path>".
+//     or async, get a data: src; unresolved ones are removed; inline classic scripts keep their
+//     text, put on the HTML line it starts on (after that many newlines). Every script ends
+//     with "//# sourceURL=<path>" (an inline one with its HTML file's), so a stack frame names
+//     the workspace file and its own line.
 //  3. Module scripts become inline module scripts importing the root's virtual URL (VirtualURL);
 //     every reached module is rewritten once (specifiers → virtual URLs, import.meta.url → the
 //     module's virtual URL) and mapped by ONE static import map (virtual URL → data: URL) that

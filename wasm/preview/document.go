@@ -25,6 +25,19 @@ type compiler struct {
 	inlineScripts strings.Builder
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
+	// lineOff/lineNo: the entry's 1-based line at byte offset lineOff (scriptLine counts on
+	// from there, so the scripts of one document are counted in one pass).
+	lineOff, lineNo int
+}
+
+// scriptLine is the 1-based line of src at byte offset off; calls come in document order.
+func (c *compiler) scriptLine(src string, off int) int {
+	if c.lineNo == 0 || off < c.lineOff {
+		c.lineOff, c.lineNo = 0, 1
+	}
+	c.lineNo += strings.Count(src[c.lineOff:off], "\n")
+	c.lineOff = off
+	return c.lineNo
 }
 
 type assetURL struct {
@@ -361,27 +374,38 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 
 // script handles one <script> element: text is its content, endTag its end tag as written.
 //
-//   - classic inline: untouched; data blocks (unknown type): untouched.
+//   - classic inline: its text after (line-1) newlines, where line is the HTML line its text
+//     starts on, and "//# sourceURL=<html path>", so a stack frame of the script names the
+//     HTML file and its own line there (docs/design.md §5.13); data blocks (unknown type):
+//     untouched.
 //   - the page's import map: removed (merged into the document's one import map).
 //   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
 //     data: URL of the file (so the browser applies its timing); otherwise the file is inlined
 //     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed.
 //   - module (inline or src): an inline module script with the same attributes (minus src):
-//     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript).
+//     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript),
+//     padded and ending with a sourceURL like a classic inline script.
 func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
 	kind := scriptKind(t)
 	srcAttr, srcIdx, hasSrc := t.attr("src")
 	switch {
 	case kind == scriptImportMap:
 		return
-	case kind == scriptData || (kind == scriptClassic && !hasSrc):
-		if kind == scriptClassic {
-			c.inlineScripts.WriteString(text)
-			c.inlineScripts.WriteByte('\n')
-		}
+	case kind == scriptData:
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(text)
+			b.WriteString(endTag)
+		}
+		return
+	case kind == scriptClassic && !hasSrc:
+		c.inlineScripts.WriteString(text)
+		c.inlineScripts.WriteByte('\n')
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
+			b.WriteString(text)
+			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
 			b.WriteString(endTag)
 		}
 		return
@@ -391,6 +415,7 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		code := c.moduleScript("", text, fromPath)
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
+			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
 			b.WriteString(code)
 			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
 			b.WriteString(endTag)

@@ -357,3 +357,43 @@ func TestMetaRefreshDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineScriptLinesAreTheHTMLFiles (new-user test of issue 17): a stack frame of an inline
+// script, classic or module, names the HTML file and the line there — the script's text starts
+// on its HTML line and the script ends with the HTML file's sourceURL.
+func TestInlineScriptLinesAreTheHTMLFiles(t *testing.T) {
+	var page strings.Builder
+	page.WriteString("<!doctype html>\n<head><title>t</title></head>\n<body>\n")
+	for i := 4; i <= 20; i++ {
+		page.WriteString("<p>line</p>\n")
+	}
+	page.WriteString("<script>\nconsole.log(\"inline log\");\ninlineMissing();\n</script>\n" +
+		"<script type=\"module\">\nconsole.warn(\"mod warn\");\nPromise.reject(new Error(\"rej\"));\n</script>\n" +
+		"<script type=\"text/template\">\nkept</script>\n")
+	r := Compile([]File{htmlFile("index.html", page.String())}, bridgeOpts)
+	// lineIn is the 1-based line of needle within the text of the script element holding it.
+	lineIn := func(needle string) (int, string) {
+		i := strings.Index(r.HTML, needle)
+		if i < 0 {
+			t.Fatalf("%q missing:\n%s", needle, r.HTML)
+		}
+		start := strings.LastIndex(r.HTML[:i], ">") + 1
+		end := strings.Index(r.HTML[i:], "</script>") + i
+		return strings.Count(r.HTML[start:i], "\n") + 1, r.HTML[i:end]
+	}
+	// Each needle ends with a real newline: the runtime's file table holds the same text
+	// JSON-escaped ("\\n").
+	for needle, want := range map[string]int{"console.log(\"inline log\");\n": 22, "inlineMissing();\n": 23,
+		"console.warn(\"mod warn\");\n": 26, "Promise.reject(new Error(\"rej\"));\n": 27} {
+		got, rest := lineIn(needle)
+		if got != want {
+			t.Errorf("%s at script line %d, want the HTML line %d", needle, got, want)
+		}
+		if !strings.HasSuffix(rest, "\n//# sourceURL=index.html\n") {
+			t.Errorf("%s: script does not end with the HTML file's sourceURL: %q", needle, rest)
+		}
+	}
+	if !strings.Contains(r.HTML, "<script type=\"text/template\">\nkept</script>") {
+		t.Errorf("a data block must stay as written:\n%s", r.HTML)
+	}
+}

@@ -19,7 +19,7 @@ const (
 	noteComputed   = "Computed from the entry page's markup as the HTML parser builds it, before any script ran; no computed styles or layout (computed: false)."
 	noteLive       = "Read from the running preview page of this revision (the live DOM, computed styles and box in CSS px of the preview's viewport; computed: true). Tag, role, name, text and outerHTML are derived from the element's live markup."
 	noteUnreadable = "The preview page's answer could not be read (it was malformed), so this was read from the entry page's markup without computed styles (computed: false)."
-	noteNotLive    = "The preview page of this revision is not running (pending, failed, navigated away or timed out), so this was read from the entry page's markup without computed styles (computed: false)."
+	noteNotLive    = "The preview page of this revision is not running (pending, failed before it was ready, navigated away or timed out), so this was read from the entry page's markup without computed styles (computed: false)."
 )
 
 type (

@@ -23,8 +23,9 @@ const InspectTimeout = preview.LiveInspectSeconds * time.Second
 var _ preview.LiveInspector = (*Port)(nil)
 
 // InspectLive asks the frame of revision for the first element selector matches
-// (preview.LiveInspector). The frame must be the current mount and acknowledged (ready);
-// the answer must come from that mount. Errors: preview.ErrRevisionMoved (another revision is
+// (preview.LiveInspector). The frame must be the current mount and have posted ready (a
+// runtime error after ready, StateError, leaves the page running: it still answers); the
+// answer must come from that mount. Errors: preview.ErrRevisionMoved (another revision is
 // mounted, or a mount happened while waiting), preview.ErrNotLive, preview.ErrInspectTimeout,
 // preview.ErrNoMatch, *preview.SelectorError{Reason: "syntax"} (the browser refused the
 // selector), *preview.SelectionError, ctx.Err().
@@ -34,7 +35,7 @@ func (p *Port) InspectLive(ctx context.Context, revision int64, selector string)
 		p.mu.Unlock()
 		return preview.Selection{}, "", preview.ErrRevisionMoved
 	}
-	if p.nonce == "" || p.status.State != StateAcknowledged {
+	if p.nonce == "" || !(p.status.State == StateAcknowledged || p.status.State == StateError && p.readied) {
 		p.mu.Unlock()
 		return preview.Selection{}, "", preview.ErrNotLive
 	}

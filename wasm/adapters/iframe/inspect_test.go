@@ -147,3 +147,67 @@ func TestInspectLive(t *testing.T) {
 		t.Fatal("a new mount did not end the waiting inspection")
 	}
 }
+
+// TestInspectLiveAfterARuntimeError (new-user test of issue 17): a runtime error after ready
+// (a click handler that throws) leaves the page running, so live inspection still answers; a
+// mount that failed before ready is not live.
+func TestInspectLiveAfterARuntimeError(t *testing.T) {
+	p, shim, ids := ackedPort(t, nil)
+	ctx := context.Background()
+	m := shim.last(t)
+	p.Deliver(msg(preview.MessageReady, 4, m.nonce, nil))
+	p.Deliver(msg(preview.MessageError, 4, m.nonce, map[string]any{"message": "handler threw"}))
+	if st := p.Status(); st.State != StateError {
+		t.Fatalf("state %q after the error", st.State)
+	}
+	c := make(chan error, 1)
+	go func() { _, _, err := p.InspectLive(ctx, 4, "#hero-title"); c <- err }()
+	select {
+	case id := <-ids:
+		p.Deliver(msg(preview.MessageSelection, 4, m.nonce, map[string]any{"id": id, "selection": liveSelection()}))
+		if err := <-c; err != nil {
+			t.Fatalf("inspect after a handled runtime error: %v", err)
+		}
+	case err := <-c:
+		t.Fatalf("inspect refused after a runtime error that followed ready: %v", err)
+	}
+	if err := p.Mount(ctx, preview.Mount{Revision: 5, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	m = shim.last(t)
+	p.Deliver(msg(preview.MessageError, 5, m.nonce, map[string]any{"message": "boot failed"}))
+	if _, _, err := p.InspectLive(ctx, 5, "h1"); !errors.Is(err, preview.ErrNotLive) {
+		t.Fatalf("a mount that failed before ready must not be live: %v", err)
+	}
+}
+
+// TestErrorKeepsItsOwnLine (new-user test of issue 17): the status names the file and line of
+// the error its message reports — the error entry posted just before it — not those of a newer
+// error entry (Ask to fix attaches these); a console.error call is not an error entry.
+func TestErrorKeepsItsOwnLine(t *testing.T) {
+	p, shim, _ := ackedPort(t, nil)
+	m := shim.last(t)
+	entry := func(kind string, line int) string {
+		return msg(preview.MessageConsole, 4, m.nonce, map[string]any{"level": "error", "kind": kind, "text": "x", "path": "app.js", "line": line})
+	}
+	p.Deliver(msg(preview.MessageReady, 4, m.nonce, nil))
+	p.Deliver(entry(preview.ConsoleKindError, 5))
+	p.Deliver(msg(preview.MessageError, 4, m.nonce, map[string]any{"message": "first"}))
+	p.Deliver(entry(preview.ConsoleKindRejection, 9))
+	p.Deliver(entry(preview.ConsoleKindError, 11))
+	if st := p.Status(); st.Message != "first" || st.ErrorPath != "app.js" || st.ErrorLine != 5 {
+		t.Fatalf("the banner's error must keep its own line: %q %s:%d", st.Message, st.ErrorPath, st.ErrorLine)
+	}
+	if err := p.Mount(context.Background(), preview.Mount{Revision: 5, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	m = shim.last(t)
+	if st := p.Status(); st.ErrorPath != "" || st.ErrorLine != 0 {
+		t.Fatalf("a new mount keeps the old error's line: %s:%d", st.ErrorPath, st.ErrorLine)
+	}
+	p.Deliver(msg(preview.MessageConsole, 5, m.nonce, map[string]any{"level": "error", "kind": "console", "text": "logged", "path": "app.js", "line": 3}))
+	p.Deliver(msg(preview.MessageError, 5, m.nonce, map[string]any{"message": "no stack"}))
+	if st := p.Status(); st.ErrorPath != "" || st.ErrorLine != 0 {
+		t.Fatalf("a console.error call is not the error's location: %s:%d", st.ErrorPath, st.ErrorLine)
+	}
+}

@@ -49,7 +49,7 @@ type ConsoleLine = preview.ConsoleEntry
 // Shape: {"revision": 3, "state": "pending"|"acknowledged"|"error"|"idle"|"timedOut"|
 // "navigated", "message"?: "…", "entry": "index.html", "page": {"path", "search", "hash"},
 // "canBack", "canForward", "diagnostics": [...], "reports": [...], "console": [...],
-// "mountedAt", "ackAt", "picking"}. Reports are the current mount's run-time reports (at most
+// "mountedAt", "ackAt", "picking", "errorPath"?, "errorLine"?}. Reports are the current mount's run-time reports (at most
 // preview.MaxRuntimeReports).
 // MountedAt/AckAt are the page clock in ms (performance.now) of the current mount and its
 // ack (0 when none).
@@ -68,6 +68,12 @@ type Status struct {
 	AckAt       float64              `json:"ackAt"`
 	// Picking: the frame is in pick mode (SetPicking; a pick, Escape or a new mount ends it).
 	Picking bool `json:"picking"`
+	// ErrorPath/ErrorLine: the workspace file and line of the error that Message reports (state
+	// "error"): those of the console entry of kind "error"/"rejection" the runtime posts just
+	// before that error; empty/0 when the stack named no file. Ask to fix attaches these, never
+	// the line of another (later) error.
+	ErrorPath string `json:"errorPath,omitempty"`
+	ErrorLine int    `json:"errorLine,omitempty"`
 }
 
 // Page is a workspace page shown in the preview: its path, and the query ("?…") and
@@ -103,9 +109,15 @@ type Port struct {
 	callback js.Func
 	auditMu  sync.Mutex // one Audit at a time
 
-	mu       sync.Mutex
-	rev      int64
-	nonce    string
+	mu    sync.Mutex
+	rev   int64
+	nonce string
+	// readied: the current mount posted ready (a later runtime error leaves its page running,
+	// so live inspection still answers: docs/design.md §5.22).
+	readied bool
+	// lastErr: the current mount's previous message was a console entry of kind error or
+	// rejection (the runtime posts it just before the error message it pairs with).
+	lastErr  *ConsoleLine
 	status   Status
 	files    []preview.File // the last mount's files (to mount another page of the same revision)
 	history  []Page         // pages visited in this revision's session; history[at] is shown
@@ -172,6 +184,7 @@ func (p *Port) timedOut(revision int64) {
 	p.failPendingLocked()
 	p.status.Picking = false
 	p.status.State, p.status.Message = StateTimedOut, ""
+	p.status.ErrorPath, p.status.ErrorLine = "", 0
 	st := p.snapshotLocked()
 	p.mu.Unlock()
 	func() {
@@ -235,6 +248,8 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	p.failPendingLocked() // inspect.go: answers of the old mount can no longer arrive
 	p.status.Picking = false
 	p.status.Revision, p.status.State, p.status.Message = revision, StatePending, ""
+	p.readied, p.lastErr = false, nil
+	p.status.ErrorPath, p.status.ErrorLine = "", 0
 	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
 	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
 	p.status.Reports = []Report{}
@@ -365,13 +380,15 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 			continue
 		}
 		ok := true
+		prevErr := p.lastErr
+		p.lastErr = nil
 		switch msg.Type {
 		case preview.MessageReady:
 			if p.status.State != StatePending {
 				ok = false
 				break
 			}
-			p.status.State, p.status.AckAt = StateAcknowledged, now()
+			p.status.State, p.status.AckAt, p.readied = StateAcknowledged, now(), true
 			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe})
 		case preview.MessageError:
 			if p.status.State == StateError || p.status.State == StateNavigated {
@@ -383,6 +400,10 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				text = preview.DefaultErrorMessage
 			}
 			p.status.State, p.status.Message, p.status.AckAt = StateError, text, now()
+			p.status.ErrorPath, p.status.ErrorLine = "", 0
+			if prevErr != nil {
+				p.status.ErrorPath, p.status.ErrorLine = prevErr.Path, prevErr.Line
+			}
 			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: text, Runtime: preview.RuntimeSandboxIframe})
 		case preview.MessageLeaving:
 			if p.status.State == StateNavigated {
@@ -393,12 +414,17 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewError, Message: NavigatedAwayMessage, Runtime: preview.RuntimeSandboxIframe})
 			}
 			p.status.State, p.status.Message = StateNavigated, NavigatedAwayMessage
+			p.status.ErrorPath, p.status.ErrorLine = "", 0
 			p.nonce = "" // nothing of that document is trusted any more
 			p.failPendingLocked()
 			p.status.Picking = false
 		case preview.MessageConsole:
 			p.seq++
-			p.status.Console = append(p.status.Console, p.consoleLine(msg))
+			l := p.consoleLine(msg)
+			p.status.Console = append(p.status.Console, l)
+			if l.Kind != preview.ConsoleKindConsole {
+				p.lastErr = &l
+			}
 			if over := len(p.status.Console) - MaxConsole; over > 0 {
 				p.status.Console = append([]ConsoleLine(nil), p.status.Console[over:]...)
 			}

@@ -123,8 +123,9 @@ func (a *app) onPick(sel preview.Selection, page string, err error) {
 	addChip(a, att)
 }
 
-// askToFix attaches the current runtime error — its message, the file and line of the
-// newest error entry of this revision's console, and a console excerpt — as a chip.
+// askToFix attaches the current runtime error — its message, ITS file and line (the port's
+// Status.ErrorPath/ErrorLine: the error the banner shows, never a later one's), and a console
+// excerpt — as a chip.
 func (a *app) askToFix() {
 	a.mu.Lock()
 	st := a.st.preview
@@ -133,14 +134,11 @@ func (a *app) askToFix() {
 	if msg == "" {
 		msg = preview.DefaultErrorMessage
 	}
-	att := planner.Attachment{Kind: planner.AttachError, Message: msg}
+	att := planner.Attachment{Kind: planner.AttachError, Message: msg, Path: st.ErrorPath, Line: st.ErrorLine}
 	var lines []string
 	for _, c := range st.Console {
 		if c.Revision != st.Revision {
 			continue
-		}
-		if c.Level == preview.ConsoleLevelError && c.Path != "" {
-			att.Path, att.Line = c.Path, c.Line
 		}
 		l := c.Level + ": " + c.Text
 		if c.Path != "" {

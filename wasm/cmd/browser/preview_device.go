@@ -14,7 +14,8 @@ import (
 
 // Device sizes of the preview (issue 17; docs/design.md §5.18): Desktop (the frame fills the
 // pane), Phone 390×844, Tablet 820×1180 and Custom (width × height within
-// views.MinDeviceSide..MaxDeviceSide), each with Rotate. The frame keeps the chosen layout
+// views.MinDeviceSide..MaxDeviceSide, read by views.ParseSide: other input is refused with a
+// message beside the fields, which keep the applied size), each with Rotate. The frame keeps the chosen layout
 // viewport (window.innerWidth inside is the width) and the shim scales it down to fit the pane
 // (setDevice). A view setting, not a workspace operation and not a tool: it changes nothing a
 // model could read or undo (docs/design.md §2.11). Remembered per workspace in the studio's
@@ -25,7 +26,8 @@ const previewDeviceKey = "webcoding.preview.device:"
 
 var deviceState struct {
 	sync.Mutex
-	d views.Device
+	d    views.Device
+	note string // a refused custom size's message (views.ParseSide), until the next device action
 }
 
 func currentDevice() views.Device {
@@ -51,8 +53,9 @@ func (a *app) applyDevice(d views.Device, save bool) {
 		d.Rotated = false
 	}
 	deviceState.Lock()
-	deviceState.d = d
+	deviceState.d, deviceState.note = d, ""
 	deviceState.Unlock()
+	showSides(d)
 	w, h := d.Size()
 	if shim := js.Global().Get("webcodingPreview"); shim.Type() == js.TypeObject && shim.Get("setDevice").Type() == js.TypeFunction {
 		shim.Call("setDevice", w, h)
@@ -68,13 +71,35 @@ func (a *app) applyDevice(d views.Device, save bool) {
 	a.markDirty()
 }
 
-func inputInt(id string) int {
-	el := js.Global().Get("document").Call("getElementById", id)
-	if el.IsNull() {
-		return 0
+// showSides puts the applied custom size back into the width and height fields: the morph
+// leaves an input's typed value alone when its value attribute did not change, so a refused
+// or rounded entry would otherwise stay beside the size actually applied.
+func showSides(d views.Device) {
+	if d.Kind != views.DeviceCustom {
+		return
 	}
-	n, _ := strconv.Atoi(el.Get("value").String())
-	return n
+	setInput("device-width", strconv.Itoa(views.ClampSide(d.Width))) // settings.go
+	setInput("device-height", strconv.Itoa(views.ClampSide(d.Height)))
+}
+
+// customSize reads the custom width and height fields (views.ParseSide). A refused entry
+// changes nothing: the message is shown beside the fields, which go back to the applied size.
+func (a *app) customSize(d views.Device) (views.Device, bool) {
+	w, err := views.ParseSide("Width", inputValue("device-width"))
+	h, errH := views.ParseSide("Height", inputValue("device-height"))
+	if err == nil {
+		err = errH
+	}
+	if err != nil {
+		deviceState.Lock()
+		deviceState.note = err.Error()
+		deviceState.Unlock()
+		showSides(d)
+		a.markDirty()
+		return d, false
+	}
+	d.Kind, d.Width, d.Height, d.Rotated = views.DeviceCustom, w, h, false
+	return d, true
 }
 
 func init() {
@@ -91,7 +116,12 @@ func init() {
 			a.applyDevice(d, false)
 		},
 		render: func(a *app) {
-			setRegion("preview-device", views.DeviceBarHTML(currentDevice()))
+			deviceState.Lock()
+			d, note := deviceState.d, deviceState.note
+			deviceState.Unlock()
+			if setRegion("preview-device", views.DeviceBarHTML(d, note)) {
+				showSides(d)
+			}
 		},
 		action: func(a *app, act uiAction) bool {
 			d := currentDevice()
@@ -107,7 +137,10 @@ func init() {
 				}
 				d.Kind = kind
 			case "preview-device-custom":
-				d.Kind, d.Width, d.Height, d.Rotated = views.DeviceCustom, inputInt("device-width"), inputInt("device-height"), false
+				var ok bool
+				if d, ok = a.customSize(d); !ok {
+					return true
+				}
 			case "preview-device-rotate":
 				d.Rotated = !d.Rotated
 			default:

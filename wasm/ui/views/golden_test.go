@@ -107,9 +107,10 @@ func goldenCases() map[string]markup.HTML {
 		"trace-toolbar-all": TraceToolbarHTML(TraceView{ShowAll: true, Total: 3}),
 		"trace-list":        TraceListHTML(sampleTrace()),
 		"trace-empty":       TraceListHTML(TraceView{}),
-		"device-desktop":    DeviceBarHTML(Device{}),
-		"device-phone":      DeviceBarHTML(Device{Kind: DevicePhone, Rotated: true}),
-		"device-custom":     DeviceBarHTML(Device{Kind: DeviceCustom, Width: 99999, Height: 700}),
+		"device-desktop":    DeviceBarHTML(Device{}, ""),
+		"device-phone":      DeviceBarHTML(Device{Kind: DevicePhone, Rotated: true}, ""),
+		"device-custom":     DeviceBarHTML(Device{Kind: DeviceCustom, Width: 99999, Height: 700}, ""),
+		"device-refused":    DeviceBarHTML(Device{Kind: DeviceCustom, Width: 390, Height: 700}, "Width -5 is out of range; enter a number from 200 to 4000 CSS pixels."),
 		"audit-idle":        AuditHTML(AuditView{}) + "|" + AuditHTML(AuditView{Running: true}) + "|" + AuditHTML(AuditView{Err: "[PREVIEW_NEEDS_BROWSER] " + hostile}),
 		"audit-clean":       AuditHTML(AuditView{Done: true, Revision: 4}),
 		"audit-result": AuditHTML(AuditView{Done: true, Revision: 7, Truncated: true, Violations: []AuditViolation{

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -63,9 +64,41 @@ func ClampSide(n int) int {
 	return n
 }
 
+// ParseSide reads a custom side as typed into its field (name: "Width" or "Height"): a
+// decimal number of CSS pixels as a number input accepts it ("390", "300.7", "1e3"), rounded
+// to the nearest whole pixel, that must lie within MinDeviceSide..MaxDeviceSide. Input out of
+// that range is refused, not clamped (docs/design.md §5.18). Errors: one sentence naming the
+// field, the input (cut to 20 characters) and the range; an empty field (a number input
+// reports non-numeric text as empty) asks for a number.
+func ParseSide(name, s string) (int, error) {
+	s = strings.TrimSpace(s)
+	rng := " from " + strconv.Itoa(MinDeviceSide) + " to " + strconv.Itoa(MaxDeviceSide) + " CSS pixels"
+	if s == "" {
+		return 0, sideError(name + " needs a number" + rng + ".")
+	}
+	shown := s
+	if r := []rune(shown); len(r) > 20 {
+		shown = string(r[:20]) + "…"
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, sideError(name + " \"" + shown + "\" is not a number; enter one" + rng + ".")
+	}
+	n := math.Round(f)
+	if n < MinDeviceSide || n > MaxDeviceSide {
+		return 0, sideError(name + " " + shown + " is out of range; enter a number" + rng + ".")
+	}
+	return int(n), nil
+}
+
+type sideError string
+
+func (e sideError) Error() string { return string(e) }
+
 // DeviceBarHTML is #preview-device: one toggle button per device, the custom width × height
-// inputs (Custom only), Rotate (not for desktop) and the size shown.
-func DeviceBarHTML(d Device) HTML {
+// inputs (Custom only) holding the applied size, Rotate (not for desktop), the size shown and
+// note (a refused custom size's ParseSide message; "" for none) as an alert.
+func DeviceBarHTML(d Device, note string) HTML {
 	var b Builder
 	for _, k := range []struct{ kind, label string }{{DeviceDesktop, "Desktop"}, {DevicePhone, "Phone"}, {DeviceTablet, "Tablet"}, {DeviceCustom, "Custom"}} {
 		pressed := "false"
@@ -90,6 +123,9 @@ func DeviceBarHTML(d Device) HTML {
 		b.Elem("button", "Rotate", A("type", "button"), A("data-action", "preview-device-rotate"), A("id", "device-rotate"),
 			A("aria-pressed", strconv.FormatBool(d.Rotated)), A("aria-label", "Rotate the device"))
 		b.Elem("span", strconv.Itoa(w)+" × "+strconv.Itoa(h), A("class", "device-size muted"), A("id", "device-size"))
+	}
+	if note != "" {
+		b.Elem("span", note, A("class", "device-note"), A("id", "device-note"), A("role", "alert"))
 	}
 	return b.HTML()
 }
