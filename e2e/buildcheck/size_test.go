@@ -25,11 +25,14 @@ import (
 // Issue 17's pick mode (live preview.inspect through the bridge and its strict decoder, the
 // source-line mapping, context chips, picked-element edits in the local agent, Ask to fix)
 // adds 51,556 brotli / 85,062 gzip: 12,302,725 raw / 2,858,033 gzip / 2,031,327 brotli on
-// 2026-12-02 against main's 1,979,771 brotli. The budget follows that measurement (+~9 KB) until
-// the page module is trimmed back under issue 15's 2,000,000 goal.
+// 2026-12-02 against main's 1,979,771 brotli. The fixes after round 5's new-user tests (request
+// timeouts, provider labels and endpoint completion, conversation states, stale-pick checks,
+// inline-script lines, device-size input) add 21,528 brotli / 15,683 gzip: 12,384,507 raw /
+// 2,873,716 gzip / 2,052,855 brotli on 2026-12-02. The budget follows that measurement (+~7 KB)
+// until the page module is trimmed back under issue 15's 2,000,000 goal.
 const (
-	wasmBrotliBudget = 2_040_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_870_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_060_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_880_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
