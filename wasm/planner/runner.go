@@ -124,28 +124,8 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 			call.Arguments["search"], call.Arguments["replace"] = search, replace
 		}
 		ThreadRevision(&call, planned)
-		args, err := json.Marshal(call.Arguments)
-		if err != nil { // arguments are strings, numbers and booleans; cannot happen
-			args = []byte("{}")
-		}
-		req := mcp.CallToolParams{Name: call.Name, Arguments: args, Meta: &mcp.CallMeta{
-			ToolCallID: CallID(opts.SessionID, i, call.Name), SessionID: opts.SessionID,
-			Source: mcp.SourceLocal, Mode: mcp.ModeAgent}}
-		res := exec(ctx, req)
-		rep.Calls = append(rep.Calls, Step{Request: req, Result: res})
-		if res == nil || res.IsError {
-			rep.Failed, rep.FailedTool = true, call.Name
-			text := "the call returned no result"
-			if res != nil {
-				text = errorText(res)
-				if res.Error != nil {
-					rep.ErrorCode = res.Error.Code
-				}
-			}
-			rep.RevisionConflict = IsRevisionConflict(rep.ErrorCode, text)
-			retry := rep.RevisionConflict || (res != nil && res.Error != nil && res.Error.Retryable)
-			rep.Retryable = &retry
-			rep.Summary = FailureSummary(called, call.Name, text)
+		res, ok := runStep(ctx, exec, opts.SessionID, i, call, called, &rep)
+		if !ok {
 			return rep
 		}
 		called = append(called, call.Name)
@@ -219,4 +199,36 @@ func resultRevision(res *mcp.CallToolResult) *int64 {
 		return nil
 	}
 	return &n
+}
+
+// runStep sends call, the i-th call of a plan, through exec as an agent-mode tools/call of
+// session sessionID from the local agent, and records it in rep. When it fails (no result,
+// or isError) it fills rep's failure fields and summary — called are the calls that
+// succeeded before it — and returns false; the caller then answers rep.
+func runStep(ctx context.Context, exec Executor, sessionID string, i int, call Call, called []string, rep *Report) (*mcp.CallToolResult, bool) {
+	args, err := json.Marshal(call.Arguments)
+	if err != nil { // arguments are strings, numbers and booleans; cannot happen
+		args = []byte("{}")
+	}
+	req := mcp.CallToolParams{Name: call.Name, Arguments: args, Meta: &mcp.CallMeta{
+		ToolCallID: CallID(sessionID, i, call.Name), SessionID: sessionID,
+		Source: mcp.SourceLocal, Mode: mcp.ModeAgent}}
+	res := exec(ctx, req)
+	rep.Calls = append(rep.Calls, Step{Request: req, Result: res})
+	if res != nil && !res.IsError {
+		return res, true
+	}
+	rep.Failed, rep.FailedTool = true, call.Name
+	text := "the call returned no result"
+	if res != nil {
+		text = errorText(res)
+		if res.Error != nil {
+			rep.ErrorCode = res.Error.Code
+		}
+	}
+	rep.RevisionConflict = IsRevisionConflict(rep.ErrorCode, text)
+	retry := rep.RevisionConflict || (res != nil && res.Error != nil && res.Error.Retryable)
+	rep.Retryable = &retry
+	rep.Summary = FailureSummary(called, call.Name, text)
+	return res, false
 }

@@ -2,11 +2,8 @@ package planner
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
-
-	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // The realtime surface's local agent (issue 18; live reference, section 3.5; docs/design.md §5.24):
@@ -243,28 +240,8 @@ func RunWeb(ctx context.Context, exec Executor, prompt string, opts WebRunOption
 				call.Arguments[ArgExpectedRevision] = *planned
 			}
 		}
-		args, err := json.Marshal(call.Arguments)
-		if err != nil { // strings and integers only; cannot happen
-			args = []byte("{}")
-		}
-		req := mcp.CallToolParams{Name: call.Name, Arguments: args, Meta: &mcp.CallMeta{
-			ToolCallID: CallID(opts.SessionID, i, call.Name), SessionID: opts.SessionID,
-			Source: mcp.SourceLocal, Mode: mcp.ModeAgent}}
-		res := exec(ctx, req)
-		rep.Calls = append(rep.Calls, Step{Request: req, Result: res})
-		if res == nil || res.IsError {
-			rep.Failed, rep.FailedTool = true, call.Name
-			text := "the call returned no result"
-			if res != nil {
-				text = errorText(res)
-				if res.Error != nil {
-					rep.ErrorCode = res.Error.Code
-				}
-			}
-			rep.RevisionConflict = IsRevisionConflict(rep.ErrorCode, text)
-			retry := rep.RevisionConflict || (res != nil && res.Error != nil && res.Error.Retryable)
-			rep.Retryable = &retry
-			rep.Summary = FailureSummary(called, call.Name, text)
+		res, ok := runStep(ctx, exec, opts.SessionID, i, call, called, &rep)
+		if !ok {
 			return rep
 		}
 		called = append(called, call.Name)

@@ -37,33 +37,9 @@ func (c *Chats) open(ctx context.Context) (*idb.Database, error) {
 	if c.db != nil {
 		return c.db, nil
 	}
-	g, err := indexedDBFactory()
+	db, err := openOneStore(ctx, ChatsName, chatsVersion, chatsStore)
 	if err != nil {
-		return nil, fmt.Errorf("idb: %w", err)
-	}
-	f, err := idb.WrapFactory(g)
-	if err != nil {
-		return nil, fmt.Errorf("idb: %w", err)
-	}
-	req, err := f.Open(ctx, ChatsName, chatsVersion, func(db *idb.Database, _, _ uint) error {
-		names, err := db.ObjectStoreNames()
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			if n == chatsStore {
-				return nil
-			}
-		}
-		_, err = db.CreateObjectStore(chatsStore, idb.ObjectStoreOptions{})
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("idb: open %s: %w", ChatsName, err)
-	}
-	db, err := req.Await(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("idb: open %s: %w", ChatsName, err)
+		return nil, err
 	}
 	c.db = db
 	return db, nil

@@ -40,37 +40,13 @@ type Drafts struct {
 // NewDrafts returns the store; the database is opened by the first call.
 func NewDrafts() *Drafts { return &Drafts{} }
 
-func (d *Drafts) open(ctx context.Context) (db *idb.Database, err error) {
+func (d *Drafts) open(ctx context.Context) (*idb.Database, error) {
 	if d.db != nil {
 		return d.db, nil
 	}
-	g, err := indexedDBFactory()
+	db, err := openOneStore(ctx, DraftsName, draftsVersion, draftsStore)
 	if err != nil {
-		return nil, fmt.Errorf("idb: %w", err)
-	}
-	f, err := idb.WrapFactory(g)
-	if err != nil {
-		return nil, fmt.Errorf("idb: %w", err)
-	}
-	req, err := f.Open(ctx, DraftsName, draftsVersion, func(db *idb.Database, _, _ uint) error {
-		names, err := db.ObjectStoreNames()
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			if n == draftsStore {
-				return nil
-			}
-		}
-		_, err = db.CreateObjectStore(draftsStore, idb.ObjectStoreOptions{})
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("idb: open %s: %w", DraftsName, err)
-	}
-	db, err = req.Await(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("idb: open %s: %w", DraftsName, err)
+		return nil, err
 	}
 	d.db = db
 	return db, nil
