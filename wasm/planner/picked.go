@@ -57,6 +57,15 @@ type Attachment struct {
 	Rule      string `json:"rule,omitempty"`
 	Impact    string `json:"impact,omitempty"`
 	Count     int    `json:"count,omitempty"`
+	// Element chips from a live pick also carry what the bridge measured (issue 17): the ARIA
+	// role and accessible name (≤ 200 each), the computed styles as "property: value; …" in
+	// preview.ComputedStyleProps order (≤ 1000), the box as "x X, y Y, W×H px" (≤ 64) and the
+	// ancestors nearest first, "tag#id.class < …" (≤ 1000).
+	Role      string `json:"role,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Styles    string `json:"styles,omitempty"`
+	Box       string `json:"box,omitempty"`
+	Ancestors string `json:"ancestors,omitempty"`
 }
 
 // Label is the chip's short label: "#hero-title · Sketch, ship…", "Error: boom (app.js:7)"
@@ -124,8 +133,13 @@ func (a Attachment) ContextText() string {
 		line("selector", a.Selector, MaxAttachmentFieldChars)
 		line("tag", a.Tag, MaxAttachmentShortChars)
 		line("source", where, MaxAttachmentFieldChars)
+		line("role", a.Role, MaxAttachmentTextChars)
+		line("name", a.Name, MaxAttachmentTextChars)
 		line("text", a.Text, MaxAttachmentTextChars)
 		line("font-size", a.FontSize, MaxAttachmentShortChars)
+		line("box", a.Box, MaxAttachmentShortChars)
+		line("computed styles", a.Styles, MaxAttachmentFieldChars)
+		line("ancestors", a.Ancestors, MaxAttachmentFieldChars)
 		line("outerHTML", a.OuterHTML, MaxAttachmentHTMLChars)
 	}
 	b.WriteString("[end of context]")
@@ -148,6 +162,8 @@ func (a Attachment) Bounded() Attachment {
 	a.Text, a.OuterHTML = head(a.Text, MaxAttachmentTextChars), head(a.OuterHTML, MaxAttachmentHTMLChars)
 	a.Tag, a.FontSize = head(a.Tag, MaxAttachmentShortChars), head(a.FontSize, MaxAttachmentShortChars)
 	a.Rule, a.Impact = head(a.Rule, MaxAttachmentShortChars), head(a.Impact, MaxAttachmentShortChars)
+	a.Role, a.Name, a.Box = head(a.Role, MaxAttachmentTextChars), head(a.Name, MaxAttachmentTextChars), head(a.Box, MaxAttachmentShortChars)
+	a.Styles, a.Ancestors = head(a.Styles, MaxAttachmentFieldChars), head(a.Ancestors, MaxAttachmentFieldChars)
 	if r := []rune(a.Console); len(r) > MaxAttachmentConsole {
 		a.Console = string(r[len(r)-MaxAttachmentConsole:])
 	}

@@ -128,6 +128,15 @@ func TestAttachmentContextText(t *testing.T) {
 	if e.Label() != "Error: boom (app.js:7)" || !strings.Contains(e.ContextText(), "source: app.js:7") {
 		t.Errorf("error chip: %q %q", e.Label(), e.ContextText())
 	}
+	live := heroChip()
+	live.Role, live.Name, live.Box = "heading", "Sketch", "x 12, y 40, 320×48 px"
+	live.Styles, live.Ancestors = "display: block; color: rgb(1, 2, 3)", "main#top < body"
+	for _, want := range []string{"role: heading\n", "name: Sketch\n", "box: x 12, y 40, 320×48 px\n",
+		"computed styles: display: block; color: rgb(1, 2, 3)\n", "ancestors: main#top < body\n"} {
+		if !strings.Contains(live.ContextText(), want) {
+			t.Errorf("a live pick's context lacks %q:\n%s", want, live.ContextText())
+		}
+	}
 	if heroChip().Label() != "#hero-title · Sketch" {
 		t.Errorf("label %q", heroChip().Label())
 	}

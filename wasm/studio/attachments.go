@@ -14,8 +14,9 @@ import (
 // unknown member), kind "element", "error" or "audit", strings valid UTF-8 within their
 // bounds (selector, path, message ≤ planner.MaxAttachmentFieldChars; text ≤
 // planner.MaxAttachmentTextChars; outerHTML ≤ planner.MaxAttachmentHTMLChars; console ≤
-// planner.MaxAttachmentConsole; tag, fontSize, rule, impact ≤
-// planner.MaxAttachmentShortChars), line 0..planner.MaxAttachmentLine and count
+// planner.MaxAttachmentConsole; tag, fontSize, rule, impact, box ≤
+// planner.MaxAttachmentShortChars; role, name ≤ planner.MaxAttachmentTextChars; styles,
+// ancestors ≤ planner.MaxAttachmentFieldChars), line 0..planner.MaxAttachmentLine and count
 // 0..planner.MaxAttachmentCount.
 // Absent or null: none. It returns the reason of the first problem ("" when valid). The
 // attachments are data for the planner (docs/design.md §5.23): nothing in them is a request.
@@ -47,7 +48,9 @@ func decodeAttachments(raw json.RawMessage) ([]planner.Attachment, string) {
 		}{{a.Selector, planner.MaxAttachmentFieldChars}, {a.Path, planner.MaxAttachmentFieldChars}, {a.Message, planner.MaxAttachmentFieldChars},
 			{a.Text, planner.MaxAttachmentTextChars}, {a.OuterHTML, planner.MaxAttachmentHTMLChars}, {a.Console, planner.MaxAttachmentConsole},
 			{a.Tag, planner.MaxAttachmentShortChars}, {a.FontSize, planner.MaxAttachmentShortChars},
-			{a.Rule, planner.MaxAttachmentShortChars}, {a.Impact, planner.MaxAttachmentShortChars}} {
+			{a.Rule, planner.MaxAttachmentShortChars}, {a.Impact, planner.MaxAttachmentShortChars},
+			{a.Role, planner.MaxAttachmentTextChars}, {a.Name, planner.MaxAttachmentTextChars}, {a.Box, planner.MaxAttachmentShortChars},
+			{a.Styles, planner.MaxAttachmentFieldChars}, {a.Ancestors, planner.MaxAttachmentFieldChars}} {
 			if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.n {
 				return nil, "item " + strconv.Itoa(i) + ": a string is longer than " + strconv.Itoa(f.n) + " characters"
 			}

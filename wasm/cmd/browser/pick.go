@@ -119,7 +119,9 @@ func (a *app) onPick(sel preview.Selection, page string, err error) {
 		return
 	}
 	att := planner.Attachment{Kind: planner.AttachElement, Selector: sel.Selector, Tag: sel.Tag, Text: sel.Text,
-		OuterHTML: sel.OuterHTML, Path: page, Line: sel.Line, FontSize: sel.Styles["font-size"]}
+		OuterHTML: sel.OuterHTML, Path: page, Line: sel.Line, FontSize: sel.Styles["font-size"],
+		Role: sel.Role, Name: sel.Name, Styles: views.StylesText(preview.ComputedStyleProps, sel.Styles),
+		Box: views.BoxText(sel.Box.X, sel.Box.Y, sel.Box.Width, sel.Box.Height), Ancestors: strings.Join(sel.Ancestors, " < ")}
 	addChip(a, att)
 }
 

@@ -1,7 +1,9 @@
 package views
 
 import (
+	"math"
 	"strconv"
+	"strings"
 
 	. "github.com/webcoding/studio/wasm/ui/markup"
 )
@@ -47,4 +49,24 @@ func ContextChipsHTML(chips []ContextChip) HTML {
 	}
 	b.Close("ul")
 	return b.HTML()
+}
+
+// StylesText is a picked element's computed styles for its context chip: "property: value"
+// pairs joined by "; " in the order of props (preview.ComputedStyleProps), properties without
+// a value left out.
+func StylesText(props []string, styles map[string]string) string {
+	var parts []string
+	for _, p := range props {
+		if v := strings.TrimSpace(styles[p]); v != "" {
+			parts = append(parts, p+": "+v)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// BoxText is a picked element's box for its context chip, in CSS pixels rounded to whole
+// ones: "x 12, y 40, 320×48 px".
+func BoxText(x, y, w, h float64) string {
+	r := func(f float64) string { return strconv.FormatFloat(math.Round(f), 'f', -1, 64) }
+	return "x " + r(x) + ", y " + r(y) + ", " + r(w) + "×" + r(h) + " px"
 }

@@ -46,3 +46,13 @@ func TestParseSide(t *testing.T) {
 		}
 	}
 }
+
+func TestPickedStylesAndBoxText(t *testing.T) {
+	got := StylesText([]string{"display", "color", "font-size"}, map[string]string{"color": "rgb(1, 2, 3)", "display": "block", "font-size": " "})
+	if got != "display: block; color: rgb(1, 2, 3)" {
+		t.Errorf("StylesText = %q", got)
+	}
+	if got := BoxText(12.4, 39.6, 320, 47.5); got != "x 12, y 40, 320×48 px" {
+		t.Errorf("BoxText = %q", got)
+	}
+}
