@@ -461,11 +461,17 @@ func withStyle(tag, decl string) string {
 	if i := strings.Index(lower, ` style="`); i >= 0 {
 		v := i + len(` style="`)
 		if j := strings.IndexByte(tag[v:], '"'); j >= 0 {
-			cur := strings.TrimRight(strings.TrimSpace(tag[v:v+j]), ";")
-			if cur != "" {
-				cur += "; "
+			// A declaration of the same property is replaced, not piled up.
+			prop := strings.TrimSpace(decl[:strings.IndexByte(decl+":", ':')])
+			var kept []string
+			for _, d := range strings.Split(tag[v:v+j], ";") {
+				d = strings.TrimSpace(d)
+				if d == "" || strings.EqualFold(strings.TrimSpace(d[:strings.IndexByte(d+":", ':')]), prop) {
+					continue
+				}
+				kept = append(kept, d)
 			}
-			return tag[:v] + cur + decl + tag[v+j:]
+			return tag[:v] + strings.Join(append(kept, decl), "; ") + tag[v+j:]
 		}
 	}
 	end := len(tag) - 1

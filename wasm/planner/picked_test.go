@@ -70,6 +70,11 @@ func TestPickedPatchEdges(t *testing.T) {
 	if !ok || s != `<button class=b style="padding: 4px">` || r != `<button class=b style="padding: 4px; display: none">` {
 		t.Errorf("style attribute: %q → %q", s, r)
 	}
+	// A second size edit replaces the first declaration instead of piling one more up.
+	sized := "<h1 style=\"color: red; font-size: 40px\">Hi</h1>\n"
+	if _, r, _, ok := PickedPatch(sized, PickedEdit{Op: PickBigger, Tag: "h1", Line: 1, FontSize: "40px"}); !ok || r != `<h1 style="color: red; font-size: 50px">` {
+		t.Errorf("second size edit: %q", r)
+	}
 	dup := "<p>Sketch</p>\n<p>Sketch</p>\n"
 	s, r, _, ok = PickedPatch(dup, PickedEdit{Op: PickText, Value: "X", Tag: "p", Line: 2})
 	if !ok || strings.Index(dup, s)+len(s) != strings.LastIndex(dup, "<p>Sketch")+len("<p>Sketch") || !strings.HasSuffix(r, "<p>X") {

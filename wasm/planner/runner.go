@@ -118,7 +118,7 @@ func Run(ctx context.Context, exec Executor, prompt string, opts RunOptions) Rep
 				path, _ := call.Arguments["path"].(string)
 				retry := false
 				rep.Failed, rep.FailedTool, rep.Retryable = true, call.Name, &retry
-				rep.Summary = FailureSummary(called, call.Name, "the picked element is no longer where the preview showed it in "+path+" ("+reason+"); nothing was changed. Pick it again after the preview refreshes.")
+				rep.Summary = FailureSummary(called, call.Name, "the picked element cannot be edited in "+path+" ("+reason+"); nothing was changed. If the file changed since the pick, pick it again after the preview refreshes; otherwise edit its source, or quote the exact text to replace: Change \"old\" to \"new\".")
 				return rep
 			}
 			call.Arguments["search"], call.Arguments["replace"] = search, replace

@@ -166,6 +166,14 @@ func (a *app) askToFix() {
 func addChip(a *app, att planner.Attachment) {
 	att = att.Bounded()
 	pickUI.mu.Lock()
+	// The same chip again (one element picked twice, one error asked about twice) moves to
+	// the end instead of being attached twice.
+	for i, c := range pickUI.chips {
+		if c == att {
+			pickUI.chips = append(pickUI.chips[:i:i], pickUI.chips[i+1:]...)
+			break
+		}
+	}
 	pickUI.chips = append(pickUI.chips, att)
 	if over := len(pickUI.chips) - planner.MaxAttachments; over > 0 {
 		pickUI.chips = append([]planner.Attachment(nil), pickUI.chips[over:]...)
