@@ -59,4 +59,10 @@ func TestAskToFixCarriesTheError(t *testing.T) {
 	if n := evalNum(tab, `document.querySelectorAll("#context-chips li").length`); n != 0 {
 		t.Errorf("%v chips left after sending", n)
 	}
+	// The chat shows what the user typed and one line per chip, never the context block
+	// (re-test of issue 17: the whole block was the user's chat message).
+	shown, _ := chromium.Eval[string](tab, 5*time.Second, `Array.from(document.querySelectorAll("#transcript .entry-user, #transcript .entry-info")).map(e => e.textContent).join("\n")`)
+	if strings.Contains(shown, "[context:") || !strings.Contains(shown, "Please fix this") || !strings.Contains(shown, "With context: Error") {
+		t.Errorf("the chat shows:\n%s", shown)
+	}
 }

@@ -354,6 +354,10 @@ func PickedPatch(source string, e PickedEdit) (search, replace, reason string, o
 				decl = "fill: " + e.Value
 			}
 		case PickBigger, PickSmaller:
+			if svgPainted[e.Tag] && e.Tag != "text" && e.Tag != "tspan" {
+				// A shape's size is its geometry (r, width, height…), which a font size does not change.
+				return "", "", "an SVG <" + e.Tag + "> is sized by its geometry attributes, not a font size", false
+			}
 			f := 1.25
 			if e.Op == PickSmaller {
 				f = 0.8

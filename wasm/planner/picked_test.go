@@ -211,6 +211,9 @@ func TestStalePickEditsNothingElse(t *testing.T) {
 	if _, r, _, ok := PickedPatch(svg, PickedEdit{Op: PickColor, Value: "#10b981", Tag: "circle", Line: 2, ID: "dot"}); !ok || !strings.Contains(r, `style="fill: #10b981"`) {
 		t.Errorf("an SVG shape is coloured by fill: %q", r)
 	}
+	if _, _, reason, ok := PickedPatch(svg, PickedEdit{Op: PickBigger, Tag: "circle", Line: 2, ID: "dot"}); ok || !strings.Contains(reason, "geometry") {
+		t.Errorf("an SVG shape made bigger with a font size: ok %v, %q", ok, reason)
+	}
 	older := Attachment{Kind: AttachElement, Selector: "body > p", Tag: "p", Text: "Sketch", Path: "index.html", Line: 3}
 	f = &sourceWorkspace{fakeWorkspace: fakeWorkspace{revision: 3}, source: pickedPage}
 	rep = Run(context.Background(), f.exec, "hide this", RunOptions{Revision: 3, Attachments: []Attachment{older, heroChip()}, PreviewExecuted: true})

@@ -269,11 +269,7 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	if a.refuseReadOnly("Agent runs are") { // lock.go (issue 14)
 		return
 	}
-	modelPrompt := prompt
-	if len(atts) > 0 {
-		modelPrompt += "\n\n" + planner.ContextBlock(atts)
-	}
-	if a.runProviderPrompt(modelPrompt) { // provider.go: OpenRouter when a key is set
+	if a.runProviderPrompt(prompt, atts) { // provider.go: a model when one is set up
 		return
 	}
 	ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 	"github.com/webcoding/studio/wasm/audit"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/openrouter"
+	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/studio"
 )
 
@@ -182,10 +183,15 @@ type providerReport struct {
 	} `json:"error"`
 }
 
-// runProviderPrompt runs prompt through agent/openrouter when a key is set and reports
-// whether it did (false: the caller runs the local agent). It is called by runPrompt for
-// the chat form and the recipes.
-func (a *app) runProviderPrompt(prompt string) bool {
+// runProviderPrompt runs text, with the context blocks of atts after it, through
+// agent/openrouter when a model is set up, and reports whether it did (false: the caller runs
+// the local agent). The chat shows text and one "With context" line per chip, not the blocks.
+// It is called by runPrompt for the chat form and the recipes.
+func (a *app) runProviderPrompt(text string, atts []planner.Attachment) bool {
+	prompt := text // what the model gets: the user's text, then the chips' context blocks
+	if len(atts) > 0 {
+		prompt += "\n\n" + planner.ContextBlock(atts)
+	}
 	prov.mu.Lock()
 	if prov.forceLocal {
 		prov.forceLocal = false
@@ -210,7 +216,10 @@ func (a *app) runProviderPrompt(prompt string) bool {
 	}
 	a.st.running, a.cancelled, a.st.statusText = id, false, "Running… ("+label+" · "+model+")"
 	a.mu.Unlock()
-	a.addEntry(entry{Kind: "user", Text: prompt})
+	a.addEntry(entry{Kind: "user", Text: text}) // the chips show as one line each, as for the local agent
+	for _, at := range atts {
+		a.addEntry(entry{Kind: "info", Text: "With context: " + at.Label()})
+	}
 	chatsRunStarted(a) // chats.go: kept before the request goes out
 	params := map[string]any{"prompt": prompt, "model": model, "endpoint": endpoint, "dataPolicy": string(policy), "stream": !f.noStream}
 	if f.preset != openrouter.PresetOpenRouter {
