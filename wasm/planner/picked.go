@@ -258,6 +258,10 @@ func pickedRequest(prompt string) (op, value string, ok bool) {
 		lower := strings.ToLower(prompt)
 		if _, end, found := reToMarker.find(lower, 0); found {
 			if v := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(prompt[end:]), ".!")); v != "" {
+				switch v {
+				case `''`, `""`, "“”", "‘’", "「」": // an empty quoted text: empty the element
+					v = ""
+				}
 				return PickText, v, true
 			}
 		}

@@ -38,6 +38,7 @@ func TestPickedRequests(t *testing.T) {
 		{`Change this to "Hello"`, `<h1 id="hero-title">Sketch`, `<h1 id="hero-title">Hello`},
 		{`change this to Hello & <b>`, `<h1 id="hero-title">Sketch`, `<h1 id="hero-title">Hello &amp; &lt;b&gt;`},
 		{`이 글자를 '안녕'으로 바꿔줘`, `<h1 id="hero-title">Sketch`, `<h1 id="hero-title">안녕`},
+		{`change this text to ''`, `<h1 id="hero-title">Sketch`, `<h1 id="hero-title">`},
 		{`make this bigger`, `<h1 id="hero-title">`, `<h1 id="hero-title" style="font-size: 40px">`},
 		{`make this smaller`, `<h1 id="hero-title">`, `<h1 id="hero-title" style="font-size: 25.6px">`},
 		{`이거 크게 해줘`, `<h1 id="hero-title">`, `<h1 id="hero-title" style="font-size: 40px">`},
