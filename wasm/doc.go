@@ -19,7 +19,8 @@
 //	   durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)
 //	5  studio (composition), ui/views (the UI's pure views: state → HTML), chats (kept conversations)
-//	6  adapters/jsbridge, websurface (the realtime surface, a catalog composed over studio)
+//	6  adapters/jsbridge, websurface (the realtime surface, a catalog composed over studio),
+//	   livesurface (the Live Code Editor surface, likewise)
 //	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall
 //	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
 //

@@ -139,6 +139,7 @@ var layers = map[string]int{
 	"studio": 5, "ui/views": 5, "chats": 5,
 	// 6 also: the other surfaces, composed over studio (issue 18).
 	"websurface": 6,
+	"livesurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
 	"adapters/hostcall": 7,
@@ -222,7 +223,7 @@ func TestAdapterTags(t *testing.T) {
 }
 
 // TestPageModuleOmitsSurfaces: the page's entry (wasm/cmd/browser, GOOS=js) never depends on
-// the realtime surface; its size budget has no room for it (docs/design.md §5.15, §5.24).
+// the realtime or the Live Code Editor surface; its size budget has no room for them (docs/design.md §5.15, §5.24).
 func TestPageModuleOmitsSurfaces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -232,8 +233,8 @@ func TestPageModuleOmitsSurfaces(t *testing.T) {
 			continue
 		}
 		for _, d := range p.Deps {
-			if d == wasmPrefix+"websurface" {
-				t.Fatalf("wasm/cmd/browser depends on wasm/websurface")
+			if d == wasmPrefix+"websurface" || d == wasmPrefix+"livesurface" {
+				t.Fatalf("wasm/cmd/browser depends on %s", d)
 			}
 		}
 		return

@@ -25,6 +25,10 @@ type Call struct {
 	// CoalesceKey is _meta.coalesceKey ("" when absent): an editor typing burst's key. Only
 	// handlers that support it read it, and only for source local + mode direct.
 	CoalesceKey string
+	// IdempotencyKey is _meta.idempotencyKey ("" when absent). The registry already scopes
+	// replays by it (OperationKey); a handler reads it only to key records of its own that a
+	// recovery must find again (wasm/livesurface's save plans, docs/design.md §5.27).
+	IdempotencyKey string
 	// Arguments is the validated arguments object ("{}" when the request omitted it).
 	Arguments json.RawMessage
 }
@@ -184,6 +188,7 @@ func (r *Registry) Call(ctx context.Context, p mcp.CallToolParams) (res *mcp.Cal
 		return mcp.ErrorResult(s.call.ToolCallID, mcp.ToolErrorOf(err))
 	}
 	s.opts = opts
+	s.call.IdempotencyKey = opts.idempotencyKey
 	// 3. started.
 	s.emit(audit.EventStarted, nil, audit.StatePending, 0)
 	res = s.run(ctx)

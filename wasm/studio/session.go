@@ -65,11 +65,21 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 // with the same codes and details.
 func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, ackTimeout time.Duration, rev int64, applied, remount bool) error {
 	s := m.Snapshot()
-	if err := port.Mount(ctx, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}); err != nil {
+	return SyncMount(ctx, port, ackTimeout, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}, rev, applied,
+		func(r int64, status, message string) { m.SetPreviewStatus(r, status, message) })
+}
+
+// SyncMount is SyncPreview over a mount the caller built: it mounts mount in port, waits up to
+// ackTimeout for the acknowledgement of rev and reports each outcome to record (revision,
+// workspace.PreviewSynced or workspace.PreviewError, message). Its errors are SyncPreview's.
+// The Live Code Editor (wasm/livesurface) calls it with its document clock and the mount of
+// its document, so every surface reports preview failures with the same codes.
+func SyncMount(ctx context.Context, port preview.Port, ackTimeout time.Duration, mount preview.Mount, rev int64, applied bool, record func(rev int64, status, message string)) error {
+	if err := port.Mount(ctx, mount); err != nil {
 		if ctx.Err() != nil {
 			return appliedThenCancelled(ctx, rev, applied)
 		}
-		m.SetPreviewStatus(rev, workspace.PreviewError, err.Error())
+		record(rev, workspace.PreviewError, err.Error())
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
 			"Preview could not mount revision %d: %s", rev, err.Error())
 	}
@@ -88,12 +98,12 @@ func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, a
 	case err != nil:
 		return err
 	case ack.Revision > rev:
-		m.SetPreviewStatus(ack.Revision, ack.Status, ack.Message)
+		record(ack.Revision, ack.Status, ack.Message)
 		return mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
 			map[string]any{"requestedRevision": rev, "actualRevision": ack.Revision, "revision": rev, "applied": applied},
 			"Preview revision %d was superseded by revision %d before it was acknowledged.", rev, ack.Revision)
 	case ack.Status == workspace.PreviewError:
-		m.SetPreviewStatus(rev, workspace.PreviewError, ack.Message)
+		record(rev, workspace.PreviewError, ack.Message)
 		msg := ack.Message
 		if msg == "" {
 			msg = "Preview runtime error"
@@ -101,7 +111,7 @@ func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, a
 		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
 			"Preview reported a runtime error at revision %d: %s", rev, mcp.Bound(msg, maxMessageChars))
 	}
-	m.SetPreviewStatus(rev, workspace.PreviewSynced, "")
+	record(rev, workspace.PreviewSynced, "")
 	return nil
 }
 
