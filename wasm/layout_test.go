@@ -138,7 +138,7 @@ var layers = map[string]int{
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5, "chats": 5,
 	// 6 also: the other surfaces, composed over studio (issue 18).
-	"websurface": 6,
+	"websurface":  6,
 	"livesurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,

@@ -166,8 +166,11 @@ func New(ctx context.Context, core Core, opts Options) (*Server, error) {
 	}
 
 	instr := instructions
-	if opts.Catalog == CatalogRealtime {
+	switch opts.Catalog {
+	case CatalogRealtime:
 		instr = realtimeInstructions
+	case CatalogLive:
+		instr = liveInstructions
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Title: "Web Coding Studio", Version: opts.Version},
 		&sdk.ServerOptions{Logger: s.log, Instructions: instr})
@@ -190,6 +193,14 @@ const CatalogRealtime = "realtime"
 const realtimeInstructions = "Tools of the realtime web-coding surface: a three-file site (index.html, style.css, " +
 	"script.js) in memory, with one workspace revision. Call web_getWorkspace first and pass its revision as " +
 	"expectedRevision; read-only tools run, mutations need the approvals the server was started with."
+
+// CatalogLive is Options.Catalog of the Live Code Editor surface (wasm/livesurface).
+const CatalogLive = "live"
+
+const liveInstructions = "Tools of the Live Code Editor: one open document over the editor's files, with two " +
+	"clocks (workspaceRevision for files, documentRevision for the document). Call editor_getStatus first; pass " +
+	"the document revision as expectedRevision. editor_saveFile and editor_saveAll write to the linked folder and " +
+	"need the approvals (and --allow-destructive) the server was started with; pass an idempotencyKey per session and path."
 
 // sessionConfig is the session/configure params: static approvals with canonical tool names
 // (provider names in Approval.Tools are mapped back; unknown names are kept and never match).

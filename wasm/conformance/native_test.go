@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/conformance"
+	"github.com/webcoding/studio/wasm/livesurface"
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/websurface"
@@ -18,7 +19,8 @@ import (
 var update = flag.Bool("update", false, "rewrite vector expectations from the native host")
 
 func nativeHost() conformance.Host {
-	websurface.Install() // the realtime catalog, as wasm/cmd/reactor installs it
+	websurface.Install()  // the realtime catalog, as wasm/cmd/reactor installs it
+	livesurface.Install() // the Live Code Editor's catalog, likewise
 	h := studio.Assemble(context.Background(), studio.Ports{})
 	return func(ctx context.Context, req []byte) ([]byte, error) { return h.Handle(ctx, req), nil }
 }

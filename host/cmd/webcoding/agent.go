@@ -43,7 +43,7 @@ const (
 func init() {
 	register(&command{
 		Name:    "agent",
-		Usage:   `[--surface studio|realtime] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--request-timeout D] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
+		Usage:   `[--surface studio|realtime|live] [--dir DIR] [--provider local|openrouter|openai-compatible] [--endpoint URL] [--model ID] [--data-policy allow|deny|zdr] [--stream=false] [--request-timeout D] [--budget-tokens N] [--budget-cost C] [--reasoning-effort low|medium|high | --reasoning-max-tokens N] [--reasoning-exclude] [--approve all|none|TOOL,...] [--save] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D] "prompt"`,
 		Summary: "run the local agent (or OpenRouter, key from OPENROUTER_API_KEY) on a prompt; JSON Lines of its calls and results, then the summary",
 		Run:     runAgent,
 	})
@@ -170,8 +170,8 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	}
 	if catalog != "" && f.provider != "local" {
 		// The provider loop's system prompt names the studio's tools (wasm/openrouter); a
-		// model run over web.* needs its own prompt, which is not written yet.
-		return usagef("--surface realtime runs the local agent only (--provider local); the provider loop for web.* is not built yet")
+		// model run over web.* or editor.* needs its own prompt, which is not written yet.
+		return usagef("--surface %s runs the local agent only (--provider local); the provider loop for web.* and editor.* is not built yet", *surface)
 	}
 	switch f.dataPolicy {
 	case "", "allow", "deny", "zdr":
@@ -329,7 +329,7 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	var u *unsaved
-	if catalog == "" { // the realtime surface keeps its site in memory; there is no folder state
+	if catalog == "" { // the other surfaces keep no studio workspace state (live saves through its own tools)
 		if u, err = workspaceStatus(ctx, c); err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ const maxLineBytes = wasmhost.DefaultMaxRequestBytes - 64<<10
 func init() {
 	register(&command{
 		Name:    "call",
-		Usage:   "[--surface studio|realtime] [--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
+		Usage:   "[--surface studio|realtime|live] [--dir DIR] [--mode direct|agent] [--approve all|none|TOOL,...] [--autosave] [--downloads DIR] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "run JSON Lines of tools/call params from stdin; one result per line on stdout",
 		Run:     runCall,
 	})
@@ -170,7 +170,7 @@ func runCall(ctx context.Context, e *env, args []string) error {
 			break
 		}
 	}
-	if calls == 0 || catalog != "" { // the realtime surface keeps its site in memory; nothing to save
+	if calls == 0 || catalog != "" { // the other surfaces have no studio workspace to save (live saves through editor.save*)
 		return nil
 	}
 	return reportUnsaved(ctx, c, out, f.ws.dir, "run workspace.saveAll or use --autosave")

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		Name: "mcp",
-		Usage: "[--surface studio|realtime] [--dir DIR] [--downloads DIR] [--http ADDR] [--allow-remote] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
+		Usage: "[--surface studio|realtime|live] [--dir DIR] [--downloads DIR] [--http ADDR] [--allow-remote] [--names provider|canonical] [--approve none|all|TOOL,...] [--allow-destructive] " +
 			"[--autosave] [--durable memory|redis://…|postgres://…] [--module PATH] [--host-timeout D]",
 		Summary: "serve the tool registry as an MCP server (stdio, or Streamable HTTP with --http)",
 		Run:     runMCP,

@@ -487,11 +487,11 @@ func listAllTools(ctx context.Context, c *rpcClient) ([]mcp.Tool, error) {
 const (
 	surfaceStudio   = "studio"   // the 26 workspace.*/preview.* tools (the default)
 	surfaceRealtime = "realtime" // the 8 web.* tools over a three-file site in memory (wasm/websurface)
-	surfaceLive     = "live"     // the Live Code Editor (editor.*): not built yet
+	surfaceLive     = "live"     // the 11 editor.* tools over the built-in examples or --dir (wasm/livesurface)
 )
 
 // surfaceUsage is the --surface flag's help text.
-const surfaceUsage = "tool surface: studio (workspace.*/preview.*, default) or realtime (web.*: a three-file site in memory); live (editor.*) is not built yet"
+const surfaceUsage = "tool surface: studio (workspace.*/preview.*, default), realtime (web.*: a three-file site in memory) or live (editor.*: the Live Code Editor over its built-in examples, or over --dir, which editor.saveFile/saveAll write to)"
 
 // addSurfaceFlag declares --surface.
 func addSurfaceFlag(fs *flag.FlagSet) *string {
@@ -500,14 +500,18 @@ func addSurfaceFlag(fs *flag.FlagSet) *string {
 
 // surfaceCatalog checks --surface against the other flags and returns the session catalog to
 // configure ("" for the studio, the core's default). Usage errors (exit 2): an unknown
-// surface; live, which is not built; realtime with --dir (the surface has no linked folder)
-// or with a flag that saves to a folder (--autosave, --save: named in saveFlag, "" for none).
+// surface; realtime with --dir (the surface has no linked folder); realtime or live with a
+// flag that saves the studio's workspace (--autosave, --save: named in saveFlag, "" for
+// none) — live saves through its own tools, editor.saveFile and editor.saveAll.
 func surfaceCatalog(surface, dir, saveFlag string) (string, error) {
 	switch surface {
 	case surfaceStudio:
 		return "", nil
 	case surfaceLive:
-		return "", usagef("--surface live: the Live Code Editor surface (editor.*) is not built yet; use --surface studio or realtime")
+		if saveFlag != "" {
+			return "", usagef("--surface live saves through editor.saveFile and editor.saveAll (to --dir, with approval for agent calls): drop %s", saveFlag)
+		}
+		return surfaceLive, nil
 	case surfaceRealtime:
 		if dir != "" {
 			return "", usagef("--surface realtime works on its own three-file seed in memory and links no folder: drop --dir")
@@ -517,5 +521,5 @@ func surfaceCatalog(surface, dir, saveFlag string) (string, error) {
 		}
 		return surfaceRealtime, nil
 	}
-	return "", usagef("--surface must be studio or realtime (live is not built yet), got %q", surface)
+	return "", usagef("--surface must be studio, realtime or live, got %q", surface)
 }

@@ -2,24 +2,26 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 )
 
 // TestSurfaceUsageErrors: --surface values and combinations that cannot run are usage errors
-// (exit 2) before the host is asked anything; live says it is not built.
+// (exit 2) before the host is asked anything.
 func TestSurfaceUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"tools", "--surface", "live"}, "not built yet"},
-		{[]string{"call", "--surface", "live"}, "not built yet"},
-		{[]string{"agent", "--surface", "live", "Make it emerald"}, "not built yet"},
-		{[]string{"mcp", "--surface", "live"}, "not built yet"},
-		{[]string{"tools", "--surface", "editor"}, "must be studio or realtime"},
+		{[]string{"call", "--surface", "live", "--autosave"}, "drop --autosave"},
+		{[]string{"mcp", "--surface", "live", "--autosave"}, "drop --autosave"},
+		{[]string{"agent", "--surface", "live", "--save", "Reset the document"}, "drop --save"},
+		{[]string{"agent", "--surface", "live", "--provider", "openrouter", "Reset the document"}, "local agent only"},
+		{[]string{"tools", "--surface", "editor"}, "must be studio, realtime or live"},
 		{[]string{"call", "--surface", "realtime", "--dir", dir}, "drop --dir"},
 		{[]string{"call", "--surface", "realtime", "--autosave"}, "drop --autosave"},
 		{[]string{"mcp", "--surface", "realtime", "--dir", dir}, "drop --dir"},
@@ -126,6 +128,97 @@ func TestRealtimeSurfaceThroughTheModule(t *testing.T) {
 		t.Fatalf("agent: exit %d\n%s\n%s", code, out, stderr)
 	}
 	code, out, _ = runCLI(t, nil, "", "agent", "--surface", "realtime", "Make the button bigger")
+	if code != exitHost || !strings.Contains(out, `"notUnderstood":true`) {
+		t.Fatalf("not understood: exit %d\n%s", code, out)
+	}
+}
+
+// TestLiveSurfaceThroughTheModule runs the Live Code Editor in the real module (wazero): the
+// eleven tools; the canonical order over a --dir folder with both clocks, a stale refusal and
+// a direct save that lands on disk; the local agent with and without understanding.
+func TestLiveSurfaceThroughTheModule(t *testing.T) {
+	code, out, stderr := runCLI(t, nil, "", "tools", "--surface", "live")
+	if code != 0 {
+		t.Fatalf("tools: exit %d: %s", code, stderr)
+	}
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	want := []string{"editor.getStatus", "editor.listFiles", "editor.openFile", "editor.saveFile", "editor.saveAll",
+		"editor.getDocument", "editor.getPreviewStatus", "editor.setDocument", "editor.applyPatch", "editor.setScenario", "editor.resetDocument"}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("tools %v", names)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>hi</p>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "style.css"), []byte("p { color: red; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"name":"editor.getStatus"}`,
+		`{"name":"editor.listFiles"}`,
+		`{"name":"editor.openFile","arguments":{"path":"style.css","expectedRevision":1}}`,
+		`{"name":"editor.setDocument","arguments":{"source":"p { color: blue; }\n","expectedRevision":2}}`,
+		`{"name":"editor.getPreviewStatus"}`,
+		`{"name":"editor.applyPatch","arguments":{"search":"blue","replace":"green","occurrence":"first","expectedRevision":2}}`,
+		`{"name":"editor.saveFile","arguments":{"path":"style.css"}}`,
+	}, "\n") + "\n"
+	code, out, stderr = runCLI(t, nil, in, "call", "--surface", "live", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("call: exit %d: %s\n%s", code, stderr, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	type result struct {
+		IsError           bool           `json:"isError"`
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	rs := make([]result, len(lines))
+	for i, l := range lines {
+		if err := json.Unmarshal([]byte(l), &rs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clocks := func(i int, ws, doc float64) {
+		t.Helper()
+		if rs[i].IsError || rs[i].StructuredContent["workspaceRevision"] != ws || rs[i].StructuredContent["documentRevision"] != doc {
+			t.Fatalf("line %d: want workspace %v document %v: %s", i, ws, doc, lines[i])
+		}
+	}
+	clocks(0, 3, 1)
+	if rs[1].IsError || rs[1].StructuredContent["workspaceRevision"] != float64(3) {
+		t.Fatalf("listFiles: %s", lines[1])
+	}
+	clocks(2, 3, 2)
+	clocks(3, 4, 3)
+	if pv := rs[4].StructuredContent; pv["state"] != "compiled" || pv["revision"] != float64(3) || pv["runtime"] != "headless (not executed)" {
+		t.Fatalf("acknowledgement: %s", lines[4])
+	}
+	if !rs[5].IsError || rs[5].StructuredContent["code"] != "WORKSPACE_REVISION_CONFLICT" || rs[5].StructuredContent["retryable"] != true {
+		t.Fatalf("stale applyPatch: %s", lines[5])
+	}
+	clocks(6, 4, 3)
+	if b, err := os.ReadFile(filepath.Join(dir, "style.css")); err != nil || string(b) != "p { color: blue; }\n" {
+		t.Fatalf("style.css on disk: %q %v", b, err)
+	}
+
+	code, out, stderr = runCLI(t, nil, "", "agent", "--surface", "live", "--approve", "editor.setScenario", "Switch to the blocked scenario")
+	if code != 0 || !strings.Contains(out, `"summary":"Done: editor.getDocument, editor.setScenario.`) {
+		t.Fatalf("agent: exit %d\n%s\n%s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, nil, "", "agent", "--surface", "live", "Make the button bigger")
 	if code != exitHost || !strings.Contains(out, `"notUnderstood":true`) {
 		t.Fatalf("not understood: exit %d\n%s", code, out)
 	}

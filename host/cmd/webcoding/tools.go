@@ -12,7 +12,7 @@ import (
 func init() {
 	register(&command{
 		Name:    "tools",
-		Usage:   "[--surface studio|realtime] [--pretty] [--module PATH] [--host-timeout D]",
+		Usage:   "[--surface studio|realtime|live] [--pretty] [--module PATH] [--host-timeout D]",
 		Summary: `print the full canonical tools/list as {"tools":[...]}`,
 		Run:     runTools,
 	})

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/livesurface"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/websurface"
 )
@@ -16,12 +17,13 @@ import (
 // assembled exactly like the native reference host (studio.Assemble(ctx, studio.Ports{}): memory
 // workspace, headless preview), so the conformance vectors run inside the page's GOOS=js
 // build as the third host (e2e/browser TestConformanceVectorsInPage). Like the native host it
-// installs the realtime catalog (wasm/websurface), so the web/* vectors run in the page too;
-// only this test build carries it — the shipped page module does not (docs/design.md §5.24,
-// TestPageModuleOmitsSurfaces).
+// installs the realtime and Live Code Editor catalogs (wasm/websurface, wasm/livesurface), so
+// the web/* and live/* vectors run in the page too; only this test build carries them — the
+// shipped page module does not (docs/design.md §5.24, §5.27, TestPageModuleOmitsSurfaces).
 func init() {
 	conformanceHook = func() {
 		websurface.Install()
+		livesurface.Install()
 		h := studio.Assemble(context.Background(), studio.Ports{})
 		f := jsbridge.Func("webcodingConformanceHandle", func(_ js.Value, args []js.Value) any {
 			if len(args) == 0 || args[0].Type() != js.TypeString {

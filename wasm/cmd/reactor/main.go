@@ -40,6 +40,7 @@ import (
 	"unsafe"
 
 	"github.com/webcoding/studio/wasm/adapters/hostcall"
+	"github.com/webcoding/studio/wasm/livesurface"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
@@ -68,7 +69,8 @@ var folder *hostcall.Folder
 // host has a durable backend (info "durable": true, --durable redis://… or postgres://…), it
 // is Ports.Durable through hostcall.Durable, so every session's idempotency records live there.
 func assemble() *rpcsession.Handler {
-	websurface.Install() // the realtime surface's catalog ("realtime", issue 18); the page module does not carry it
+	websurface.Install()  // the realtime surface's catalog ("realtime", issue 18); the page module does not carry it
+	livesurface.Install() // the Live Code Editor's catalog ("live", issue 18); likewise
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
 	if info.Folder != nil {
