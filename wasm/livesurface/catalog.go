@@ -54,7 +54,9 @@ const (
 // register builds one session of the surface: the built-in examples (in memory) or, when the
 // host linked a folder (the CLI's --dir), the folder's files, saved back to it; the host's
 // preview port (a headless one when the host gave none); the eleven tools; and the session
-// methods. With a durable backend (Ports.Durable) keyed saves record their plan there.
+// methods. With a durable backend (Ports.Durable) keyed saves record their plan there. The
+// document clock starts at 1 in every build, so Ports.Preview must be nil (a fresh headless
+// port per build) or a port that is not shared across builds (docs/design.md §5.27).
 func register(ctx context.Context, r *registry.Registry, p studio.Ports) (map[string]rpcsession.Method, error) {
 	m := workspace.New(workspace.Options{Now: p.Clock, Seed: Seed})
 	m.Hydrate(ctx)

@@ -413,3 +413,47 @@ func TestAgent(t *testing.T) {
 		t.Fatalf("unapproved: %+v", rep)
 	}
 }
+
+// TestConcurrentGuardedMutations: of many document mutations guarded on the same document
+// revision, exactly one lands; every other one is a conflict, and each clock moved at most once.
+func TestConcurrentGuardedMutations(t *testing.T) {
+	r := session(t, studio.Ports{}, rpcsession.Config{}).Registry
+	tools := []struct {
+		name string
+		args map[string]any
+	}{
+		{ToolSetScenario, map[string]any{"scenario": ScenarioBlocked}},
+		{ToolSetDocument, map[string]any{"source": "<p>one</p>\n"}},
+		{ToolApplyPatch, map[string]any{"search": "Web starter", "replace": "Starter", "occurrence": "first"}},
+		{ToolOpenFile, map[string]any{"path": StylePath}},
+		{ToolResetDocument, map[string]any{}},
+	}
+	const n = 20
+	results := make(chan *mcp.CallToolResult, n)
+	for i := 0; i < n; i++ {
+		tl := tools[i%len(tools)]
+		args := map[string]any{"expectedRevision": 1}
+		for k, v := range tl.args {
+			args[k] = v
+		}
+		raw, _ := json.Marshal(args)
+		go func(name string) {
+			results <- r.Call(context.Background(), mcp.CallToolParams{Name: name, Arguments: raw,
+				Meta: &mcp.CallMeta{Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		}(tl.name)
+	}
+	landed := 0
+	for i := 0; i < n; i++ {
+		res := <-results
+		switch {
+		case !res.IsError:
+			landed++
+		case res.Error == nil || res.Error.Code != mcp.CodeWorkspaceRevisionConflict:
+			t.Fatalf("want success or a conflict, got %+v", res.Error)
+		}
+	}
+	ws, doc := clocks(t, r)
+	if landed != 1 || doc != 2 || ws > 3 {
+		t.Fatalf("%d calls landed, clocks %d %d; want 1 call, document 2, workspace ≤ 3", landed, ws, doc)
+	}
+}
