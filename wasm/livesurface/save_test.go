@@ -204,3 +204,68 @@ func TestSaveDefiniteFailure(t *testing.T) {
 		t.Fatalf("record %s", rec.State)
 	}
 }
+
+// blockingFolder holds every write until release is closed, then performs it.
+type blockingFolder struct {
+	workspace.FolderAdapter
+	entered chan string
+	release chan struct{}
+	landed  chan error
+}
+
+func (b *blockingFolder) WriteFile(ctx context.Context, p string, data []byte) error {
+	b.entered <- p
+	<-b.release
+	err := b.FolderAdapter.WriteFile(context.Background(), p, data)
+	b.landed <- err
+	return err
+}
+
+// TestTimedOutSaveIsNeverRerun: a keyed save whose caller gives up (_meta.timeoutMs) while the
+// folder write is in flight is recorded unknown; the caller's retry with the same key is
+// refused without calling the tool, so the file is written once; reading the folder back
+// completes the record once the write landed, and the key then replays.
+func TestTimedOutSaveIsNeverRerun(t *testing.T) {
+	mem, paths := dirtyFolder(1)
+	folder := &blockingFolder{FolderAdapter: mem, entered: make(chan string, 4), release: make(chan struct{}), landed: make(chan error, 4)}
+	s := session(t, studio.Ports{Folder: folder, Durable: memstore.New()}, rpcsession.Config{})
+	editFiles(t, s, paths)
+	key, timeout := "editor.saveFile:s5:a.txt", float64(50)
+	cm := func() *mcp.CallMeta {
+		k := key
+		return &mcp.CallMeta{Source: mcp.SourceLocal, Mode: mcp.ModeDirect, SessionID: "s5", IdempotencyKey: &k, TimeoutMs: &timeout}
+	}
+	args := json.RawMessage(`{"path":"a.txt"}`)
+	res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolSaveFile, Arguments: args, Meta: cm()})
+	if !res.IsError || res.Error.Code != mcp.CodeToolTimeout {
+		t.Fatalf("want TOOL_TIMEOUT, got %+v", res)
+	}
+	if p := <-folder.entered; p != "a.txt" {
+		t.Fatalf("write of %s", p)
+	}
+	res = s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolSaveFile, Arguments: args, Meta: cm()})
+	if !res.IsError || res.Error.Code != mcp.CodeToolIdempotencyUnknown {
+		t.Fatalf("the retry: %+v", res)
+	}
+	select {
+	case p := <-folder.entered:
+		t.Fatalf("the retry wrote %s again", p)
+	default:
+	}
+	close(folder.release) // the first write lands now
+	if err := <-folder.landed; err != nil {
+		t.Fatal(err)
+	}
+	out := recoverSave(t, s, map[string]any{"tool": ToolSaveFile, "idempotencyKey": key, "sessionId": "s5", "expectedSource": "new a.txt\n"})
+	if out.Status != "completed" {
+		t.Fatalf("recover %+v", out)
+	}
+	noTimeout := cm()
+	noTimeout.TimeoutMs = nil
+	if res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolSaveFile, Arguments: args, Meta: noTimeout}); res.IsError {
+		t.Fatalf("replay %+v", res.Error)
+	}
+	if len(mem.Writes) != 1 {
+		t.Fatalf("writes %v", mem.Writes)
+	}
+}
