@@ -151,6 +151,23 @@ func ackedRevision(t *testing.T, tab *chromium.Tab) int {
 
 const accentExpr = `getComputedStyle(document.documentElement).getPropertyValue("--accent").trim()`
 
+// frameAccent is the preview's --accent once it is set (every seed theme sets it); it fails
+// the test when the frame has none within loadTimeout.
+func frameAccent(t *testing.T, tab *chromium.Tab) string {
+	t.Helper()
+	deadline := time.Now().Add(loadTimeout)
+	for {
+		got, err := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
+		if err == nil && got != "" {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the preview has no --accent after %s (last error: %v)", loadTimeout, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func sendPrompt(t *testing.T, tab *chromium.Tab, prompt string) {
 	t.Helper()
 	if err := tab.Do(10*time.Second,
@@ -199,10 +216,9 @@ func TestEscapeCancelsPendingApproval(t *testing.T) {
 	t.Parallel()
 	tab := openStudio(t)
 	before := ackedRevision(t, tab)
-	accent, err := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The acknowledged revision may still be followed by the hydrated one (design.md §5.8),
+	// whose fresh frame has no styles for a moment: wait for the seed's accent to be set.
+	accent := frameAccent(t, tab)
 	sendPrompt(t, tab, "Make it amber")
 	waitApproval(t, tab, "preview.setTheme")
 	if err := tab.Do(5*time.Second, chromedp.KeyEvent(kb.Escape)); err != nil {

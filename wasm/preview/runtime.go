@@ -1,7 +1,7 @@
 package preview
 
 import (
-	"embed"
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"path"
@@ -137,28 +137,28 @@ type RuntimeConfig struct {
 	IndexedDB string `json:"-"`
 }
 
-//go:embed runtime/*.js
-var runtimeFS embed.FS
+// runtimeMin is the runtime as the compiler ships it: runtime/*.js in name order, wrapped in
+// one strict function of the config and minified by esbuild (host/cmd/genruntime, run by
+// `go generate`; docs/design.md §5.29). TestRuntimeMinIsFresh (host/sitebuild) fails when it
+// no longer matches the sources. It calls itself with runtimePlaceholder, which RuntimeScript
+// replaces with the JSON config.
+//
+//go:generate go run ../../host/cmd/genruntime ../..
+//go:embed runtime.min.js
+var runtimeMin string
 
-// runtimeJS is the runtime's source: the files of runtime/ in name order, joined.
-var runtimeJS = func() string {
-	entries, err := runtimeFS.ReadDir("runtime") // sorted by name
-	if err != nil {
-		panic(err)
+// runtimePlaceholder is the free name the generator leaves where the config goes (it must
+// match sitebuild.RuntimePlaceholder).
+const runtimePlaceholder = "WEBCODING_RUNTIME_CONFIG"
+
+// runtimeHead and runtimeTail are runtimeMin before and after its one runtimePlaceholder.
+var runtimeHead, runtimeTail = func() (string, string) {
+	src := strings.TrimRight(runtimeMin, "\n")
+	if strings.Count(src, runtimePlaceholder) != 1 || strings.Contains(src, "</script") || strings.Contains(src, "<!--") {
+		panic("preview: runtime.min.js must call itself with " + runtimePlaceholder + " once and hold no </script or <!--: run go generate ./wasm/preview")
 	}
-	var b strings.Builder
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".js") {
-			continue
-		}
-		src, err := runtimeFS.ReadFile("runtime/" + e.Name())
-		if err != nil {
-			panic(err)
-		}
-		b.Write(src)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	head, tail, _ := strings.Cut(src, runtimePlaceholder)
+	return head, tail
 }()
 
 // runtimeWire is what the script receives: the config plus the constants it shares with Go.
@@ -222,7 +222,7 @@ func RuntimeScript(cfg RuntimeConfig) string {
 	if err != nil {
 		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
 	}
-	return "(function(CFG){\"use strict\";\n" + runtimeJS + "})(" + string(j) + ");"
+	return runtimeHead + string(j) + runtimeTail
 }
 
 // RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
