@@ -14,7 +14,8 @@
 //
 //	0  jsonstring, preview/cssscan, preview/jsscan, conformance, filediff, ui/markup (leaves)
 //	1  mcp, jsonrpc, schema (wire types, schema validation)
-//	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain)
+//	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain),
+//	   mcp/mcptest (the tools/call result assertions of the catalogs' tests)
 //	3  registry, trace, transfer (zip/upload codec), foldersave (durable folder save and reconcile),
 //	   durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)

@@ -133,6 +133,8 @@ var layers = map[string]int{
 	// save over workspace and durable), and the domain test kits.
 	"registry": 3, "trace": 3, "transfer": 3, "foldersave": 3,
 	"durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
+	// 2 also: the tools/call result assertions the catalogs' tests share.
+	"mcp/mcptest": 2,
 	// 4: loops and dispatch over the registry.
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).

@@ -8,10 +8,18 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/mcp/mcptest"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// The tools/call result assertions every catalog's tests share (wasm/mcp/mcptest).
+var (
+	ok      = mcptest.OK
+	fails   = mcptest.Fails
+	details = mcptest.Details
 )
 
 // session builds one Live Code Editor session over ports with cfg.
@@ -52,42 +60,6 @@ func callAs(t *testing.T, r *registry.Registry, m meta, name string, args map[st
 func call(t *testing.T, r *registry.Registry, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	return callAs(t, r, direct, name, args)
-}
-
-func ok(t *testing.T, res *mcp.CallToolResult) map[string]any {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("call failed: %+v", res.Error)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(res.StructuredContent, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func fails(t *testing.T, res *mcp.CallToolResult, code mcp.Code) *mcp.ToolError {
-	t.Helper()
-	if !res.IsError || res.Error == nil {
-		t.Fatalf("want %s, got success %s", code, res.StructuredContent)
-	}
-	if res.Error.Code != code {
-		t.Fatalf("want %s, got %s: %s", code, res.Error.Code, res.Error.Message)
-	}
-	return res.Error
-}
-
-func details(t *testing.T, e *mcp.ToolError) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(e.Details)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d map[string]any
-	if err := json.Unmarshal(raw, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }

@@ -6,9 +6,17 @@ import (
 	"testing"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/mcp/mcptest"
 	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
+)
+
+// The tools/call result assertions every catalog's tests share (wasm/mcp/mcptest).
+var (
+	ok      = mcptest.OK
+	fails   = mcptest.Fails
+	details = mcptest.Details
 )
 
 // session builds a studio session over p with cfg (catalog defaults to studio).
@@ -38,39 +46,6 @@ func callMode(t *testing.T, r *registry.Registry, name string, args any, mode st
 	}
 	return r.Call(context.Background(), mcp.CallToolParams{Name: name, Arguments: raw,
 		Meta: &mcp.CallMeta{ToolCallID: "t-" + name, Source: mcp.SourceLocal, Mode: mode}})
-}
-
-// ok asserts success and decodes structuredContent.
-func ok(t *testing.T, res *mcp.CallToolResult) map[string]any {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("call failed: %+v", res.Error)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(res.StructuredContent, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// fails asserts a failure with code and returns the error.
-func fails(t *testing.T, res *mcp.CallToolResult, code mcp.Code) *mcp.ToolError {
-	t.Helper()
-	if !res.IsError || res.Error == nil {
-		t.Fatalf("want %s, got success %s", code, res.StructuredContent)
-	}
-	if res.Error.Code != code {
-		t.Fatalf("want %s, got %s: %s", code, res.Error.Code, res.Error.Message)
-	}
-	return res.Error
-}
-
-func details(t *testing.T, e *mcp.ToolError) map[string]any {
-	t.Helper()
-	b, _ := json.Marshal(e.Details)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	return m
 }
 
 type agentReport = planner.Report
