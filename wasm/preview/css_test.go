@@ -9,7 +9,7 @@ import (
 // alternate and preload links, link attributes, and the external-import comment.
 func TestCSSExactly(t *testing.T) {
 	png := asset("img.png", "image/png", []byte{1, 2, 3})
-	d := DataURL(png)
+	d := VirtualURL(png.Path) // the runtime serves it from the file table (design.md §5.26)
 	files := []File{
 		htmlFile("index.html", `<!doctype html><head>`+
 			`<link id="theme" class="c" rel="stylesheet" href="main.css" media="screen" title="Main">`+

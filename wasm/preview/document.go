@@ -28,6 +28,26 @@ type compiler struct {
 	// lineOff/lineNo: the entry's 1-based line at byte offset lineOff (scriptLine counts on
 	// from there, so the scripts of one document are counted in one pass).
 	lineOff, lineNo int
+	// shared: static references to workspace files are written as virtual URLs and every
+	// asset is in the file table once; the runtime gives each a blob: URL made in the frame
+	// before the first style recalc (preview with the bridge and no AssetURL; design.md §5.26).
+	shared bool
+	// embedAssets: while set, assets are written as data: URLs even when shared (CSS put into
+	// a data: stylesheet URL, which the runtime cannot rewrite).
+	embedAssets bool
+	// baseFrom is the path relative references of the entry's markup resolve against when the
+	// entry has a <base href> naming a workspace folder or file ("" otherwise), and baseURL
+	// its virtual URL (the page's document.baseURI).
+	baseFrom, baseURL string
+}
+
+// ref returns the path a reference written in the file at from resolves against: the
+// entry's <base href> target for the entry (markup, inline CSS and scripts), else from.
+func (c *compiler) ref(from string) string {
+	if c.baseFrom != "" && from == c.entryPath {
+		return c.baseFrom
+	}
+	return from
 }
 
 // scriptLine is the 1-based line of src at byte offset off; calls come in document order.
@@ -47,7 +67,8 @@ type assetURL struct {
 
 func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
 	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{},
-		mods: moduleGraph{target: map[string]string{}, byPath: map[string]string{}}}
+		mods:   moduleGraph{target: map[string]string{}, byPath: map[string]string{}},
+		shared: opts.Bridge && opts.AssetURL == nil}
 }
 
 // assetTags are the elements whose data/href/poster/src attributes may name an asset
@@ -57,12 +78,59 @@ var assetTags = map[string]bool{
 	"object": true, "source": true, "track": true, "video": true,
 }
 
-var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true}
+var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true, "xlink:href": true}
+
+// svgRefTags are the SVG elements whose href (or xlink:href) names a file: an image, an
+// external <use> (a sprite: "icons.svg#home") and a filter image.
+var svgRefTags = map[string]bool{"image": true, "use": true, "feimage": true}
+
+// documentBase reads the entry's first <base href> (HTML namespace; HTML uses the first one
+// with an href) into baseFrom/baseURL when it names a workspace location: "sub/", "/sub/",
+// "sub/page.html". An external base (another site) is left alone: every relative reference
+// then points outside the workspace, as over HTTP.
+func (c *compiler) documentBase(src string, toks []token) {
+	for _, t := range toks {
+		if t.name != "base" || t.foreign || (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) {
+			continue
+		}
+		tag, ok := parseStartTag(src, t.start)
+		if !ok {
+			continue
+		}
+		href, _, ok := tag.attr("href")
+		if !ok {
+			continue
+		}
+		if classify(href.value) != refLocal {
+			return
+		}
+		h := trimRef(href.value)
+		if i := strings.IndexAny(h, "?#"); i >= 0 {
+			h = h[:i]
+		}
+		dir := h == "" || strings.HasSuffix(h, "/")
+		if dir {
+			h += "x"
+		}
+		p, ok := resolvePath(h, c.entryPath)
+		if !ok {
+			return
+		}
+		c.baseFrom, c.baseURL = p, VirtualURL(p)
+		if dir {
+			c.baseURL = strings.TrimSuffix(c.baseURL, "x")
+		}
+		return
+	}
+}
 
 // assetURLFor resolves raw (referenced from fromPath) to a workspace asset and returns the URL
 // the document uses for it.
+//
+// Shared (the preview): the reference's virtual URL, query and fragment kept; the asset is in
+// the file table once and the runtime serves it as a blob: URL.
 func (c *compiler) assetURLFor(raw, fromPath string) (string, bool) {
-	p, ok := resolvePath(raw, fromPath)
+	p, ok := resolvePath(raw, c.ref(fromPath))
 	if !ok {
 		return "", false
 	}
@@ -72,6 +140,9 @@ func (c *compiler) assetURLFor(raw, fromPath string) (string, bool) {
 	}
 	if c.diagOnly {
 		return "", false
+	}
+	if c.shared && !c.embedAssets {
+		return c.virtualRef(raw, fromPath)
 	}
 	if a, done := c.assets[p]; done {
 		return a.url, a.ok
@@ -111,7 +182,7 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 		}
 		return "", false
 	}
-	p, ok := resolvePath(raw, source)
+	p, ok := resolvePath(raw, c.ref(source))
 	if !ok || c.ix.get(p) == nil {
 		c.diags.missing(pass, label, source, req)
 		return "", false
@@ -132,6 +203,7 @@ func (c *compiler) document(entry *File) string {
 	}
 	toks, _ := tokenize(src)
 	c.entryPath = entry.Path
+	c.documentBase(src, toks)
 	c.pageImportMaps(src, toks)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -141,8 +213,9 @@ func (c *compiler) document(entry *File) string {
 			continue
 		}
 		if t.foreign {
-			// SVG/MathML: only style attributes and <image href> are rewritten.
-			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (t.name == "image" || strings.Contains(raw, "url(")) {
+			// SVG/MathML: only style attributes and the href of <image>, <use> and <feImage>
+			// are rewritten.
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTags[t.name] || strings.Contains(raw, "url(")) {
 				c.attrTag(&b, entry.Path, src, tag)
 			} else {
 				b.WriteString(raw)
@@ -165,6 +238,14 @@ func (c *compiler) document(entry *File) string {
 			var text, endTag string
 			text, endTag, i = rawTextBody(src, toks, i, "style")
 			c.styleElement(&b, entry.Path, src, tag, text, endTag)
+		case t.name == "base" && c.baseURL != "" && c.opts.Bridge:
+			// The page's own base, as its virtual URL: the parser and the runtime resolve
+			// every relative URL of the page against it, as over HTTP.
+			if _, i, ok := tag.attr("href"); ok {
+				writeTag(&b, src, tag, map[int]string{i: c.baseURL}, nil)
+			} else {
+				b.WriteString(raw)
+			}
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
 		case assetTags[t.name] || strings.Contains(raw, "url("):
@@ -327,8 +408,11 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	if c.diagOnly {
 		return
 	}
+	dataSheet := !isSheet || alternate || disabled
+	c.embedAssets = dataSheet
 	text := c.inlineStylesheet(p)
-	if !isSheet || alternate || disabled {
+	c.embedAssets = false
+	if dataSheet {
 		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, attrIndexes(t, "integrity"))
 		return
 	}
@@ -472,7 +556,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		set[i] = v
 	}
 	seen := map[string]bool{}
-	isAsset := assetTags[t.name]
+	isAsset := assetTags[t.name] || svgRefTags[t.name]
 	for i, a := range t.attrs {
 		if seen[a.name] {
 			continue
@@ -489,7 +573,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 			if v := c.srcset(a.value, fromPath); v != a.value {
 				put(i, v)
 			}
-		case isAsset && assetAttrs[a.name]:
+		case isAsset && assetAttrs[a.name] && (a.name != "xlink:href" || svgRefTags[t.name]):
 			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
 				if u, ok := c.virtualRef(a.value, fromPath); ok {
 					put(i, u)
@@ -593,6 +677,7 @@ func (c *compiler) virtualRef(raw, fromPath string) (string, bool) {
 	if i := strings.IndexAny(t, "?#"); i >= 0 {
 		suffix = t[i:]
 	}
+	fromPath = c.ref(fromPath)
 	p, ok := resolvePath(raw, fromPath)
 	if !ok {
 		p = ""

@@ -68,10 +68,13 @@ function blobFor(p) {
 }
 // cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
 // resolved against base (the stylesheet's or the document's URL).
+// A fragment-only url(#id) names an element of the document (an SVG filter, mask or gradient)
+// and is left alone; a file URL keeps its fragment.
 function cssText(css, base) {
   css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
+    if (isFragment(u)) return all;
     var c = classify(u, base);
-    if (c && c.file) return "url(" + q + blobFor(c.file) + q + ")";
+    if (c && c.file) return "url(" + q + blobFor(c.file) + c.url.hash + q + ")";
     if (c && c.missing) reportMissing(c, u, "CSS url()");
     return all;
   }]);
@@ -80,21 +83,27 @@ function cssText(css, base) {
     return c && c.file ? "@import " + q + blobFor(c.file) + q : all;
   }]);
 }
-// mapURL(v, what) → the URL to load for a run-time reference: a workspace file's blob: URL,
-// or v unchanged (missing and refused ones are reported).
+function isFragment(u) { return /^\s*#/.test(S(u)); }
+// mapURL(v, what) → the URL to load for a run-time reference: a workspace file's blob: URL
+// (with the reference's #fragment: "icons.svg#home"), or v unchanged (missing and refused
+// ones are reported; a fragment-only "#id" is the document's own).
 function mapURL(v, what) {
+  if (isFragment(v)) return v;
   var c = classify(v);
   if (!c) return v;
-  if (c.file) return blobFor(c.file);
+  if (c.file) return blobFor(c.file) + c.url.hash;
   if (c.missing) reportMissing(c, S(v), what);
   else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
   return v;
 }
+// mapSrcset maps the URLs of a srcset value as HTML parses one: a candidate is a run of
+// non-whitespace (trailing commas end it) followed by descriptors up to the next comma, so a
+// data: URL's own comma stays inside its candidate.
+var SRCSET_RE = /(^|,)(\s*)([^\s,][^\s]*?)(,*)(?=\s|$)([^,(]*(?:\([^)]*\)[^,(]*)*)/g;
 function mapSrcset(v) {
-  return apply(join, apply(ArrayC.prototype.map, apply(splitStr, S(v), [","]), [function (part) {
-    var m = /^(\s*)(\S+)(.*)$/.exec(part);
-    return m ? m[1] + mapURL(m[2], "srcset") + m[3] : part;
-  }]), [","]);
+  return apply(replaceStr, S(v), [SRCSET_RE, function (all, sep, ws, url, commas, desc) {
+    return sep + ws + mapURL(url, "srcset") + commas + desc;
+  }]);
 }
 
 // fetch and Request.
@@ -141,20 +150,26 @@ function mapAttr(el, name, value) {
   var v = S(value), out = v;
   if (name === "style") out = apply(indexOf, v, ["url("]) >= 0 ? cssText(v, BASE) : v;
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
-  else if (name === "href" && el.localName !== "link") return value;
+  else if ((name === "href" || name === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) return value;
+  else if (name === "data" && el.localName !== "object") return value;
   else out = mapURL(v, "<" + el.localName + " " + name + ">");
   if (out !== v) remember(el, name, v);
   return out;
 }
-var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1 };
+var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1 };
+// SVG elements whose href names a file: <image>, an external <use> ("icons.svg#home", served as
+// a blob: URL made in the frame, which Chromium renders; a data: URL it refuses) and <feImage>.
+var SVG_NS = "http://www.w3.org/2000/svg";
+function isSvgRef(el) { var n = el.localName; return el.namespaceURI === SVG_NS && (n === "use" || n === "image" || n === "feImage"); }
 function hookProp(ctor, prop, attr) {
   var proto = ctor && ctor.prototype, d = proto && getOwnDesc(proto, prop);
   if (!d || !d.set) return;
   defineProperty(proto, prop, { configurable: true, enumerable: d.enumerable,
     get: function () {
-      var v = apply(d.get, this, []), m = apply(wmGet, origAttr, [this]);
-      if (typeof v === "string" && apply(mapHas, reverse, [v])) return apply(mapGet, reverse, [v]);
-      return v;
+      var v = apply(d.get, this, []);
+      if (typeof v !== "string") return v;
+      var h = apply(indexOf, v, ["#"]), k = h >= 0 ? apply(slice, v, [0, h]) : v;
+      return apply(mapHas, reverse, [k]) ? apply(mapGet, reverse, [k]) + (h >= 0 ? apply(slice, v, [h]) : "") : v;
     },
     set: function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } });
 }
@@ -163,6 +178,7 @@ hookProp(W.HTMLSourceElement, "src", "src"); hookProp(W.HTMLSourceElement, "srcs
 hookProp(W.HTMLMediaElement, "src", "src"); hookProp(W.HTMLVideoElement, "poster", "poster");
 hookProp(W.HTMLScriptElement, "src", "src"); hookProp(W.HTMLLinkElement, "href", "href");
 hookProp(W.HTMLTrackElement, "src", "src"); hookProp(W.HTMLInputElement, "src", "src");
+hookProp(W.HTMLObjectElement, "data", "data"); hookProp(W.HTMLEmbedElement, "src", "src");
 Element.prototype.setAttribute = function setAttribute(name, value) {
   var n = apply(toLower, S(name), []);
   if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);
@@ -219,10 +235,10 @@ Element.prototype.getAttribute = function getAttribute(name) {
 // Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
 // <style> text once inserted (its first request may fail; that one is not reported).
 function fixElement(el) {
-  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset"];
+  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href"];
   for (var i = 0; i < names.length; i++) {
     var n = names[i], v = apply(getAttrOrig, el, [n]);
-    if (v === null || (n === "href" && el.localName !== "link")) continue;
+    if (v === null || ((n === "href" || n === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) || (n === "data" && el.localName !== "object")) continue;
     if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
     var out = mapAttr(el, n, v);
     if (out !== v) apply(setAttr, el, [n, out]);
@@ -235,7 +251,7 @@ function fixElement(el) {
 function fixTree(node) {
   if (node.nodeType !== 1) return;
   fixElement(node);
-  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset]"]);
+  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage"]);
   for (var i = 0; i < all.length; i++) fixElement(all[i]);
 }
 if (W.MutationObserver) {
@@ -246,5 +262,5 @@ if (W.MutationObserver) {
       else for (var j = 0; j < r.addedNodes.length; j++) fixTree(r.addedNodes[j]);
     }
   });
-  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset"] });
+  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset", "data"] });
 }
