@@ -295,3 +295,21 @@ addEventListener("load", function () {
 	}
 	compare(t, s, []string{"load", "slide1:1", "slide2:1", "big:1:images/1.png", "href:images/2.png", "src:images/thumbs/2.png", "slide:ok:1"})
 }
+
+// TestStyleSheetListLikeHTTP: document.styleSheets hrefs and media of linked stylesheets (with a
+// cache-busting query), the link's href attribute as written, and a theme switch to a sheet
+// whose @imports form a cycle (the browser skips the cyclic import).
+func TestStyleSheetListLikeHTTP(t *testing.T) {
+	s := asite{
+		"index.html": page(`<link rel="stylesheet" href="css/main.css?v=2" id="m"><link rel="stylesheet" href="css/print.css" media="print">`,
+			`<p id="p">p</p><script>var rel=function(u){return u?u.split("/").slice(3).join("/"):String(u)};`+
+				`var m=document.getElementById("m");L.push("attr:"+m.getAttribute("href"),"prop:"+rel(m.href));`+
+				`addEventListener("load",function(){L.push("n:"+document.styleSheets.length);for(var i=0;i<document.styleSheets.length;i++){var sh=document.styleSheets[i];L.push("h"+i+":"+rel(sh.href)+":"+sh.media.mediaText)}`+
+				`P.push(new Promise(function(r){m.onload=function(){L.push("after:"+getComputedStyle(document.getElementById("p")).color+":"+rel(m.href));r()}}));m.href="css/cyc-a.css"})</script>`),
+		"css/main.css":  `#p{color:rgb(1, 1, 1)}`,
+		"css/print.css": `#p{color:rgb(2, 2, 2)}`,
+		"css/cyc-a.css": `@import "cyc-b.css"; #p{color:rgb(3, 3, 3)}`,
+		"css/cyc-b.css": `@import url(cyc-a.css); #p{margin-left:1px}`,
+	}
+	compare(t, s, []string{"load", "n:2", "h0:css/main.css?v=2:", "h1:css/print.css:print", "attr:css/main.css?v=2", "prop:css/main.css?v=2", "after:rgb(3, 3, 3):css/cyc-a.css"})
+}

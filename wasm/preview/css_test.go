@@ -25,7 +25,7 @@ func TestCSSExactly(t *testing.T) {
 	}
 	out := Compile(files, bridgeOpts).HTML
 	for _, want := range []string{
-		`<style id="theme" class="c" media="screen" title="Main" data-workspace-source="main.css">`,
+		`<style id="theme" class="c" href="main.css" media="screen" title="Main" data-workspace-source="main.css">`,
 		"@layer base {\nb{color:red}\n}",
 		"@supports (display: grid) {\n@media screen {\nc{color:red}\n}\n}",
 		"@layer {\ne{color:red}\n}",

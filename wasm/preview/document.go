@@ -369,8 +369,10 @@ func (c *compiler) isStylesheetLink(t htmlTag) bool {
 }
 
 // linkDropAttrs are the <link> attributes that do not carry over to the <style> replacing it.
+// The href stays (as written): the runtime reads it for the style's href property and
+// document.styleSheets[i].href, and getAttribute("href") gives what the page wrote.
 var linkDropAttrs = map[string]bool{
-	"rel": true, "href": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
+	"rel": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
 	"referrerpolicy": true, "fetchpriority": true, "hreflang": true, "sizes": true, "imagesrcset": true,
 	"imagesizes": true, "charset": true, "rev": true, "target": true,
 }
@@ -419,7 +421,7 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	b.WriteString("<style")
 	seen := map[string]bool{}
 	for _, a := range t.attrs {
-		if linkDropAttrs[a.name] || seen[a.name] || a.name == "data-workspace-source" {
+		if linkDropAttrs[a.name] || (a.name == "href" && !c.opts.Bridge) || seen[a.name] || a.name == "data-workspace-source" {
 			continue
 		}
 		seen[a.name] = true
@@ -574,13 +576,19 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 				put(i, v)
 			}
 		case isAsset && assetAttrs[a.name] && (a.name != "xlink:href" || svgRefTags[t.name]):
+			// An <object>/<embed> starts loading its first URL on its own schedule, and an
+			// error for the virtual URL could follow the runtime's blob: load (measured): its
+			// asset stays a data: URL.
 			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
 				if u, ok := c.virtualRef(a.value, fromPath); ok {
 					put(i, u)
 				}
 				continue
 			}
-			if u, ok := c.assetURLFor(a.value, fromPath); ok {
+			c.embedAssets = t.name == "object" || t.name == "embed"
+			u, ok := c.assetURLFor(a.value, fromPath)
+			c.embedAssets = false
+			if ok {
 				put(i, u)
 			} else if u, ok := c.virtualRef(a.value, fromPath); ok {
 				put(i, u)

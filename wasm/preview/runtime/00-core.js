@@ -17,7 +17,7 @@ var createObjectURL = URL.createObjectURL, atobF = W.atob, Uint8C = Uint8Array, 
 var TypeErrorC = TypeError, DOMExceptionC = W.DOMException, MapC = Map, WeakMapC = WeakMap, SetC = Set;
 var mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapHas = Map.prototype.has;
 var wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
-var setHas = Set.prototype.has, setAdd = Set.prototype.add;
+var setHas = Set.prototype.has, setAdd = Set.prototype.add, setDelete = Set.prototype["delete"];
 var addListener = EventTarget.prototype.addEventListener, dispatchEvent = EventTarget.prototype.dispatchEvent, EventC = W.Event;
 var createElement = Document.prototype.createElement, appendChild = Node.prototype.appendChild;
 var insertBefore = Node.prototype.insertBefore, removeNode = Element.prototype.remove;

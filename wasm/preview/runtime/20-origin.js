@@ -59,9 +59,16 @@ function bodyOf(p) {
   if (/^text\/css\b/.test(f.type)) return cssText(f.text, virtualURL(p));
   return f.text;
 }
+// A stylesheet being built is not entered again: an @import cycle (a.css ↔ b.css) keeps its
+// inner reference as written, which the browser then skips, as it skips a cyclic @import.
+var building = new SetC();
 function blobFor(p) {
   if (apply(mapHas, blobs, [p])) return apply(mapGet, blobs, [p]);
-  var u = apply(createObjectURL, URLC, [new BlobC([bodyOf(p)], { type: fileAt(p).type })]);
+  if (apply(setHas, building, [p])) return virtualURL(p);
+  apply(setAdd, building, [p]);
+  var body;
+  try { body = bodyOf(p); } finally { apply(setDelete, building, [p]); }
+  var u = apply(createObjectURL, URLC, [new BlobC([body], { type: fileAt(p).type })]);
   apply(mapSet, blobs, [p, u]);
   apply(mapSet, reverse, [u, virtualURL(p)]);
   return u;
@@ -192,7 +199,17 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 var SOURCE_ATTR = "data-workspace-source";
 function isSheet(el) { return el && el.localName === "style" && apply(getAttrOrig, el, [SOURCE_ATTR]) !== null; }
 function fireSoon(el, type) { apply(promiseThen, apply(PromiseResolve, PromiseC, []), [function () { apply(dispatchEvent, el, [new EventC(type)]); }]); }
+// A <style> fires load natively each time its sheet is rebuilt (its text replaced, each
+// @import loaded; measured in Chromium), where a link fires once per href: after a swap the
+// native ones are stopped (capture on the document, before any page listener) and the
+// runtime's single event stands for the link's.
+var swappedSheets = new W.WeakSet(), wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
+var stopImmediate = Event.prototype.stopImmediatePropagation, isTrusted = getOwnDesc(Event.prototype, "isTrusted");
+apply(addListener, D, ["load", function (e) {
+  if ((isTrusted ? apply(isTrusted.get, e, []) : e.isTrusted) && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
+}, true]);
 function swapSheet(el, v) {
+  apply(wsAdd, swappedSheets, [el]);
   apply(setAttr, el, ["href", S(v)]);
   var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
   if (css && css.text !== undefined && /^text\/css\b/.test(css.type)) {
@@ -226,6 +243,17 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 };
 
 var getAttrOrig = getAttr;
+// document.styleSheets[i].href of a compiled stylesheet is its virtual URL (over HTTP: the
+// sheet's URL), and of a sheet loaded from a frame-made blob: URL the virtual URL it stands for.
+var sheetHref = W.StyleSheet && getOwnDesc(StyleSheet.prototype, "href");
+if (sheetHref && sheetHref.get) {
+  defineProperty(StyleSheet.prototype, "href", { configurable: true, enumerable: sheetHref.enumerable, get: function () {
+    var v = apply(sheetHref.get, this, []);
+    if (typeof v === "string") return apply(mapHas, reverse, [v]) ? apply(mapGet, reverse, [v]) : v;
+    var n = this.ownerNode;
+    return n && isSheet(n) ? n.href : v;
+  } });
+}
 Element.prototype.getAttribute = function getAttribute(name) {
   var v = apply(getAttrOrig, this, [name]), m = apply(wmGet, origAttr, [this]);
   if (m && v !== null) { var n = apply(toLower, S(name), []); if (m[n] !== undefined && apply(hasOwn, m, [n])) { var back = m[n]; if (back !== v) return back; } }
