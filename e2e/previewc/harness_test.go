@@ -28,7 +28,7 @@ const parentPage = `<!doctype html><html><head><meta charset="utf-8"><style>html
 
 // runInFrame loads doc as the srcdoc of a sandboxed frame in a fresh tab and returns the
 // list the page posted to its parent as {probe: [...]}.
-func runInFrame(t *testing.T, doc string) []string {
+func runInFrame(t testing.TB, doc string) []string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
