@@ -274,7 +274,7 @@ func TestSVGSpriteLikeHTTP(t *testing.T) {
 func TestGalleryLikeHTTP(t *testing.T) {
 	s := asite{
 		"index.html": page(``,
-			`<img id="t1" class="thumb" src="images/thumbs/1.png"><a id="a2" href="images/2.png"><img id="t2" src="images/thumbs/2.png"></a><img id="big">`+
+			`<img id="t1" class="thumb" src="images/thumbs/1.png"><a id="a2" href="images/2.png"><img id="t2" src="images/thumbs/2.png"></a><img id="big"><img id="sp" src="images/my%20pic.png"><img id="ac" src="images/café.png">`+
 				`<div id="slide" data-ext="png" style="background-image:url(images/1.png)"></div>`+
 				`<script src="js/gallery.js"></script>`),
 		"js/gallery.js": `var n = 0, big = document.getElementById("big");
@@ -285,6 +285,8 @@ addEventListener("load", function () {
   big.src = t.src.replace("/thumbs/", "/");
   P.push(new Promise(function (r) { big.onload = function () { L.push("big:" + big.naturalWidth + ":" + big.src.split("/").slice(-2).join("/")); r(); }; big.onerror = function () { L.push("big:error"); r(); }; }));
   L.push("href:" + document.getElementById("a2").href.split("/").slice(-2).join("/"), "src:" + document.getElementById("t2").src.split("/").slice(-3).join("/"));
+  var t2 = document.getElementById("t2");
+  L.push("attr:" + t2.getAttribute("src") + ":" + (t2.getAttribute("src") == "images/thumbs/2.png"), "attr-spaced:" + document.getElementById("sp").getAttribute("src"), "attr-accent:" + document.getElementById("ac").getAttribute("src"));
   document.getElementById("slide").style.backgroundImage = "url(images/" + 2 + "." + document.getElementById("slide").dataset.ext + ")";
   bg("slide");
 });`,
@@ -292,8 +294,11 @@ addEventListener("load", function () {
 		"images/2.png":        png1,
 		"images/thumbs/1.png": png1,
 		"images/thumbs/2.png": png1,
+		"images/my pic.png":   png1,
+		"images/café.png":     png1,
 	}
-	compare(t, s, []string{"load", "slide1:1", "slide2:1", "big:1:images/1.png", "href:images/2.png", "src:images/thumbs/2.png", "slide:ok:1"})
+	compare(t, s, []string{"load", "slide1:1", "slide2:1", "big:1:images/1.png", "href:images/2.png", "src:images/thumbs/2.png", "slide:ok:1",
+		"attr:images/thumbs/2.png:true", "attr-spaced:images/my%20pic.png", "attr-accent:images/café.png"})
 }
 
 // TestStyleSheetListLikeHTTP: document.styleSheets hrefs and media of linked stylesheets (with a

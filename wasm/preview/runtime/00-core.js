@@ -9,7 +9,7 @@ var freeze = Object.freeze, create = Object.create, keysOf = Object.keys;
 var toJSON = JSON.stringify, StringC = String, ArrayC = Array, ArrayFrom = Array.from;
 var push = Array.prototype.push, join = Array.prototype.join, arraySlice = Array.prototype.slice, slice = String.prototype.slice;
 var objToString = Object.prototype.toString;
-var indexOf = String.prototype.indexOf, toLower = String.prototype.toLowerCase, trim = String.prototype.trim;
+var indexOf = String.prototype.indexOf, lastIndexOf = String.prototype.lastIndexOf, decodeURIF = decodeURI, toLower = String.prototype.toLowerCase, trim = String.prototype.trim;
 var replaceStr = String.prototype.replace, splitStr = String.prototype.split;
 var PromiseC = Promise, promiseThen = Promise.prototype.then, PromiseResolve = Promise.resolve, PromiseReject = Promise.reject;
 var setTimeoutF = W.setTimeout, URLC = W.URL, BlobC = W.Blob, ResponseC = W.Response, RequestC = W.Request, HeadersC = W.Headers;

@@ -269,12 +269,26 @@ function fixElement(el) {
     if (v === null || ((n === "href" || n === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) || (n === "data" && el.localName !== "object")) continue;
     if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
     var out = mapAttr(el, n, v);
-    if (out !== v) apply(setAttr, el, [n, out]);
+    if (out !== v) {
+      apply(setAttr, el, [n, out]);
+      if (n !== "style" && n !== "srcset" && n !== "imagesrcset") remember(el, n, authored(v));
+    }
   }
   if (el.localName === "style") {
     var t = el.textContent;
     if (apply(indexOf, t, ["url("]) >= 0 || apply(indexOf, t, ["@import"]) >= 0) { var nt = cssText(t, BASE); if (nt !== t) el.textContent = nt; }
   }
+}
+// authored(v): the compiler writes a static reference as its virtual URL; getAttribute gives
+// it back relative to the page, as the page most often wrote it ("img/a.png" for
+// https://workspace.invalid/img/a.png on index.html), which keeps `getAttribute("src") ==
+// "img/play.png"` toggles working. Other URLs are returned as they are. (Limit: "./img/a.png"
+// and "/img/a.png" come back as "img/a.png".)
+function authored(v) {
+  var dir = apply(slice, BASE, [0, apply(lastIndexOf, BASE, ["/"]) + 1]);
+  if (apply(indexOf, v, [dir]) !== 0 || v.length === dir.length) return v;
+  // Non-ASCII names come back as written ("café.png"); ASCII escapes stay ("my%20pic.png").
+  return apply(replaceStr, apply(slice, v, [dir.length]), [/(?:%[89a-f][0-9a-f])+/gi, function (m) { try { return decodeURIF(m); } catch (e) { return m; } }]);
 }
 function fixTree(node) {
   if (node.nodeType !== 1) return;
