@@ -318,3 +318,21 @@ func TestStyleSheetListLikeHTTP(t *testing.T) {
 	}
 	compare(t, s, []string{"load", "n:2", "h0:css/main.css?v=2:", "h1:css/print.css:print", "attr:css/main.css?v=2", "prop:css/main.css?v=2", "after:rgb(3, 3, 3):css/cyc-a.css"})
 }
+
+// TestAsyncCSSPatternsLikeHTTP: the loadCSS idioms (a preload link that becomes a stylesheet
+// on load; a print stylesheet switched to all on load), an external stylesheet that cannot
+// load (its error event fires in both), and the legacy background attribute.
+func TestAsyncCSSPatternsLikeHTTP(t *testing.T) {
+	s := asite{
+		"index.html": page(`<link rel="preload" href="css/late.css" as="style" onload="this.onload=null;this.rel='stylesheet'">`+
+			`<link rel="stylesheet" href="css/print.css" media="print" onload="this.media='all'">`+
+			`<link rel="stylesheet" href="https://cdn.invalid/lib.css" onerror="window.EXT='error'" onload="window.EXT='load'">`,
+			`<p id="p">p</p><table id="tb" background="img/a.png"><tr><td id="td" background="img/a.png">x</td></tr></table>`+
+				`<script>addEventListener("load",function(){bg("td");P.push(new Promise(function(r){setTimeout(function(){var cs=getComputedStyle(document.getElementById("p"));`+
+				`L.push("late:"+cs.color,"print:"+cs.marginLeft,"ext:"+window.EXT);r()},300)}))})</script>`),
+		"css/late.css":  `#p{color:rgb(5, 5, 5)}`,
+		"css/print.css": `#p{margin-left:4px}`,
+		"img/a.png":     png1,
+	}
+	compare(t, s, []string{"load", "late:rgb(5, 5, 5)", "print:4px", "ext:error", "td:ok:1"})
+}

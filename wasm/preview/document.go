@@ -75,10 +75,12 @@ func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
 // (REFERENCE §5.2 step 3).
 var assetTags = map[string]bool{
 	"audio": true, "embed": true, "image": true, "img": true, "link": true,
-	"object": true, "source": true, "track": true, "video": true,
+	"object": true, "source": true, "track": true, "video": true, "input": true, "iframe": true,
+	// the legacy background attribute (still on many old static sites)
+	"body": true, "table": true, "td": true, "th": true, "tr": true,
 }
 
-var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true, "xlink:href": true}
+var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true, "xlink:href": true, "background": true}
 
 // svgRefTags are the SVG elements whose href (or xlink:href) names a file: an image, an
 // external <use> (a sprite: "icons.svg#home") and a filter image.
@@ -390,6 +392,15 @@ var linkDropAttrs = map[string]bool{
 func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t htmlTag) {
 	href, hrefIdx, ok := t.attr("href")
 	if !ok {
+		return
+	}
+	if classify(href.value) == refExternal {
+		// Kept as written: the network policy decides at run time (blocked and reported, or
+		// loaded with "Allow internet in preview"); over HTTP it loads or fails the same way.
+		c.checkLocal(passLinks, labelStylesheet, fromPath, href.value, false)
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+		}
 		return
 	}
 	p, ok := c.checkLocal(passLinks, labelStylesheet, fromPath, href.value, false)

@@ -159,11 +159,22 @@ function mapAttr(el, name, value) {
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
   else if ((name === "href" || name === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) return value;
   else if (name === "data" && el.localName !== "object") return value;
+  else if (name === "background" && !LEGACY_BG[el.localName]) return value;
+  else if (name === "src" && (el.localName === "iframe" || el.localName === "frame")) {
+    // A workspace page in a nested frame would have no runtime (no file table, no storage):
+    // it is not loaded, and said once, as a limit (the frame's policy refuses it).
+    var fc = classify(v);
+    if (fc && fc.file) report("limit", fc.file, "a workspace page in a nested frame (<iframe src>) is not shown in the preview; open it as its own page");
+    else if (fc && fc.missing) reportMissing(fc, v, "<iframe src>");
+    return value;
+  }
   else out = mapURL(v, "<" + el.localName + " " + name + ">");
   if (out !== v) remember(el, name, v);
   return out;
 }
-var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1 };
+var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1, background: 1 };
+// Elements whose legacy background attribute names an image.
+var LEGACY_BG = { body: 1, table: 1, td: 1, th: 1, tr: 1 };
 // SVG elements whose href names a file: <image>, an external <use> ("icons.svg#home", served as
 // a blob: URL made in the frame, which Chromium renders; a data: URL it refuses) and <feImage>.
 var SVG_NS = "http://www.w3.org/2000/svg";
@@ -263,10 +274,10 @@ Element.prototype.getAttribute = function getAttribute(name) {
 // Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
 // <style> text once inserted (its first request may fail; that one is not reported).
 function fixElement(el) {
-  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href"];
+  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href", "background"];
   for (var i = 0; i < names.length; i++) {
     var n = names[i], v = apply(getAttrOrig, el, [n]);
-    if (v === null || ((n === "href" || n === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) || (n === "data" && el.localName !== "object")) continue;
+    if (v === null || ((n === "href" || n === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) || (n === "data" && el.localName !== "object") || (n === "background" && !LEGACY_BG[el.localName])) continue;
     if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
     var out = mapAttr(el, n, v);
     if (out !== v) {
@@ -293,7 +304,7 @@ function authored(v) {
 function fixTree(node) {
   if (node.nodeType !== 1) return;
   fixElement(node);
-  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage"]);
+  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage,[background]"]);
   for (var i = 0; i < all.length; i++) fixElement(all[i]);
 }
 if (W.MutationObserver) {
@@ -304,5 +315,5 @@ if (W.MutationObserver) {
       else for (var j = 0; j < r.addedNodes.length; j++) fixTree(r.addedNodes[j]);
     }
   });
-  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset", "data"] });
+  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "background"] });
 }
