@@ -226,11 +226,11 @@ func RuntimeScript(cfg RuntimeConfig) string {
 }
 
 // RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
-// — scripts, styles, images, fonts, media, fetch/XHR/WebSocket, workers and frames may load
-// only blob: and data: URLs (workspace files are served from the in-frame file table as blob:
-// URLs made in the frame), inline scripts and styles run, objects and embeds load blob: and data: like frames (the sandbox runs no plugins), manifests are refused,
-// and form-action is 'none' (forms to workspace pages are handled by the runtime before they
-// would navigate). allowInternet adds https: (never http:, ws:, or wss:) to the fetch
+// — scripts, styles, images, fonts, media, fetch/XHR/WebSocket, workers, frames and objects
+// may load only blob: and data: URLs (workspace files are served from the in-frame file table
+// as blob: URLs made in the frame; the sandbox runs no plugins, design.md §5.26), inline
+// scripts and styles run, manifests are refused, and form-action is 'none' (forms to
+// workspace pages are handled by the runtime before they would navigate). allowInternet adds https: (never http:, ws:, or wss:) to the fetch
 // directives. A srcdoc frame also inherits the studio page's own policy (the studio sets
 // none), and a policy can only be tightened, never relaxed, by the page.
 func RuntimePolicy(allowInternet bool) string {
@@ -293,7 +293,7 @@ func MimeTypeOf(f File) string {
 // fileTable).
 func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
-	// pvcompile: the file table leaves out assets the document already carries (fileTable).
+	// pvcompile: every text file and, in the preview, every asset once (fileTable, design.md §5.26).
 	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable(c.inlineScripts.String())
 	cfg.Entry = ""
 	if entry != nil {
