@@ -38,7 +38,7 @@ document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 		}
 	}
 	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
-		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "map.html": "limit: a workspace page in a nested frame"} {
+		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "map.html": "limit: a workspace page in an <iframe>"} {
 		if !strings.HasPrefix(kinds[url], want) {
 			t.Errorf("report for %s = %q, want %q… (all: %v)", url, kinds[url], want, kinds)
 		}

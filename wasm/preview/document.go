@@ -21,8 +21,6 @@ type compiler struct {
 	// imports).
 	cssInline []string
 	mods      moduleGraph
-	// inlineScripts collects the text of the entry's inline scripts (fileTable).
-	inlineScripts strings.Builder
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
 	// lineOff/lineNo: the entry's 1-based line at byte offset lineOff (scriptLine counts on
@@ -71,20 +69,29 @@ func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
 		shared: opts.Bridge && opts.AssetURL == nil}
 }
 
-// assetTags are the elements whose data/href/poster/src attributes may name an asset
-// (REFERENCE §5.2 step 3).
-var assetTags = map[string]bool{
-	"audio": true, "embed": true, "image": true, "img": true, "link": true,
-	"object": true, "source": true, "track": true, "video": true, "input": true, "iframe": true,
-	// the legacy background attribute (still on many old static sites)
-	"body": true, "table": true, "td": true, "th": true, "tr": true,
+// assetTag reports whether an HTML element's data/href/poster/src/background attributes may
+// name a file (REFERENCE §5.2 step 3; iframe, input type=image and the legacy background
+// attribute of body/table/td/th/tr added by design.md §5.26).
+func assetTag(name string) bool {
+	switch name {
+	case "audio", "embed", "image", "img", "link", "object", "source", "track", "video", "input", "iframe",
+		"body", "table", "td", "th", "tr":
+		return true
+	}
+	return false
 }
 
-var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true, "xlink:href": true, "background": true}
+func assetAttr(name string) bool {
+	switch name {
+	case "data", "href", "poster", "src", "xlink:href", "background":
+		return true
+	}
+	return false
+}
 
-// svgRefTags are the SVG elements whose href (or xlink:href) names a file: an image, an
-// external <use> (a sprite: "icons.svg#home") and a filter image.
-var svgRefTags = map[string]bool{"image": true, "use": true, "feimage": true}
+// svgRefTag reports whether an SVG element's href (or xlink:href) names a file: an image, an
+// external <use> ("icons.svg#home") and a filter image.
+func svgRefTag(name string) bool { return name == "image" || name == "use" || name == "feimage" }
 
 // documentBase reads the entry's first <base href> (HTML namespace; HTML uses the first one
 // with an href) into baseFrom/baseURL when it names a workspace location: "sub/", "/sub/",
@@ -217,7 +224,7 @@ func (c *compiler) document(entry *File) string {
 		if t.foreign {
 			// SVG/MathML: only style attributes and the href of <image>, <use> and <feImage>
 			// are rewritten.
-			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTags[t.name] || strings.Contains(raw, "url(")) {
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTag(t.name) || strings.Contains(raw, "url(")) {
 				c.attrTag(&b, entry.Path, src, tag)
 			} else {
 				b.WriteString(raw)
@@ -250,7 +257,7 @@ func (c *compiler) document(entry *File) string {
 			}
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
-		case assetTags[t.name] || strings.Contains(raw, "url("):
+		case assetTag(t.name) || strings.Contains(raw, "url("):
 			c.attrTag(&b, entry.Path, src, tag)
 		default:
 			b.WriteString(raw)
@@ -496,8 +503,6 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		}
 		return
 	case kind == scriptClassic && !hasSrc:
-		c.inlineScripts.WriteString(text)
-		c.inlineScripts.WriteByte('\n')
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
@@ -507,8 +512,6 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		}
 		return
 	case kind == scriptModule && !hasSrc:
-		c.inlineScripts.WriteString(text)
-		c.inlineScripts.WriteByte('\n')
 		code := c.moduleScript("", text, fromPath)
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
@@ -556,7 +559,7 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 }
 
 // attrTag writes a start tag with its URL-bearing attributes rewritten: on asset elements
-// (assetTags) data/href/poster/src naming a workspace asset get the asset's URL and srcset
+// (assetTag) data/href/poster/src naming a workspace asset get the asset's URL and srcset
 // candidates likewise; on every element url() references in a style attribute are rewritten.
 // Local references that name no asset become virtual URLs in the preview (virtualRef), so
 // they never reach the studio's server.
@@ -569,7 +572,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		set[i] = v
 	}
 	seen := map[string]bool{}
-	isAsset := assetTags[t.name] || svgRefTags[t.name]
+	isAsset := assetTag(t.name) || svgRefTag(t.name)
 	for i, a := range t.attrs {
 		if seen[a.name] {
 			continue
@@ -586,7 +589,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 			if v := c.srcset(a.value, fromPath); v != a.value {
 				put(i, v)
 			}
-		case isAsset && assetAttrs[a.name] && (a.name != "xlink:href" || svgRefTags[t.name]):
+		case isAsset && assetAttr(a.name) && (a.name != "xlink:href" || svgRefTag(t.name)):
 			// An <object>/<embed> starts loading its first URL on its own schedule, and an
 			// error for the virtual URL could follow the runtime's blob: load (measured): its
 			// asset stays a data: URL.

@@ -294,7 +294,7 @@ func MimeTypeOf(f File) string {
 func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
 	// pvcompile: every text file and, in the preview, every asset once (fileTable, design.md §5.26).
-	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable(c.inlineScripts.String())
+	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable()
 	cfg.Entry = ""
 	if entry != nil {
 		cfg.Entry = entry.Path

@@ -8,8 +8,7 @@ import (
 // TestFileTable: in the preview every text file is in the table with its original text and
 // every asset once, also one that markup and CSS reference and no script names literally (a
 // gallery builds "img/" + n + ".jpg"): the markup names it by its virtual URL, so its bytes
-// appear once in the document (design.md §5.26). With an AssetURL strategy the table keeps
-// only assets a script may ask for.
+// appear once in the document (design.md §5.26).
 func TestFileTable(t *testing.T) {
 	files := []File{
 		htmlFile("index.html", `<img src="static.png"><img src="both.png"><script>new Image().src = "img/both.png"</script><script type=module src=m.js></script>`),
@@ -22,7 +21,7 @@ func TestFileTable(t *testing.T) {
 	}
 	c := newCompiler(files, bridgeOpts, false)
 	doc := c.document(c.ix.entry())
-	table := c.fileTable(c.inlineScripts.String())
+	table := c.fileTable()
 	for _, p := range []string{"static.png", "both.png", "runtime-only.png", "sprites/x.gif"} {
 		if table[p].B64 == "" {
 			t.Errorf("%s missing from the table: %+v", p, table[p])
@@ -36,12 +35,5 @@ func TestFileTable(t *testing.T) {
 	}
 	if !strings.Contains(doc, `<img src="`+VirtualURL("static.png")+`">`) {
 		t.Errorf("static.png not referenced by its virtual URL:\n%s", withoutBridge(doc))
-	}
-	opts := bridgeOpts
-	opts.AssetURL = func(f File) (string, bool) { return DataURL(f), true }
-	c = newCompiler(files, opts, false)
-	c.document(c.ix.entry())
-	if _, ok := c.fileTable(c.inlineScripts.String())["static.png"]; ok {
-		t.Error("with an AssetURL strategy, a statically referenced asset no script names is in the table (it would appear twice)")
 	}
 }

@@ -59,8 +59,7 @@ function bodyOf(p) {
   if (/^text\/css\b/.test(f.type)) return cssText(f.text, virtualURL(p));
   return f.text;
 }
-// A stylesheet being built is not entered again: an @import cycle (a.css ↔ b.css) keeps its
-// inner reference as written, which the browser then skips, as it skips a cyclic @import.
+// An @import cycle keeps its inner reference (the browser skips it, as over HTTP).
 var building = new SetC();
 function blobFor(p) {
   if (apply(mapHas, blobs, [p])) return apply(mapGet, blobs, [p]);
@@ -75,8 +74,7 @@ function blobFor(p) {
 }
 // cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
 // resolved against base (the stylesheet's or the document's URL).
-// A fragment-only url(#id) names an element of the document (an SVG filter, mask or gradient)
-// and is left alone; a file URL keeps its fragment.
+// url(#id) is left alone; a file URL keeps its fragment.
 function cssText(css, base) {
   css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
     if (isFragment(u)) return all;
@@ -91,9 +89,7 @@ function cssText(css, base) {
   }]);
 }
 function isFragment(u) { return /^\s*#/.test(S(u)); }
-// mapURL(v, what) → the URL to load for a run-time reference: a workspace file's blob: URL
-// (with the reference's #fragment: "icons.svg#home"), or v unchanged (missing and refused
-// ones are reported; a fragment-only "#id" is the document's own).
+// mapURL(v, what) → a workspace file's blob: URL (+ #fragment), or v (missing/refused reported).
 function mapURL(v, what) {
   if (isFragment(v)) return v;
   var c = classify(v);
@@ -103,9 +99,7 @@ function mapURL(v, what) {
   else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
   return v;
 }
-// mapSrcset maps the URLs of a srcset value as HTML parses one: a candidate is a run of
-// non-whitespace (trailing commas end it) followed by descriptors up to the next comma, so a
-// data: URL's own comma stays inside its candidate.
+// srcset candidates as HTML splits them (a data: URL's comma stays inside).
 var SRCSET_RE = /(^|,)(\s*)([^\s,][^\s]*?)(,*)(?=\s|$)([^,(]*(?:\([^)]*\)[^,(]*)*)/g;
 function mapSrcset(v) {
   return apply(replaceStr, S(v), [SRCSET_RE, function (all, sep, ws, url, commas, desc) {
@@ -157,15 +151,11 @@ function mapAttr(el, name, value) {
   var v = S(value), out = v;
   if (name === "style") out = apply(indexOf, v, ["url("]) >= 0 ? cssText(v, BASE) : v;
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
-  else if ((name === "href" || name === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) return value;
-  else if (name === "data" && el.localName !== "object") return value;
-  else if (name === "background" && !LEGACY_BG[el.localName]) return value;
-  else if (name === "src" && (el.localName === "iframe" || el.localName === "frame")) {
-    // A workspace page in a nested frame would have no runtime (no file table, no storage):
-    // it is not loaded, and said once, as a limit (the frame's policy refuses it).
+  else if (!urlAttr(el, name)) return value;
+  else if (name === "src" && el.localName === "iframe") {
+    // A workspace page in a frame would have no runtime: a limit (design.md §5.26).
     var fc = classify(v);
-    if (fc && fc.file) report("limit", fc.file, "a workspace page in a nested frame (<iframe src>) is not shown in the preview; open it as its own page");
-    else if (fc && fc.missing) reportMissing(fc, v, "<iframe src>");
+    if (fc && fc.file) report("limit", fc.file, "a workspace page in an <iframe> is not shown in the preview");
     return value;
   }
   else out = mapURL(v, "<" + el.localName + " " + name + ">");
@@ -173,10 +163,12 @@ function mapAttr(el, name, value) {
   return out;
 }
 var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1, background: 1 };
-// Elements whose legacy background attribute names an image.
 var LEGACY_BG = { body: 1, table: 1, td: 1, th: 1, tr: 1 };
-// SVG elements whose href names a file: <image>, an external <use> ("icons.svg#home", served as
-// a blob: URL made in the frame, which Chromium renders; a data: URL it refuses) and <feImage>.
+function urlAttr(el, n) {
+  var t = el.localName;
+  return n === "href" || n === "xlink:href" ? t === "link" || isSvgRef(el) : n === "data" ? t === "object" : n !== "background" || LEGACY_BG[t] === 1;
+}
+// SVG elements whose href names a file (an external <use> sprite too).
 var SVG_NS = "http://www.w3.org/2000/svg";
 function isSvgRef(el) { var n = el.localName; return el.namespaceURI === SVG_NS && (n === "use" || n === "image" || n === "feImage"); }
 function hookProp(ctor, prop, attr) {
@@ -210,14 +202,11 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 var SOURCE_ATTR = "data-workspace-source";
 function isSheet(el) { return el && el.localName === "style" && apply(getAttrOrig, el, [SOURCE_ATTR]) !== null; }
 function fireSoon(el, type) { apply(promiseThen, apply(PromiseResolve, PromiseC, []), [function () { apply(dispatchEvent, el, [new EventC(type)]); }]); }
-// A <style> fires load natively each time its sheet is rebuilt (its text replaced, each
-// @import loaded; measured in Chromium), where a link fires once per href: after a swap the
-// native ones are stopped (capture on the document, before any page listener) and the
-// runtime's single event stands for the link's.
+// A swapped <style> fires one load, like a link (its native ones, per rebuild and @import, stop).
 var swappedSheets = new W.WeakSet(), wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
-var stopImmediate = Event.prototype.stopImmediatePropagation, isTrusted = getOwnDesc(Event.prototype, "isTrusted");
+var stopImmediate = Event.prototype.stopImmediatePropagation;
 apply(addListener, D, ["load", function (e) {
-  if ((isTrusted ? apply(isTrusted.get, e, []) : e.isTrusted) && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
+  if (e.isTrusted && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
 }, true]);
 function swapSheet(el, v) {
   apply(wsAdd, swappedSheets, [el]);
@@ -254,8 +243,7 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 };
 
 var getAttrOrig = getAttr;
-// document.styleSheets[i].href of a compiled stylesheet is its virtual URL (over HTTP: the
-// sheet's URL), and of a sheet loaded from a frame-made blob: URL the virtual URL it stands for.
+// styleSheets[i].href: the virtual URL of a compiled or blob: sheet.
 var sheetHref = W.StyleSheet && getOwnDesc(StyleSheet.prototype, "href");
 if (sheetHref && sheetHref.get) {
   defineProperty(StyleSheet.prototype, "href", { configurable: true, enumerable: sheetHref.enumerable, get: function () {
@@ -277,7 +265,7 @@ function fixElement(el) {
   var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href", "background"];
   for (var i = 0; i < names.length; i++) {
     var n = names[i], v = apply(getAttrOrig, el, [n]);
-    if (v === null || ((n === "href" || n === "xlink:href") && !(el.localName === "link" || isSvgRef(el))) || (n === "data" && el.localName !== "object") || (n === "background" && !LEGACY_BG[el.localName])) continue;
+    if (v === null || !urlAttr(el, n)) continue;
     if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
     var out = mapAttr(el, n, v);
     if (out !== v) {
@@ -290,15 +278,10 @@ function fixElement(el) {
     if (apply(indexOf, t, ["url("]) >= 0 || apply(indexOf, t, ["@import"]) >= 0) { var nt = cssText(t, BASE); if (nt !== t) el.textContent = nt; }
   }
 }
-// authored(v): the compiler writes a static reference as its virtual URL; getAttribute gives
-// it back relative to the page, as the page most often wrote it ("img/a.png" for
-// https://workspace.invalid/img/a.png on index.html), which keeps `getAttribute("src") ==
-// "img/play.png"` toggles working. Other URLs are returned as they are. (Limit: "./img/a.png"
-// and "/img/a.png" come back as "img/a.png".)
+// authored(v): a compiled virtual URL as the page most often wrote it, relative ("img/a.png").
 function authored(v) {
   var dir = apply(slice, BASE, [0, apply(lastIndexOf, BASE, ["/"]) + 1]);
   if (apply(indexOf, v, [dir]) !== 0 || v.length === dir.length) return v;
-  // Non-ASCII names come back as written ("café.png"); ASCII escapes stay ("my%20pic.png").
   return apply(replaceStr, apply(slice, v, [dir.length]), [/(?:%[89a-f][0-9a-f])+/gi, function (m) { try { return decodeURIF(m); } catch (e) { return m; } }]);
 }
 function fixTree(node) {

@@ -28,7 +28,6 @@ function workerPrelude(files, origin, base, shared) {
   self.fetch = function fetch(input, init) {
     var u = input instanceof Request ? input.url : String(input), p = resolve(u);
     if (p !== null && files[p].blob !== undefined) {
-      // An asset: the frame's blob: URL of it (made in the frame, readable by its workers).
       return of.call(self, files[p].blob).then(function (r) { return r.blob(); }).then(function (b) { return new Response(b, { status: 200, headers: { "content-type": files[p].type } }); });
     }
     if (p !== null) return Promise.resolve(new Response(new Blob([body(p)], { type: files[p].type }), { status: 200, headers: { "content-type": files[p].type } }));
@@ -54,8 +53,7 @@ function workerPrelude(files, origin, base, shared) {
   }
 }
 var preludeSource = apply(Function.prototype.toString, workerPrelude, []);
-// The worker's file table: text files as they are, assets as the frame's blob: URLs (so a
-// worker does not carry a copy of every asset's bytes).
+// Workers get assets as the frame's blob: URLs, not copies.
 var workerFiles = null;
 function workerTable() {
   if (workerFiles) return workerFiles;
