@@ -284,7 +284,7 @@ addEventListener("load", function () {
   var t = document.getElementById("t1");
   big.src = t.src.replace("/thumbs/", "/");
   P.push(new Promise(function (r) { big.onload = function () { L.push("big:" + big.naturalWidth + ":" + big.src.split("/").slice(-2).join("/")); r(); }; big.onerror = function () { L.push("big:error"); r(); }; }));
-  L.push("href:" + document.getElementById("a2").href.split("/").slice(-2).join("/"), "src:" + document.getElementById("t2").src.split("/").slice(-3).join("/"));
+  L.push("href:" + document.getElementById("a2").href.split("/").slice(-2).join("/"), "src:" + document.getElementById("t2").src.split("/").slice(-3).join("/"), "cur:" + document.getElementById("t2").currentSrc.split("/").slice(-3).join("/"));
   var t2 = document.getElementById("t2");
   L.push("attr:" + t2.getAttribute("src") + ":" + (t2.getAttribute("src") == "images/thumbs/2.png"), "attr-spaced:" + document.getElementById("sp").getAttribute("src"), "attr-accent:" + document.getElementById("ac").getAttribute("src"));
   document.getElementById("slide").style.backgroundImage = "url(images/" + 2 + "." + document.getElementById("slide").dataset.ext + ")";
@@ -297,7 +297,7 @@ addEventListener("load", function () {
 		"images/my pic.png":   png1,
 		"images/café.png":     png1,
 	}
-	compare(t, s, []string{"load", "slide1:1", "slide2:1", "big:1:images/1.png", "href:images/2.png", "src:images/thumbs/2.png", "slide:ok:1",
+	compare(t, s, []string{"load", "slide1:1", "slide2:1", "big:1:images/1.png", "href:images/2.png", "src:images/thumbs/2.png", "cur:images/thumbs/2.png", "slide:ok:1",
 		"attr:images/thumbs/2.png:true", "attr-spaced:images/my%20pic.png", "attr-accent:images/café.png"})
 }
 

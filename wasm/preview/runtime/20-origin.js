@@ -173,7 +173,7 @@ var SVG_NS = "http://www.w3.org/2000/svg";
 function isSvgRef(el) { var n = el.localName; return el.namespaceURI === SVG_NS && (n === "use" || n === "image" || n === "feImage"); }
 function hookProp(ctor, prop, attr) {
   var proto = ctor && ctor.prototype, d = proto && getOwnDesc(proto, prop);
-  if (!d || !d.set) return;
+  if (!d || !(d.set || !attr)) return;
   defineProperty(proto, prop, { configurable: true, enumerable: d.enumerable,
     get: function () {
       var v = apply(d.get, this, []);
@@ -181,7 +181,7 @@ function hookProp(ctor, prop, attr) {
       var h = apply(indexOf, v, ["#"]), k = h >= 0 ? apply(slice, v, [0, h]) : v;
       return apply(mapHas, reverse, [k]) ? apply(mapGet, reverse, [k]) + (h >= 0 ? apply(slice, v, [h]) : "") : v;
     },
-    set: function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } });
+    set: attr ? function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } : undefined });
 }
 hookProp(W.HTMLImageElement, "src", "src"); hookProp(W.HTMLImageElement, "srcset", "srcset");
 hookProp(W.HTMLSourceElement, "src", "src"); hookProp(W.HTMLSourceElement, "srcset", "srcset");
@@ -189,6 +189,7 @@ hookProp(W.HTMLMediaElement, "src", "src"); hookProp(W.HTMLVideoElement, "poster
 hookProp(W.HTMLScriptElement, "src", "src"); hookProp(W.HTMLLinkElement, "href", "href");
 hookProp(W.HTMLTrackElement, "src", "src"); hookProp(W.HTMLInputElement, "src", "src");
 hookProp(W.HTMLObjectElement, "data", "data"); hookProp(W.HTMLEmbedElement, "src", "src");
+hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "currentSrc");
 Element.prototype.setAttribute = function setAttribute(name, value) {
   var n = apply(toLower, S(name), []);
   if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);
