@@ -336,3 +336,51 @@ func TestAsyncCSSPatternsLikeHTTP(t *testing.T) {
 	}
 	compare(t, s, []string{"load", "late:rgb(5, 5, 5)", "print:4px", "ext:error", "td:ok:1"})
 }
+
+// TestTemplateSiteLikeHTTP: a site laid out like the common free templates (assets/css,
+// assets/js, assets/fonts, images/; root-relative and ../ references, a CDN stylesheet, an icon
+// font, a hero with srcset, background images from CSS and style attributes, an SVG sprite, a
+// lightbox that reads data attributes and hrefs).
+func TestTemplateSiteLikeHTTP(t *testing.T) {
+	s := asite{
+		"index.html": page(`<link rel="icon" type="image/png" href="/images/favicon.png">`+
+			`<link rel="stylesheet" href="https://cdn.invalid/bootstrap.min.css">`+
+			`<link rel="stylesheet" href="assets/css/main.css?ver=5.2"><noscript><link rel="stylesheet" href="assets/css/noscript.css"></noscript>`,
+			`<header id="hero" style="background-image: url('images/hero.png')"><img id="logo" src="/images/logo.svg" alt=""></header>`+
+				`<section class="features"><span id="fa" class="icon solid fa-gem"></span><svg id="sp" width="30" height="20"><use href="assets/icons.svg#home"></use></svg></section>`+
+				`<img id="h" src="images/pic01.png" srcset="images/pic01.png 1x, images/pic01@2x.png 2x">`+
+				`<div class="gallery"><a id="g1" href="images/fulls/01.png" data-title="One"><img id="t1" src="images/thumbs/01.png"></a></div>`+
+				`<div id="banner"></div>`+
+				`<script src="assets/js/jquery-lite.js"></script><script src="/assets/js/main.js?v=2"></script>`),
+		"assets/css/main.css": `@import url("fontawesome-all.min.css");
+#banner{height:3px;background:url("../../images/banner.png") center/cover}
+.features .icon:before{font-family:"Font Awesome 5 Free";content:"\f3a5"}`,
+		"assets/css/fontawesome-all.min.css": `@font-face{font-family:"Font Awesome 5 Free";font-weight:900;src:url(../webfonts/fa-solid-900.eot);src:url(../webfonts/fa-solid-900.eot?#iefix) format("embedded-opentype"),url(../webfonts/fa-solid-900.woff2) format("woff2"),url(../webfonts/fa-solid-900.ttf) format("truetype")}`,
+		"assets/css/noscript.css":            `#hero{display:none}`,
+		"assets/webfonts/fa-solid-900.eot":   font,
+		"assets/webfonts/fa-solid-900.woff2": font,
+		"assets/webfonts/fa-solid-900.ttf":   font,
+		"assets/icons.svg":                   svgImg,
+		"assets/js/jquery-lite.js":           `window.$ = function (s) { return Array.prototype.slice.call(document.querySelectorAll(s)); };`,
+		"assets/js/main.js": `$(".gallery a").forEach(function (a) {
+  var big = new Image();
+  P.push(new Promise(function (r) { big.onload = function () { L.push("full:" + big.naturalWidth + ":" + a.getAttribute("href")); r(); }; big.onerror = function () { L.push("full:error"); r(); }; }));
+  big.src = a.href;
+});
+addEventListener("load", function () {
+  img("logo"); img("h"); img("t1"); bg("hero"); bg("banner");
+  P.push(document.fonts.ready.then(function () { var st = []; document.fonts.forEach(function (f) { st.push(f.family + "=" + f.status); }); L.push("fonts:" + st.join()); }));
+  L.push("sprite:" + Math.round(document.querySelector("#sp use").getBoundingClientRect().width), "hero:" + getComputedStyle(document.getElementById("hero")).display);
+});`,
+		"images/favicon.png":   png1,
+		"images/hero.png":      png1,
+		"images/logo.svg":      svgImg,
+		"images/pic01.png":     png1,
+		"images/pic01@2x.png":  png1,
+		"images/fulls/01.png":  png1,
+		"images/thumbs/01.png": png1,
+		"images/banner.png":    png1,
+	}
+	compare(t, s, []string{"load", "full:1:images/fulls/01.png", "logo:true:3", "h:true:1", "t1:true:1", "hero:ok:1", "banner:ok:1",
+		"fonts:Font Awesome 5 Free=loaded", "sprite:30", "hero:block"})
+}
