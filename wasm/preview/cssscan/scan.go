@@ -49,6 +49,9 @@ func Scan(src string) Result {
 	i := 0
 	for i < len(src) {
 		c := src[i]
+		if setDepth > 0 && (c == ';' || c == '{' || c == '}') {
+			setDepth = 0 // an unclosed image-set() ends with its declaration or block
+		}
 		switch {
 		case setDepth > 0 && c == '(':
 			setDepth++
