@@ -95,6 +95,16 @@ w.postMessage(21);
 		"helper.js":          `function double(n){ return n * 2; }`,
 		"data/products.json": `[{"name":"Tea"}]`,
 	}},
+	// A worker reads an image the page also shows (the frame's blob: URL of it, design.md §5.26).
+	{name: "worker-asset", want: "worker got 3x2", files: map[string]string{
+		"index.html": `<!doctype html><title>wa</title>` + probe + `<img src="img/a.png"><script>
+var w = new Worker("js/worker.js");
+w.onmessage = function(e){ log("worker got " + e.data); log("done"); };
+w.onerror = function(e){ log("worker error " + (e.message || "")); log("done"); };
+</script>`,
+		"js/worker.js": `fetch("../img/a.png").then(function(r){ return r.blob(); }).then(createImageBitmap).then(function(b){ postMessage(b.width + "x" + b.height); }, function(e){ postMessage("error " + e); });`,
+		"img/a.png":    pngBytes(3, 2),
+	}},
 	{name: "storage", want: "local milk", files: map[string]string{
 		"index.html": `<!doctype html><title>s</title>` + probe + `<script>
 localStorage.clear(); sessionStorage.clear();

@@ -12,15 +12,16 @@ import (
 // TestLimitsReported (item 3): what an opaque-origin frame cannot do is reported with its own
 // diagnostic — a service worker registration (rejected), pushState routing (state kept, URL
 // dropped) — and a missing workspace file is a 404 for the page and one "missing" report
-// (fetch, an Image's src, inserted markup, static markup), never also a "blocked" one.
+// (fetch, an Image's src, inserted markup, static markup), never also a "blocked" one. A
+// workspace page in an <iframe> is a limit (design.md §5.26).
 func TestLimitsReported(t *testing.T) {
-	addSite("limits", map[string]string{"index.html": `<!doctype html><title>l</title><img src="static-gone.png"><script>
+	addSite("limits", map[string]string{"index.html": `<!doctype html><title>l</title><img src="static-gone.png"><iframe src="map.html"></iframe><script>
 navigator.serviceWorker.register("sw.js").then(function(){ document.title = "sw ok"; }, function(e){ document.title = "sw " + e.name; });
 history.pushState({page: 2}, "", "/products/2");
 fetch("nope.json").then(function(r){ document.documentElement.setAttribute("data-status", r.status + ":" + history.state.page); });
 var gone = new Image(); gone.src = "gone.png";
 document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
-</script>`, "sw.js": `self.addEventListener("fetch", function(){});`})
+</script>`, "sw.js": `self.addEventListener("fetch", function(){});`, "map.html": `<!doctype html><p>map</p>`})
 	tab := openParent(t)
 	mount(t, tab, "limits", 1, "n-limits", "")
 	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
@@ -37,7 +38,7 @@ document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 		}
 	}
 	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
-		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing"} {
+		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "map.html": "limit: a workspace page in an <iframe>"} {
 		if !strings.HasPrefix(kinds[url], want) {
 			t.Errorf("report for %s = %q, want %q… (all: %v)", url, kinds[url], want, kinds)
 		}

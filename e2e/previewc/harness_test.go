@@ -19,15 +19,16 @@ func TestMain(m *testing.M) {
 }
 
 // parentPage hosts the sandboxed frame the way the studio does (sandbox="allow-scripts",
-// srcdoc, no allow-same-origin) and stores the frame's first {probe: …} message.
-const parentPage = `<!doctype html><html><head><meta charset="utf-8"></head><body>
+// srcdoc, no allow-same-origin) and stores the frame's first {probe: …} message. The frame is
+// as large as the tab's viewport, so media queries and srcset sizes choose as over HTTP.
+const parentPage = `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100vw;height:100vh}</style></head><body>
 <iframe sandbox="allow-scripts" title="preview"></iframe>
 <script>window.__probe=null;window.addEventListener("message",function(e){if(e.data&&e.data.probe&&!window.__probe)window.__probe=e.data.probe;});</script>
 </body></html>`
 
 // runInFrame loads doc as the srcdoc of a sandboxed frame in a fresh tab and returns the
 // list the page posted to its parent as {probe: [...]}.
-func runInFrame(t *testing.T, doc string) []string {
+func runInFrame(t testing.TB, doc string) []string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -23,10 +23,14 @@ const sitesDir = "../testdata/sites"
 
 // site is one fixture and what its compiled document must show.
 type site struct {
-	dir       string
-	files     int      // files on disk, all of which import
-	contains  []string // substrings of the compiled document
-	patchPath string   // a text file to patch
+	dir      string
+	files    int      // files on disk, all of which import
+	contains []string // substrings of the compiled document
+	// exported are substrings of the standalone export (assets inlined as data: URLs; the
+	// preview names them by virtual URL and carries each once in its file table, design.md
+	// §5.26).
+	exported  []string
+	patchPath string // a text file to patch
 	search    string
 	replace   string
 }
@@ -34,24 +38,28 @@ type site struct {
 var sites = []site{
 	{dir: "todo-modules", files: 12,
 		contains: []string{
-			`<style data-workspace-source="css/app.css">`, "--accent: #2563eb;", ".btn-primary", "@media print {",
+			`<style href="css/app.css" data-workspace-source="css/app.css">`, "--accent: #2563eb;", ".btn-primary", "@media print {",
 			preview.ModuleSpecifierPrefix + "src/lib/confirm.js", preview.ModuleSpecifierPrefix + "src/lib/uid.js",
-			`href="data:image/svg+xml;base64,`},
+			`href="` + preview.ModuleSpecifierPrefix},
+		exported:  []string{`href="data:image/svg+xml;base64,`},
 		patchPath: "src/view.js", search: `join("")`, replace: `join("\n")`},
 	{dir: "studio portfolio", files: 10,
-		contains: []string{`<style data-workspace-source="css/site.css">`, "Georgia", `src="data:image/svg+xml;base64,`,
-			`url("data:image/svg+xml;base64,`, "nav.top a"},
+		contains: []string{`<style href="css/site.css" data-workspace-source="css/site.css">`, "Georgia", `src="` + preview.ModuleSpecifierPrefix,
+			`url("` + preview.ModuleSpecifierPrefix, "nav.top a", `"type":"image/svg+xml","b64":"`},
+		exported:  []string{`src="data:image/svg+xml;base64,`, `url("data:image/svg+xml;base64,`},
 		patchPath: "about.html", search: "Commissions open in spring.", replace: "Commissions are open."},
 	{dir: "asteroid-dodge", files: 6,
-		contains:  []string{`src="data:image/png;base64,iVBORw0KGgo`, `url("data:image/png;base64,`, "requestAnimationFrame(frame)", `var keys = {};`},
+		contains:  []string{`"type":"image/png","b64":"iVBORw0KGgo`, `url("` + preview.ModuleSpecifierPrefix, "requestAnimationFrame(frame)", `var keys = {};`},
+		exported:  []string{`src="data:image/png;base64,iVBORw0KGgo`, `url("data:image/png;base64,`},
 		patchPath: "js/game.js", search: "speed: 3", replace: "speed: 4"},
 	{dir: "weather-dashboard", files: 8,
 		contains: []string{preview.ModuleSpecifierPrefix + "widgets/chart%20card.js", "//# sourceURL=index.html",
 			"@media screen and (prefers-color-scheme: dark) {", "grid-template-columns"},
 		patchPath: "widgets/format.js", search: "#0ea5e9", replace: "#f97316"},
 	{dir: "recipe-notes", files: 8,
-		contains: []string{`poster="data:image/svg+xml;base64,`, `"Noto Sans KR"`, `url("data:image/svg+xml;base64,`,
+		contains: []string{`poster="` + preview.ModuleSpecifierPrefix, `"Noto Sans KR"`, `url("` + preview.ModuleSpecifierPrefix,
 			"data:image/svg+xml,%3Csvg", `localStorage.setItem("last"`},
+		exported:  []string{`poster="data:image/svg+xml;base64,`, `url("data:image/svg+xml;base64,`},
 		patchPath: "notes/레시피.md", search: "두부는", replace: "두부와 파는"},
 }
 
@@ -124,6 +132,11 @@ func TestSitesImportAndCompileClean(t *testing.T) {
 			exp, err := preview.Export(toPreview(imp.Files))
 			if err != nil || strings.Contains(exp, preview.BridgeAttr) {
 				t.Fatalf("export: %v (bridge present: %v)", err, strings.Contains(exp, preview.BridgeAttr))
+			}
+			for _, want := range s.exported {
+				if !strings.Contains(exp, want) {
+					t.Errorf("export lacks %q", want)
+				}
 			}
 		})
 	}

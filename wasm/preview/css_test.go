@@ -9,7 +9,7 @@ import (
 // alternate and preload links, link attributes, and the external-import comment.
 func TestCSSExactly(t *testing.T) {
 	png := asset("img.png", "image/png", []byte{1, 2, 3})
-	d := DataURL(png)
+	d := VirtualURL(png.Path) // the runtime serves it from the file table (design.md §5.26)
 	files := []File{
 		htmlFile("index.html", `<!doctype html><head>`+
 			`<link id="theme" class="c" rel="stylesheet" href="main.css" media="screen" title="Main">`+
@@ -25,7 +25,7 @@ func TestCSSExactly(t *testing.T) {
 	}
 	out := Compile(files, bridgeOpts).HTML
 	for _, want := range []string{
-		`<style id="theme" class="c" media="screen" title="Main" data-workspace-source="main.css">`,
+		`<style id="theme" class="c" href="main.css" media="screen" title="Main" data-workspace-source="main.css">`,
 		"@layer base {\nb{color:red}\n}",
 		"@supports (display: grid) {\n@media screen {\nc{color:red}\n}\n}",
 		"@layer {\ne{color:red}\n}",

@@ -17,11 +17,13 @@
 // tokenize). docs/preview.md describes the model for users.
 //
 //  1. Stylesheet links become <style data-workspace-source="path"> carrying the link's other
-//     attributes, with @imports inlined recursively (conditions kept as @layer/@supports/@media
-//     blocks; cycle, limit and unresolved imports become comments; MaxCSSImports per sheet;
-//     external imports kept and hoisted) and url() references rewritten; alternate, disabled and
-//     non-stylesheet links to CSS stay links with a data: href. Inline <style> and style
-//     attributes are processed the same way.
+//     attributes (href too, in the preview), with @imports inlined recursively (conditions kept
+//     as @layer/@supports/@media blocks; cycle, limit and unresolved imports become comments;
+//     MaxCSSImports per sheet; external imports kept and hoisted) and url() references
+//     rewritten; alternate, disabled and non-stylesheet links to CSS stay links with a data:
+//     href; a link to another site is kept as written. Inline <style> and style attributes are
+//     processed the same way. A <base href> naming a workspace location is what the entry's
+//     references resolve against (and becomes its virtual URL in the preview).
 //  2. Classic scripts with a src naming a workspace JavaScript file are inlined, or, with defer
 //     or async, get a data: src; unresolved ones are removed; inline classic scripts keep their
 //     text, put on the HTML line it starts on (after that many newlines). Every script ends
@@ -31,9 +33,13 @@
 //     every reached module is rewritten once (specifiers → virtual URLs, import.meta.url → the
 //     module's virtual URL) and mapped by ONE static import map (virtual URL → data: URL) that
 //     follows the bridge. The page's own import map is merged into it.
-//  4. data/href/poster/src of audio, embed, image, img, link, object, source, track and video,
-//     and srcset of img/source, naming a workspace asset get the asset's URL (Options.AssetURL,
-//     or DataURL); other local references get their virtual URL in the preview.
+//  4. data/href/poster/src/background of audio, embed, iframe, image, img, input, link, object,
+//     source, track, video and the legacy background elements, href of SVG image/use/feImage,
+//     and srcset of img/source, naming a workspace asset get the asset's URL: in the preview
+//     (Bridge, no AssetURL) its virtual URL — the asset is in the file table once and the
+//     runtime serves it as a blob: URL made in the frame (design.md §5.26) — otherwise
+//     Options.AssetURL or DataURL (the export); other local references get their virtual URL
+//     in the preview.
 //  5. The bridge script (BridgeScript) goes at byte 0, or right after a doctype preceded only by
 //     a BOM, whitespace and comments: it is the first script of the document, always.
 //

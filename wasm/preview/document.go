@@ -21,13 +21,31 @@ type compiler struct {
 	// imports).
 	cssInline []string
 	mods      moduleGraph
-	// inlineScripts collects the text of the entry's inline scripts (fileTable).
-	inlineScripts strings.Builder
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
 	// lineOff/lineNo: the entry's 1-based line at byte offset lineOff (scriptLine counts on
 	// from there, so the scripts of one document are counted in one pass).
 	lineOff, lineNo int
+	// shared: static references to workspace files are written as virtual URLs and every
+	// asset is in the file table once; the runtime gives each a blob: URL made in the frame
+	// before the first style recalc (preview with the bridge and no AssetURL; design.md §5.26).
+	shared bool
+	// embedAssets: while set, assets are written as data: URLs even when shared (CSS put into
+	// a data: stylesheet URL, which the runtime cannot rewrite).
+	embedAssets bool
+	// baseFrom is the path relative references of the entry's markup resolve against when the
+	// entry has a <base href> naming a workspace folder or file ("" otherwise), and baseURL
+	// its virtual URL (the page's document.baseURI).
+	baseFrom, baseURL string
+}
+
+// ref returns the path a reference written in the file at from resolves against: the
+// entry's <base href> target for the entry (markup, inline CSS and scripts), else from.
+func (c *compiler) ref(from string) string {
+	if c.baseFrom != "" && from == c.entryPath {
+		return c.baseFrom
+	}
+	return from
 }
 
 // scriptLine is the 1-based line of src at byte offset off; calls come in document order.
@@ -47,22 +65,81 @@ type assetURL struct {
 
 func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
 	return &compiler{ix: newIndex(files), opts: opts, diagOnly: diagOnly, assets: map[string]assetURL{},
-		mods: moduleGraph{target: map[string]string{}, byPath: map[string]string{}}}
+		mods:   moduleGraph{target: map[string]string{}, byPath: map[string]string{}},
+		shared: opts.Bridge && opts.AssetURL == nil}
 }
 
-// assetTags are the elements whose data/href/poster/src attributes may name an asset
-// (REFERENCE §5.2 step 3).
-var assetTags = map[string]bool{
-	"audio": true, "embed": true, "image": true, "img": true, "link": true,
-	"object": true, "source": true, "track": true, "video": true,
+// assetTag reports whether an HTML element's data/href/poster/src/background attributes may
+// name a file (REFERENCE §5.2 step 3; iframe, input type=image and the legacy background
+// attribute of body/table/td/th/tr added by design.md §5.26).
+func assetTag(name string) bool {
+	switch name {
+	case "audio", "embed", "image", "img", "link", "object", "source", "track", "video", "input", "iframe",
+		"body", "table", "td", "th", "tr":
+		return true
+	}
+	return false
 }
 
-var assetAttrs = map[string]bool{"data": true, "href": true, "poster": true, "src": true}
+func assetAttr(name string) bool {
+	switch name {
+	case "data", "href", "poster", "src", "xlink:href", "background":
+		return true
+	}
+	return false
+}
+
+// svgRefTag reports whether an SVG element's href (or xlink:href) names a file: an image, an
+// external <use> ("icons.svg#home") and a filter image.
+func svgRefTag(name string) bool { return name == "image" || name == "use" || name == "feimage" }
+
+// documentBase reads the entry's first <base href> (HTML namespace; HTML uses the first one
+// with an href) into baseFrom/baseURL when it names a workspace location: "sub/", "/sub/",
+// "sub/page.html". An external base (another site) is left alone: every relative reference
+// then points outside the workspace, as over HTTP.
+func (c *compiler) documentBase(src string, toks []token) {
+	for _, t := range toks {
+		if t.name != "base" || t.foreign || (t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken) {
+			continue
+		}
+		tag, ok := parseStartTag(src, t.start)
+		if !ok {
+			continue
+		}
+		href, _, ok := tag.attr("href")
+		if !ok {
+			continue
+		}
+		if classify(href.value) != refLocal {
+			return
+		}
+		h := trimRef(href.value)
+		if i := strings.IndexAny(h, "?#"); i >= 0 {
+			h = h[:i]
+		}
+		dir := h == "" || strings.HasSuffix(h, "/")
+		if dir {
+			h += "x"
+		}
+		p, ok := resolvePath(h, c.entryPath)
+		if !ok {
+			return
+		}
+		c.baseFrom, c.baseURL = p, VirtualURL(p)
+		if dir {
+			c.baseURL = strings.TrimSuffix(c.baseURL, "x")
+		}
+		return
+	}
+}
 
 // assetURLFor resolves raw (referenced from fromPath) to a workspace asset and returns the URL
 // the document uses for it.
+//
+// Shared (the preview): the reference's virtual URL, query and fragment kept; the asset is in
+// the file table once and the runtime serves it as a blob: URL.
 func (c *compiler) assetURLFor(raw, fromPath string) (string, bool) {
-	p, ok := resolvePath(raw, fromPath)
+	p, ok := resolvePath(raw, c.ref(fromPath))
 	if !ok {
 		return "", false
 	}
@@ -72,6 +149,9 @@ func (c *compiler) assetURLFor(raw, fromPath string) (string, bool) {
 	}
 	if c.diagOnly {
 		return "", false
+	}
+	if c.shared && !c.embedAssets {
+		return c.virtualRef(raw, fromPath)
 	}
 	if a, done := c.assets[p]; done {
 		return a.url, a.ok
@@ -111,7 +191,7 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 		}
 		return "", false
 	}
-	p, ok := resolvePath(raw, source)
+	p, ok := resolvePath(raw, c.ref(source))
 	if !ok || c.ix.get(p) == nil {
 		c.diags.missing(pass, label, source, req)
 		return "", false
@@ -132,6 +212,7 @@ func (c *compiler) document(entry *File) string {
 	}
 	toks, _ := tokenize(src)
 	c.entryPath = entry.Path
+	c.documentBase(src, toks)
 	c.pageImportMaps(src, toks)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -141,8 +222,9 @@ func (c *compiler) document(entry *File) string {
 			continue
 		}
 		if t.foreign {
-			// SVG/MathML: only style attributes and <image href> are rewritten.
-			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (t.name == "image" || strings.Contains(raw, "url(")) {
+			// SVG/MathML: only style attributes and the href of <image>, <use> and <feImage>
+			// are rewritten.
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTag(t.name) || strings.Contains(raw, "url(")) {
 				c.attrTag(&b, entry.Path, src, tag)
 			} else {
 				b.WriteString(raw)
@@ -165,9 +247,17 @@ func (c *compiler) document(entry *File) string {
 			var text, endTag string
 			text, endTag, i = rawTextBody(src, toks, i, "style")
 			c.styleElement(&b, entry.Path, src, tag, text, endTag)
+		case t.name == "base" && c.baseURL != "" && c.opts.Bridge:
+			// The page's own base, as its virtual URL: the parser and the runtime resolve
+			// every relative URL of the page against it, as over HTTP.
+			if _, i, ok := tag.attr("href"); ok {
+				writeTag(&b, src, tag, map[int]string{i: c.baseURL}, nil)
+			} else {
+				b.WriteString(raw)
+			}
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
-		case assetTags[t.name] || strings.Contains(raw, "url("):
+		case assetTag(t.name) || strings.Contains(raw, "url("):
 			c.attrTag(&b, entry.Path, src, tag)
 		default:
 			b.WriteString(raw)
@@ -288,8 +378,10 @@ func (c *compiler) isStylesheetLink(t htmlTag) bool {
 }
 
 // linkDropAttrs are the <link> attributes that do not carry over to the <style> replacing it.
+// The href stays (as written): the runtime reads it for the style's href property and
+// document.styleSheets[i].href, and getAttribute("href") gives what the page wrote.
 var linkDropAttrs = map[string]bool{
-	"rel": true, "href": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
+	"rel": true, "as": true, "type": true, "crossorigin": true, "integrity": true,
 	"referrerpolicy": true, "fetchpriority": true, "hreflang": true, "sizes": true, "imagesrcset": true,
 	"imagesizes": true, "charset": true, "rev": true, "target": true,
 }
@@ -307,6 +399,15 @@ var linkDropAttrs = map[string]bool{
 func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t htmlTag) {
 	href, hrefIdx, ok := t.attr("href")
 	if !ok {
+		return
+	}
+	if classify(href.value) == refExternal {
+		// Kept as written: the network policy decides at run time (blocked and reported, or
+		// loaded with "Allow internet in preview"); over HTTP it loads or fails the same way.
+		c.checkLocal(passLinks, labelStylesheet, fromPath, href.value, false)
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+		}
 		return
 	}
 	p, ok := c.checkLocal(passLinks, labelStylesheet, fromPath, href.value, false)
@@ -327,15 +428,18 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	if c.diagOnly {
 		return
 	}
+	dataSheet := !isSheet || alternate || disabled
+	c.embedAssets = dataSheet
 	text := c.inlineStylesheet(p)
-	if !isSheet || alternate || disabled {
+	c.embedAssets = false
+	if dataSheet {
 		writeTag(b, src, t, map[int]string{hrefIdx: "data:text/css;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(text))}, attrIndexes(t, "integrity"))
 		return
 	}
 	b.WriteString("<style")
 	seen := map[string]bool{}
 	for _, a := range t.attrs {
-		if linkDropAttrs[a.name] || seen[a.name] || a.name == "data-workspace-source" {
+		if linkDropAttrs[a.name] || (a.name == "href" && !c.opts.Bridge) || seen[a.name] || a.name == "data-workspace-source" {
 			continue
 		}
 		seen[a.name] = true
@@ -399,8 +503,6 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		}
 		return
 	case kind == scriptClassic && !hasSrc:
-		c.inlineScripts.WriteString(text)
-		c.inlineScripts.WriteByte('\n')
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
@@ -410,8 +512,6 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		}
 		return
 	case kind == scriptModule && !hasSrc:
-		c.inlineScripts.WriteString(text)
-		c.inlineScripts.WriteByte('\n')
 		code := c.moduleScript("", text, fromPath)
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
@@ -459,7 +559,7 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 }
 
 // attrTag writes a start tag with its URL-bearing attributes rewritten: on asset elements
-// (assetTags) data/href/poster/src naming a workspace asset get the asset's URL and srcset
+// (assetTag) data/href/poster/src naming a workspace asset get the asset's URL and srcset
 // candidates likewise; on every element url() references in a style attribute are rewritten.
 // Local references that name no asset become virtual URLs in the preview (virtualRef), so
 // they never reach the studio's server.
@@ -472,7 +572,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		set[i] = v
 	}
 	seen := map[string]bool{}
-	isAsset := assetTags[t.name]
+	isAsset := assetTag(t.name) || svgRefTag(t.name)
 	for i, a := range t.attrs {
 		if seen[a.name] {
 			continue
@@ -489,14 +589,20 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 			if v := c.srcset(a.value, fromPath); v != a.value {
 				put(i, v)
 			}
-		case isAsset && assetAttrs[a.name]:
+		case isAsset && assetAttr(a.name) && (a.name != "xlink:href" || svgRefTag(t.name)):
+			// An <object>/<embed> starts loading its first URL on its own schedule, and an
+			// error for the virtual URL could follow the runtime's blob: load (measured): its
+			// asset stays a data: URL.
 			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, a.value, true); !ok {
 				if u, ok := c.virtualRef(a.value, fromPath); ok {
 					put(i, u)
 				}
 				continue
 			}
-			if u, ok := c.assetURLFor(a.value, fromPath); ok {
+			c.embedAssets = t.name == "object" || t.name == "embed"
+			u, ok := c.assetURLFor(a.value, fromPath)
+			c.embedAssets = false
+			if ok {
 				put(i, u)
 			} else if u, ok := c.virtualRef(a.value, fromPath); ok {
 				put(i, u)
@@ -593,6 +699,7 @@ func (c *compiler) virtualRef(raw, fromPath string) (string, bool) {
 	if i := strings.IndexAny(t, "?#"); i >= 0 {
 		suffix = t[i:]
 	}
+	fromPath = c.ref(fromPath)
 	p, ok := resolvePath(raw, fromPath)
 	if !ok {
 		p = ""

@@ -22,6 +22,9 @@ func FuzzCompile(f *testing.F) {
 	f.Add(`<img src="a%20b.png" data=x poster=/a.png><link href=s.css?x><script src='c.js' async></script><plaintext><head>`, `@import "../s.css"`, `import "/m.js"`)
 	f.Add(`<!doctype html><script type=importmap>{"imports":{"x":"./m.js","y/":"./"}}</script><style>@import "s.css" layer(a) supports(display:grid) print;p{background:url(a.png)}</style><img srcset="a.png 1x,, c.js 2x" style="background:url(a.png)"><link rel="alternate stylesheet" id=t href=s.css><script src=c.js defer></script><script type=module>import "x"; import "y/c.js"; new URL("a.png", import.meta.url)</script>`,
 		`@import url(t.css) layer; @import "https://e/x.css" screen;`, `import d from "./s.css" with {type:"css"}; import.meta.url`)
+	// design.md §5.26: <base>, SVG sprites, legacy background, image-set(), external links.
+	f.Add(`<base href="sub/"><base href=/x/><link rel=stylesheet href="https://e/x.css"><svg><use href="a.png#h"/><use xlink:href="/a.png"/><image href=../a.png /></svg><table background=a.png><td background="a.png"><iframe src=s.css></iframe><object data=a.png></object>`,
+		`p{background:image-set("a.png" 1x, url(a.png) 2x);mask:url(#m)} q{background:-webkit-image-set('a.png' 1x}`, `import "./m.js"`)
 	f.Fuzz(func(t *testing.T, page, sheet, module string) {
 		files := []File{
 			htmlFile("index.html", page),

@@ -6,7 +6,8 @@ import (
 )
 
 // TestMediaAssets: audio, video and font assets (imported as assets by the workspace, issue 13
-// item 5) are inlined where the markup and CSS reference them, with no "Missing asset".
+// item 5) are referenced by their virtual URLs (served from the file table) in the preview and
+// inlined as data: URLs in the export, with no "Missing asset".
 func TestMediaAssets(t *testing.T) {
 	mp3 := asset("media/a.mp3", "audio/mpeg", []byte("ID3"))
 	webm := asset("media/v.webm", "video/webm", []byte("WEBM"))
@@ -21,9 +22,18 @@ func TestMediaAssets(t *testing.T) {
 		t.Errorf("diagnostics = %+v", r.Diagnostics)
 	}
 	out := withoutBridge(r.HTML)
-	for _, want := range []string{`<audio src="` + DataURL(mp3) + `" controls>`, `<source src="` + DataURL(webm) + `"`, `url("` + DataURL(eot) + `")`} {
+	for _, want := range []string{`<audio src="` + VirtualURL(mp3.Path) + `" controls>`, `<source src="` + VirtualURL(webm.Path) + `"`, `url("` + VirtualURL(eot.Path) + `")`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	exp, err := Export(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<audio src="` + DataURL(mp3) + `" controls>`, `<source src="` + DataURL(webm) + `"`, `url("` + DataURL(eot) + `")`} {
+		if !strings.Contains(exp, want) {
+			t.Errorf("export lacks %s:\n%s", want, exp)
 		}
 	}
 }

@@ -132,9 +132,13 @@ func TestStylesheetEscape(t *testing.T) {
 		css("s.css", `a::after{content:"</style><script>alert(1)</script>"} /* </STYLE > */`),
 	}
 	r := Compile(files, bridgeOpts)
-	i := strings.Index(r.HTML, `<style data-workspace-source="s.css">`)
+	open := `<style href="s.css" data-workspace-source="s.css">`
+	i := strings.Index(r.HTML, open)
+	if i < 0 {
+		t.Fatalf("no %s in %s", open, withoutBridge(r.HTML))
+	}
 	end := strings.Index(strings.ToLower(r.HTML[i:]), "</style")
-	if got := r.HTML[i+len(`<style data-workspace-source="s.css">`) : i+end]; got != `a::after{content:"<\/style><script>alert(1)</script>"} /* <\/STYLE > */` {
+	if got := r.HTML[i+len(open) : i+end]; got != `a::after{content:"<\/style><script>alert(1)</script>"} /* <\/STYLE > */` {
 		t.Errorf("style text = %q", got)
 	}
 }

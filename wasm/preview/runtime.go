@@ -226,11 +226,11 @@ func RuntimeScript(cfg RuntimeConfig) string {
 }
 
 // RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
-// — scripts, styles, images, fonts, media, fetch/XHR/WebSocket, workers and frames may load
-// only blob: and data: URLs (workspace files are served from the in-frame file table as blob:
-// URLs made in the frame), inline scripts and styles run, objects and manifests are refused,
-// and form-action is 'none' (forms to workspace pages are handled by the runtime before they
-// would navigate). allowInternet adds https: (never http:, ws:, or wss:) to the fetch
+// — scripts, styles, images, fonts, media, fetch/XHR/WebSocket, workers, frames and objects
+// may load only blob: and data: URLs (workspace files are served from the in-frame file table
+// as blob: URLs made in the frame; the sandbox runs no plugins, design.md §5.26), inline
+// scripts and styles run, manifests are refused, and form-action is 'none' (forms to
+// workspace pages are handled by the runtime before they would navigate). allowInternet adds https: (never http:, ws:, or wss:) to the fetch
 // directives. A srcdoc frame also inherits the studio page's own policy (the studio sets
 // none), and a policy can only be tightened, never relaxed, by the page.
 func RuntimePolicy(allowInternet bool) string {
@@ -241,7 +241,7 @@ func RuntimePolicy(allowInternet bool) string {
 	return "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' " + src +
 		"; style-src 'unsafe-inline' " + src + "; img-src " + src + "; font-src " + src + "; media-src " + src +
 		"; connect-src " + src + "; worker-src " + src + "; child-src " + src + "; frame-src " + src +
-		"; object-src 'none'; manifest-src 'none'; form-action 'none'"
+		"; object-src " + src + "; manifest-src 'none'; form-action 'none'"
 }
 
 // RuntimeFiles is the in-frame file table of files: every text file as text and every asset
@@ -293,11 +293,14 @@ func MimeTypeOf(f File) string {
 // fileTable).
 func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
-	// pvcompile: the file table leaves out assets the document already carries (fileTable).
-	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable(c.inlineScripts.String())
+	// pvcompile: every text file and, in the preview, every asset once (fileTable, design.md §5.26).
+	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable()
 	cfg.Entry = ""
 	if entry != nil {
 		cfg.Entry = entry.Path
+	}
+	if c.baseURL != "" {
+		cfg.Base = c.baseURL // the page's <base href>
 	}
 	return "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
 }
@@ -312,7 +315,8 @@ var mediaTypes = map[string]string{
 	".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif", ".ico": "image/x-icon", ".bmp": "image/bmp",
 	".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
 	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".mp4": "video/mp4", ".webm": "video/webm",
-	".wasm": "application/wasm", ".pdf": "application/pdf",
+	".wasm": "application/wasm", ".pdf": "application/pdf", ".vtt": "text/vtt; charset=utf-8",
+	".webmanifest": "application/manifest+json", ".map": "application/json; charset=utf-8",
 }
 
 // usesIndexedDB reports whether any text file of the table mentions indexedDB (the shim is

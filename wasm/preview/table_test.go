@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// TestFileTable: text files are in the table with their original text; an asset is in it when
-// no markup/CSS references it statically or a script names it — so a statically referenced
-// asset appears once in the document (as its data: URL).
+// TestFileTable: in the preview every text file is in the table with its original text and
+// every asset once, also one that markup and CSS reference and no script names literally (a
+// gallery builds "img/" + n + ".jpg"): the markup names it by its virtual URL, so its bytes
+// appear once in the document (design.md §5.26).
 func TestFileTable(t *testing.T) {
 	files := []File{
 		htmlFile("index.html", `<img src="static.png"><img src="both.png"><script>new Image().src = "img/both.png"</script><script type=module src=m.js></script>`),
@@ -20,11 +21,8 @@ func TestFileTable(t *testing.T) {
 	}
 	c := newCompiler(files, bridgeOpts, false)
 	doc := c.document(c.ix.entry())
-	table := c.fileTable(c.inlineScripts.String())
-	if _, ok := table["static.png"]; ok {
-		t.Error("a statically referenced asset no script names is in the table (it would appear twice)")
-	}
-	for _, p := range []string{"both.png", "runtime-only.png", "sprites/x.gif"} {
+	table := c.fileTable()
+	for _, p := range []string{"static.png", "both.png", "runtime-only.png", "sprites/x.gif"} {
 		if table[p].B64 == "" {
 			t.Errorf("%s missing from the table: %+v", p, table[p])
 		}
@@ -32,7 +30,10 @@ func TestFileTable(t *testing.T) {
 	if table["m.js"].Text != files[1].Source || !strings.HasPrefix(table["data.json"].Type, "application/json") || !strings.HasPrefix(table["index.html"].Type, "text/html") {
 		t.Errorf("text entries wrong: %+v", table)
 	}
-	if n := strings.Count(doc, DataURL(files[3])); n != 1 {
-		t.Errorf("static.png appears %d times in the document", n)
+	if n := strings.Count(doc, DataURL(files[3])); n != 0 {
+		t.Errorf("static.png appears %d times as a data: URL in the document", n)
+	}
+	if !strings.Contains(doc, `<img src="`+VirtualURL("static.png")+`">`) {
+		t.Errorf("static.png not referenced by its virtual URL:\n%s", withoutBridge(doc))
 	}
 }

@@ -6,13 +6,14 @@ import (
 )
 
 // FuzzScan: Scan never panics; references are in order, disjoint and inside the input, each
-// span starts with "@import" or "url(" (any case); Tail only closes comments and blocks;
-// nothing is found inside a comment.
+// span starts with "@import" or "url(" (any case) or is a string (in image-set()); Tail only
+// closes comments and blocks; nothing is found inside a comment.
 func FuzzScan(f *testing.F) {
 	for _, s := range []string{
 		`@import url("a.css") screen; @import 'b.css'; a{background:url(x.png)}`,
 		`@import "a.css" x{}`, `url(`, `url("`, `@import url(`, `/*`, `a{b{c{`, `\`, `"\`,
 		`@font-face{src:url(f.woff2) format("woff2")}`, `@import "x\` + "\n" + `";`,
+		`a{background:image-set("a.png" 1x, url(b.png) 2x)}`, `a{b:-webkit-image-set('a.png' 1x} c{content:"x"}`, `image-set((("`,
 	} {
 		f.Add(s)
 	}
@@ -24,7 +25,7 @@ func FuzzScan(f *testing.F) {
 				t.Fatalf("bad span %+v (last %d, len %d)", r, last, len(src))
 			}
 			text := strings.ToLower(src[r.Start:r.End])
-			if (r.Kind == Import) != strings.HasPrefix(text, "@import") || (r.Kind == URL && !strings.HasPrefix(text, "url(")) {
+			if (r.Kind == Import) != strings.HasPrefix(text, "@import") || (r.Kind == URL && !strings.HasPrefix(text, "url(") && text[0] != '"' && text[0] != '\'') {
 				t.Fatalf("span %q does not match kind %d", text, r.Kind)
 			}
 			last = r.End

@@ -13,7 +13,8 @@ type Kind uint8
 const (
 	// Import is an `@import url(x) media;` or `@import "x" media;` rule.
 	Import Kind = iota + 1
-	// URL is a `url(x)` function outside an @import prelude.
+	// URL is a `url(x)` function outside an @import prelude, or a string argument of
+	// `image-set()` / `-webkit-image-set()` (which takes a string in place of url()).
 	URL
 )
 
@@ -42,10 +43,31 @@ type Result struct {
 func Scan(src string) Result {
 	var res Result
 	depth := 0
+	// setDepth is the parenthesis depth inside an image-set() (0: outside one); a string at
+	// depth 1 is an image URL.
+	setDepth := 0
 	i := 0
 	for i < len(src) {
 		c := src[i]
+		if setDepth > 0 && (c == ';' || c == '{' || c == '}') {
+			setDepth = 0 // an unclosed image-set() ends with its declaration or block
+		}
 		switch {
+		case setDepth > 0 && c == '(':
+			setDepth++
+			i++
+		case setDepth > 0 && c == ')':
+			setDepth--
+			i++
+		case setDepth == 1 && (c == '"' || c == '\''):
+			v, end, closed := scanString(src, i)
+			if closed {
+				res.Refs = append(res.Refs, Ref{Kind: URL, Start: i, End: end, Value: strings.TrimSpace(v)})
+			}
+			i = end
+		case (c == 'i' || c == 'I') && hasFoldPrefix(src, i, "image-set(") && (i == 0 || !isNameChar(src[i-1]) || hasFoldSuffix(src[:i], "-webkit-")):
+			setDepth = 1
+			i += len("image-set(")
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
@@ -286,6 +308,10 @@ func isHex(c byte) bool {
 
 func isNameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80 || c == '\\'
+}
+
+func hasFoldSuffix(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[len(s)-len(p):], p)
 }
 
 func hasFoldPrefix(s string, i int, p string) bool {

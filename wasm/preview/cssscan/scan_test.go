@@ -98,3 +98,17 @@ func TestUnescape(t *testing.T) {
 		}
 	}
 }
+
+// TestImageSetStrings: the strings of image-set() and -webkit-image-set() are image URLs (a
+// string stands for url() there, design.md §5.26); an unclosed image-set() ends with its
+// declaration, so later strings are not taken for URLs.
+func TestImageSetStrings(t *testing.T) {
+	src := `a{background:image-set("a.png" 1x, url(b.png) 2x, 'c d.png' type("image/png"))} b{x:-WEBKIT-image-set("e.png" 1x} c{content:"not a url"}`
+	var got []string
+	for _, r := range Scan(src).Refs {
+		got = append(got, r.Value)
+	}
+	if strings.Join(got, "|") != "a.png|b.png|c d.png|e.png" {
+		t.Errorf("refs %q", got)
+	}
+}

@@ -9,7 +9,7 @@ var freeze = Object.freeze, create = Object.create, keysOf = Object.keys;
 var toJSON = JSON.stringify, StringC = String, ArrayC = Array, ArrayFrom = Array.from;
 var push = Array.prototype.push, join = Array.prototype.join, arraySlice = Array.prototype.slice, slice = String.prototype.slice;
 var objToString = Object.prototype.toString;
-var indexOf = String.prototype.indexOf, toLower = String.prototype.toLowerCase, trim = String.prototype.trim;
+var indexOf = String.prototype.indexOf, lastIndexOf = String.prototype.lastIndexOf, decodeURIF = decodeURI, toLower = String.prototype.toLowerCase, trim = String.prototype.trim;
 var replaceStr = String.prototype.replace, splitStr = String.prototype.split;
 var PromiseC = Promise, promiseThen = Promise.prototype.then, PromiseResolve = Promise.resolve, PromiseReject = Promise.reject;
 var setTimeoutF = W.setTimeout, URLC = W.URL, BlobC = W.Blob, ResponseC = W.Response, RequestC = W.Request, HeadersC = W.Headers;
@@ -17,7 +17,7 @@ var createObjectURL = URL.createObjectURL, atobF = W.atob, Uint8C = Uint8Array, 
 var TypeErrorC = TypeError, DOMExceptionC = W.DOMException, MapC = Map, WeakMapC = WeakMap, SetC = Set;
 var mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapHas = Map.prototype.has;
 var wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
-var setHas = Set.prototype.has, setAdd = Set.prototype.add;
+var setHas = Set.prototype.has, setAdd = Set.prototype.add, setDelete = Set.prototype["delete"];
 var addListener = EventTarget.prototype.addEventListener, dispatchEvent = EventTarget.prototype.dispatchEvent, EventC = W.Event;
 var createElement = Document.prototype.createElement, appendChild = Node.prototype.appendChild;
 var insertBefore = Node.prototype.insertBefore, removeNode = Element.prototype.remove;

@@ -59,19 +59,27 @@ function bodyOf(p) {
   if (/^text\/css\b/.test(f.type)) return cssText(f.text, virtualURL(p));
   return f.text;
 }
+// An @import cycle keeps its inner reference (the browser skips it, as over HTTP).
+var building = new SetC();
 function blobFor(p) {
   if (apply(mapHas, blobs, [p])) return apply(mapGet, blobs, [p]);
-  var u = apply(createObjectURL, URLC, [new BlobC([bodyOf(p)], { type: fileAt(p).type })]);
+  if (apply(setHas, building, [p])) return virtualURL(p);
+  apply(setAdd, building, [p]);
+  var body;
+  try { body = bodyOf(p); } finally { apply(setDelete, building, [p]); }
+  var u = apply(createObjectURL, URLC, [new BlobC([body], { type: fileAt(p).type })]);
   apply(mapSet, blobs, [p, u]);
   apply(mapSet, reverse, [u, virtualURL(p)]);
   return u;
 }
 // cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
 // resolved against base (the stylesheet's or the document's URL).
+// url(#id) is left alone; a file URL keeps its fragment.
 function cssText(css, base) {
   css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
+    if (isFragment(u)) return all;
     var c = classify(u, base);
-    if (c && c.file) return "url(" + q + blobFor(c.file) + q + ")";
+    if (c && c.file) return "url(" + q + blobFor(c.file) + c.url.hash + q + ")";
     if (c && c.missing) reportMissing(c, u, "CSS url()");
     return all;
   }]);
@@ -80,21 +88,23 @@ function cssText(css, base) {
     return c && c.file ? "@import " + q + blobFor(c.file) + q : all;
   }]);
 }
-// mapURL(v, what) → the URL to load for a run-time reference: a workspace file's blob: URL,
-// or v unchanged (missing and refused ones are reported).
+function isFragment(u) { return /^\s*#/.test(S(u)); }
+// mapURL(v, what) → a workspace file's blob: URL (+ #fragment), or v (missing/refused reported).
 function mapURL(v, what) {
+  if (isFragment(v)) return v;
   var c = classify(v);
   if (!c) return v;
-  if (c.file) return blobFor(c.file);
+  if (c.file) return blobFor(c.file) + c.url.hash;
   if (c.missing) reportMissing(c, S(v), what);
   else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
   return v;
 }
+// srcset candidates as HTML splits them (a data: URL's comma stays inside).
+var SRCSET_RE = /(^|,)(\s*)([^\s,][^\s]*?)(,*)(?=\s|$)([^,(]*(?:\([^)]*\)[^,(]*)*)/g;
 function mapSrcset(v) {
-  return apply(join, apply(ArrayC.prototype.map, apply(splitStr, S(v), [","]), [function (part) {
-    var m = /^(\s*)(\S+)(.*)$/.exec(part);
-    return m ? m[1] + mapURL(m[2], "srcset") + m[3] : part;
-  }]), [","]);
+  return apply(replaceStr, S(v), [SRCSET_RE, function (all, sep, ws, url, commas, desc) {
+    return sep + ws + mapURL(url, "srcset") + commas + desc;
+  }]);
 }
 
 // fetch and Request.
@@ -141,28 +151,45 @@ function mapAttr(el, name, value) {
   var v = S(value), out = v;
   if (name === "style") out = apply(indexOf, v, ["url("]) >= 0 ? cssText(v, BASE) : v;
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
-  else if (name === "href" && el.localName !== "link") return value;
+  else if (!urlAttr(el, name)) return value;
+  else if (name === "src" && el.localName === "iframe") {
+    // A workspace page in a frame would have no runtime: a limit (design.md §5.26).
+    var fc = classify(v);
+    if (fc && fc.file) report("limit", fc.file, "a workspace page in an <iframe> is not shown in the preview");
+    return value;
+  }
   else out = mapURL(v, "<" + el.localName + " " + name + ">");
   if (out !== v) remember(el, name, v);
   return out;
 }
-var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1 };
+var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1, background: 1 };
+var LEGACY_BG = { body: 1, table: 1, td: 1, th: 1, tr: 1 };
+function urlAttr(el, n) {
+  var t = el.localName;
+  return n === "href" || n === "xlink:href" ? t === "link" || isSvgRef(el) : n === "data" ? t === "object" : n !== "background" || LEGACY_BG[t] === 1;
+}
+// SVG elements whose href names a file (an external <use> sprite too).
+var SVG_NS = "http://www.w3.org/2000/svg";
+function isSvgRef(el) { var n = el.localName; return el.namespaceURI === SVG_NS && (n === "use" || n === "image" || n === "feImage"); }
 function hookProp(ctor, prop, attr) {
   var proto = ctor && ctor.prototype, d = proto && getOwnDesc(proto, prop);
-  if (!d || !d.set) return;
+  if (!d || !(d.set || !attr)) return;
   defineProperty(proto, prop, { configurable: true, enumerable: d.enumerable,
     get: function () {
-      var v = apply(d.get, this, []), m = apply(wmGet, origAttr, [this]);
-      if (typeof v === "string" && apply(mapHas, reverse, [v])) return apply(mapGet, reverse, [v]);
-      return v;
+      var v = apply(d.get, this, []);
+      if (typeof v !== "string") return v;
+      var h = apply(indexOf, v, ["#"]), k = h >= 0 ? apply(slice, v, [0, h]) : v;
+      return apply(mapHas, reverse, [k]) ? apply(mapGet, reverse, [k]) + (h >= 0 ? apply(slice, v, [h]) : "") : v;
     },
-    set: function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } });
+    set: attr ? function (v) { apply(d.set, this, [mapAttr(this, attr, v)]); } : undefined });
 }
 hookProp(W.HTMLImageElement, "src", "src"); hookProp(W.HTMLImageElement, "srcset", "srcset");
 hookProp(W.HTMLSourceElement, "src", "src"); hookProp(W.HTMLSourceElement, "srcset", "srcset");
 hookProp(W.HTMLMediaElement, "src", "src"); hookProp(W.HTMLVideoElement, "poster", "poster");
 hookProp(W.HTMLScriptElement, "src", "src"); hookProp(W.HTMLLinkElement, "href", "href");
 hookProp(W.HTMLTrackElement, "src", "src"); hookProp(W.HTMLInputElement, "src", "src");
+hookProp(W.HTMLObjectElement, "data", "data"); hookProp(W.HTMLEmbedElement, "src", "src");
+hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "currentSrc");
 Element.prototype.setAttribute = function setAttribute(name, value) {
   var n = apply(toLower, S(name), []);
   if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);
@@ -176,7 +203,14 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 var SOURCE_ATTR = "data-workspace-source";
 function isSheet(el) { return el && el.localName === "style" && apply(getAttrOrig, el, [SOURCE_ATTR]) !== null; }
 function fireSoon(el, type) { apply(promiseThen, apply(PromiseResolve, PromiseC, []), [function () { apply(dispatchEvent, el, [new EventC(type)]); }]); }
+// A swapped <style> fires one load, like a link (its native ones, per rebuild and @import, stop).
+var swappedSheets = new W.WeakSet(), wsHas = WeakSet.prototype.has, wsAdd = WeakSet.prototype.add;
+var stopImmediate = Event.prototype.stopImmediatePropagation;
+apply(addListener, D, ["load", function (e) {
+  if (e.isTrusted && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
+}, true]);
 function swapSheet(el, v) {
+  apply(wsAdd, swappedSheets, [el]);
   apply(setAttr, el, ["href", S(v)]);
   var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
   if (css && css.text !== undefined && /^text\/css\b/.test(css.type)) {
@@ -210,6 +244,16 @@ Element.prototype.setAttribute = function setAttribute(name, value) {
 };
 
 var getAttrOrig = getAttr;
+// styleSheets[i].href: the virtual URL of a compiled or blob: sheet.
+var sheetHref = W.StyleSheet && getOwnDesc(StyleSheet.prototype, "href");
+if (sheetHref && sheetHref.get) {
+  defineProperty(StyleSheet.prototype, "href", { configurable: true, enumerable: sheetHref.enumerable, get: function () {
+    var v = apply(sheetHref.get, this, []);
+    if (typeof v === "string") return apply(mapHas, reverse, [v]) ? apply(mapGet, reverse, [v]) : v;
+    var n = this.ownerNode;
+    return n && isSheet(n) ? n.href : v;
+  } });
+}
 Element.prototype.getAttribute = function getAttribute(name) {
   var v = apply(getAttrOrig, this, [name]), m = apply(wmGet, origAttr, [this]);
   if (m && v !== null) { var n = apply(toLower, S(name), []); if (m[n] !== undefined && apply(hasOwn, m, [n])) { var back = m[n]; if (back !== v) return back; } }
@@ -219,23 +263,32 @@ Element.prototype.getAttribute = function getAttribute(name) {
 // Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
 // <style> text once inserted (its first request may fail; that one is not reported).
 function fixElement(el) {
-  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset"];
+  var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href", "background"];
   for (var i = 0; i < names.length; i++) {
     var n = names[i], v = apply(getAttrOrig, el, [n]);
-    if (v === null || (n === "href" && el.localName !== "link")) continue;
+    if (v === null || !urlAttr(el, n)) continue;
     if (apply(indexOf, v, ["blob:"]) === 0 || apply(indexOf, v, ["data:"]) === 0) continue;
     var out = mapAttr(el, n, v);
-    if (out !== v) apply(setAttr, el, [n, out]);
+    if (out !== v) {
+      apply(setAttr, el, [n, out]);
+      if (n !== "style" && n !== "srcset" && n !== "imagesrcset") remember(el, n, authored(v));
+    }
   }
   if (el.localName === "style") {
     var t = el.textContent;
     if (apply(indexOf, t, ["url("]) >= 0 || apply(indexOf, t, ["@import"]) >= 0) { var nt = cssText(t, BASE); if (nt !== t) el.textContent = nt; }
   }
 }
+// authored(v): a compiled virtual URL as the page most often wrote it, relative ("img/a.png").
+function authored(v) {
+  var dir = apply(slice, BASE, [0, apply(lastIndexOf, BASE, ["/"]) + 1]);
+  if (apply(indexOf, v, [dir]) !== 0 || v.length === dir.length) return v;
+  return apply(replaceStr, apply(slice, v, [dir.length]), [/(?:%[89a-f][0-9a-f])+/gi, function (m) { try { return decodeURIF(m); } catch (e) { return m; } }]);
+}
 function fixTree(node) {
   if (node.nodeType !== 1) return;
   fixElement(node);
-  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset]"]);
+  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage,[background]"]);
   for (var i = 0; i < all.length; i++) fixElement(all[i]);
 }
 if (W.MutationObserver) {
@@ -246,5 +299,5 @@ if (W.MutationObserver) {
       else for (var j = 0; j < r.addedNodes.length; j++) fixTree(r.addedNodes[j]);
     }
   });
-  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset"] });
+  observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "background"] });
 }

@@ -17,15 +17,19 @@ function workerPrelude(files, origin, base, shared) {
   }
   function body(p) {
     var f = files[p];
+    if (f.blob !== undefined) return null;
     if (f.b64 === undefined) return f.text;
     var bin = atob(f.b64), out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
   }
-  function blobFor(p) { return blobs[p] || (blobs[p] = URL.createObjectURL(new Blob([body(p)], { type: files[p].type }))); }
+  function blobFor(p) { return files[p].blob || blobs[p] || (blobs[p] = URL.createObjectURL(new Blob([body(p)], { type: files[p].type }))); }
   var of = self.fetch;
   self.fetch = function fetch(input, init) {
     var u = input instanceof Request ? input.url : String(input), p = resolve(u);
+    if (p !== null && files[p].blob !== undefined) {
+      return of.call(self, files[p].blob).then(function (r) { return r.blob(); }).then(function (b) { return new Response(b, { status: 200, headers: { "content-type": files[p].type } }); });
+    }
     if (p !== null) return Promise.resolve(new Response(new Blob([body(p)], { type: files[p].type }), { status: 200, headers: { "content-type": files[p].type } }));
     try { if (new URL(u, base).origin === origin) return Promise.resolve(new Response("Not Found", { status: 404 })); } catch (e) {}
     return of.apply(self, arguments);
@@ -49,12 +53,24 @@ function workerPrelude(files, origin, base, shared) {
   }
 }
 var preludeSource = apply(Function.prototype.toString, workerPrelude, []);
+// Workers get assets as the frame's blob: URLs, not copies.
+var workerFiles = null;
+function workerTable() {
+  if (workerFiles) return workerFiles;
+  workerFiles = create(null);
+  var ks = keysOf(FILES);
+  for (var i = 0; i < ks.length; i++) {
+    var f = FILES[ks[i]];
+    workerFiles[ks[i]] = f.b64 !== undefined ? { type: f.type, blob: blobFor(ks[i]) } : f;
+  }
+  return workerFiles;
+}
 function workerURL(url, opts, shared) {
   var c = classify(url);
   if (!c || !c.file) { if (c) mapURL(url, shared ? "SharedWorker" : "Worker"); return url; }
   var f = fileAt(c.file), isModule = opts && typeof opts === "object" && opts.type === "module";
   if (isModule && /(^|[;\s])import\s*[\w{*'"]/.test(f.text || "")) report("limit", c.url.href, "module worker with static imports: its imports cannot be served from the workspace");
-  var src = "(" + preludeSource + ")(" + toJSON(FILES) + "," + toJSON(ORIGIN) + "," + toJSON(c.url.href) + "," + (shared ? "true" : "false") + ");\n" + (f.text || "");
+  var src = "(" + preludeSource + ")(" + toJSON(workerTable()) + "," + toJSON(ORIGIN) + "," + toJSON(c.url.href) + "," + (shared ? "true" : "false") + ");\n" + (f.text || "");
   return apply(createObjectURL, URLC, [new BlobC([src], { type: "text/javascript" })]);
 }
 var OrigWorker = W.Worker;
