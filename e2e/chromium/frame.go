@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -37,10 +38,8 @@ func EvalInFrame[T any](tab *Tab, timeout time.Duration, expr string) (T, error)
 		return v, terr
 	}
 	pageID := chromedp.FromContext(tab.Ctx).Target.TargetID
-	for _, info := range infos {
-		if info.Type != "iframe" || (info.ParentID != "" && info.ParentID != pageID) {
-			continue
-		}
+	info := ownFrameTarget(infos, pageID)
+	if info != nil {
 		fctx, fcancel := chromedp.NewContext(tab.Ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
 		defer fcancel()
 		tctx, tcancel := context.WithTimeout(fctx, timeout)
@@ -48,6 +47,40 @@ func EvalInFrame[T any](tab *Tab, timeout time.Duration, expr string) (T, error)
 		return chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	}
 	return v, err
+}
+
+// ownFrameTarget is the "iframe" target that is a child frame of the page pageID, or nil.
+// Tests run in parallel tabs, so an iframe target of another tab must never be taken: a
+// target names its parent by ParentID (the parent target) or ParentFrameID (the parent
+// frame; a page's main frame has the page's target id). One that names neither is taken only
+// when it is the page's browser context's only iframe target.
+func ownFrameTarget(infos []*target.Info, pageID target.ID) *target.Info {
+	var pageCtx cdp.BrowserContextID
+	for _, info := range infos {
+		if info.TargetID == pageID {
+			pageCtx = info.BrowserContextID
+		}
+	}
+	var unnamed []*target.Info
+	for _, info := range infos {
+		switch {
+		case info.Type != "iframe":
+		case info.ParentID != "":
+			if info.ParentID == pageID {
+				return info
+			}
+		case info.ParentFrameID != "":
+			if string(info.ParentFrameID) == string(pageID) {
+				return info
+			}
+		case pageCtx != "" && info.BrowserContextID == pageCtx:
+			unnamed = append(unnamed, info)
+		}
+	}
+	if len(unnamed) == 1 {
+		return unnamed[0]
+	}
+	return nil
 }
 
 // inChildFrame evaluates expr in an isolated world of the first child frame of the page's
