@@ -161,3 +161,39 @@ func TestBrowserNoMutableGlobals(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserCallbacksRecover keeps every entry into the page's Go code recoverable (issue 15:
+// one panic must not freeze the UI; docs/design.md §5.28): wasm/cmd/browser makes JS
+// callbacks with jsbridge.Func and goroutines with jsbridge.Go, which recover and log a
+// panic, never with js.FuncOf or a bare go statement — except the render loop, which
+// recovers each render itself (views.RenderLoop).
+func TestBrowserCallbacksRecover(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("cmd", "browser", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in cmd/browser: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.GoStmt:
+				if sel, ok := x.Call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "renderLoop" {
+					return true
+				}
+				t.Errorf("%s: bare go statement: use jsbridge.Go so a panic is recovered and logged", fset.Position(x.Pos()))
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && id.Name == "js" && x.Sel.Name == "FuncOf" {
+					t.Errorf("%s: js.FuncOf: use jsbridge.Func so a panic is recovered and logged", fset.Position(x.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/chats"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/studio"
@@ -231,7 +232,7 @@ func chatsRender(a *app) {
 		// The other tab closed: re-read its conversation, then write from here.
 		a.chatState.lastLock = lock
 		a.chatState.started = false
-		go chatsTakeOver(a)
+		jsbridge.Go("chats.takeOver", func() { chatsTakeOver(a) })
 		return
 	}
 	if !a.chatState.kept || (n == a.chatState.lastLen && key == a.chatState.lastKey && a.chatState.gen == a.chatState.lastGen) {
@@ -242,13 +243,13 @@ func chatsRender(a *app) {
 		return
 	}
 	a.chatState.pending = true
-	go func() {
+	jsbridge.Go("chats.save", func() {
 		time.Sleep(chatSaveDelay)
 		a.chatState.mu.Lock()
 		a.chatState.pending = false
 		a.chatState.mu.Unlock()
 		chatsSave(a)
-	}()
+	})
 }
 
 // chatsTakeOver runs when this tab becomes the writer: the stored conversation (the other

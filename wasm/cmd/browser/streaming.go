@@ -7,6 +7,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/ui/views"
 )
@@ -101,7 +102,7 @@ func (s *streamState) requestFrame(a *app) {
 	s.frame = true
 	s.mu.Unlock()
 	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
+	cb = jsbridge.Func("streaming.frame", func(js.Value, []js.Value) any {
 		cb.Release()
 		s.mu.Lock()
 		s.frame = false
