@@ -13,9 +13,9 @@ import (
 // iteration"; docs/design.md §5.28): in the conformance build a test-only feature panics on
 // request (wasm/cmd/browser/conformance.go). The test makes one render, one delegated click
 // and one keydown panic, checks each is logged ("render failed", "recovered panic in
-// action.conformance-panic", "recovered panic in dom.keydown"), and then that the page still
-// works: a file created afterwards appears in the explorer (drawn by a feature that renders
-// after the panicking one), a click still selects an inspector tab, and Ctrl+P still opens
+// action.conformance-panic", "recovered panic in dom.keydown"); while the feature panics in
+// every render, the features after it still render (a created file appears in the explorer);
+// afterwards the page still works: renders, a click selects an inspector tab, Ctrl+P opens
 // quick open.
 func TestPanicRecoveredPerIteration(t *testing.T) {
 	t.Parallel()
@@ -54,9 +54,21 @@ func TestPanicRecoveredPerIteration(t *testing.T) {
 		t.Fatal(err)
 	}
 	directCall(t, tab, "workspace.createFile", `{"path":"before-panic.txt","source":"one"}`)
-	waitLog("render panic", "render failed: conformance: render panic on request")
+	waitLog("render panic", "conformance: render panic on request")
 	if left, err := chromium.Eval[bool](tab, 5*time.Second, `"conformancePanic" in document.body.dataset`); err != nil || left {
 		t.Fatalf("the render panic was not the requested one (request left: %v, %v)", left, err)
+	}
+
+	// While the feature panics in every render, the features after it (the explorer tree)
+	// still render: a panic costs its own feature's region only.
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { document.body.dataset.conformancePanic = "always"; return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	directCall(t, tab, "workspace.createFile", `{"path":"while-panicking.txt","source":"one"}`)
+	waitContains(t, tab, "#file-list", "while-panicking.txt")
+	waitLog("render panic (always)", "render panic on request (always)")
+	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => { delete document.body.dataset.conformancePanic; return true; })()`); err != nil {
+		t.Fatal(err)
 	}
 
 	// 2. One delegated click panics (its action runs on a goroutine: jsbridge.Go).
@@ -94,8 +106,12 @@ func TestPanicRecoveredPerIteration(t *testing.T) {
 	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `!!document.querySelector("#quick-open-dialog[open]")`); err != nil {
 		t.Fatalf("Ctrl+P after the panics did not open quick open: %v", err)
 	}
+	// No other panic was logged (a lock left held or a state left half-written by a
+	// panic would show up as another one).
 	logs, _ := chromium.Eval[[]string](tab, 5*time.Second, `window.__logs`)
-	if n := strings.Count(strings.Join(logs, "\n"), "panic on request"); n != 3 {
-		t.Errorf("want exactly the 3 requested panics logged, got %d: %q", n, logs)
+	for _, l := range logs {
+		if (strings.Contains(l, "render failed") || strings.Contains(l, "recovered panic")) && !strings.Contains(l, "panic on request") {
+			t.Errorf("an unrequested panic was logged: %q", l)
+		}
 	}
 }

@@ -158,10 +158,12 @@ func catalogRender(a *app) {
 	rev, active := a.st.revision, a.st.activePath
 	a.mu.Unlock()
 	a.catalog.mu.Lock()
+	unlock := sync.OnceFunc(a.catalog.mu.Unlock) // also on a panic: the next render must not block (§5.28)
+	defer unlock()
 	key := a.catalog.query + "|" + string(a.catalog.scope) + "|" + a.catalog.selected + "|" + strconv.FormatInt(rev, 10) + "|" + active +
 		"|" + a.catalog.result + "|" + strconv.FormatBool(a.catalog.loaded) + "|" + a.catalog.err + "|" + strconv.FormatBool(a.catalog.running)
 	if key == a.catalog.lastKey {
-		a.catalog.mu.Unlock()
+		unlock()
 		return
 	}
 	a.catalog.lastKey = key
@@ -185,7 +187,7 @@ func catalogRender(a *app) {
 	}
 	selected, errText := a.catalog.selected, a.catalog.err
 	result, running := a.catalog.result, a.catalog.running
-	a.catalog.mu.Unlock()
+	unlock()
 
 	a.setRegion("catalog-scopes", views.CatalogScopesHTML(scopes))
 	// A selection change only flips aria-pressed: the morph patches the attribute in place,

@@ -40,15 +40,23 @@ func init() {
 // render, one delegated click or one keydown is recovered and logged, and that the page keeps
 // working afterwards (e2e/browser TestPanicRecoveredPerIteration; docs/design.md §5.28). It is
 // in conformance builds only, never in the shipped page. Requests: <body data-conformance-panic
-// ="render"> (the next render panics once and clears it), a click on an element with
+// ="render"> (the next render panics once and clears it), data-conformance-panic="always"
+// (every render panics while it is set), a click on an element with
 // data-action="conformance-panic", and the key F20.
 func init() {
 	registerFeature(&feature{name: "conformance-panic",
 		render: func(*app) {
 			ds := js.Global().Get("document").Get("body").Get("dataset")
-			if v := ds.Get("conformancePanic"); v.Type() == js.TypeString && v.String() == "render" {
+			v := ds.Get("conformancePanic")
+			if v.Type() != js.TypeString {
+				return
+			}
+			switch v.String() {
+			case "render":
 				ds.Delete("conformancePanic")
 				panic("conformance: render panic on request")
+			case "always":
+				panic("conformance: render panic on request (always)")
 			}
 		},
 		action: func(_ *app, act uiAction) bool {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -161,9 +163,21 @@ func (a *app) render() {
 	}
 	for _, f := range features {
 		if f.render != nil {
-			f.render(a)
+			a.renderFeature(f)
 		}
 	}
+}
+
+// renderFeature runs f's render hook; a panic in it is recovered and logged here, so the
+// features after it still render in this iteration (the render loop recovers the rest of
+// render the same way: views.RenderLoop; docs/design.md §5.28).
+func (a *app) renderFeature(f *feature) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.log(2, fmt.Sprintf("render failed: feature %s: %v\n%s", f.name, v, debug.Stack()))
+		}
+	}()
+	f.render(a)
 }
 
 // The larger regions' HTML is memoized on its input, so a render after an unrelated change

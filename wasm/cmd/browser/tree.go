@@ -112,6 +112,8 @@ func renderTree(a *app) {
 	a.mu.Unlock()
 
 	a.tree.mu.Lock()
+	unlock := sync.OnceFunc(a.tree.mu.Unlock) // also on a panic: the next render must not block (§5.28)
+	defer unlock()
 	if active != a.tree.lastActive {
 		a.tree.lastActive = active
 		for _, d := range ancestors(active) { // show the newly active file
@@ -121,7 +123,7 @@ func renderTree(a *app) {
 	}
 	sig := a.treeSignature(files, active, a.tree.collapsed)
 	if sig == a.tree.sig {
-		a.tree.mu.Unlock()
+		unlock()
 		a.applyPendingTreeFocus()
 		return // nothing the tree shows changed
 	}
@@ -140,7 +142,7 @@ func renderTree(a *app) {
 		}
 	}
 	walk(nodes, nil)
-	a.tree.mu.Unlock()
+	unlock()
 
 	a.setRegion("file-list", views.TreeHTML(nodes))
 	a.applyTreeFocus(false)
