@@ -158,7 +158,7 @@ func catalogRender(a *app) {
 	rev, active := a.st.revision, a.st.activePath
 	a.mu.Unlock()
 	a.catalog.mu.Lock()
-	unlock := sync.OnceFunc(a.catalog.mu.Unlock) // also on a panic: the next render must not block (§5.28)
+	unlock := sync.OnceFunc(a.catalog.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
 	defer unlock()
 	key := a.catalog.query + "|" + string(a.catalog.scope) + "|" + a.catalog.selected + "|" + strconv.FormatInt(rev, 10) + "|" + active +
 		"|" + a.catalog.result + "|" + strconv.FormatBool(a.catalog.loaded) + "|" + a.catalog.err + "|" + strconv.FormatBool(a.catalog.running)

@@ -114,7 +114,7 @@ func renderTabs(a *app) {
 	a.mu.Unlock()
 
 	a.tabs.mu.Lock()
-	unlock := sync.OnceFunc(a.tabs.mu.Unlock) // also on a panic: the next render must not block (§5.28)
+	unlock := sync.OnceFunc(a.tabs.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
 	defer unlock()
 	if len(files) > 0 { // drop tabs of files that are gone (not before the first listFiles)
 		exists := make(map[string]bool, len(files))

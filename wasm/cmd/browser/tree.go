@@ -112,7 +112,7 @@ func renderTree(a *app) {
 	a.mu.Unlock()
 
 	a.tree.mu.Lock()
-	unlock := sync.OnceFunc(a.tree.mu.Unlock) // also on a panic: the next render must not block (§5.28)
+	unlock := sync.OnceFunc(a.tree.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
 	defer unlock()
 	if active != a.tree.lastActive {
 		a.tree.lastActive = active
