@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,22 +23,9 @@ import (
 // assembled like the native reference host. Host name "browser" in baseline.json.
 func TestConformanceVectorsInPage(t *testing.T) {
 	t.Parallel()
-	root := repoRoot()
-	out := t.TempDir()
-	rep, err := sitebuild.Build(sitebuild.Options{Base: "/web-coding/", Out: out, Site: root + "/site", Module: root, Tags: "conformance", BrotliQuality: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = rep
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: devserver.Handler(out)}
-	go srv.Serve(ln)
-	defer srv.Close()
+	url := conformanceSite(t)
 	tab := chromium.NewTab(t)
-	if err := tab.Do(loadTimeout, chromedp.Navigate("http://"+ln.Addr().String()+"/web-coding/")); err != nil {
+	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `typeof webcodingConformanceHandle === "function"`); err != nil {
@@ -61,4 +50,44 @@ func TestConformanceVectorsInPage(t *testing.T) {
 		return []byte(out), nil
 	}
 	conformance.Run(t, "browser", host)
+}
+
+// The site built with the conformance tag, served once for the tests that need it (the
+// in-page conformance host, the conformance-only panic feature).
+var (
+	confSiteOnce sync.Once
+	confSiteURL  string
+	confSiteErr  error
+	confSiteDir  string // removed by stopSite
+	confSiteSrv  *http.Server
+)
+
+// conformanceSite builds (once) and serves the site with the conformance tag and returns its
+// URL; the server lives as long as the test binary.
+func conformanceSite(t testing.TB) string {
+	t.Helper()
+	confSiteOnce.Do(func() {
+		root := repoRoot()
+		out, err := os.MkdirTemp("", "webcoding-e2e-conformance-site-")
+		if err != nil {
+			confSiteErr = err
+			return
+		}
+		confSiteDir = out
+		if _, confSiteErr = sitebuild.Build(sitebuild.Options{Base: "/web-coding/", Out: out, Site: root + "/site", Module: root, Tags: "conformance", BrotliQuality: 1}); confSiteErr != nil {
+			return
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			confSiteErr = err
+			return
+		}
+		confSiteSrv = &http.Server{Handler: devserver.Handler(out)}
+		go confSiteSrv.Serve(ln)
+		confSiteURL = "http://" + ln.Addr().String() + "/web-coding/"
+	})
+	if confSiteErr != nil {
+		t.Fatalf("building or serving the conformance site: %v", confSiteErr)
+	}
+	return confSiteURL
 }

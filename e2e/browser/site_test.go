@@ -81,4 +81,10 @@ func stopSite() {
 	if siteDir != "" {
 		_ = os.RemoveAll(siteDir)
 	}
+	if confSiteSrv != nil {
+		_ = confSiteSrv.Close()
+	}
+	if confSiteDir != "" {
+		_ = os.RemoveAll(confSiteDir)
+	}
 }

@@ -30,9 +30,17 @@ import (
 // inline-script lines, device-size input) add 21,528 brotli / 15,683 gzip: 12,384,507 raw /
 // 2,873,716 gzip / 2,052,855 brotli on 2026-12-02. The budget follows that measurement (+~7 KB)
 // until the page module is trimmed back under issue 15's 2,000,000 goal.
+//
+// Issue 15's UI state on the app object (docs/design.md §5.28) adds 12,260 brotli / 10,516
+// gzip against main's 12,398,307 raw / 2,877,695 gzip / 2,050,616 brotli: 12,443,966 raw /
+// 2,888,211 gzip / 2,062,876 brotli on 2026-12-02. Moving ~35 variables onto the app costs
+// 10,519 of it (every function that used a variable now reaches it through the receiver, and
+// wasm has no free nil check: ~60 bytes of code per function; the state types get type
+// descriptors, which allocating the app needs), recovering each feature's render on its own
+// and releasing the render locks on a panic 1,741. The budget keeps the same ~7 KB margin.
 const (
-	wasmBrotliBudget = 2_060_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_880_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_070_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_895_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the

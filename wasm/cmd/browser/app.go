@@ -14,12 +14,17 @@ import (
 	"time"
 
 	"github.com/hack-pad/safejs"
+	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/chats"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/toolcatalog"
+	"github.com/webcoding/studio/wasm/trace"
+	"github.com/webcoding/studio/wasm/ui/markup"
 	"github.com/webcoding/studio/wasm/ui/views"
 )
 
@@ -94,13 +99,90 @@ type app struct {
 	flushMu    sync.Mutex     // serializes draft flushes
 	dialog     *pendingDialog // the open file dialog's request, nil when closed
 	fullscreen bool           // the preview panel fills the window
+
+	// The features' own state, grouped by the part of the page it belongs to (embedded, so a
+	// feature reads a.tabs, a.catalog…). Nothing mutable lives in package-level variables:
+	// wasm/layout_test.go TestBrowserNoMutableGlobals (docs/design.md §5.28).
+	chatUI
+	workspaceUI
+	panelsUI
+	renderUI
+}
+
+// chatUI is the chat's state: the kept conversation, the running prompts and provider runs,
+// streamed replies, denials, recovery buttons, rescued drafts, pick chips and confirmations.
+type chatUI struct {
+	chatState      chatSession       // chats.go
+	chatSaveMu     sync.Mutex        // serializes conversation saves (chats.go)
+	runPrompts     runPromptTable    // recovery.go
+	recoveryStore  recoveryTable     // recovery.go
+	denials        denialTable       // denial.go
+	approvalDiffs  approvalDiffTable // approval.go
+	rescued        rescuedDrafts     // draftrescue.go
+	streaming      *streamState      // streaming.go
+	sessionUsage   usageTotal        // streaming.go
+	providerRunSeq atomic.Int64      // numbers the provider runs' JSON-RPC ids (provider.go)
+	pickUI         pickState         // pick.go
+	confirmDialog  confirmState      // feature.go
+}
+
+// workspaceUI is the state of the explorer, tabs, editor drafts, history and folder link.
+type workspaceUI struct {
+	tree            *treeState      // tree.go
+	tabs            *tabsState      // tabs.go
+	folderUIState   *folderState    // folder.go
+	hist            historyState    // history.go
+	histState       undoRedoState   // undo_redo_buttons.go
+	kept            keptDrafts      // keptdrafts.go
+	overBudgetShown overBudgetNote  // draftstore.go
+	burst           typingBurst     // editor.go
+	typingWriting   typingWriteFlag // editor.go
+}
+
+// panelsUI is the state of the inspector panels, dialogs, preview options and settings.
+type panelsUI struct {
+	inspector   inspectorState    // inspector.go
+	tracePanel  tracePanelState   // trace.go
+	catalog     catalogPanel      // catalog.go
+	palette     paletteState      // palette.go
+	auditState  auditPanel        // preview_audit.go
+	deviceState deviceChoice      // preview_device.go
+	prov        *providerSettings // settings.go
+	focusState  focusTracker      // focus.go
+}
+
+// renderUI is the render loop's own memory (render loop only, no lock) and the page's
+// listeners.
+type renderUI struct {
+	// lastHTML remembers what each region holds, so unchanged regions are not touched at all.
+	lastHTML map[string]string
+	// The larger regions' HTML memoized on its input (render.go transcriptHTML, consoleHTML).
+	memoEntries     []entry
+	memoEntryHT     markup.HTML
+	memoConsole     []iframe.ConsoleLine
+	memoConsHT      markup.HTML
+	transcriptStats transcriptCounts // streaming.go
+	listeners       []js.Func        // kept referenced for the life of the page (events.go on)
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 func newApp() *app {
-	return &app{subs: map[int]js.Value{}, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+	a := &app{subs: map[int]js.Value{}, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
 		st: state{statusText: "Loading…", storageMode: "loading"}}
+	a.chatState = chatSession{store: &chats.Store{Backend: idb.NewChats(), Secrets: a.chatSecrets}, meta: map[string]chatMeta{}, conv: map[string]bool{}}
+	a.rescued.drafts = map[string]rescuedDraft{}
+	a.streaming = &streamState{}
+	a.tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
+	a.tabs = &tabsState{ids: map[string]string{}}
+	a.folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}
+	a.hist.refresh = make(chan struct{}, 1)
+	a.kept.store, a.kept.drafts = idb.NewDrafts(), map[string]idb.Draft{}
+	a.tracePanel.model, a.tracePanel.expanded = trace.New(trace.Options{}), map[string]bool{}
+	a.catalog.scope = toolcatalog.ScopeAll
+	a.prov = newProviderSettings()
+	a.lastHTML = map[string]string{}
+	return a
 }
 
 func (a *app) log(level int, msg string) {
@@ -242,7 +324,7 @@ func (a *app) observe(e audit.ToolCallEvent) {
 			kind, text = "error", "✗ "+e.Name
 			if e.Result != nil && e.Result.Error != nil {
 				msg := e.Result.Error.Message
-				if m, ok := takeDenial(e); ok { // the user's Deny (denial.go)
+				if m, ok := a.takeDenial(e); ok { // the user's Deny (denial.go)
 					msg = m
 				}
 				text += " [" + string(e.Result.Error.Code) + "] " + msg
@@ -267,7 +349,7 @@ func (a *app) addEntry(e entry) {
 		e.Key = strconv.FormatInt(a.entrySeq, 10)
 	}
 	a.st.transcript = append(a.st.transcript, e)
-	chatsNote(e, a.st.running != "") // chats.go: run entries belong to the kept conversation
+	a.chatsNote(e, a.st.running != "") // chats.go: run entries belong to the kept conversation
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
 		a.st.transcript = append([]entry(nil), a.st.transcript[over:]...)
 	}
@@ -449,7 +531,7 @@ func (a *app) reload(ctx context.Context) {
 		return
 	}
 	st := view.Status
-	setHistoryState(st.History.CanUndo, st.History.CanRedo) // undo_redo_buttons.go
+	a.setHistoryState(st.History.CanUndo, st.History.CanRedo) // undo_redo_buttons.go
 	a.mu.Lock()
 	a.st.activePath, a.st.revision, a.st.files = st.ActivePath, st.Revision, view.Files
 	a.st.storageMode, a.st.storageError, a.st.rootName = st.StorageMode, st.StorageError, st.RootName

@@ -36,7 +36,8 @@ type approvalDiff struct {
 	done      bool
 }
 
-var approvalDiffs struct {
+// approvalDiffTable (app.approvalDiffs) holds the diffs of the pending approvals.
+type approvalDiffTable struct {
 	mu sync.Mutex
 	m  map[string]*approvalDiff // approval id → diff (pending approvals only)
 }
@@ -49,17 +50,17 @@ func init() {
 // diff of every approval not seen before. It runs on the render loop and never blocks.
 func approvalViews(a *app, list []registry.Approval) []views.Approval {
 	out := make([]views.Approval, len(list))
-	approvalDiffs.mu.Lock()
-	if approvalDiffs.m == nil {
-		approvalDiffs.m = map[string]*approvalDiff{}
+	a.approvalDiffs.mu.Lock()
+	if a.approvalDiffs.m == nil {
+		a.approvalDiffs.m = map[string]*approvalDiff{}
 	}
 	pending := make(map[string]bool, len(list))
 	for i, ap := range list {
 		pending[ap.ID] = true
-		d := approvalDiffs.m[ap.ID]
+		d := a.approvalDiffs.m[ap.ID]
 		if d == nil {
 			d = &approvalDiff{}
-			approvalDiffs.m[ap.ID] = d
+			a.approvalDiffs.m[ap.ID] = d
 			ap := ap
 			jsbridge.Go("approval.diff", func() { computeApprovalDiff(a, ap) })
 		}
@@ -67,12 +68,12 @@ func approvalViews(a *app, list []registry.Approval) []views.Approval {
 			SafeArgumentPreview: ap.SafeArgumentPreview, ApproveAll: ap.RunID != "",
 			Diff: views.ApprovalDiff{Done: d.done, Note: d.note, Files: d.files, Truncated: d.truncated}}
 	}
-	for id := range approvalDiffs.m {
+	for id := range a.approvalDiffs.m {
 		if !pending[id] {
-			delete(approvalDiffs.m, id)
+			delete(a.approvalDiffs.m, id)
 		}
 	}
-	approvalDiffs.mu.Unlock()
+	a.approvalDiffs.mu.Unlock()
 	return out
 }
 
@@ -90,11 +91,11 @@ func computeApprovalDiff(a *app, ap registry.Approval) {
 	} else {
 		res.files, res.truncated, res.note = out.Files, out.Truncated, out.Note
 	}
-	approvalDiffs.mu.Lock()
-	if d := approvalDiffs.m[ap.ID]; d != nil {
+	a.approvalDiffs.mu.Lock()
+	if d := a.approvalDiffs.m[ap.ID]; d != nil {
 		*d = *res
 	}
-	approvalDiffs.mu.Unlock()
+	a.approvalDiffs.mu.Unlock()
 	a.markDirty()
 }
 

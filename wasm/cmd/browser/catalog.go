@@ -30,7 +30,8 @@ import (
 // shows "[CODE] message" here and a transcript entry with its recovery actions.
 // Copy/Download: the whole list, the selected definition, or the tools/call request.
 
-var catalog = struct {
+// catalogPanel (app.catalog) is the tool catalog panel's state (guarded by mu).
+type catalogPanel struct {
 	mu       sync.Mutex
 	tools    []mcp.Tool
 	loaded   bool
@@ -43,7 +44,7 @@ var catalog = struct {
 	result   string // the last run's line
 	running  bool
 	lastKey  string
-}{scope: toolcatalog.ScopeAll}
+}
 
 func init() {
 	registerFeature(&feature{name: "catalog", bind: catalogBind, start: catalogStart, render: catalogRender, action: catalogAction})
@@ -63,18 +64,18 @@ func catalogBind(a *app) {
 		`<div id="catalog-sample-box" class="catalog-sample" hidden><label for="catalog-sample">Sample arguments</label><textarea id="catalog-sample" rows="8" spellcheck="false" autocomplete="off"></textarea>`+
 		`<div class="catalog-sample-actions"><button type="button" data-action="catalog-run" id="catalog-run" class="primary">Run sample</button> <button type="button" data-action="catalog-reset-sample" id="catalog-reset-sample">Reset sample</button> <button type="button" data-action="catalog-copy-request" id="catalog-copy-request">Copy request</button> <button type="button" data-action="catalog-download-request" id="catalog-download-request">Download request</button></div>`+
 		`<p id="catalog-result" class="catalog-result" role="status" aria-live="polite"></p></div></div></div>`)
-	on(doc, "input", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "input", func(_ js.Value, args []js.Value) any {
 		t := args[0].Get("target")
 		switch t.Get("id").String() {
 		case "catalog-search":
-			catalog.mu.Lock()
-			catalog.query = t.Get("value").String()
-			catalog.mu.Unlock()
+			a.catalog.mu.Lock()
+			a.catalog.query = t.Get("value").String()
+			a.catalog.mu.Unlock()
 			a.markDirty()
 		case "catalog-sample":
-			catalog.mu.Lock()
-			catalog.editor.Edit(t.Get("value").String())
-			catalog.mu.Unlock()
+			a.catalog.mu.Lock()
+			a.catalog.editor.Edit(t.Get("value").String())
+			a.catalog.mu.Unlock()
 		}
 		return nil
 	})
@@ -96,9 +97,9 @@ func catalogLoad(ctx context.Context, a *app) {
 		}
 		var res mcp.ListToolsResult
 		if err := a.rpc(ctx, "", "tools/list", params, &res); err != nil {
-			catalog.mu.Lock()
-			catalog.err = err.Error()
-			catalog.mu.Unlock()
+			a.catalog.mu.Lock()
+			a.catalog.err = err.Error()
+			a.catalog.mu.Unlock()
 			a.markDirty()
 			return
 		}
@@ -107,10 +108,10 @@ func catalogLoad(ctx context.Context, a *app) {
 			break
 		}
 	}
-	catalog.mu.Lock()
-	catalog.tools, catalog.loaded, catalog.err = tools, true, ""
-	catalog.lastKey = ""
-	catalog.mu.Unlock()
+	a.catalog.mu.Lock()
+	a.catalog.tools, a.catalog.loaded, a.catalog.err = tools, true, ""
+	a.catalog.lastKey = ""
+	a.catalog.mu.Unlock()
 	traceDiscovery(a, len(tools), start, time.Since(start))
 }
 
@@ -130,22 +131,22 @@ func prettyJSON(raw json.RawMessage) string {
 
 // catalogSample brings the editor to tool at revision rev (a new generated sample unless the
 // user edited tool's) and returns the text to show. Call with catalog.mu held.
-func catalogSample(tool mcp.Tool, rev int64, active string) (text string, changed bool) {
+func (a *app) catalogSample(tool mcp.Tool, rev int64, active string) (text string, changed bool) {
 	gk := tool.Name + "|" + strconv.FormatInt(rev, 10) + "|" + active
-	if gk != catalog.genKey {
-		catalog.genKey = gk
+	if gk != a.catalog.genKey {
+		a.catalog.genKey = gk
 		gen, err := toolcatalog.Sample(tool.InputSchema, toolcatalog.SampleOptions{ActivePath: active, Revision: rev, HasRevision: rev > 0})
 		if err != nil {
 			gen = "{}"
 		}
-		changed = catalog.editor.Refresh(tool.Name, gen)
+		changed = a.catalog.editor.Refresh(tool.Name, gen)
 	}
-	return catalog.editor.Text(), changed
+	return a.catalog.editor.Text(), changed
 }
 
-func catalogSelectedTool() (mcp.Tool, bool) {
-	for _, t := range catalog.tools {
-		if t.Name == catalog.selected {
+func (a *app) catalogSelectedTool() (mcp.Tool, bool) {
+	for _, t := range a.catalog.tools {
+		if t.Name == a.catalog.selected {
 			return t, true
 		}
 	}
@@ -156,41 +157,43 @@ func catalogRender(a *app) {
 	a.mu.Lock()
 	rev, active := a.st.revision, a.st.activePath
 	a.mu.Unlock()
-	catalog.mu.Lock()
-	key := catalog.query + "|" + string(catalog.scope) + "|" + catalog.selected + "|" + strconv.FormatInt(rev, 10) + "|" + active +
-		"|" + catalog.result + "|" + strconv.FormatBool(catalog.loaded) + "|" + catalog.err + "|" + strconv.FormatBool(catalog.running)
-	if key == catalog.lastKey {
-		catalog.mu.Unlock()
+	a.catalog.mu.Lock()
+	unlock := sync.OnceFunc(a.catalog.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
+	defer unlock()
+	key := a.catalog.query + "|" + string(a.catalog.scope) + "|" + a.catalog.selected + "|" + strconv.FormatInt(rev, 10) + "|" + active +
+		"|" + a.catalog.result + "|" + strconv.FormatBool(a.catalog.loaded) + "|" + a.catalog.err + "|" + strconv.FormatBool(a.catalog.running)
+	if key == a.catalog.lastKey {
+		unlock()
 		return
 	}
-	catalog.lastKey = key
-	counts := toolcatalog.Counts(catalog.tools, catalog.query)
+	a.catalog.lastKey = key
+	counts := toolcatalog.Counts(a.catalog.tools, a.catalog.query)
 	scopes := make([]views.CatalogScope, 0, len(toolcatalog.Scopes))
 	for _, s := range toolcatalog.Scopes {
-		scopes = append(scopes, views.CatalogScope{ID: string(s), Label: scopeLabels[s], Count: counts[s], On: s == catalog.scope})
+		scopes = append(scopes, views.CatalogScope{ID: string(s), Label: scopeLabels[s], Count: counts[s], On: s == a.catalog.scope})
 	}
-	list := toolcatalog.Filter(catalog.tools, catalog.query, catalog.scope)
+	list := toolcatalog.Filter(a.catalog.tools, a.catalog.query, a.catalog.scope)
 	tools := make([]views.CatalogTool, len(list))
 	for i, t := range list {
 		tools[i] = views.CatalogTool{Name: t.Name, Hints: toolcatalog.Hints(t)}
 	}
 	var def *views.CatalogDefinition
 	sampleText, sampleChanged := "", false
-	tool, ok := catalogSelectedTool()
+	tool, ok := a.catalogSelectedTool()
 	if ok {
 		def = &views.CatalogDefinition{Name: tool.Name, Description: tool.Description, Policy: toolcatalog.PolicySummary(tool),
 			Hints: toolcatalog.Hints(tool), Input: prettyJSON(tool.InputSchema), Output: prettyJSON(tool.OutputSchema)}
-		sampleText, sampleChanged = catalogSample(tool, rev, active)
+		sampleText, sampleChanged = a.catalogSample(tool, rev, active)
 	}
-	selected, errText := catalog.selected, catalog.err
-	result, running := catalog.result, catalog.running
-	catalog.mu.Unlock()
+	selected, errText := a.catalog.selected, a.catalog.err
+	result, running := a.catalog.result, a.catalog.running
+	unlock()
 
-	setRegion("catalog-scopes", views.CatalogScopesHTML(scopes))
+	a.setRegion("catalog-scopes", views.CatalogScopesHTML(scopes))
 	// A selection change only flips aria-pressed: the morph patches the attribute in place,
 	// so the buttons keep their identity and a click in flight is never lost.
-	setRegion("catalog-list", views.CatalogListHTML(tools, selected, errText))
-	setRegion("catalog-definition", views.CatalogDefinitionHTML(def))
+	a.setRegion("catalog-list", views.CatalogListHTML(tools, selected, errText))
+	a.setRegion("catalog-definition", views.CatalogDefinitionHTML(def))
 	doc := js.Global().Get("document")
 	if box := doc.Call("getElementById", "catalog-sample-box"); !box.IsNull() {
 		box.Set("hidden", def == nil)
@@ -210,9 +213,9 @@ func catalogEditing(ta js.Value) bool {
 }
 
 func catalogSetResult(a *app, s string) {
-	catalog.mu.Lock()
-	catalog.result = s
-	catalog.mu.Unlock()
+	a.catalog.mu.Lock()
+	a.catalog.result = s
+	a.catalog.mu.Unlock()
 	a.markDirty()
 }
 
@@ -220,35 +223,35 @@ func catalogAction(a *app, act uiAction) bool {
 	ctx := context.Background()
 	switch act.Name {
 	case "catalog-scope":
-		catalog.mu.Lock()
-		catalog.scope = toolcatalog.ParseScope(act.Get("scope"))
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		a.catalog.scope = toolcatalog.ParseScope(act.Get("scope"))
+		a.catalog.mu.Unlock()
 		a.markDirty()
 	case "catalog-select":
 		// Selecting shows the definition and a sample; it never runs anything.
-		catalog.mu.Lock()
-		catalog.selected = act.Get("tool")
-		catalog.result = ""
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		a.catalog.selected = act.Get("tool")
+		a.catalog.result = ""
+		a.catalog.mu.Unlock()
 		a.markDirty()
 	case "catalog-reset-sample":
-		catalog.mu.Lock()
-		catalog.editor.Reset()
-		catalog.genKey = "" // regenerate against the current revision
-		catalog.lastKey = ""
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		a.catalog.editor.Reset()
+		a.catalog.genKey = "" // regenerate against the current revision
+		a.catalog.lastKey = ""
+		a.catalog.mu.Unlock()
 		a.markDirty()
 	case "catalog-run":
 		catalogRun(ctx, a)
 	case "catalog-copy-list", "catalog-download-list":
-		catalog.mu.Lock()
-		data := toolcatalog.List(catalog.tools)
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		data := toolcatalog.List(a.catalog.tools)
+		a.catalog.mu.Unlock()
 		catalogDeliver(ctx, a, act.Name == "catalog-copy-list", "webcoding-tools.json", data)
 	case "catalog-copy-definition", "catalog-download-definition":
-		catalog.mu.Lock()
-		tool, ok := catalogSelectedTool()
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		tool, ok := a.catalogSelectedTool()
+		a.catalog.mu.Unlock()
 		if ok {
 			catalogDeliver(ctx, a, act.Name == "catalog-copy-definition", tool.Name+".json", toolcatalog.Definition(tool))
 		}
@@ -256,13 +259,13 @@ func catalogAction(a *app, act uiAction) bool {
 		a.mu.Lock()
 		rev, active := a.st.revision, a.st.activePath
 		a.mu.Unlock()
-		catalog.mu.Lock()
-		tool, ok := catalogSelectedTool()
+		a.catalog.mu.Lock()
+		tool, ok := a.catalogSelectedTool()
 		text := ""
 		if ok {
-			text, _ = catalogSample(tool, rev, active)
+			text, _ = a.catalogSample(tool, rev, active)
 		}
-		catalog.mu.Unlock()
+		a.catalog.mu.Unlock()
 		if !ok {
 			return true
 		}
@@ -302,21 +305,21 @@ func catalogRun(ctx context.Context, a *app) {
 	a.mu.Lock()
 	rev, active := a.st.revision, a.st.activePath
 	a.mu.Unlock()
-	catalog.mu.Lock()
-	tool, ok := catalogSelectedTool()
-	if !ok || catalog.running {
-		catalog.mu.Unlock()
+	a.catalog.mu.Lock()
+	tool, ok := a.catalogSelectedTool()
+	if !ok || a.catalog.running {
+		a.catalog.mu.Unlock()
 		return
 	}
 	// The selected tool's sample (or the user's edit of it, recorded by the input listener),
 	// even when the click came before the render that shows it.
-	text, _ := catalogSample(tool, rev, active)
-	catalog.running = true
-	catalog.mu.Unlock()
+	text, _ := a.catalogSample(tool, rev, active)
+	a.catalog.running = true
+	a.catalog.mu.Unlock()
 	defer func() {
-		catalog.mu.Lock()
-		catalog.running = false
-		catalog.mu.Unlock()
+		a.catalog.mu.Lock()
+		a.catalog.running = false
+		a.catalog.mu.Unlock()
 		a.markDirty()
 	}()
 	args, err := toolcatalog.ParseArguments(json.RawMessage(text))

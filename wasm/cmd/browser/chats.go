@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webcoding/studio/wasm/adapters/idb"
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/chats"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/studio"
@@ -50,9 +50,9 @@ const chatPartialDetails = "Interrupted: the reply stopped here when the page cl
 // Send still shows the prompt, interrupted, with Retry (nu16 item 5). Later changes are
 // coalesced (chatSaveDelay). It blocks on IndexedDB: call it from the run's goroutine.
 func chatsRunStarted(a *app) {
-	chatState.mu.Lock()
-	ok := chatState.started && chatState.kept
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	ok := a.chatState.started && a.chatState.kept
+	a.chatState.mu.Unlock()
 	if ok {
 		chatsSave(a)
 	}
@@ -60,10 +60,10 @@ func chatsRunStarted(a *app) {
 
 // chatsStreamed notes that a streamed reply grew in place (no entry added), so the next
 // coalesced save keeps the text shown so far (nu16 item 12).
-func chatsStreamed() {
-	chatState.mu.Lock()
-	chatState.gen++
-	chatState.mu.Unlock()
+func (a *app) chatsStreamed() {
+	a.chatState.mu.Lock()
+	a.chatState.gen++
+	a.chatState.mu.Unlock()
 }
 
 // chatRestoreKeep are the actions that still work in a new page (recovery by prompt,
@@ -81,9 +81,8 @@ type chatMeta struct {
 	Applied             int
 }
 
-var chatSaveMu sync.Mutex
-
-var chatState = struct {
+// chatSession (app.chatState) is the kept conversation's state (guarded by mu).
+type chatSession struct {
 	mu            sync.Mutex
 	store         *chats.Store
 	kept          bool // this tab writes chats (lock held, IndexedDB)
@@ -101,7 +100,7 @@ var chatState = struct {
 	pending       bool
 	traceRestored bool
 	seq           int
-}{store: &chats.Store{Backend: idb.NewChats(), Secrets: chatSecrets}, meta: map[string]chatMeta{}, conv: map[string]bool{}}
+}
 
 func init() {
 	registerFeature(&feature{name: "chats", start: chatsStart, render: chatsRender})
@@ -109,11 +108,11 @@ func init() {
 
 // chatSecrets are the strings the chat store must never hold: every key the provider
 // settings keep (one per endpoint origin).
-func chatSecrets() []string {
-	prov.mu.Lock()
-	defer prov.mu.Unlock()
-	out := make([]string, 0, len(prov.keys))
-	for _, k := range prov.keys {
+func (a *app) chatSecrets() []string {
+	a.prov.mu.Lock()
+	defer a.prov.mu.Unlock()
+	out := make([]string, 0, len(a.prov.keys))
+	for _, k := range a.prov.keys {
 		out = append(out, k)
 	}
 	return out
@@ -127,10 +126,10 @@ func chatsStart(a *app, ctx context.Context) {
 	if ws == "" {
 		ws = "workspace"
 	}
-	chatState.mu.Lock()
-	chatState.workspace, chatState.lastLock = ws, lock
-	chatState.kept = mode == "indexed-db" && lock != lockBusy
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	a.chatState.workspace, a.chatState.lastLock = ws, lock
+	a.chatState.kept = mode == "indexed-db" && lock != lockBusy
+	a.chatState.mu.Unlock()
 	if lock == lockBusy { // read-only: the workspace manager runs in memory mode, IndexedDB is readable
 		chatsRestore(a, ctx, ws)
 		chatsMarkStarted(a)
@@ -153,9 +152,9 @@ func chatsMarkStarted(a *app) {
 		key = a.st.transcript[n-1].Key
 	}
 	a.mu.Unlock()
-	chatState.mu.Lock()
-	chatState.started, chatState.lastLen, chatState.lastKey = true, n, key
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	a.chatState.started, a.chatState.lastLen, a.chatState.lastKey = true, n, key
+	a.chatState.mu.Unlock()
 }
 
 // chatsRestore shows the newest stored conversation of ws before whatever the page already
@@ -163,7 +162,7 @@ func chatsMarkStarted(a *app) {
 func chatsRestore(a *app, ctx context.Context, ws string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	rec, ok, err := chatState.store.Latest(ctx, ws)
+	rec, ok, err := a.chatState.store.Latest(ctx, ws)
 	var refused *chats.DecodeError
 	switch {
 	case errors.As(err, &refused): // a stored record this studio will not show half
@@ -171,15 +170,15 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	case err != nil: // the store itself could not be read: nothing is known to be stored
 		a.addEntry(entry{Kind: "error", Text: "Kept conversations could not be read from this browser's storage (" + err.Error() + "). This chat starts empty."})
 	}
-	chatState.mu.Lock()
+	a.chatState.mu.Lock()
 	if !ok {
-		chatState.seq++
-		chatState.rec = chats.Record{ID: chats.NewID(time.Now().UnixMilli(), chatState.seq), Workspace: ws}
-		chatState.mu.Unlock()
+		a.chatState.seq++
+		a.chatState.rec = chats.Record{ID: chats.NewID(time.Now().UnixMilli(), a.chatState.seq), Workspace: ws}
+		a.chatState.mu.Unlock()
 		return
 	}
-	chatState.rec = chats.Record{ID: rec.ID, Workspace: ws, Created: rec.Created}
-	chatState.history = rec.History
+	a.chatState.rec = chats.Record{ID: rec.ID, Workspace: ws, Created: rec.Created}
+	a.chatState.history = rec.History
 	restored := chats.Restore(rec, func(act string) bool { return chatRestoreKeep[act] })
 	var list []entry
 	for i, e := range restored {
@@ -187,13 +186,13 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 		for _, x := range e.Actions {
 			ent.Actions = append(ent.Actions, entryAction{Label: x.Label, Action: x.Action, Arg: x.Arg})
 		}
-		chatState.conv[ent.Key] = true
+		a.chatState.conv[ent.Key] = true
 		if e.State != "" {
-			chatState.meta[ent.Key] = chatMeta{State: e.State, Prompt: e.Prompt, Code: e.Code, Retryable: e.Retryable, Applied: e.Applied}
+			a.chatState.meta[ent.Key] = chatMeta{State: e.State, Prompt: e.Prompt, Code: e.Code, Retryable: e.Retryable, Applied: e.Applied}
 		}
 		list = append(list, ent)
 	}
-	chatState.mu.Unlock()
+	a.chatState.mu.Unlock()
 	a.mu.Lock()
 	a.st.transcript = append(list, a.st.transcript...)
 	if over := len(a.st.transcript) - maxTranscript; over > 0 {
@@ -201,9 +200,9 @@ func chatsRestore(a *app, ctx context.Context, ws string) {
 	}
 	a.mu.Unlock()
 	a.markDirty()
-	if len(rec.Trace) > 0 && !chatState.traceRestored {
-		chatState.traceRestored = true      // once per page (a takeover restores the chat again)
-		tracePanel.model.Restore(rec.Trace) // metadata rows only (wasm/trace)
+	if len(rec.Trace) > 0 && !a.chatState.traceRestored {
+		a.chatState.traceRestored = true      // once per page (a takeover restores the chat again)
+		a.tracePanel.model.Restore(rec.Trace) // metadata rows only (wasm/trace)
 		a.markDirty()
 	}
 	if len(rec.History) > 0 {
@@ -224,33 +223,33 @@ func chatsRender(a *app) {
 	}
 	lock := a.lock
 	a.mu.Unlock()
-	chatState.mu.Lock()
-	defer chatState.mu.Unlock()
-	if !chatState.started {
+	a.chatState.mu.Lock()
+	defer a.chatState.mu.Unlock()
+	if !a.chatState.started {
 		return
 	}
-	if chatState.lastLock == lockBusy && lock == lockHeld {
+	if a.chatState.lastLock == lockBusy && lock == lockHeld {
 		// The other tab closed: re-read its conversation, then write from here.
-		chatState.lastLock = lock
-		chatState.started = false
-		go chatsTakeOver(a)
+		a.chatState.lastLock = lock
+		a.chatState.started = false
+		jsbridge.Go("chats.takeOver", func() { chatsTakeOver(a) })
 		return
 	}
-	if !chatState.kept || (n == chatState.lastLen && key == chatState.lastKey && chatState.gen == chatState.lastGen) {
+	if !a.chatState.kept || (n == a.chatState.lastLen && key == a.chatState.lastKey && a.chatState.gen == a.chatState.lastGen) {
 		return
 	}
-	chatState.lastLen, chatState.lastKey, chatState.lastGen = n, key, chatState.gen
-	if chatState.pending {
+	a.chatState.lastLen, a.chatState.lastKey, a.chatState.lastGen = n, key, a.chatState.gen
+	if a.chatState.pending {
 		return
 	}
-	chatState.pending = true
-	go func() {
+	a.chatState.pending = true
+	jsbridge.Go("chats.save", func() {
 		time.Sleep(chatSaveDelay)
-		chatState.mu.Lock()
-		chatState.pending = false
-		chatState.mu.Unlock()
+		a.chatState.mu.Lock()
+		a.chatState.pending = false
+		a.chatState.mu.Unlock()
 		chatsSave(a)
-	}()
+	})
 }
 
 // chatsTakeOver runs when this tab becomes the writer: the stored conversation (the other
@@ -279,10 +278,10 @@ func chatsTakeOver(a *app) {
 	if ws == "" {
 		ws = "workspace"
 	}
-	chatState.mu.Lock()
-	chatState.kept = mode == "indexed-db"
-	chatState.workspace = ws
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	a.chatState.kept = mode == "indexed-db"
+	a.chatState.workspace = ws
+	a.chatState.mu.Unlock()
 	if mode == "indexed-db" {
 		chatsRestore(a, context.Background(), ws)
 	}
@@ -293,11 +292,11 @@ func chatsTakeOver(a *app) {
 // chatsSave writes the current conversation (a.mu and chatState.mu are taken briefly; the
 // IndexedDB write runs without them).
 func chatsSave(a *app) {
-	chatSaveMu.Lock() // one save at a time, in the order of their snapshots
-	defer chatSaveMu.Unlock()
+	a.chatSaveMu.Lock() // one save at a time, in the order of their snapshots
+	defer a.chatSaveMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	partialKey := streaming.current() // streaming.go: the entry a reply is streaming into
+	partialKey := a.streaming.current() // streaming.go: the entry a reply is streaming into
 	a.mu.Lock()
 	running := a.st.running != ""
 	ws := a.st.rootName
@@ -308,28 +307,28 @@ func chatsSave(a *app) {
 			Messages []openrouter.Message `json:"messages"`
 		}
 		if err := a.rpc(ctx, "", studio.MethodAgentOpenRouterHistory, nil, &h); err == nil {
-			chatState.mu.Lock()
-			chatState.history = h.Messages
-			chatState.mu.Unlock()
+			a.chatState.mu.Lock()
+			a.chatState.history = h.Messages
+			a.chatState.mu.Unlock()
 		}
 	}
-	chatState.mu.Lock()
-	if !chatState.kept || ws == "" && chatState.workspace == "" {
-		chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	if !a.chatState.kept || ws == "" && a.chatState.workspace == "" {
+		a.chatState.mu.Unlock()
 		return
 	}
-	rec := chatState.rec
-	rec.Workspace = chatState.workspace
+	rec := a.chatState.rec
+	rec.Workspace = a.chatState.workspace
 	now := time.Now().UnixMilli()
 	if rec.Created == 0 {
 		rec.Created = now
-		chatState.rec.Created = now
+		a.chatState.rec.Created = now
 	}
 	rec.Updated = max(now, rec.Created)
-	rec.History = chatState.history
+	rec.History = a.chatState.history
 	var keyOf []string // the transcript key of each kept entry
 	for _, e := range list {
-		if !chatState.conv[e.Key] {
+		if !a.chatState.conv[e.Key] {
 			continue // a page notice (storage, folder, drafts, lock): said again by the next page
 		}
 		keyOf = append(keyOf, e.Key)
@@ -337,7 +336,7 @@ func chatsSave(a *app) {
 		for _, x := range e.Actions {
 			ce.Actions = append(ce.Actions, chats.Action{Label: x.Label, Action: x.Action, Arg: x.Arg})
 		}
-		if m, ok := chatState.meta[e.Key]; ok {
+		if m, ok := a.chatState.meta[e.Key]; ok {
 			ce.State, ce.Prompt, ce.Code, ce.Retryable, ce.Applied = m.State, m.Prompt, m.Code, m.Retryable, m.Applied
 		}
 		rec.Entries = append(rec.Entries, ce)
@@ -358,22 +357,22 @@ func chatsSave(a *app) {
 			}
 		}
 	}
-	chatState.mu.Unlock()
+	a.chatState.mu.Unlock()
 	if len(rec.Entries) == 0 && len(rec.History) == 0 {
 		return // nothing said yet: no record
 	}
-	for _, r := range tracePanel.model.Rows(trace.Filter{}) {
+	for _, r := range a.tracePanel.model.Rows(trace.Filter{}) {
 		if trace.UIRead(r) {
 			continue // the page's own refresh reads: noise the next page makes again
 		}
 		rec.Trace = append(rec.Trace, r.ExportRow)
 	}
-	if err := chatState.store.Save(ctx, rec); err != nil {
+	if err := a.chatState.store.Save(ctx, rec); err != nil {
 		a.log(2, "chat not kept: "+err.Error())
 		a.addEntry(entry{Kind: "error", Text: "This chat could not be kept in this browser (" + err.Error() + "). It stays in this page only."})
-		chatState.mu.Lock()
-		chatState.kept = false // one message, not one per change
-		chatState.mu.Unlock()
+		a.chatState.mu.Lock()
+		a.chatState.kept = false // one message, not one per change
+		a.chatState.mu.Unlock()
 	}
 }
 
@@ -385,24 +384,24 @@ func chatsNew(a *app) {
 		a.log(2, "new chat: the provider history could not be emptied: "+err.Error())
 	}
 	now := time.Now().UnixMilli()
-	chatState.mu.Lock()
-	chatState.seq++
-	chatState.rec = chats.Record{ID: chats.NewID(now, chatState.seq), Workspace: chatState.workspace, Created: now, Updated: now}
-	chatState.history = nil
-	chatState.meta = map[string]chatMeta{}
-	chatState.conv = map[string]bool{}
-	rec, kept := chatState.rec, chatState.kept
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	a.chatState.seq++
+	a.chatState.rec = chats.Record{ID: chats.NewID(now, a.chatState.seq), Workspace: a.chatState.workspace, Created: now, Updated: now}
+	a.chatState.history = nil
+	a.chatState.meta = map[string]chatMeta{}
+	a.chatState.conv = map[string]bool{}
+	rec, kept := a.chatState.rec, a.chatState.kept
+	a.chatState.mu.Unlock()
 	if !kept {
 		return
 	}
 	// The new, empty conversation is now the workspace's last one: a reload shows it, not the
 	// previous one.
-	chatSaveMu.Lock()
-	defer chatSaveMu.Unlock()
+	a.chatSaveMu.Lock()
+	defer a.chatSaveMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := chatState.store.Save(ctx, rec); err != nil {
+	if err := a.chatState.store.Save(ctx, rec); err != nil {
 		a.addEntry(entry{Kind: "error", Text: "The new chat could not be kept in this browser (" + err.Error() + ")."})
 	}
 }
@@ -411,13 +410,13 @@ func chatsNew(a *app) {
 // everything said while a run is going belong to the kept conversation; the entry that
 // closes a run is added by chatRunEnded / chatLocalRunEnded. Everything else is a page
 // notice, which the next page says again if it still holds, so it is not kept.
-func chatsNote(e entry, running bool) {
+func (a *app) chatsNote(e entry, running bool) {
 	if !running && e.Kind != "user" {
 		return
 	}
-	chatState.mu.Lock()
-	chatState.conv[e.Key] = true
-	chatState.mu.Unlock()
+	a.chatState.mu.Lock()
+	a.chatState.conv[e.Key] = true
+	a.chatState.mu.Unlock()
 }
 
 // chatKeepLast marks the transcript's last entry as part of the kept conversation (the
@@ -426,10 +425,10 @@ func (a *app) chatKeepLast() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if n := len(a.st.transcript); n > 0 {
-		chatState.mu.Lock()
-		chatState.conv[a.st.transcript[n-1].Key] = true
-		chatState.gen++
-		chatState.mu.Unlock()
+		a.chatState.mu.Lock()
+		a.chatState.conv[a.st.transcript[n-1].Key] = true
+		a.chatState.gen++
+		a.chatState.mu.Unlock()
 	}
 }
 
@@ -448,10 +447,10 @@ func (a *app) chatLocalRunEnded(prompt string, cancelled, failed bool) {
 	defer a.mu.Unlock()
 	if n := len(a.st.transcript); n > 0 {
 		k := a.st.transcript[n-1].Key
-		chatState.mu.Lock()
-		chatState.meta[k], chatState.conv[k] = m, true
-		chatState.gen++
-		chatState.mu.Unlock()
+		a.chatState.mu.Lock()
+		a.chatState.meta[k], a.chatState.conv[k] = m, true
+		a.chatState.gen++
+		a.chatState.mu.Unlock()
 	}
 }
 
@@ -485,18 +484,18 @@ func (a *app) chatRunEnded(prompt string, rep providerReport, cancelled bool, er
 	if n == 0 {
 		return
 	}
-	chatState.mu.Lock()
-	defer chatState.mu.Unlock()
-	chatState.meta[a.st.transcript[n-1].Key] = m
-	chatState.conv[a.st.transcript[n-1].Key] = true
-	chatState.gen++ // a streamed final answer adds no entry: save anyway
-	if cancelled {  // what it applied stays applied: say so, here and after a reload
+	a.chatState.mu.Lock()
+	defer a.chatState.mu.Unlock()
+	a.chatState.meta[a.st.transcript[n-1].Key] = m
+	a.chatState.conv[a.st.transcript[n-1].Key] = true
+	a.chatState.gen++ // a streamed final answer adds no entry: save anyway
+	if cancelled {    // what it applied stays applied: say so, here and after a reload
 		a.st.transcript[n-1].Text = chats.CancelledText(m.Applied)
 	}
 	if r := strings.TrimSpace(rep.Reasoning); r != "" {
 		a.entrySeq++
 		re := entry{Kind: "reasoning", Text: "Reasoning", Details: r, Key: strconv.FormatInt(a.entrySeq, 10)}
-		chatState.conv[re.Key] = true
+		a.chatState.conv[re.Key] = true
 		a.st.transcript = append(a.st.transcript[:n-1:n-1], re, a.st.transcript[n-1])
 	}
 }

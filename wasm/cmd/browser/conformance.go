@@ -37,3 +37,41 @@ func init() {
 		js.Global().Set("webcodingConformanceHandle", f)
 	}
 }
+
+// conformancePanicFeature panics on request so the browser suite can prove that a panic in one
+// render, one delegated click or one keydown is recovered and logged, and that the page keeps
+// working afterwards (e2e/browser TestPanicRecoveredPerIteration; docs/design.md §5.28). It is
+// in conformance builds only, never in the shipped page. Requests: <body data-conformance-panic
+// ="render"> (the next render panics once and clears it), data-conformance-panic="always"
+// (every render panics while it is set), a click on an element with
+// data-action="conformance-panic", and the key F20.
+func init() {
+	registerFeature(&feature{name: "conformance-panic",
+		render: func(*app) {
+			ds := js.Global().Get("document").Get("body").Get("dataset")
+			v := ds.Get("conformancePanic")
+			if v.Type() != js.TypeString {
+				return
+			}
+			switch v.String() {
+			case "render":
+				ds.Delete("conformancePanic")
+				panic("conformance: render panic on request")
+			case "always":
+				panic("conformance: render panic on request (always)")
+			}
+		},
+		action: func(_ *app, act uiAction) bool {
+			if act.Name != "conformance-panic" {
+				return false
+			}
+			panic("conformance: action panic on request")
+		},
+		key: func(_ *app, k keyInfo) bool {
+			if k.Key != "F20" {
+				return false
+			}
+			panic("conformance: keydown panic on request")
+		},
+	})
+}

@@ -15,7 +15,9 @@ import (
 // denied by policy.". The wire result keeps both; the chat line of a call the user denied
 // (the Deny button, or Escape / Cancel denying every pending approval) says so instead:
 // "✗ <tool> [TOOL_POLICY_DENIED] Denied by you." (or "Denied: you cancelled the run.").
-var denials struct {
+//
+// denialTable (app.denials) holds those messages (guarded by mu).
+type denialTable struct {
 	mu sync.Mutex
 	m  map[string]string // toolCallId + "\x00" + tool name → the chat's message
 	// shown: tool name → message of the user denials shown since the last run summary
@@ -32,44 +34,44 @@ func (a *app) rememberDenial(id, msg string) {
 	defer a.mu.Unlock()
 	for _, ap := range a.st.approvals {
 		if id == "" || ap.ID == id {
-			denials.mu.Lock()
-			if denials.m == nil {
-				denials.m = map[string]string{}
+			a.denials.mu.Lock()
+			if a.denials.m == nil {
+				a.denials.m = map[string]string{}
 			}
-			if len(denials.m) < 256 {
-				denials.m[denialKey(ap.ToolCallID, ap.Name)] = msg
+			if len(a.denials.m) < 256 {
+				a.denials.m[denialKey(ap.ToolCallID, ap.Name)] = msg
 			}
-			denials.mu.Unlock()
+			a.denials.mu.Unlock()
 		}
 	}
 }
 
 // takeDenial returns the chat message for a TOOL_POLICY_DENIED event of a call the user
 // denied (and forgets it); ok is false for any other event.
-func takeDenial(e audit.ToolCallEvent) (msg string, ok bool) {
+func (a *app) takeDenial(e audit.ToolCallEvent) (msg string, ok bool) {
 	if e.Result == nil || e.Result.Error == nil || e.Result.Error.Code != mcp.CodeToolPolicyDenied {
 		return "", false
 	}
-	denials.mu.Lock()
-	defer denials.mu.Unlock()
+	a.denials.mu.Lock()
+	defer a.denials.mu.Unlock()
 	k := denialKey(e.ToolCallID, e.Name)
-	msg, ok = denials.m[k]
-	delete(denials.m, k)
+	msg, ok = a.denials.m[k]
+	delete(a.denials.m, k)
 	if ok {
-		if denials.shown == nil {
-			denials.shown = map[string]string{}
+		if a.denials.shown == nil {
+			a.denials.shown = map[string]string{}
 		}
-		denials.shown[e.Name] = msg
+		a.denials.shown[e.Name] = msg
 	}
 	return msg, ok
 }
 
 // denialSummary rewrites a run summary's registry message for the calls the user denied
 // during the run ("Tool "x" was denied by policy." → "Denied by you.") and forgets them.
-func denialSummary(summary string) string {
-	denials.mu.Lock()
-	defer denials.mu.Unlock()
-	summary = views.DenialSummary(summary, denials.shown)
-	denials.shown = nil
+func (a *app) denialSummary(summary string) string {
+	a.denials.mu.Lock()
+	defer a.denials.mu.Unlock()
+	summary = views.DenialSummary(summary, a.denials.shown)
+	a.denials.shown = nil
 	return summary
 }

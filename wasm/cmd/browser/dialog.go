@@ -88,7 +88,7 @@ func (a *app) bindDialog() {
 	if dlg.IsNull() {
 		return
 	}
-	on(dlg, "close", func(this js.Value, _ []js.Value) any {
+	a.on(dlg, "close", func(this js.Value, _ []js.Value) any {
 		// The close event is a queued task: when it arrives after the dialog was opened
 		// again, it belongs to the earlier close and must not consume the new request.
 		if this.Get("open").Bool() {
@@ -117,18 +117,18 @@ func (a *app) dialogConfirmed(p pendingDialog, value string) {
 	case dialogNewFile:
 		err = a.tool(ctx, "workspace.createFile", map[string]any{"path": value, "source": ""}, nil)
 		if err == nil {
-			setPendingTreeFocus(fileID(value)) // the new file gets focus (issue 15; tree.go)
+			a.setPendingTreeFocus(fileID(value)) // the new file gets focus (issue 15; tree.go)
 		}
 	case dialogRename:
 		err = a.tool(ctx, "workspace.renameFile", map[string]any{"fromPath": p.path, "toPath": value}, nil)
 		if err == nil {
-			setPendingTreeFocus(fileID(value)) // focus follows the renamed file (tree.go)
+			a.setPendingTreeFocus(fileID(value)) // focus follows the renamed file (tree.go)
 		}
 	case dialogDelete:
-		next := neighbourFileID(p.path) // before the item leaves the tree
+		next := a.neighbourFileID(p.path) // before the item leaves the tree
 		err = a.tool(ctx, "workspace.deleteFile", map[string]any{"path": p.path}, nil)
 		if err == nil && next != "" {
-			setPendingTreeFocus(next)
+			a.setPendingTreeFocus(next)
 		}
 	case dialogRevert:
 		err = a.tool(ctx, "workspace.revertFile", map[string]any{"path": p.path}, nil)

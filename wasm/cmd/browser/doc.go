@@ -28,7 +28,8 @@
 // message callback) is made with jsbridge.Func: it copies the strings it needs out of the
 // event, calls preventDefault where needed, and hands the rest to a goroutine (jsbridge.Go or
 // jsbridge.Promise). Nothing that may wait — the registry, IndexedDB, the preview ack — ever
-// runs inside a callback, and every goroutine recovers from panics. main itself blocks only
+// runs inside a callback, and every goroutine recovers from panics (wasm TestBrowserCallbacksRecover;
+// the render loop recovers per render and per feature, docs/design.md §5.28). main itself blocks only
 // on the first IndexedDB load (not a callback), then parks in select{}.
 //
 // # UI

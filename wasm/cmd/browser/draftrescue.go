@@ -20,12 +20,12 @@ import (
 
 const actDraftSaveNew = "draft-save-new" // arg: the rescued draft's id
 
-// rescued holds the drafts shown in the chat until saved (id → draft).
-var rescued = struct {
+// rescuedDrafts (app.rescued) holds the drafts shown in the chat until saved (id → draft).
+type rescuedDrafts struct {
 	mu     sync.Mutex
 	next   int
 	drafts map[string]rescuedDraft
-}{drafts: map[string]rescuedDraft{}}
+}
 
 type rescuedDraft struct {
 	path, text string
@@ -58,11 +58,11 @@ func rescueStoredDraft(a *app, d storedDraft, exists bool) {
 	if !exists {
 		why = "the file was renamed or deleted meanwhile."
 	}
-	rescued.mu.Lock()
-	rescued.next++
-	id := strconv.Itoa(rescued.next)
-	rescued.drafts[id] = rescuedDraft{path: d.Path, text: d.Text, stored: true}
-	rescued.mu.Unlock()
+	a.rescued.mu.Lock()
+	a.rescued.next++
+	id := strconv.Itoa(a.rescued.next)
+	a.rescued.drafts[id] = rescuedDraft{path: d.Path, text: d.Text, stored: true}
+	a.rescued.mu.Unlock()
 	a.addEntry(entry{Kind: "error",
 		Text:    "Your unsaved typing in " + d.Path + " from before the reload was kept: " + why + " The text is below; save it as a new file or copy it.",
 		Details: d.Text,
@@ -77,11 +77,11 @@ func rescueDraft(a *app, p, text string, err error) bool {
 	if !errors.As(err, &te) || te.Code != string(mcp.CodeWorkspaceFileNotFound) {
 		return false
 	}
-	rescued.mu.Lock()
-	rescued.next++
-	id := strconv.Itoa(rescued.next)
-	rescued.drafts[id] = rescuedDraft{path: p, text: text}
-	rescued.mu.Unlock()
+	a.rescued.mu.Lock()
+	a.rescued.next++
+	id := strconv.Itoa(a.rescued.next)
+	a.rescued.drafts[id] = rescuedDraft{path: p, text: text}
+	a.rescued.mu.Unlock()
 	a.addEntry(entry{Kind: "error",
 		Text:    "Your unsaved typing in " + p + " could not be written: the file was renamed or deleted meanwhile. The text is kept below; save it as a new file or copy it.",
 		Details: text,
@@ -94,9 +94,9 @@ func draftRescueAction(a *app, act uiAction) bool {
 		return false
 	}
 	id := act.Get("arg")
-	rescued.mu.Lock()
-	d, ok := rescued.drafts[id]
-	rescued.mu.Unlock()
+	a.rescued.mu.Lock()
+	d, ok := a.rescued.drafts[id]
+	a.rescued.mu.Unlock()
 	if !ok {
 		a.addEntry(entry{Kind: "info", Text: "That text was already saved."})
 		return true
@@ -108,9 +108,9 @@ func draftRescueAction(a *app, act uiAction) bool {
 			lastErr = err
 			continue
 		}
-		rescued.mu.Lock()
-		delete(rescued.drafts, id)
-		rescued.mu.Unlock()
+		a.rescued.mu.Lock()
+		delete(a.rescued.drafts, id)
+		a.rescued.mu.Unlock()
 		if d.stored {
 			clearStoredDraft(d.path)
 		}

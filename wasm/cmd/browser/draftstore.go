@@ -145,9 +145,9 @@ func bindDraftStore(a *app) {
 		}
 		return nil
 	}
-	on(js.Global(), "pagehide", hide)
+	a.on(js.Global(), "pagehide", hide)
 	doc := js.Global().Get("document")
-	on(doc, "visibilitychange", func(this js.Value, args []js.Value) any {
+	a.on(doc, "visibilitychange", func(this js.Value, args []js.Value) any {
 		if doc.Get("visibilityState").String() == "hidden" {
 			return hide(this, args)
 		}
@@ -218,9 +218,9 @@ func overBudget(text string) (int, bool) {
 	return n, n > 0
 }
 
-// overBudgetShown is the path whose over-budget message the chat shows ("" none), so the
+// overBudgetNote (app.overBudgetShown) is the path whose over-budget message the chat shows ("" none), so the
 // message appears once per over-budget spell, not on every idle flush.
-var overBudgetShown struct {
+type overBudgetNote struct {
 	sync.Mutex
 	path string
 }
@@ -232,20 +232,20 @@ var overBudgetShown struct {
 // again clears the message state, and the normal write resumes.
 func (a *app) holdOverBudget(path, text string, gen int) bool {
 	over, isOver := overBudget(text)
-	overBudgetShown.Lock()
-	shown := overBudgetShown.path == path
+	a.overBudgetShown.Lock()
+	shown := a.overBudgetShown.path == path
 	if !isOver {
 		if shown {
-			overBudgetShown.path = ""
+			a.overBudgetShown.path = ""
 		}
-		overBudgetShown.Unlock()
+		a.overBudgetShown.Unlock()
 		if shown {
 			a.addEntry(entry{Kind: "info", Text: path + " fits the budget again; saving it."})
 		}
 		return false
 	}
-	overBudgetShown.path = path
-	overBudgetShown.Unlock()
+	a.overBudgetShown.path = path
+	a.overBudgetShown.Unlock()
 	a.mu.Lock()
 	d := storedDraft{Path: path, Text: text, Rev: a.st.revision}
 	if a.st.sourcePath == path {

@@ -64,7 +64,7 @@ func (a *app) bindEditor() {
 		jsbridge.Go("editor.blur", func() { a.flushDraft(context.Background()) })
 		return nil
 	})
-	listeners = append(listeners, change, cursor, blur)
+	a.listeners = append(a.listeners, change, cursor, blur)
 	ed.Call("listen", change, cursor, blur)
 }
 
@@ -202,7 +202,8 @@ func plural(n int, one, many string) string {
 // workspace.CoalesceWindow (30 s) old, counted from its first flush, so a long typing session
 // still gets an undo point every 30 s. Typing therefore adds one checkpoint per burst and cannot push the agent's
 // edits out of the 100-checkpoint history.
-var burst struct {
+// typingBurst (app.burst) is the current burst (guarded by mu).
+type typingBurst struct {
 	mu     sync.Mutex
 	path   string
 	seq    int
@@ -211,21 +212,21 @@ var burst struct {
 
 // burstKey returns the coalescing key for a flush of path, starting a new burst when the last
 // one was for another file or was ended.
-func burstKey(path string) string {
-	burst.mu.Lock()
-	defer burst.mu.Unlock()
-	if burst.path != path || burst.broken || burst.seq == 0 {
-		burst.seq++
-		burst.path, burst.broken = path, false
+func (a *app) burstKey(path string) string {
+	a.burst.mu.Lock()
+	defer a.burst.mu.Unlock()
+	if a.burst.path != path || a.burst.broken || a.burst.seq == 0 {
+		a.burst.seq++
+		a.burst.path, a.burst.broken = path, false
 	}
-	return "type:" + path + "#" + strconv.Itoa(burst.seq)
+	return "type:" + path + "#" + strconv.Itoa(a.burst.seq)
 }
 
 // endBurst ends the current typing burst.
-func endBurst() {
-	burst.mu.Lock()
-	burst.broken = true
-	burst.mu.Unlock()
+func (a *app) endBurst() {
+	a.burst.mu.Lock()
+	a.burst.broken = true
+	a.burst.mu.Unlock()
 }
 
 // typingRead are the tools whose calls do not end a burst: the reads the UI makes after every
@@ -233,23 +234,23 @@ func endBurst() {
 var typingRead = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
 	"workspace.readFile": true, "preview.getStatus": true}
 
-// typingWriting is set while typingWrite's call runs (its lifecycle events do not end the
+// typingWriteFlag (app.typingWriting) is set while typingWrite's call runs (its lifecycle events do not end the
 // burst). Flushes are serialized by app.flushMu.
-var typingWriting struct {
+type typingWriteFlag struct {
 	mu sync.Mutex
 	on bool
 }
 
 func init() {
-	registerFeature(&feature{name: "typing", observe: func(_ *app, e audit.ToolCallEvent) {
+	registerFeature(&feature{name: "typing", observe: func(a *app, e audit.ToolCallEvent) {
 		if typingRead[e.Name] {
 			return
 		}
-		typingWriting.mu.Lock()
-		own := typingWriting.on && e.Name == "workspace.writeFile" && e.Mode == "direct"
-		typingWriting.mu.Unlock()
+		a.typingWriting.mu.Lock()
+		own := a.typingWriting.on && e.Name == "workspace.writeFile" && e.Mode == "direct"
+		a.typingWriting.mu.Unlock()
 		if !own {
-			endBurst()
+			a.endBurst()
 		}
 	}})
 }
@@ -258,14 +259,14 @@ func init() {
 // expectedRevision and the burst's coalesceKey. A tool error is returned as a *toolCallError
 // ("[CODE] message"; recovery.go offers its recovery actions).
 func (a *app) typingWrite(ctx context.Context, path, text string, rev int64) error {
-	key := burstKey(path)
-	typingWriting.mu.Lock()
-	typingWriting.on = true
-	typingWriting.mu.Unlock()
+	key := a.burstKey(path)
+	a.typingWriting.mu.Lock()
+	a.typingWriting.on = true
+	a.typingWriting.mu.Unlock()
 	defer func() {
-		typingWriting.mu.Lock()
-		typingWriting.on = false
-		typingWriting.mu.Unlock()
+		a.typingWriting.mu.Lock()
+		a.typingWriting.on = false
+		a.typingWriting.mu.Unlock()
 	}()
 	var res toolResult
 	params := map[string]any{"name": "workspace.writeFile",

@@ -22,12 +22,9 @@ import (
 // through workspace.writeFile (REFERENCE §11: 650 ms).
 const draftDelay = 650 * time.Millisecond
 
-// listeners are kept referenced for the life of the page.
-var listeners []js.Func
-
-func on(target js.Value, event string, fn func(this js.Value, args []js.Value) any) {
+func (a *app) on(target js.Value, event string, fn func(this js.Value, args []js.Value) any) {
 	f := jsbridge.Func("dom."+event, fn)
-	listeners = append(listeners, f)
+	a.listeners = append(a.listeners, f)
 	target.Call("addEventListener", event, f)
 }
 
@@ -35,7 +32,7 @@ func on(target js.Value, event string, fn func(this js.Value, args []js.Value) a
 // synchronously and hands the work to a goroutine.
 func (a *app) bindDOM() {
 	doc := js.Global().Get("document")
-	on(doc, "click", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "click", func(_ js.Value, args []js.Value) any {
 		el := args[0].Get("target")
 		if el.Get("closest").Type() != js.TypeFunction {
 			return nil
@@ -64,7 +61,7 @@ func (a *app) bindDOM() {
 	})
 	a.bindDialog()
 	if form := doc.Call("getElementById", "chat-form"); !form.IsNull() {
-		on(form, "submit", func(_ js.Value, args []js.Value) any {
+		a.on(form, "submit", func(_ js.Value, args []js.Value) any {
 			args[0].Call("preventDefault")
 			box := doc.Call("getElementById", "prompt")
 			prompt := strings.TrimSpace(box.Get("value").String())
@@ -83,14 +80,14 @@ func (a *app) bindDOM() {
 			return nil
 		})
 	}
-	on(js.Global(), "webcoding:update", func(js.Value, []js.Value) any {
+	a.on(js.Global(), "webcoding:update", func(js.Value, []js.Value) any {
 		jsbridge.Go("update", a.updateReady)
 		return nil
 	})
 	if js.Global().Get("webcodingUpdateReady").Truthy() {
 		jsbridge.Go("update", a.updateReady)
 	}
-	on(doc, "keydown", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "keydown", func(_ js.Value, args []js.Value) any {
 		ev := args[0]
 		key := ev.Get("key").String()
 		k := keyInfo{Key: key, Ctrl: ev.Get("ctrlKey").Bool(), Meta: ev.Get("metaKey").Bool(),
@@ -207,11 +204,11 @@ func (a *app) action(action, path, id string) {
 			return
 		}
 		a.flushDraft(ctx)
-		if !historyAvailable(action == "redo") {
+		if !a.historyAvailable(action == "redo") {
 			// The cached flags date from the last re-read, which may not have run yet right
 			// after a write/undo: ask the workspace before treating this as a no-op.
 			a.refreshHistoryState(ctx)
-			if !historyAvailable(action == "redo") {
+			if !a.historyAvailable(action == "redo") {
 				return
 			}
 		}
@@ -283,8 +280,8 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	}
 	a.st.running, a.cancelled, a.st.statusText = id, false, "Running…"
 	a.mu.Unlock()
-	rememberRun(id, prompt) // recovery actions re-run it (recovery.go)
-	defer forgetRun(id)
+	a.rememberRun(id, prompt) // recovery actions re-run it (recovery.go)
+	defer a.forgetRun(id)
 	a.addEntry(entry{Kind: "user", Text: prompt})
 	for _, at := range atts {
 		a.addEntry(entry{Kind: "info", Text: "With context: " + at.Label()})
@@ -321,9 +318,9 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 	case rep.NotUnderstood: // its own status, never the green ✓ of a done run (issue 14)
 		a.addEntry(entry{Kind: "unclear", Text: "Not understood — " + rep.Summary})
 	case rep.Failed:
-		a.addEntry(entry{Kind: "error", Text: denialSummary(rep.Summary)})
+		a.addEntry(entry{Kind: "error", Text: a.denialSummary(rep.Summary)})
 	default:
-		a.addEntry(entry{Kind: "agent", Text: denialSummary(rep.Summary)}) // denial.go
+		a.addEntry(entry{Kind: "agent", Text: a.denialSummary(rep.Summary)}) // denial.go
 	}
 	a.chatLocalRunEnded(prompt, cancelled, err != nil || rep.Failed) // chats.go
 	a.requestRefresh()
@@ -511,7 +508,7 @@ func awaitQuietly(p js.Value) {
 // browser, also with focus inside the preview frame) or F11 restores the layout.
 func (a *app) bindFullscreen() {
 	doc := js.Global().Get("document")
-	on(doc, "fullscreenchange", func(js.Value, []js.Value) any {
+	a.on(doc, "fullscreenchange", func(js.Value, []js.Value) any {
 		if doc.Get("fullscreenElement").IsNull() && a.isFullscreen() {
 			jsbridge.Go("fullscreen.exit", func() { a.setFullscreen(false) })
 		}

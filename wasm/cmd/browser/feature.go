@@ -86,10 +86,10 @@ func modalOpen() bool {
 	return js.Global().Get("document").Call("querySelector", "dialog[open]").Truthy()
 }
 
-// confirmDialog is the shared in-app confirmation dialog (#confirm-dialog in index.html): a
+// confirmState (app.confirmDialog) is the shared in-app confirmation dialog (#confirm-dialog in index.html): a
 // native modal <dialog> (focus trap, Escape = cancel, focus returns to the opener). confirm
 // blocks the calling goroutine — never a JS callback — until the user answers or ctx ends.
-var confirmDialog struct {
+type confirmState struct {
 	mu      sync.Mutex // one confirmation at a time
 	answers chan bool
 	bound   bool
@@ -104,29 +104,29 @@ type confirmOptions struct {
 
 // confirm shows the dialog and reports whether the user confirmed.
 func (a *app) confirm(ctx context.Context, o confirmOptions) bool {
-	confirmDialog.mu.Lock()
-	defer confirmDialog.mu.Unlock()
+	a.confirmDialog.mu.Lock()
+	defer a.confirmDialog.mu.Unlock()
 	doc := js.Global().Get("document")
 	dlg := doc.Call("getElementById", "confirm-dialog")
 	if dlg.IsNull() || dlg.Get("showModal").Type() != js.TypeFunction {
 		return false
 	}
-	if !confirmDialog.bound {
-		confirmDialog.bound = true
-		confirmDialog.answers = make(chan bool, 1)
-		on(dlg, "close", func(this js.Value, _ []js.Value) any {
+	if !a.confirmDialog.bound {
+		a.confirmDialog.bound = true
+		a.confirmDialog.answers = make(chan bool, 1)
+		a.on(dlg, "close", func(this js.Value, _ []js.Value) any {
 			if this.Get("open").Bool() {
 				return nil
 			}
 			select {
-			case confirmDialog.answers <- this.Get("returnValue").String() == "ok":
+			case a.confirmDialog.answers <- this.Get("returnValue").String() == "ok":
 			default:
 			}
 			return nil
 		})
 	}
 	select { // drop a stale answer
-	case <-confirmDialog.answers:
+	case <-a.confirmDialog.answers:
 	default:
 	}
 	if o.OK == "" {
@@ -146,7 +146,7 @@ func (a *app) confirm(ctx context.Context, o confirmOptions) bool {
 	dlg.Call("showModal")
 	cancel.Call("focus")
 	select {
-	case v := <-confirmDialog.answers:
+	case v := <-a.confirmDialog.answers:
 		return v
 	case <-ctx.Done():
 		dlg.Call("close", "cancel")

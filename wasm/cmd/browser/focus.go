@@ -16,10 +16,10 @@ import (
 // (tree.pendingFocus), and Full screen preview makes the rest of the page inert
 // (applyFullscreenInert).
 
-// focusState is the last element that received focus (set from the focusin callback and
+// focusTracker (app.focusState) is the last element that received focus (set from the focusin callback and
 // read by the render hook; both run on the JS event loop's thread, so no lock is needed
 // beyond the callback order).
-var focusState struct {
+type focusTracker struct {
 	last       js.Value
 	inApproval bool
 }
@@ -29,33 +29,33 @@ func init() {
 		name: "focus",
 		bind: func(a *app) {
 			doc := js.Global().Get("document")
-			on(doc, "focusin", func(_ js.Value, args []js.Value) any {
+			a.on(doc, "focusin", func(_ js.Value, args []js.Value) any {
 				if len(args) == 0 {
 					return nil
 				}
 				t := args[0].Get("target")
-				focusState.last = t
+				a.focusState.last = t
 				ap := doc.Call("getElementById", "approvals")
-				focusState.inApproval = !ap.IsNull() && t.Type() == js.TypeObject && ap.Call("contains", t).Bool()
+				a.focusState.inApproval = !ap.IsNull() && t.Type() == js.TypeObject && ap.Call("contains", t).Bool()
 				return nil
 			})
 		},
-		render: func(a *app) { rescueFocus() },
+		render: func(a *app) { a.rescueFocus() },
 	})
 }
 
 // rescueFocus moves focus off <body> when the element that had it was removed by a render.
-func rescueFocus() {
+func (a *app) rescueFocus() {
 	doc := js.Global().Get("document")
 	ae := doc.Get("activeElement")
 	if !ae.IsNull() && ae.Truthy() && !ae.Equal(doc.Get("body")) {
 		return
 	}
-	last := focusState.last
+	last := a.focusState.last
 	if last.Type() != js.TypeObject || last.Get("isConnected").Bool() {
 		return // focus was not lost by a removal (e.g. the user clicked the page background)
 	}
-	if focusState.inApproval {
+	if a.focusState.inApproval {
 		target := doc.Call("getElementById", "approve-0")
 		if target.IsNull() {
 			target = doc.Call("getElementById", "prompt")

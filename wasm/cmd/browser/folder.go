@@ -65,8 +65,6 @@ type folderState struct {
 	sess       *rpcsession.Session // the session the link belongs to (session/configure builds a new one)
 }
 
-var folderUIState = &folderState{perm: "disconnected", refresh: make(chan struct{}, 1)}
-
 // changed asks the status loop to re-read workspace.getStatus (never blocks).
 func (s *folderState) changed() {
 	select {
@@ -99,13 +97,13 @@ func init() {
 }
 
 func folderBind(a *app) {
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	s.a = a
 	s.mu.Unlock()
 	doc := js.Global().Get("document")
 	// The directory-upload fallback: read the FileList synchronously, import on a goroutine.
-	on(doc, "change", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "change", func(_ js.Value, args []js.Value) any {
 		el := args[0].Get("target")
 		if el.Type() != js.TypeObject || el.Get("id").String() != uploadInputID {
 			return nil
@@ -123,7 +121,7 @@ func folderBind(a *app) {
 		return nil
 	})
 	// The beforeunload guard: only while the linked folder has unsaved changes.
-	on(js.Global(), "beforeunload", func(_ js.Value, args []js.Value) any {
+	a.on(js.Global(), "beforeunload", func(_ js.Value, args []js.Value) any {
 		if s.unsavedToFolder() {
 			args[0].Call("preventDefault")
 			args[0].Set("returnValue", "Changes are not yet written to the linked folder.")
@@ -134,7 +132,7 @@ func folderBind(a *app) {
 }
 
 func folderKey(a *app, k keyInfo) bool {
-	if !k.Mod || k.Alt || k.DialogOpen || folderUIState.host == nil {
+	if !k.Mod || k.Alt || k.DialogOpen || a.folderUIState.host == nil {
 		return false
 	}
 	switch k.Key {

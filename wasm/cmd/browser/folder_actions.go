@@ -88,7 +88,7 @@ func folderTool(a *app, ctx context.Context, name string, out any) error {
 
 // begin marks the feature busy; false when another folder action runs.
 func folderBegin(a *app) bool {
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.busy {
@@ -100,7 +100,7 @@ func folderBegin(a *app) bool {
 }
 
 func folderEnd(a *app) {
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	s.busy = false
 	s.mu.Unlock()
@@ -134,10 +134,10 @@ func folderOpen(a *app) {
 	defer folderEnd(a)
 	a.flushDraft(ctx)
 	text := "The workspace has unsaved changes. Opening a folder replaces the browser workspace with its files; the changes are lost."
-	if lost := folderLostName(); lost != "" {
+	if lost := a.folderLostName(); lost != "" {
 		text = "The workspace's folder " + lost + " was lost, so its changes may not be written to any folder. Opening a folder replaces the browser workspace with its files; the changes are lost (Reconnect folder or Download as ZIP keeps them)."
 	}
-	if (workspaceDirty(a, ctx) || folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Open another folder?",
+	if (workspaceDirty(a, ctx) || a.folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Open another folder?",
 		Text: text, OK: "Open folder", Danger: true}) {
 		a.addEntry(entry{Kind: "info", Text: "Open folder cancelled; the workspace is unchanged."})
 		return
@@ -152,9 +152,9 @@ func folderOpen(a *app) {
 		folderFailure(a, "Open folder", res.Error)
 	case res.Cancelled:
 	default:
-		folderForgetLost()
+		a.folderForgetLost()
 		a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount)})
-		if dirs := folderUIState.host.pickedSkippedFolders(); len(dirs) > 0 {
+		if dirs := a.folderUIState.host.pickedSkippedFolders(); len(dirs) > 0 {
 			a.addEntry(entry{Kind: "info", Text: "Skipped folders (hidden or node_modules): " + strings.Join(dirs, ", ")})
 		}
 		folderSkipped(a, res.Skipped)
@@ -199,9 +199,9 @@ func folderSkipped(a *app, skipped []skippedEntry) {
 // Reconnect folder, Save in browser only and Download as ZIP: a lost folder never silently
 // turns Ctrl+S into a browser-only save.
 func folderSaveAny(a *app) {
-	folderUIState.mu.Lock()
-	linked, lost := folderUIState.linked, folderUIState.lost
-	folderUIState.mu.Unlock()
+	a.folderUIState.mu.Lock()
+	linked, lost := a.folderUIState.linked, a.folderUIState.lost
+	a.folderUIState.mu.Unlock()
 	if linked {
 		folderSave(a)
 		return
@@ -228,9 +228,9 @@ func folderSaveInBrowser(a *app) {
 		folderFailure(a, "Save", mcp.ToolErrorOf(te))
 		return
 	}
-	folderUIState.changed()
+	a.folderUIState.changed()
 	a.requestRefresh()
-	lost := folderLostName()
+	lost := a.folderLostName()
 	if len(res.SavedPaths)+len(res.DeletedPaths) == 0 && lost == "" {
 		return
 	}
@@ -257,7 +257,7 @@ func folderSave(a *app) {
 		DeletedPaths []string `json:"deletedPaths"`
 	}
 	_ = a.tool(ctx, "workspace.getStatus", nil, &st)
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	s.saving, s.saveDone, s.saveTotal = true, 0, len(st.DirtyPaths)+len(st.DeletedPaths)
 	s.mu.Unlock()
@@ -439,7 +439,7 @@ func folderUpload(a *app, root string, n int) {
 	}
 	defer folderEnd(a)
 	a.flushDraft(ctx)
-	if (workspaceDirty(a, ctx) || folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Replace the workspace?",
+	if (workspaceDirty(a, ctx) || a.folderLostName() != "") && !a.confirm(ctx, confirmOptions{Title: "Replace the workspace?",
 		Text: fmt.Sprintf("The workspace has unsaved changes. Uploading %s (%d file(s)) replaces the browser workspace; the changes are lost.", root, n),
 		OK:   "Replace workspace", Danger: true}) {
 		a.addEntry(entry{Kind: "info", Text: "Upload cancelled; the workspace is unchanged."})
@@ -454,13 +454,13 @@ func folderUpload(a *app, root string, n int) {
 		folderFailure(a, "Choose workspace folder", res.Error)
 		return
 	}
-	if folderUIState.host != nil {
-		folderUIState.host.forget(ctx)
+	if a.folderUIState.host != nil {
+		a.folderUIState.host.forget(ctx)
 	}
-	folderForgetLost()
+	a.folderForgetLost()
 	a.addEntry(entry{Kind: "info", Text: fmt.Sprintf("Opened %s with %d file(s)", res.RootName, res.FileCount) + " (uploaded: changes stay in this browser and are never written back)"})
-	if folderUIState.host != nil {
-		if dirs := folderUIState.host.uploadSkippedFolders(); len(dirs) > 0 {
+	if a.folderUIState.host != nil {
+		if dirs := a.folderUIState.host.uploadSkippedFolders(); len(dirs) > 0 {
 			a.addEntry(entry{Kind: "info", Text: "Skipped folders (hidden or node_modules): " + strings.Join(dirs, ", ")})
 		}
 	}

@@ -26,6 +26,7 @@ import (
 // IndexedDB; the core only ever sees workspace.FolderAdapter values.
 type folderHost struct {
 	repo *idb.Repository // nil: links are not persisted (no IndexedDB)
+	ui   *folderState    // the folder feature's state (unlinks, save progress)
 
 	mu       sync.Mutex
 	upload   *stagedUpload
@@ -43,7 +44,11 @@ type stagedUpload struct {
 
 var _ studio.FolderHost = (*folderHost)(nil)
 
-func newFolderHost(repo *idb.Repository) *folderHost { return &folderHost{repo: repo} }
+// newFolderHost is the page's folder host; ui is the folder feature's state it reports
+// unlinks and save progress to (folder.go).
+func newFolderHost(repo *idb.Repository, ui *folderState) *folderHost {
+	return &folderHost{repo: repo, ui: ui}
+}
 
 // unlinkFunc returns the onUnlink callback of a folder with scope: it forgets the persisted
 // link when it is still this folder's (a newer link is left alone).
@@ -57,7 +62,7 @@ func (h *folderHost) unlinkFunc(scope *string) func() {
 		if l, found, err := h.repo.LoadFolderLink(ctx); err == nil && found && l.ScopeID == *scope {
 			_ = h.repo.ClearFolderLink(ctx)
 		}
-		folderUIState.changed()
+		h.ui.changed()
 	}
 }
 
@@ -66,7 +71,7 @@ func (h *folderHost) wrap(f *fsa.Folder, scope *string) workspace.FolderAdapter 
 		return nil
 	}
 	*scope = f.ScopeID()
-	f.SetProgress(folderProgress)
+	f.SetProgress(h.ui.progress)
 	return f
 }
 

@@ -21,7 +21,7 @@ import (
 // views.FolderActionsHTML).
 
 func folderStart(a *app, ctx context.Context) {
-	s := folderUIState
+	s := a.folderUIState
 	if s.host == nil { // a read-only second tab
 		return
 	}
@@ -72,10 +72,10 @@ func folderReadStatus(a *app, ctx context.Context) {
 	// session/configure rebuilds the session (a fresh workspace manager, hydrated from
 	// IndexedDB): link the persisted folder to it again.
 	cur := a.h.Session()
-	folderUIState.mu.Lock()
-	prev := folderUIState.sess
-	folderUIState.sess = cur
-	folderUIState.mu.Unlock()
+	a.folderUIState.mu.Lock()
+	prev := a.folderUIState.sess
+	a.folderUIState.sess = cur
+	a.folderUIState.mu.Unlock()
 	if prev != nil && cur != nil && prev != cur {
 		var res folderResult
 		_ = a.rpc(ctx, "", studio.MethodReconnectFolder, map[string]any{}, &res)
@@ -94,10 +94,10 @@ func folderReadStatus(a *app, ctx context.Context) {
 		return
 	}
 	saved := ""
-	if !st.Filesystem.FolderLinked && folderUIState.host != nil {
-		saved = folderUIState.host.savedName(ctx)
+	if !st.Filesystem.FolderLinked && a.folderUIState.host != nil {
+		saved = a.folderUIState.host.savedName(ctx)
 	}
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	s.linked = st.Filesystem.FolderLinked
 	s.perm = st.Filesystem.Permission
@@ -120,7 +120,7 @@ func folderReadStatus(a *app, ctx context.Context) {
 // workspace keeps its edits, the header keeps the name with Reconnect folder, and the name is
 // persisted so a reload still offers it.
 func folderMarkLost(a *app) {
-	s := folderUIState
+	s := a.folderUIState
 	s.mu.Lock()
 	name := s.lastLinked
 	if name == "" {
@@ -146,8 +146,8 @@ func folderMarkLost(a *app) {
 }
 
 // folderForgetLost forgets the lost folder (the workspace was replaced by another folder).
-func folderForgetLost() {
-	s := folderUIState
+func (a *app) folderForgetLost() {
+	s := a.folderUIState
 	s.mu.Lock()
 	had := s.lost != ""
 	s.lost = ""
@@ -158,16 +158,15 @@ func folderForgetLost() {
 }
 
 // folderLostName is the lost folder's name ("" when none).
-func folderLostName() string {
-	s := folderUIState
+func (a *app) folderLostName() string {
+	s := a.folderUIState
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lost
 }
 
 // folderProgress counts a finished write or delete of the running save (fsa.SetProgress).
-func folderProgress(op, path string) {
-	s := folderUIState
+func (s *folderState) progress(op, path string) {
 	s.mu.Lock()
 	saving := s.saving
 	if saving {
@@ -187,13 +186,13 @@ func folderObserve(a *app, e audit.ToolCallEvent) {
 	if r := e.Result; r != nil && r.IsError && r.Error != nil && r.Error.Code == mcp.CodeWorkspaceFolderStale {
 		folderMarkLost(a) // an agent's saveAll or reloadFolder found the root gone
 	}
-	folderUIState.changed()
+	a.folderUIState.changed()
 }
 
 func folderRender(a *app) {
-	s := folderUIState
+	s := a.folderUIState
 	if s.host == nil { // a read-only second tab: no folder operations
-		setRegion(folderStatusRegion, "")
+		a.setRegion(folderStatusRegion, "")
 		return
 	}
 	s.mu.Lock()
@@ -217,19 +216,19 @@ func folderRender(a *app) {
 	s.mu.Unlock()
 	doc := js.Global().Get("document")
 	if doc.Call("getElementById", "folder-info").IsNull() {
-		delete(lastHTML, "folder-info")
-		delete(lastHTML, "folder-actions")
+		delete(a.lastHTML, "folder-info")
+		delete(a.lastHTML, "folder-actions")
 		// The buttons come first: the status text after them changes length with every edit
 		// and save ("All changes written…" ↔ "n change(s) … not yet written…", "Saving… (n of
 		// m)", the permission badge), and in front of the buttons it would move them sideways
 		// by up to ~170 px between a pointer's aim and its click.
-		setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
+		a.setRegion(folderStatusRegion, `<span id="folder-actions" class="folder-actions"></span> <span id="folder-info" class="folder-info"></span>`)
 	}
-	setRegion("folder-info", views.FolderInfoHTML(v))
+	a.setRegion("folder-info", views.FolderInfoHTML(v))
 	// Grant folder access comes and goes with the permission; the morph keeps the other
 	// buttons (by id) in place, so a permission change never replaces Save to folder under
 	// the pointer.
-	setRegion("folder-actions", views.FolderActionsHTML(v, grant))
+	a.setRegion("folder-actions", views.FolderActionsHTML(v, grant))
 	buttons := doc.Call("querySelectorAll", "#folder-actions button")
 	for i := 0; i < buttons.Length(); i++ {
 		if b := buttons.Index(i); b.Get("disabled").Bool() != busy {

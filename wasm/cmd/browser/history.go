@@ -61,8 +61,6 @@ type historyState struct {
 	refresh   chan struct{}
 }
 
-var hist = historyState{refresh: make(chan struct{}, 1)}
-
 func init() {
 	registerFeature(&feature{name: "history", bind: historyBind, start: historyStart, render: historyRender,
 		action: historyAction, observe: historyObserve})
@@ -79,7 +77,7 @@ func historyBind(a *app) {
 
 func historyStart(a *app, ctx context.Context) {
 	historyReload(ctx, a)
-	for range hist.refresh {
+	for range a.hist.refresh {
 		historyReload(ctx, a)
 	}
 }
@@ -90,20 +88,20 @@ func historyObserve(a *app, e audit.ToolCallEvent) {
 		return
 	}
 	select {
-	case hist.refresh <- struct{}{}:
+	case a.hist.refresh <- struct{}{}:
 	default:
 	}
 }
 
 func historyReload(ctx context.Context, a *app) {
 	list, err := loadHistory(ctx, a)
-	hist.mu.Lock()
+	a.hist.mu.Lock()
 	if err != nil {
-		hist.err = err.Error()
+		a.hist.err = err.Error()
 	} else {
-		hist.list, hist.err = list, ""
+		a.hist.list, a.hist.err = list, ""
 	}
-	hist.mu.Unlock()
+	a.hist.mu.Unlock()
 	a.markDirty()
 }
 
@@ -111,19 +109,19 @@ func historyRender(a *app) {
 	// The panel is drawn only while its inspector tab is selected (selecting it marks the
 	// page dirty, so it is drawn then): its rows and diff cost ~3.6 ms per render in wasm,
 	// and renders follow every keystroke.
-	if inspectorSelected() != "history" {
+	if a.inspectorSelected() != "history" {
 		return
 	}
-	hist.mu.Lock()
-	rows := make([]views.HistoryRow, 0, len(hist.list.Checkpoints))
-	for i := len(hist.list.Checkpoints) - 1; i >= 0; i-- { // newest first
-		c := hist.list.Checkpoints[i]
-		rows = append(rows, views.HistoryRow{Revision: c.Revision, Tool: c.Tool, At: c.At, Current: c.Current, Selected: c.Revision == hist.selected})
+	a.hist.mu.Lock()
+	rows := make([]views.HistoryRow, 0, len(a.hist.list.Checkpoints))
+	for i := len(a.hist.list.Checkpoints) - 1; i >= 0; i-- { // newest first
+		c := a.hist.list.Checkpoints[i]
+		rows = append(rows, views.HistoryRow{Revision: c.Revision, Tool: c.Tool, At: c.At, Current: c.Current, Selected: c.Revision == a.hist.selected})
 	}
-	v := views.History{Revision: hist.list.Revision, Rows: rows, Err: hist.err, Selected: hist.selected, DiffAt: hist.diffAt, Busy: hist.busy,
-		Diff: views.HistoryDiff{Files: hist.diff, Truncated: hist.truncated, Err: hist.diffErr}}
-	hist.mu.Unlock()
-	setRegion("history-panel", views.HistoryHTML(v))
+	v := views.History{Revision: a.hist.list.Revision, Rows: rows, Err: a.hist.err, Selected: a.hist.selected, DiffAt: a.hist.diffAt, Busy: a.hist.busy,
+		Diff: views.HistoryDiff{Files: a.hist.diff, Truncated: a.hist.truncated, Err: a.hist.diffErr}}
+	a.hist.mu.Unlock()
+	a.setRegion("history-panel", views.HistoryHTML(v))
 }
 
 func historyAction(a *app, act uiAction) bool {
@@ -134,9 +132,9 @@ func historyAction(a *app, act uiAction) bool {
 		historySelect(ctx, a, rev)
 	case "history-restore":
 		rev, _ := strconv.ParseInt(act.Get("revision"), 10, 64)
-		hist.mu.Lock()
-		expected, busy := hist.diffAt, hist.busy
-		hist.mu.Unlock()
+		a.hist.mu.Lock()
+		expected, busy := a.hist.diffAt, a.hist.busy
+		a.hist.mu.Unlock()
 		if busy || rev <= 0 {
 			return true
 		}
@@ -172,9 +170,9 @@ func historyConfirm(ctx context.Context, a *app, rev, diffAt int64) bool {
 
 // historySelect computes the diff of checkpoint rev against the current files (0 closes it).
 func historySelect(ctx context.Context, a *app, rev int64) {
-	hist.mu.Lock()
-	hist.selected, hist.diff, hist.diffErr, hist.truncated = rev, nil, "", false
-	hist.mu.Unlock()
+	a.hist.mu.Lock()
+	a.hist.selected, a.hist.diff, a.hist.diffErr, a.hist.truncated = rev, nil, "", false
+	a.hist.mu.Unlock()
 	a.markDirty()
 	if rev == 0 {
 		return
@@ -184,14 +182,14 @@ func historySelect(ctx context.Context, a *app, rev int64) {
 	var out studio.DiffResult
 	err := a.rpc(ctx, "", studio.MethodDiffCheckpoint, map[string]any{"revision": rev}, &out)
 	diff, truncated, cur := out.Files, out.Truncated, out.Revision
-	hist.mu.Lock()
-	if hist.selected == rev {
-		hist.diff, hist.truncated, hist.diffAt = diff, truncated, cur
+	a.hist.mu.Lock()
+	if a.hist.selected == rev {
+		a.hist.diff, a.hist.truncated, a.hist.diffAt = diff, truncated, cur
 		if err != nil {
-			hist.diffErr = err.Error()
+			a.hist.diffErr = err.Error()
 		}
 	}
-	hist.mu.Unlock()
+	a.hist.mu.Unlock()
 	historyReload(ctx, a)
 }
 
@@ -199,14 +197,14 @@ func historySelect(ctx context.Context, a *app, rev int64) {
 // recovery actions (Retry restores again with the same expectedRevision; Re-read & retry
 // recomputes the diff against the current files and asks in the confirm dialog again).
 func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
-	hist.mu.Lock()
-	hist.busy = true
-	hist.mu.Unlock()
+	a.hist.mu.Lock()
+	a.hist.busy = true
+	a.hist.mu.Unlock()
 	a.markDirty()
 	defer func() {
-		hist.mu.Lock()
-		hist.busy = false
-		hist.mu.Unlock()
+		a.hist.mu.Lock()
+		a.hist.busy = false
+		a.hist.mu.Unlock()
 		a.markDirty()
 	}()
 	a.flushDraft(ctx)
@@ -225,7 +223,7 @@ func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
 		f := failure{Code: res.Error.Code, Message: res.Error.Message, Retryable: res.Error.Retryable,
 			Applied: detailsApplied(res.Error.Details), Tool: studio.MethodHistoryRestore}
 		if !f.Applied {
-			f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+			f.Ref = a.storeRerun(func(ctx context.Context, a *app, reread bool) error {
 				if !reread { // Retry: the same arguments (the same expectedRevision)
 					historyRestore(ctx, a, rev, expected)
 					return nil
@@ -233,9 +231,9 @@ func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
 				// Re-read & retry: recompute the diff against the current files and ask again;
 				// the restore then expects the revision that diff was computed against.
 				historySelect(ctx, a, rev)
-				hist.mu.Lock()
-				at, diffErr := hist.diffAt, hist.diffErr
-				hist.mu.Unlock()
+				a.hist.mu.Lock()
+				at, diffErr := a.hist.diffAt, a.hist.diffErr
+				a.hist.mu.Unlock()
 				if diffErr != "" {
 					return errors.New(diffErr)
 				}
@@ -260,8 +258,8 @@ func historyRestore(ctx context.Context, a *app, rev int64, expected *int64) {
 			text = "Restored revision " + strconv.FormatInt(rev, 10) + " as revision " + strconv.FormatInt(out.Revision, 10) + " (Undo brings the previous files back)."
 		}
 		a.addEntry(entry{Kind: "info", Text: text})
-		hist.mu.Lock()
-		hist.selected, hist.diff = 0, nil
-		hist.mu.Unlock()
+		a.hist.mu.Lock()
+		a.hist.selected, a.hist.diff = 0, nil
+		a.hist.mu.Unlock()
 	}
 }

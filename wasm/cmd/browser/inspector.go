@@ -26,7 +26,8 @@ var inspectorTabs = []inspectorTab{
 	{"history", "History", "history-panel"},
 }
 
-var inspector struct {
+// inspectorState (app.inspector) is the selected inspector tab (guarded by mu).
+type inspectorState struct {
 	mu       sync.Mutex
 	selected string
 }
@@ -55,7 +56,7 @@ func inspectorBind(a *app) {
 		}
 	}
 	box.Set("innerHTML", b.String())
-	selectInspectorTab("trace", false)
+	a.selectInspectorTab("trace", false)
 	bindInspectorToggle()
 }
 
@@ -110,10 +111,10 @@ func withLocalStorage(fn func(ls js.Value)) {
 
 // selectInspectorTab shows tab id's panel, hides the others and (with focus) focuses the tab.
 // It only touches the DOM synchronously, so the keydown callback may call it.
-func selectInspectorTab(id string, focus bool) {
-	inspector.mu.Lock()
-	inspector.selected = id
-	inspector.mu.Unlock()
+func (a *app) selectInspectorTab(id string, focus bool) {
+	a.inspector.mu.Lock()
+	a.inspector.selected = id
+	a.inspector.mu.Unlock()
 	doc := js.Global().Get("document")
 	for _, t := range inspectorTabs {
 		on := t.ID == id
@@ -131,10 +132,10 @@ func selectInspectorTab(id string, focus bool) {
 }
 
 // inspectorSelected is the selected tab's id.
-func inspectorSelected() string {
-	inspector.mu.Lock()
-	defer inspector.mu.Unlock()
-	return inspector.selected
+func (a *app) inspectorSelected() string {
+	a.inspector.mu.Lock()
+	defer a.inspector.mu.Unlock()
+	return a.inspector.selected
 }
 
 func inspectorAction(a *app, act uiAction) bool {
@@ -146,7 +147,7 @@ func inspectorAction(a *app, act uiAction) bool {
 	if act.Name != "inspector-tab" {
 		return false
 	}
-	selectInspectorTab(act.Get("tab"), false)
+	a.selectInspectorTab(act.Get("tab"), false)
 	a.markDirty()
 	return true
 }
@@ -176,7 +177,7 @@ func inspectorKey(a *app, k keyInfo) bool {
 	default:
 		return false
 	}
-	selectInspectorTab(inspectorTabs[next].ID, true)
+	a.selectInspectorTab(inspectorTabs[next].ID, true)
 	a.markDirty()
 	return true
 }

@@ -31,29 +31,30 @@ import (
 
 const actDiscardDraft = "draft-discard" // arg: the path
 
-var kept = struct {
+// keptDrafts (app.kept) are the drafts kept in IndexedDB by path (guarded by mu).
+type keptDrafts struct {
 	mu     sync.Mutex
 	store  *idb.Drafts
 	drafts map[string]idb.Draft
-}{store: idb.NewDrafts(), drafts: map[string]idb.Draft{}}
+}
 
 func init() {
 	registerFeature(&feature{name: "kept-drafts", start: loadKeptDrafts, action: keptDraftAction})
 }
 
 // hasKeptDraft reports whether path has a kept draft (the explorer's marker).
-func hasKeptDraft(path string) bool {
-	kept.mu.Lock()
-	defer kept.mu.Unlock()
-	_, ok := kept.drafts[path]
+func (a *app) hasKeptDraft(path string) bool {
+	a.kept.mu.Lock()
+	defer a.kept.mu.Unlock()
+	_, ok := a.kept.drafts[path]
 	return ok
 }
 
 // keptDraftFor returns the kept draft of path.
-func keptDraftFor(path string) (idb.Draft, bool) {
-	kept.mu.Lock()
-	defer kept.mu.Unlock()
-	d, ok := kept.drafts[path]
+func (a *app) keptDraftFor(path string) (idb.Draft, bool) {
+	a.kept.mu.Lock()
+	defer a.kept.mu.Unlock()
+	d, ok := a.kept.drafts[path]
 	return d, ok
 }
 
@@ -61,9 +62,9 @@ func keptDraftFor(path string) (idb.Draft, bool) {
 // the chat. It blocks on IndexedDB: call it from a goroutine. A read-only tab keeps it in
 // memory only and says so.
 func (a *app) keepDraft(ctx context.Context, d idb.Draft) {
-	kept.mu.Lock()
-	kept.drafts[d.Path] = d
-	kept.mu.Unlock()
+	a.kept.mu.Lock()
+	a.kept.drafts[d.Path] = d
+	a.kept.mu.Unlock()
 	a.markDirty()
 	a.mu.Lock()
 	ro := a.lock == lockBusy
@@ -73,7 +74,7 @@ func (a *app) keepDraft(ctx context.Context, d idb.Draft) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := kept.store.Put(ctx, d); err != nil {
+	if err := a.kept.store.Put(ctx, d); err != nil {
 		a.addEntry(entry{Kind: "error", Text: "Could not keep the over-budget draft of " + d.Path +
 			" in this browser (" + err.Error() + "). It stays in this page only: copy it or shorten it before you close the tab."})
 	}
@@ -82,17 +83,17 @@ func (a *app) keepDraft(ctx context.Context, d idb.Draft) {
 // dropKeptDraft removes the kept draft of path (after it was written, or discarded by the
 // user); a store failure is reported.
 func (a *app) dropKeptDraft(ctx context.Context, path string) {
-	kept.mu.Lock()
-	_, had := kept.drafts[path]
-	delete(kept.drafts, path)
-	kept.mu.Unlock()
+	a.kept.mu.Lock()
+	_, had := a.kept.drafts[path]
+	delete(a.kept.drafts, path)
+	a.kept.mu.Unlock()
 	if !had {
 		return
 	}
 	a.markDirty()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := kept.store.Delete(ctx, path); err != nil {
+	if err := a.kept.store.Delete(ctx, path); err != nil {
 		a.addEntry(entry{Kind: "error", Text: "The draft of " + path + " could not be removed from this browser's storage (" +
 			err.Error() + "); it may come back after a reload."})
 	}
@@ -102,7 +103,7 @@ func (a *app) dropKeptDraft(ctx context.Context, path string) {
 func loadKeptDrafts(a *app, ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	list, err := kept.store.All(ctx)
+	list, err := a.kept.store.All(ctx)
 	if err != nil {
 		a.addEntry(entry{Kind: "error", Text: "Kept drafts could not be read from this browser's storage: " + err.Error()})
 		return
@@ -110,13 +111,13 @@ func loadKeptDrafts(a *app, ctx context.Context) {
 	if len(list) == 0 {
 		return
 	}
-	kept.mu.Lock()
+	a.kept.mu.Lock()
 	for _, d := range list {
-		if _, ok := kept.drafts[d.Path]; !ok { // a newer in-page copy wins
-			kept.drafts[d.Path] = d
+		if _, ok := a.kept.drafts[d.Path]; !ok { // a newer in-page copy wins
+			a.kept.drafts[d.Path] = d
 		}
 	}
-	kept.mu.Unlock()
+	a.kept.mu.Unlock()
 	announceKeptDrafts(a)
 	a.markDirty()
 }
@@ -124,12 +125,12 @@ func loadKeptDrafts(a *app, ctx context.Context) {
 // announceKeptDrafts names every kept draft in the chat with its Discard action (at start, and
 // after New chat emptied the transcript: the drafts themselves are never touched by it).
 func announceKeptDrafts(a *app) {
-	kept.mu.Lock()
-	paths := make([]string, 0, len(kept.drafts))
-	for p := range kept.drafts {
+	a.kept.mu.Lock()
+	paths := make([]string, 0, len(a.kept.drafts))
+	for p := range a.kept.drafts {
 		paths = append(paths, p)
 	}
-	kept.mu.Unlock()
+	a.kept.mu.Unlock()
 	sort.Strings(paths)
 	for _, p := range paths {
 		a.addEntry(entry{Kind: "info",
@@ -145,7 +146,7 @@ func keptDraftAction(a *app, act uiAction) bool {
 		return false
 	}
 	path := act.Get("arg")
-	if !hasKeptDraft(path) {
+	if !a.hasKeptDraft(path) {
 		a.addEntry(entry{Kind: "info", Text: "There is no kept draft of " + path + "."})
 		return true
 	}
@@ -160,11 +161,11 @@ func keptDraftAction(a *app, act uiAction) bool {
 		a.shownPath, a.shownText = "", "" // the editor takes the workspace text again
 	}
 	a.mu.Unlock()
-	overBudgetShown.Lock()
-	if overBudgetShown.path == path {
-		overBudgetShown.path = ""
+	a.overBudgetShown.Lock()
+	if a.overBudgetShown.path == path {
+		a.overBudgetShown.path = ""
 	}
-	overBudgetShown.Unlock()
+	a.overBudgetShown.Unlock()
 	clearStoredDraft(path)
 	a.addEntry(entry{Kind: "info", Text: "Discarded the draft of " + path + "."})
 	a.requestRefresh()
@@ -178,7 +179,7 @@ func (a *app) activateKeptDraftLocked(path string) (string, bool) {
 	if path == "" || a.draftPath == path {
 		return "", false
 	}
-	d, ok := keptDraftFor(path)
+	d, ok := a.keptDraftFor(path)
 	if !ok {
 		return "", false
 	}

@@ -55,7 +55,7 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 	cb := jsbridge.Func("locks.request", func(_ js.Value, args []js.Value) any {
 		close(granted)
 		// Hold the lock until the page goes away (or enters the back/forward cache).
-		return js.Global().Get("Promise").New(js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return js.Global().Get("Promise").New(jsbridge.Func("locks.hold", func(_ js.Value, args []js.Value) any {
 			release = args[0]
 			return nil
 		}))
@@ -75,7 +75,7 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 	}
 	// An aborted queued request rejects its Promise: that is expected, not an error to log.
 	// Any other rejection before the grant (SecurityError: site data blocked) is a refusal.
-	p.Call("catch", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	p.Call("catch", jsbridge.Func("locks.refused", func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeObject && args[0].Get("name").String() == "AbortError" {
 			return nil
 		}
@@ -116,13 +116,13 @@ func acquireWorkspaceLock(ctx context.Context, wait time.Duration) (state string
 // it starts again and takes the lock or opens read-only, as any new page does.
 func releaseOnPageHide(drop func()) {
 	w := js.Global()
-	w.Call("addEventListener", "pagehide", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	w.Call("addEventListener", "pagehide", jsbridge.Func("dom.pagehide", func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Get("persisted").Truthy() {
 			drop()
 		}
 		return nil
 	}))
-	w.Call("addEventListener", "pageshow", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	w.Call("addEventListener", "pageshow", jsbridge.Func("dom.pageshow", func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Get("persisted").Truthy() {
 			w.Get("location").Call("reload")
 		}

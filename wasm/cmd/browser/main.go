@@ -56,8 +56,8 @@ func main() {
 		Downloads:  download,
 	}
 	if a.lock != lockBusy { // folders and durable saves (folder.go, folder_host.go; issue 8)
-		folderUIState.host = newFolderHost(wsRepo)
-		ports.Folders = folderUIState.host
+		a.folderUIState.host = newFolderHost(wsRepo, a.folderUIState)
+		ports.Folders = a.folderUIState.host
 		ports.Durable = &lazyDurable{} // IndexedDB "web-coding-operations"
 		ports.DurableOwnerID = durableOwnerID()
 		// Holding the workspace lock, this tab is the only one that saves: a pending save

@@ -60,8 +60,8 @@ var (
 		status: "search-status", label: "Search workspace files", heading: "Search workspace"}
 )
 
-// palette is the open dialog's state (guarded by mu).
-var palette struct {
+// paletteState (app.palette) is the open dialog's state (guarded by mu).
+type paletteState struct {
 	mu     sync.Mutex
 	open   *paletteDialog
 	query  string
@@ -97,19 +97,19 @@ func paletteBind(a *app) {
 		if ev.Get("key").String() != "Enter" {
 			return nil
 		}
-		palette.mu.Lock()
-		active := time.Now().Before(palette.swallowUntil)
+		a.palette.mu.Lock()
+		active := time.Now().Before(a.palette.swallowUntil)
 		if ev.Get("type").String() == "keyup" {
-			palette.swallowUntil = time.Time{}
+			a.palette.swallowUntil = time.Time{}
 		}
-		palette.mu.Unlock()
+		a.palette.mu.Unlock()
 		if active {
 			ev.Call("preventDefault")
 			ev.Call("stopImmediatePropagation")
 		}
 		return nil
 	})
-	listeners = append(listeners, swallow)
+	a.listeners = append(a.listeners, swallow)
 	js.Global().Call("addEventListener", "keypress", swallow, true)
 	js.Global().Call("addEventListener", "keyup", swallow, true)
 	for _, d := range []*paletteDialog{quickOpen, searchBox} {
@@ -120,21 +120,21 @@ func paletteBind(a *app) {
 		}
 		dlg.Set("innerHTML", string(views.PaletteDialogHTML(views.PaletteDialog{Kind: d.kind, Dialog: d.dialog, Input: d.input,
 			List: d.list, Status: d.status, Label: d.label, Heading: d.heading})))
-		on(doc.Call("getElementById", d.input), "input", func(this js.Value, _ []js.Value) any {
+		a.on(doc.Call("getElementById", d.input), "input", func(this js.Value, _ []js.Value) any {
 			q := this.Get("value").String()
 			jsbridge.Go("palette.query", func() { paletteQuery(a, d, q) })
 			return nil
 		})
-		on(dlg, "close", func(this js.Value, _ []js.Value) any {
+		a.on(dlg, "close", func(this js.Value, _ []js.Value) any {
 			if this.Get("open").Bool() {
 				return nil
 			}
-			palette.mu.Lock()
-			opener := palette.opener
-			if palette.open == d {
-				palette.open, palette.opener = nil, js.Undefined()
+			a.palette.mu.Lock()
+			opener := a.palette.opener
+			if a.palette.open == d {
+				a.palette.open, a.palette.opener = nil, js.Undefined()
 			}
-			palette.mu.Unlock()
+			a.palette.mu.Unlock()
 			if opener.Type() == js.TypeObject && opener.Get("focus").Type() == js.TypeFunction && opener.Get("isConnected").Truthy() {
 				opener.Call("focus")
 			}
@@ -157,9 +157,9 @@ func paletteKey(a *app, k keyInfo) bool {
 	}
 	if k.Key == "Escape" {
 		// Close our dialog here, so the studio's Escape (cancel the run) does not also fire.
-		palette.mu.Lock()
-		d := palette.open
-		palette.mu.Unlock()
+		a.palette.mu.Lock()
+		d := a.palette.open
+		a.palette.mu.Unlock()
 		if d == nil {
 			return false
 		}
@@ -172,9 +172,9 @@ func paletteKey(a *app, k keyInfo) bool {
 	if k.TargetID != quickOpen.input && k.TargetID != searchBox.input {
 		return false
 	}
-	palette.mu.Lock()
-	n, idx := len(palette.items), palette.active
-	palette.mu.Unlock()
+	a.palette.mu.Lock()
+	n, idx := len(a.palette.items), a.palette.active
+	a.palette.mu.Unlock()
 	switch k.Key {
 	case "ArrowDown":
 		idx++
@@ -192,11 +192,11 @@ func paletteKey(a *app, k keyInfo) bool {
 		idx = n - 1
 	case "Enter":
 		// Consumed (the caller prevents the default), including its keypress: see swallowUntil.
-		palette.mu.Lock()
+		a.palette.mu.Lock()
 		if idx >= 0 && idx < n {
-			palette.swallowUntil = time.Now().Add(time.Second)
+			a.palette.swallowUntil = time.Now().Add(time.Second)
 		}
-		palette.mu.Unlock()
+		a.palette.mu.Unlock()
 		jsbridge.Go("palette.choose", func() { paletteChoose(a, idx) })
 		return true
 	default:
@@ -206,10 +206,10 @@ func paletteKey(a *app, k keyInfo) bool {
 		return true
 	}
 	idx = (idx + n) % n
-	palette.mu.Lock()
-	palette.active = idx
-	palette.mu.Unlock()
-	paletteRenderList()
+	a.palette.mu.Lock()
+	a.palette.active = idx
+	a.palette.mu.Unlock()
+	a.paletteRenderList()
 	return true
 }
 
@@ -220,15 +220,15 @@ func paletteShow(a *app, d *paletteDialog) {
 	if dlg.IsNull() || dlg.Get("showModal").Type() != js.TypeFunction || dlg.Get("open").Bool() {
 		return
 	}
-	palette.mu.Lock()
-	palette.open, palette.query, palette.items, palette.active, palette.more = d, "", nil, 0, false
-	palette.opener = doc.Get("activeElement")
-	palette.mu.Unlock()
+	a.palette.mu.Lock()
+	a.palette.open, a.palette.query, a.palette.items, a.palette.active, a.palette.more = d, "", nil, 0, false
+	a.palette.opener = doc.Get("activeElement")
+	a.palette.mu.Unlock()
 	in := doc.Call("getElementById", d.input)
 	in.Set("value", "")
 	dlg.Call("showModal")
 	in.Call("focus")
-	paletteRenderList()
+	a.paletteRenderList()
 	jsbridge.Go("palette.query", func() { paletteQuery(a, d, "") })
 }
 
@@ -251,14 +251,14 @@ func paletteAction(a *app, act uiAction) bool {
 
 // paletteQuery computes the results for q and shows them (newest query wins).
 func paletteQuery(a *app, d *paletteDialog, q string) {
-	palette.mu.Lock()
-	if palette.open != d {
-		palette.mu.Unlock()
+	a.palette.mu.Lock()
+	if a.palette.open != d {
+		a.palette.mu.Unlock()
 		return
 	}
-	palette.gen++
-	gen := palette.gen
-	palette.mu.Unlock()
+	a.palette.gen++
+	gen := a.palette.gen
+	a.palette.mu.Unlock()
 	var items []paletteItem
 	more := false
 	if d == quickOpen {
@@ -272,25 +272,25 @@ func paletteQuery(a *app, d *paletteDialog, q string) {
 	} else if strings.TrimSpace(q) != "" {
 		items, more = searchWorkspace(context.Background(), a, q)
 	}
-	palette.mu.Lock()
-	if palette.gen != gen || palette.open != d {
-		palette.mu.Unlock()
+	a.palette.mu.Lock()
+	if a.palette.gen != gen || a.palette.open != d {
+		a.palette.mu.Unlock()
 		return
 	}
-	palette.query, palette.items, palette.active, palette.more = q, items, 0, more
-	palette.mu.Unlock()
-	paletteRenderList()
+	a.palette.query, a.palette.items, a.palette.active, a.palette.more = q, items, 0, more
+	a.palette.mu.Unlock()
+	a.paletteRenderList()
 }
 
 // paletteRenderList writes the open dialog's listbox, status and aria-activedescendant.
-func paletteRenderList() {
-	palette.mu.Lock()
-	d, items, active, q, more := palette.open, palette.items, palette.active, palette.query, palette.more
-	palette.mu.Unlock()
+func (a *app) paletteRenderList() {
+	a.palette.mu.Lock()
+	d, items, active, q, more := a.palette.open, a.palette.items, a.palette.active, a.palette.query, a.palette.more
+	a.palette.mu.Unlock()
 	if d == nil {
 		return
 	}
-	setRegion(d.list, views.PaletteItemsHTML(items, active))
+	a.setRegion(d.list, views.PaletteItemsHTML(items, active))
 	status := ""
 	switch {
 	case d == searchBox && strings.TrimSpace(q) == "":
@@ -319,15 +319,15 @@ func paletteRenderList() {
 
 // paletteChoose opens item i of the open dialog and closes it.
 func paletteChoose(a *app, i int) {
-	palette.mu.Lock()
-	d := palette.open
+	a.palette.mu.Lock()
+	d := a.palette.open
 	var it paletteItem
-	ok := d != nil && i >= 0 && i < len(palette.items)
+	ok := d != nil && i >= 0 && i < len(a.palette.items)
 	if ok {
-		it = palette.items[i]
-		palette.opener = js.Undefined() // a chosen result sends focus to the editor, not the opener
+		it = a.palette.items[i]
+		a.palette.opener = js.Undefined() // a chosen result sends focus to the editor, not the opener
 	}
-	palette.mu.Unlock()
+	a.palette.mu.Unlock()
 	if !ok {
 		return
 	}

@@ -27,7 +27,9 @@ import (
 //   - sending a prompt takes the chips (takeChips): the local agent gets them as agent/run's
 //     "context", a model as text blocks after the prompt. A chip never starts a run or a
 //     tool call by itself.
-var pickUI struct {
+//
+// pickState (app.pickUI) holds the chips (guarded by mu).
+type pickState struct {
 	mu    sync.Mutex
 	chips []planner.Attachment
 	memo  string // the last rendered chips' key
@@ -47,18 +49,18 @@ func init() {
 					b.Call("setAttribute", "aria-pressed", want)
 				}
 			}
-			pickUI.mu.Lock()
-			chips := make([]views.ContextChip, len(pickUI.chips))
+			a.pickUI.mu.Lock()
+			chips := make([]views.ContextChip, len(a.pickUI.chips))
 			key := ""
-			for i, c := range pickUI.chips {
+			for i, c := range a.pickUI.chips {
 				chips[i] = views.ContextChip{Kind: c.Kind, Label: c.Label(), Context: c.ContextText()}
 				key += chips[i].Context + "\x00"
 			}
-			changed := key != pickUI.memo
-			pickUI.memo = key
-			pickUI.mu.Unlock()
+			changed := key != a.pickUI.memo
+			a.pickUI.memo = key
+			a.pickUI.mu.Unlock()
 			if changed {
-				setRegion("context-chips", views.ContextChipsHTML(chips))
+				a.setRegion("context-chips", views.ContextChipsHTML(chips))
 			}
 		},
 		action: func(a *app, act uiAction) bool {
@@ -67,11 +69,11 @@ func init() {
 				a.togglePick()
 			case "remove-chip":
 				i, err := strconv.Atoi(act.Get("index"))
-				pickUI.mu.Lock()
-				if err == nil && i >= 0 && i < len(pickUI.chips) {
-					pickUI.chips = append(pickUI.chips[:i:i], pickUI.chips[i+1:]...)
+				a.pickUI.mu.Lock()
+				if err == nil && i >= 0 && i < len(a.pickUI.chips) {
+					a.pickUI.chips = append(a.pickUI.chips[:i:i], a.pickUI.chips[i+1:]...)
 				}
-				pickUI.mu.Unlock()
+				a.pickUI.mu.Unlock()
 				a.markDirty()
 				focusPrompt()
 			case "ask-to-fix":
@@ -165,30 +167,30 @@ func (a *app) askToFix() {
 // is attached (pick, runtime-error and audit "Ask to fix").
 func addChip(a *app, att planner.Attachment) {
 	att = att.Bounded()
-	pickUI.mu.Lock()
+	a.pickUI.mu.Lock()
 	// The same chip again (one element picked twice, one error asked about twice) moves to
 	// the end instead of being attached twice.
-	for i, c := range pickUI.chips {
+	for i, c := range a.pickUI.chips {
 		if c == att {
-			pickUI.chips = append(pickUI.chips[:i:i], pickUI.chips[i+1:]...)
+			a.pickUI.chips = append(a.pickUI.chips[:i:i], a.pickUI.chips[i+1:]...)
 			break
 		}
 	}
-	pickUI.chips = append(pickUI.chips, att)
-	if over := len(pickUI.chips) - planner.MaxAttachments; over > 0 {
-		pickUI.chips = append([]planner.Attachment(nil), pickUI.chips[over:]...)
+	a.pickUI.chips = append(a.pickUI.chips, att)
+	if over := len(a.pickUI.chips) - planner.MaxAttachments; over > 0 {
+		a.pickUI.chips = append([]planner.Attachment(nil), a.pickUI.chips[over:]...)
 	}
-	pickUI.mu.Unlock()
+	a.pickUI.mu.Unlock()
 	a.markDirty()
 	focusPrompt()
 }
 
 // takeChips returns the attached chips and clears them (a prompt is being sent).
 func takeChips(a *app) []planner.Attachment {
-	pickUI.mu.Lock()
-	atts := pickUI.chips
-	pickUI.chips = nil
-	pickUI.mu.Unlock()
+	a.pickUI.mu.Lock()
+	atts := a.pickUI.chips
+	a.pickUI.chips = nil
+	a.pickUI.mu.Unlock()
 	if len(atts) > 0 {
 		a.markDirty()
 	}

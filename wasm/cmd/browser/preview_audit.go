@@ -22,7 +22,8 @@ import (
 // prompt; the user sees the chip's exact context text, may remove it, and sends it with a
 // prompt of their own (nothing runs by itself).
 
-var auditState struct {
+// auditPanel (app.auditState) is the last audit shown.
+type auditPanel struct {
 	sync.Mutex
 	v views.AuditView
 }
@@ -44,21 +45,21 @@ func init() {
 	registerFeature(&feature{
 		name: "preview-audit",
 		render: func(a *app) {
-			auditState.Lock()
-			v := auditState.v
-			auditState.Unlock()
-			setRegion("preview-audit", views.AuditHTML(v))
+			a.auditState.Lock()
+			v := a.auditState.v
+			a.auditState.Unlock()
+			a.setRegion("preview-audit", views.AuditHTML(v))
 		},
 		action: func(a *app, act uiAction) bool {
 			switch act.Name {
 			case "preview-audit":
-				auditState.Lock()
-				if auditState.v.Running {
-					auditState.Unlock()
+				a.auditState.Lock()
+				if a.auditState.v.Running {
+					a.auditState.Unlock()
 					return true
 				}
-				auditState.v.Running, auditState.v.Err = true, ""
-				auditState.Unlock()
+				a.auditState.v.Running, a.auditState.v.Err = true, ""
+				a.auditState.Unlock()
 				// The toolbar's Audit button opens the panel the results go to.
 				if box := js.Global().Get("document").Call("getElementById", "preview-audit-box"); !box.IsNull() {
 					box.Set("open", true)
@@ -66,28 +67,28 @@ func init() {
 				a.markDirty()
 				var out auditResult
 				err := a.tool(context.Background(), "preview.audit", nil, &out)
-				auditState.Lock()
-				auditState.v.Running = false
+				a.auditState.Lock()
+				a.auditState.v.Running = false
 				if err != nil {
 					var te *toolCallError
 					msg := err.Error()
 					if errors.As(err, &te) {
 						msg = "[" + te.Code + "] " + te.Message
 					}
-					auditState.v.Err = msg
+					a.auditState.v.Err = msg
 				} else {
 					v := views.AuditView{Done: true, Revision: out.Revision, Truncated: out.Truncated, Violations: []views.AuditViolation{}}
 					for _, x := range out.Violations {
 						v.Violations = append(v.Violations, views.AuditViolation{ID: x.ID, Impact: x.Impact, Help: x.Help, HelpURL: x.HelpURL, Count: x.Count, Selectors: x.Selectors})
 					}
-					auditState.v = v
+					a.auditState.v = v
 				}
-				auditState.Unlock()
+				a.auditState.Unlock()
 			case "audit-ask":
 				i, err := strconv.Atoi(act.Data["arg"])
-				auditState.Lock()
-				v := auditState.v
-				auditState.Unlock()
+				a.auditState.Lock()
+				v := a.auditState.v
+				a.auditState.Unlock()
 				if err != nil || i < 0 || i >= len(v.Violations) {
 					return true
 				}

@@ -24,16 +24,17 @@ import (
 
 const previewDeviceKey = "webcoding.preview.device:"
 
-var deviceState struct {
+// deviceChoice (app.deviceState) is the preview's device size.
+type deviceChoice struct {
 	sync.Mutex
 	d    views.Device
 	note string // a refused custom size's message (views.ParseSide), until the next device action
 }
 
-func currentDevice() views.Device {
-	deviceState.Lock()
-	defer deviceState.Unlock()
-	return deviceState.d
+func (a *app) currentDevice() views.Device {
+	a.deviceState.Lock()
+	defer a.deviceState.Unlock()
+	return a.deviceState.d
 }
 
 // applyDevice records d, tells the shim the frame size and, when save, stores it for the
@@ -52,9 +53,9 @@ func (a *app) applyDevice(d views.Device, save bool) {
 	if d.Kind == views.DeviceDesktop {
 		d.Rotated = false
 	}
-	deviceState.Lock()
-	deviceState.d, deviceState.note = d, ""
-	deviceState.Unlock()
+	a.deviceState.Lock()
+	a.deviceState.d, a.deviceState.note = d, ""
+	a.deviceState.Unlock()
 	showSides(d)
 	w, h := d.Size()
 	if shim := js.Global().Get("webcodingPreview"); shim.Type() == js.TypeObject && shim.Get("setDevice").Type() == js.TypeFunction {
@@ -91,9 +92,9 @@ func (a *app) customSize(d views.Device) (views.Device, bool) {
 		err = errH
 	}
 	if err != nil {
-		deviceState.Lock()
-		deviceState.note = err.Error()
-		deviceState.Unlock()
+		a.deviceState.Lock()
+		a.deviceState.note = err.Error()
+		a.deviceState.Unlock()
 		showSides(d)
 		a.markDirty()
 		return d, false
@@ -116,15 +117,15 @@ func init() {
 			a.applyDevice(d, false)
 		},
 		render: func(a *app) {
-			deviceState.Lock()
-			d, note := deviceState.d, deviceState.note
-			deviceState.Unlock()
-			if setRegion("preview-device", views.DeviceBarHTML(d, note)) {
+			a.deviceState.Lock()
+			d, note := a.deviceState.d, a.deviceState.note
+			a.deviceState.Unlock()
+			if a.setRegion("preview-device", views.DeviceBarHTML(d, note)) {
 				showSides(d)
 			}
 		},
 		action: func(a *app, act uiAction) bool {
-			d := currentDevice()
+			d := a.currentDevice()
 			switch act.Name {
 			case "preview-device":
 				kind := act.Data["device"]

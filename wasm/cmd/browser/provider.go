@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/fetch"
@@ -30,9 +29,6 @@ import (
 // endpoint and data policy only, so nothing that logs or traces requests sees the key, and
 // the fetch transport contacts only the configured endpoint's origin (prov.allowed).
 
-// providerRunSeq numbers the provider runs' JSON-RPC ids.
-var providerRunSeq atomic.Int64
-
 // providerOptions wires the loop for the page: the fetch transport limited to the configured
 // endpoint's origin, the key supplier, the page origin as HTTP-Referer and retry notices
 // shown in the chat while the run waits.
@@ -42,9 +38,9 @@ func providerOptions(a *app) studio.OpenRouterOptions {
 		origin = loc.Get("origin").String()
 	}
 	return studio.OpenRouterOptions{
-		Transport: fetch.Transport{Allowed: prov.allowed},
+		Transport: fetch.Transport{Allowed: a.prov.allowed},
 		Defaults:  openrouter.Config{Referer: origin},
-		APIKey:    prov.apiKey,
+		APIKey:    a.prov.apiKey,
 		OnNotice: func(n openrouter.Notice) {
 			a.addEntry(entry{Kind: "info", Text: noticeText(n)})
 		},
@@ -111,9 +107,9 @@ func providerAction(a *app, act uiAction) bool {
 			return true
 		}
 		// One request through the local agent; the key stays saved.
-		prov.mu.Lock()
-		prov.forceLocal = true
-		prov.mu.Unlock()
+		a.prov.mu.Lock()
+		a.prov.forceLocal = true
+		a.prov.mu.Unlock()
 		a.runPrompt(prompt)
 	case "provider-new-chat":
 		newChat(a)
@@ -138,9 +134,9 @@ func newChat(a *app) {
 	a.st.transcript = nil
 	a.mu.Unlock()
 	chatsNew(a) // chats.go: the next save starts a new kept conversation
-	prov.mu.Lock()
-	prov.newChat = true
-	prov.mu.Unlock()
+	a.prov.mu.Lock()
+	a.prov.newChat = true
+	a.prov.mu.Unlock()
 	a.addEntry(entry{Kind: "info", Text: "New chat: the next prompt starts a fresh conversation."})
 	announceKeptDrafts(a) // keptdrafts.go: a new chat never drops a kept draft
 }
@@ -192,22 +188,22 @@ func (a *app) runProviderPrompt(text string, atts []planner.Attachment) bool {
 	if len(atts) > 0 {
 		prompt += "\n\n" + planner.ContextBlock(atts)
 	}
-	prov.mu.Lock()
-	if prov.forceLocal {
-		prov.forceLocal = false
-		prov.mu.Unlock()
+	a.prov.mu.Lock()
+	if a.prov.forceLocal {
+		a.prov.forceLocal = false
+		a.prov.mu.Unlock()
 		return false
 	}
-	prov.mu.Unlock()
-	_, model, endpoint, policy, _ := prov.snapshot()
-	if !prov.enabled() { // no key, and not a local server: the local agent answers
+	a.prov.mu.Unlock()
+	_, model, endpoint, policy, _ := a.prov.snapshot()
+	if !a.prov.enabled() { // no key, and not a local server: the local agent answers
 		return false
 	}
-	f := prov.form()
-	label := prov.presetLabel()
+	f := a.prov.form()
+	label := a.prov.presetLabel()
 	ctx := context.Background()
 	a.flushDraft(ctx)
-	id := "openrouter-run-" + strconv.FormatInt(providerRunSeq.Add(1), 10)
+	id := "openrouter-run-" + strconv.FormatInt(a.providerRunSeq.Add(1), 10)
 	a.mu.Lock()
 	if a.st.running != "" {
 		a.mu.Unlock()
@@ -241,16 +237,16 @@ func (a *app) runProviderPrompt(text string, atts []planner.Attachment) bool {
 	if r := reasoningParam(); r != nil { // reasoning_setting.go
 		params["reasoning"] = r
 	}
-	prov.mu.Lock()
-	if prov.newChat {
+	a.prov.mu.Lock()
+	if a.prov.newChat {
 		params["newChat"] = true
-		prov.newChat = false
+		a.prov.newChat = false
 	}
-	prov.mu.Unlock()
+	a.prov.mu.Unlock()
 	var rep providerReport
-	streaming.begin(id)
+	a.streaming.begin(id)
 	err := a.rpc(ctx, id, studio.MethodAgentOpenRouter, params, &rep)
-	streamed := streaming.end()
+	streamed := a.streaming.end()
 	last, cut := "", ""
 	if len(streamed) > 0 {
 		last = streamed[len(streamed)-1]
@@ -306,7 +302,7 @@ func (a *app) runProviderPrompt(text string, atts []planner.Attachment) bool {
 		a.addEntry(entry{Kind: "agent", Text: rep.Summary})
 	}
 	a.chatRunEnded(prompt, rep, cancelled, err) // chats.go (before the usage line: it reads the outcome entry)
-	if u := usageEntry(rep.Usage, rep.TurnUsage); u != "" {
+	if u := a.usageEntry(rep.Usage, rep.TurnUsage); u != "" {
 		a.addEntry(entry{Kind: "usage", Text: u})
 		a.chatKeepLast() // chats.go: the usage line is part of the kept conversation
 	}

@@ -63,15 +63,8 @@ func TestProviderRecovery(t *testing.T) {
 // TestProviderAllowed: requests go to the saved endpoint's origin only; a key-less request may
 // also go to the origin of the catalog being loaded.
 func TestProviderAllowed(t *testing.T) {
-	prov.mu.Lock()
-	saved := [2]string{prov.endpoint, prov.catalogOrigin}
+	prov := newProviderSettings()
 	prov.endpoint, prov.catalogOrigin = "https://openrouter.ai/api/v1/chat/completions", "http://127.0.0.1:9"
-	prov.mu.Unlock()
-	defer func() {
-		prov.mu.Lock()
-		prov.endpoint, prov.catalogOrigin = saved[0], saved[1]
-		prov.mu.Unlock()
-	}()
 	key := map[string]string{"Authorization": "Bearer k"}
 	for _, c := range []struct {
 		req  openrouter.Request

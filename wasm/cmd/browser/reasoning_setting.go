@@ -107,7 +107,7 @@ func reasoningRender(a *app) {
 		setInput("settings-reasoning-max", strconv.Itoa(s.MaxTokens))
 	}
 	byID("settings-reasoning-exclude").Set("checked", s.Exclude)
-	on(byID("settings-reasoning"), "change", func(js.Value, []js.Value) any {
+	a.on(byID("settings-reasoning"), "change", func(js.Value, []js.Value) any {
 		reasoningSave()
 		return nil
 	})

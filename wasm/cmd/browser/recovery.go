@@ -70,7 +70,8 @@ type rerun func(ctx context.Context, a *app, reread bool) error
 // and say so).
 const maxRecoveryTargets = 64
 
-var recoveryStore struct {
+// recoveryTable (app.recoveryStore) holds the recovery buttons' re-runs by reference.
+type recoveryTable struct {
 	mu    sync.Mutex
 	next  int
 	items map[string]rerun
@@ -78,19 +79,19 @@ var recoveryStore struct {
 }
 
 // storeRerun keeps fn and returns its ref.
-func storeRerun(fn rerun) string {
-	recoveryStore.mu.Lock()
-	defer recoveryStore.mu.Unlock()
-	if recoveryStore.items == nil {
-		recoveryStore.items = map[string]rerun{}
+func (a *app) storeRerun(fn rerun) string {
+	a.recoveryStore.mu.Lock()
+	defer a.recoveryStore.mu.Unlock()
+	if a.recoveryStore.items == nil {
+		a.recoveryStore.items = map[string]rerun{}
 	}
-	recoveryStore.next++
-	ref := "r" + strconv.Itoa(recoveryStore.next)
-	recoveryStore.items[ref] = fn
-	recoveryStore.order = append(recoveryStore.order, ref)
-	if len(recoveryStore.order) > maxRecoveryTargets {
-		delete(recoveryStore.items, recoveryStore.order[0])
-		recoveryStore.order = recoveryStore.order[1:]
+	a.recoveryStore.next++
+	ref := "r" + strconv.Itoa(a.recoveryStore.next)
+	a.recoveryStore.items[ref] = fn
+	a.recoveryStore.order = append(a.recoveryStore.order, ref)
+	if len(a.recoveryStore.order) > maxRecoveryTargets {
+		delete(a.recoveryStore.items, a.recoveryStore.order[0])
+		a.recoveryStore.order = a.recoveryStore.order[1:]
 	}
 	return ref
 }
@@ -115,9 +116,9 @@ func recoveryAction(a *app, act uiAction) bool {
 	default:
 		return false
 	}
-	recoveryStore.mu.Lock()
-	fn := recoveryStore.items[act.Get("arg")]
-	recoveryStore.mu.Unlock()
+	a.recoveryStore.mu.Lock()
+	fn := a.recoveryStore.items[act.Get("arg")]
+	a.recoveryStore.mu.Unlock()
 	if fn == nil {
 		a.addEntry(entry{Kind: "info", Text: "This failure is too old to run again."})
 		return true
@@ -159,7 +160,7 @@ func (a *app) failureEntry(err error) entry {
 		Tool: te.Tool, Arguments: raw}
 	if !f.Applied {
 		name, args := te.Tool, te.Args
-		f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+		f.Ref = a.storeRerun(func(ctx context.Context, a *app, reread bool) error {
 			return a.recall(ctx, name, args, reread)
 		})
 	}
@@ -211,27 +212,27 @@ func withExpectedRevision(args any, rev int64) any {
 	return m
 }
 
-// runPrompts remembers the prompt of each running agent run (by JSON-RPC id) so a failing
+// runPromptTable (app.runPrompts) remembers the prompt of each running agent run (by JSON-RPC id) so a failing
 // call of the run can offer to run the prompt again.
-var runPrompts struct {
+type runPromptTable struct {
 	mu sync.Mutex
 	m  map[string]string
 }
 
 // rememberRun records id's prompt (runPrompt calls it when a run starts); forgetRun drops it.
-func rememberRun(id, prompt string) {
-	runPrompts.mu.Lock()
-	defer runPrompts.mu.Unlock()
-	if runPrompts.m == nil {
-		runPrompts.m = map[string]string{}
+func (a *app) rememberRun(id, prompt string) {
+	a.runPrompts.mu.Lock()
+	defer a.runPrompts.mu.Unlock()
+	if a.runPrompts.m == nil {
+		a.runPrompts.m = map[string]string{}
 	}
-	runPrompts.m[id] = prompt
+	a.runPrompts.m[id] = prompt
 }
 
-func forgetRun(id string) {
-	runPrompts.mu.Lock()
-	defer runPrompts.mu.Unlock()
-	delete(runPrompts.m, id)
+func (a *app) forgetRun(id string) {
+	a.runPrompts.mu.Lock()
+	defer a.runPrompts.mu.Unlock()
+	delete(a.runPrompts.m, id)
 }
 
 // agentCallFailure completes the entry of a failed agent call (observe): details, and the
@@ -241,9 +242,9 @@ func (a *app) agentCallFailure(ent entry, e audit.ToolCallEvent) entry {
 	a.mu.Lock()
 	running, cancelled := a.st.running, a.cancelled
 	a.mu.Unlock()
-	runPrompts.mu.Lock()
-	prompt := runPrompts.m[running]
-	runPrompts.mu.Unlock()
+	a.runPrompts.mu.Lock()
+	prompt := a.runPrompts.m[running]
+	a.runPrompts.mu.Unlock()
 	f := failure{Tool: e.Name, Prompt: prompt, Cancelled: cancelled}
 	if e.Result != nil && e.Result.Error != nil {
 		te := e.Result.Error
@@ -253,7 +254,7 @@ func (a *app) agentCallFailure(ent entry, e audit.ToolCallEvent) entry {
 		ent.Details = prettyDetails(raw)
 	}
 	if prompt != "" && !f.Applied && !f.Cancelled {
-		f.Ref = storeRerun(func(ctx context.Context, a *app, reread bool) error {
+		f.Ref = a.storeRerun(func(ctx context.Context, a *app, reread bool) error {
 			if reread {
 				if _, err := a.freshRevision(ctx); err != nil {
 					return err

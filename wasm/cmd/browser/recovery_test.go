@@ -40,13 +40,14 @@ func TestToolCallErrorAndDetails(t *testing.T) {
 }
 
 func TestStoreRerunIsBounded(t *testing.T) {
-	first := storeRerun(nil)
+	a := &app{}
+	first := a.storeRerun(nil)
 	for i := 0; i < maxRecoveryTargets; i++ {
-		storeRerun(nil)
+		a.storeRerun(nil)
 	}
-	recoveryStore.mu.Lock()
-	defer recoveryStore.mu.Unlock()
-	if _, ok := recoveryStore.items[first]; ok || len(recoveryStore.items) != maxRecoveryTargets {
-		t.Fatalf("store holds %d items (first kept: %v)", len(recoveryStore.items), ok)
+	a.recoveryStore.mu.Lock()
+	defer a.recoveryStore.mu.Unlock()
+	if _, ok := a.recoveryStore.items[first]; ok || len(a.recoveryStore.items) != maxRecoveryTargets {
+		t.Fatalf("store holds %d items (first kept: %v)", len(a.recoveryStore.items), ok)
 	}
 }

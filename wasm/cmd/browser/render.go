@@ -3,6 +3,8 @@
 package main
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -18,10 +20,6 @@ import (
 // fileID is a stable element id for a path (views.FileID).
 func fileID(p string) string { return views.FileID(p) }
 
-// lastHTML remembers what each region holds, so unchanged regions are not touched at all.
-// Render loop only.
-var lastHTML = map[string]string{}
-
 // morph is the shim's keyed DOM morph (site/js/morph.js: globalThis.webcodingMorph), looked
 // up once.
 var morph = sync.OnceValue(func() js.Value { return js.Global().Get("webcodingMorph") })
@@ -31,9 +29,9 @@ var morph = sync.OnceValue(func() js.Value { return js.Global().Get("webcodingMo
 // by id, so a button under the pointer, the focused element and a text field's selection
 // survive every redraw (issue 15: a replaced button lost the click between press and
 // release). Without the shim (it failed to load) the region's innerHTML is replaced.
-func setRegion(id string, html markup.HTML) bool {
+func (a *app) setRegion(id string, html markup.HTML) bool {
 	s := string(html)
-	if lastHTML[id] == s {
+	if a.lastHTML[id] == s {
 		return false
 	}
 	el := js.Global().Get("document").Call("getElementById", id)
@@ -45,20 +43,20 @@ func setRegion(id string, html markup.HTML) bool {
 	} else {
 		el.Set("innerHTML", s)
 	}
-	lastHTML[id] = s
+	a.lastHTML[id] = s
 	return true
 }
 
 // appendRegionText appends text to the element with id (a streamed message's keyed text
 // element, views.EntryID + "-text") without morphing the region around it, and forgets the
 // region's remembered HTML so the next full render re-synchronises it.
-func appendRegionText(region, id, text string) bool {
+func (a *app) appendRegionText(region, id, text string) bool {
 	el := js.Global().Get("document").Call("getElementById", id)
 	if el.IsNull() {
 		return false
 	}
 	el.Call("append", text)
-	delete(lastHTML, region)
+	delete(a.lastHTML, region)
 	return true
 }
 
@@ -107,26 +105,26 @@ func (a *app) render() {
 
 	doc := js.Global().Get("document")
 	doc.Get("body").Get("dataset").Set("state", map[bool]string{true: "ready", false: "loading"}[st.ready])
-	setRegion("studio-status", views.StatusHTML(views.Status{Text: st.statusText, Ready: st.ready, Tools: st.tools, Revision: st.revision}))
-	setRegion("storage-mode", views.StorageHTML(st.storageMode, st.storageError))
+	a.setRegion("studio-status", views.StatusHTML(views.Status{Text: st.statusText, Ready: st.ready, Tools: st.tools, Revision: st.revision}))
+	a.setRegion("storage-mode", views.StorageHTML(st.storageMode, st.storageError))
 	setText("workspace-name", st.rootName)
 	setText("persistence", st.persistence)
-	setRegion("studio-notice", views.NoticeHTML(st.notice, st.updateReady))
+	a.setRegion("studio-notice", views.NoticeHTML(st.notice, st.updateReady))
 	if n := doc.Call("getElementById", "studio-notice"); !n.IsNull() {
 		n.Set("hidden", st.notice == "" && !st.updateReady)
 	}
-	setRegion("recipes", recipesHTML())
+	a.setRegion("recipes", a.recipesHTML())
 	// #file-list is the explorer tree (tree.go), drawn by its feature render hook.
 
 	a.renderEditor(st)
 
-	setRegion("approvals", views.ApprovalsHTML(approvalViews(a, st.approvals)))
+	a.setRegion("approvals", views.ApprovalsHTML(approvalViews(a, st.approvals)))
 	if focusApprove {
 		if b := doc.Call("getElementById", "approve-0"); !b.IsNull() {
 			b.Call("focus")
 		}
 	}
-	if patchTranscript(st.transcript) { // streaming.go: a growing reply appends, anything else morphs
+	if a.patchTranscript(st.transcript) { // streaming.go: a growing reply appends, anything else morphs
 		if t := doc.Call("getElementById", "transcript"); !t.IsNull() {
 			t.Set("scrollTop", t.Get("scrollHeight"))
 		}
@@ -136,7 +134,7 @@ func (a *app) render() {
 	if st.preview.State == iframe.StateError {
 		msg = st.preview.Message
 	}
-	setRegion("preview-error", views.PreviewErrorHTML(msg))
+	a.setRegion("preview-error", views.PreviewErrorHTML(msg))
 	diags := make([]views.Diagnostic, len(st.preview.Diagnostics))
 	for i, d := range st.preview.Diagnostics {
 		diags[i] = views.Diagnostic{Message: d.Message, SourcePath: d.SourcePath}
@@ -145,8 +143,8 @@ func (a *app) render() {
 	for i, r := range st.preview.Reports {
 		reports[i] = views.RuntimeReport{Kind: r.Kind, URL: r.URL, Detail: r.Detail}
 	}
-	setRegion("preview-diagnostics", views.DiagnosticsHTML(diags)+views.RuntimeReportsHTML(reports))
-	setRegion("preview-console", consoleHTML(st.preview.Console))
+	a.setRegion("preview-diagnostics", views.DiagnosticsHTML(diags)+views.RuntimeReportsHTML(reports))
+	a.setRegion("preview-console", a.consoleHTML(st.preview.Console))
 	if b := doc.Call("getElementById", "cancel-run"); !b.IsNull() {
 		b.Set("disabled", st.running == "" && len(st.approvals) == 0)
 	}
@@ -165,9 +163,21 @@ func (a *app) render() {
 	}
 	for _, f := range features {
 		if f.render != nil {
-			f.render(a)
+			a.renderFeature(f)
 		}
 	}
+}
+
+// renderFeature runs f's render hook; a panic in it is recovered and logged here, so the
+// features after it still render in this iteration (the render loop recovers the rest of
+// render the same way: views.RenderLoop; docs/design.md §5.28).
+func (a *app) renderFeature(f *feature) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.log(2, fmt.Sprintf("render failed: feature %s: %v\n%s", f.name, v, debug.Stack()))
+		}
+	}()
+	f.render(a)
 }
 
 // The larger regions' HTML is memoized on its input, so a render after an unrelated change
@@ -177,32 +187,28 @@ var (
 	// linked: issue 14 item 8).
 	recipesWithFolder    = sync.OnceValue(func() markup.HTML { return buildRecipesHTML(true) })
 	recipesWithoutFolder = sync.OnceValue(func() markup.HTML { return buildRecipesHTML(false) })
-	memoEntries          []entry
-	memoEntryHT          markup.HTML
-	memoConsole          []iframe.ConsoleLine
-	memoConsHT           markup.HTML
 )
 
 // transcriptHTML is views.TranscriptHTML for list (memoized; render loop only).
-func transcriptHTML(list []entry) markup.HTML {
-	if memoEntryHT == "" || !slices.EqualFunc(list, memoEntries, func(a, b entry) bool {
+func (a *app) transcriptHTML(list []entry) markup.HTML {
+	if a.memoEntryHT == "" || !slices.EqualFunc(list, a.memoEntries, func(a, b entry) bool {
 		return a.Kind == b.Kind && a.Text == b.Text && a.Details == b.Details && a.Key == b.Key && slices.Equal(a.Actions, b.Actions)
 	}) {
-		memoEntries, memoEntryHT = list, views.TranscriptHTML(list)
+		a.memoEntries, a.memoEntryHT = list, views.TranscriptHTML(list)
 	}
-	return memoEntryHT
+	return a.memoEntryHT
 }
 
 // consoleHTML is views.ConsoleHTML for lines (memoized; render loop only).
-func consoleHTML(lines []iframe.ConsoleLine) markup.HTML {
-	if memoConsHT == "" || !slices.Equal(lines, memoConsole) {
+func (a *app) consoleHTML(lines []iframe.ConsoleLine) markup.HTML {
+	if a.memoConsHT == "" || !slices.Equal(lines, a.memoConsole) {
 		out := make([]views.ConsoleLine, len(lines))
 		for i, l := range lines {
 			out[i] = views.ConsoleLine{Level: l.Level, Text: l.Text}
 		}
-		memoConsole, memoConsHT = lines, views.ConsoleHTML(out)
+		a.memoConsole, a.memoConsHT = lines, views.ConsoleHTML(out)
 	}
-	return memoConsHT
+	return a.memoConsHT
 }
 
 // buildRecipesHTML renders the recipe chips; without a linked folder the folder recipes
@@ -219,10 +225,10 @@ func buildRecipesHTML(folderLinked bool) markup.HTML {
 }
 
 // recipesHTML is the recipes region for the current folder link.
-func recipesHTML() markup.HTML {
-	folderUIState.mu.Lock()
-	linked := folderUIState.linked
-	folderUIState.mu.Unlock()
+func (a *app) recipesHTML() markup.HTML {
+	a.folderUIState.mu.Lock()
+	linked := a.folderUIState.linked
+	a.folderUIState.mu.Unlock()
 	if linked {
 		return recipesWithFolder()
 	}

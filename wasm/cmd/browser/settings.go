@@ -53,6 +53,11 @@ const (
 // settingKeys are every stored setting but the legacy key.
 var settingKeys = []string{storeKeys, storeModel, storeEndpoint, storePolicy, storePreset, storeStream, storeBudgetTokens, storeBudgetCost, storeRequestTimeout}
 
+// newProviderSettings is the settings before the stored ones are read (app.prov).
+func newProviderSettings() *providerSettings {
+	return &providerSettings{mem: map[string]string{}, policy: openrouter.DataAllow, keys: openrouter.Keys{}}
+}
+
 // providerSettings is the settings feature's state (guarded by mu).
 type providerSettings struct {
 	mu       sync.Mutex
@@ -83,8 +88,6 @@ type providerSettings struct {
 	forceLocal bool // the next prompt runs through the local agent ("Use local agent & retry")
 	newChat    bool // the next provider run starts a new conversation
 }
-
-var prov = &providerSettings{mem: map[string]string{}, policy: openrouter.DataAllow, keys: openrouter.Keys{}}
 
 func init() {
 	registerFeature(&feature{name: "provider-settings", bind: bindSettings, render: renderSettings,
@@ -452,20 +455,20 @@ func setInput(id, v string) {
 // bindSettings fills the dialog, loads the settings and listens for other tabs' changes and
 // for the dialog's own inputs.
 func bindSettings(a *app) {
-	prov.load()
+	a.prov.load()
 	dlg := byID("settings-dialog")
 	if !dlg.IsNull() {
 		dlg.Set("innerHTML", settingsForm)
-		on(dlg, "change", func(_ js.Value, args []js.Value) any {
+		a.on(dlg, "change", func(_ js.Value, args []js.Value) any {
 			t := args[0].Get("target")
 			id := t.Get("id").String()
 			switch id {
 			case "settings-free-only":
 				on := t.Get("checked").Bool()
 				jsbridge.Go("settings.free", func() {
-					prov.mu.Lock()
-					prov.freeOnly = on
-					prov.mu.Unlock()
+					a.prov.mu.Lock()
+					a.prov.freeOnly = on
+					a.prov.mu.Unlock()
 					a.markDirty()
 				})
 			case "settings-model-picker":
@@ -476,16 +479,16 @@ func bindSettings(a *app) {
 				if pr := openrouter.PresetByID(t.Get("value").String()); pr.Endpoint != "" {
 					setInput("settings-endpoint", pr.Endpoint)
 				}
-				jsbridge.Go("settings.preset", func() { refillKey(); a.markDirty() })
+				jsbridge.Go("settings.preset", func() { a.refillKey(); a.markDirty() })
 			case "settings-endpoint":
-				jsbridge.Go("settings.endpoint", func() { refillKey() })
+				jsbridge.Go("settings.endpoint", func() { a.refillKey() })
 			}
 			switch id {
 			case "settings-policy", "settings-endpoint", "settings-preset":
 				jsbridge.Go("settings.catalog", func() {
-					prov.mu.Lock()
-					loaded := prov.catalogState != ""
-					prov.mu.Unlock()
+					a.prov.mu.Lock()
+					loaded := a.prov.catalogState != ""
+					a.prov.mu.Unlock()
 					if loaded { // the zdr variant (or another endpoint) has another catalog
 						loadCatalog(a)
 					}
@@ -494,22 +497,22 @@ func bindSettings(a *app) {
 			return nil
 		})
 		if form := byID("settings-form"); !form.IsNull() {
-			on(form, "submit", func(_ js.Value, args []js.Value) any {
+			a.on(form, "submit", func(_ js.Value, args []js.Value) any {
 				args[0].Call("preventDefault")
 				jsbridge.Go("settings.save", func() { saveSettings(a) })
 				return nil
 			})
 		}
 	}
-	on(js.Global(), "storage", func(_ js.Value, args []js.Value) any {
+	a.on(js.Global(), "storage", func(_ js.Value, args []js.Value) any {
 		k := args[0].Get("key")
 		if k.Type() == js.TypeString && !strings.HasPrefix(k.String(), storePrefix) {
 			return nil
 		}
 		jsbridge.Go("settings.storage", func() {
-			prov.load()
+			a.prov.load()
 			if settingsOpen() {
-				fillForm()
+				a.fillForm()
 			}
 			a.markDirty()
 		})
@@ -524,9 +527,9 @@ func settingsOpen() bool {
 
 // fillForm puts the current settings into the dialog's inputs (the key as a DOM property,
 // never as markup).
-func fillForm() {
-	f := prov.form()
-	setKeyField(f.key, f.endpoint)
+func (a *app) fillForm() {
+	f := a.prov.form()
+	a.setKeyField(f.key, f.endpoint)
 	setInput("settings-model", f.model)
 	setInput("settings-endpoint", f.endpoint)
 	setInput("settings-policy", string(f.policy))
@@ -546,26 +549,26 @@ func fillForm() {
 
 // setKeyField puts key (saved for endpoint's origin) into the key field and remembers for
 // which origin, so saveSettings never carries it to another origin.
-func setKeyField(key, endpoint string) {
+func (a *app) setKeyField(key, endpoint string) {
 	setInput("settings-key", key)
-	prov.mu.Lock()
-	prov.formKey, prov.formKeyOrigin = key, openrouter.EndpointOrigin(endpoint)
-	prov.mu.Unlock()
+	a.prov.mu.Lock()
+	a.prov.formKey, a.prov.formKeyOrigin = key, openrouter.EndpointOrigin(endpoint)
+	a.prov.mu.Unlock()
 }
 
 // refillKey shows the key saved for the origin now typed in the endpoint field, when the
 // key field still holds the key filled in for another origin (a key the user typed stays).
-func refillKey() {
+func (a *app) refillKey() {
 	ep := inputValue("settings-endpoint")
 	if ep == "" {
 		ep = openrouter.DefaultEndpoint
 	}
 	o := openrouter.EndpointOrigin(ep)
-	prov.mu.Lock()
-	filled, origin, key := prov.formKey, prov.formKeyOrigin, prov.keys.For(ep)
-	prov.mu.Unlock()
+	a.prov.mu.Lock()
+	filled, origin, key := a.prov.formKey, a.prov.formKeyOrigin, a.prov.keys.For(ep)
+	a.prov.mu.Unlock()
 	if o != origin && inputValue("settings-key") == filled {
-		setKeyField(key, ep)
+		a.setKeyField(key, ep)
 	}
 }
 
@@ -575,10 +578,10 @@ func openSettings(a *app) {
 	if dlg.IsNull() || dlg.Get("showModal").Type() != js.TypeFunction {
 		return
 	}
-	prov.mu.Lock()
-	prov.formError = ""
-	prov.mu.Unlock()
-	fillForm()
+	a.prov.mu.Lock()
+	a.prov.formError = ""
+	a.prov.mu.Unlock()
+	a.fillForm()
 	if !dlg.Get("open").Truthy() {
 		dlg.Call("showModal")
 	}
@@ -629,27 +632,27 @@ func saveSettings(a *app) {
 	}
 	note := openrouter.EndpointCompletion(endpoint) // a base URL (…/v1) completed: say so
 	endpoint = norm
-	prov.mu.Lock()
-	if msg == "" && key == prov.formKey && openrouter.EndpointOrigin(endpoint) != prov.formKeyOrigin {
+	a.prov.mu.Lock()
+	if msg == "" && key == a.prov.formKey && openrouter.EndpointOrigin(endpoint) != a.prov.formKeyOrigin {
 		// The field still shows the key filled in for another origin: never carry it over.
-		key = prov.keys.For(endpoint)
+		key = a.prov.keys.For(endpoint)
 	}
-	if msg == "" && key != "" && prov.keys.For(endpoint) == "" {
+	if msg == "" && key != "" && a.prov.keys.For(endpoint) == "" {
 		if err := (openrouter.Keys{}).Set(endpoint, key); err != nil {
 			msg = "API key: " + err.Error() + "."
-		} else if len(prov.keys) >= openrouter.MaxStoredKeys {
+		} else if len(a.prov.keys) >= openrouter.MaxStoredKeys {
 			msg = "API key: at most 32 endpoints can keep a key: clear one first."
 		}
 	}
-	prov.mu.Unlock()
-	prov.mu.Lock()
-	prov.formError = msg
-	prov.mu.Unlock()
+	a.prov.mu.Unlock()
+	a.prov.mu.Lock()
+	a.prov.formError = msg
+	a.prov.mu.Unlock()
 	if msg != "" {
 		a.markDirty()
 		return
 	}
-	prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget, timeout: timeout})
+	a.prov.save(providerForm{key: key, model: model, endpoint: endpoint, policy: policy, preset: preset, noStream: noStream, budget: budget, timeout: timeout})
 	closeSettings()
 	if note != "" {
 		a.addEntry(entry{Kind: "info", Text: note})
@@ -659,10 +662,10 @@ func saveSettings(a *app) {
 
 // clearKey forgets the saved endpoint's key (this browser, and through the storage event every other tab).
 func clearKey(a *app) {
-	f := prov.form()
+	f := a.prov.form()
 	f.key = ""
-	prov.save(f)
-	setKeyField("", f.endpoint)
+	a.prov.save(f)
+	a.setKeyField("", f.endpoint)
 	a.markDirty()
 }
 
@@ -677,13 +680,13 @@ func loadCatalog(a *app) {
 	if _, err := openrouter.ParseDataPolicy(policy); err != nil || policy == "" {
 		policy = string(openrouter.DataAllow)
 	}
-	prov.mu.Lock()
-	prov.catalogState, prov.catalogError, prov.catalogOrigin = "loading", "", originOf(endpoint)
-	prov.catalogFor = ""
+	a.prov.mu.Lock()
+	a.prov.catalogState, a.prov.catalogError, a.prov.catalogOrigin = "loading", "", originOf(endpoint)
+	a.prov.catalogFor = ""
 	if norm, err := openrouter.NormalizeEndpoint(endpoint); err == nil {
-		prov.catalogFor = norm // never the raw text: it may hold credentials
+		a.prov.catalogFor = norm // never the raw text: it may hold credentials
 	}
-	prov.mu.Unlock()
+	a.prov.mu.Unlock()
 	a.markDirty()
 	var res struct {
 		Available bool               `json:"available"`
@@ -695,18 +698,18 @@ func loadCatalog(a *app) {
 		} `json:"error"`
 	}
 	err := a.rpc(context.Background(), "", "agent/openrouter/models", map[string]any{"endpoint": endpoint, "dataPolicy": policy}, &res)
-	prov.mu.Lock()
+	a.prov.mu.Lock()
 	switch {
 	case err != nil:
-		prov.catalogState, prov.catalogError, prov.catalog = "error", err.Error(), nil
+		a.prov.catalogState, a.prov.catalogError, a.prov.catalog = "error", err.Error(), nil
 	case res.Error != nil:
-		prov.catalogState, prov.catalogError, prov.catalog = "error", "["+res.Error.Code+"] "+res.Error.Message, nil
+		a.prov.catalogState, a.prov.catalogError, a.prov.catalog = "error", "["+res.Error.Code+"] "+res.Error.Message, nil
 	case !res.Available:
-		prov.catalogState, prov.catalog = "none", nil
+		a.prov.catalogState, a.prov.catalog = "none", nil
 	default:
-		prov.catalogState, prov.catalog, prov.catalogSkipped = "ready", res.Models, res.Skipped
+		a.prov.catalogState, a.prov.catalog, a.prov.catalogSkipped = "ready", res.Models, res.Skipped
 	}
-	prov.mu.Unlock()
+	a.prov.mu.Unlock()
 	a.markDirty()
 }
 
@@ -741,24 +744,24 @@ func settingsKey(a *app, k keyInfo) bool {
 }
 
 // providerLabel is the header's provider text.
-func providerLabel() string {
-	_, model, _, _, _ := prov.snapshot()
-	if !prov.enabled() {
+func (a *app) providerLabel() string {
+	_, model, _, _, _ := a.prov.snapshot()
+	if !a.prov.enabled() {
 		return "local agent"
 	}
-	return prov.presetLabel() + " · " + model
+	return a.prov.presetLabel() + " · " + model
 }
 
 // renderSettings draws the header button and label and the dialog's live parts.
 func renderSettings(a *app) {
-	setText("provider-label", providerLabel())
+	setText("provider-label", a.providerLabel())
 	if byID("provider-actions").IsNull() {
 		if host := byID("header-actions"); !host.IsNull() {
 			span := js.Global().Get("document").Call("createElement", "span")
 			span.Set("id", "provider-actions")
 			span.Set("className", "provider-actions")
 			host.Call("appendChild", span)
-			delete(lastHTML, "provider-actions")
+			delete(a.lastHTML, "provider-actions")
 		}
 	}
 	if byID("provider-usage").IsNull() {
@@ -770,20 +773,20 @@ func renderSettings(a *app) {
 			host.Call("appendChild", span)
 		}
 	}
-	setRegion("provider-actions", markup.HTML(`<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`))
+	a.setRegion("provider-actions", markup.HTML(`<button type="button" id="provider-settings-open" data-action="provider-settings" aria-label="Open OpenRouter settings">Provider settings</button>`))
 	ensureNewChatButton()
 
-	key, model, endpoint, _, memory := prov.snapshot()
-	prov.mu.Lock()
-	state, cerr, skipped, freeOnly, formErr := prov.catalogState, prov.catalogError, prov.catalogSkipped, prov.freeOnly, prov.formError
-	if prov.catalogFor != "" {
-		endpoint = prov.catalogFor // the catalog messages name the endpoint typed in the dialog
+	key, model, endpoint, _, memory := a.prov.snapshot()
+	a.prov.mu.Lock()
+	state, cerr, skipped, freeOnly, formErr := a.prov.catalogState, a.prov.catalogError, a.prov.catalogSkipped, a.prov.freeOnly, a.prov.formError
+	if a.prov.catalogFor != "" {
+		endpoint = a.prov.catalogFor // the catalog messages name the endpoint typed in the dialog
 	}
-	cat := openrouter.Catalog{Models: prov.catalog}
-	prov.mu.Unlock()
+	cat := openrouter.Catalog{Models: a.prov.catalog}
+	a.prov.mu.Unlock()
 	// The key line describes the provider the dialog shows (its preset, endpoint, key field and
 	// model), which is the saved one until the user changes a field.
-	label, kEndpoint, kModel, hasKey := prov.presetLabel(), endpoint, model, key != ""
+	label, kEndpoint, kModel, hasKey := a.prov.presetLabel(), endpoint, model, key != ""
 	if settingsOpen() {
 		label = openrouter.PresetByID(inputValue("settings-preset")).Label
 		kEndpoint, hasKey = strings.TrimSpace(inputValue("settings-endpoint")), strings.TrimSpace(inputValue("settings-key")) != ""
@@ -801,7 +804,7 @@ func renderSettings(a *app) {
 	for i, m := range shown {
 		opts[i] = views.ModelOption{ID: m.ID, Label: m.Label}
 	}
-	setRegion("settings-model-picker", views.ModelOptionsHTML(opts, model))
+	a.setRegion("settings-model-picker", views.ModelOptionsHTML(opts, model))
 	cs := ""
 	switch state {
 	case "":

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/openrouter"
 	"github.com/webcoding/studio/wasm/ui/views"
 )
@@ -25,8 +26,6 @@ type streamState struct {
 	keys    []string    // entry keys of the run's streamed turns, in order
 	frame   bool        // a requestAnimationFrame is pending
 }
-
-var streaming = &streamState{}
 
 // beginStream starts collecting fragments for run id.
 func (s *streamState) begin(id string) {
@@ -57,7 +56,7 @@ func (s *streamState) current() string {
 
 // onStreamText is the OnText of the page's provider loop.
 func (a *app) onStreamText(d openrouter.TextDelta) {
-	s := streaming
+	s := a.streaming
 	s.mu.Lock()
 	if s.run == "" || d.Text == "" {
 		s.mu.Unlock()
@@ -89,7 +88,7 @@ func (a *app) onStreamText(d openrouter.TextDelta) {
 		a.addEntry(entry{Kind: "agent", Key: key, Text: d.Text})
 		return
 	}
-	chatsStreamed() // chats.go: the grown text is kept by the next save
+	a.chatsStreamed() // chats.go: the grown text is kept by the next save
 	s.requestFrame(a)
 }
 
@@ -103,7 +102,7 @@ func (s *streamState) requestFrame(a *app) {
 	s.frame = true
 	s.mu.Unlock()
 	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
+	cb = jsbridge.Func("streaming.frame", func(js.Value, []js.Value) any {
 		cb.Release()
 		s.mu.Lock()
 		s.frame = false
@@ -151,45 +150,45 @@ func (a *app) markStreamed(key, kind, details string) {
 	a.markDirty()
 }
 
-// transcriptStats counts how #transcript was updated: "appends" (text appended to one
+// transcriptCounts (app.transcriptStats) counts how #transcript was updated: "appends" (text appended to one
 // element) and "morphs" (the region re-rendered), published as window.webcodingTranscriptStats
 // for the browser tests.
-var transcriptStats struct{ appends, morphs int }
+type transcriptCounts struct{ appends, morphs int }
 
 // patchTranscript updates #transcript for list: an append to one text element when only
 // that entry's text grew since the last render, else the keyed morph. It reports whether
 // the region changed.
-func patchTranscript(list []entry) bool {
-	prev := memoEntries
-	html := transcriptHTML(list)
-	if lastHTML["transcript"] == string(html) {
+func (a *app) patchTranscript(list []entry) bool {
+	prev := a.memoEntries
+	html := a.transcriptHTML(list)
+	if a.lastHTML["transcript"] == string(html) {
 		return false
 	}
-	if id, suffix, ok := views.TextAppended(prev, list); ok && lastHTML["transcript"] != "" {
-		if appendRegionText("transcript", id, suffix) {
-			lastHTML["transcript"] = string(html) // the DOM now holds what html describes
-			transcriptStats.appends++
-			publishTranscriptStats()
+	if id, suffix, ok := views.TextAppended(prev, list); ok && a.lastHTML["transcript"] != "" {
+		if a.appendRegionText("transcript", id, suffix) {
+			a.lastHTML["transcript"] = string(html) // the DOM now holds what html describes
+			a.transcriptStats.appends++
+			a.publishTranscriptStats()
 			return true
 		}
 	}
-	changed := setRegion("transcript", html)
+	changed := a.setRegion("transcript", html)
 	if changed {
-		transcriptStats.morphs++
-		publishTranscriptStats()
+		a.transcriptStats.morphs++
+		a.publishTranscriptStats()
 	}
 	return changed
 }
 
-func publishTranscriptStats() {
+func (a *app) publishTranscriptStats() {
 	o := js.Global().Get("Object").New()
-	o.Set("appends", transcriptStats.appends)
-	o.Set("morphs", transcriptStats.morphs)
+	o.Set("appends", a.transcriptStats.appends)
+	o.Set("morphs", a.transcriptStats.morphs)
 	js.Global().Set("webcodingTranscriptStats", o)
 }
 
-// Session usage (the page's provider runs since it loaded).
-var sessionUsage struct {
+// usageTotal (app.sessionUsage) is the session usage (the page's provider runs since it loaded).
+type usageTotal struct {
 	mu sync.Mutex
 	u  openrouter.Usage
 }
@@ -201,14 +200,14 @@ func viewUsage(u openrouter.Usage) views.Usage {
 
 // usageEntry adds the run's usage to the session total and returns the transcript text
 // (views.UsageSummary), "" when the run reported none.
-func usageEntry(run *openrouter.Usage, turns []openrouter.Usage) string {
+func (a *app) usageEntry(run *openrouter.Usage, turns []openrouter.Usage) string {
 	if run == nil {
 		return ""
 	}
-	sessionUsage.mu.Lock()
-	sessionUsage.u.Add(*run)
-	session := sessionUsage.u
-	sessionUsage.mu.Unlock()
+	a.sessionUsage.mu.Lock()
+	a.sessionUsage.u.Add(*run)
+	session := a.sessionUsage.u
+	a.sessionUsage.mu.Unlock()
 	vt := make([]views.Usage, len(turns))
 	for i, t := range turns {
 		vt[i] = viewUsage(t)

@@ -53,8 +53,6 @@ type tabsState struct {
 	sig        string // the views of the last render (render loop only)
 }
 
-var tabs = &tabsState{ids: map[string]string{}}
-
 func tabID(p string) string { return views.TabID(p) }
 
 func init() {
@@ -67,14 +65,14 @@ func bindTabs(a *app) {
 		if v := ss.Call("getItem", tabsStorageKey); v.Type() == js.TypeString {
 			var list []string
 			if json.Unmarshal([]byte(v.String()), &list) == nil {
-				tabs.mu.Lock()
+				a.tabs.mu.Lock()
 				for _, p := range list {
-					if p != "" && !slices.Contains(tabs.open, p) && len(tabs.open) < maxTabs {
-						tabs.open = append(tabs.open, p)
+					if p != "" && !slices.Contains(a.tabs.open, p) && len(a.tabs.open) < maxTabs {
+						a.tabs.open = append(a.tabs.open, p)
 					}
 				}
-				tabs.saved = v.String()
-				tabs.mu.Unlock()
+				a.tabs.saved = v.String()
+				a.tabs.mu.Unlock()
 			}
 		}
 	}
@@ -82,18 +80,18 @@ func bindTabs(a *app) {
 	if host.IsNull() {
 		return
 	}
-	on(host, "focusin", func(_ js.Value, args []js.Value) any {
+	a.on(host, "focusin", func(_ js.Value, args []js.Value) any {
 		t := args[0].Get("target")
 		if t.Type() != js.TypeObject || attr(t, "role") != "tab" {
 			return nil
 		}
 		p := attr(t, "data-path")
-		tabs.mu.Lock()
-		changed := tabs.focus != p
-		tabs.focus = p
-		tabs.mu.Unlock()
+		a.tabs.mu.Lock()
+		changed := a.tabs.focus != p
+		a.tabs.focus = p
+		a.tabs.mu.Unlock()
 		if changed {
-			applyTabsFocus(false)
+			a.applyTabsFocus(false)
 		}
 		return nil
 	})
@@ -115,29 +113,31 @@ func renderTabs(a *app) {
 	active := a.st.activePath
 	a.mu.Unlock()
 
-	tabs.mu.Lock()
+	a.tabs.mu.Lock()
+	unlock := sync.OnceFunc(a.tabs.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
+	defer unlock()
 	if len(files) > 0 { // drop tabs of files that are gone (not before the first listFiles)
 		exists := make(map[string]bool, len(files))
 		for _, f := range files {
 			exists[f.Path] = true
 		}
-		tabs.open = slices.DeleteFunc(tabs.open, func(p string) bool { return !exists[p] })
+		a.tabs.open = slices.DeleteFunc(a.tabs.open, func(p string) bool { return !exists[p] })
 	}
-	if active != tabs.lastActive {
-		tabs.lastActive = active
-		tabs.focus = ""
-		if active != tabs.hidden {
-			tabs.hidden = ""
+	if active != a.tabs.lastActive {
+		a.tabs.lastActive = active
+		a.tabs.focus = ""
+		if active != a.tabs.hidden {
+			a.tabs.hidden = ""
 		}
 	}
-	if active != "" && active != tabs.hidden && !slices.Contains(tabs.open, active) {
-		tabs.open = append(tabs.open, active)
-		for len(tabs.open) > maxTabs {
+	if active != "" && active != a.tabs.hidden && !slices.Contains(a.tabs.open, active) {
+		a.tabs.open = append(a.tabs.open, active)
+		for len(a.tabs.open) > maxTabs {
 			i := 0
-			if tabs.open[0] == active {
+			if a.tabs.open[0] == active {
 				i = 1
 			}
-			tabs.open = slices.Delete(tabs.open, i, i+1)
+			a.tabs.open = slices.Delete(a.tabs.open, i, i+1)
 		}
 	}
 	dirty := map[string]bool{}
@@ -145,27 +145,27 @@ func renderTabs(a *app) {
 		dirty[f.Path] = f.Dirty
 	}
 	base := map[string]int{}
-	for _, p := range tabs.open {
+	for _, p := range a.tabs.open {
 		base[path.Base(p)]++
 	}
-	list := make([]tabView, len(tabs.open))
-	clear(tabs.ids)
-	for i, p := range tabs.open {
+	list := make([]tabView, len(a.tabs.open))
+	clear(a.tabs.ids)
+	for i, p := range a.tabs.open {
 		name := path.Base(p)
 		if base[name] > 1 {
 			name = p // two open files share a name: show the paths
 		}
 		list[i] = tabView{ID: tabID(p), Path: p, Name: name, Active: p == active, Dirty: dirty[p]}
-		tabs.ids[list[i].ID] = p
+		a.tabs.ids[list[i].ID] = p
 	}
-	raw, _ := json.Marshal(tabs.open)
-	save := string(raw) != tabs.saved && len(files) > 0
+	raw, _ := json.Marshal(a.tabs.open)
+	save := string(raw) != a.tabs.saved && len(files) > 0
 	if save {
-		tabs.saved = string(raw)
+		a.tabs.saved = string(raw)
 	}
-	move := tabs.moveFocus
-	tabs.moveFocus = false
-	tabs.mu.Unlock()
+	move := a.tabs.moveFocus
+	a.tabs.moveFocus = false
+	unlock()
 
 	if save {
 		if ss := sessionStorage(); ss.Truthy() {
@@ -179,38 +179,38 @@ func renderTabs(a *app) {
 	for _, v := range list {
 		fmt.Fprintf(&sig, "%s\x00%s\x00%t%t\x01", v.Path, v.Name, v.Active, v.Dirty)
 	}
-	if sig.String() == tabs.sig {
+	if sig.String() == a.tabs.sig {
 		if move {
-			applyTabsFocus(true)
+			a.applyTabsFocus(true)
 		}
 		return
 	}
-	tabs.sig = sig.String()
-	setRegion("editor-tabs", views.TabsHTML(list))
-	applyTabsFocus(move)
+	a.tabs.sig = sig.String()
+	a.setRegion("editor-tabs", views.TabsHTML(list))
+	a.applyTabsFocus(move)
 }
 
 // rovingTab returns the roving-focus tab's path (the remembered one while open, else the
 // active one, else the first). Call with tabs.mu held.
-func rovingTab() string {
-	if slices.Contains(tabs.open, tabs.focus) {
-		return tabs.focus
+func (a *app) rovingTab() string {
+	if slices.Contains(a.tabs.open, a.tabs.focus) {
+		return a.tabs.focus
 	}
-	if slices.Contains(tabs.open, tabs.lastActive) {
-		return tabs.lastActive
+	if slices.Contains(a.tabs.open, a.tabs.lastActive) {
+		return a.tabs.lastActive
 	}
-	if len(tabs.open) > 0 {
-		return tabs.open[0]
+	if len(a.tabs.open) > 0 {
+		return a.tabs.open[0]
 	}
 	return ""
 }
 
 // applyTabsFocus gives the roving tab (and its Close button) tabindex="0", all others "-1";
 // with move it also focuses the tab. DOM only.
-func applyTabsFocus(move bool) {
-	tabs.mu.Lock()
-	p := rovingTab()
-	tabs.mu.Unlock()
+func (a *app) applyTabsFocus(move bool) {
+	a.tabs.mu.Lock()
+	p := a.rovingTab()
+	a.tabs.mu.Unlock()
 	doc := js.Global().Get("document")
 	host := doc.Call("getElementById", "editor-tabs")
 	if host.IsNull() {
@@ -256,23 +256,23 @@ func closeTab(a *app, p string) {
 	a.mu.Lock()
 	active := a.st.activePath
 	a.mu.Unlock()
-	tabs.mu.Lock()
-	i := slices.Index(tabs.open, p)
+	a.tabs.mu.Lock()
+	i := slices.Index(a.tabs.open, p)
 	if i < 0 {
-		tabs.mu.Unlock()
+		a.tabs.mu.Unlock()
 		return
 	}
-	tabs.open = slices.Delete(tabs.open, i, i+1)
+	a.tabs.open = slices.Delete(a.tabs.open, i, i+1)
 	next := ""
-	if len(tabs.open) > 0 {
-		next = tabs.open[min(i, len(tabs.open)-1)]
+	if len(a.tabs.open) > 0 {
+		next = a.tabs.open[min(i, len(a.tabs.open)-1)]
 	}
 	if p == active {
-		tabs.hidden = p // not re-added by a render before the neighbour is open
+		a.tabs.hidden = p // not re-added by a render before the neighbour is open
 	}
-	tabs.focus = next
-	tabs.moveFocus = true
-	tabs.mu.Unlock()
+	a.tabs.focus = next
+	a.tabs.moveFocus = true
+	a.tabs.mu.Unlock()
 	a.markDirty()
 	if p == active && next != "" {
 		a.action("open", next, "")
@@ -285,12 +285,12 @@ func tabsKey(a *app, k keyInfo) bool {
 	if k.DialogOpen || k.Mod || k.Alt || k.Shift {
 		return false
 	}
-	tabs.mu.Lock()
-	p, ok := tabs.ids[k.TargetID]
-	i := slices.Index(tabs.open, p)
-	n := len(tabs.open)
+	a.tabs.mu.Lock()
+	p, ok := a.tabs.ids[k.TargetID]
+	i := slices.Index(a.tabs.open, p)
+	n := len(a.tabs.open)
 	if !ok || i < 0 {
-		tabs.mu.Unlock()
+		a.tabs.mu.Unlock()
 		return false
 	}
 	next := -1
@@ -305,11 +305,11 @@ func tabsKey(a *app, k keyInfo) bool {
 		next = n - 1
 	}
 	if next >= 0 {
-		tabs.focus = tabs.open[next]
+		a.tabs.focus = a.tabs.open[next]
 	}
-	tabs.mu.Unlock()
+	a.tabs.mu.Unlock()
 	if next >= 0 {
-		applyTabsFocus(true)
+		a.applyTabsFocus(true)
 		return true
 	}
 	if k.Key == "Delete" {

@@ -29,7 +29,8 @@ import (
 //   - Copy / Download: the metadata-only export (wasm/trace Export, ≤ 8 KiB) of the rows
 //     shown (the selected session, Recent or all).
 
-var tracePanel = struct {
+// tracePanelState (app.tracePanel) is the trace panel's state (guarded by mu).
+type tracePanelState struct {
 	mu       sync.Mutex
 	model    *trace.Trace
 	expanded map[string]bool
@@ -37,7 +38,7 @@ var tracePanel = struct {
 	session  string // selector value ("" all sessions)
 	status   string // the last Copy/Download/Clear message
 	lastKey  string
-}{model: trace.New(trace.Options{}), expanded: map[string]bool{}}
+}
 
 func init() {
 	registerFeature(&feature{name: "trace", bind: traceBind, render: traceRender, action: traceAction, observe: traceObserve})
@@ -45,13 +46,13 @@ func init() {
 
 // traceObserve records every lifecycle event (never blocks beyond the model's mutex).
 func traceObserve(a *app, e audit.ToolCallEvent) {
-	tracePanel.model.Observe(e)
+	a.tracePanel.model.Observe(e)
 	a.markDirty()
 }
 
 // traceDiscovery records a tools/list (all pages) of n tools that took d.
 func traceDiscovery(a *app, n int, at time.Time, d time.Duration) {
-	tracePanel.model.Discovery(n, at, d)
+	a.tracePanel.model.Discovery(n, at, d)
 	a.markDirty()
 }
 
@@ -62,44 +63,44 @@ func traceBind(a *app) {
 		return
 	}
 	p.Set("innerHTML", `<div id="trace-toolbar"></div><p id="trace-status" class="trace-status-line" role="status" aria-live="polite"></p><ol id="trace-list" class="trace-list" aria-label="Execution trace rows"></ol>`)
-	on(doc, "change", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "change", func(_ js.Value, args []js.Value) any {
 		t := args[0].Get("target")
 		if t.Get("id").String() != "trace-session" {
 			return nil
 		}
 		v := t.Get("value").String()
-		tracePanel.mu.Lock()
-		tracePanel.session = v
-		tracePanel.mu.Unlock()
+		a.tracePanel.mu.Lock()
+		a.tracePanel.session = v
+		a.tracePanel.mu.Unlock()
 		a.markDirty()
 		return nil
 	})
 }
 
 // traceFilter is the selection the panel shows and exports.
-func traceFilter() (trace.Filter, bool) {
-	tracePanel.mu.Lock()
-	defer tracePanel.mu.Unlock()
-	f := trace.SelectorFilter(tracePanel.session)
-	if !tracePanel.showAll {
+func (a *app) traceFilter() (trace.Filter, bool) {
+	a.tracePanel.mu.Lock()
+	defer a.tracePanel.mu.Unlock()
+	f := trace.SelectorFilter(a.tracePanel.session)
+	if !a.tracePanel.showAll {
 		f.Recent = trace.RecentRows
 	}
-	return f, tracePanel.showAll
+	return f, a.tracePanel.showAll
 }
 
 func traceRender(a *app) {
-	m := tracePanel.model
-	tracePanel.mu.Lock()
-	key := strconv.FormatUint(m.Version(), 10) + "|" + strconv.FormatBool(tracePanel.showAll) + "|" + tracePanel.session +
-		"|" + strconv.Itoa(len(tracePanel.expanded)) + "|" + tracePanel.status
-	same := key == tracePanel.lastKey
-	tracePanel.lastKey = key
-	session, showAll, status := tracePanel.session, tracePanel.showAll, tracePanel.status
-	expanded := make(map[string]bool, len(tracePanel.expanded))
-	for k, v := range tracePanel.expanded {
+	m := a.tracePanel.model
+	a.tracePanel.mu.Lock()
+	key := strconv.FormatUint(m.Version(), 10) + "|" + strconv.FormatBool(a.tracePanel.showAll) + "|" + a.tracePanel.session +
+		"|" + strconv.Itoa(len(a.tracePanel.expanded)) + "|" + a.tracePanel.status
+	same := key == a.tracePanel.lastKey
+	a.tracePanel.lastKey = key
+	session, showAll, status := a.tracePanel.session, a.tracePanel.showAll, a.tracePanel.status
+	expanded := make(map[string]bool, len(a.tracePanel.expanded))
+	for k, v := range a.tracePanel.expanded {
 		expanded[k] = v
 	}
-	tracePanel.mu.Unlock()
+	a.tracePanel.mu.Unlock()
 	if same {
 		return
 	}
@@ -110,18 +111,18 @@ func traceRender(a *app) {
 	}
 	sessions := m.Sessions()
 	if len(sessions) < 2 && session != "" { // the selected session is gone (Clear): show everything
-		tracePanel.mu.Lock()
-		tracePanel.session = ""
-		tracePanel.mu.Unlock()
+		a.tracePanel.mu.Lock()
+		a.tracePanel.session = ""
+		a.tracePanel.mu.Unlock()
 		session = ""
 	}
 	v := views.TraceView{Rows: rows, Expanded: expanded, ShowAll: showAll, Total: len(all), Sessions: sessions,
 		Session: session, Running: m.Running() > 0}
-	setRegion("trace-toolbar", views.TraceToolbarHTML(v))
+	a.setRegion("trace-toolbar", views.TraceToolbarHTML(v))
 	// The list is chronological: keep following the newest row unless the user scrolled up.
 	list := js.Global().Get("document").Call("getElementById", "trace-list")
 	follow := !list.IsNull() && list.Get("scrollTop").Float()+list.Get("clientHeight").Float() >= list.Get("scrollHeight").Float()-8
-	if setRegion("trace-list", views.TraceListHTML(v)) && follow {
+	if a.setRegion("trace-list", views.TraceListHTML(v)) && follow {
 		list.Set("scrollTop", list.Get("scrollHeight"))
 	}
 	setText("trace-status", status)
@@ -131,9 +132,9 @@ func traceRender(a *app) {
 }
 
 func traceSetStatus(a *app, s string) {
-	tracePanel.mu.Lock()
-	tracePanel.status = s
-	tracePanel.mu.Unlock()
+	a.tracePanel.mu.Lock()
+	a.tracePanel.status = s
+	a.tracePanel.mu.Unlock()
 	a.markDirty()
 }
 
@@ -141,40 +142,40 @@ func traceAction(a *app, act uiAction) bool {
 	switch act.Name {
 	case "trace-toggle":
 		id := act.Get("traceId")
-		tracePanel.mu.Lock()
-		if tracePanel.expanded[id] {
-			delete(tracePanel.expanded, id)
+		a.tracePanel.mu.Lock()
+		if a.tracePanel.expanded[id] {
+			delete(a.tracePanel.expanded, id)
 		} else {
-			tracePanel.expanded[id] = true
+			a.tracePanel.expanded[id] = true
 		}
-		if len(tracePanel.expanded) > trace.MaxRows { // ids of dropped rows
-			for k := range tracePanel.expanded {
-				if _, ok := tracePanel.model.Row(k); !ok {
-					delete(tracePanel.expanded, k)
+		if len(a.tracePanel.expanded) > trace.MaxRows { // ids of dropped rows
+			for k := range a.tracePanel.expanded {
+				if _, ok := a.tracePanel.model.Row(k); !ok {
+					delete(a.tracePanel.expanded, k)
 				}
 			}
 		}
-		tracePanel.lastKey = ""
-		tracePanel.mu.Unlock()
+		a.tracePanel.lastKey = ""
+		a.tracePanel.mu.Unlock()
 		a.markDirty()
 	case "trace-all", "trace-recent":
-		tracePanel.mu.Lock()
-		tracePanel.showAll = act.Name == "trace-all"
-		tracePanel.mu.Unlock()
+		a.tracePanel.mu.Lock()
+		a.tracePanel.showAll = act.Name == "trace-all"
+		a.tracePanel.mu.Unlock()
 		a.markDirty()
 	case "trace-clear":
-		if tracePanel.model.Clear() {
-			tracePanel.mu.Lock()
-			clear(tracePanel.expanded)
-			tracePanel.session = ""
-			tracePanel.mu.Unlock()
+		if a.tracePanel.model.Clear() {
+			a.tracePanel.mu.Lock()
+			clear(a.tracePanel.expanded)
+			a.tracePanel.session = ""
+			a.tracePanel.mu.Unlock()
 			traceSetStatus(a, "Execution trace cleared.")
 		} else {
 			traceSetStatus(a, "A call is running: the trace cannot be cleared now.")
 		}
 	case "trace-copy":
-		f, _ := traceFilter()
-		data := tracePanel.model.Export(f, time.Now())
+		f, _ := a.traceFilter()
+		data := a.tracePanel.model.Export(f, time.Now())
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := copyText(ctx, string(data)); err != nil {
@@ -183,8 +184,8 @@ func traceAction(a *app, act uiAction) bool {
 			traceSetStatus(a, "Copied the trace export ("+strconv.Itoa(len(data))+" bytes).")
 		}
 	case "trace-download":
-		f, _ := traceFilter()
-		data := tracePanel.model.Export(f, time.Now())
+		f, _ := a.traceFilter()
+		data := a.tracePanel.model.Export(f, time.Now())
 		if err := download("webcoding-trace.json", "application/json", data); err != nil {
 			traceSetStatus(a, "Download failed: "+err.Error())
 		} else {

@@ -32,7 +32,7 @@ const transferHTML = `<button type="button" id="upload-files" data-action="uploa
 	`<button type="button" id="download-zip" data-action="download-zip" aria-label="Download as ZIP" title="Download the workspace as a ZIP archive">ZIP</button>` +
 	`<input type="file" id="upload-input" multiple hidden aria-label="Files to upload">`
 
-func transferRender(a *app) { setRegion("transfer-actions", transferHTML) }
+func transferRender(a *app) { a.setRegion("transfer-actions", transferHTML) }
 
 func transferAction(a *app, act uiAction) bool {
 	ctx := context.Background()
@@ -56,7 +56,7 @@ func transferAction(a *app, act uiAction) bool {
 // goroutine.
 func transferBind(a *app) {
 	doc := js.Global().Get("document")
-	on(doc, "change", func(_ js.Value, args []js.Value) any {
+	a.on(doc, "change", func(_ js.Value, args []js.Value) any {
 		t := args[0].Get("target")
 		if t.Type() != js.TypeObject || t.Get("id").String() != "upload-input" {
 			return nil
@@ -85,14 +85,14 @@ func transferBind(a *app) {
 		}
 		return false
 	}
-	on(nav, "dragover", func(_ js.Value, args []js.Value) any {
+	a.on(nav, "dragover", func(_ js.Value, args []js.Value) any {
 		if hasFiles(args[0]) {
 			args[0].Call("preventDefault")
 			args[0].Get("dataTransfer").Set("dropEffect", "copy")
 		}
 		return nil
 	})
-	on(nav, "drop", func(_ js.Value, args []js.Value) any {
+	a.on(nav, "drop", func(_ js.Value, args []js.Value) any {
 		if !hasFiles(args[0]) {
 			return nil
 		}

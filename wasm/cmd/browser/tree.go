@@ -53,22 +53,20 @@ type treeState struct {
 	pendingFocus string
 }
 
-var tree = &treeState{collapsed: map[string]bool{}, byID: map[string]*treeNode{}, parent: map[string]*treeNode{}}
-
 // folderID is a folder's element id (distinct from any file's).
 func folderID(p string) string { return views.FolderID(p) }
 
 // buildTree nests the flat file rows into the explorer's folders and files (views.BuildTree).
-func buildTree(files []fileRow, active string, collapsed map[string]bool) []*treeNode {
+func (a *app) buildTree(files []fileRow, active string, collapsed map[string]bool) []*treeNode {
 	in := make([]views.TreeFile, len(files))
 	for i, f := range files {
-		in[i] = views.TreeFile{Path: f.Path, Dirty: f.Dirty, Draft: hasKeptDraft(f.Path)} // keptdrafts.go
+		in[i] = views.TreeFile{Path: f.Path, Dirty: f.Dirty, Draft: a.hasKeptDraft(f.Path)} // keptdrafts.go
 	}
 	return views.BuildTree(in, active, collapsed)
 }
 
 // treeSignature is everything the tree's HTML depends on, so an unchanged tree is not rebuilt.
-func treeSignature(files []fileRow, active string, collapsed map[string]bool) string {
+func (a *app) treeSignature(files []fileRow, active string, collapsed map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(active)
 	for _, f := range files {
@@ -77,7 +75,7 @@ func treeSignature(files []fileRow, active string, collapsed map[string]bool) st
 		if f.Dirty {
 			b.WriteString("\x00*")
 		}
-		if hasKeptDraft(f.Path) {
+		if a.hasKeptDraft(f.Path) {
 			b.WriteString("\x00d")
 		}
 	}
@@ -113,104 +111,106 @@ func renderTree(a *app) {
 	active := a.st.activePath
 	a.mu.Unlock()
 
-	tree.mu.Lock()
-	if active != tree.lastActive {
-		tree.lastActive = active
+	a.tree.mu.Lock()
+	unlock := sync.OnceFunc(a.tree.mu.Unlock) // also on a panic: the next render must not block (design.md §5.28)
+	defer unlock()
+	if active != a.tree.lastActive {
+		a.tree.lastActive = active
 		for _, d := range ancestors(active) { // show the newly active file
-			delete(tree.collapsed, d)
+			delete(a.tree.collapsed, d)
 		}
-		tree.focus = "" // focus follows the active file until the user moves it
+		a.tree.focus = "" // focus follows the active file until the user moves it
 	}
-	sig := treeSignature(files, active, tree.collapsed)
-	if sig == tree.sig {
-		tree.mu.Unlock()
-		applyPendingTreeFocus()
+	sig := a.treeSignature(files, active, a.tree.collapsed)
+	if sig == a.tree.sig {
+		unlock()
+		a.applyPendingTreeFocus()
 		return // nothing the tree shows changed
 	}
-	tree.sig = sig
-	nodes := buildTree(files, active, tree.collapsed)
-	tree.visible = tree.visible[:0]
-	clear(tree.byID)
-	clear(tree.parent)
+	a.tree.sig = sig
+	nodes := a.buildTree(files, active, a.tree.collapsed)
+	a.tree.visible = a.tree.visible[:0]
+	clear(a.tree.byID)
+	clear(a.tree.parent)
 	var walk func(list []*treeNode, par *treeNode)
 	walk = func(list []*treeNode, par *treeNode) {
 		for _, n := range list {
-			tree.visible = append(tree.visible, n)
-			tree.byID[n.ID] = n
-			tree.parent[n.ID] = par
+			a.tree.visible = append(a.tree.visible, n)
+			a.tree.byID[n.ID] = n
+			a.tree.parent[n.ID] = par
 			walk(n.Children, n)
 		}
 	}
 	walk(nodes, nil)
-	tree.mu.Unlock()
+	unlock()
 
-	setRegion("file-list", views.TreeHTML(nodes))
-	applyTreeFocus(false)
-	applyPendingTreeFocus()
+	a.setRegion("file-list", views.TreeHTML(nodes))
+	a.applyTreeFocus(false)
+	a.applyPendingTreeFocus()
 }
 
 // setPendingTreeFocus asks the next render that shows the item id to focus it.
-func setPendingTreeFocus(id string) {
-	tree.mu.Lock()
-	tree.pendingFocus = id
-	tree.mu.Unlock()
+func (a *app) setPendingTreeFocus(id string) {
+	a.tree.mu.Lock()
+	a.tree.pendingFocus = id
+	a.tree.mu.Unlock()
 }
 
 // neighbourFileID returns the id of the item next to the file at path in the visible tree
 // (the following item, else the preceding one; "" when it is the only one).
-func neighbourFileID(path string) string {
-	tree.mu.Lock()
-	defer tree.mu.Unlock()
+func (a *app) neighbourFileID(path string) string {
+	a.tree.mu.Lock()
+	defer a.tree.mu.Unlock()
 	id := fileID(path)
-	for i, n := range tree.visible {
+	for i, n := range a.tree.visible {
 		if n.ID != id {
 			continue
 		}
-		if i+1 < len(tree.visible) {
-			return tree.visible[i+1].ID
+		if i+1 < len(a.tree.visible) {
+			return a.tree.visible[i+1].ID
 		}
 		if i > 0 {
-			return tree.visible[i-1].ID
+			return a.tree.visible[i-1].ID
 		}
 	}
 	return ""
 }
 
 // applyPendingTreeFocus focuses the pending item once it is in the tree.
-func applyPendingTreeFocus() {
-	tree.mu.Lock()
-	id := tree.pendingFocus
-	if id == "" || tree.byID[id] == nil {
-		tree.mu.Unlock()
+func (a *app) applyPendingTreeFocus() {
+	a.tree.mu.Lock()
+	id := a.tree.pendingFocus
+	if id == "" || a.tree.byID[id] == nil {
+		a.tree.mu.Unlock()
 		return
 	}
-	tree.pendingFocus = ""
-	tree.focus = id
-	tree.mu.Unlock()
-	applyTreeFocus(true)
+	a.tree.pendingFocus = ""
+	a.tree.focus = id
+	a.tree.mu.Unlock()
+	a.applyTreeFocus(true)
 }
 
 // focusTarget returns the roving-focus item's id: the remembered one while it is visible, else
 // the active file, else the first item. Call with tree.mu held.
-func focusTarget() string {
-	if tree.byID[tree.focus] != nil {
-		return tree.focus
+func (a *app) focusTarget() string {
+	if a.tree.byID[a.tree.focus] != nil {
+		return a.tree.focus
 	}
-	if id := fileID(tree.lastActive); tree.byID[id] != nil {
+	if id := fileID(a.tree.lastActive); a.tree.byID[id] != nil {
 		return id
 	}
-	if len(tree.visible) > 0 {
-		return tree.visible[0].ID
+	if len(a.tree.visible) > 0 {
+		return a.tree.visible[0].ID
 	}
 	return ""
 }
 
 // applyTreeFocus gives the roving-focus item tabindex="0" (and its row's buttons), every other
 // item and button tabindex="-1"; with move it also focuses the item. It only touches the DOM.
-func applyTreeFocus(move bool) {
-	tree.mu.Lock()
-	id := focusTarget()
-	tree.mu.Unlock()
+func (a *app) applyTreeFocus(move bool) {
+	a.tree.mu.Lock()
+	id := a.focusTarget()
+	a.tree.mu.Unlock()
 	doc := js.Global().Get("document")
 	list := doc.Call("getElementById", "file-list")
 	if list.IsNull() || id == "" {
@@ -243,20 +243,20 @@ func bindTree(a *app) {
 	if list.IsNull() {
 		return
 	}
-	on(list, "focusin", func(_ js.Value, args []js.Value) any {
+	a.on(list, "focusin", func(_ js.Value, args []js.Value) any {
 		t := args[0].Get("target")
 		if t.Type() != js.TypeObject || attr(t, "role") != "treeitem" {
 			return nil
 		}
 		id := t.Get("id").String()
-		tree.mu.Lock()
-		changed := tree.focus != id && tree.byID[id] != nil
+		a.tree.mu.Lock()
+		changed := a.tree.focus != id && a.tree.byID[id] != nil
 		if changed {
-			tree.focus = id
+			a.tree.focus = id
 		}
-		tree.mu.Unlock()
+		a.tree.mu.Unlock()
 		if changed {
-			applyTreeFocus(false)
+			a.applyTreeFocus(false)
 		}
 		return nil
 	})
@@ -273,18 +273,18 @@ func treeAction(a *app, act uiAction) bool {
 
 // toggleFolder flips a folder (or sets it when expand is non-nil) and re-renders.
 func toggleFolder(a *app, p string, expand *bool) {
-	tree.mu.Lock()
-	collapse := !tree.collapsed[p]
+	a.tree.mu.Lock()
+	collapse := !a.tree.collapsed[p]
 	if expand != nil {
 		collapse = !*expand
 	}
 	if collapse {
-		tree.collapsed[p] = true
+		a.tree.collapsed[p] = true
 	} else {
-		delete(tree.collapsed, p)
+		delete(a.tree.collapsed, p)
 	}
-	tree.focus = folderID(p)
-	tree.mu.Unlock()
+	a.tree.focus = folderID(p)
+	a.tree.mu.Unlock()
 	a.markDirty()
 }
 
@@ -294,34 +294,34 @@ func treeKey(a *app, k keyInfo) bool {
 	if k.DialogOpen || k.Mod || k.Alt {
 		return false
 	}
-	tree.mu.Lock()
-	n := tree.byID[k.TargetID]
+	a.tree.mu.Lock()
+	n := a.tree.byID[k.TargetID]
 	if n == nil {
-		tree.mu.Unlock()
+		a.tree.mu.Unlock()
 		return false
 	}
 	idx := -1
-	for i, v := range tree.visible {
+	for i, v := range a.tree.visible {
 		if v.ID == n.ID {
 			idx = i
 		}
 	}
-	par := tree.parent[n.ID]
-	last := len(tree.visible) - 1
+	par := a.tree.parent[n.ID]
+	last := len(a.tree.visible) - 1
 	var next *treeNode
 	switch k.Key {
 	case "ArrowDown":
 		if idx < last {
-			next = tree.visible[idx+1]
+			next = a.tree.visible[idx+1]
 		}
 	case "ArrowUp":
 		if idx > 0 {
-			next = tree.visible[idx-1]
+			next = a.tree.visible[idx-1]
 		}
 	case "Home":
-		next = tree.visible[0]
+		next = a.tree.visible[0]
 	case "End":
-		next = tree.visible[last]
+		next = a.tree.visible[last]
 	case "ArrowRight":
 		if n.Folder && n.Expanded && len(n.Children) > 0 {
 			next = n.Children[0]
@@ -332,19 +332,19 @@ func treeKey(a *app, k keyInfo) bool {
 		}
 	}
 	if next != nil {
-		tree.focus = next.ID
+		a.tree.focus = next.ID
 	}
-	tree.mu.Unlock()
+	a.tree.mu.Unlock()
 
 	switch k.Key {
 	case "ArrowDown", "ArrowUp", "Home", "End":
 		if next != nil {
-			applyTreeFocus(true)
+			a.applyTreeFocus(true)
 		}
 		return true
 	case "ArrowRight", "ArrowLeft":
 		if next != nil {
-			applyTreeFocus(true)
+			a.applyTreeFocus(true)
 		} else if n.Folder {
 			expand := k.Key == "ArrowRight"
 			if expand != n.Expanded {

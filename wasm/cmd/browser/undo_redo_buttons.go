@@ -19,16 +19,17 @@ import (
 //     WORKSPACE_HISTORY_EMPTY entry in the chat — unless an editor draft is pending, whose
 //     flush adds a checkpoint first.
 
-var histState struct {
+// undoRedoState (app.histState) is whether undo and redo are available.
+type undoRedoState struct {
 	sync.Mutex
 	canUndo, canRedo bool
 }
 
 // setHistoryState records workspace.getStatus's history flags and re-renders.
-func setHistoryState(canUndo, canRedo bool) {
-	histState.Lock()
-	histState.canUndo, histState.canRedo = canUndo, canRedo
-	histState.Unlock()
+func (a *app) setHistoryState(canUndo, canRedo bool) {
+	a.histState.Lock()
+	a.histState.canUndo, a.histState.canRedo = canUndo, canRedo
+	a.histState.Unlock()
 }
 
 // refreshHistoryState re-reads history.canUndo/canRedo through workspace.getStatus (so an
@@ -42,7 +43,7 @@ func (a *app) refreshHistoryState(ctx context.Context) {
 		} `json:"history"`
 	}
 	if a.tool(ctx, "workspace.getStatus", nil, &status) == nil {
-		setHistoryState(status.History.CanUndo, status.History.CanRedo)
+		a.setHistoryState(status.History.CanUndo, status.History.CanRedo)
 		a.markDirty()
 	}
 }
@@ -56,13 +57,13 @@ func (a *app) historyLocked() bool {
 
 // historyAvailable reports whether workspace.undo (redo false) or workspace.redo (redo true)
 // has something to do, as of the last workspace re-read.
-func historyAvailable(redo bool) bool {
-	histState.Lock()
-	defer histState.Unlock()
+func (a *app) historyAvailable(redo bool) bool {
+	a.histState.Lock()
+	defer a.histState.Unlock()
 	if redo {
-		return histState.canRedo
+		return a.histState.canRedo
 	}
-	return histState.canUndo
+	return a.histState.canUndo
 }
 
 func init() {
@@ -81,7 +82,7 @@ func renderHistoryButtons(a *app) {
 		if el.IsNull() {
 			continue
 		}
-		off := locked || !historyAvailable(b.redo)
+		off := locked || !a.historyAvailable(b.redo)
 		title := b.title
 		switch {
 		case locked:
