@@ -40,11 +40,54 @@ func TestPreviewInfiniteLoopRecovers(t *testing.T) {
 	if replaced, _ := chromium.Eval[bool](tab, 5*time.Second, `!window.__oldFrame.isConnected && document.querySelector("#preview-host iframe") !== window.__oldFrame`); !replaced {
 		t.Error("the stuck iframe element was not replaced after the timeout")
 	}
+	// The tools say what the status line says: no answer will come (design.md §5.30).
+	for _, name := range []string{"workspace.getStatus", "preview.getStatus"} {
+		st := directCall(t, tab, name, `{}`)
+		p := st
+		if name == "workspace.getStatus" {
+			p, _ = st["preview"].(map[string]any)
+		}
+		if p["status"] != "error" || !strings.Contains(fmt.Sprint(p["message"]), "did not acknowledge") {
+			t.Errorf("%s after the timeout: preview %v, want status error saying it did not acknowledge", name, p)
+		}
+	}
 	w := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
 	rev := int(w["revision"].(float64))
 	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", rev))
 	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#preview-host iframe").length`); n != 1 {
 		t.Errorf("%d preview iframes, want 1", n)
+	}
+}
+
+// TestStatusToolsSayWhatTheFrameShows (design.md §5.30): an uncaught error of the page after
+// its acknowledgement (a click handler that throws) shows in the status line, and
+// workspace.getStatus and preview.getStatus say "error" with its message too; the next good
+// revision is "synced" again.
+func TestStatusToolsSayWhatTheFrameShows(t *testing.T) {
+	t.Parallel()
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
+	w := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src+"\nsetTimeout(function(){ throw new Error(\"late failure 42\"); }, 50);\n")+`}`)
+	rev := int(w["revision"].(float64))
+	if w["preview"] != "synced" {
+		t.Fatalf("the write was acknowledged before the late error: %v", w)
+	}
+	waitContains(t, tab, "#preview-status", "late failure 42")
+	for _, name := range []string{"workspace.getStatus", "preview.getStatus"} {
+		st := directCall(t, tab, name, `{}`)
+		p := st
+		if name == "workspace.getStatus" {
+			p, _ = st["preview"].(map[string]any)
+		}
+		if p["status"] != "error" || !strings.Contains(fmt.Sprint(p["message"]), "late failure 42") || int(p["revision"].(float64)) != rev {
+			t.Errorf("%s after the late error: preview %v, want status error with the page's message at revision %d", name, p, rev)
+		}
+	}
+	w = directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", int(w["revision"].(float64))))
+	if p, _ := directCall(t, tab, "workspace.getStatus", `{}`)["preview"].(map[string]any); p["status"] != "synced" {
+		t.Errorf("after a good revision: preview %v, want synced", p)
 	}
 }
 

@@ -3,6 +3,7 @@ package preview
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -136,7 +137,24 @@ type RuntimeReport struct {
 // RuntimeReports are the current mount's reports (at most MaxRuntimeReports), and
 // NavigatedAway reports whether the current mount's document navigated away from the
 // workspace page (its message when so). preview.getStatus shows both.
+//
+// Shown is what the frame shows for revision, when the port knows better than the last
+// acknowledgement: "waiting" while a mount of revision (a page change too) has not answered,
+// "error" with its message when the page of revision failed after its acknowledgement (an
+// uncaught error or rejection), was discarded because it never answered, or navigated away;
+// ok is false when the port has nothing to add (acknowledged and running, or another
+// revision). preview.getStatus reports it, so a model reads what the user sees in the status
+// line (design.md §5.30).
 type RuntimeObserver interface {
 	RuntimeReports() []RuntimeReport
 	NavigatedAway() (message string, away bool)
+	Shown(revision int64) (status, message string, ok bool)
+}
+
+// AckTimeoutMessage is the preview message of a revision whose mount did not answer within
+// timeout and whose frame the browser's port discarded (RuntimeObserver.Shown):
+// workspace.getStatus and preview.getStatus then say "error" with it rather than "waiting"
+// for an answer that will not come.
+func AckTimeoutMessage(revision int64, timeout time.Duration) string {
+	return fmt.Sprintf("The preview did not acknowledge revision %d within %d ms; Refresh the preview.", revision, timeout.Milliseconds())
 }

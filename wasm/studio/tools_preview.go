@@ -105,14 +105,11 @@ func (e *studioSession) updateHero(ctx context.Context, c *registry.Call) (any, 
 }
 
 func (e *studioSession) previewStatus(ctx context.Context, c *registry.Call) (any, error) {
-	st := e.m.Preview()
+	st := e.shownPreview(e.m.Preview())
 	out := previewStatusOut{Revision: st.Revision, Status: st.Status, Message: st.Message, Runtime: e.preview.Runtime(),
 		Diagnostics: preview.Diagnose(previewFiles(e.m.Files())), persist: e.meta(ctx)}
 	if ro, ok := e.preview.(preview.RuntimeObserver); ok {
 		out.RuntimeReports = ro.RuntimeReports()
-		if msg, away := ro.NavigatedAway(); away { // what is shown is not the workspace's page
-			out.Status, out.Message = workspace.PreviewError, msg
-		}
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -148,7 +149,22 @@ func decode[T any](c *registry.Call) (T, error) {
 // preview ack when the tool "syncs" (REFERENCE §2), and adds the persistence meta.
 
 func (e *studioSession) getStatus(ctx context.Context, c *registry.Call) (any, error) {
-	return statusOut{e.m.Status(ctx)}, nil
+	s := e.m.Status(ctx)
+	s.Preview = e.shownPreview(s.Preview)
+	return statusOut{s}, nil
+}
+
+// shownPreview is st corrected by what the preview shows now, when its port knows better
+// (preview.RuntimeObserver.Shown: a pending mount, a runtime error after the
+// acknowledgement, a discarded frame, a navigation away), so workspace.getStatus,
+// preview.getStatus and the status line agree (design.md §5.30).
+func (e *studioSession) shownPreview(st workspace.PreviewState) workspace.PreviewState {
+	if ro, ok := e.preview.(preview.RuntimeObserver); ok {
+		if status, msg, shown := ro.Shown(st.Revision); shown {
+			st.Status, st.Message = status, mcp.Bound(msg, workspace.MaxMessageChars)
+		}
+	}
+	return st
 }
 
 func (e *studioSession) reset(ctx context.Context, c *registry.Call) (any, error) {

@@ -112,6 +112,8 @@ type Port struct {
 	mu    sync.Mutex
 	rev   int64
 	nonce string
+	// waited is how long the last timed-out mount was awaited (Shown's message).
+	waited time.Duration
 	// readied: the current mount posted ready (a later runtime error leaves its page running,
 	// so live inspection still answers: docs/design.md §5.22).
 	readied bool
@@ -168,18 +170,19 @@ func (p *Port) Runtime() string { return preview.RuntimeSandboxIframe }
 func (p *Port) Await(ctx context.Context, revision int64, timeout time.Duration) (preview.Ack, error) {
 	ack, err := p.board.Await(ctx, revision, timeout)
 	if errors.Is(err, preview.ErrAckTimeout) {
-		p.timedOut(revision)
+		p.timedOut(revision, timeout)
 	}
 	return ack, err
 }
 
 // timedOut discards the frame of revision when it is still the current pending mount.
-func (p *Port) timedOut(revision int64) {
+func (p *Port) timedOut(revision int64, waited time.Duration) {
 	p.mu.Lock()
 	if p.rev != revision || p.status.State != StatePending {
 		p.mu.Unlock()
 		return
 	}
+	p.waited = waited
 	p.nonce = "" // late messages of the stuck mount are ignored
 	p.failPendingLocked()
 	p.status.Picking = false
@@ -522,6 +525,34 @@ func (p *Port) NavigatedAway() (string, bool) {
 		return "", false
 	}
 	return NavigatedAwayMessage, true
+}
+
+// Shown is what the frame shows for revision (preview.RuntimeObserver): "waiting" while the
+// current mount (a page change too) of revision has not answered, "error" with its message
+// after a runtime error, an acknowledgement timeout (the frame was discarded) or a navigation
+// away; ok is false when the frame is acknowledged and running, idle, or shows another
+// revision.
+func (p *Port) Shown(revision int64) (status, message string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rev != revision {
+		return "", "", false
+	}
+	switch p.status.State {
+	case StatePending:
+		return "waiting", "", true
+	case StateError:
+		msg := p.status.Message
+		if msg == "" {
+			msg = preview.DefaultErrorMessage
+		}
+		return "error", msg, true
+	case StateTimedOut:
+		return "error", preview.AckTimeoutMessage(revision, p.waited), true
+	case StateNavigated:
+		return "error", NavigatedAwayMessage, true
+	}
+	return "", "", false
 }
 
 // ClearStorage empties the preview's localStorage and sessionStorage ("Clear preview
