@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/e2e/chromium"
+	"golang.org/x/image/font/gofont/goregular"
 )
 
 // The fidelity suite (issue 13 "Tests"): small sites written for it, each run in Chromium
@@ -37,6 +38,35 @@ func pngBytes(w, h int) string {
 	_ = png.Encode(&b, img)
 	return b.String()
 }
+
+// wavBytes is a silent 8 kHz mono 8-bit PCM WAV of n samples (its duration is the observable).
+func wavBytes(n int) string {
+	var b bytes.Buffer
+	le := func(v uint32, size int) {
+		for i := 0; i < size; i++ {
+			b.WriteByte(byte(v >> (8 * i)))
+		}
+	}
+	b.WriteString("RIFF")
+	le(uint32(36+n), 4)
+	b.WriteString("WAVEfmt ")
+	le(16, 4)
+	le(1, 2)    // PCM
+	le(1, 2)    // mono
+	le(8000, 4) // sample rate
+	le(8000, 4) // byte rate
+	le(1, 2)    // block align
+	le(8, 2)    // bits per sample
+	b.WriteString("data")
+	le(uint32(n), 4)
+	b.Write(bytes.Repeat([]byte{128}, n))
+	return b.String()
+}
+
+// waitWidths polls until every element of ids has a width (an image in content:url() loaded)
+// or 3 s pass, then logs each width.
+const waitWidths = `<script>function waitWidths(ids, then){ var t0 = Date.now(); (function w(){ var xs = ids.map(function(id){ return document.getElementById(id).getBoundingClientRect().width; });
+  if (xs.every(function(x){ return x > 0; }) || Date.now() - t0 > 3000) { ids.forEach(function(id, i){ log(id + " " + xs[i]); }); then(); } else setTimeout(w, 20); })(); }</script>`
 
 type fidelitySite struct {
 	name  string
@@ -147,6 +177,37 @@ log("bg " + (getComputedStyle(d).backgroundImage.indexOf("url(") === 0 ? "url" :
 document.getElementById("src").srcset = "img/a.png 1x";
 var pic = document.getElementById("pic"); pic.onload = function(){ log("picture " + pic.naturalWidth); log("done"); }; pic.onerror = function(){ log("picture error"); log("done"); };
 pic.src = "img/none.png";
+</script>`,
+		"img/a.png": pngBytes(3, 2),
+	}},
+	// Run-time URLs in constructors and CSSOM calls (design.md §5.26): new Audio(src), a
+	// FontFace's url() source, insertRule/replace/replaceSync/setProperty.
+	{name: "audio-ctor", want: "audio 0.50", files: map[string]string{
+		"index.html": `<!doctype html><title>a</title>` + probe + `<script>
+var e = new Audio(); log("empty src=" + JSON.stringify(e.src) + " preload=" + e.preload + " " + (e instanceof HTMLAudioElement) + " " + Audio.name + " " + Audio.length + " " + (Audio.prototype === HTMLAudioElement.prototype));
+var a = new Audio("sounds/beep.wav"); log("attr " + a.getAttribute("src") + " " + (a instanceof Audio));
+a.onloadedmetadata = function(){ log("audio " + a.duration.toFixed(2)); log("done"); };
+a.onerror = function(){ log("audio error"); log("done"); };
+</script>`,
+		"sounds/beep.wav": wavBytes(4000),
+	}},
+	{name: "fontface", want: "font loaded", files: map[string]string{
+		"index.html": `<!doctype html><title>ff</title>` + probe + `<script>
+var f = new FontFace("MyF", "url(fonts/f.ttf) format('truetype')");
+log("ctor " + (f instanceof FontFace) + " " + FontFace.name + " " + FontFace.length + " " + (f.constructor === FontFace));
+f.load().then(function(x){ document.fonts.add(x); log("font " + x.status + " " + document.fonts.check("12px MyF")); log("done"); }, function(e){ log("font error " + e.name); log("done"); });
+</script>`,
+		"fonts/f.ttf": string(goregular.TTF),
+	}},
+	{name: "cssom-url", want: "g 3", files: map[string]string{
+		"index.html": `<!doctype html><title>cs</title>` + probe + waitWidths + `<style>#g{display:inline-block}</style><div id="c"></div><div id="e"></div><div id="f"></div><div id="g"></div><script>
+document.styleSheets[0].insertRule("#c{content:url(img/a.png)}", 1);
+var s = new CSSStyleSheet(); s.replaceSync("#e{content:url('img/a.png')}");
+var s2 = new CSSStyleSheet(); document.adoptedStyleSheets = [s, s2];
+document.styleSheets[0].cssRules[0].style.setProperty("content", "url(img/a.png)");
+s2.replace("#f{content:url(./img/a.png)}").then(function(){
+  waitWidths(["c", "e", "f", "g"], function(){ log("done"); });
+});
 </script>`,
 		"img/a.png": pngBytes(3, 2),
 	}},

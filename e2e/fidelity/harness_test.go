@@ -155,6 +155,8 @@ func addSite(name string, files map[string]string) {
 			f.Language = "json"
 		case ".png":
 			f.Kind, f.Data, f.Source, f.MimeType = preview.KindAsset, []byte(src), "", "image/png"
+		case ".wav", ".ttf":
+			f.Kind, f.Data, f.Source = preview.KindAsset, []byte(src), ""
 		}
 		out = append(out, f)
 	}

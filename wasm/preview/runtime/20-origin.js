@@ -301,3 +301,47 @@ if (W.MutationObserver) {
   });
   observer.observe(D, { childList: true, subtree: true, attributes: true, attributeFilter: ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "background"] });
 }
+
+// Constructors and CSSOM calls that take run-time URLs: new Audio(src) as the src setter;
+// a FontFace's string source, insertRule/addRule, replace/replaceSync and setProperty as CSS
+// text (relative to the sheet's virtual URL, else the page's, as over HTTP).
+function wrapCtor(name, len, args) {
+  var Orig = W[name];
+  if (!Orig) return;
+  var F = function () {
+    if (!new.target) throw new TypeErrorC("Failed to construct '" + name + "': Please use the 'new' operator");
+    return args(Orig, apply(arraySlice, arguments, []), new.target === F ? Orig : new.target);
+  };
+  defineProperty(F, "name", { value: name }); defineProperty(F, "length", { value: len });
+  defineProperty(F, "prototype", { value: Orig.prototype, writable: false });
+  if (Orig.prototype.constructor === Orig) defineProperty(Orig.prototype, "constructor", { value: F, writable: true, configurable: true });
+  W[name] = F;
+}
+wrapCtor("Audio", 0, function (Orig, a, nt) {
+  var el = construct(Orig, [], nt);
+  if (a.length && a[0] !== undefined) apply(setAttr, el, ["src", mapAttr(el, "src", a[0])]);
+  return el;
+});
+wrapCtor("FontFace", 2, function (Orig, a, nt) {
+  if (typeof a[1] === "string") a[1] = cssText(a[1], BASE);
+  return construct(Orig, a, nt);
+});
+function sheetBase(sh) {
+  var h; try { h = sh && sh.href; } catch (e) {}
+  return typeof h === "string" && apply(indexOf, h, [ORIGIN + "/"]) === 0 ? h : BASE;
+}
+function hookCSS(ctor, name, at, sheetOf) {
+  var proto = ctor && ctor.prototype, f = proto && proto[name];
+  if (typeof f !== "function") return;
+  proto[name] = function () {
+    var a = apply(arraySlice, arguments, []);
+    if (typeof a[at] === "string" && apply(indexOf, a[at], ["url("]) >= 0) a[at] = cssText(a[at], sheetBase(sheetOf(this)));
+    return apply(f, this, a);
+  };
+  defineProperty(proto[name], "name", { value: name });
+}
+function ownSheet(x) { return x; }
+function ruleSheet(d) { var r = d.parentRule; return r && r.parentStyleSheet; }
+hookCSS(W.CSSStyleSheet, "insertRule", 0, ownSheet); hookCSS(W.CSSStyleSheet, "addRule", 1, ownSheet);
+hookCSS(W.CSSStyleSheet, "replace", 0, ownSheet); hookCSS(W.CSSStyleSheet, "replaceSync", 0, ownSheet);
+hookCSS(W.CSSStyleDeclaration, "setProperty", 1, ruleSheet);
