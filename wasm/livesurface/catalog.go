@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/jsonrpc"
-	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
@@ -108,24 +106,9 @@ func (s *surface) runScenario(ctx context.Context, params json.RawMessage) (any,
 
 func (s *surface) agentRun(r *registry.Registry) rpcsession.Method {
 	return func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-		bad := func(msg string) *jsonrpc.Error {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "agent/run: " + msg}
-		}
-		if len(bytes.TrimSpace(params)) == 0 {
-			return nil, bad("params {prompt, sessionId?} are required")
-		}
-		fields, err := mcp.DecodeObject(params, []string{"prompt", "sessionId"}, nil)
-		if err != nil {
-			return nil, bad(err.Error())
-		}
-		var prompt, session string
-		if json.Unmarshal(fields["prompt"], &prompt) != nil || strings.TrimSpace(prompt) == "" {
-			return nil, bad("prompt must be a non-blank string")
-		}
-		if raw, ok := fields["sessionId"]; ok {
-			if json.Unmarshal(raw, &session) != nil || session == "" || len([]rune(session)) > mcp.MaxSessionIDChars {
-				return nil, bad("sessionId must be a string of 1..256 characters")
-			}
+		prompt, session, _, jerr := studio.DecodeAgentRun(params)
+		if jerr != nil {
+			return nil, jerr
 		}
 		ctx = registry.WithRun(ctx, MethodAgentRun)
 		return planner.RunEditor(ctx, r.Call, prompt, planner.EditorRunOptions{SessionID: session,

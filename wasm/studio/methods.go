@@ -50,6 +50,29 @@ type CompileResult struct {
 	HTML        string               `json:"html"`
 }
 
+// DecodeAgentRun decodes the params of agent/run on every surface: a JSON object with a
+// non-blank "prompt" string, an optional "sessionId" of 1..mcp.MaxSessionIDChars characters,
+// and the surface's extra members (returned raw in fields); any other member, or a wrong
+// type, is a JSON-RPC invalid-params error whose message starts "agent/run: ".
+func DecodeAgentRun(params json.RawMessage, extra ...string) (prompt, session string, fields map[string]json.RawMessage, jerr *jsonrpc.Error) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return "", "", nil, invalidParams("agent/run: params {prompt, sessionId?} are required")
+	}
+	fields, err := mcp.DecodeObject(params, append([]string{"prompt", "sessionId"}, extra...), nil)
+	if err != nil {
+		return "", "", nil, invalidParams("agent/run: " + err.Error())
+	}
+	if json.Unmarshal(fields["prompt"], &prompt) != nil || strings.TrimSpace(prompt) == "" {
+		return "", "", nil, invalidParams("agent/run: prompt must be a non-blank string")
+	}
+	if raw, ok := fields["sessionId"]; ok {
+		if json.Unmarshal(raw, &session) != nil || session == "" || len([]rune(session)) > mcp.MaxSessionIDChars {
+			return "", "", nil, invalidParams("agent/run: sessionId must be a string of 1..256 characters")
+		}
+	}
+	return prompt, session, fields, nil
+}
+
 func invalidParams(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
@@ -68,21 +91,9 @@ func noParams(params json.RawMessage) *jsonrpc.Error {
 func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Method {
 	return map[string]rpcsession.Method{
 		MethodAgentRun: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-			if len(bytes.TrimSpace(params)) == 0 {
-				return nil, invalidParams("agent/run: params {prompt, sessionId?} are required")
-			}
-			m, err := mcp.DecodeObject(params, []string{"prompt", "sessionId", "context"}, nil)
-			if err != nil {
-				return nil, invalidParams("agent/run: " + err.Error())
-			}
-			var prompt, session string
-			if json.Unmarshal(m["prompt"], &prompt) != nil || strings.TrimSpace(prompt) == "" {
-				return nil, invalidParams("agent/run: prompt must be a non-blank string")
-			}
-			if raw, ok := m["sessionId"]; ok {
-				if json.Unmarshal(raw, &session) != nil || session == "" || len([]rune(session)) > mcp.MaxSessionIDChars {
-					return nil, invalidParams("agent/run: sessionId must be a string of 1..256 characters")
-				}
+			prompt, session, m, jerr := DecodeAgentRun(params, "context")
+			if jerr != nil {
+				return nil, jerr
 			}
 			atts, aerr := decodeAttachments(m["context"])
 			if aerr != "" {

@@ -1,7 +1,6 @@
 package websurface
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,24 +55,9 @@ func register(ctx context.Context, r *registry.Registry, p studio.Ports) (map[st
 
 func (s *surface) agentRun(r *registry.Registry) rpcsession.Method {
 	return func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {
-		bad := func(msg string) *jsonrpc.Error {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "agent/run: " + msg}
-		}
-		if len(bytes.TrimSpace(params)) == 0 {
-			return nil, bad("params {prompt, sessionId?} are required")
-		}
-		fields, err := mcp.DecodeObject(params, []string{"prompt", "sessionId"}, nil)
-		if err != nil {
-			return nil, bad(err.Error())
-		}
-		var prompt, session string
-		if json.Unmarshal(fields["prompt"], &prompt) != nil || strings.TrimSpace(prompt) == "" {
-			return nil, bad("prompt must be a non-blank string")
-		}
-		if raw, ok := fields["sessionId"]; ok {
-			if json.Unmarshal(raw, &session) != nil || session == "" || len([]rune(session)) > mcp.MaxSessionIDChars {
-				return nil, bad("sessionId must be a string of 1..256 characters")
-			}
+		prompt, session, _, jerr := studio.DecodeAgentRun(params)
+		if jerr != nil {
+			return nil, jerr
 		}
 		ctx = registry.WithRun(ctx, MethodAgentRun)
 		return planner.RunWeb(ctx, r.Call, prompt, planner.WebRunOptions{SessionID: session, PreviewExecuted: s.executed()}), nil
