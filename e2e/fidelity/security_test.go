@@ -112,7 +112,8 @@ window.addEventListener("load", function () { document.title = String(Date.now()
 	return ack, ack.At - at
 }
 
-// TestNetworkBlockedAndReported (item 7): with "Allow internet" off, a script element, fetch,
+// TestNetworkBlockedAndReported (item 7): with "Allow internet" off, static markup (a script,
+// a stylesheet link, an image: the preload scanner must honour the policy too), fetch,
 // XHR, an image and a form POST to a loopback server, and an https fetch, are blocked before
 // any request leaves, and each is reported; the loopback server sees no request. With the
 // switch on, https: is in the policy (scripts included) but http://127.0.0.1 stays blocked.
@@ -120,7 +121,7 @@ func TestNetworkBlockedAndReported(t *testing.T) {
 	s := server(t)
 	var hits atomic.Int64
 	loop := newLoopback(t, &hits)
-	page := `<!doctype html><title>net</title><form id=f method=post action="` + loop + `/form"><input name=a value=1></form>
+	page := `<!doctype html><title>net</title><link rel="stylesheet" href="` + loop + `/static.css"><img src="` + loop + `/static.png" alt=""><form id=f method=post action="` + loop + `/form"><input name=a value=1></form>
 <script src="` + loop + `/static.js" onerror="window.SE = 1"></script>
 <script>
 var out = window.SE ? ["script error"] : [];
