@@ -306,7 +306,7 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// The policy is also in the markup, ahead of the runtime: Chromium's preload scanner reads
 	// the document before the runtime inserts its <meta>, and fetched static external
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
-	// applied; it honours a CSP <meta> it sees (design.md §5.30).
+	// applied; it honours a CSP <meta> it sees (design.md §5.31).
 	return policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
 }
 
