@@ -239,6 +239,21 @@ del.onsuccess = del.onerror = function(){
 };
 </script>`,
 	}},
+	// CDN fallbacks (design.md §5.26): an external classic script that cannot load fires its
+	// onerror (over HTTP offline; in the preview the policy blocks it), whose handler loads the
+	// local copy; HTML5 Boilerplate's jQuery fallback writes a local <script src> with
+	// document.write, which runs before the next parser script.
+	{name: "cdn-onerror", want: "lib local", files: map[string]string{
+		"index.html": `<!doctype html><title>cdn</title>` + probe + `<script>function fallback(){ log("cdn error"); var s = document.createElement("script"); s.src = "js/lib.js"; s.onload = function(){ log("lib " + window.LIB); log("done"); }; document.head.appendChild(s); }</script>
+<script src="https://cdn.invalid/lib.min.js" onerror="fallback()" onload="log('cdn load')"></script>`,
+		"js/lib.js": `window.LIB = "local";`,
+	}},
+	{name: "cdn-docwrite", want: "jQuery local", files: map[string]string{
+		"index.html": `<!doctype html><title>h5bp</title>` + probe + `<script src="https://code.jquery.invalid/jquery-3.7.1.min.js"></script>
+<script>window.jQuery || document.write('<script src="js/vendor/jquery.js"><\/script>')</script>
+<script>log("jQuery " + (window.jQuery ? window.jQuery.fn.jquery : "none")); log("done");</script>`,
+		"js/vendor/jquery.js": `window.jQuery = { fn: { jquery: "local" } };`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},

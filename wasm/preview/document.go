@@ -485,7 +485,8 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 //   - the page's import map: removed (merged into the document's one import map).
 //   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
 //     data: URL of the file (so the browser applies its timing); otherwise the file is inlined
-//     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed.
+//     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed. External
+//     (another site): kept as written, reported as blocked; the network policy decides.
 //   - module (inline or src): an inline module script with the same attributes (minus src):
 //     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript),
 //     padded and ending with a sourceURL like a classic inline script.
@@ -518,6 +519,21 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
 			b.WriteString(code)
 			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
+			b.WriteString(endTag)
+			if endTag == "" {
+				b.WriteString("</script>")
+			}
+		}
+		return
+	}
+	if kind == scriptClassic && classify(srcAttr.value) == refExternal {
+		// Kept as written, like an external stylesheet link (design.md §5.26): the network
+		// policy decides at run time (blocked and reported, its error event firing as over
+		// HTTP offline, or loaded with "Allow internet in preview").
+		c.checkLocal(passScripts, labelScript, fromPath, srcAttr.value, false)
+		if !c.diagOnly {
+			b.WriteString(src[t.start:t.end])
+			b.WriteString(text)
 			b.WriteString(endTag)
 			if endTag == "" {
 				b.WriteString("</script>")

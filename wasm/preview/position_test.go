@@ -62,7 +62,8 @@ func TestBridgeIsFirstScript(t *testing.T) {
 // TestBridgePosition: the bridge goes at byte 0, or right after a doctype preceded only by a
 // BOM, whitespace and comments, so the document mode is unchanged.
 func TestBridgePosition(t *testing.T) {
-	bridge := "<script " + BridgeAttr + ">"
+	// The policy's <meta> comes first, so the preload scanner honours it (design.md §5.31).
+	bridge := policyMeta(false) + "<script " + BridgeAttr + ">"
 	for _, c := range []struct{ page, before string }{
 		{`<!doctype html><html><head><title>x</title></head></html>`, `<!doctype html>`},
 		{"\ufeff\n<!-- a --><!DOCTYPE html>\n<p>", "\ufeff\n<!-- a --><!DOCTYPE html>"},

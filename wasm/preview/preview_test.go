@@ -309,7 +309,7 @@ func TestManyMarkupDeclarationsStayLinear(t *testing.T) {
 	page := strings.Repeat("<!x>", 200_000) + "<head></head>"
 	sheet := strings.Repeat("url(", 100_000) + strings.Repeat("@import ", 100_000)
 	r := Compile([]File{htmlFile("index.html", page+"<link rel=stylesheet href=s.css>"), css("s.css", sheet)}, bridgeOpts)
-	if strings.Count(r.HTML, BridgeAttr) != 1 || !strings.HasPrefix(r.HTML, "<script "+BridgeAttr+">") {
+	if strings.Count(r.HTML, BridgeAttr) != 1 || !strings.HasPrefix(r.HTML, policyMeta(false)+"<script "+BridgeAttr+">") {
 		t.Fatal("bridge missing or misplaced")
 	}
 	if !strings.Contains(r.HTML, sheet) {

@@ -197,7 +197,8 @@ var runtimeLimits = map[string]int{
 //
 // What it does, before any page code runs: captures the built-ins it uses; (bridge) posts
 // MessageHello with a MessagePort to window.parent and then talks only through that port;
-// inserts the network policy (RuntimePolicy) as a CSP <meta> and <base href=Base>; installs
+// inserts the network policy (RuntimePolicy) as a CSP <meta> (unless the compiled document
+// carries it already, bridgeElement) and <base href=Base>; installs
 // the virtual origin (fetch, XHR, URL setters and setAttribute, a MutationObserver, Worker,
 // worklets, SharedWorker emulation), Web Storage and cookies, and navigation handling; reports
 // errors, console calls and refused references (bounded). docs/preview.md "Runtime" has the
@@ -302,7 +303,17 @@ func (c *compiler) bridgeElement(entry *File) string {
 	if c.baseURL != "" {
 		cfg.Base = c.baseURL // the page's <base href>
 	}
-	return "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
+	// The policy is also in the markup, ahead of the runtime: Chromium's preload scanner reads
+	// the document before the runtime inserts its <meta>, and fetched static external
+	// references (a <script src>, <link href>, <img src> to another site) before any policy
+	// applied; it honours a CSP <meta> it sees (design.md §5.31).
+	return policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
+}
+
+// policyMeta is RuntimePolicy(allowInternet) as a CSP <meta> element (the policy has no '"',
+// '&' or '<', so it needs no escaping in the attribute).
+func policyMeta(allowInternet bool) string {
+	return `<meta http-equiv="Content-Security-Policy" content="` + RuntimePolicy(allowInternet) + `">`
 }
 
 // mediaTypes maps file extensions to the media types MimeTypeOf serves (a fixed table, so the

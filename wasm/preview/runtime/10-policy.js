@@ -7,9 +7,11 @@
 var ORIGIN = CFG.origin, BASE = CFG.base;
 var FALLBACK = (function () { try { var u = new URLC(".", D.baseURI); return u.protocol === "http:" || u.protocol === "https:" ? u.href : ""; } catch (e) { return ""; } })();
 try { defineProperty(D, "baseURI", { configurable: true, enumerable: true, get: function () { return BASE; } }); } catch (e) {}
+// A compiled document carries the same <meta> ahead of this script (preview.bridgeElement),
+// so the preload scanner honours it too; then it is not inserted twice.
 (function () {
   var head = D.head || D.documentElement;
-  if (CFG.csp) {
+  if (CFG.csp && !apply(Document.prototype.querySelector, D, ['meta[http-equiv="Content-Security-Policy"]'])) {
     var meta = apply(createElement, D, ["meta"]);
     apply(setAttr, meta, ["http-equiv", "Content-Security-Policy"]);
     apply(setAttr, meta, ["content", CFG.csp]);

@@ -345,3 +345,24 @@ function ruleSheet(d) { var r = d.parentRule; return r && r.parentStyleSheet; }
 hookCSS(W.CSSStyleSheet, "insertRule", 0, ownSheet); hookCSS(W.CSSStyleSheet, "addRule", 1, ownSheet);
 hookCSS(W.CSSStyleSheet, "replace", 0, ownSheet); hookCSS(W.CSSStyleSheet, "replaceSync", 0, ownSheet);
 hookCSS(W.CSSStyleDeclaration, "setProperty", 1, ruleSheet);
+
+// document.write/writeln: a workspace <script src> in the written markup carries the file's
+// blob: URL before the parser sees it (HTML5 Boilerplate's `window.jQuery ||
+// document.write('<script src="js/vendor/jquery.js"><\/script>')`). Such a script is
+// parser-inserted: over HTTP it blocks the parser and runs before the next parser script; its
+// first request is made as it is inserted, so the observer's later fix would come too late.
+var WRITE_SRC_RE = /(<script\b[^>]*?\ssrc\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)/gi;
+function writtenMarkup(args) {
+  args = apply(arraySlice, args, []);
+  for (var i = 0; i < args.length; i++) {
+    if (typeof args[i] !== "string" || apply(indexOf, apply(toLower, args[i], []), ["<script"]) < 0) continue;
+    args[i] = apply(replaceStr, args[i], [WRITE_SRC_RE, function (all, pre, val) {
+      var q = val[0] === '"' || val[0] === "'" ? val[0] : "", c = classify(q ? apply(slice, val, [1, -1]) : val);
+      return c && c.file ? pre + q + blobFor(c.file) + c.url.hash + q : all;
+    }]);
+  }
+  return args;
+}
+var docWrite = Document.prototype.write, docWriteln = Document.prototype.writeln;
+if (docWrite) Document.prototype.write = function write() { return apply(docWrite, this, writtenMarkup(arguments)); };
+if (docWriteln) Document.prototype.writeln = function writeln() { return apply(docWriteln, this, writtenMarkup(arguments)); };
