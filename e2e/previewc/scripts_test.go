@@ -50,9 +50,10 @@ func sortedKeys(s site) []string {
 	return k
 }
 
-// probe is page code: a log L, reported 50 ms after load to the parent (preview) and in
-// window.__probeDone (served over HTTP).
-const probe = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){L=L.concat(window.D||[]);window.__probeDone=L;parent.postMessage({probe:L},"*")},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`
+// probe is page code: a log L, reported 50 ms after load — and after the page's dynamic
+// import (window.P) settles, so the result does not depend on how fast a loaded machine
+// fetches it — to the parent (preview) and in window.__probeDone (served over HTTP).
+const probe = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){var done=function(){L=L.concat(window.D||[]);window.__probeDone=L;parent.postMessage({probe:L},"*")};Promise.resolve(window.P).then(done,done)},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`
 
 // overHTTP serves s on loopback and returns the page's log.
 func overHTTP(t *testing.T, s site) []string {
@@ -120,7 +121,7 @@ func TestScriptTimingLikeHTTP(t *testing.T) {
 import {u} from "./lib/util.js";
 L.push("main:"+document.readyState+":"+data.v+":"+u+":"+new URL("x.png", import.meta.url).pathname);
 document.addEventListener("DOMContentLoaded", () => L.push("main-dcl"));
-import("./lib/dyn.js").then(m => { window.D = ["dyn:" + m.v]; });`,
+window.P = import("./lib/dyn.js").then(m => { window.D = ["dyn:" + m.v]; });`,
 		"lib/util.js": `export const u = "U";`,
 		"lib/dyn.js":  `export const v = 9;`,
 		"data.json":   `{"v": 7}`,
