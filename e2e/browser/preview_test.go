@@ -68,10 +68,15 @@ func TestStatusToolsSayWhatTheFrameShows(t *testing.T) {
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
-	w := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src+"\nsetTimeout(function(){ throw new Error(\"late failure 42\"); }, 50);\n")+`}`)
+	w := directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src+"\ndocument.addEventListener(\"webcoding-test-throw\", function(){ throw new Error(\"late failure 42\"); });\n")+`}`)
 	rev := int(w["revision"].(float64))
 	if w["preview"] != "synced" {
 		t.Fatalf("the write was acknowledged before the late error: %v", w)
+	}
+	waitContains(t, tab, "#preview-status", fmt.Sprintf("revision %d acknowledged", rev))
+	// The page's own listener throws when the test dispatches its event (after the ack).
+	if _, err := chromium.EvalInFrame[bool](tab, 5*time.Second, `document.dispatchEvent(new Event("webcoding-test-throw")), true`); err != nil {
+		t.Fatal(err)
 	}
 	waitContains(t, tab, "#preview-status", "late failure 42")
 	for _, name := range []string{"workspace.getStatus", "preview.getStatus"} {
