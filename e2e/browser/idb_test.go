@@ -22,6 +22,9 @@ func TestAdapterTestsInChromium(t *testing.T) {
 			if strings.Contains(out, "--- FAIL") {
 				t.Fatalf("failures:\n%s", out)
 			}
+			if pkg == "./wasm/adapters/jsbridge" && !strings.Contains(out, "--- PASS: TestPromiseHeldByThePage") {
+				t.Fatalf("TestPromiseHeldByThePage did not run:\n%s", out)
+			}
 		})
 	}
 }

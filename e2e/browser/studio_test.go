@@ -112,7 +112,7 @@ func rpc(t *testing.T, tab *chromium.Tab, req string) map[string]any {
 	t.Helper()
 	out, err := chromium.Eval[string](tab, loadTimeout, `webcodingHandle(`+jsString(req)+`)`)
 	if err != nil {
-		t.Fatalf("webcodingHandle(%s): %v", req, err)
+		t.Fatalf("webcodingHandle(%s): %v\nthe tab's console: %v", req, err, tab.Console())
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(out), &m); err != nil {

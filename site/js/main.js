@@ -51,7 +51,16 @@ function start() {
       result = await WebAssembly.instantiate(bytes, go.importObject);
     }
     timings.wasmInstantiated = performance.now();
-    go.run(result.instance).then(() => showFailure("The studio core stopped. Reload the page."));
+    go.run(result.instance).then(() => {
+      showFailure("The studio core stopped. Reload the page.");
+      // Calls the core can no longer answer fail now instead of waiting forever
+      // (jsbridge.Promise keeps them in this Map until they settle).
+      const pending = globalThis.__webcodingPending;
+      if (pending) {
+        for (const [, [, reject]] of pending) reject(new Error("the studio core stopped (see the console); reload the page"));
+        pending.clear();
+      }
+    });
   }
 
   boot().catch((err) => showFailure("The studio core could not start: " + err));

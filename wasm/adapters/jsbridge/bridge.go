@@ -64,6 +64,12 @@ func Func(where string, fn func(this js.Value, args []js.Value) any) js.Func {
 // "internal error: <value>" and is reported (OnPanic). The Promise executor runs
 // synchronously inside the Promise constructor and only records resolve/reject, so
 // nothing blocks the event loop.
+//
+// While work runs, the Promise and its resolve/reject functions are also held by a JS Map,
+// globalThis.__webcodingPending (Promise → [resolve, reject]), so the page itself keeps an
+// unsettled call reachable: nothing but the settlement removes it, and the shim rejects every
+// entry when the Go program stops (site/js/main.js), so a caller never waits on a call the
+// core can no longer answer.
 func Promise(ctx context.Context, where string, work func(ctx context.Context) ([]byte, error)) js.Value {
 	var resolve, reject safejs.Value
 	executor, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
@@ -84,6 +90,11 @@ func Promise(ctx context.Context, where string, work func(ctx context.Context) (
 	if err != nil {
 		return rejected(err.Error())
 	}
+	pending := pendingTable()
+	if pending.Truthy() {
+		pair := js.Global().Get("Array").New(safejs.Unsafe(resolve), safejs.Unsafe(reject))
+		pending.Call("set", safejs.Unsafe(p), pair)
+	}
 	go func() {
 		var (
 			out  []byte
@@ -99,8 +110,28 @@ func Promise(ctx context.Context, where string, work func(ctx context.Context) (
 			out, werr = work(ctx)
 		}()
 		settle(resolve, reject, out, werr)
+		if pending.Truthy() {
+			pending.Call("delete", safejs.Unsafe(p))
+		}
 	}()
 	return safejs.Unsafe(p)
+}
+
+// pendingTable returns globalThis.__webcodingPending, creating the Map on first use;
+// undefined when it cannot (the Promise then relies on Go holding resolve/reject alone).
+func pendingTable() (m js.Value) {
+	defer func() {
+		if recover() != nil {
+			m = js.Undefined()
+		}
+	}()
+	g := js.Global()
+	m = g.Get("__webcodingPending")
+	if m.Type() != js.TypeObject {
+		m = g.Get("Map").New()
+		g.Set("__webcodingPending", m)
+	}
+	return m
 }
 
 func settle(resolve, reject safejs.Value, out []byte, err error) {

@@ -125,3 +125,29 @@ func TestAwaitContextLeavesNothing(t *testing.T) {
 		t.Fatalf("%d Await calls still waiting, want %d", n, before)
 	}
 }
+
+// TestPromiseHeldByThePage: an unsettled Promise is in globalThis.__webcodingPending with its
+// resolve and reject (so the page keeps it reachable and the shim can reject it when the core
+// stops), and the entry is gone once it settles.
+func TestPromiseHeldByThePage(t *testing.T) {
+	release := make(chan struct{})
+	p := Promise(context.Background(), "held", func(context.Context) ([]byte, error) {
+		<-release
+		return []byte("done"), nil
+	})
+	pending := js.Global().Get("__webcodingPending")
+	if !pending.Truthy() || !pending.Call("has", p).Bool() {
+		t.Fatal("the unsettled Promise is not in globalThis.__webcodingPending")
+	}
+	pair := pending.Call("get", p)
+	if pair.Length() != 2 || pair.Index(0).Type() != js.TypeFunction || pair.Index(1).Type() != js.TypeFunction {
+		t.Fatalf("entry %v is not [resolve, reject]", pair)
+	}
+	close(release)
+	if v, err := Await(context.Background(), p); err != nil || v.String() != "done" {
+		t.Fatalf("Await = %v, %v", v, err)
+	}
+	if pending.Call("has", p).Bool() {
+		t.Fatal("the settled Promise is still held")
+	}
+}
