@@ -16,11 +16,14 @@ function isLoopback(host) {
 }
 // classify(url[, base]) → {file: path} | {missing: path} | {refused: true} | {pass: true} | null
 // (not a URL). pass: blob:/data:/about:, and https: non-local URLs when internet is allowed.
-// url is resolved against base (the page's virtual URL): an absolute URL under the studio's
-// own address is another site's (10-policy.js fromFallback maps what the browser resolved).
 function classify(u, base) {
   var x;
   try { x = new URLC(S(u), base || BASE); } catch (e) { return null; }
+  // An absolute URL under the studio page's directory (markup the parser resolved against the
+  // inherited base, or a URL the page built from it) means the workspace file.
+  if (FALLBACK && x.origin !== ORIGIN && apply(indexOf, x.href, [FALLBACK]) === 0) {
+    try { x = new URLC(apply(slice, x.href, [FALLBACK.length]), ORIGIN + "/"); } catch (e) {}
+  }
   if (x.origin === ORIGIN) {
     var p = x.pathname;
     try { p = decodeURIComponent(p); } catch (e) {}
@@ -183,7 +186,7 @@ function hookProp(ctor, prop, attr) {
   if (!d || !(d.set || !attr)) return;
   defineProperty(proto, prop, { configurable: true, enumerable: d.enumerable,
     get: function () {
-      var v = fromFallback(apply(d.get, this, []));
+      var v = apply(d.get, this, []);
       if (typeof v !== "string") return v;
       var h = apply(indexOf, v, ["#"]), k = h >= 0 ? apply(slice, v, [0, h]) : v;
       return apply(mapHas, reverse, [k]) ? apply(mapGet, reverse, [k]) + (h >= 0 ? apply(slice, v, [h]) : "") : v;
