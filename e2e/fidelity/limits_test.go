@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/wasm/preview"
 )
 
 // TestLimitsReported (item 3): what an opaque-origin frame cannot do is reported with its own
@@ -84,5 +85,56 @@ func TestNavigationAwayDetected(t *testing.T) {
 	}
 	if _, err := chromium.WaitFor[bool](tab, 10*time.Second, `window.__of("webcoding.preview.leaving").length > 0`); err != nil {
 		t.Fatalf("no leaving message: %v", messages(t, tab))
+	}
+}
+
+// TestNewUserFindings (docs/preview.md, new-user test of 2026-12-02): (1) a folder file the
+// import left out is not "missing": fetch rejects naming the reason and the report is a limit
+// with that reason; (3) a blocked CDN module import fails with an error naming the URL and the
+// network policy. (Finding 2, studio URLs, is still open: see docs/preview.md Limits.)
+func TestNewUserFindings(t *testing.T) {
+	addSite("newuser", map[string]string{"index.html": `<!doctype html><title>n</title><a id="a" href="pic.png">p</a><img id="i"><script>
+var out = [];
+function done(k, v) { out.push(k + "=" + v); if (out.length === 2) document.documentElement.setAttribute("data-out", out.sort().join("|")); }
+fetch("data/big.json").then(function (r) { done("big", "status " + r.status); }, function (e) { done("big", e.message); });
+var img = document.getElementById("i");
+img.onload = function () { done("img", img.naturalWidth); };
+img.onerror = function () { done("img", "error"); };
+img.src = document.getElementById("a").href;
+</script><script type="module">import confetti from "https://cdn.example/confetti.js"; confetti();</script>`, "pic.png": pngBytes(3, 2)})
+	sitesMu.Lock()
+	sites["newuser"] = append(sites["newuser"], preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
+	sitesMu.Unlock()
+	tab := openParent(t)
+	mount(t, tab, "newuser", 1, "n-newuser", "")
+	ack := waitAck(t, tab, 1)
+	if ack.Type != "webcoding.preview.error" || !strings.Contains(ack.Message, "https://cdn.example/confetti.js") || !strings.Contains(ack.Message, "network policy") {
+		t.Errorf("the blocked module's error = %+v, want one naming the URL and the network policy", ack)
+	}
+	want := "big=Failed to fetch data/big.json: data/big.json is in the folder but was not imported: larger than 512 KB (the import limit for text files)|img=3"
+	if got, err := chromium.WaitInFrame[string](tab, 10*time.Second, `document.documentElement.getAttribute("data-out")`, want); err != nil {
+		t.Fatalf("page saw %q: %v", got, err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	reports := map[string]string{}
+	var consoleErr bool
+	for _, m := range messages(t, tab) {
+		switch m.Type {
+		case "webcoding.preview.report":
+			reports[m.URL] = m.Kind + ": " + m.Detail
+		case "webcoding.preview.console":
+			consoleErr = consoleErr || (m.Level == "error" && strings.Contains(m.Text, "https://cdn.example/confetti.js was blocked by the preview's network policy"))
+		}
+	}
+	if r := reports["data/big.json"]; !strings.HasPrefix(r, "limit: fetch: data/big.json is in the folder but was not imported: larger than 512 KB") {
+		t.Errorf("report for data/big.json = %q (all %v)", r, reports)
+	}
+	for u, r := range reports {
+		if strings.HasPrefix(r, "missing") {
+			t.Errorf("a missing report: %s = %q", u, r)
+		}
+	}
+	if !consoleErr {
+		t.Errorf("no console error naming the blocked module URL")
 	}
 }

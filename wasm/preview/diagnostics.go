@@ -1,5 +1,7 @@
 package preview
 
+import "strings"
+
 // Diagnostic is one problem found in the HTML entry's reference graph (REFERENCE §5.4).
 //
 // JSON: {"kind", "sourcePath", "requestedPath", "message"}. Kind is one of the Diag…
@@ -25,6 +27,10 @@ const (
 	// DiagUnsupportedRefresh: a <meta http-equiv="refresh"> to no URL or a workspace page is
 	// not carried into the compiled document (one to another site is an external reference).
 	DiagUnsupportedRefresh = "unsupported-meta-refresh"
+	// DiagNotImported: the reference names a file the user's folder holds but the import left
+	// out (File kind KindNotImported): "<Label> <X>: <path> is in the folder but was not
+	// imported: <reason>". Never a missing-reference.
+	DiagNotImported = "not-imported-reference"
 )
 
 // EntryDiagnostic returns a warning naming the rendered entry when it is not index.html
@@ -85,6 +91,23 @@ func (s *diagSink) add(pass int, kind, label, source, requested, message string)
 // missing records "Missing <label>: X".
 func (s *diagSink) missing(pass int, label, source, requested string) {
 	s.add(pass, DiagMissingReference, label, source, requested, "Missing "+label+": "+requested)
+}
+
+// notImported records the reference req to path p, a folder file the import left out.
+func (s *diagSink) notImported(pass int, label, source, requested, p, reason string) {
+	s.add(pass, DiagNotImported, label, source, requested, NotImportedMessage(label, requested, p, reason))
+}
+
+// NotImportedMessage is the text of a DiagNotImported diagnostic and of the placeholder a
+// module import of such a file gets: "Stylesheet big.css: big.css is in the folder but was
+// not imported: larger than 512 KB (the import limit for text files)". label is the kind of
+// reference ("stylesheet", "script", "module import", "asset", "stylesheet import"), requested
+// the reference as written, p the workspace path it resolved to, reason File.Reason.
+func NotImportedMessage(label, requested, p, reason string) string {
+	if label != "" {
+		label = strings.ToUpper(label[:1]) + label[1:]
+	}
+	return label + " " + requested + ": " + p + " is in the folder but was not imported: " + reason
 }
 
 // external records "External <label> is blocked in the sandbox: X".

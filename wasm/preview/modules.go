@@ -196,7 +196,7 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 				continue
 			case refExternal:
 				c.diags.external(passModules, labelModuleImport, from, req)
-				repl = dataModule("External module import blocked: " + req)
+				repl = dataModule(BlockedModuleMessage(req), r.Names)
 			default:
 				base := from
 				if !(strings.HasPrefix(req, ".") || strings.HasPrefix(req, "/") || strings.HasPrefix(req, "\\")) {
@@ -232,11 +232,14 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 					}
 				}
 				switch {
+				case f == nil && ok && c.ix.get(p) == nil && c.ix.notImported[p] != "":
+					c.diags.notImported(passModules, labelModuleImport, from, req, p, c.ix.notImported[p])
+					repl = dataModule(NotImportedMessage(labelModuleImport, req, p, c.ix.notImported[p]), r.Names)
 				case f == nil:
 					if !ok || c.ix.get(p) == nil {
 						c.diags.missing(passModules, labelModuleImport, from, req)
 					}
-					repl = dataModule("Missing local module import: " + req)
+					repl = dataModule("Missing local module import: "+req, r.Names)
 				case g.byPath[p] != "":
 					repl = g.byPath[p]
 				case f.Language != LangJS:
@@ -252,7 +255,7 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 				case followed >= MaxModuleImports:
 					c.diags.add(passModules, DiagModuleGraphLimit, labelModuleImport, from, req,
 						"JavaScript module graph limit (32) reached; import was not inspected: "+req)
-					repl = dataModule("JavaScript module import limit exceeded at: " + req)
+					repl = dataModule("JavaScript module import limit exceeded at: "+req, r.Names)
 				default:
 					followed++
 					repl = VirtualURL(p)
@@ -392,7 +395,35 @@ func sourceURLPath(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// dataModule returns a data: JavaScript module whose evaluation throws Error(message).
-func dataModule(message string) string {
-	return "data:text/javascript," + encodeURIComponent("throw new Error("+jsonString(message)+");")
+// BlockedModuleMessage is the error a module import of another site's URL throws in the
+// preview (the page sees it as the importing script's uncaught error; the console and the
+// preview status show it): "Module import of https://cdn.example/lib.js was blocked by the
+// preview's network policy (modules from other sites are not loaded in the preview)".
+func BlockedModuleMessage(url string) string {
+	return "Module import of " + url + " was blocked by the preview's network policy (modules from other sites are not loaded in the preview)"
+}
+
+// dataModule returns a data: JavaScript module whose evaluation throws Error(message) and
+// that exports names (jsscan.Ref.Names, "default" included), so the importing statement links
+// and the page sees message — not the browser's "does not provide an export named …" link
+// error about this module.
+func dataModule(message string, names []string) string {
+	var b strings.Builder
+	b.WriteString("throw new Error(" + jsonString(message) + ");")
+	if len(names) > 0 {
+		b.WriteString("var _;export{")
+		seen := map[string]bool{}
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			if len(seen) > 0 {
+				b.WriteByte(',')
+			}
+			seen[n] = true
+			b.WriteString("_ as " + jsonString(n))
+		}
+		b.WriteString("};")
+	}
+	return "data:text/javascript," + encodeURIComponent(b.String())
 }

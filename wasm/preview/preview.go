@@ -12,6 +12,12 @@ import (
 // "markdown", "typescript", "text" (only html, css and javascript take part in compilation).
 // Source is the text of a text file (invalid UTF-8 is replaced by U+FFFD before use); Data
 // holds the bytes of an asset and MimeType its media type.
+//
+// Kind KindNotImported is not a file of the workspace: the user's folder holds it, but the
+// import left it out (too large, not text; workspace.NotImportedEntries), and Reason says why
+// (workspace.NotImportedReason, e.g. "larger than 512 KB (the import limit for text files)").
+// The compiler never serves it: a reference to it gets a DiagNotImported diagnostic instead of
+// a missing one, and at run time a "limit" report with that reason (fetch rejects).
 type File struct {
 	Path     string
 	Language string
@@ -19,17 +25,20 @@ type File struct {
 	MimeType string
 	Source   string
 	Data     []byte
+	Reason   string
 }
 
 // File kinds and the languages the compiler reads.
 const (
-	KindText      = "text"
-	KindAsset     = "asset"
-	LangHTML      = "html"
-	LangCSS       = "css"
-	LangJS        = "javascript"
-	LangJSON      = "json"
-	EntryFilePath = "index.html"
+	KindText  = "text"
+	KindAsset = "asset"
+	// KindNotImported: a folder file the import left out (see File); only Path and Reason count.
+	KindNotImported = "not-imported"
+	LangHTML        = "html"
+	LangCSS         = "css"
+	LangJS          = "javascript"
+	LangJSON        = "json"
+	EntryFilePath   = "index.html"
 )
 
 // Options are the non-file inputs of Compile (SPEC §2.15: the compiler is deterministic; the
@@ -128,19 +137,42 @@ type index struct {
 	files     []File
 	byPath    map[string]int
 	textBytes int // total bytes of text sources, to size the output once
+	// notImported maps the path of a KindNotImported entry (with no workspace file at that
+	// path) to its Reason.
+	notImported map[string]string
 }
 
 func newIndex(files []File) *index {
-	ix := &index{files: make([]File, len(files)), byPath: make(map[string]int, len(files))}
-	for i, f := range files {
+	ix := &index{files: make([]File, 0, len(files)), byPath: make(map[string]int, len(files))}
+	var absent []File
+	for _, f := range files {
 		f.Path = strings.ToValidUTF8(f.Path, "\uFFFD")
+		if f.Kind == KindNotImported {
+			absent = append(absent, f)
+			continue
+		}
 		if f.Kind != KindAsset {
 			f.Source = strings.ToValidUTF8(f.Source, "\uFFFD")
 			ix.textBytes += len(f.Source)
 		}
-		ix.files[i] = f
 		if _, dup := ix.byPath[f.Path]; !dup {
-			ix.byPath[f.Path] = i
+			ix.byPath[f.Path] = len(ix.files)
+		}
+		ix.files = append(ix.files, f)
+	}
+	for _, f := range absent {
+		if _, exists := ix.byPath[f.Path]; exists {
+			continue // a file made since the import wins
+		}
+		if ix.notImported == nil {
+			ix.notImported = map[string]string{}
+		}
+		if _, dup := ix.notImported[f.Path]; !dup {
+			reason := strings.ToValidUTF8(f.Reason, "\uFFFD")
+			if reason == "" {
+				reason = "not imported"
+			}
+			ix.notImported[f.Path] = reason
 		}
 	}
 	return ix

@@ -131,6 +131,11 @@ type RuntimeConfig struct {
 	Files         map[string]RuntimeFile `json:"files"`
 	AllowInternet bool                   `json:"allowInternet"`
 	Storage       *RuntimeStorage        `json:"storage,omitempty"`
+	// NotImported maps the workspace path of each folder file the import left out (File kind
+	// KindNotImported) to why (File.Reason); set by the compiler. A run-time request for one
+	// fails (fetch rejects with a TypeError naming the reason) and is one "limit" report
+	// "<path> is in the folder but was not imported: <reason>", never "missing".
+	NotImported map[string]string `json:"notImported,omitempty"`
 	// IndexedDB is the source of the in-memory IndexedDB shim (the browser host's bundle of
 	// npm fake-indexeddb). RuntimeScript includes it only when some text file of Files
 	// mentions "indexedDB"; it is evaluated in the frame before any page code.
@@ -246,11 +251,11 @@ func RuntimePolicy(allowInternet bool) string {
 }
 
 // RuntimeFiles is the in-frame file table of files: every text file as text and every asset
-// as base64, typed by MimeTypeOf.
+// as base64, typed by MimeTypeOf (KindNotImported entries are not files: left out).
 func RuntimeFiles(files []File) map[string]RuntimeFile {
 	out := make(map[string]RuntimeFile, len(files))
 	for _, f := range files {
-		if _, dup := out[f.Path]; dup {
+		if _, dup := out[f.Path]; dup || f.Kind == KindNotImported {
 			continue
 		}
 		if f.Kind == KindAsset {
@@ -296,6 +301,7 @@ func (c *compiler) bridgeElement(entry *File) string {
 	cfg := c.opts.Runtime
 	// pvcompile: every text file and, in the preview, every asset once (fileTable, design.md §5.26).
 	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable()
+	cfg.NotImported = c.ix.notImported
 	cfg.Entry = ""
 	if entry != nil {
 		cfg.Entry = entry.Path

@@ -118,7 +118,7 @@ func (e *studioSession) methods(r *registry.Registry) map[string]rpcsession.Meth
 				return nil, err
 			}
 			s := e.m.Snapshot()
-			res := preview.Compile(previewFiles(s.Files), preview.Options{Revision: s.Revision, Nonce: HeadlessNonce, Bridge: true})
+			res := preview.Compile(snapshotPreviewFiles(s), preview.Options{Revision: s.Revision, Nonce: HeadlessNonce, Bridge: true})
 			return CompileResult{Entry: res.Entry, Revision: s.Revision, Diagnostics: res.Diagnostics, Bytes: len(res.HTML), HTML: res.HTML}, nil
 		},
 		MethodPreviewExport: func(ctx context.Context, params json.RawMessage) (any, *jsonrpc.Error) {

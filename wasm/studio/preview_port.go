@@ -74,4 +74,16 @@ func previewFiles(files []*workspace.File) []preview.File {
 	return out
 }
 
+// snapshotPreviewFiles is the compiler's input for snapshot s: its files, then one
+// preview.KindNotImported entry per file the last import or reload left out
+// (workspace.Metadata.NotImported), whose Reason is workspace.NotImportedReason — so the
+// preview names why a reference to such a file fails (docs/preview.md) instead of "missing".
+func snapshotPreviewFiles(s workspace.Snapshot) []preview.File {
+	out := previewFiles(s.Files)
+	for _, n := range s.NotImported {
+		out = append(out, preview.File{Path: n.Path, Kind: preview.KindNotImported, Reason: workspace.NotImportedReason(n)})
+	}
+	return out
+}
+
 func itoa[T int | int64](n T) string { return strconv.FormatInt(int64(n), 10) }

@@ -142,7 +142,8 @@ func (e *studioSession) studioTools() []registry.Tool {
 				p("status", enum(workspace.PreviewWaiting, workspace.PreviewSynced, workspace.PreviewError)),
 				p("message", sString), p("runtime", sString),
 				p("diagnostics", arrayOf(object([]prop{
-					p("kind", enum(preview.DiagMissingReference, preview.DiagBlockedExternal, preview.DiagUnsupportedModule, preview.DiagModuleGraphLimit)),
+					p("kind", enum(preview.DiagMissingReference, preview.DiagBlockedExternal, preview.DiagUnsupportedModule, preview.DiagModuleGraphLimit,
+						preview.DiagNotImported, preview.DiagUnsupportedRefresh)),
 					p("sourcePath", sString), p("requestedPath", sString), p("message", sString)},
 					"kind", "sourcePath", "requestedPath", "message"))),
 				p("runtimeReports", arrayOf(object([]prop{p("revision", sRev),

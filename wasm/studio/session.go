@@ -65,7 +65,7 @@ func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bo
 // with the same codes and details.
 func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, ackTimeout time.Duration, rev int64, applied, remount bool) error {
 	s := m.Snapshot()
-	return SyncMount(ctx, port, ackTimeout, preview.Mount{Revision: s.Revision, Files: previewFiles(s.Files), Remount: remount}, rev, applied,
+	return SyncMount(ctx, port, ackTimeout, preview.Mount{Revision: s.Revision, Files: snapshotPreviewFiles(s), Remount: remount}, rev, applied,
 		func(r int64, status, message string) { m.SetPreviewStatus(r, status, message) })
 }
 

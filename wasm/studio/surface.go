@@ -51,6 +51,10 @@ func PreviewPortOf(p Ports) preview.Port {
 // PreviewFiles converts workspace files to the preview compiler's input.
 func PreviewFiles(files []*workspace.File) []preview.File { return previewFiles(files) }
 
+// PreviewSnapshotFiles is PreviewFiles of s.Files plus a preview.KindNotImported entry per
+// file the last import or reload left out (s.NotImported), so diagnostics name why.
+func PreviewSnapshotFiles(s workspace.Snapshot) []preview.File { return snapshotPreviewFiles(s) }
+
 // Prop is one named property of a schema built with InputSchema, OutputSchema or
 // ObjectSchema; P makes one.
 type Prop = prop

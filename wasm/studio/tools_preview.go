@@ -107,7 +107,7 @@ func (e *studioSession) updateHero(ctx context.Context, c *registry.Call) (any, 
 func (e *studioSession) previewStatus(ctx context.Context, c *registry.Call) (any, error) {
 	st := e.shownPreview(e.m.Preview())
 	out := previewStatusOut{Revision: st.Revision, Status: st.Status, Message: st.Message, Runtime: e.preview.Runtime(),
-		Diagnostics: preview.Diagnose(previewFiles(e.m.Files())), persist: e.meta(ctx)}
+		Diagnostics: preview.Diagnose(snapshotPreviewFiles(e.m.Snapshot())), persist: e.meta(ctx)}
 	if ro, ok := e.preview.(preview.RuntimeObserver); ok {
 		out.RuntimeReports = ro.RuntimeReports()
 	}

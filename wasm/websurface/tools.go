@@ -306,7 +306,7 @@ const HeadlessNote = "This host compiled the page and ran nothing: scripts did n
 // diagnostics and reports the preview status the port acknowledged; it never remounts.
 func (s *surface) runPreview(ctx context.Context, c *registry.Call) (any, error) {
 	snap := s.m.Snapshot()
-	res := preview.Compile(studio.PreviewFiles(snap.Files), preview.Options{Revision: snap.Revision, Nonce: studio.HeadlessNonce, Bridge: true})
+	res := preview.Compile(studio.PreviewSnapshotFiles(snap), preview.Options{Revision: snap.Revision, Nonce: studio.HeadlessNonce, Bridge: true})
 	out := RunPreviewResult{Workspace: s.workspaceInfo(), Preview: s.previewInfo(), Entry: res.Entry, Diagnostics: res.Diagnostics}
 	if out.Diagnostics == nil {
 		out.Diagnostics = []preview.Diagnostic{}

@@ -249,3 +249,50 @@ func AssetMimeType(p string) string {
 	}
 	return "application/octet-stream"
 }
+
+// NotImportedEntries returns the entries of skipped that name a file the folder holds but the
+// import left out because of its content or size — reasons SkipTooLarge, SkipNotText and
+// SkipTotalLimit — in their order; nil when there are none. Path-rule, duplicate, read-failure
+// and summary entries are left out (those files are not part of the workspace's folder view).
+func NotImportedEntries(skipped []Skipped) []Skipped {
+	var out []Skipped
+	for _, s := range skipped {
+		switch s.Reason {
+		case SkipTooLarge, SkipNotText, SkipTotalLimit:
+			if s.Path != "" {
+				out = append(out, Skipped{Path: s.Path, Reason: s.Reason, Message: s.Message})
+			}
+		}
+	}
+	return out
+}
+
+// NotImportedReason says why the file of a NotImportedEntries entry is not in the workspace,
+// in the words the preview shows after "<path> is in the folder but was not imported: ".
+// The limits come from AssetLimit (AssetClasses, MaxImportTextBytes), as the import applied
+// them:
+//   - SkipTooLarge: "larger than 512 KB (the import limit for text files)", "larger than
+//     8 MB (the import limit for video files)";
+//   - SkipNotText: "it is not text (binary or not UTF-8) and its extension is not one of the
+//     asset types";
+//   - SkipTotalLimit: "the import would have gone over its 12 MB total";
+//   - any other reason: its Message, else the reason itself.
+func NotImportedReason(s Skipped) string {
+	switch s.Reason {
+	case SkipTooLarge:
+		n, class := AssetLimit(s.Path)
+		size := strconv.Itoa(n>>20) + " MB"
+		if n < 1<<20 {
+			size = strconv.Itoa(n>>10) + " KB"
+		}
+		return "larger than " + size + " (the import limit for " + class + " files)"
+	case SkipNotText:
+		return "it is not text (binary or not UTF-8) and its extension is not one of the asset types"
+	case SkipTotalLimit:
+		return "the import would have gone over its " + strconv.Itoa(MaxImportTotalBytes>>20) + " MB total"
+	}
+	if s.Message != "" {
+		return s.Message
+	}
+	return s.Reason
+}

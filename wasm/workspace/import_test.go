@@ -263,3 +263,36 @@ func TestSkippedFolders(t *testing.T) {
 		t.Fatalf("SkippedFolder(../x.js) = %q", d)
 	}
 }
+
+// TestImportKeepsNotImportedForThePreview: files the folder holds but the import left out
+// for their size or content (too-large, not-text, total-limit) are kept in the snapshot's
+// metadata with the reason the preview shows (NotImportedReason, limits from AssetLimit);
+// other skips are not; an edit keeps them, the next import replaces them.
+func TestImportKeepsNotImportedForThePreview(t *testing.T) {
+	m, repo, _ := newManager(t)
+	list := []ImportEntry{entry("index.html", 10, nil), entry("data/big.json", MaxImportTextBytes+1, nil),
+		entry("clip.mp4", MaxImportMediaBytes+1, nil), {Path: "blob", Size: 3, Read: func(context.Context) ([]byte, error) { return []byte{0, 1, 2}, nil }},
+		entry(".env", 1, nil)}
+	must(m.ImportUpload(ctx, tool("import"), "up", slices.Values(list)))(t)
+	got := m.Snapshot().NotImported
+	want := []string{
+		"data/big.json: larger than 512 KB (the import limit for text files)",
+		"clip.mp4: larger than 8 MB (the import limit for video files)",
+		"blob: it is not text (binary or not UTF-8) and its extension is not one of the asset types",
+	}
+	var have []string
+	for _, n := range got {
+		have = append(have, n.Path+": "+NotImportedReason(n))
+	}
+	if !slices.Equal(have, want) {
+		t.Fatalf("not imported = %q, want %q", have, want)
+	}
+	must(m.WriteFile(ctx, tool("w"), "index.html", "<p>edited"))(t)
+	if s, _ := repo.Load(ctx); len(s.NotImported) != 3 || len(m.Snapshot().NotImported) != 3 {
+		t.Fatalf("an edit dropped them: stored %+v", s.NotImported)
+	}
+	must(m.ImportUpload(ctx, tool("import"), "up", entries(map[string]string{"index.html": "<p>"})))(t)
+	if n := m.Snapshot().NotImported; len(n) != 0 {
+		t.Fatalf("a new import kept %+v", n)
+	}
+}

@@ -121,6 +121,8 @@ type Manager struct {
 	// there: set from the import, updated by every save write and delete (whatever the
 	// revision). SaveAll compares the folder with it before each item. nil without a folder.
 	onDisk map[string]string
+	// notImported: Metadata.NotImported of the last import or reload (immutable slice).
+	notImported []Skipped
 }
 
 // checkpoint is one history entry. files and deleted are shared with the manager and other
@@ -166,6 +168,7 @@ func (m *Manager) loadLocked(s Snapshot, rev int64, call Call) {
 		m.active = ChooseActivePath(m.files)
 	}
 	m.deleted = slices.Clip(append([]string(nil), s.DeletedPaths...))
+	m.notImported = slices.Clip(append([]Skipped(nil), s.NotImported...))
 	m.baseline = make(map[string]*File, len(m.files))
 	for _, f := range m.files {
 		m.baseline[f.Path] = f
@@ -242,7 +245,7 @@ func (m *Manager) fail(err error, fallback string) {
 
 func (m *Manager) metaLocked() Metadata {
 	return Metadata{RootName: m.rootName, ActivePath: m.active, Revision: m.revision,
-		DeletedPaths: append([]string(nil), m.deleted...), Instance: m.instance}
+		DeletedPaths: append([]string(nil), m.deleted...), Instance: m.instance, NotImported: m.notImported}
 }
 
 func (m *Manager) snapshotLocked() Snapshot {

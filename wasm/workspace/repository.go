@@ -21,6 +21,12 @@ type Metadata struct {
 	// Instance is the workspace instance id (Manager.Instance); empty in workspaces stored
 	// before it existed (Hydrate then keeps the Manager's new one).
 	Instance string `json:"instance,omitempty"`
+	// NotImported lists the files of the folder that the last import or reload left out
+	// although the folder holds them (reasons SkipTooLarge, SkipNotText, SkipTotalLimit; see
+	// NotImportedEntries), so the preview can say why a reference to one fails instead of
+	// calling it missing. Empty after a reset or a seed; kept across edits until the next
+	// import or reload.
+	NotImported []Skipped `json:"notImported,omitempty"`
 }
 
 // Snapshot is a whole stored workspace: metadata plus the files in workspace order.

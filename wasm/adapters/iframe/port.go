@@ -626,7 +626,7 @@ func now() (ms float64) {
 // hasFile reports whether files holds path.
 func hasFile(files []preview.File, path string) bool {
 	for _, f := range files {
-		if f.Path == path {
+		if f.Path == path && f.Kind != preview.KindNotImported {
 			return true
 		}
 	}

@@ -16,6 +16,11 @@ type Ref struct {
 	Value      string
 	// Dynamic is true for `import('x')`.
 	Dynamic bool
+	// Names are the export names the statement takes from the module, in source order:
+	// "default" for a default binding (`import x from`), the imported name of each
+	// `{a, b as c, "d-e" as f}` element ("a", "b", "d-e"), the same for `export {a as b}
+	// from`. Nil for `import 'x'`, `import * as ns from`, `export * from` and import().
+	Names []string
 }
 
 type refState uint8
@@ -45,6 +50,25 @@ func FindRefs(src string) []Ref {
 	state := stIdle
 	var pending Ref
 	var prev Token // previous significant token
+	// The clause being read: the names it imports, whether inside `{…}`, whether the next
+	// identifier or string there is an imported name, whether the last word was `as`.
+	var names []string
+	inBraces, expectName, afterAs := false, false, false
+	clauseWord := func(text string) {
+		switch {
+		case inBraces && expectName:
+			names = append(names, text)
+			expectName = false
+		case !inBraces && text != "as" && text != "from" && !afterAs:
+			names = append(names, "default")
+		}
+		afterAs = text == "as"
+	}
+	ref := func(t Token) {
+		r := makeRef(src, t, false)
+		r.Names = names
+		refs = append(refs, r)
+	}
 	for {
 		t, ok := lx.Next()
 		if !ok {
@@ -58,6 +82,7 @@ func FindRefs(src string) []Ref {
 		switch state {
 		case stIdle:
 			if t.Kind == Ident && (text == "import" || text == "export") && !isMemberDot(src, prev) {
+				names, inBraces, expectName, afterAs = nil, false, false, false
 				if text == "import" {
 					state = stImport
 				} else {
@@ -76,6 +101,11 @@ func FindRefs(src string) []Ref {
 				if text == "from" {
 					state = stClauseFrom
 				}
+				if t.Kind == Ident {
+					clauseWord(text)
+				} else if text == "{" {
+					inBraces, expectName = true, true
+				}
 			default:
 				state = stIdle
 				goto again
@@ -83,6 +113,7 @@ func FindRefs(src string) []Ref {
 		case stExport:
 			if t.Kind == Punct && (text == "*" || text == "{") {
 				state = stClause
+				inBraces, expectName = text == "{", text == "{"
 			} else {
 				state = stIdle
 				goto again
@@ -90,7 +121,7 @@ func FindRefs(src string) []Ref {
 		case stClause, stClauseFrom:
 			switch {
 			case state == stClauseFrom && isStringLit(src, t):
-				refs = append(refs, makeRef(src, t, false))
+				ref(t)
 				state = stIdle
 			case t.Kind == Ident:
 				if text == "from" {
@@ -98,10 +129,23 @@ func FindRefs(src string) []Ref {
 				} else {
 					state = stClause
 				}
+				clauseWord(text)
 			case t.Kind == Punct && (text == "*" || text == "{" || text == "}" || text == ","):
 				state = stClause
+				switch text {
+				case "{":
+					inBraces, expectName = true, true
+				case "}":
+					inBraces, expectName = false, false
+				case ",":
+					expectName = inBraces
+				}
 			case isStringLit(src, t): // `import {"a-b" as c} from …`
 				state = stClause
+				if inBraces && expectName {
+					names = append(names, Unquote(text[1:len(text)-1]))
+					expectName = false
+				}
 			default:
 				state = stIdle
 				goto again

@@ -1,6 +1,7 @@
 package jsscan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +124,26 @@ func TestUnquote(t *testing.T) {
 	for in, want := range cases {
 		if got := Unquote(in); got != want {
 			t.Errorf("Unquote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestRefNames: the export names a static import or re-export takes from its module.
+func TestRefNames(t *testing.T) {
+	for src, want := range map[string][]string{
+		`import x from "a"`: {"default"},
+		`import x, {b, c as d, "e-f" as g, default as h} from "a"`: {"default", "b", "c", "e-f", "default"},
+		`import * as ns from "a"`:                                  nil,
+		`import x, * as y from "a"`:                                {"default"},
+		`import "a"`:                                               nil,
+		`export {a as b, c} from "a"`:                              {"a", "c"},
+		`export * from "a"`:                                        nil,
+		`import("a")`:                                              nil,
+		`import {from} from "a"`:                                   {"from"},
+	} {
+		r := FindRefs(src)
+		if len(r) != 1 || !slices.Equal(r[0].Names, want) {
+			t.Errorf("%s: refs %+v, want names %q", src, r, want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 // 20-origin.js — the virtual origin: run-time URLs under CFG.origin are served from the
 // in-frame file table (CFG.files: path → {type, text} or {type, b64}).
-var FILES = CFG.files || {};
+var FILES = CFG.files || {}, NOT_IMPORTED = CFG.notImported || {};
 function fileAt(p) { return apply(hasOwn, FILES, [p]) ? FILES[p] : null; }
+// Why a folder file the import left out is not served (too large, not text), else "".
+function notImported(p) { return apply(hasOwn, NOT_IMPORTED, [p]) ? S(NOT_IMPORTED[p]) : ""; }
+function notImportedText(p) { return p + " is in the folder but was not imported: " + notImported(p); }
 function isLoopback(host) {
   host = apply(toLower, S(host), []);
   if (host === "localhost" || host === "[::1]" || host === "[::]" || host === "0.0.0.0") return true;
@@ -37,11 +40,13 @@ function classify(u, base) {
 // policy's violation for the same request (10-policy.js) then stays silent, so one missing file
 // is never also reported as "blocked".
 var missingPaths = new SetC();
+// A folder file the import left out (CFG.notImported) is a "limit" report naming why.
 function reportMissing(c, url, what) {
   apply(setAdd, missingPaths, [c.missing]);
   // A virtual URL the compiler wrote for a static reference names its path, as the page wrote it.
   if (apply(indexOf, S(url), [ORIGIN + "/"]) === 0) url = c.missing;
-  report("missing", url, what);
+  if (notImported(c.missing)) report("limit", url, what + ": " + notImportedText(c.missing));
+  else report("missing", url, what);
 }
 function virtualURL(p) { return ORIGIN + "/" + apply(replaceStr, encodeURI(p), [/[?#]/g, encodeURIComponent]); }
 
@@ -120,7 +125,12 @@ if (origFetch) {
       try { defineProperty(r, "url", { value: c.url.href }); } catch (e) {}
       return apply(PromiseResolve, PromiseC, [r]);
     }
-    if (c && c.missing) { reportMissing(c, url, "fetch"); return apply(PromiseResolve, PromiseC, [notFound()]); }
+    if (c && c.missing) {
+      reportMissing(c, url, "fetch");
+      // Not a 404: the file exists in the folder; the request fails and says why.
+      if (notImported(c.missing)) return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch " + c.missing + ": " + notImportedText(c.missing))]);
+      return apply(PromiseResolve, PromiseC, [notFound()]);
+    }
     if (c && c.refused) {
       report("blocked", c.url.href, "fetch" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
       return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch")]);

@@ -22,7 +22,8 @@ apply(addListener, W, ["click", function (e) {
   var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
   if (!c || c.pass && c.url.protocol === "javascript:") return;
   if (c.file && isPage(c.file)) { e.preventDefault(); goTo(c, c.url.search, c.url.hash); return; }
-  if (c.missing || c.file) { e.preventDefault(); report(c.missing ? "missing" : "limit", S(href), c.missing ? "link" : "link to a workspace file that is not a page"); return; }
+  if (c.missing) { e.preventDefault(); reportMissing(c, S(href), "link"); return; }
+  if (c.file) { e.preventDefault(); report("limit", S(href), "link to a workspace file that is not a page"); return; }
   if (c.refused) { e.preventDefault(); report("blocked", c.url.href, "link" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
   send({ type: T.leaving, url: cut(c.url.href, L.text) });
 }]);
