@@ -94,10 +94,14 @@ type app struct {
 	draftPath  string // editor draft not yet written ("" none)
 	draftText  string
 	draftGen   int
-	flushedGen int            // the draftGen last written
-	shownPath  string         // the file the editor widget shows
-	shownText  string         // the text the editor widget holds (set by Go or typed)
-	cursor     editorCursor   // the widget's caret and line count
+	flushedGen int          // the draftGen last written
+	shownPath  string       // the file the editor widget shows
+	shownText  string       // the text the editor widget holds (set by Go or typed)
+	cursor     editorCursor // the widget's caret and line count
+	// caretPath/caretLine: a caret move (a palette result) waiting for the editor to show
+	// caretPath; renderEditor applies it (palette.go requestCaret).
+	caretPath  string
+	caretLine  int
 	flushMu    sync.Mutex     // serializes draft flushes
 	dialog     *pendingDialog // the open file dialog's request, nil when closed
 	fullscreen bool           // the preview panel fills the window

@@ -153,6 +153,7 @@ func (a *app) renderEditor(st state) {
 		cursorText += " · read-only (open in another tab)"
 	}
 	setText("editor-cursor", cursorText)
+	a.applyCaret() // palette.go: a chosen result's caret once its file is shown
 }
 
 // budgetText is the live budget line: "N / 80,000 chars" (N in Unicode code points, as the

@@ -336,21 +336,52 @@ func paletteChoose(a *app, i int) {
 	}
 	a.action("open", it.Path, "")
 	// The caret goes to the result's line (quick open: the first line) and focus to the editor.
-	gotoLine(it.Path, max(it.Line, 1))
+	a.requestCaret(it.Path, max(it.Line, 1))
 }
 
-// gotoLine moves the editor's caret to line once the widget shows path (up to 3 s).
-func gotoLine(path string, line int) {
-	ed := editorWidget()
-	if ed.Type() != js.TypeObject || ed.Get("gotoLine").Type() != js.TypeFunction {
+// requestCaret asks for the editor's caret (and focus) on line of path. The open that shows
+// path has already run (action "open" is synchronous); when it failed (the workspace's active
+// file is another one) nothing is asked. The request is applied as soon as the widget shows
+// path — now, or by the render that puts the file in the editor (the file may be active before
+// its text is shown) (renderEditor calls
+// applyCaret) — however long that render takes on a loaded machine (it used to give up
+// after 3 s, leaving focus nowhere).
+func (a *app) requestCaret(path string, line int) {
+	a.mu.Lock()
+	if a.st.activePath != path {
+		a.mu.Unlock()
 		return
 	}
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if ed.Call("path").String() == path {
-			ed.Call("gotoLine", line)
-			return
-		}
+	a.caretPath, a.caretLine = path, line
+	a.mu.Unlock()
+	a.applyCaret()
+}
+
+// applyCaret moves the caret for a pending requestCaret once the widget shows its file. A
+// request whose file is no longer the workspace's active file is dropped (the user opened
+// something else before it applied); the active file is read here, not from a render's
+// snapshot, which may predate the open the request waits for.
+func (a *app) applyCaret() {
+	a.mu.Lock()
+	path, line := a.caretPath, a.caretLine
+	if path != "" && a.st.activePath != path {
+		a.caretPath, a.caretLine = "", 0
+		path = ""
 	}
+	a.mu.Unlock()
+	if path == "" {
+		return
+	}
+	ed := editorWidget()
+	if ed.Type() != js.TypeObject || ed.Get("gotoLine").Type() != js.TypeFunction || ed.Call("path").String() != path {
+		return
+	}
+	ed.Call("gotoLine", line)
+	a.mu.Lock()
+	if a.caretPath == path && a.caretLine == line {
+		a.caretPath, a.caretLine = "", 0
+	}
+	a.mu.Unlock()
 }
 
 // quickOpenMatches ranks paths for q (views.QuickOpenMatches).
