@@ -172,6 +172,7 @@ type runtimeWire struct {
 	Origin           string            `json:"origin"`
 	CSP              string            `json:"csp"`
 	Global           string            `json:"global"`
+	Location         string            `json:"location"`
 	IDB              string            `json:"idb,omitempty"`
 	DefaultError     string            `json:"defaultError"`
 	DefaultRejection string            `json:"defaultRejection"`
@@ -217,7 +218,7 @@ func RuntimeScript(cfg RuntimeConfig) string {
 		cfg.Files = map[string]RuntimeFile{}
 	}
 	w := runtimeWire{
-		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
+		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
 		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps,
 	}
