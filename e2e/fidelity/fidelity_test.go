@@ -266,6 +266,10 @@ del.onsuccess = del.onerror = function(){
 		"win.js": `document.getElementById("go").addEventListener("click", function(){ window.location = "page2.html?via=window"; });`}),
 	navSite("nav-onclick", `<button id="go" onclick="location.href='page2.html?via=onclick&amp;n=2'">go</button>`, nil),
 	navSite("nav-path", `<button id="go">go</button><script>document.getElementById("go").onclick = function(){ self.location.pathname = self.location.pathname.replace(/[^/]*$/, "page2.html"); };</script>`, nil),
+	navSite("nav-dynamic", `<button id="go">go</button><script>var s = document.createElement("script"); s.src = "dyn.js"; document.body.appendChild(s);</script>`, map[string]string{
+		"dyn.js": `document.getElementById("go").onclick = function(){ location.assign("page2.html?via=dynamic"); };`}),
+	navSite("nav-docwrite", `<button id="go">go</button><script>document.write('<script src="dw.js"><\/script>')</script>`, map[string]string{
+		"dw.js": `document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=docwrite#w"; });`}),
 	{name: "nav-reload", want: "loads 3", files: map[string]string{
 		"index.html": `<!doctype html><title>r</title>` + probe + `<script>
 var n = +(sessionStorage.getItem("loads") || 0) + 1; sessionStorage.setItem("loads", n);

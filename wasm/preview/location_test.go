@@ -52,7 +52,13 @@ func TestLocationRewrite(t *testing.T) {
 		js("lib.js", `export function f(q) { globalThis.location.hash = q; }`),
 		js("m2.js", `document.location.search = "?m2";`),
 	}
-	code := pageCode(t, Compile(files, bridgeOpts).HTML)
+	doc := Compile(files, bridgeOpts).HTML
+	// The file table keeps the text as written and adds the rewritten one to run a <script src>
+	// inserted at run time.
+	if !strings.Contains(doc, `"app.js":{"type":"text/javascript; charset=utf-8","text":"window.location = \"app.html\";","run":"__webcodingLocation = \"app.html\";"}`) {
+		t.Errorf("the file table lacks app.js's run text")
+	}
+	code := pageCode(t, doc)
 	for _, want := range []string{
 		`__webcodingLocation.href = "a.html"; var s = "location.href";`,
 		`__webcodingLocation = "app.html";`,
@@ -76,7 +82,7 @@ func TestLocationRewrite(t *testing.T) {
 	}
 	// The export carries no runtime: nothing is rewritten.
 	export := Compile(files, Options{}).HTML
-	if strings.Contains(export, locationGlobal) || !strings.Contains(export, `onclick="location.href='p2.html?a=1&amp;b=2'"`) {
+	if strings.Contains(export, locationGlobal) || strings.Contains(export, `"run":`) || !strings.Contains(export, `onclick="location.href='p2.html?a=1&amp;b=2'"`) {
 		t.Errorf("the export was rewritten:\n%s", export)
 	}
 }

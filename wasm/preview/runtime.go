@@ -93,11 +93,15 @@ const (
 )
 
 // RuntimeFile is one entry of the in-frame file table: a text file {type, text} or an asset
-// {type, b64} (standard base64 of its bytes). Type is the media type served for it.
+// {type, b64} (standard base64 of its bytes). Type is the media type served for it. Run, set
+// only for a JavaScript file whose references to the page's Location the compiler rewrites,
+// is that rewritten text: what a <script src> the page inserts at run time (a src setter,
+// setAttribute, document.write) runs; fetch, XHR and workers get Text (design.md §5.34).
 type RuntimeFile struct {
 	Type string `json:"type"`
 	Text string `json:"text,omitempty"`
 	B64  string `json:"b64,omitempty"`
+	Run  string `json:"run,omitempty"`
 }
 
 // RuntimeStorage is the preview storage a mount starts with (key → value per area).
@@ -112,7 +116,8 @@ type RuntimeStorage struct {
 //   - Revision and Nonce identify the mount; an empty Nonce builds the prelude without the
 //     bridge (the standalone export): no hello, no messages.
 //   - Entry is the workspace path of the mounted page; Search ("?…") and Hash ("#…") are
-//     the query and fragment it was opened with (a link to "about.html?x=1#team").
+//     the query and fragment it was opened with (a link to "about.html?x=1#team"); the
+//     virtual Location (design.md §5.34) reads them.
 //   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry when empty): the runtime
 //     inserts <base href=Base> unless the document has one, so document.baseURI and run-time
 //     relative URLs resolve under the virtual origin.
