@@ -21,8 +21,9 @@ const (
 	MessageReport = "webcoding.preview.report"
 	// MessageStorage (port): {type, area: "local"|"session", clear, set: {key: value|null}}.
 	MessageStorage = "webcoding.preview.storage"
-	// MessageNavigate (port): {type, path, search, hash}: a link or form of the page asks for
-	// the workspace page at path.
+	// MessageNavigate (port): {type, path, search, hash, replace}: a link, a form or a script
+	// navigation (the virtual Location) of the page asks for the workspace page at path;
+	// replace (location.replace, reload) puts it in place of the page shown in the history.
 	MessageNavigate = "webcoding.preview.navigate"
 	// MessageLeaving (port): {type, url}: a link of the page is about to navigate away (url
 	// is its target). The shim sends the same type when the frame loads a second document.
@@ -36,7 +37,7 @@ const (
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
 // the message the bridge posted with the mount's revision and nonce added. Each type uses some
 // members and leaves the others zero: MessageError message; MessageConsole level, kind, text,
-// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash; MessageStorage area,
+// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash, replace; MessageStorage area,
 // clear, set. The browser's preview port decodes it (wasm/adapters/iframe), and so do the
 // tests that record the shim's batches (e2e/fidelity).
 type BridgeMessage struct {
@@ -53,6 +54,7 @@ type BridgeMessage struct {
 	Path     string             `json:"path"`
 	Search   string             `json:"search"`
 	Hash     string             `json:"hash"`
+	Replace  bool               `json:"replace"`
 	Area     string             `json:"area"`
 	Clear    bool               `json:"clear"`
 	Set      map[string]*string `json:"set"`

@@ -9,19 +9,22 @@ var ENTRY = CFG.entry || "", SEARCH = CFG.search || "";
 // applied (DOMContentLoaded) or the page changed it; before, the virtual one is CFG.hash.
 var hashTouched = false;
 function setHash(h) { hashTouched = true; try { W.location.hash = h; } catch (e) {} }
-function goTo(c, search, hash) {
+function goTo(c, search, hash, replace) {
   if (c.file === ENTRY && search === SEARCH && hash) {
     // Same document, other fragment: a fragment navigation of about:srcdoc scrolls to it.
     setHash(hash);
     return;
   }
-  mountPage(c.file, search, hash);
+  mountPage(c.file, search, hash, replace);
 }
-// mountPage asks the parent to mount a page; storage changes not yet sent go first (the port
-// keeps their order), so the next page starts from them.
-function mountPage(path, search, hash) {
+// mountPage asks the parent to mount a page (replace: in place of the one shown in its
+// Back/Forward list); storage changes not yet sent go first (the port keeps their order), so
+// the next page starts from them.
+function mountPage(path, search, hash, replace) {
   if (storageTimer) flushStorage();
-  send({ type: T.navigate, path: path, search: cut(search, L.text), hash: cut(hash, L.text) });
+  var m = { type: T.navigate, path: path, search: cut(search, L.text), hash: cut(hash, L.text) };
+  if (replace) m.replace = true;
+  send(m);
 }
 apply(addListener, W, ["click", function (e) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -66,14 +69,15 @@ if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hash
 // same page scrolls, a missing page or a non-page file is reported and stays, a refused URL is
 // reported as blocked and stays, anything else (https: with internet, blob:, data:, about:,
 // javascript:) goes to the real location and is reported as leaving. reload() mounts the page
-// again. Code built at run time from strings (eval, new Function) still sees the real one.
+// again; replace() and reload() take the place of the page in the parent's Back/Forward list.
+// Code built at run time from strings (eval, new Function) still sees the real one.
 function vHref() { return virtualURL(ENTRY) + SEARCH + vHash(); }
 function vHash() { if (!hashTouched) return CFG.hash || ""; var h = S(W.location.hash); return h === "#" ? "" : h; }
 function vURL() { return new URLC(vHref()); }
 function vNavigate(u, replace, what) {
   var s = S(u), c = classify(s);
   if (!c) throw new DOMExceptionC("Failed to execute '" + what + "' on 'Location': '" + s + "' is not a valid URL.", "SyntaxError");
-  if (c.file && isPage(c.file)) { goTo(c, c.url.search, c.url.hash); return; }
+  if (c.file && isPage(c.file)) { goTo(c, c.url.search, c.url.hash, replace); return; }
   if (c.missing) { reportMissing(c, s, "location"); return; }
   if (c.file) { report("limit", s, "navigation to a workspace file that is not a page"); return; }
   if (c.refused) { report("blocked", c.url.href, "navigation" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
@@ -98,7 +102,7 @@ defineProperty(VLOC, "href", { enumerable: true, get: vHref, set: function (v) {
 defineProperty(VLOC, "ancestorOrigins", { enumerable: true, get: function () { return W.location.ancestorOrigins; } });
 VLOC.assign = function assign(u) { vNavigate(u, false, "assign"); };
 VLOC.replace = function replace(u) { vNavigate(u, true, "replace"); };
-VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash()); };
+VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true); };
 VLOC.toString = function toString() { return vHref(); };
 VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
