@@ -3,6 +3,7 @@ package jsscan
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // rw marks each span FindLocationRefs finds as «…» (the expectation's notation).
@@ -76,5 +77,48 @@ func TestRewriteLocation(t *testing.T) {
 	}
 	if got, ok := RewriteLocation(`var location; location.x`, "__L"); ok || got != `var location; location.x` {
 		t.Fatalf("got %q %v", got, ok)
+	}
+}
+
+// locationCorpus is n repetitions of a chunk of script with several Location references,
+// a declared local, nested brackets and a template.
+func locationCorpus(n int) string {
+	return strings.Repeat("function f"+"(a, b) { if (a) { location.href = `p${b}.html`; } return window.location.search + {k: [a, (b)]}.k; }\n", n)
+}
+
+// TestFindLocationRefsLinear: 100,000 nested brackets and templates and a megabyte of script
+// are scanned without recursion, in time proportional to the input (a 10× input takes under
+// 30× the time, with slack for a busy machine).
+func TestFindLocationRefsLinear(t *testing.T) {
+	deep := strings.Repeat("(`${[{", 100000) + "location.href" + strings.Repeat("}]}`)", 100000)
+	if got := len(FindLocationRefs(deep)); got != 1 {
+		t.Fatalf("deep nesting: %d refs, want 1", got)
+	}
+	small, big := locationCorpus(1000), locationCorpus(10000)
+	if got := len(FindLocationRefs(big)); got != 20000 {
+		t.Fatalf("%d refs, want 20000", got)
+	}
+	best := func(s string) time.Duration {
+		var b time.Duration
+		for i := 0; i < 5; i++ {
+			t0 := time.Now()
+			FindLocationRefs(s)
+			if d := time.Since(t0); b == 0 || d < b {
+				b = d
+			}
+		}
+		return b
+	}
+	if ts, tb := best(small), best(big); tb > 30*ts+5*time.Millisecond {
+		t.Errorf("10× input took %v vs %v", tb, ts)
+	}
+}
+
+func BenchmarkRewriteLocation(b *testing.B) {
+	src := locationCorpus(10000) // ~1 MB
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		RewriteLocation(src, "__webcodingLocation")
 	}
 }
