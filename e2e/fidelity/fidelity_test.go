@@ -270,6 +270,10 @@ del.onsuccess = del.onerror = function(){
 		"dyn.js": `document.getElementById("go").onclick = function(){ location.assign("page2.html?via=dynamic"); };`}),
 	navSite("nav-docwrite", `<button id="go">go</button><script>document.write('<script src="dw.js"><\/script>')</script>`, map[string]string{
 		"dw.js": `document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=docwrite#w"; });`}),
+	// An error in a rewritten expression names `location`, as over HTTP.
+	{name: "nav-error", want: "before", files: map[string]string{
+		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>location.nope();</script>`,
+	}},
 	{name: "nav-reload", want: "loads 3", files: map[string]string{
 		"index.html": `<!doctype html><title>r</title>` + probe + `<script>
 var n = +(sessionStorage.getItem("loads") || 0) + 1; sessionStorage.setItem("loads", n);
