@@ -601,7 +601,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		seen[a.name] = true
 		switch {
 		case c.opts.Bridge && isHandlerAttr(a.name):
-			if v := c.locationJS(a.value); v != a.value {
+			if v := c.handlerJS(a.value); v != a.value {
 				put(i, v)
 			}
 		case a.name == "style":
@@ -651,6 +651,17 @@ func (c *compiler) locationJS(src string) string {
 		return src
 	}
 	out, _ := jsscan.RewriteLocation(src, locationGlobal)
+	return out
+}
+
+// handlerJS is locationJS for the body of an event-handler attribute, where a bare `location`
+// may name a form control (jsscan.RewriteHandlerLocation): it is rewritten only where used as
+// a Location (`location.href`, `location.assign(…)`, `location = …`).
+func (c *compiler) handlerJS(src string) string {
+	if !c.opts.Bridge || c.diagOnly {
+		return src
+	}
+	out, _ := jsscan.RewriteHandlerLocation(src, locationGlobal)
 	return out
 }
 

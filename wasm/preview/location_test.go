@@ -45,6 +45,7 @@ func TestLocationRewrite(t *testing.T) {
 <script>var location = 1; location.x = 2; document.location.hash = "k";</script>
 <button onclick="location.href='p2.html?a=1&amp;b=2'" title="location">go</button>
 <img src="x.png" onerror="self.location.reload()">
+<form><input name="location"><button onclick="alert(location.value); location.assign('f.html')">f</button></form>
 <svg><circle onclick="location.reload()"/></svg>`),
 		js("app.js", `window.location = "app.html";`),
 		js("late.js", `location.replace("late.html");`),
@@ -72,6 +73,7 @@ func TestLocationRewrite(t *testing.T) {
 		`onclick="__webcodingLocation.href=&#39;p2.html?a=1&amp;b=2&#39;" title="location"`,
 		`onerror="__webcodingLocation.reload()"`,
 		`<circle onclick="__webcodingLocation.reload()"`,
+		`onclick="alert(location.value); __webcodingLocation.assign(&#39;f.html&#39;)"`,
 	} {
 		if !strings.Contains(code, want) {
 			t.Errorf("compiled page lacks %q:\n%s", want, code)

@@ -86,6 +86,16 @@ func FuzzRewriteLocation(f *testing.F) {
 			}
 			last = sp[1]
 		}
+		// The handler variant keeps a subset of the spans.
+		k := 0
+		for _, h := range FindHandlerLocationRefs(src) {
+			for k < len(spans) && spans[k] != h {
+				k++
+			}
+			if k == len(spans) {
+				t.Fatalf("handler span %v is not a span of FindLocationRefs", h)
+			}
+		}
 		out, _ := RewriteLocation(src, name)
 		type tok struct {
 			k Kind

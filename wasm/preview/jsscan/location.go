@@ -55,7 +55,8 @@ type locSpan struct {
 // object, in source order, disjoint:
 //
 //   - a bare `location` identifier used as a value: not a property name (after `.` or `?.`),
-//     not an object-literal key, method or class member name, not a label, not a binding;
+//     not an object-literal key, method or class member name (`#location` included), not a
+//     label, not a binding;
 //   - the member expressions `window.location`, `self.location`, `globalThis.location` and
 //     `document.location` (`?.` too), the whole expression, when only spaces and tabs separate
 //     its parts (a comment or line break between them leaves it alone) and the object is not
@@ -156,7 +157,7 @@ func FindLocationRefs(src string) [][2]int {
 				declared |= n
 			case n != nameLocation:
 			case isP(next, ":") && !isP(p1, "?") && !isW(p1, "case"),
-				isP(next, "("), isW(p1, "break"), isW(p1, "continue"),
+				isP(next, "("), isW(p1, "break"), isW(p1, "continue"), isP(p1, "#"),
 				isW(p1, "get"), isW(p1, "set"), isW(p1, "static"), isW(p1, "async"):
 				// a key, label, method name or call: not the Location value
 			default:
@@ -227,11 +228,71 @@ func FindLocationRefs(src string) [][2]int {
 	return out
 }
 
+// locationMembers are the members of Location (WHATWG HTML §7.2.4).
+var locationMembers = map[string]bool{
+	"href": true, "origin": true, "protocol": true, "host": true, "hostname": true, "port": true,
+	"pathname": true, "search": true, "hash": true, "assign": true, "replace": true, "reload": true,
+	"toString": true, "ancestorOrigins": true, "valueOf": true,
+}
+
+// FindHandlerLocationRefs is FindLocationRefs for the body of an inline event-handler attribute
+// (`onclick="…"`), whose scope chain puts the element's form before the document: there a bare
+// `location` may name a form control (`<input name="location">`). So a bare `location` counts
+// only where it is used as a Location: followed by `.`/`?.` and a member of Location (`href`,
+// `assign`, `reload`, …), or assigned (`location = …`). Member expressions are as in
+// FindLocationRefs. Time and memory are linear in len(src).
+func FindHandlerLocationRefs(src string) [][2]int {
+	spans := FindLocationRefs(src)
+	out := spans[:0]
+	for _, sp := range spans {
+		if src[sp[0]:sp[1]] != "location" || usedAsLocation(src, sp[1]) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// usedAsLocation reports whether the code at i (just after a bare `location`) reads a member
+// of Location or assigns to it (whitespace allowed before each part; not `==`, `=>`).
+func usedAsLocation(src string, i int) bool {
+	skip := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+			i++
+		}
+	}
+	skip()
+	switch {
+	case hasPrefixAt(src, i, "?."):
+		i += 2
+	case hasPrefixAt(src, i, "."):
+		i++
+	case hasPrefixAt(src, i, "="):
+		return !hasPrefixAt(src, i, "==") && !hasPrefixAt(src, i, "=>")
+	default:
+		return false
+	}
+	skip()
+	e := i
+	for e < len(src) && isIdentPart(src[e]) {
+		e++
+	}
+	return locationMembers[src[i:e]]
+}
+
 // RewriteLocation returns src with every span FindLocationRefs finds replaced by name (an
 // identifier naming the preview's Location stand-in), and whether anything was replaced.
 // Time and memory are linear in len(src); src is returned as is (no copy) when nothing is.
 func RewriteLocation(src, name string) (string, bool) {
-	spans := FindLocationRefs(src)
+	return rewriteSpans(src, name, FindLocationRefs(src))
+}
+
+// RewriteHandlerLocation is RewriteLocation for an event-handler attribute's body
+// (FindHandlerLocationRefs).
+func RewriteHandlerLocation(src, name string) (string, bool) {
+	return rewriteSpans(src, name, FindHandlerLocationRefs(src))
+}
+
+func rewriteSpans(src, name string, spans [][2]int) (string, bool) {
 	if len(spans) == 0 {
 		return src, false
 	}

@@ -62,10 +62,28 @@ func TestFindLocationRefs(t *testing.T) {
 		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.location = u; document.location = v })(window, document)`},
 		{`x = 1 / location.href.length / 2`, `x = 1 / «location».href.length / 2`},
 		{`no match here`, `no match here`},
+		{`class A { #location = 1; get l() { return this.#location + location.hash } }`, `class A { #location = 1; get l() { return this.#location + «location».hash } }`},
 	} {
 		if got := rw(tc.src); got != tc.want {
 			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
 		}
+	}
+}
+
+// TestFindHandlerLocationRefs: in an event-handler attribute a bare `location` may be a form
+// control, so only Location uses count.
+func TestFindHandlerLocationRefs(t *testing.T) {
+	for src, want := range map[string]int{
+		`location.href='a.html'`: 1, `location . assign('a')`: 1, `location?.reload()`: 1, `location = "a.html"`: 1,
+		`alert(location.value)`: 0, `location.focus()`: 0, `f(location)`: 0, `location == x`: 0,
+		`window.location = "a"; document.location.reload()`: 2, `location.href = location.value`: 1,
+	} {
+		if got := len(FindHandlerLocationRefs(src)); got != want {
+			t.Errorf("%s: %d refs, want %d", src, got, want)
+		}
+	}
+	if got, _ := RewriteHandlerLocation(`if (location.value) location.href = 'p.html'`, "L"); got != `if (location.value) L.href = 'p.html'` {
+		t.Errorf("got %q", got)
 	}
 }
 
