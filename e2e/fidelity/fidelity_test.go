@@ -274,12 +274,12 @@ del.onsuccess = del.onerror = function(){
 	{name: "nav-error", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>location.nope();</script>`,
 	}},
-	{name: "nav-reload", want: "loads 3", files: map[string]string{
-		"index.html": `<!doctype html><title>r</title>` + probe + `<script>
+	// Reloads wait for the page's load (a reload while the harness attaches would race it).
+	{name: "nav-reload", want: "loads 3", steps: []string{`document.getElementById("go").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>r</title>` + probe + `<button id="go" onclick="location.reload()">reload</button><script>
 var n = +(sessionStorage.getItem("loads") || 0) + 1; sessionStorage.setItem("loads", n);
-if (n === 1) location.reload();
-else if (n === 2) setTimeout(function(){ document.location.reload(); }, 30);
-else { log("loads " + n + " search=" + location.search); log("done"); }
+if (n === 2) window.addEventListener("load", function(){ setTimeout(function(){ document.location.reload(); }, 30); });
+if (n === 3) { log("loads " + n + " search=" + location.search); log("done"); }
 </script>`,
 	}},
 	{name: "errors", want: "before", files: map[string]string{
@@ -299,7 +299,8 @@ function where(){ return "search=" + location.search + " hash=" + location.hash 
   " proto=" + /^https?:$/.test(location.protocol) + " host=" + (location.host === location.hostname + (location.port ? ":" + location.port : "")) +
   " type=" + typeof location; }
 log("page2 " + where());
-window.addEventListener("load", function(){ log("load " + where()); location.hash = "t"; log("hash " + location.hash + " " + location.href.slice(-2)); log("done"); });
+window.addEventListener("load", function(){ log("load " + where()); location.hash = "t"; log("hash " + location.hash + " " + location.href.slice(-2));
+  location.href = "#u"; log("frag " + location.hash + " " + location.href.slice(-2)); location.assign("#"); log("empty [" + location.hash + "] " + location.href.slice(-1)); log("done"); });
 </script>`,
 	}
 	for k, v := range extra {

@@ -120,7 +120,8 @@ type RuntimeStorage struct {
 //   - Entry is the workspace path of the mounted page; Search ("?…") and Hash ("#…") are
 //     the query and fragment it was opened with (a link to "about.html?x=1#team"); the
 //     virtual Location (design.md §5.34) reads them.
-//   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry when empty): the runtime
+//   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry + Search when empty, so
+//     "#x" and "?q" resolve against the page's own query, as over HTTP): the runtime
 //     inserts <base href=Base> unless the document has one, so document.baseURI and run-time
 //     relative URLs resolve under the virtual origin.
 //   - Files is the in-frame file table (workspace path → RuntimeFile).
@@ -219,7 +220,7 @@ var runtimeLimits = map[string]int{
 func RuntimeScript(cfg RuntimeConfig) string {
 	cfg.V = 1
 	if cfg.Base == "" {
-		cfg.Base = VirtualURL(cfg.Entry)
+		cfg.Base = VirtualURL(cfg.Entry) + cfg.Search
 	}
 	if cfg.Files == nil {
 		cfg.Files = map[string]RuntimeFile{}

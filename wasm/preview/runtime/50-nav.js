@@ -71,13 +71,24 @@ if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hash
 // javascript:) goes to the real location and is reported as leaving. reload() mounts the page
 // again; replace() and reload() take the place of the page in the parent's Back/Forward list.
 // Code built at run time from strings (eval, new Function) still sees the real one.
-function vHref() { return virtualURL(ENTRY) + SEARCH + vHash(); }
-function vHash() { if (!hashTouched) return CFG.hash || ""; var h = S(W.location.hash); return h === "#" ? "" : h; }
+function vHref() { return virtualURL(ENTRY) + SEARCH + vFragment(); }
+// vFragment: "#…" as in the URL ("#" alone for an empty fragment), "" for none.
+function vFragment() {
+  if (!hashTouched) return CFG.hash || "";
+  var h = S(W.location.href), k = apply(indexOf, h, ["#"]);
+  return k >= 0 ? apply(slice, h, [k]) : "";
+}
+function vHash() { var f = vFragment(); return f === "#" ? "" : f; }
 function vURL() { return new URLC(vHref()); }
 function vNavigate(u, replace, what) {
   var s = S(u), c = classify(s);
   if (!c) throw new DOMExceptionC("Failed to execute '" + what + "' on 'Location': '" + s + "' is not a valid URL.", "SyntaxError");
-  if (c.file && isPage(c.file)) { goTo(c, c.url.search, c.url.hash, replace); return; }
+  if (c.file && isPage(c.file)) {
+    // The same page with a fragment, even an empty one ("#"): a fragment navigation.
+    if (c.file === ENTRY && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0) { setHash(c.url.hash || "#"); return; }
+    goTo(c, c.url.search, c.url.hash, replace);
+    return;
+  }
   if (c.missing) { reportMissing(c, s, "location"); return; }
   if (c.file) { report("limit", s, "navigation to a workspace file that is not a page"); return; }
   if (c.refused) { report("blocked", c.url.href, "navigation" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
