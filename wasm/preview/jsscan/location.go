@@ -60,7 +60,7 @@ type locSpan struct {
 //   - the member expressions `window.location`, `self.location`, `globalThis.location` and
 //     `document.location` (`?.` too), the whole expression, when only spaces and tabs separate
 //     its parts (a comment or line break between them leaves it alone) and the object is not
-//     itself a property (`a.window.location`).
+//     itself a property (`a.window.location`, `this.#window.location`).
 //
 // Only tokens the lexer attributes to code count (strings, comments, regular expressions and
 // template text never match; `${…}` substitutions do). Scope is judged conservatively for the
@@ -124,7 +124,7 @@ func FindLocationRefs(src string) [][2]int {
 		switch cur.Kind {
 		case Ident:
 			if isDot(p1) {
-				if s == "location" && p2.Kind == Ident && !isDot(p3) && locName(text(p2))&^nameLocation != 0 &&
+				if s == "location" && p2.Kind == Ident && !isDot(p3) && !isP(p3, "#") && locName(text(p2))&^nameLocation != 0 &&
 					spaces(p2.End, p1.Start) && spaces(p1.End, cur.Start) {
 					spans = append(spans, locSpan{p2.Start, cur.End, locName(text(p2))})
 				}

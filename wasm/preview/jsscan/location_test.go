@@ -62,6 +62,7 @@ func TestFindLocationRefs(t *testing.T) {
 		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.location = u; document.location = v })(window, document)`},
 		{`x = 1 / location.href.length / 2`, `x = 1 / «location».href.length / 2`},
 		{`no match here`, `no match here`},
+		{`class B { #window = {}; f() { return this.#window.location } }`, `class B { #window = {}; f() { return this.#window.location } }`},
 		{`class A { #location = 1; get l() { return this.#location + location.hash } }`, `class A { #location = 1; get l() { return this.#location + «location».hash } }`},
 	} {
 		if got := rw(tc.src); got != tc.want {
