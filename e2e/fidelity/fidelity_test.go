@@ -254,9 +254,59 @@ del.onsuccess = del.onerror = function(){
 <script>log("jQuery " + (window.jQuery ? window.jQuery.fn.jquery : "none")); log("done");</script>`,
 		"js/vendor/jquery.js": `window.jQuery = { fn: { jquery: "local" } };`,
 	}},
+	// Script navigation (design.md §5.34): location.href/assign/replace, window.location =,
+	// an inline onclick, document.location.reload() and location.reload() counting loads in
+	// sessionStorage; the second page reads its query, fragment and path as a served page.
+	navSite("nav-href", `<button id="go">go</button><script src="nav.js"></script>`, map[string]string{
+		"nav.js": `document.getElementById("go").addEventListener("click", function(){ location.href = "page2.html?x=1#s"; });`}),
+	navSite("nav-assign", `<button id="go">go</button><script>document.getElementById("go").onclick = function(){ document.location.assign("page2.html?via=assign"); };</script>`, nil),
+	navSite("nav-replace", `<button id="go">go</button><script type="module">import { go } from "./go.js"; document.getElementById("go").addEventListener("click", go);</script>`, map[string]string{
+		"go.js": `export function go() { location.replace("sub/../page2.html?via=replace#end"); }`}),
+	navSite("nav-window", `<button id="go">go</button><script src="win.js" defer></script>`, map[string]string{
+		"win.js": `document.getElementById("go").addEventListener("click", function(){ window.location = "page2.html?via=window"; });`}),
+	navSite("nav-onclick", `<button id="go" onclick="location.href='page2.html?via=onclick&amp;n=2'">go</button>`, nil),
+	navSite("nav-path", `<button id="go">go</button><script>document.getElementById("go").onclick = function(){ self.location.pathname = self.location.pathname.replace(/[^/]*$/, "page2.html"); };</script>`, nil),
+	navSite("nav-dynamic", `<button id="go">go</button><script>var s = document.createElement("script"); s.src = "dyn.js"; document.body.appendChild(s);</script>`, map[string]string{
+		"dyn.js": `document.getElementById("go").onclick = function(){ location.assign("page2.html?via=dynamic"); };`}),
+	navSite("nav-docwrite", `<button id="go">go</button><script>document.write('<script src="dw.js"><\/script>')</script>`, map[string]string{
+		"dw.js": `document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=docwrite#w"; });`}),
+	// An error in a rewritten expression names `location`, as over HTTP.
+	{name: "nav-error", want: "before", files: map[string]string{
+		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>location.nope();</script>`,
+	}},
+	// Reloads wait for the page's load (a reload while the harness attaches would race it).
+	{name: "nav-reload", want: "loads 3", steps: []string{`document.getElementById("go").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>r</title>` + probe + `<button id="go" onclick="location.reload()">reload</button><script>
+var n = +(sessionStorage.getItem("loads") || 0) + 1; sessionStorage.setItem("loads", n);
+if (n === 2) window.addEventListener("load", function(){ setTimeout(function(){ document.location.reload(); }, 30); });
+if (n === 3) { log("loads " + n + " search=" + location.search); log("done"); }
+</script>`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},
+}
+
+// navSite is a two-page site whose index (body: its markup) navigates by script to page2.html
+// when #go is clicked; page2 reports what a page reads of its own URL.
+func navSite(name, body string, extra map[string]string) fidelitySite {
+	files := map[string]string{
+		"index.html": `<!doctype html><title>home</title>` + probe + body,
+		"page2.html": `<!doctype html><title>two</title>` + probe + `<script>
+function where(){ return "search=" + location.search + " hash=" + location.hash + " path=" + location.pathname.split("/").pop() +
+  " x=" + new URLSearchParams(window.location.search).get("x") + " href=" + (location.href === location.origin + location.pathname + location.search + location.hash) +
+  " str=" + (String(location) === document.location.href) + " same=" + (window.location === location && document.location === location) +
+  " proto=" + /^https?:$/.test(location.protocol) + " host=" + (location.host === location.hostname + (location.port ? ":" + location.port : "")) +
+  " type=" + typeof location; }
+log("page2 " + where());
+window.addEventListener("load", function(){ log("load " + where()); location.hash = "t"; log("hash " + location.hash + " " + location.href.slice(-2));
+  location.href = "#u"; log("frag " + location.hash + " " + location.href.slice(-2)); location.assign("#"); log("empty [" + location.hash + "] " + location.href.slice(-1)); log("done"); });
+</script>`,
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return fidelitySite{name: name, want: "page2 search=", steps: []string{`document.getElementById("go").click()`}, files: files}
 }
 
 // TestFidelity runs every site served over HTTP and in the preview and compares.

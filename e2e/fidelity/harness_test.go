@@ -62,14 +62,21 @@ try {
 } catch (e) { window.__longest = -1; }
 const bridge = createPreviewBridge(document.getElementById("host"));
 let navs = 0;
+// As the Go port does: the page's storage changes are kept and the next page starts from them.
+window.__storage = { local: {}, session: {} };
 bridge.attach((json) => {
   const at = Date.now();
   for (const m of JSON.parse(json)) {
     m.at = at; window.__batches.push(m);
+    if (m.type === "webcoding.preview.storage" && window.__storage[m.area]) {
+      if (m.clear) window.__storage[m.area] = {};
+      for (const [k, v] of Object.entries(m.set || {})) { if (v === null) delete window.__storage[m.area][k]; else window.__storage[m.area][k] = v; }
+    }
     // As the Go port does: a link to a workspace page mounts that page (same revision).
     if (m.type === "webcoding.preview.navigate") {
       navs++;
-      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash));
+      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash) +
+        "&storage=" + encodeURIComponent(JSON.stringify(window.__storage)));
     }
   }
 });
@@ -124,9 +131,14 @@ func server(t testing.TB) *httptest.Server {
 			q := r.URL.Query()
 			var rev int64
 			_ = json.Unmarshal([]byte(q.Get("rev")), &rev)
+			var storage *preview.RuntimeStorage
+			if st := q.Get("storage"); st != "" {
+				storage = &preview.RuntimeStorage{}
+				_ = json.Unmarshal([]byte(st), storage)
+			}
 			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
 				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"),
-					IndexedDB: idbShim(t)}}
+					IndexedDB: idbShim(t), Storage: storage}}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))
 		})

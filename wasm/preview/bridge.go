@@ -44,6 +44,11 @@ const BridgeAttr = "data-webcoding-preview-bridge"
 // module import to the bridge (non-enumerable, non-writable).
 const bridgeGlobal = "__webcodingPreviewBridge"
 
+// locationGlobal is the window property holding the runtime's virtual Location (50-nav.js):
+// the compiler rewrites scripts' references to the page's Location to this name
+// (compiler.locationJS; docs/design.md §5.34).
+const locationGlobal = "__webcodingLocation"
+
 // BridgeScript returns the complete bridge <script> element (carrying BridgeAttr) for a mount
 // of revision with nonce and an empty file table: RuntimeScript inside <script>…</script>.
 // The compiler uses RuntimeScript with the full RuntimeConfig; BridgeScript remains for the

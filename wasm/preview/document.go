@@ -229,7 +229,7 @@ func (c *compiler) document(entry *File) string {
 		if t.foreign {
 			// SVG/MathML: only style attributes and the href of <image>, <use> and <feImage>
 			// are rewritten.
-			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTag(t.name) || strings.Contains(raw, "url(")) {
+			if tag, ok := parseStartTag(src, t.start); ok && tag.end == t.end && (svgRefTag(t.name) || strings.Contains(raw, "url(") || c.handlerMayNavigate(raw)) {
 				c.attrTag(&b, entry.Path, src, tag)
 			} else {
 				b.WriteString(raw)
@@ -262,7 +262,7 @@ func (c *compiler) document(entry *File) string {
 			}
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
-		case assetTag(t.name) || strings.Contains(raw, "url("):
+		case assetTag(t.name) || strings.Contains(raw, "url(") || c.handlerMayNavigate(raw):
 			c.attrTag(&b, entry.Path, src, tag)
 		default:
 			b.WriteString(raw)
@@ -512,7 +512,7 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		if !c.diagOnly {
 			b.WriteString(src[t.start:t.end])
 			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
-			b.WriteString(text)
+			b.WriteString(c.locationJS(text))
 			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
 			b.WriteString(endTag)
 		}
@@ -565,7 +565,7 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	if c.diagOnly {
 		return
 	}
-	code := f.Source + "\n//# sourceURL=" + sourceURLPath(p) + "\n"
+	code := c.locationJS(f.Source) + "\n//# sourceURL=" + sourceURLPath(p) + "\n"
 	_, _, isDefer := t.attr("defer")
 	_, _, isAsync := t.attr("async")
 	if isDefer || isAsync {
@@ -600,6 +600,10 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		}
 		seen[a.name] = true
 		switch {
+		case c.opts.Bridge && isHandlerAttr(a.name):
+			if v := c.handlerJS(a.value); v != a.value {
+				put(i, v)
+			}
 		case a.name == "style":
 			if strings.Contains(strings.ToLower(a.value), "url(") {
 				if v := c.styleAttr(a.value, fromPath); v != a.value {
@@ -634,6 +638,43 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 		return
 	}
 	writeTag(b, src, t, set, nil)
+}
+
+// locationJS returns a script's source (classic, module, or an event-handler attribute's
+// body) with its references to the page's Location (jsscan.RewriteLocation: bare `location`,
+// `window.location`, `document.location`, …) naming the runtime's virtual Location
+// (locationGlobal, 50-nav.js; docs/design.md §5.34), when the document carries the runtime
+// (Options.Bridge); otherwise, and in a diagnostics-only compile, src unchanged. Linear in
+// len(src); no allocation when src does not contain "location".
+func (c *compiler) locationJS(src string) string {
+	if !c.opts.Bridge || c.diagOnly {
+		return src
+	}
+	out, _ := jsscan.RewriteLocation(src, locationGlobal)
+	return out
+}
+
+// handlerJS is locationJS for the body of an event-handler attribute, where a bare `location`
+// may name a form control (jsscan.RewriteHandlerLocation): it is rewritten only where used as
+// a Location (`location.href`, `location.assign(…)`, `location = …`).
+func (c *compiler) handlerJS(src string) string {
+	if !c.opts.Bridge || c.diagOnly {
+		return src
+	}
+	out, _ := jsscan.RewriteHandlerLocation(src, locationGlobal)
+	return out
+}
+
+// handlerMayNavigate reports whether a start tag's raw text may hold an event-handler attribute
+// that locationJS rewrites (a cheap filter: the tag mentions "location", in the preview).
+func (c *compiler) handlerMayNavigate(raw string) bool {
+	return c.opts.Bridge && strings.Contains(raw, "location")
+}
+
+// isHandlerAttr reports whether an attribute name is an event-handler content attribute
+// ("on" followed by an event name, as HTML's onclick, onload, …; name is lower case).
+func isHandlerAttr(name string) bool {
+	return len(name) > 2 && strings.HasPrefix(name, "on")
 }
 
 // styleAttr rewrites the url() references of a style attribute's declarations.

@@ -48,6 +48,7 @@ var goldenCases = []goldenCase{
 	{name: "no-head-no-body"},
 	{name: "script-before-body"},
 	{name: "svg-style"},
+	{name: "script-location"},
 }
 
 const (

@@ -178,6 +178,7 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 	}
 	followed := 0
 	rewrite := func(src, from, selfURL string) string {
+		src = c.locationJS(src)
 		var sb strings.Builder
 		if !c.diagOnly {
 			sb.Grow(len(src) + 256)

@@ -21,8 +21,9 @@ const (
 	MessageReport = "webcoding.preview.report"
 	// MessageStorage (port): {type, area: "local"|"session", clear, set: {key: value|null}}.
 	MessageStorage = "webcoding.preview.storage"
-	// MessageNavigate (port): {type, path, search, hash}: a link or form of the page asks for
-	// the workspace page at path.
+	// MessageNavigate (port): {type, path, search, hash, replace}: a link, a form or a script
+	// navigation (the virtual Location) of the page asks for the workspace page at path;
+	// replace (location.replace, reload) puts it in place of the page shown in the history.
 	MessageNavigate = "webcoding.preview.navigate"
 	// MessageLeaving (port): {type, url}: a link of the page is about to navigate away (url
 	// is its target). The shim sends the same type when the frame loads a second document.
@@ -36,7 +37,7 @@ const (
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
 // the message the bridge posted with the mount's revision and nonce added. Each type uses some
 // members and leaves the others zero: MessageError message; MessageConsole level, kind, text,
-// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash; MessageStorage area,
+// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash, replace; MessageStorage area,
 // clear, set. The browser's preview port decodes it (wasm/adapters/iframe), and so do the
 // tests that record the shim's batches (e2e/fidelity).
 type BridgeMessage struct {
@@ -53,6 +54,7 @@ type BridgeMessage struct {
 	Path     string             `json:"path"`
 	Search   string             `json:"search"`
 	Hash     string             `json:"hash"`
+	Replace  bool               `json:"replace"`
 	Area     string             `json:"area"`
 	Clear    bool               `json:"clear"`
 	Set      map[string]*string `json:"set"`
@@ -93,11 +95,15 @@ const (
 )
 
 // RuntimeFile is one entry of the in-frame file table: a text file {type, text} or an asset
-// {type, b64} (standard base64 of its bytes). Type is the media type served for it.
+// {type, b64} (standard base64 of its bytes). Type is the media type served for it. Run, set
+// only for a JavaScript file whose references to the page's Location the compiler rewrites,
+// is that rewritten text: what a <script src> the page inserts at run time (a src setter,
+// setAttribute, document.write) runs; fetch, XHR and workers get Text (design.md §5.34).
 type RuntimeFile struct {
 	Type string `json:"type"`
 	Text string `json:"text,omitempty"`
 	B64  string `json:"b64,omitempty"`
+	Run  string `json:"run,omitempty"`
 }
 
 // RuntimeStorage is the preview storage a mount starts with (key → value per area).
@@ -112,8 +118,10 @@ type RuntimeStorage struct {
 //   - Revision and Nonce identify the mount; an empty Nonce builds the prelude without the
 //     bridge (the standalone export): no hello, no messages.
 //   - Entry is the workspace path of the mounted page; Search ("?…") and Hash ("#…") are
-//     the query and fragment it was opened with (a link to "about.html?x=1#team").
-//   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry when empty): the runtime
+//     the query and fragment it was opened with (a link to "about.html?x=1#team"); the
+//     virtual Location (design.md §5.34) reads them.
+//   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry + Search when empty, so
+//     "#x" and "?q" resolve against the page's own query, as over HTTP): the runtime
 //     inserts <base href=Base> unless the document has one, so document.baseURI and run-time
 //     relative URLs resolve under the virtual origin.
 //   - Files is the in-frame file table (workspace path → RuntimeFile).
@@ -172,6 +180,7 @@ type runtimeWire struct {
 	Origin           string            `json:"origin"`
 	CSP              string            `json:"csp"`
 	Global           string            `json:"global"`
+	Location         string            `json:"location"`
 	IDB              string            `json:"idb,omitempty"`
 	DefaultError     string            `json:"defaultError"`
 	DefaultRejection string            `json:"defaultRejection"`
@@ -211,13 +220,13 @@ var runtimeLimits = map[string]int{
 func RuntimeScript(cfg RuntimeConfig) string {
 	cfg.V = 1
 	if cfg.Base == "" {
-		cfg.Base = VirtualURL(cfg.Entry)
+		cfg.Base = VirtualURL(cfg.Entry) + cfg.Search
 	}
 	if cfg.Files == nil {
 		cfg.Files = map[string]RuntimeFile{}
 	}
 	w := runtimeWire{
-		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
+		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
 		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps,
 	}

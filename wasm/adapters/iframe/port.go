@@ -293,13 +293,21 @@ func (p *Port) idbSource() (src string) {
 
 // Navigate shows another workspace page of the mounted revision (a link or form in the
 // preview, MessageNavigate): it drops the forward history, appends page and mounts it.
-func (p *Port) Navigate(page Page) error {
+func (p *Port) Navigate(page Page) error { return p.navigate(page, false) }
+
+// navigate is Navigate; with replace (location.replace or reload in the page, the message's
+// replace flag) page takes the place of the page shown instead, as a browser's history does.
+func (p *Port) navigate(page Page, replace bool) error {
 	p.mu.Lock()
 	if p.nonce == "" && p.rev == 0 {
 		p.mu.Unlock()
 		return nil
 	}
-	p.history = append(p.history[:p.at+1], page)
+	if replace && len(p.history) > 0 {
+		p.history = append(p.history[:p.at], page)
+	} else {
+		p.history = append(p.history[:p.at+1], page)
+	}
 	p.at = len(p.history) - 1
 	rev, fresh := p.rev, p.status.State != StateAcknowledged
 	p.mu.Unlock()
@@ -375,6 +383,7 @@ func (p *Port) DeliverBatch(raw string) int {
 func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	var acks []preview.Ack
 	var nav *Page
+	navReplace := false
 	var picks []preview.BridgeMessage
 	accepted := 0
 	p.mu.Lock()
@@ -451,6 +460,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				break
 			}
 			nav = &Page{Path: msg.Path, Search: cut(msg.Search, preview.MaxConsoleTextChars), Hash: cut(msg.Hash, preview.MaxConsoleTextChars)}
+			navReplace = msg.Replace
 		default:
 			ok = false
 		}
@@ -470,7 +480,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	p.notify(st)
 	p.deliverPicks(picks) // inspect.go
 	if nav != nil {
-		if err := p.Navigate(*nav); err != nil {
+		if err := p.navigate(*nav, navReplace); err != nil {
 			p.mu.Lock()
 			p.status.Message = err.Error()
 			p.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -405,4 +406,30 @@ func TestConsoleEntries(t *testing.T) {
 		}
 	}
 	var _ preview.ConsoleObserver = p
+}
+
+// TestNavigateReplace (design.md §5.34): a navigate message appends the page to the history;
+// one with replace (location.replace, reload) takes the place of the page shown, so Back
+// skips it as in a browser.
+func TestNavigateReplace(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	files := append(seedFiles(), preview.File{Path: "a.html", Language: preview.LangHTML, Kind: preview.KindText, Source: "<p>a</p>"},
+		preview.File{Path: "b.html", Language: preview.LangHTML, Kind: preview.KindText, Source: "<p>b</p>"})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: files})
+	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "a.html"}))
+	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "b.html", "search": "?q=1", "replace": true}))
+	if h := shim.last(t).html; !strings.Contains(h, `"entry":"b.html","search":"?q=1"`) {
+		t.Fatalf("b.html?q=1 not mounted")
+	}
+	p.mu.Lock()
+	got := fmt.Sprint(p.history, p.at)
+	p.mu.Unlock()
+	if got != "[{index.html  } {b.html ?q=1 }] 1" {
+		t.Fatalf("history %s, want index.html then b.html (a.html replaced)", got)
+	}
+	if !p.Back() || !strings.Contains(shim.last(t).html, `"entry":"index.html"`) {
+		t.Fatal("Back did not show index.html")
+	}
 }

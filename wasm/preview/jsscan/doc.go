@@ -10,6 +10,9 @@
 //   - EscapeClassicScript: neutralises `<!--` and `</script` so a classic script can be
 //     inlined between `<script>` and `</script>` without the HTML parser ending the element
 //     early or entering the "script data escaped" states (see that function's notes);
+//   - FindLocationRefs / RewriteLocation: the references of a script to the page's Location
+//     (bare `location`, `window.location`, `document.location`, …), rewritten by the preview
+//     compiler to its virtual Location (docs/design.md §5.34);
 //   - ScriptDataEnd: where a browser ends a <script> element, following the HTML tokenizer's
 //     script-data states (used to read inline scripts and to check EscapeClassicScript).
 //

@@ -59,3 +59,89 @@ func FuzzEscapeClassicScript(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRewriteLocation: the rewrite never panics, its spans are disjoint, in order and inside
+// the input, and the output lexes exactly like the input except that each replaced span is one
+// identifier token: same kinds and texts elsewhere, so no string, comment, regex or template
+// boundary moves.
+func FuzzRewriteLocation(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{
+		`location.href = "a.html"; window.location = 1 / location.x / 2`,
+		"`${location}` + /location/.test(document.location) // location",
+		`var location; self . location = {location}`, `a[location] = 1`, `x = location\n/re/g`,
+		"class A { location = location; static { location } }", `location => (location, window) => {}`,
+	} {
+		f.Add(s)
+	}
+	const name = "__webcodingLocation"
+	f.Fuzz(func(t *testing.T, src string) {
+		spans := FindLocationRefs(src)
+		last := 0
+		for _, sp := range spans {
+			if sp[0] < last || sp[1] > len(src) || sp[1] <= sp[0] {
+				t.Fatalf("bad span %v (last %d, len %d)", sp, last, len(src))
+			}
+			last = sp[1]
+		}
+		// The handler variant keeps a subset of the spans.
+		k := 0
+		for _, h := range FindHandlerLocationRefs(src) {
+			for k < len(spans) && spans[k] != h {
+				k++
+			}
+			if k == len(spans) {
+				t.Fatalf("handler span %v is not a span of FindLocationRefs", h)
+			}
+		}
+		out, _ := RewriteLocation(src, name)
+		type tok struct {
+			k Kind
+			s string
+		}
+		lex := func(s string) []tok {
+			var ts []tok
+			lx := NewLexer(s)
+			for {
+				t, ok := lx.Next()
+				if !ok {
+					return ts
+				}
+				ts = append(ts, tok{t.Kind, s[t.Start:t.End]})
+			}
+		}
+		// The input's tokens with each replaced span's tokens as one identifier.
+		var want []tok
+		lx, i := NewLexer(src), 0
+		for {
+			tk, ok := lx.Next()
+			if !ok {
+				break
+			}
+			for i < len(spans) && spans[i][1] <= tk.Start {
+				i++
+			}
+			if i < len(spans) && tk.Start >= spans[i][0] && tk.End <= spans[i][1] {
+				if tk.Start == spans[i][0] {
+					want = append(want, tok{Ident, name})
+				}
+				continue
+			}
+			if i < len(spans) && tk.Start < spans[i][1] && tk.End > spans[i][0] {
+				t.Fatalf("token %q straddles span %v", src[tk.Start:tk.End], spans[i])
+			}
+			want = append(want, tok{tk.Kind, src[tk.Start:tk.End]})
+		}
+		got := lex(out)
+		if len(got) != len(want) {
+			t.Fatalf("%d tokens, want %d\nin:  %q\nout: %q", len(got), len(want), src, out)
+		}
+		for j := range got {
+			if got[j] != want[j] {
+				t.Fatalf("token %d = %v, want %v\nin:  %q\nout: %q", j, got[j], want[j], src, out)
+			}
+		}
+	})
+}

@@ -94,18 +94,25 @@ function stackOf(v) { try { return v && typeof v === "object" ? v.stack : undefi
 // also a console entry of level "error" with kind "error" or "rejection" and, where the stack
 // names one, the workspace file and line: at most L.errors per mount.
 var failed = false, readySent = false, loaded = false, pending = 0, consoleCount = 0, errorCount = 0;
+// asWritten: an error text names `location` where the compiler wrote the virtual Location's
+// name (V8 quotes the callee: "__webcodingLocation.x is not a function"; design.md §5.34).
+var LOCNAME = S(CFG.location || "");
+function asWritten(s) {
+  s = S(s);
+  return LOCNAME && apply(indexOf, s, [LOCNAME]) >= 0 ? apply(join, apply(splitStr, s, [LOCNAME]), ["location"]) : s;
+}
 function errorEntry(kind, message, err, filename) {
   if (!BRIDGE || errorCount >= L.errors) return;
   errorCount++;
   var at = where(stackOf(err), 0);
   if (!at.path && filename) at.path = workspacePath(filename); // no stack: the file, line unknown
-  send({ type: T.console, level: "error", kind: kind, text: cut(message, L.text), path: at.path, line: at.line });
+  send({ type: T.console, level: "error", kind: kind, text: cut(asWritten(message), L.text), path: at.path, line: at.line });
 }
 function text(v) { try { if (v && typeof v === "object" && "message" in v) return S(v.message); return v === undefined || v === null ? "" : S(v); } catch (e) { return ""; } }
 function fail(message, fallback) {
   if (failed) return;
   failed = true;
-  var t = apply(trim, S(message == null ? "" : message), []);
+  var t = apply(trim, asWritten(message == null ? "" : message), []);
   if (!t) t = fallback;
   send({ type: T.error, message: cut(t, L.error) });
 }

@@ -77,6 +77,19 @@ function blobFor(p) {
   apply(mapSet, reverse, [u, virtualURL(p)]);
   return u;
 }
+// scriptBlobFor(p): the blob: URL of a script file as a page script runs it — its text with
+// the references to the page's Location rewritten (f.run, set by the compiler; design.md
+// §5.34), else blobFor(p).
+var runBlobs = new MapC();
+function scriptBlobFor(p) {
+  var f = fileAt(p);
+  if (typeof f.run !== "string") return blobFor(p);
+  if (apply(mapHas, runBlobs, [p])) return apply(mapGet, runBlobs, [p]);
+  var u = apply(createObjectURL, URLC, [new BlobC([f.run], { type: f.type })]);
+  apply(mapSet, runBlobs, [p, u]);
+  apply(mapSet, reverse, [u, virtualURL(p)]);
+  return u;
+}
 // cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
 // resolved against base (the stylesheet's or the document's URL).
 // url(#id) is left alone; a file URL keeps its fragment.
@@ -94,12 +107,13 @@ function cssText(css, base) {
   }]);
 }
 function isFragment(u) { return /^\s*#/.test(S(u)); }
-// mapURL(v, what) → a workspace file's blob: URL (+ #fragment), or v (missing/refused reported).
-function mapURL(v, what) {
+// mapURL(v, what[, script]) → a workspace file's blob: URL (+ #fragment; script: as a page script runs
+// it, scriptBlobFor), or v (missing/refused reported).
+function mapURL(v, what, script) {
   if (isFragment(v)) return v;
   var c = classify(v);
   if (!c) return v;
-  if (c.file) return blobFor(c.file) + c.url.hash;
+  if (c.file) return (script ? scriptBlobFor(c.file) : blobFor(c.file)) + c.url.hash;
   if (c.missing) reportMissing(c, S(v), what);
   else if (c.refused) report("blocked", c.url.href, what + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)"));
   return v;
@@ -168,7 +182,7 @@ function mapAttr(el, name, value) {
     if (fc && fc.file) report("limit", fc.file, "a workspace page in an <iframe> is not shown in the preview");
     return value;
   }
-  else out = mapURL(v, "<" + el.localName + " " + name + ">");
+  else out = mapURL(v, "<" + el.localName + " " + name + ">", el.localName === "script" && name === "src");
   if (out !== v) remember(el, name, v);
   return out;
 }
@@ -368,7 +382,7 @@ function writtenMarkup(args) {
     if (typeof args[i] !== "string" || apply(indexOf, apply(toLower, args[i], []), ["<script"]) < 0) continue;
     args[i] = apply(replaceStr, args[i], [WRITE_SRC_RE, function (all, pre, val) {
       var q = val[0] === '"' || val[0] === "'" ? val[0] : "", c = classify(q ? apply(slice, val, [1, -1]) : val);
-      return c && c.file ? pre + q + blobFor(c.file) + c.url.hash + q : all;
+      return c && c.file ? pre + q + scriptBlobFor(c.file) + c.url.hash + q : all;
     }]);
   }
   return args;

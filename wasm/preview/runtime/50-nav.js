@@ -1,16 +1,30 @@
 // 50-nav.js — navigation. A link or form (after the page's own handlers, unless they called
-// preventDefault) that resolves to a workspace HTML page asks the parent to mount that page
-// (query and hash kept); a same-page #fragment link scrolls; any other navigation is left to
-// the browser and reported as leaving, and the parent shows "navigated away".
+// preventDefault), or a script navigation through the virtual Location below, that resolves to
+// a workspace HTML page asks the parent to mount that page (query and hash kept); a same-page
+// #fragment link scrolls; any other navigation is left to the browser and reported as
+// leaving, and the parent shows "navigated away".
 function isPage(p) { var f = fileAt(p); return !!f && /^text\/html\b/.test(f.type); }
-var ENTRY = CFG.entry || "";
-function goTo(c, search, hash) {
-  if (c.file === ENTRY && search === (CFG.search || "") && hash) {
+var ENTRY = CFG.entry || "", SEARCH = CFG.search || "";
+// hashTouched: the page's fragment is the real one (about:srcdoc#…) once the mount's hash was
+// applied (DOMContentLoaded) or the page changed it; before, the virtual one is CFG.hash.
+var hashTouched = false;
+function setHash(h) { hashTouched = true; try { W.location.hash = h; } catch (e) {} }
+function goTo(c, search, hash, replace) {
+  if (c.file === ENTRY && search === SEARCH && hash) {
     // Same document, other fragment: a fragment navigation of about:srcdoc scrolls to it.
-    try { W.location.hash = hash; } catch (e) {}
+    setHash(hash);
     return;
   }
-  send({ type: T.navigate, path: c.file, search: cut(search, L.text), hash: cut(hash, L.text) });
+  mountPage(c.file, search, hash, replace);
+}
+// mountPage asks the parent to mount a page (replace: in place of the one shown in its
+// Back/Forward list); storage changes not yet sent go first (the port keeps their order), so
+// the next page starts from them.
+function mountPage(path, search, hash, replace) {
+  if (storageTimer) flushStorage();
+  var m = { type: T.navigate, path: path, search: cut(search, L.text), hash: cut(hash, L.text) };
+  if (replace) m.replace = true;
+  send(m);
 }
 apply(addListener, W, ["click", function (e) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -45,10 +59,66 @@ apply(addListener, W, ["submit", function (e) {
   }
   goTo(c, search, "");
 }]);
-// A page mounted with a query (a link or GET form to "page.html?q=x") cannot see it: an
-// about:srcdoc document has no query, so location.search reads "". Said once, as a limit, so
-// the user and the model know why a search page shows no results.
-if (CFG.search && CFG.search !== "?") report("limit", CFG.search, "location.search reads \"\" in the preview: an about:srcdoc document cannot carry the query it was opened with");
-if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { try { W.location.hash = CFG.hash; } catch (e) {} }]);
-// Any other unload of this document (location.href = …, a reload) is detected by the parent,
-// which counts the frame's load events; no pagehide listener here (see 40-storage.js).
+if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hashTouched) setHash(CFG.hash); }]);
+
+// The virtual Location (docs/design.md §5.34): window[CFG.location], which the compiler names
+// in place of the page's references to its Location (`location`, `window.location`,
+// `document.location`, …; the real ones cannot be redefined). It reads the page's virtual URL —
+// the mounted page's path under CFG.origin with its query and fragment, as a served page would
+// — and navigates like a link: a workspace page is mounted by the parent, a fragment of the
+// same page scrolls, a missing page or a non-page file is reported and stays, a refused URL is
+// reported as blocked and stays, anything else (https: with internet, blob:, data:, about:,
+// javascript:) goes to the real location and is reported as leaving. reload() mounts the page
+// again; replace() and reload() take the place of the page in the parent's Back/Forward list.
+// Code built at run time from strings (eval, new Function) still sees the real one.
+function vHref() { return virtualURL(ENTRY) + SEARCH + vFragment(); }
+// vFragment: "#…" as in the URL ("#" alone for an empty fragment), "" for none.
+function vFragment() {
+  if (!hashTouched) return CFG.hash || "";
+  var h = S(W.location.href), k = apply(indexOf, h, ["#"]);
+  return k >= 0 ? apply(slice, h, [k]) : "";
+}
+function vHash() { var f = vFragment(); return f === "#" ? "" : f; }
+function vURL() { return new URLC(vHref()); }
+function vNavigate(u, replace, what) {
+  var s = S(u), c = classify(s);
+  if (!c) throw new DOMExceptionC("Failed to execute '" + what + "' on 'Location': '" + s + "' is not a valid URL.", "SyntaxError");
+  if (c.file && isPage(c.file)) {
+    // The same page with a fragment, even an empty one ("#"): a fragment navigation.
+    if (c.file === ENTRY && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0) { setHash(c.url.hash || "#"); return; }
+    goTo(c, c.url.search, c.url.hash, replace);
+    return;
+  }
+  if (c.missing) { reportMissing(c, s, "location"); return; }
+  if (c.file) { report("limit", s, "navigation to a workspace file that is not a page"); return; }
+  if (c.refused) { report("blocked", c.url.href, "navigation" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
+  if (c.url.protocol !== "javascript:") send({ type: T.leaving, url: cut(c.url.href, L.text) });
+  if (replace) apply(realReplace, W.location, [c.url.href]); else W.location.href = c.url.href;
+}
+var realReplace = W.location.replace;
+function vSet(part) {
+  return function (v) {
+    if (part === "hash") { setHash(v); return; }
+    var u = vURL();
+    try { u[part] = v; } catch (e) { return; }
+    vNavigate(u.href, false, part);
+  };
+}
+var VLOC = create(W.Location ? Location.prototype : Object.prototype);
+var vParts = ["origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"];
+for (var vi = 0; vi < vParts.length; vi++) (function (part) {
+  defineProperty(VLOC, part, { enumerable: true, get: function () { return vURL()[part]; }, set: part === "origin" ? undefined : vSet(part) });
+})(vParts[vi]);
+defineProperty(VLOC, "href", { enumerable: true, get: vHref, set: function (v) { vNavigate(v, false, "href"); } });
+defineProperty(VLOC, "ancestorOrigins", { enumerable: true, get: function () { return W.location.ancestorOrigins; } });
+VLOC.assign = function assign(u) { vNavigate(u, false, "assign"); };
+VLOC.replace = function replace(u) { vNavigate(u, true, "replace"); };
+VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true); };
+VLOC.toString = function toString() { return vHref(); };
+VLOC.valueOf = function valueOf() { return VLOC; };
+freeze(VLOC);
+// Assigning to it (`location = "page.html"`, `window.location = …`) navigates, as the real one.
+try { defineProperty(W, CFG.location, { configurable: false, enumerable: false, get: function () { return VLOC; }, set: function (v) { vNavigate(v, false, "href"); } }); } catch (e) {}
+// Any other unload of this document (a real reload, script built at run time) is detected by
+// the parent, which counts the frame's load events; no pagehide listener here (see
+// 40-storage.js).

@@ -1,0 +1,325 @@
+package jsscan
+
+import "strings"
+
+// Names whose declaration by a script turns off the rewrite of what they name.
+const (
+	nameLocation = 1 << iota
+	nameWindow
+	nameSelf
+	nameGlobalThis
+	nameDocument
+)
+
+func locName(s string) int {
+	switch s {
+	case "location":
+		return nameLocation
+	case "window":
+		return nameWindow
+	case "self":
+		return nameSelf
+	case "globalThis":
+		return nameGlobalThis
+	case "document":
+		return nameDocument
+	}
+	return 0
+}
+
+// Kinds of bracket group the location scan tracks.
+const (
+	grpBlock     = iota // `{` of a block, a function body, or the whole script
+	grpObject           // `{` of an object literal or pattern (anything not known to be a block)
+	grpClass            // `{` of a class body
+	grpParen            // `(`
+	grpParenCtrl        // `(` after if/while/for/switch/with
+	grpBracket          // `[`
+	grpSubst            // `${` of a template literal
+)
+
+type locGroup struct {
+	kind      uint8
+	names     int  // names (bits) met as identifiers inside the group, nested groups included
+	pattern   bool // inside a declaration's destructuring pattern (`const {…} =`, `let […]`)
+	access    bool // a `[` of a member access (`a[k]`), never a pattern
+	varActive bool // a var/let/const declaration list is open at this level
+}
+
+type locSpan struct {
+	start, end int
+	needs      int // the name whose declaration cancels this span
+}
+
+// FindLocationRefs returns the spans [start, end) of src that refer to the page's Location
+// object, in source order, disjoint:
+//
+//   - a bare `location` identifier used as a value: not a property name (after `.` or `?.`),
+//     not an object-literal key, method or class member name (`#location` included), not a
+//     label, not a binding;
+//   - the member expressions `window.location`, `self.location`, `globalThis.location` and
+//     `document.location` (`?.` too), the whole expression, when only spaces and tabs separate
+//     its parts (a comment or line break between them leaves it alone) and the object is not
+//     itself a property (`a.window.location`, `this.#window.location`).
+//
+// Only tokens the lexer attributes to code count (strings, comments, regular expressions and
+// template text never match; `${…}` substitutions do). Scope is judged conservatively for the
+// whole script: when it may declare `location` anywhere (var/let/const/function/class/import,
+// a parameter, a catch binding, a destructuring pattern or object shorthand, an arrow
+// parameter), no bare `location` is returned; when it may declare `window`, `self`,
+// `globalThis` or `document`, no member expression on that name is returned. A span never
+// contains a comment or a line terminator, so replacing each span with one identifier keeps
+// every other token, and the lexer's regex and HTML-comment decisions, unchanged.
+//
+// Time and memory are linear in len(src) (memory: one small record per open bracket). The
+// rule's source: HTML's Window and Document `location` attributes (WHATWG HTML §7.2.2) and
+// ECMAScript's identifier resolution; the conservative parts are this package's own.
+func FindLocationRefs(src string) [][2]int {
+	if !strings.Contains(src, "location") {
+		return nil
+	}
+	var spans []locSpan
+	declared := 0
+	stack := []locGroup{{kind: grpBlock}}
+	classDepth := -1 // stack depth at which a `class` keyword waits for its body's `{`
+	lx := NewLexer(src)
+	// A window of significant tokens: p2 p1 cur next (p2 and p1 before cur).
+	var p3, p2, p1, cur, next Token
+	text := func(t Token) string { return src[t.Start:t.End] }
+	isP := func(t Token, s string) bool { return t.Kind == Punct && text(t) == s }
+	isW := func(t Token, s string) bool { return t.Kind == Ident && text(t) == s }
+	isDot := func(t Token) bool { return isP(t, ".") || isP(t, "?.") }
+	// single reports whether t is an assignment `=` (not `==`, `===`).
+	single := func(t Token) bool {
+		return isP(t, "=") && !(t.End < len(src) && src[t.End] == '=')
+	}
+	spaces := func(a, b int) bool {
+		for i := a; i < b; i++ {
+			if src[i] != ' ' && src[i] != '\t' {
+				return false
+			}
+		}
+		return true
+	}
+	// read returns the next significant token and whether it opened a `${` substitution.
+	read := func() (Token, bool) {
+		for {
+			n := len(lx.subst)
+			t, ok := lx.Next()
+			if !ok {
+				return Token{}, false
+			}
+			if t.Kind != Comment {
+				return t, len(lx.subst) > n
+			}
+		}
+	}
+	var curOpens, nextOpens bool
+	next, nextOpens = read()
+	for next.Kind != 0 {
+		p3, p2, p1, cur, curOpens = p2, p1, cur, next, nextOpens
+		next, nextOpens = read()
+		top := &stack[len(stack)-1]
+		s := text(cur)
+		switch cur.Kind {
+		case Ident:
+			if isDot(p1) {
+				if s == "location" && p2.Kind == Ident && !isDot(p3) && !isP(p3, "#") && locName(text(p2))&^nameLocation != 0 &&
+					spaces(p2.End, p1.Start) && spaces(p1.End, cur.Start) {
+					spans = append(spans, locSpan{p2.Start, cur.End, locName(text(p2))})
+				}
+				break
+			}
+			switch s {
+			case "class":
+				if !isP(next, ":") {
+					classDepth = len(stack)
+				}
+			case "var", "let", "const":
+				top.varActive = true
+			}
+			n := locName(s)
+			if n == 0 {
+				break
+			}
+			top.names |= n
+			if top.kind == grpClass && !isP(p1, "=") {
+				break // a member name (or, conservatively, an expression in an initializer)
+			}
+			switch {
+			case top.pattern,
+				isW(p1, "var"), isW(p1, "let"), isW(p1, "const"), isW(p1, "function"), isW(p1, "class"),
+				isW(p1, "import"), isW(p1, "as"), isP(p1, "..."),
+				isP(p1, "*") && isP(next, "("),
+				isP(next, "=>"), isW(next, "as"),
+				top.varActive && isP(p1, ","),
+				top.kind == grpObject && (isP(p1, "{") || isP(p1, ",")) && (isP(next, "}") || isP(next, ",") || single(next)):
+				declared |= n
+			case n != nameLocation:
+			case isP(next, ":") && !isP(p1, "?") && !isW(p1, "case"),
+				isP(next, "("), isW(p1, "break"), isW(p1, "continue"), isP(p1, "#"),
+				isW(p1, "get"), isW(p1, "set"), isW(p1, "static"), isW(p1, "async"):
+				// a key, label, method name or call: not the Location value
+			default:
+				spans = append(spans, locSpan{cur.Start, cur.End, nameLocation})
+			}
+		case Punct:
+			switch s {
+			case ";":
+				top.varActive = false
+			case "(", "[", "{":
+				g := locGroup{kind: grpBracket, access: valueEnd(src, p1)}
+				switch s {
+				case "(":
+					g.kind = grpParen
+					if isW(p1, "if") || isW(p1, "while") || isW(p1, "for") || isW(p1, "switch") || isW(p1, "with") {
+						g.kind = grpParenCtrl
+					}
+				case "{":
+					g.kind = grpObject
+					switch {
+					case classDepth == len(stack):
+						g.kind, classDepth = grpClass, -1
+					case p1.Kind == 0, isP(p1, ")"), isP(p1, ";"), isP(p1, "{"), isP(p1, "}"), isP(p1, "=>"),
+						isW(p1, "else"), isW(p1, "do"), isW(p1, "try"), isW(p1, "finally"), isW(p1, "static"):
+						g.kind = grpBlock
+					}
+				}
+				if s != "(" {
+					g.pattern = top.pattern || top.varActive && (isW(p1, "var") || isW(p1, "let") || isW(p1, "const") || isP(p1, ","))
+				} else {
+					g.pattern = top.pattern
+				}
+				stack = append(stack, g)
+			case ")", "]", "}":
+				if len(stack) == 1 {
+					break
+				}
+				g := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].names |= g.names
+				if classDepth > len(stack) {
+					classDepth = -1
+				}
+				switch {
+				case g.kind == grpParen && (isP(next, "=>") || isP(next, "{")):
+					declared |= g.names // a parameter list (or a catch binding)
+				case (s == "]" && !g.access || s == "}") && single(next):
+					declared |= g.names // a destructuring assignment's pattern
+				}
+			}
+		case Template:
+			if src[cur.Start] == '}' && len(stack) > 1 && stack[len(stack)-1].kind == grpSubst {
+				g := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].names |= g.names
+			}
+			if curOpens {
+				stack = append(stack, locGroup{kind: grpSubst, pattern: stack[len(stack)-1].pattern})
+			}
+		}
+	}
+	var out [][2]int
+	for _, sp := range spans {
+		if declared&sp.needs == 0 {
+			out = append(out, [2]int{sp.start, sp.end})
+		}
+	}
+	return out
+}
+
+// locationMembers are the members of Location (WHATWG HTML §7.2.4).
+var locationMembers = map[string]bool{
+	"href": true, "origin": true, "protocol": true, "host": true, "hostname": true, "port": true,
+	"pathname": true, "search": true, "hash": true, "assign": true, "replace": true, "reload": true,
+	"toString": true, "ancestorOrigins": true, "valueOf": true,
+}
+
+// FindHandlerLocationRefs is FindLocationRefs for the body of an inline event-handler attribute
+// (`onclick="…"`), whose scope chain puts the element's form before the document: there a bare
+// `location` may name a form control (`<input name="location">`). So a bare `location` counts
+// only where it is used as a Location: followed by `.`/`?.` and a member of Location (`href`,
+// `assign`, `reload`, …), or assigned (`location = …`). Member expressions are as in
+// FindLocationRefs. Time and memory are linear in len(src).
+func FindHandlerLocationRefs(src string) [][2]int {
+	spans := FindLocationRefs(src)
+	out := spans[:0]
+	for _, sp := range spans {
+		if src[sp[0]:sp[1]] != "location" || usedAsLocation(src, sp[1]) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// usedAsLocation reports whether the code at i (just after a bare `location`) reads a member
+// of Location or assigns to it (whitespace allowed before each part; not `==`, `=>`).
+func usedAsLocation(src string, i int) bool {
+	skip := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+			i++
+		}
+	}
+	skip()
+	switch {
+	case hasPrefixAt(src, i, "?."):
+		i += 2
+	case hasPrefixAt(src, i, "."):
+		i++
+	case hasPrefixAt(src, i, "="):
+		return !hasPrefixAt(src, i, "==") && !hasPrefixAt(src, i, "=>")
+	default:
+		return false
+	}
+	skip()
+	e := i
+	for e < len(src) && isIdentPart(src[e]) {
+		e++
+	}
+	return locationMembers[src[i:e]]
+}
+
+// RewriteLocation returns src with every span FindLocationRefs finds replaced by name (an
+// identifier naming the preview's Location stand-in), and whether anything was replaced.
+// Time and memory are linear in len(src); src is returned as is (no copy) when nothing is.
+func RewriteLocation(src, name string) (string, bool) {
+	return rewriteSpans(src, name, FindLocationRefs(src))
+}
+
+// RewriteHandlerLocation is RewriteLocation for an event-handler attribute's body
+// (FindHandlerLocationRefs).
+func RewriteHandlerLocation(src, name string) (string, bool) {
+	return rewriteSpans(src, name, FindHandlerLocationRefs(src))
+}
+
+func rewriteSpans(src, name string, spans [][2]int) (string, bool) {
+	if len(spans) == 0 {
+		return src, false
+	}
+	var b strings.Builder
+	b.Grow(len(src) + len(spans)*(len(name)))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(src[last:sp[0]])
+		b.WriteString(name)
+		last = sp[1]
+	}
+	b.WriteString(src[last:])
+	return b.String(), true
+}
+
+// valueEnd reports whether t can end an expression, so that a `[` after it is a member access.
+func valueEnd(src string, t Token) bool {
+	switch t.Kind {
+	case Ident:
+		return !regexKeywords[src[t.Start:t.End]]
+	case Number, String, Regex:
+		return true
+	case Template:
+		return src[t.End-1] == '`'
+	case Punct:
+		s := src[t.Start:t.End]
+		return s == ")" || s == "]"
+	}
+	return false
+}

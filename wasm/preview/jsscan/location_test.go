@@ -1,0 +1,127 @@
+package jsscan
+
+import (
+	"strings"
+	"testing"
+)
+
+// rw marks each span FindLocationRefs finds as «…» (the expectation's notation).
+func rw(src string) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range FindLocationRefs(src) {
+		b.WriteString(src[last:sp[0]])
+		b.WriteString("«" + src[sp[0]:sp[1]] + "»")
+		last = sp[1]
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+func TestFindLocationRefs(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`location.href = "about.html"`, `«location».href = "about.html"`},
+		{`window.location = "thanks.html?x=1"`, `«window.location» = "thanks.html?x=1"`},
+		{`location.assign("a.html"); location.replace('b.html'); location.reload()`, `«location».assign("a.html"); «location».replace('b.html'); «location».reload()`},
+		{`document.location.href = u; self.location = u; globalThis.location.hash = "x"`, `«document.location».href = u; «self.location» = u; «globalThis.location».hash = "x"`},
+		{`window?.location?.href; location?.search`, `«window?.location»?.href; «location»?.search`},
+		{`if (typeof location !== "undefined") x = location.search`, `if (typeof «location» !== "undefined") x = «location».search`},
+		{`a ? location : b; switch (x) { case location: }`, `a ? «location» : b; switch (x) { case «location»: }`},
+		{"x = `${location.pathname} location ${ {a: location.hash}.a }`", "x = `${«location».pathname} location ${ {a: «location».hash}.a }`"},
+		{`obj.location = 1; obj?.location; a.window.location; f(location)`, `obj.location = 1; obj?.location; a.window.location; f(«location»)`},
+		{`x = {location: 1, y: location}; o = {location() {}, get location() { return 1 }}`, `x = {location: 1, y: «location»}; o = {location() {}, get location() { return 1 }}`},
+		{`class A { location = 1; location() {} static location; u = location.href }`, `class A { location = 1; location() {} static location; u = «location».href }`},
+		{`"location.href = 1"; 'window.location'; // location.href = 2
+/* location */ x = /location/g.test(s) + location.hash`, `"location.href = 1"; 'window.location'; // location.href = 2
+/* location */ x = /location/g.test(s) + «location».hash`},
+		{`window /* c */ .location = u; window
+.location = v; window . location = w`, `window /* c */ .location = u; window
+.location = v; «window . location» = w`},
+		{`if (a) { location = "a.html" } else location.href = "b.html"`, `if (a) { «location» = "a.html" } else «location».href = "b.html"`},
+		{`location: for (;;) { break location; continue location }`, `location: for (;;) { break location; continue location }`},
+		{`m[location.hash] = 1; a[location.pathname] == 2`, `m[«location».hash] = 1; a[«location».pathname] == 2`},
+		{`onclick = () => { location.href = "p2.html" }`, `onclick = () => { «location».href = "p2.html" }`},
+		// A script that declares location keeps every bare use, member expressions still go.
+		{`var location = 1; location.href = 2; window.location = 3`, `var location = 1; location.href = 2; «window.location» = 3`},
+		{`location.href = 2; function f(a, location) {}`, `location.href = 2; function f(a, location) {}`},
+		{`location.href = 2; const { location } = window`, `location.href = 2; const { location } = window`},
+		{`location.href = 2; let a = 1, location = 3`, `location.href = 2; let a = 1, location = 3`},
+		{`location.href = 2; try {} catch (location) {}`, `location.href = 2; try {} catch (location) {}`},
+		{`location.href = 2; xs.map(location => location.x)`, `location.href = 2; xs.map(location => location.x)`},
+		{`location.href = 2; xs.map((a, location) => 1)`, `location.href = 2; xs.map((a, location) => 1)`},
+		{`location.href = 2; import location from "./l.js"`, `location.href = 2; import location from "./l.js"`},
+		{`location.href = 2; import { a as location } from "./l.js"`, `location.href = 2; import { a as location } from "./l.js"`},
+		{`location.href = 2; function location() {}`, `location.href = 2; function location() {}`},
+		{`location.href = 2; class location {}`, `location.href = 2; class location {}`},
+		{`location.href = 2; const [a, location] = xs`, `location.href = 2; const [a, location] = xs`},
+		{`location.href = 2; send({location})`, `location.href = 2; send({location})`},
+		{`location.href = 2; [a, location] = xs`, `location.href = 2; [a, location] = xs`},
+		{`location.href = 2; o = { m(location) { return location } }`, `location.href = 2; o = { m(location) { return location } }`},
+		// Declaring the object name keeps its member expressions.
+		{`var self = this; self.location = 1; location.href = "a"`, `var self = this; self.location = 1; «location».href = "a"`},
+		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.location = u; document.location = v })(window, document)`},
+		{`x = 1 / location.href.length / 2`, `x = 1 / «location».href.length / 2`},
+		{`no match here`, `no match here`},
+		{`class B { #window = {}; f() { return this.#window.location } }`, `class B { #window = {}; f() { return this.#window.location } }`},
+		{`class A { #location = 1; get l() { return this.#location + location.hash } }`, `class A { #location = 1; get l() { return this.#location + «location».hash } }`},
+	} {
+		if got := rw(tc.src); got != tc.want {
+			t.Errorf("%s\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestFindHandlerLocationRefs: in an event-handler attribute a bare `location` may be a form
+// control, so only Location uses count.
+func TestFindHandlerLocationRefs(t *testing.T) {
+	for src, want := range map[string]int{
+		`location.href='a.html'`: 1, `location . assign('a')`: 1, `location?.reload()`: 1, `location = "a.html"`: 1,
+		`alert(location.value)`: 0, `location.focus()`: 0, `f(location)`: 0, `location == x`: 0,
+		`window.location = "a"; document.location.reload()`: 2, `location.href = location.value`: 1,
+	} {
+		if got := len(FindHandlerLocationRefs(src)); got != want {
+			t.Errorf("%s: %d refs, want %d", src, got, want)
+		}
+	}
+	if got, _ := RewriteHandlerLocation(`if (location.value) location.href = 'p.html'`, "L"); got != `if (location.value) L.href = 'p.html'` {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestRewriteLocation(t *testing.T) {
+	got, ok := RewriteLocation(`window.location.href = "a.html"; location.reload()`, "__L")
+	if !ok || got != `__L.href = "a.html"; __L.reload()` {
+		t.Fatalf("got %q %v", got, ok)
+	}
+	if got, ok := RewriteLocation(`var location; location.x`, "__L"); ok || got != `var location; location.x` {
+		t.Fatalf("got %q %v", got, ok)
+	}
+}
+
+// locationCorpus is n repetitions of a chunk of script with several Location references,
+// a declared local, nested brackets and a template.
+func locationCorpus(n int) string {
+	return strings.Repeat("function f"+"(a, b) { if (a) { location.href = `p${b}.html`; } return window.location.search + {k: [a, (b)]}.k; }\n", n)
+}
+
+// TestFindLocationRefsLinear: 100,000 nested brackets and templates and a megabyte of script
+// are scanned without recursion (a quadratic scan would take minutes here, as in
+// TestEscapeLargeRegexLinear; the time is BenchmarkRewriteLocation's).
+func TestFindLocationRefsLinear(t *testing.T) {
+	deep := strings.Repeat("(`${[{", 100000) + "location.href" + strings.Repeat("}]}`)", 100000)
+	if got := len(FindLocationRefs(deep)); got != 1 {
+		t.Fatalf("deep nesting: %d refs, want 1", got)
+	}
+	if got := len(FindLocationRefs(locationCorpus(20000))); got != 40000 {
+		t.Fatalf("%d refs, want 40000", got)
+	}
+}
+
+func BenchmarkRewriteLocation(b *testing.B) {
+	src := locationCorpus(10000) // ~1 MB
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		RewriteLocation(src, "__webcodingLocation")
+	}
+}

@@ -1,0 +1,2 @@
+(function (window) { window.location.hash = "kept: window is a parameter"; })(window);
+self.location.replace(`two.html?t=${location.hash.slice(1)}`);

@@ -1,0 +1,1 @@
+export function go() { const { location } = globalThis; return location === globalThis.location; }
