@@ -136,6 +136,10 @@ type RuntimeConfig struct {
 	// fails (fetch rejects with a TypeError naming the reason) and is one "limit" report
 	// "<path> is in the folder but was not imported: <reason>", never "missing".
 	NotImported map[string]string `json:"notImported,omitempty"`
+	// Sheets is the number of stylesheet <style> elements the compiler emitted and marked
+	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
+	// keeps them to replace their text in place (design.md §5.33).
+	Sheets int `json:"sheets,omitempty"`
 	// IndexedDB is the source of the in-memory IndexedDB shim (the browser host's bundle of
 	// npm fake-indexeddb). RuntimeScript includes it only when some text file of Files
 	// mentions "indexedDB"; it is evaluated in the frame before any page code.
@@ -209,6 +213,15 @@ var runtimeLimits = map[string]int{
 // errors, console calls and refused references (bounded). docs/preview.md "Runtime" has the
 // model and its limits.
 func RuntimeScript(cfg RuntimeConfig) string {
+	j, err := json.Marshal(runtimeWireOf(cfg)) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
+	if err != nil {
+		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
+	}
+	return runtimeHead + string(j) + runtimeTail
+}
+
+// runtimeWireOf is the wire form of cfg (defaults applied, shared constants added).
+func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	cfg.V = 1
 	if cfg.Base == "" {
 		cfg.Base = VirtualURL(cfg.Entry)
@@ -224,11 +237,7 @@ func RuntimeScript(cfg RuntimeConfig) string {
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
 		w.IDB = cfg.IndexedDB
 	}
-	j, err := json.Marshal(w) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
-	if err != nil {
-		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
-	}
-	return runtimeHead + string(j) + runtimeTail
+	return w
 }
 
 // RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
@@ -313,7 +322,12 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// the document before the runtime inserts its <meta>, and fetched static external
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
 	// applied; it honours a CSP <meta> it sees (design.md §5.31).
-	return policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
+	cfg.Sheets = c.sheetCount
+	j, lay := runtimeConfigLayout(cfg)
+	el := policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + runtimeHead
+	lay.config = span{len(el), len(el) + len(j)}
+	c.layout = lay
+	return el + j + runtimeTail + "</script>"
 }
 
 // policyMeta is RuntimePolicy(allowInternet) as a CSP <meta> element (the policy has no '"',
