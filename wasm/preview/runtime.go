@@ -31,6 +31,16 @@ const (
 	// source?} — the only message the parent posts into the frame — and the runtime's answer
 	// {type, id, reply}, reply being what preview.DecodeAudit reads.
 	MessageAudit = "webcoding.preview.audit"
+	// MessagePatch (parent → frame, port; design.md §5.33): {type, id, revision, styles:
+	// [StyleChange], files: {path: text}}: apply a StylePatch to the running document.
+	MessagePatch = "webcoding.preview.patch"
+	// MessagePatched (frame → parent, port): {type, id, ok, reason?}: the patch with that id
+	// was applied (ok) or nothing was changed (reason says why). The shim turns ok into
+	// MessageReady with inPlace for the new revision, and a refusal into MessagePatchRefused.
+	MessagePatched = "webcoding.preview.patched"
+	// MessagePatchRefused (shim → Go only): {type, message}: the frame refused the patch of
+	// the current revision; the port mounts that revision in full.
+	MessagePatchRefused = "webcoding.preview.patchRefused"
 )
 
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
@@ -62,6 +72,9 @@ type BridgeMessage struct {
 	ID        int64           `json:"id"`
 	Error     string          `json:"error"`
 	Selection json.RawMessage `json:"selection"`
+	// InPlace (MessageReady): the revision was applied to the running document by a
+	// StylePatch instead of a mount (design.md §5.33).
+	InPlace bool `json:"inPlace"`
 }
 
 // Run-time report kinds (MessageReport.kind).
@@ -182,13 +195,14 @@ type runtimeWire struct {
 	Types            map[string]string `json:"types"`
 	Limits           map[string]int    `json:"limits"`
 	Styles           []string          `json:"styles"`
+	SheetAttr        string            `json:"sheetAttr"`
 }
 
 var runtimeTypes = map[string]string{
 	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
 	"inspect": MessageInspect, "pick": MessagePick, "selection": MessageSelection, "hover": MessageHover, "pickEnd": MessagePickEnd,
-	"audit": MessageAudit,
+	"audit": MessageAudit, "patch": MessagePatch, "patched": MessagePatched,
 }
 
 var runtimeLimits = map[string]int{
@@ -232,7 +246,7 @@ func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	w := runtimeWire{
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
-		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps,
+		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr,
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
 		w.IDB = cfg.IndexedDB
