@@ -22,7 +22,7 @@
 // document was replaced by a navigation the parent did not start (a link, location.href, a
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
-// The parent posts three kinds of message into the frame, and only over the mount's port: the
+// The parent posts four kinds of message into the frame, and only over the mount's port: the
 // accessibility audit request (audit() below; preview.audit, docs/design.md §5.17). axe-core's
 // bundle (site/js/preview-axe.js, ~0.6 MB) is fetched from this origin only when the first audit
 // is asked, and posted as text with the first audit of each document; the runtime evaluates it.
