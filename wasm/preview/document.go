@@ -506,10 +506,16 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 	}
 	// The start tag as attrTag writes it, without its final '>' (and without a page-written
 	// StyleMarkerAttr: the first of duplicate attributes wins), then the marker and the text.
+	if !c.opts.Bridge {
+		c.attrTag(b, fromPath, src, t)
+		b.WriteString(escapeStyleText(out))
+		b.WriteString(endTag)
+		return
+	}
 	var tb strings.Builder
 	c.attrTagDrop(&tb, fromPath, src, t, attrIndexes(t, StyleMarkerAttr))
 	tag := tb.String()
-	if !c.opts.Bridge || !strings.HasSuffix(tag, ">") {
+	if !strings.HasSuffix(tag, ">") {
 		b.WriteString(tag)
 		b.WriteString(escapeStyleText(out))
 		b.WriteString(endTag)
