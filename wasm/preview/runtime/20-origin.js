@@ -219,7 +219,9 @@ var stopImmediate = Event.prototype.stopImmediatePropagation;
 apply(addListener, D, ["load", function (e) {
   if (e.isTrusted && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
 }, true]);
+var sheetSwapped = false; // a theme swap happened: in-place patches refuse (60-patch.js)
 function swapSheet(el, v) {
+  sheetSwapped = true;
   apply(wsAdd, swappedSheets, [el]);
   apply(setAttr, el, ["href", S(v)]);
   var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
