@@ -199,3 +199,44 @@ func TestPreviewCSSEditInPlace(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestPreviewCSSPatchRefused (design.md §5.33): where an in-place patch would leave text the
+// frame shows stale or could hit the wrong element, the runtime refuses it and the revision is
+// mounted in full (the typed value is gone, the new colour shows, the status says
+// acknowledged): a page script that inserted a marked <style> before the compiler's, a theme
+// switcher that swapped the sheet through href, and a page that added a <link> to a CSS file.
+func TestPreviewCSSPatchRefused(t *testing.T) {
+	tab := openStudio(t)
+	ackedRevision(t, tab)
+	for _, p := range []string{"app.js", "styles.css", "index.html"} { // restored in reverse order
+		src := directCall(t, tab, "workspace.readFile", `{"path":"`+p+`"}`)["source"].(string)
+		defer directCall(t, tab, "workspace.writeFile", `{"path":"`+p+`","source":`+jsString(src)+`}`)
+	}
+	directCall(t, tab, "workspace.createFile", `{"path":"dark.css","source":"#t { background: rgb(0, 0, 0); }"}`)
+	defer directCall(t, tab, "workspace.deleteFile", `{"path":"dark.css"}`)
+	writeAcked(t, tab, "app.js", patchApp)
+	writeAcked(t, tab, "styles.css", "#t { color: rgb(1, 2, 3); }")
+	for i, c := range []struct{ name, page, css string }{
+		{"forged marker", strings.Replace(patchPage, "<link rel=stylesheet", `<script>var s = document.createElement("style"); s.setAttribute("data-webcoding-style", "0"); document.head.appendChild(s);</script><link rel=stylesheet`, 1), "styles.css"},
+		{"theme swap", strings.Replace(patchPage, "<link rel=stylesheet", `<link id=theme rel=stylesheet`, 1) + `<script>document.getElementById("theme").href = "dark.css";</script>`, "dark.css"},
+		{"link added by the page", patchPage + `<script>var l = document.createElement("link"); l.rel = "stylesheet"; l.href = "dark.css"; document.head.appendChild(l);</script>`, "dark.css"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			writeAcked(t, tab, "index.html", c.page)
+			before := scrollAndType(t, tab, 0, "typed")
+			want := fmt.Sprintf("rgb(%d, 0, 0)", 100+i)
+			writeAcked(t, tab, c.css, fmt.Sprintf("#t { color: %s; }", want))
+			if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `getComputedStyle(document.getElementById("t")).color`, want); err != nil {
+				t.Fatal(err)
+			}
+			st := readFrameState(t, tab)
+			if st.Value != "" || st.Boot == before.Boot {
+				t.Fatalf("the refused patch did not remount: %+v (before %+v)", st, before)
+			}
+			tm, err := chromium.Eval[[]map[string]any](tab, 5*time.Second, `webcodingPreview.timings().slice(-2)`)
+			if err != nil || len(tm) != 2 || tm[0]["refused"] != true || tm[1]["inPlace"] == true {
+				t.Fatalf("want a refused patch then a mount: %v %v", tm, err)
+			}
+		})
+	}
+}
