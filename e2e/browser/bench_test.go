@@ -46,8 +46,24 @@ func benchRequest(b *testing.B, req string) {
 }
 
 // BenchmarkEditAck: workspace.writeFile of app.js (direct mode) inside the page; the call
-// returns after the sandboxed preview acknowledged the new revision, so this is edit → ack.
+// returns after the sandboxed preview acknowledged the new revision, so this is edit → ack of a
+// full mount. BenchmarkEditAckCSS is the same for a CSS-only edit, applied in place
+// (design.md §5.33); run both in one go: -bench 'EditAck'. Reported: p50/p95 of the whole
+// call, and frame-p50/p95 of the shim's part (srcdoc set or patch posted → ready read).
 func BenchmarkEditAck(b *testing.B) {
+	editAck(b, "app.js", `"// edit " + i + "\nconsole.log('edit', " + i + ");\n"`, false)
+}
+
+// BenchmarkEditAckCSS: workspace.writeFile of styles.css (a CSS-only edit of the seed page):
+// edit → in-place acknowledgement. It fails when an edit was mounted instead.
+func BenchmarkEditAckCSS(b *testing.B) {
+	editAck(b, "styles.css", `":root { --bench: " + i + "; }\nh1 { letter-spacing: " + (i % 3) + "px; }\n"`, true)
+}
+
+// editAck times n writes of path (source: a JS expression of the loop index i) from the page,
+// each awaited until the preview acknowledged it; inPlace: every write must have been applied
+// in place (shim timings()).
+func editAck(b *testing.B, path, source string, inPlace bool) {
 	url := site(b)
 	tab := chromium.NewTab(b)
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
@@ -56,25 +72,46 @@ func BenchmarkEditAck(b *testing.B) {
 	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `document.querySelector("#preview-status").textContent.includes("acknowledged")`); err != nil {
 		b.Fatal(err)
 	}
+	orig, err := chromium.Eval[string](tab, 30*time.Second, `webcodingHandle(`+jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.readFile","arguments":{"path":"`+path+`"},"_meta":{"source":"local","mode":"direct"}}}`)+`).then((r) => JSON.parse(r).result.structuredContent.source)`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_, _ = chromium.Eval[string](tab, 30*time.Second, `webcodingHandle(`+jsString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workspace.writeFile","arguments":{"path":"`+path+`","source":`+jsString(orig)+`},"_meta":{"source":"local","mode":"direct"}}}`)+`)`)
+	}()
 	b.ResetTimer()
 	res, err := chromium.Eval[[]float64](tab, 5*time.Minute, fmt.Sprintf(`(async () => {
-		const n = %d, ms = [];
+		const n = %d, ms = [], frame = []; let inPlace = 0;
 		for (let i = 0; i < n; i++) {
 			const req = JSON.stringify({jsonrpc: "2.0", id: i, method: "tools/call", params: {name: "workspace.writeFile",
-				arguments: {path: "app.js", source: "// edit " + i + "\nconsole.log('edit', " + i + ");\n"}, _meta: {source: "local", mode: "direct"}}});
+				arguments: {path: %s, source: %s}, _meta: {source: "local", mode: "direct"}}});
 			const t0 = performance.now();
 			const r = JSON.parse(await webcodingHandle(req));
 			ms.push(performance.now() - t0);
 			if (r.result.isError) throw new Error(JSON.stringify(r.result.error));
+			const t = webcodingPreview.timings(), last = t[t.length - 1];
+			if (last.inPlace) inPlace++;
+			if (last.ack) frame.push(last.ack - last.mount);
 		}
 		ms.sort((a, b) => a - b);
-		return [ms[Math.floor(n / 2)], ms[Math.min(n - 1, Math.floor(n * 0.95))]]; })()`, b.N))
+		frame.sort((a, b) => a - b);
+		return [ms[Math.floor(n / 2)], ms[Math.min(n - 1, Math.floor(n * 0.95))], inPlace,
+			frame.length ? frame[Math.floor(frame.length / 2)] : -1, frame.length ? frame[Math.min(frame.length - 1, Math.floor(frame.length * 0.95))] : -1]; })()`, b.N, jsString(path), source))
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)
 	}
+	if inPlace && int(res[2]) != b.N {
+		b.Fatalf("%v of %d CSS edits were applied in place", res[2], b.N)
+	}
+	if !inPlace && res[2] != 0 {
+		b.Fatalf("%v of %d edits were applied in place", res[2], b.N)
+	}
 	b.ReportMetric(res[0], "p50-ms")
 	b.ReportMetric(res[1], "p95-ms")
+	// The shim's part: srcdoc set (or patch posted) → the frame's ready (or patched) read.
+	b.ReportMetric(res[3], "frame-p50-ms")
+	b.ReportMetric(res[4], "frame-p95-ms")
 }
 
 // BenchmarkColdStart: a fresh browser context (no HTTP cache, storage or service worker)

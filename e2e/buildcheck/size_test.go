@@ -41,9 +41,15 @@ import (
 // Round 6 as merged (the Live Code Editor's shared hooks, one copy per asset in the preview
 // (design.md §5.26), the app state, and the preview runtime shipped minified (§5.29, about
 // −10 KB)): 12,392,445 raw / 2,878,356 gzip / 2,054,815 brotli on 2026-12-02.
+// Issue 20's CSS-only edits in place (design.md §5.33: the compiler's layout of the document,
+// preview.StyleOnlyChange, the port's patch path and 2 KB more minified runtime) add about
+// 43 KB raw / 9 KB gzip / 6.6 KB brotli (StyleOnlyChange 7.8 KB and runtimeConfigLayout 5.6 KB
+// of wasm code, inlining off): 12,476,363 raw / 2,897,369 gzip / 2,070,092 brotli on 2026-12-06
+// against main's 12,433,781 / 2,888,295 / 2,061,442 (main at d6602a6, one commit past this
+// branch's base). Both budgets follow that measurement with the usual ~7 KB margin.
 const (
-	wasmBrotliBudget = 2_070_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_895_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_077_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_905_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the

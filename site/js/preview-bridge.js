@@ -22,12 +22,18 @@
 // document was replaced by a navigation the parent did not start (a link, location.href, a
 // reload): Go is told "leaving" and shows "navigated away (Refresh)".
 //
-// The parent posts three kinds of message into the frame, and only over the mount's port: the
+// The parent posts four kinds of message into the frame, and only over the mount's port: the
 // accessibility audit request (audit() below; preview.audit, docs/design.md §5.17). axe-core's
 // bundle (site/js/preview-axe.js, ~0.6 MB) is fetched from this origin only when the first audit
 // is asked, and posted as text with the first audit of each document; the runtime evaluates it.
 // The frame's reply is passed to Go as a JSON string (at most MAX_AUDIT_BYTES) and decoded there
 // strictly, as untrusted input.
+//
+// CSS-only edits (docs/design.md §5.33). patch() posts {type: patch, id, revision, styles, files}
+// over the acknowledged mount's port instead of a new srcdoc; the runtime answers {patched, id,
+// ok}. Until that answer, the frame's messages still belong to the old revision (the port is
+// ordered); on ok the mount takes the new revision and nonce and Go gets a ready with inPlace,
+// on a refusal Go gets patchRefused and mounts the revision in full.
 //
 // Inspection and pick mode (issue 17, docs/design.md §5.22). The other two requests: {inspect, id, selector} (Go's
 // preview.inspect) and {pick, on} (the Pick button). The frame answers with selections
@@ -42,10 +48,11 @@ const T = {
   report: "webcoding.preview.report", storage: "webcoding.preview.storage",
   navigate: "webcoding.preview.navigate", leaving: "webcoding.preview.leaving",
   selection: "webcoding.preview.selection", hover: "webcoding.preview.hover", pickEnd: "webcoding.preview.pickEnd",
-  audit: "webcoding.preview.audit",
+  audit: "webcoding.preview.audit", patch: "webcoding.preview.patch", patched: "webcoding.preview.patched",
+  patchRefused: "webcoding.preview.patchRefused",
 };
 const INSPECT = "webcoding.preview.inspect", PICK = "webcoding.preview.pick";
-const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage, T.selection, T.pickEnd]);
+const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage, T.selection, T.pickEnd, T.patchRefused]);
 // The same numbers as wasm/preview (MaxMountMessages, MaxMountBytes, text bounds).
 export const MAX_MESSAGES = 5000;
 export const MAX_BYTES = 8 << 20;
@@ -99,6 +106,7 @@ export function createPreviewBridge(host) {
     if (out) out.textContent = `scaled to ${Math.round(scale * 100)}%`;
   }
   let auditSeq = 0;
+  let patchSeq = 0;
   const audits = new Map(); // id → {m, done}
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
@@ -252,6 +260,24 @@ export function createPreviewBridge(host) {
         size += j.length;
         break;
       }
+      case T.patched: {
+        // The answer to patch(): only for the patch in flight (page code cannot post on the
+        // port, so anything else is late or malformed).
+        const pt = m.patch;
+        if (!pt || d.id !== pt.id) { count(m, 16); return; }
+        m.patch = null;
+        if (!count(m, 64)) return;
+        if (d.ok === true) {
+          m.revision = pt.revision;
+          m.nonce = pt.nonce;
+          pt.times.ack = performance.now();
+          queue({ type: T.ready, revision: pt.revision, nonce: pt.nonce, inPlace: true }, true);
+        } else {
+          pt.times.refused = true;
+          queue({ type: T.patchRefused, revision: pt.revision, nonce: pt.nonce, message: str(d.reason, MAX_TEXT) }, true);
+        }
+        return;
+      }
       case T.hover:
         count(m, 64);
         if (m === mount && picking) drawHover(d.box);
@@ -298,7 +324,9 @@ export function createPreviewBridge(host) {
     if (m.dead || mount !== m) return;
     m.loads++;
     if (m.loads === 1) m.times.load = performance.now();
-    if (m.loads > 1) queue({ type: T.leaving, revision: m.revision, nonce: m.nonce, url: "" }, true);
+    // While a patch is in flight Go waits on the patch's revision and nonce: the navigation fails it.
+    const r = m.patch || m;
+    if (m.loads > 1) queue({ type: T.leaving, revision: r.revision, nonce: r.nonce, url: "" }, true);
   }
 
   // The frame exists from the start with an empty document of ours, so the sandboxed frame's
@@ -333,6 +361,25 @@ export function createPreviewBridge(host) {
       m.frame = f;
       f.srcdoc = html;
       if (!reuse) host.replaceChildren(f);
+    },
+    // patch(fromRevision, fromNonce, revision, nonce, patchJSON): apply a CSS-only change
+    // (preview.StylePatch JSON: {styles, files}) to the running document of mount (fromRevision,
+    // fromNonce) as revision/nonce, when that mount is the current one, acknowledged after its
+    // one load, without an error and without another patch in flight. Returns whether it was
+    // posted (false: Go mounts instead).
+    patch(fromRevision, fromNonce, revision, nonce, patchJSON) {
+      const m = mount;
+      if (!m || m.dead || !m.port || !m.settled || m.failed || m.loads !== 1 || m.patch || m.frame !== frame ||
+          !frame || !frame.isConnected || m.revision !== fromRevision || m.nonce !== fromNonce) return false;
+      let p;
+      try { p = JSON.parse(patchJSON); } catch (e) { return false; }
+      const times = { mount: performance.now(), reused: true, inPlace: true };
+      const pt = { id: ++patchSeq, revision, nonce, times };
+      try { m.port.postMessage({ type: T.patch, id: pt.id, revision, styles: p.styles, files: p.files }); } catch (e) { return false; }
+      m.patch = pt;
+      mounts.push(times);
+      if (mounts.length > 20) mounts.shift();
+      return true;
     },
     // discard(): replace the frame with a fresh empty one (after an ack timeout); messages of
     // the discarded mount are no longer accepted.
@@ -389,7 +436,8 @@ export function createPreviewBridge(host) {
     cancelAudit(id) { audits.delete(id); },
     // idbSource(): the IndexedDB shim's source text ("" until fetched or when absent).
     idbSource() { return idb; },
-    // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts.
+    // timings(): {mount, hello, load, ack} (performance.now ms) of the last 20 mounts; a patch
+    // (inPlace: true) has {mount, ack} (no ack when refused: refused true).
     timings() { return mounts.slice(); },
     // inspect(id, selector): ask the current mount's bridge to describe the first element
     // selector matches; the answer is a selection message with the same id. False when the

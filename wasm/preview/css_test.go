@@ -25,14 +25,14 @@ func TestCSSExactly(t *testing.T) {
 	}
 	out := Compile(files, bridgeOpts).HTML
 	for _, want := range []string{
-		`<style id="theme" class="c" href="main.css" media="screen" title="Main" data-workspace-source="main.css">`,
+		`<style id="theme" class="c" href="main.css" media="screen" title="Main" data-workspace-source="main.css" data-webcoding-style="0">`,
 		"@layer base {\nb{color:red}\n}",
 		"@supports (display: grid) {\n@media screen {\nc{color:red}\n}\n}",
 		"@layer {\ne{color:red}\n}",
 		`@import url(https://fonts.example/x.css);`,
 		`<link rel="alternate stylesheet" title="Dark" href="data:text/css;charset=utf-8;base64,`,
 		`<link rel="preload" as="style" href="data:text/css;charset=utf-8;base64,`,
-		`<style id="inl">b{color:red}`,
+		`<style id="inl" data-webcoding-style="1">b{color:red}`,
 		`p{background:url("` + d + `")}</style>`,
 		`<div style="background-image:url(&#34;` + d + `&#34;)">`,
 		`<img srcset="` + d + ` 1x, https://workspace.invalid/missing.png 2x" src="https://workspace.invalid/">`,

@@ -2,6 +2,7 @@ package preview
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 
 	"github.com/webcoding/studio/wasm/preview/cssscan"
@@ -37,6 +38,13 @@ type compiler struct {
 	// entry has a <base href> naming a workspace folder or file ("" otherwise), and baseURL
 	// its virtual URL (the page's document.baseURI).
 	baseFrom, baseURL string
+	// sheetCount counts the stylesheet <style> elements written so far (each marked with
+	// StyleMarkerAttr=its index; preview with the bridge only), sheetSpans are their texts'
+	// offsets in the document before the head is inserted, and layout is set by bridgeElement
+	// (StyleOnlyChange, design.md §5.33).
+	sheetCount int
+	sheetSpans []span
+	layout     *docLayout
 }
 
 // ref returns the path a reference written in the file at from resolves against: the
@@ -277,6 +285,7 @@ func (c *compiler) document(entry *File) string {
 	head := c.importMapScript()
 	if c.opts.Bridge {
 		head = c.bridgeElement(entry) + head
+		c.placeLayout(at, len(head))
 	}
 	if head == "" {
 		return out
@@ -444,7 +453,7 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	b.WriteString("<style")
 	seen := map[string]bool{}
 	for _, a := range t.attrs {
-		if linkDropAttrs[a.name] || (a.name == "href" && !c.opts.Bridge) || seen[a.name] || a.name == "data-workspace-source" {
+		if linkDropAttrs[a.name] || (a.name == "href" && !c.opts.Bridge) || seen[a.name] || a.name == "data-workspace-source" || a.name == StyleMarkerAttr {
 			continue
 		}
 		seen[a.name] = true
@@ -458,9 +467,28 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	}
 	b.WriteString(` data-workspace-source="`)
 	b.WriteString(escapeAttr(p))
-	b.WriteString(`">`)
-	b.WriteString(escapeStyleText(text))
+	b.WriteByte('"')
+	c.writeSheetText(b, text, true)
 	b.WriteString("</style>")
+}
+
+// writeSheetText ends a stylesheet <style> start tag whose last attribute is written (marked
+// with StyleMarkerAttr and its index in the preview with the bridge, when marked), then writes
+// its text (escapeStyleText) and records where the text is (sheetSpans).
+func (c *compiler) writeSheetText(b *strings.Builder, text string, marked bool) {
+	mark := marked && c.opts.Bridge
+	if mark {
+		b.WriteString(" " + StyleMarkerAttr + `="`)
+		b.WriteString(strconv.Itoa(c.sheetCount))
+		b.WriteByte('"')
+	}
+	b.WriteByte('>')
+	start := b.Len()
+	b.WriteString(escapeStyleText(text))
+	if mark {
+		c.sheetSpans = append(c.sheetSpans, span{start, b.Len()})
+		c.sheetCount++
+	}
 }
 
 // styleElement rewrites the text of an inline HTML <style> like a linked stylesheet's
@@ -476,8 +504,25 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 	if c.diagOnly {
 		return
 	}
-	c.attrTag(b, fromPath, src, t)
-	b.WriteString(escapeStyleText(out))
+	// The start tag as attrTag writes it, without its final '>' (and without a page-written
+	// StyleMarkerAttr: the first of duplicate attributes wins), then the marker and the text.
+	if !c.opts.Bridge {
+		c.attrTag(b, fromPath, src, t)
+		b.WriteString(escapeStyleText(out))
+		b.WriteString(endTag)
+		return
+	}
+	var tb strings.Builder
+	c.attrTagDrop(&tb, fromPath, src, t, attrIndexes(t, StyleMarkerAttr))
+	tag := tb.String()
+	if !strings.HasSuffix(tag, ">") {
+		b.WriteString(tag)
+		b.WriteString(escapeStyleText(out))
+		b.WriteString(endTag)
+		return
+	}
+	b.WriteString(tag[:len(tag)-1])
+	c.writeSheetText(b, out, true)
 	b.WriteString(endTag)
 }
 
@@ -585,6 +630,11 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 // Local references that name no asset become virtual URLs in the preview (virtualRef), so
 // they never reach the studio's server.
 func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) {
+	c.attrTagDrop(b, fromPath, src, t, nil)
+}
+
+// attrTagDrop is attrTag leaving out the attributes at the indexes in drop.
+func (c *compiler) attrTagDrop(b *strings.Builder, fromPath, src string, t htmlTag, drop map[int]bool) {
 	var set map[int]string
 	put := func(i int, v string) {
 		if set == nil {
@@ -637,7 +687,7 @@ func (c *compiler) attrTag(b *strings.Builder, fromPath, src string, t htmlTag) 
 	if c.diagOnly {
 		return
 	}
-	writeTag(b, src, t, set, nil)
+	writeTag(b, src, t, set, drop)
 }
 
 // locationJS returns a script's source (classic, module, or an event-handler attribute's

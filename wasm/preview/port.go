@@ -32,12 +32,21 @@ type Mount struct {
 //   - Message is the runtime error text (status error only; at most MaxErrorMessageChars
 //     code points).
 //   - Runtime names what produced the ack (RuntimeSandboxIframe, RuntimeHeadless).
+//   - InPlace: the running document took the revision as a StylePatch (its stylesheet texts
+//     replaced, scroll position, form input and script state kept) instead of a mount
+//     (design.md §5.33).
 type Ack struct {
 	Revision int64
 	Status   string
 	Message  string
 	Runtime  string
+	InPlace  bool
 }
+
+// PatchAckTimeout is how long the browser's port waits for the running document to take a
+// StylePatch; without its answer by then it mounts the revision in full, in a fresh frame (the
+// page may be stuck in a script), within the caller's PreviewAckTimeout (2.5 s) budget.
+const PatchAckTimeout = time.Second
 
 // ErrAckTimeout is returned by Port.Await when no acknowledgement for the revision (or a
 // newer one) arrived in time.

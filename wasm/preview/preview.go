@@ -72,6 +72,9 @@ type Result struct {
 	Entry string
 	// Diagnostics are those of Diagnose for the same files (never nil).
 	Diagnostics []Diagnostic
+	// layout locates the parts of HTML that StyleOnlyChange compares (nil without the bridge
+	// and for the waiting page).
+	layout *docLayout
 }
 
 // ErrNoEntry is returned by Export when the workspace has no HTML file.
@@ -100,7 +103,7 @@ func Compile(files []File, opts Options) Result {
 		return Result{HTML: waitingPage(opts), Diagnostics: []Diagnostic{}}
 	}
 	html := c.document(entry)
-	return Result{HTML: html, Entry: entry.Path, Diagnostics: c.diagnostics(entry)}
+	return Result{HTML: html, Entry: entry.Path, Diagnostics: c.diagnostics(entry), layout: c.layout}
 }
 
 // Diagnose lists the problems of the HTML entry's references (REFERENCE §5.4), as used by

@@ -16,7 +16,7 @@ func ExampleCompile() {
 	}
 	r := preview.Compile(files, preview.Options{Revision: 2, Nonce: "mount-1", Bridge: true})
 	fmt.Println("entry:", r.Entry)
-	fmt.Println("inlined css:", strings.Contains(r.HTML, `<style href="styles.css" data-workspace-source="styles.css">h1 { color: rebeccapurple; }</style>`))
+	fmt.Println("inlined css:", strings.Contains(r.HTML, `<style href="styles.css" data-workspace-source="styles.css" data-webcoding-style="0">h1 { color: rebeccapurple; }</style>`))
 	fmt.Println("bridge scripts:", strings.Count(r.HTML, preview.BridgeAttr))
 	for _, d := range r.Diagnostics {
 		fmt.Printf("%s %s: %s\n", d.Kind, d.SourcePath, d.Message)

@@ -132,7 +132,7 @@ func TestStylesheetEscape(t *testing.T) {
 		css("s.css", `a::after{content:"</style><script>alert(1)</script>"} /* </STYLE > */`),
 	}
 	r := Compile(files, bridgeOpts)
-	open := `<style href="s.css" data-workspace-source="s.css">`
+	open := `<style href="s.css" data-workspace-source="s.css" data-webcoding-style="0">`
 	i := strings.Index(r.HTML, open)
 	if i < 0 {
 		t.Fatalf("no %s in %s", open, withoutBridge(r.HTML))

@@ -32,6 +32,16 @@ const (
 	// source?} — the only message the parent posts into the frame — and the runtime's answer
 	// {type, id, reply}, reply being what preview.DecodeAudit reads.
 	MessageAudit = "webcoding.preview.audit"
+	// MessagePatch (parent → frame, port; design.md §5.33): {type, id, revision, styles:
+	// [StyleChange], files: {path: text}}: apply a StylePatch to the running document.
+	MessagePatch = "webcoding.preview.patch"
+	// MessagePatched (frame → parent, port): {type, id, ok, reason?}: the patch with that id
+	// was applied (ok) or nothing was changed (reason says why). The shim turns ok into
+	// MessageReady with inPlace for the new revision, and a refusal into MessagePatchRefused.
+	MessagePatched = "webcoding.preview.patched"
+	// MessagePatchRefused (shim → Go only): {type, message}: the frame refused the patch of
+	// the current revision; the port mounts that revision in full.
+	MessagePatchRefused = "webcoding.preview.patchRefused"
 )
 
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
@@ -64,6 +74,9 @@ type BridgeMessage struct {
 	ID        int64           `json:"id"`
 	Error     string          `json:"error"`
 	Selection json.RawMessage `json:"selection"`
+	// InPlace (MessageReady): the revision was applied to the running document by a
+	// StylePatch instead of a mount (design.md §5.33).
+	InPlace bool `json:"inPlace"`
 }
 
 // Run-time report kinds (MessageReport.kind).
@@ -144,6 +157,10 @@ type RuntimeConfig struct {
 	// fails (fetch rejects with a TypeError naming the reason) and is one "limit" report
 	// "<path> is in the folder but was not imported: <reason>", never "missing".
 	NotImported map[string]string `json:"notImported,omitempty"`
+	// Sheets is the number of stylesheet <style> elements the compiler emitted and marked
+	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
+	// keeps them to replace their text in place (design.md §5.33).
+	Sheets int `json:"sheets,omitempty"`
 	// IndexedDB is the source of the in-memory IndexedDB shim (the browser host's bundle of
 	// npm fake-indexeddb). RuntimeScript includes it only when some text file of Files
 	// mentions "indexedDB"; it is evaluated in the frame before any page code.
@@ -187,13 +204,14 @@ type runtimeWire struct {
 	Types            map[string]string `json:"types"`
 	Limits           map[string]int    `json:"limits"`
 	Styles           []string          `json:"styles"`
+	SheetAttr        string            `json:"sheetAttr"`
 }
 
 var runtimeTypes = map[string]string{
 	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
 	"inspect": MessageInspect, "pick": MessagePick, "selection": MessageSelection, "hover": MessageHover, "pickEnd": MessagePickEnd,
-	"audit": MessageAudit,
+	"audit": MessageAudit, "patch": MessagePatch, "patched": MessagePatched,
 }
 
 var runtimeLimits = map[string]int{
@@ -218,6 +236,15 @@ var runtimeLimits = map[string]int{
 // errors, console calls and refused references (bounded). docs/preview.md "Runtime" has the
 // model and its limits.
 func RuntimeScript(cfg RuntimeConfig) string {
+	j, err := json.Marshal(runtimeWireOf(cfg)) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
+	if err != nil {
+		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
+	}
+	return runtimeHead + string(j) + runtimeTail
+}
+
+// runtimeWireOf is the wire form of cfg (defaults applied, shared constants added).
+func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	cfg.V = 1
 	if cfg.Base == "" {
 		cfg.Base = VirtualURL(cfg.Entry) + cfg.Search
@@ -228,16 +255,12 @@ func RuntimeScript(cfg RuntimeConfig) string {
 	w := runtimeWire{
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
-		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps,
+		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr,
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
 		w.IDB = cfg.IndexedDB
 	}
-	j, err := json.Marshal(w) // HTML-safe: '<', '>', '&', U+2028, U+2029 escaped
-	if err != nil {
-		panic("preview: runtime config: " + err.Error()) // only strings, maps and numbers
-	}
-	return runtimeHead + string(j) + runtimeTail
+	return w
 }
 
 // RuntimePolicy is the Content-Security-Policy of the preview document. Default: no network
@@ -322,7 +345,12 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// the document before the runtime inserts its <meta>, and fetched static external
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
 	// applied; it honours a CSP <meta> it sees (design.md §5.31).
-	return policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + RuntimeScript(cfg) + "</script>"
+	cfg.Sheets = c.sheetCount
+	j, lay := runtimeConfigLayout(cfg)
+	el := policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + runtimeHead
+	lay.config = span{len(el), len(el) + len(j)}
+	c.layout = lay
+	return el + j + runtimeTail + "</script>"
 }
 
 // policyMeta is RuntimePolicy(allowInternet) as a CSP <meta> element (the policy has no '"',

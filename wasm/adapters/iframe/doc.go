@@ -18,6 +18,15 @@
 // answers (preview.MessageSelection) are decoded strictly and are data: a pick the studio did
 // not ask for is dropped.
 //
+// CSS-only edits (docs/design.md §5.33): when the current mount is acknowledged and the new
+// revision's document for the same page differs from it only in stylesheet text
+// (preview.StyleOnlyChange), Mount hands the shim a preview.StylePatch instead (shim.patch,
+// posted as preview.MessagePatch over the same port) with a fresh nonce; the frame's in-place
+// ready for that nonce acknowledges the revision (Ack.InPlace, Status.InPlace). A refusal
+// (preview.MessagePatchRefused) mounts the same compiled document in the same frame; no
+// answer within preview.PatchAckTimeout mounts it in a fresh frame. preview.refresh
+// (Mount.Remount) always mounts.
+//
 // The runtime's first message (the hello, through window.parent.postMessage, before any page
 // code) carries the nonce and a MessagePort; the shim accepts it only from the current frame
 // with the current nonce and revision, then reads only that port, caps the mount's messages

@@ -74,6 +74,9 @@ type Status struct {
 	// the line of another (later) error.
 	ErrorPath string `json:"errorPath,omitempty"`
 	ErrorLine int    `json:"errorLine,omitempty"`
+	// InPlace: the current revision was acknowledged after a StylePatch applied to the running
+	// document, not after a mount (design.md §5.33).
+	InPlace bool `json:"inPlace,omitempty"`
 }
 
 // Page is a workspace page shown in the preview: its path, and the query ("?…") and
@@ -130,6 +133,18 @@ type Port struct {
 	onPick   func(preview.Selection, string, error)
 	reqSeq   int64                                // the last MessageInspect id
 	pending  map[int64]chan preview.BridgeMessage // inspections waiting for their answer
+	// shown is the compiled document of the current mount (nonce) and the page it shows; a
+	// later Mount whose document differs from it only in stylesheet text is applied in place
+	// (design.md §5.33). patching: the current nonce is a StylePatch not yet answered.
+	shown    *shownDoc
+	patching bool
+}
+
+// shownDoc is the compiled document of one mount (or patch): its nonce, page and Result.
+type shownDoc struct {
+	nonce string
+	page  Page
+	res   preview.Result
 }
 
 var _ preview.Port = (*Port)(nil)
@@ -184,6 +199,7 @@ func (p *Port) timedOut(revision int64, waited time.Duration) {
 	}
 	p.waited = waited
 	p.nonce = "" // late messages of the stuck mount are ignored
+	p.patching = false
 	p.failPendingLocked()
 	p.status.Picking = false
 	p.status.State, p.status.Message = StateTimedOut, ""
@@ -216,13 +232,18 @@ func (p *Port) Mount(ctx context.Context, m preview.Mount) (err error) {
 	// A fresh frame on Refresh and whenever the previous mount was not cleanly acknowledged
 	// (it may be stuck, hostile, or still loading); the shim applies the same rule itself.
 	fresh := m.Remount || (p.status.State != StateAcknowledged && p.status.State != StateIdle)
+	// A CSS-only edit of an acknowledged page may be applied in place; Refresh always mounts.
+	inPlace := !m.Remount && p.status.State == StateAcknowledged
 	p.mu.Unlock()
-	return p.mountPage(m.Revision, fresh)
+	return p.mountPage(m.Revision, fresh, inPlace)
 }
 
 // mountPage compiles p.files at revision for the current history page and mounts it (in a
-// fresh frame when fresh).
-func (p *Port) mountPage(revision int64, fresh bool) (err error) {
+// fresh frame when fresh). With tryPatch, when the frame shows the acknowledged document of
+// the same page and the new one differs from it only in stylesheet text
+// (preview.StyleOnlyChange), the change is posted to the running document instead
+// (design.md §5.33); if the shim cannot send it, the document is mounted as usual.
+func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 	var b [16]byte
 	if _, err := io.ReadFull(p.random, b[:]); err != nil {
 		return fmt.Errorf("iframe: nonce: %w", err)
@@ -235,9 +256,18 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	}
 	files := p.files
 	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, AllowInternet: p.internet, Storage: p.storage.snapshot()}
+	shown := p.shown
+	if shown == nil || shown.nonce != p.nonce || p.status.State != StateAcknowledged {
+		shown = nil
+	}
 	p.mu.Unlock()
 	rc.IndexedDB = p.idbSource()
 	res := preview.Compile(files, preview.Options{Revision: revision, Nonce: nonce, Bridge: true, Runtime: rc})
+	var patch preview.StylePatch
+	inPlace := false
+	if tryPatch && shown != nil {
+		patch, inPlace = preview.StyleOnlyChange(shown.res, res)
+	}
 	p.mu.Lock()
 	if page.Path != "" && res.Entry != page.Path { // the page is gone: back to the entry
 		p.history, p.at = nil, 0
@@ -247,15 +277,26 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 	if len(p.history) == 0 {
 		p.history, p.at = []Page{page}, 0
 	}
+	// In place only when nothing changed since the comparison began: the same acknowledged
+	// mount still shows the same page.
+	inPlace = inPlace && p.shown == shown && shown.nonce == p.nonce && p.status.State == StateAcknowledged && shown.page == page
+	fromRev, fromNonce := p.rev, p.nonce
+	p.shown = &shownDoc{nonce: nonce, page: page, res: res}
+	p.patching = inPlace
+	p.status.InPlace = false
 	p.rev, p.nonce = revision, nonce
 	p.failPendingLocked() // inspect.go: answers of the old mount can no longer arrive
-	p.status.Picking = false
+	if !inPlace {
+		p.status.Picking = false // a mount ends pick mode; the patched document keeps it
+	}
 	p.status.Revision, p.status.State, p.status.Message = revision, StatePending, ""
 	p.readied, p.lastErr = false, nil
 	p.status.ErrorPath, p.status.ErrorLine = "", 0
 	p.status.Entry, p.status.Diagnostics, p.status.Page = res.Entry, res.Diagnostics, page
 	p.status.CanBack, p.status.CanForward = p.at > 0, p.at < len(p.history)-1
-	p.status.Reports = []Report{}
+	if !inPlace {
+		p.status.Reports = []Report{} // the patched document keeps its reports (sent once each)
+	}
 	// A fallback entry (no index.html in the workspace) is named first; a page reached by a
 	// link while index.html exists is no fallback.
 	if d, ok := preview.EntryDiagnostic(res.Entry); ok && !hasFile(files, preview.EntryFilePath) {
@@ -269,9 +310,66 @@ func (p *Port) mountPage(revision int64, fresh bool) (err error) {
 			err = fmt.Errorf("iframe: mount: %v", v)
 		}
 	}()
+	if inPlace && p.sendPatch(fromRev, fromNonce, revision, nonce, patch) {
+		p.notify(st)
+		return nil
+	}
+	if inPlace {
+		p.mu.Lock()
+		p.patching = false
+		p.mu.Unlock()
+	}
 	p.shim.Call("mount", float64(revision), nonce, res.HTML, fresh)
 	p.notify(st)
 	return nil
+}
+
+// sendPatch asks the shim to post patch to the running document of the mount (fromRev,
+// fromNonce) as revision/nonce, and arms the PatchAckTimeout fallback. It reports whether the
+// shim sent it (false: no patch() in the shim, the mount is not the acknowledged one of the
+// current frame, or the shim threw).
+func (p *Port) sendPatch(fromRev int64, fromNonce string, revision int64, nonce string, patch preview.StylePatch) (sent bool) {
+	defer func() {
+		if recover() != nil {
+			sent = false
+		}
+	}()
+	if p.shim.Get("patch").Type() != js.TypeFunction {
+		return false
+	}
+	j, err := json.Marshal(patch)
+	if err != nil {
+		return false
+	}
+	v := p.shim.Call("patch", float64(fromRev), fromNonce, float64(revision), nonce, string(j))
+	if v.Type() != js.TypeBoolean || !v.Bool() {
+		return false
+	}
+	time.AfterFunc(preview.PatchAckTimeout, func() { p.patchFallback(revision, nonce, true) })
+	return true
+}
+
+// patchFallback mounts revision in full when its StylePatch (nonce) is still unanswered
+// (after PatchAckTimeout: in a fresh frame) or was refused by the document (fresh false: the
+// frame is fine). The document compiled for the patch is mounted as is (same nonce).
+func (p *Port) patchFallback(revision int64, nonce string, fresh bool) {
+	p.mu.Lock()
+	if !p.patching || p.rev != revision || p.nonce != nonce || p.status.State != StatePending || p.shown == nil || p.shown.nonce != nonce {
+		p.mu.Unlock()
+		return
+	}
+	p.patching = false
+	p.status.Picking = false
+	p.status.Reports = []Report{}
+	p.status.MountedAt = now()
+	html := p.shown.res.HTML
+	st := p.snapshotLocked()
+	p.mu.Unlock()
+	func() {
+		defer func() { _ = recover() }()
+		p.shim.Call("mount", float64(revision), nonce, html, fresh)
+	}()
+	p.notify(st)
 }
 
 // idbSource is the shim's IndexedDB shim source ("" when it has none yet).
@@ -311,7 +409,7 @@ func (p *Port) navigate(page Page, replace bool) error {
 	p.at = len(p.history) - 1
 	rev, fresh := p.rev, p.status.State != StateAcknowledged
 	p.mu.Unlock()
-	return p.mountPage(rev, fresh)
+	return p.mountPage(rev, fresh, false)
 }
 
 // Back and Forward move through the pages visited in the preview; they report whether there
@@ -328,7 +426,7 @@ func (p *Port) step(d int) bool {
 	p.at += d
 	rev, fresh := p.rev, p.status.State != StateAcknowledged
 	p.mu.Unlock()
-	return p.mountPage(rev, fresh) == nil
+	return p.mountPage(rev, fresh, false) == nil
 }
 
 // SetAllowInternet sets the "Allow internet in preview" switch for the next mounts (the
@@ -384,6 +482,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	var acks []preview.Ack
 	var nav *Page
 	navReplace := false
+	var refused *preview.BridgeMessage
 	var picks []preview.BridgeMessage
 	accepted := 0
 	p.mu.Lock()
@@ -396,12 +495,21 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 		p.lastErr = nil
 		switch msg.Type {
 		case preview.MessageReady:
-			if p.status.State != StatePending {
+			// An in-place ready answers only the patch of this nonce (design.md §5.33).
+			if p.status.State != StatePending || msg.InPlace != p.patching {
 				ok = false
 				break
 			}
 			p.status.State, p.status.AckAt, p.readied = StateAcknowledged, now(), true
-			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe})
+			p.status.InPlace, p.patching = msg.InPlace, false
+			acks = append(acks, preview.Ack{Revision: msg.Revision, Status: workspace.PreviewSynced, Runtime: preview.RuntimeSandboxIframe, InPlace: msg.InPlace})
+		case preview.MessagePatchRefused:
+			if !p.patching || p.status.State != StatePending {
+				ok = false
+				break
+			}
+			m := msg
+			refused = &m
 		case preview.MessageError:
 			if p.status.State == StateError || p.status.State == StateNavigated {
 				ok = false
@@ -428,6 +536,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 			p.status.State, p.status.Message = StateNavigated, NavigatedAwayMessage
 			p.status.ErrorPath, p.status.ErrorLine = "", 0
 			p.nonce = "" // nothing of that document is trusted any more
+			p.patching = false
 			p.failPendingLocked()
 			p.status.Picking = false
 		case preview.MessageConsole:
@@ -479,6 +588,9 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 	}
 	p.notify(st)
 	p.deliverPicks(picks) // inspect.go
+	if refused != nil {   // the document kept its text: mount the revision in the same frame
+		p.patchFallback(refused.Revision, refused.Nonce, false)
+	}
 	if nav != nil {
 		if err := p.navigate(*nav, navReplace); err != nil {
 			p.mu.Lock()

@@ -233,7 +233,9 @@ var stopImmediate = Event.prototype.stopImmediatePropagation;
 apply(addListener, D, ["load", function (e) {
   if (e.isTrusted && apply(wsHas, swappedSheets, [e.target])) apply(stopImmediate, e, []);
 }, true]);
+var sheetSwapped = false; // a theme swap happened: in-place patches refuse (60-patch.js)
 function swapSheet(el, v) {
+  sheetSwapped = true;
   apply(wsAdd, swappedSheets, [el]);
   apply(setAttr, el, ["href", S(v)]);
   var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
@@ -299,9 +301,25 @@ function fixElement(el) {
     }
   }
   if (el.localName === "style") {
+    if (SHEET_ATTR) takeSheet(el);
     var t = el.textContent;
     if (apply(indexOf, t, ["url("]) >= 0 || apply(indexOf, t, ["@import"]) >= 0) { var nt = cssText(t, BASE); if (nt !== t) el.textContent = nt; }
   }
+}
+// The stylesheet <style> elements the compiler marked with CFG.sheetAttr = index (design.md
+// §5.33): each is taken here as the parser inserts it — this observer's callback runs before
+// any later page script — unmarked, and kept in this closure by index for 60-patch.js. A second
+// element with an index already taken, or an index out of range (page code that inserted a
+// marked <style> first), makes every later in-place patch refuse (the parent mounts in full).
+var SHEET_ATTR = CFG.sheetAttr, sheetEls = new MapC(), sheetsForged = false, removeAttr = Element.prototype.removeAttribute;
+var HTML_NS = "http://www.w3.org/1999/xhtml", SHEET_INDEX_RE = /^(0|[1-9][0-9]{0,6})$/;
+function takeSheet(el) {
+  var v = apply(getAttrOrig, el, [SHEET_ATTR]);
+  if (v === null || el.namespaceURI !== HTML_NS) return;
+  apply(removeAttr, el, [SHEET_ATTR]);
+  var k = apply(reExec, SHEET_INDEX_RE, [v]) ? +v : -1;
+  if (k < 0 || k >= (CFG.sheets || 0) || apply(mapHas, sheetEls, [k])) { sheetsForged = true; return; }
+  apply(mapSet, sheetEls, [k, el]);
 }
 // authored(v): a compiled virtual URL as the page most often wrote it, relative ("img/a.png").
 function authored(v) {
