@@ -191,6 +191,9 @@ func TestPreviewDeviceCustomInput(t *testing.T) {
 	waitContains(t, tab, "#device-size", "390 × 844")
 	set := func(w, h string) {
 		t.Helper()
+		// The custom fields come with the render after the click ("390 × 844" is already
+		// shown for the phone size, so waiting for it does not wait for them).
+		waitTrue(t, tab, "the custom size fields", `!!document.getElementById("device-width") && !!document.getElementById("device-height")`)
 		if _, err := chromium.Eval[bool](tab, 5*time.Second, `(document.getElementById("device-width").value = `+strconv.Quote(w)+`, document.getElementById("device-height").value = `+strconv.Quote(h)+`, true)`); err != nil {
 			t.Fatal(err)
 		}
