@@ -47,9 +47,13 @@ import (
 // of wasm code, inlining off): 12,476,363 raw / 2,897,369 gzip / 2,070,092 brotli on 2026-12-06
 // against main's 12,433,781 / 2,888,295 / 2,061,442 (main at d6602a6, one commit past this
 // branch's base). Both budgets follow that measurement with the usual ~7 KB margin.
+// Merged with issue 13's script navigation (design.md §5.34: jsscan's location rewrite and
+// its use for every script kind, the virtual Location in the runtime, 34.0 KB minified with
+// both): 12,529,256 raw / 2,908,125 gzip / 2,075,200 brotli on 2026-12-06, about +5 KB brotli
+// / +11 KB gzip against the CSS branch alone. The budgets keep the ~7 KB margin.
 const (
-	wasmBrotliBudget = 2_077_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_905_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_082_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_915_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
