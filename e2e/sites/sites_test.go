@@ -38,13 +38,13 @@ type site struct {
 var sites = []site{
 	{dir: "todo-modules", files: 12,
 		contains: []string{
-			`<style href="css/app.css" data-workspace-source="css/app.css">`, "--accent: #2563eb;", ".btn-primary", "@media print {",
+			`<style href="css/app.css" data-workspace-source="css/app.css"` /* then data-webcoding-style (§5.33) */, "--accent: #2563eb;", ".btn-primary", "@media print {",
 			preview.ModuleSpecifierPrefix + "src/lib/confirm.js", preview.ModuleSpecifierPrefix + "src/lib/uid.js",
 			`href="` + preview.ModuleSpecifierPrefix},
 		exported:  []string{`href="data:image/svg+xml;base64,`},
 		patchPath: "src/view.js", search: `join("")`, replace: `join("\n")`},
 	{dir: "studio portfolio", files: 10,
-		contains: []string{`<style href="css/site.css" data-workspace-source="css/site.css">`, "Georgia", `src="` + preview.ModuleSpecifierPrefix,
+		contains: []string{`<style href="css/site.css" data-workspace-source="css/site.css"`, "Georgia", `src="` + preview.ModuleSpecifierPrefix,
 			`url("` + preview.ModuleSpecifierPrefix, "nav.top a", `"type":"image/svg+xml","b64":"`},
 		exported:  []string{`src="data:image/svg+xml;base64,`, `url("data:image/svg+xml;base64,`},
 		patchPath: "about.html", search: "Commissions open in spring.", replace: "Commissions are open."},
