@@ -38,7 +38,7 @@ type site struct {
 var sites = []site{
 	{dir: "todo-modules", files: 12,
 		contains: []string{
-			`<style href="css/app.css" data-workspace-source="css/app.css"` /* then data-webcoding-style (§5.33) */, "--accent: #2563eb;", ".btn-primary", "@media print {",
+			`<style href="css/app.css" data-workspace-source="css/app.css"` /* then data-webcoding-style (docs/design.md §5.33) */, "--accent: #2563eb;", ".btn-primary", "@media print {",
 			preview.ModuleSpecifierPrefix + "src/lib/confirm.js", preview.ModuleSpecifierPrefix + "src/lib/uid.js",
 			`href="` + preview.ModuleSpecifierPrefix},
 		exported:  []string{`href="data:image/svg+xml;base64,`},
