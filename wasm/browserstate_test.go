@@ -37,7 +37,6 @@ var browserImmutable = map[string]string{
 	"presetOptions":        "the provider select's options HTML (settings.go)",
 	"settingsForm":         "the provider settings form HTML (settings.go)",
 	// Error values.
-	"errReadOnly":  "lock.go",
 	"errClipboard": "trace.go",
 }
 

@@ -22,7 +22,8 @@
 //	5  studio (composition), ui/views (the UI's pure views: state → HTML), chats (kept conversations)
 //	6  adapters/jsbridge, websurface (the realtime surface, a catalog composed over studio),
 //	   livesurface (the Live Code Editor surface, likewise)
-//	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall
+//	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall,
+//	   adapters/weblock (the single-writer Web Lock)
 //	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
 //
 // Each package's doc says what it owns and what it must never do.

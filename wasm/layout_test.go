@@ -144,7 +144,7 @@ var layers = map[string]int{
 	"livesurface": 6,
 	// 6–7: adapters (build-tagged edges); jsbridge is the glue the other js adapters use.
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
-	"adapters/hostcall": 7,
+	"adapters/hostcall": 7, "adapters/weblock": 7,
 	// 8: entries.
 	"cmd/browser": 8, "cmd/reactor": 8,
 }
