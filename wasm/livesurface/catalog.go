@@ -27,6 +27,10 @@ const Catalog = "live"
 // tool name (registry.OperationKey) or starts with "editor.savePlan:" (PlanKey).
 const DurableDatabase = "web-coding-live-editor-operations"
 
+// WorkspaceDatabase is the IndexedDB database the page of this surface keeps its workspace in
+// (Ports.Repository): never the studio's ("web-coding-studio") nor the realtime page's.
+const WorkspaceDatabase = "web-coding-live-editor"
+
 // Install makes Catalog selectable in every studio.Builder of this process
 // (studio.RegisterCatalog). Entries that serve the surface call it once at start-up
 // (wasm/cmd/reactor); the page module does not, so it does not carry the surface. Calling it
@@ -49,15 +53,15 @@ const (
 	MethodRunScenario = "editor/runScenario"
 )
 
-// register builds one session of the surface: the built-in examples (in memory) or, when the
+// register builds one session of the surface: the built-in examples
+// (studio.HydrateWorkspace: persisted in Ports.Repository when the host gave one) or, when the
 // host linked a folder (the CLI's --dir), the folder's files, saved back to it; the host's
 // preview port (a headless one when the host gave none); the eleven tools; and the session
 // methods. With a durable backend (Ports.Durable) keyed saves record their plan there. The
 // document clock starts at 1 in every build, so Ports.Preview must be nil (a fresh headless
 // port per build) or a port that is not shared across builds (docs/design.md §5.27).
 func register(ctx context.Context, r *registry.Registry, p studio.Ports) (map[string]rpcsession.Method, error) {
-	m := workspace.New(workspace.Options{Now: p.Clock, Seed: Seed})
-	m.Hydrate(ctx)
+	m := studio.HydrateWorkspace(ctx, p, Seed)
 	if p.Folder != nil {
 		if _, err := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder); err != nil {
 			return nil, err

@@ -41,7 +41,9 @@ const (
 	MaxSaveFiles = 200
 )
 
-// StorageMemory is storageMode headless: the session keeps its workspace in memory.
+// StorageMemory is storageMode without a Repository (headless) or after the Repository
+// failed: the session keeps its workspace in memory. With the page's IndexedDB database
+// storageMode is the workspace's own ("indexed-db", workspace.StorageIndexedDB).
 const StorageMemory = "memory"
 
 // Filesystem modes of editor.getStatus.
@@ -221,7 +223,7 @@ func (s *surface) getStatus(ctx context.Context, c *registry.Call) (any, error) 
 		fs = Filesystem{Mode: FilesystemLocalFolder, FolderLinked: true, SaveAllAvailable: true}
 	}
 	return StatusResult{ActivePath: snap.ActivePath, WorkspaceRevision: snap.Revision, DocumentRevision: s.doc.revision,
-		DocumentPath: s.doc.file, DocumentExampleID: s.doc.exampleID, RootName: snap.RootName, StorageMode: StorageMemory,
+		DocumentPath: s.doc.file, DocumentExampleID: s.doc.exampleID, RootName: snap.RootName, StorageMode: string(s.m.Status(ctx).StorageMode),
 		FileCount: len(snap.Files), DirtyPaths: s.dirtyLocked(snap.Files), Filesystem: fs, Preview: s.previewLocked()}, nil
 }
 
@@ -257,7 +259,7 @@ func (s *surface) listFiles(ctx context.Context, c *registry.Call) (any, error) 
 	}
 	sortEntries(files)
 	return ListResult{ActivePath: snap.ActivePath, WorkspaceRevision: snap.Revision, DirtyPaths: s.dirtyLocked(snap.Files),
-		RootName: snap.RootName, StorageMode: StorageMemory, Files: files}, nil
+		RootName: snap.RootName, StorageMode: string(s.m.Status(ctx).StorageMode), Files: files}, nil
 }
 
 func (s *surface) getDocument(ctx context.Context, c *registry.Call) (any, error) {

@@ -218,6 +218,22 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 	return methods, nil
 }
 
+// HydrateWorkspace is the workspace of one session build of a surface catalog (issue 18): a
+// Manager over seed, persisted in p.Repository when the host gave one (the surface pages'
+// IndexedDB databases, never the studio's) and hydrated from it, starting above the revision
+// of the session it replaces over the same preview port exactly as the studio's own catalog
+// does (issue 14). Without a Repository it is the seed in memory (revision 1, hydrated to 2).
+func HydrateWorkspace(ctx context.Context, p Ports, seed func() workspace.Snapshot) *workspace.Manager {
+	var after int64
+	if p.Repository != nil {
+		after = p.last.revision()
+	}
+	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, Seed: seed, After: after})
+	m.Hydrate(ctx)
+	p.last.set(m)
+	return m
+}
+
 // newStudioSession creates the session's Manager (hydrated from p.Repository, then p.Folder imported
 // and linked) and resolves the preview port. A folder that cannot be imported (no supported
 // file, permission, stale root) is an error: the session is not built rather than silently

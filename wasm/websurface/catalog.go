@@ -19,6 +19,15 @@ import (
 // Catalog is the name that selects this surface in rpcsession.Config.Catalog.
 const Catalog = "realtime"
 
+// The IndexedDB databases of the realtime page (wasm/cmd/surface): its workspace
+// (Ports.Repository) and its durable operation records (Ports.Durable). They never share a name
+// with the studio's ("web-coding-studio", "web-coding-operations") nor with the Live Code
+// Editor's, so the three surfaces keep their work apart in one browser (issue 18).
+const (
+	WorkspaceDatabase = "web-coding-realtime"
+	DurableDatabase   = "web-coding-realtime-operations"
+)
+
 // Install makes Catalog selectable in every studio.Builder of this process
 // (studio.RegisterCatalog). Entries that serve the surface call it once at start-up
 // (wasm/cmd/reactor); the page module does not, so it does not carry the surface. Calling it
@@ -34,7 +43,8 @@ var installOnce sync.Once
 //	result planner.Report
 const MethodAgentRun = "agent/run"
 
-// register builds one session of the surface: a workspace over the three-file seed (in
+// register builds one session of the surface: a workspace over the three-file seed
+// (studio.HydrateWorkspace: persisted in Ports.Repository when the host gave one, else in
 // memory: revision 1, hydrated to 2), the host's preview port (a headless one when the host
 // gave none), the eight tools and agent/run. A host folder (the CLI's --dir) is refused: the
 // surface works on its own seed only.
@@ -42,8 +52,7 @@ func register(ctx context.Context, r *registry.Registry, p studio.Ports) (map[st
 	if p.Folder != nil {
 		return nil, errors.New("websurface: the realtime surface has no linked folder; use the studio surface for a folder")
 	}
-	m := workspace.New(workspace.Options{Now: p.Clock, Seed: Seed})
-	m.Hydrate(ctx)
+	m := studio.HydrateWorkspace(ctx, p, Seed)
 	s := &surface{m: m, port: studio.PreviewPortOf(p), ackTimeout: studio.PreviewAckTimeout}
 	for _, t := range s.tools() {
 		if err := r.Register(t); err != nil {
