@@ -1,5 +1,5 @@
 // sw.js — precaches the build's hashed assets and the page, so that after one visit the
-// studio opens without the network (SPEC §2.8). BUILD and ASSETS are filled in by the build.
+// studio and the surface pages open without the network (SPEC §2.8). BUILD and ASSETS are filled in by the build.
 const BUILD = "{{BUILD}}";
 const ASSETS = {{ASSETS}};
 const CACHE = "webcoding-" + BUILD;
@@ -20,13 +20,20 @@ self.addEventListener("fetch", (event) => {
   const req = event.request;
   if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
   if (req.mode === "navigate") {
-    // Network first for the page (a new deployment is picked up), the cached page offline.
+    // Network first for a page (a new deployment is picked up), the cached copy of that page
+    // offline. Each page of the site (the studio "./", "live/", "realtime/") is cached under its
+    // own URL without query or fragment, so opening one page never replaces another's copy.
+    const page = new URL(req.url);
+    page.search = "";
+    page.hash = "";
     event.respondWith(
       fetch(req).then((res) => {
-        const copy = res.clone();
-        caches.open(CACHE).then((c) => c.put("./", copy));
+        if (res.ok) {
+          const copy = res.clone();
+          caches.open(CACHE).then((c) => c.put(page.href, copy));
+        }
         return res;
-      }).catch(() => caches.match("./", { ignoreSearch: true })),
+      }).catch(() => caches.match(page.href).then((hit) => hit || caches.match("./"))),
     );
     return;
   }

@@ -17,7 +17,7 @@ func TestBuildProgressLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	o := Options{Base: "/x/", Out: t.TempDir(), Site: site, Wasm: wasm, BrotliQuality: 4, Progress: func(l string) { got = append(got, l) }}
+	o := Options{Base: "/x/", Out: t.TempDir(), Site: site, Wasm: wasm, SkipSurfaces: true, BrotliQuality: 4, Progress: func(l string) { got = append(got, l) }}
 	rep, err := Build(o)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestBuildProgressAnnouncesNpm(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	o := Options{Out: t.TempDir(), Site: site, Wasm: wasm, BrotliQuality: 1, Progress: func(l string) { got = append(got, l) }}
+	o := Options{Out: t.TempDir(), Site: site, Wasm: wasm, SkipSurfaces: true, BrotliQuality: 1, Progress: func(l string) { got = append(got, l) }}
 	if _, err := Build(o); err != nil {
 		t.Fatal(err)
 	}

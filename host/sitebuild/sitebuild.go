@@ -5,7 +5,9 @@
 //
 //  1. Compile the browser core: GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
 //     -gcflags=all=-l -gcflags=runtime= ./wasm/cmd/browser (inlining off but in the runtime:
-//     pageGCFlags) (skipped when Options.Wasm names a prebuilt module).
+//     pageGCFlags) (skipped when Options.Wasm names a prebuilt module), and the same for
+//     ./wasm/cmd/surface, the module of the Live Code Editor and realtime pages (surface.wasm;
+//     Options.SurfaceWasm prebuilt, left out with Options.SkipSurfaces).
 //  2. Copy wasm_exec.js from the Go toolchain ($GOROOT/lib/wasm, or misc/wasm before Go 1.24).
 //  3. Bundle site/js/main.js (the shim: preview bridge, CodeMirror 6 editor glue, boot),
 //     site/js/preview-idb.js (fake-indexeddb for the preview frame, as an IIFE whose text the
@@ -16,9 +18,10 @@
 //     when site/node_modules is missing, Build runs `npm ci` in site/ first (EnsureNodeModules).
 //  4. Give those assets content-hashed names under assets/ ("main.3f2a1c9d.js"; the hash
 //     is the first 8 bytes of the SHA-256 of the bytes, hex).
-//  5. Fill the templates: index.html ({{BASE}}, {{BUILD}}, {{ASSET:<logical path>}}) and
-//     sw.js ({{BUILD}}, {{ASSETS}} = the JSON list the service worker precaches: "./" and
-//     every hashed asset). Other files under site/ are copied as they are (package.json,
+//  5. Fill the templates: index.html and the surface pages live/index.html and
+//     realtime/index.html ({{BASE}}, {{BUILD}}, {{ASSET:<logical path>}}) and
+//     sw.js ({{BUILD}}, {{ASSETS}} = the JSON list the service worker precaches: "./", the
+//     surface pages "live/" and "realtime/", and every hashed asset). Other files under site/ are copied as they are (package.json,
 //     package-lock.json, node_modules and dot-files are skipped).
 //  6. Precompress every .html, .js, .css, .wasm, .json, .svg and .webmanifest file into
 //     .gz (compress/gzip, best) and .br (andybalholm/brotli, quality Options.BrotliQuality).
@@ -75,6 +78,12 @@ type Options struct {
 	Module string
 	// Wasm, when set, is a prebuilt GOOS=js module used instead of compiling one.
 	Wasm string
+	// SkipSurfaces leaves out the pages of the other two surfaces (SurfacePages: the Live Code
+	// Editor and realtime web coding, issue 18) and their module, surface.wasm (built from
+	// ./wasm/cmd/surface). Tests that serve only the studio set it to save a compile.
+	SkipSurfaces bool
+	// SurfaceWasm, when set, is a prebuilt surface.wasm used instead of compiling one.
+	SurfaceWasm string
 	// Tags are extra build tags for the core (e.g. "conformance" for the browser conformance
 	// host in tests; shipped builds use none).
 	Tags string
@@ -93,6 +102,7 @@ type Step int
 // actually runs (site/node_modules missing); StepCore says "prebuilt" when Options.Wasm is set.
 const (
 	StepCore Step = iota
+	StepSurface
 	StepNpm
 	StepBundle
 	StepWrite
@@ -108,6 +118,8 @@ func StepLine(s Step, o Options, dst string) string {
 			return "using the prebuilt browser core " + o.Wasm
 		}
 		return "compiling the browser core (GOOS=js GOARCH=wasm go build ./wasm/cmd/browser): minutes on a first run, which compiles the Go standard library and every module for wasm; seconds once the Go build cache has them"
+	case StepSurface:
+		return "compiling the surfaces' core (GOOS=js GOARCH=wasm go build ./" + SurfaceCommand + ": the Live Code Editor and realtime pages; seconds, it shares the Go build cache with the studio's)"
 	case StepNpm:
 		return "installing the pinned CodeMirror packages (npm ci in " + o.Site + "/; first build only, needs npm and the npm registry)"
 	case StepBundle:
@@ -129,10 +141,14 @@ type Report struct {
 	// Assets maps logical paths ("studio.wasm", "js/main.js") to the hashed paths relative to
 	// Dir ("assets/studio.1a2b3c4d.wasm").
 	Assets map[string]string `json:"assets"`
-	// Wasm sizes in bytes: raw, gzip and brotli.
+	// The studio module's sizes in bytes (studio.wasm): raw, gzip and brotli.
 	WasmBytes  int `json:"wasmBytes"`
 	WasmGzip   int `json:"wasmGzip"`
 	WasmBrotli int `json:"wasmBrotli"`
+	// The surface pages' module's sizes in bytes (surface.wasm; 0 with Options.SkipSurfaces).
+	SurfaceWasmBytes  int `json:"surfaceWasmBytes,omitempty"`
+	SurfaceWasmGzip   int `json:"surfaceWasmGzip,omitempty"`
+	SurfaceWasmBrotli int `json:"surfaceWasmBrotli,omitempty"`
 }
 
 // compressible lists the extensions that get .gz and .br siblings.
@@ -185,6 +201,17 @@ func Build(o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	var surfaceWasm []byte
+	if !o.SkipSurfaces {
+		announce(StepSurface)
+		if o.SurfaceWasm != "" {
+			if surfaceWasm, err = os.ReadFile(o.SurfaceWasm); err != nil {
+				return rep, fmt.Errorf("sitebuild: prebuilt surface wasm: %w", err)
+			}
+		} else if surfaceWasm, err = compileWasm(o, SurfaceCommand, "surface.wasm"); err != nil {
+			return rep, err
+		}
+	}
 	execJS, err := wasmExecJS()
 	if err != nil {
 		return rep, err
@@ -205,6 +232,16 @@ func Build(o Options) (Report, error) {
 		return rep, err
 	}
 	raw := map[string][]byte{"studio.wasm": wasm, "wasm_exec.js": execJS, "js/main.js": mainJS, "css/studio.css": css}
+	if surfaceWasm != nil {
+		raw["surface.wasm"] = surfaceWasm
+		for _, entry := range []string{"js/surface.js", "css/surface.css"} {
+			b, err := bundle(o.Site, entry)
+			if err != nil {
+				return rep, err
+			}
+			raw[entry] = b
+		}
+	}
 	for _, frameJS := range framePrograms {
 		if _, err := os.Stat(filepath.Join(o.Site, filepath.FromSlash(frameJS))); err == nil {
 			b, err := bundle(o.Site, frameJS)
@@ -245,6 +282,7 @@ func Build(o Options) (Report, error) {
 		return rep, err
 	}
 	rep.WasmBytes = len(wasm)
+	rep.SurfaceWasmBytes = len(surfaceWasm)
 	return rep, nil
 }
 
@@ -267,7 +305,8 @@ func hashedName(logical string, b []byte) string {
 // built with the defaults.
 var pageGCFlags = []string{"-gcflags=all=-l", "-gcflags=runtime="}
 
-// coreWasm compiles ./wasm/cmd/browser for GOOS=js with pageGCFlags (or reads Options.Wasm).
+// coreWasm compiles ./wasm/cmd/browser (the studio's module) for GOOS=js with pageGCFlags,
+// or reads Options.Wasm.
 func coreWasm(o Options) ([]byte, error) {
 	if o.Wasm != "" {
 		b, err := os.ReadFile(o.Wasm)
@@ -276,22 +315,35 @@ func coreWasm(o Options) ([]byte, error) {
 		}
 		return b, nil
 	}
+	return compileWasm(o, "wasm/cmd/browser", "studio.wasm")
+}
+
+// SurfaceCommand is the Go package of the surface pages' module (surface.wasm): the Live Code
+// Editor and realtime web coding, kept out of the studio's module (docs/design.md §5.35).
+const SurfaceCommand = "wasm/cmd/surface"
+
+// SurfacePages are the site's pages of the other surfaces (issue 18), templates filled like
+// index.html; each names surface.wasm. They are left out with Options.SkipSurfaces.
+var SurfacePages = []string{"live/index.html", "realtime/index.html"}
+
+// compileWasm builds ./pkg for GOOS=js with pageGCFlags and Options.Tags and returns the module.
+func compileWasm(o Options, pkg, name string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "webcoding-build-")
 	if err != nil {
 		return nil, fmt.Errorf("sitebuild: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "studio.wasm")
+	out := filepath.Join(tmp, name)
 	args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, pageGCFlags...)
 	args = append(args, "-o", out)
 	if o.Tags != "" {
 		args = append(args, "-tags", o.Tags)
 	}
-	cmd := exec.Command("go", append(args, "./wasm/cmd/browser")...)
+	cmd := exec.Command("go", append(args, "./"+pkg)...)
 	cmd.Dir = o.Module
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go build ./wasm/cmd/browser: %v\n%s", err, b)
+		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go build ./%s: %v\n%s", pkg, err, b)
 	}
 	return os.ReadFile(out)
 }
@@ -456,6 +508,11 @@ func formatFor(entry string) api.Format {
 // that is not a bundle input.
 func copySite(o Options, dst string, rep Report) error {
 	assets := []string{"./"}
+	if !o.SkipSurfaces {
+		for _, page := range SurfacePages {
+			assets = append(assets, strings.TrimSuffix(page, "index.html"))
+		}
+	}
 	for _, name := range sortedKeys(rep.Assets) {
 		assets = append(assets, rep.Assets[name])
 	}
@@ -483,13 +540,20 @@ func copySite(o Options, dst string, rep Report) error {
 		if err != nil {
 			return err
 		}
-		switch p {
-		case "index.html":
+		surfacePage := false
+		for _, page := range SurfacePages {
+			surfacePage = surfacePage || p == page
+		}
+		if surfacePage && o.SkipSurfaces {
+			return nil
+		}
+		switch {
+		case p == "index.html" || surfacePage:
 			b, err = fillIndex(b, o.Base, rep)
 			if err != nil {
 				return err
 			}
-		case "sw.js":
+		case p == "sw.js":
 			b = bytes.ReplaceAll(b, []byte("{{BUILD}}"), []byte(rep.Build))
 			b = bytes.ReplaceAll(b, []byte("{{ASSETS}}"), list)
 		}
@@ -570,8 +634,11 @@ func precompress(dir string, quality int, rep *Report) error {
 		if err := os.WriteFile(p+".br", br.Bytes(), 0o644); err != nil {
 			return err
 		}
-		if strings.HasSuffix(p, ".wasm") {
+		switch filepath.ToSlash(p) {
+		case filepath.ToSlash(filepath.Join(dir, rep.Assets["studio.wasm"])):
 			rep.WasmGzip, rep.WasmBrotli = gz.Len(), br.Len()
+		case filepath.ToSlash(filepath.Join(dir, rep.Assets["surface.wasm"])):
+			rep.SurfaceWasmGzip, rep.SurfaceWasmBrotli = gz.Len(), br.Len()
 		}
 		return nil
 	})

@@ -3,22 +3,15 @@
 // lives in Go.
 import { createPreviewBridge } from "./preview-bridge.js";
 import { createEditor } from "./editor.js";
+import { isFramed, refuseFramed, runCore, registerServiceWorker } from "./core.js";
 import "./folder.js"; // File System Access shim of the folder feature (issue 8)
 import "./morph.js"; // webcodingMorph: the keyed DOM morph of the Go-drawn regions (issue 15)
 
-// Framed by another page (top !== self): refuse to run rather than frame-bust. The studio
-// holds the user's API key and a <meta> policy cannot carry frame-ancestors, so a framing
-// page could overlay it (clickjacking); nothing starts — no core, no preview, no editor, no
-// service worker — and the page says why.
-export const framed = (() => { try { return window.top !== window.self; } catch { return true; } })();
+// Framed by another page (top !== self): refuse to run rather than frame-bust (core.js). Nothing
+// starts — no core, no preview, no editor, no service worker — and the page says why.
+export const framed = isFramed();
 if (framed) {
-  document.body.dataset.state = "framed";
-  const p = document.createElement("p");
-  p.id = "framed-notice";
-  p.setAttribute("role", "alert");
-  p.className = "framed-notice";
-  p.textContent = "Web Coding Studio does not run inside another page. Open it in its own tab: " + location.href;
-  document.body.replaceChildren(p);
+  refuseFramed("Web Coding Studio");
 } else {
   start();
 }
@@ -37,33 +30,8 @@ function start() {
     document.body.dataset.state = "failed";
   }
 
-  async function boot() {
-    const url = document.querySelector('meta[name="webcoding-wasm"]').content;
-    if (typeof Go !== "function") {
-      await new Promise((resolve) => window.addEventListener("DOMContentLoaded", resolve, { once: true }));
-    }
-    const go = new Go();
-    let result;
-    if (WebAssembly.instantiateStreaming) {
-      result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
-    } else {
-      const bytes = await (await fetch(url)).arrayBuffer();
-      result = await WebAssembly.instantiate(bytes, go.importObject);
-    }
-    timings.wasmInstantiated = performance.now();
-    go.run(result.instance).then(() => {
-      showFailure("The studio core stopped. Reload the page.");
-      // Calls the core can no longer answer fail now instead of waiting forever
-      // (jsbridge.Promise keeps them in this Map until they settle).
-      const pending = globalThis.__webcodingPending;
-      if (pending) {
-        for (const [, [, reject]] of pending) reject(new Error("the studio core stopped (see the console); reload the page"));
-        pending.clear();
-      }
-    });
-  }
-
-  boot().catch((err) => showFailure("The studio core could not start: " + err));
+  runCore(timings, () => showFailure("The studio core stopped. Reload the page."))
+    .catch((err) => showFailure("The studio core could not start: " + err));
 
   // The recipes menu closes once a recipe is chosen (Go runs it) and focus goes to the prompt,
   // where the run shows.
@@ -75,21 +43,6 @@ function start() {
   });
 
   // A new deployment: the new service worker takes control (skipWaiting + clients.claim) of a
-  // page that already had one. Go shows the "Reload studio" prompt (webcoding:update event; the
-  // flag covers an update that lands before the core is up).
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    let controlled = !!navigator.serviceWorker.controller; // the first install is not an update
-    navigator.serviceWorker.addEventListener("controllerchange", () => {
-      const update = controlled;
-      controlled = true;
-      if (!update) return;
-      globalThis.webcodingUpdateReady = true;
-      window.dispatchEvent(new Event("webcoding:update"));
-    });
-    window.addEventListener("load", () => {
-      navigator.serviceWorker.register("sw.js")
-        .then((reg) => reg.update())
-        .catch((err) => console.warn("service worker:", err));
-    });
-  }
+  // page that already had one. Go shows the "Reload studio" prompt (webcoding:update event).
+  registerServiceWorker("sw.js");
 }

@@ -39,8 +39,9 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "webcoding build: wrote %s in %.1f s (base %s, build %s; wasm %d bytes, %d gzip, %d brotli)\n",
-		rep.Dir, time.Since(start).Seconds(), *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli)
+	fmt.Fprintf(e.stderr, "webcoding build: wrote %s in %.1f s (base %s, build %s; studio wasm %d bytes, %d gzip, %d brotli; surfaces wasm %d bytes, %d gzip, %d brotli)\n",
+		rep.Dir, time.Since(start).Seconds(), *base, rep.Build, rep.WasmBytes, rep.WasmGzip, rep.WasmBrotli,
+		rep.SurfaceWasmBytes, rep.SurfaceWasmGzip, rep.SurfaceWasmBrotli)
 	return nil
 }
 
