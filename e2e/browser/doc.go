@@ -111,6 +111,24 @@
 // inside the panel; preview code cannot find the mount nonce (DOM, scripts, globals) and its
 // forged ready is ignored.
 //
+// The surface pages of issue 18 (surfaces_test.go; live/ and realtime/ of the same built
+// site, body[data-state="ready"] and webcodingHandle as in the studio): the Live Code
+// Editor's canonical order over a linked OPFS folder (tools/list's eleven tools →
+// editor.getStatus → listFiles → openFile → setDocument → the iframe shows the text,
+// "rendered" → saveFile: the folder's bytes equal the document, one write, a keyed replay
+// writes nothing) with both clocks at every step and on the page; a stale expectedRevision
+// refused WORKSPACE_REVISION_CONFLICT with nothing changed on each guarded tool of both
+// surfaces; scenario switches (tools and buttons) → clocks, the projection preview,
+// editor/runScenario's safe-runner events, a projected script never runs; saveAll failing
+// after 2 of 5 writes → TOOL_EXECUTION_UNKNOWN, the keyed retry refused, editor/recoverSave's
+// read-back, each file written exactly once, a landed last write completed by recovery, the
+// records in web-coding-live-editor-operations; every realtime palette card runs and the
+// iframe shows the theme, hero, feature and patch; the local agent through the chat (approval
+// cards, transcript, preview); a model's editor.saveFile waits for its card (Deny → nothing
+// written, Approve → written once); both pages reload offline from the service worker; a
+// second tab of each surface is read-only (WORKSPACE_READ_ONLY) under its own Web Lock and
+// IndexedDB names, never the studio's; no console errors.
+//
 // Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
 // written after it; a stored draft whose file changed is kept in the chat, not written.
 //

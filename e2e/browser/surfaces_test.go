@@ -194,8 +194,8 @@ func waitUIClocks(t *testing.T, tab *chromium.Tab, ws, doc int64) {
 }
 
 // connectLiveFolder creates the OPFS directory dir holding files, injects it for the folder
-// picker and presses "Connect folder"; it waits until the core reports the folder linked and
-// the page is ready again.
+// picker and presses "Connect folder"; it waits until the page is ready again and the core
+// reports the folder linked and the new session's first preview rendered.
 func connectLiveFolder(t *testing.T, tab *chromium.Tab, dir string, files map[string]any) {
 	t.Helper()
 	evalOK(t, tab, opfsJS+`; true`)
@@ -206,7 +206,7 @@ func connectLiveFolder(t *testing.T, tab *chromium.Tab, dir string, files map[st
 	waitSurfaceReady(t, tab)
 	expr := `webcodingHandle(` + jsString(callRequest("editor.getStatus", nil, callMeta{})) + `).then(r => {
 		const s = (JSON.parse(r).result || {}).structuredContent || {};
-		return s.rootName === ` + jsString(dir) + ` && !!s.filesystem && s.filesystem.folderLinked === true; })`
+		return s.rootName === ` + jsString(dir) + ` && !!s.filesystem && s.filesystem.folderLinked === true && !!s.preview && s.preview.state === "rendered"; })`
 	if _, err := chromium.WaitFor[bool](tab, loadTimeout, expr); err != nil {
 		t.Fatalf("the folder %s is not linked after Connect folder: %v; status %v; console %v", dir, err,
 			surfOK(t, tab, "editor.getStatus", nil), tab.Console())
