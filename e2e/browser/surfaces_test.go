@@ -785,11 +785,15 @@ func TestSurfaceRealtimePaletteAndAgent(t *testing.T) {
 	}
 
 	// The local agent through the chat.
-	if err := tab.Do(10*time.Second, chromedp.SetValue(chromedp.CSS("#chat-prompt"), "Make it sky blue and add a feature card")); err != nil {
+	if err := tab.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-prompt"), "Make it sky blue and add a feature card")); err != nil {
 		t.Fatal(err)
 	}
 	fclick(t, tab, "#chat-send")
-	approveCards(t, tab, `[...document.querySelectorAll("#chat-transcript li[data-kind=agent]")].length > 0`, 4)
+	approveCards(t, tab, `document.querySelectorAll("#chat-transcript li[data-kind=agent], #chat-transcript li[data-kind=error]").length > 0`, 4)
+	if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll("#chat-transcript li[data-kind=agent]").length`); n != 1 {
+		text, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#chat-transcript").innerText`)
+		t.Fatalf("the agent's run did not end with an answer:\n%s", text)
+	}
 	waitContains(t, tab, "#chat-transcript", "web.setTheme")
 	waitContains(t, tab, "#chat-transcript", "web.addFeature")
 	waitContains(t, tab, "#chat-transcript", "local-fallback")
