@@ -10,7 +10,9 @@
 //   - #surface-doc (LiveDocHTML / RealtimeDocHTML): #workspace-revision, #document-revision
 //     (live), #preview-state (data-state), buttons [data-action=open-file|open-tab][data-path],
 //     [data-action=set-scenario][data-scenario], #run-scenario, #reset-document, #save-file,
-//     #save-all, #connect-folder, #doc-conflict, #scenario-run.
+//     #save-all, #connect-folder, #doc-conflict (with #conflict-keep [data-action=keep-mine] and
+//     #conflict-take [data-action=take-current] while the editor holds the refused text),
+//     #doc-notice, #dirty-paths, #folder-name, #scenario-run.
 //   - #surface-palette (PaletteHTML): one #tool-<id> card per tool (ToolID), fields
 //     [data-tool][data-field], #run-<id> [data-action=run-tool][data-tool], #result-<id>
 //     (data-state ok|error).

@@ -129,6 +129,23 @@ func clockHTML(b *Builder, label, id string, n int64) {
 	b.Close("span")
 }
 
+// conflictHTML is #doc-conflict: a refused edit, and with a held draft the two ways on:
+// #conflict-keep (write the draft over the current revision) and #conflict-take (drop it).
+func conflictHTML(b *Builder, text string, draft bool) {
+	if text == "" {
+		return
+	}
+	b.Open("div", A("id", "doc-conflict"), A("class", "doc-conflict"), A("role", "alert"))
+	b.Elem("span", text)
+	if draft {
+		b.Text(" ")
+		b.Elem("button", "Keep my text", A("type", "button"), A("id", "conflict-keep"), A("data-action", "keep-mine"))
+		b.Text(" ")
+		b.Elem("button", "Take the current text", A("type", "button"), A("id", "conflict-take"), A("data-action", "take-current"))
+	}
+	b.Close("div")
+}
+
 func noticeHTML(b *Builder, id, text string) {
 	if text == "" {
 		return
@@ -149,7 +166,8 @@ type LiveDoc struct {
 	Dirty             []string // dirtyPaths
 	FolderName        string   // the connected folder ("" none)
 	FolderPicker      bool     // the browser has a directory picker
-	Conflict          string   // the last refused edit (text kept in the editor)
+	Conflict          string   // the last refused edit
+	ConflictDraft     bool     // the refused edit is the editor's text, kept there
 	Notice            string   // the last action's failure or outcome
 	Run               *ScenarioRun
 	ReadOnly          bool // this tab does not hold the workspace lock
@@ -228,7 +246,7 @@ func LiveDocHTML(d LiveDoc) HTML {
 	}
 	b.Close("div")
 
-	noticeHTML(&b, "doc-conflict", d.Conflict)
+	conflictHTML(&b, d.Conflict, d.ConflictDraft)
 	noticeHTML(&b, "doc-notice", d.Notice)
 	if d.Run != nil {
 		b.Open("section", A("id", "scenario-run"), A("class", "scenario-run"), A("aria-label", "Scenario run"),
@@ -250,13 +268,14 @@ func LiveDocHTML(d LiveDoc) HTML {
 
 // RealtimeDoc is the realtime page's file tabs and clocks.
 type RealtimeDoc struct {
-	Files    []string
-	Active   string
-	Revision int64
-	Preview  PreviewLine
-	Conflict string
-	Notice   string
-	ReadOnly bool
+	Files         []string
+	Active        string
+	Revision      int64
+	Preview       PreviewLine
+	Conflict      string
+	ConflictDraft bool // the refused edit is the editor's text, kept there
+	Notice        string
+	ReadOnly      bool
 }
 
 // RealtimeDocHTML is #surface-doc of the realtime page.
@@ -275,7 +294,7 @@ func RealtimeDocHTML(d RealtimeDoc) HTML {
 			A("data-action", "open-tab"), A("data-path", p), Bool("aria-selected", p == d.Active))
 	}
 	b.Close("div")
-	noticeHTML(&b, "doc-conflict", d.Conflict)
+	conflictHTML(&b, d.Conflict, d.ConflictDraft)
 	noticeHTML(&b, "doc-notice", d.Notice)
 	return b.HTML()
 }
