@@ -6,7 +6,7 @@
 // # Regions and stable hooks (browser tests drive the page through them)
 //
 //   - #surface-status (StatusHTML): #status-text (data-ready), #lock-state (data-lock),
-//     #provider-state, #studio-link (href "../").
+//     #provider-state, #studio-link (href "./": the page's <base> is the site root).
 //   - #surface-doc (LiveDocHTML / RealtimeDocHTML): #workspace-revision, #document-revision
 //     (live), #preview-state (data-state), buttons [data-action=open-file|open-tab][data-path],
 //     [data-action=set-scenario][data-scenario], #run-scenario, #reset-document, #save-file,

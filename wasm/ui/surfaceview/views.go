@@ -88,7 +88,7 @@ func StatusHTML(s Status) HTML {
 		b.Elem("span", s.Provider, A("id", "provider-state"), A("class", "provider-state"))
 	}
 	b.Text(" ")
-	b.Elem("a", "Back to the studio", A("id", "studio-link"), A("class", "studio-link"), A("href", "../"))
+	b.Elem("a", "Back to the studio", A("id", "studio-link"), A("class", "studio-link"), A("href", "./"))
 	return b.HTML()
 }
 
