@@ -120,6 +120,7 @@ func previewHTML(b *Builder, p PreviewLine) {
 	b.Text("Preview ")
 	b.Elem("output", p.text(), A("id", "preview-state"), A("data-state", state), A("data-revision", strconv.FormatInt(p.Revision, 10)))
 	b.Close("span")
+	b.Text(" ")
 }
 
 func clockHTML(b *Builder, label, id string, n int64) {
@@ -127,6 +128,7 @@ func clockHTML(b *Builder, label, id string, n int64) {
 	b.Text(label + " ")
 	b.Elem("output", strconv.FormatInt(n, 10), A("id", id), A("data-value", strconv.FormatInt(n, 10)))
 	b.Close("span")
+	b.Text(" ")
 }
 
 // conflictHTML is #doc-conflict: a refused edit, and with a held draft the two ways on:
@@ -340,6 +342,7 @@ func ChatHTML(c Chat) HTML {
 		b.Open("li", A("id", "chat-entry-"+ID(e.Key)), A("class", "chat-entry chat-"+kind), A("data-kind", kind))
 		b.Elem("span", e.Text, A("class", "chat-text"))
 		if e.Details != "" {
+			b.Text(" ")
 			b.Elem("span", e.Details, A("class", "chat-details"))
 		}
 		b.Close("li")
@@ -421,6 +424,7 @@ func TraceHTML(rows []TraceRow) HTML {
 		b.Open("li", A("id", "trace-"+ID(r.Key)), A("class", "trace-row trace-"+r.State), A("data-state", r.State), A("data-tool", r.Name))
 		mark := map[string]string{"running": "… ", "ok": "✓ ", "error": "✗ "}[r.State]
 		b.Elem("span", mark+r.Name, A("class", "trace-name"))
+		b.Text(" ")
 		meta := r.Source + "/" + r.Mode
 		if r.State != "running" {
 			meta += " · " + strconv.FormatInt(r.Ms, 10) + " ms"
