@@ -307,7 +307,7 @@ func (a *app) handlerEvent(e rpcsession.Event) {
 		// A new session (folder connected, lock granted): its document and port are new, so
 		// the editor takes the new text and the next acknowledgement is awaited again.
 		a.mu.Lock()
-		a.st.acked, a.st.run, a.st.conflict = false, nil, ""
+		a.st.run, a.st.conflict = nil, ""
 		a.st.base = 0
 		a.mu.Unlock()
 		a.dropDraft()

@@ -113,6 +113,11 @@ func (a *app) builder() rpcsession.Builder {
 		if cfg.Approval.Mode == "" {
 			cfg.Approval.Mode = "queue"
 		}
+		// The new port's first acknowledgement makes the page ready again (its OnChange may
+		// fire before this build returns).
+		a.mu.Lock()
+		a.st.acked = false
+		a.mu.Unlock()
 		a.portMu.Lock()
 		p := a.base
 		p.Folder = a.folder
