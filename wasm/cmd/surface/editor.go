@@ -186,3 +186,14 @@ func (a *app) conflictDraft() bool {
 	defer a.mu.Unlock()
 	return a.editor.conflicted && a.editor.draftPath != ""
 }
+
+// refusedDraftFirst keeps the editor on a refused draft's file until the user chose (Keep my
+// text / Take the current text), so switching files never drops typed text silently; it
+// reports whether it refused the switch.
+func (a *app) refusedDraftFirst() bool {
+	if !a.conflictDraft() {
+		return false
+	}
+	a.setNotice("Your refused edit is still in the editor: choose Keep my text or Take the current text first.")
+	return true
+}

@@ -111,6 +111,9 @@ func (a *app) liveAction(ctx context.Context, act action) bool {
 	}
 	switch act.name {
 	case "open-file":
+		if a.refusedDraftFirst() {
+			return true
+		}
 		a.flushDraft(ctx)
 		a.act(ctx, "editor.openFile", map[string]any{"path": act.path}, nil)
 	case "set-scenario":

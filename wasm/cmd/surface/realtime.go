@@ -128,11 +128,12 @@ func (a *app) realtimeAction(ctx context.Context, act action) bool {
 	if act.name != "open-tab" {
 		return false
 	}
+	if a.refusedDraftFirst() {
+		return true
+	}
 	a.flushDraft(ctx)
 	a.mu.Lock()
-	if !a.editor.conflicted {
-		a.st.active = act.path
-	}
+	a.st.active = act.path
 	a.mu.Unlock()
 	a.reload(ctx)
 	return true

@@ -356,7 +356,10 @@ func ChatHTML(c Chat) HTML {
 				A("aria-label", "Approval for "+ap.Name))
 			b.Elem("h3", ap.Name)
 			if ap.Description != "" {
-				b.Elem("p", ap.Description, A("class", "approval-description"))
+				b.Open("details", A("class", "approval-description"))
+				b.Elem("summary", "What this tool does")
+				b.Elem("p", ap.Description)
+				b.Close("details")
 			}
 			meta := "source " + ap.Source
 			if ap.Arguments != "" {
