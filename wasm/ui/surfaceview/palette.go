@@ -204,6 +204,7 @@ func PaletteHTML(cards []ToolCard) HTML {
 		hints := append([]string(nil), c.Hints...)
 		sort.Strings(hints)
 		for _, h := range hints {
+			b.Text(" ")
 			b.Elem("span", h, A("class", "tool-hint hint-"+ID(h)))
 		}
 		b.Close("header")
