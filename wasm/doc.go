@@ -19,12 +19,14 @@
 //	3  registry, trace, transfer (zip/upload codec), foldersave (durable folder save and reconcile),
 //	   durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)
-//	5  studio (composition), ui/views (the UI's pure views: state → HTML), chats (kept conversations)
+//	5  studio (composition), ui/views (the UI's pure views: state → HTML), chats (kept conversations),
+//	   ui/surfaceview (the surface pages' pure views)
 //	6  adapters/jsbridge, websurface (the realtime surface, a catalog composed over studio),
 //	   livesurface (the Live Code Editor surface, likewise)
 //	7  adapters/fetch, adapters/fsa, adapters/idb, adapters/iframe, adapters/hostcall,
 //	   adapters/weblock (the single-writer Web Lock)
-//	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI)
+//	8  cmd/browser (GOOS=js entry), cmd/reactor (GOOS=wasip1 entry, the byte ABI),
+//	   cmd/surface (GOOS=js entry of the Live and realtime pages)
 //
 // Each package's doc says what it owns and what it must never do.
 //

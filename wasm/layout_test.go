@@ -139,6 +139,8 @@ var layers = map[string]int{
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).
 	"studio": 5, "ui/views": 5, "chats": 5,
+	// 5 also: the surface pages' pure views (issue 18).
+	"ui/surfaceview": 5,
 	// 6 also: the other surfaces, composed over studio (issue 18).
 	"websurface":  6,
 	"livesurface": 6,
@@ -146,7 +148,7 @@ var layers = map[string]int{
 	"adapters/jsbridge": 6, "adapters/fetch": 7, "adapters/fsa": 7, "adapters/idb": 7, "adapters/iframe": 7,
 	"adapters/hostcall": 7, "adapters/weblock": 7,
 	// 8: entries.
-	"cmd/browser": 8, "cmd/reactor": 8,
+	"cmd/browser": 8, "cmd/reactor": 8, "cmd/surface": 8,
 }
 
 const wasmPrefix = "github.com/webcoding/studio/wasm/"

@@ -166,6 +166,15 @@ console.log("app ready"); console.warn("a warning");`,
 		"about.html": `<!doctype html><title>about</title>` + probe + `<p>About us</p><h2 id="team">Team</h2><a id="back" href="./">Home</a>
 <script>window.addEventListener("load", function(){ log("about team=" + !!document.getElementById("team") + " hash=" + location.hash + " title=" + document.title); log("done"); });</script>`,
 	}},
+	// A cookie set on one page is read on the next (the parent keeps the jar like
+	// sessionStorage, design.md §5.36); the default path keeps it to this site's folder.
+	{name: "cookie-pages", want: "about user=true gone=false", steps: []string{`document.getElementById("go").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>home</title>` + probe + `<a id="go" href="about.html">About</a><script>
+document.cookie = "user=ada"; document.cookie = "gone=1"; document.cookie = "gone=; max-age=0";
+log("home " + /(^|; )user=ada(;|$)/.test(document.cookie));</script>`,
+		"about.html": `<!doctype html><title>about</title>` + probe + `<script>
+log("about user=" + /(^|; )user=ada(;|$)/.test(document.cookie) + " gone=" + /(^|; )gone=/.test(document.cookie)); log("done");</script>`,
+	}},
 	{name: "form", want: "results", steps: []string{`document.getElementById("q").value = "tea"`, `document.getElementById("s").click()`}, files: map[string]string{
 		"index.html":   `<!doctype html><title>home</title>` + probe + `<form action="results.html"><input id="q" name="q"><button id="s">Search</button></form>`,
 		"results.html": `<!doctype html><title>results</title>` + probe + `<script>log("results " + document.title); log("done");</script>`,

@@ -63,7 +63,7 @@ try {
 const bridge = createPreviewBridge(document.getElementById("host"));
 let navs = 0;
 // As the Go port does: the page's storage changes are kept and the next page starts from them.
-window.__storage = { local: {}, session: {} };
+window.__storage = { local: {}, session: {}, cookie: {} };
 bridge.attach((json) => {
   const at = Date.now();
   for (const m of JSON.parse(json)) {

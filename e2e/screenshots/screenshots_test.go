@@ -39,7 +39,7 @@ func serve(t *testing.T) string {
 	out := t.TempDir()
 	root := repoRoot()
 	_, err := sitebuild.Build(sitebuild.Options{Base: "/web-coding/", Out: out,
-		Site: filepath.Join(root, "site"), Module: root, BrotliQuality: 5})
+		Site: filepath.Join(root, "site"), Module: root, SkipSurfaces: true, BrotliQuality: 5})
 	if err != nil {
 		t.Fatalf("building the site: %v", err)
 	}

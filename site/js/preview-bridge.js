@@ -232,7 +232,7 @@ export function createPreviewBridge(host) {
         return;
       }
       case T.storage: {
-        msg.area = d.area === "session" ? "session" : "local";
+        msg.area = d.area === "session" || d.area === "cookie" ? d.area : "local";
         msg.clear = d.clear === true;
         const set = {};
         let chars = 0;

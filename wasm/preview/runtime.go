@@ -19,7 +19,8 @@ const (
 	// MessageReport (port): {type, kind, url, detail}; kind is ReportBlocked, ReportMissing or
 	// ReportLimit. At most MaxRuntimeReports per mount, deduplicated by (kind, url).
 	MessageReport = "webcoding.preview.report"
-	// MessageStorage (port): {type, area: "local"|"session", clear, set: {key: value|null}}.
+	// MessageStorage (port): {type, area: "local"|"session"|"cookie", clear, set: {key: value|null}}
+	// ("cookie": the document.cookie jar, name → value; docs/preview.md "Storage").
 	MessageStorage = "webcoding.preview.storage"
 	// MessageNavigate (port): {type, path, search, hash, replace}: a link, a form or a script
 	// navigation (the virtual Location) of the page asks for the workspace page at path;
@@ -95,6 +96,13 @@ const (
 	// preview: the sum of key and value lengths in UTF-16 code units (as Web Storage quotas
 	// count). A setItem beyond it throws QuotaExceededError in the frame.
 	MaxPreviewStorageChars = 1_000_000
+	// MaxPreviewCookies and MaxPreviewCookieBytes bound the preview's cookie jar as Chromium
+	// bounds one domain's (RFC 6265 §6.1 asks for at least 50 per domain and 4,096 bytes per
+	// cookie): past MaxPreviewCookies the oldest cookie is dropped, and a cookie whose name
+	// plus value is longer than MaxPreviewCookieBytes (UTF-16 code units here) is ignored. The
+	// parent bounds the whole jar by MaxPreviewStorageChars like the other areas.
+	MaxPreviewCookies     = 180
+	MaxPreviewCookieBytes = 4096
 	// StorageFlushInterval is how often the frame sends storage changes to the parent
 	// (coalesced; the changes of the last interval before the document goes away are lost).
 	StorageFlushInterval = 500 * time.Millisecond
@@ -119,10 +127,14 @@ type RuntimeFile struct {
 	Run  string `json:"run,omitempty"`
 }
 
-// RuntimeStorage is the preview storage a mount starts with (key → value per area).
+// RuntimeStorage is the preview storage a mount starts with (key → value per area): Web
+// Storage's two areas and the cookie jar (cookie name → value; the frame's document.cookie,
+// kept like sessionStorage for the studio tab, so a cookie set on one workspace page is read
+// on the next, as over HTTP).
 type RuntimeStorage struct {
 	Local   map[string]string `json:"local,omitempty"`
 	Session map[string]string `json:"session,omitempty"`
+	Cookie  map[string]string `json:"cookie,omitempty"`
 }
 
 // RuntimeConfig is the input of RuntimeScript (the preview contract, docs/preview.md).
@@ -216,7 +228,7 @@ var runtimeTypes = map[string]string{
 
 var runtimeLimits = map[string]int{
 	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
-	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
+	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "cookies": MaxPreviewCookies, "cookieBytes": MaxPreviewCookieBytes, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
 	"liveHTML": MaxLiveHTMLChars, "styleValue": MaxStyleValueChars, "ancestors": MaxInspectAncestors, "ancestorChars": MaxInspectNameChars,
 	"hovers": MaxHoverMessages, "selector": MaxSelectorChars,
 }

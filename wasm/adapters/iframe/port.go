@@ -677,7 +677,7 @@ func (p *Port) Shown(revision int64) (status, message string, ok bool) {
 	return "", "", false
 }
 
-// ClearStorage empties the preview's localStorage and sessionStorage ("Clear preview
+// ClearStorage empties the preview's localStorage, sessionStorage and cookies ("Clear preview
 // storage"); the next mount starts without them.
 func (p *Port) ClearStorage() {
 	p.mu.Lock()
@@ -685,7 +685,7 @@ func (p *Port) ClearStorage() {
 	p.mu.Unlock()
 }
 
-// Storage returns a copy of the preview storage (local and session areas).
+// Storage returns a copy of the preview storage (local, session and cookie areas).
 func (p *Port) Storage() preview.RuntimeStorage {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -355,16 +355,20 @@ func TestStorageSurvivesRemount(t *testing.T) {
 	m := shim.last(t)
 	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"todo": "milk", "gone": nil}}))
 	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "local", "set": map[string]any{"big": strings.Repeat("x", preview.MaxPreviewStorageChars)}}))
-	if got := p.Storage().Local; len(got) != 1 || got["todo"] != "milk" {
-		t.Fatalf("storage %v", got)
+	// The cookie jar is an area too (a cookie set on one page is read on the next); an area the
+	// port does not know is ignored.
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "cookie", "set": map[string]any{"user": "ada"}}))
+	p.Deliver(msg(preview.MessageStorage, 1, m.nonce, map[string]any{"area": "other", "set": map[string]any{"x": "y"}}))
+	if got := p.Storage(); len(got.Local) != 1 || got.Local["todo"] != "milk" || len(got.Cookie) != 1 || got.Cookie["user"] != "ada" {
+		t.Fatalf("storage %+v", got)
 	}
 	_ = p.Mount(ctx, preview.Mount{Revision: 2, Files: seedFiles()})
-	if h := shim.last(t).html; !strings.Contains(h, `"storage":{"local":{"todo":"milk"}`) {
-		t.Fatal("the next mount does not start with the stored value")
+	if h := shim.last(t).html; !strings.Contains(h, `"storage":{"local":{"todo":"milk"},"cookie":{"user":"ada"}}`) {
+		t.Fatal("the next mount does not start with the stored values")
 	}
 	p.ClearStorage()
 	_ = p.Mount(ctx, preview.Mount{Revision: 3, Files: seedFiles()})
-	if h := shim.last(t).html; strings.Contains(h, `"todo":"milk"`) {
+	if h := shim.last(t).html; strings.Contains(h, `"todo":"milk"`) || strings.Contains(h, `"user":"ada"`) {
 		t.Fatal("storage not cleared")
 	}
 }

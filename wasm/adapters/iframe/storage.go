@@ -6,8 +6,8 @@ import (
 	"github.com/webcoding/studio/wasm/preview"
 )
 
-// storageAreas is the preview's Web Storage of one workspace: "local" and "session", each
-// bounded by preview.MaxPreviewStorageChars (UTF-16 code units of keys plus values, as the
+// storageAreas is the preview's storage of one workspace: Web Storage's "local" and "session"
+// and the cookie jar "cookie" (name → value), each bounded by preview.MaxPreviewStorageChars (UTF-16 code units of keys plus values, as the
 // frame counts). A change that would pass the bound is dropped (the frame already refused it
 // with QuotaExceededError, so only a hostile frame sends one).
 type storageAreas struct {
@@ -16,7 +16,7 @@ type storageAreas struct {
 }
 
 func newStorageAreas() storageAreas {
-	return storageAreas{areas: map[string]map[string]string{"local": {}, "session": {}}, used: map[string]int{}}
+	return storageAreas{areas: map[string]map[string]string{"local": {}, "session": {}, "cookie": {}}, used: map[string]int{}}
 }
 
 func units(s string) int { return len(utf16.Encode([]rune(s))) }
@@ -53,9 +53,9 @@ func (s *storageAreas) apply(area string, clear bool, set map[string]*string) {
 	}
 }
 
-// snapshot copies the areas for a RuntimeConfig (nil when both are empty).
+// snapshot copies the areas for a RuntimeConfig (nil when all are empty).
 func (s *storageAreas) snapshot() *preview.RuntimeStorage {
-	if len(s.areas["local"]) == 0 && len(s.areas["session"]) == 0 {
+	if len(s.areas["local"]) == 0 && len(s.areas["session"]) == 0 && len(s.areas["cookie"]) == 0 {
 		return nil
 	}
 	cp := func(m map[string]string) map[string]string {
@@ -65,5 +65,5 @@ func (s *storageAreas) snapshot() *preview.RuntimeStorage {
 		}
 		return out
 	}
-	return &preview.RuntimeStorage{Local: cp(s.areas["local"]), Session: cp(s.areas["session"])}
+	return &preview.RuntimeStorage{Local: cp(s.areas["local"]), Session: cp(s.areas["session"]), Cookie: cp(s.areas["cookie"])}
 }

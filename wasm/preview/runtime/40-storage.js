@@ -1,7 +1,7 @@
 // 40-storage.js — Web Storage and cookies, which throw SecurityError in an opaque-origin
-// frame: localStorage and sessionStorage start from CFG.storage (the workspace's stored
-// preview storage) and every change is sent to the parent, which keeps it per workspace;
-// cookies live in memory for the life of the document.
+// frame: localStorage, sessionStorage and the cookie jar start from CFG.storage (the
+// workspace's stored preview storage) and every change is sent to the parent, which keeps it
+// per workspace.
 // Changes are coalesced per area and sent at most once per L.storageFlushMs as {type, area,
 // clear, set: {key: value or null}}. No pagehide/unload listener: one would stop Chromium from
 // ending the frame's process at once when the studio discards a frame stuck in a loop, and the
@@ -66,8 +66,13 @@ var localStore = makeStorage("local", storageInit.local, L.storage), sessionStor
 try { defineProperty(W, "localStorage", { configurable: true, enumerable: true, get: function () { return localStore; } }); } catch (e) {}
 try { defineProperty(W, "sessionStorage", { configurable: true, enumerable: true, get: function () { return sessionStore; } }); } catch (e) {}
 
-// document.cookie: name=value pairs in memory; Max-Age<=0 or a past Expires deletes.
-var jar = create(null);
+// document.cookie: name=value pairs, kept like sessionStorage (area "cookie": CFG.storage.cookie
+// at start, every change sent to the parent), so a cookie set on one workspace page is read on
+// the next, as over HTTP. Max-Age<=0 or a past Expires deletes. As Chromium does, a cookie
+// whose name and value pass L.cookieBytes is ignored, and past L.cookies cookies the oldest
+// is dropped. Path, Domain, Secure and SameSite are ignored: the workspace is one origin.
+var jar = create(null), jarInit = storageInit.cookie;
+if (jarInit) { var jk = keysOf(jarInit); for (var ji = 0; ji < jk.length && ji < L.cookies; ji++) jar[jk[ji]] = S(jarInit[jk[ji]]); }
 try {
   defineProperty(D, "cookie", { configurable: true, enumerable: true,
     get: function () {
@@ -78,13 +83,25 @@ try {
     set: function (v) {
       var parts = apply(splitStr, S(v), [";"]), first = parts[0], eq = apply(indexOf, first, ["="]);
       var name = apply(trim, eq < 0 ? "" : apply(slice, first, [0, eq]), []), value = apply(trim, eq < 0 ? first : apply(slice, first, [eq + 1]), []);
+      if (name.length + value.length > L.cookieBytes) return;
       var del = false;
       for (var i = 1; i < parts.length; i++) {
         var a = apply(trim, parts[i], []), al = apply(toLower, a, []);
         if (apply(indexOf, al, ["max-age="]) === 0 && +apply(slice, a, [8]) <= 0) del = true;
         if (apply(indexOf, al, ["expires="]) === 0) { var t = Date.parse(apply(slice, a, [8])); if (t === t && t <= Date.now()) del = true; }
       }
-      if (del) delete jar[name]; else jar[name] = value;
+      if (del) {
+        if (!apply(hasOwn, jar, [name])) return;
+        delete jar[name];
+        storageChanged("cookie", name, null, false);
+        return;
+      }
+      if (!apply(hasOwn, jar, [name])) {
+        var ks = keysOf(jar);
+        if (ks.length >= L.cookies) { delete jar[ks[0]]; storageChanged("cookie", ks[0], null, false); }
+      }
+      jar[name] = value;
+      storageChanged("cookie", name, value, false);
     } });
 } catch (e) {}
 

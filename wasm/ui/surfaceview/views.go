@@ -1,0 +1,443 @@
+package surfaceview
+
+import (
+	"strconv"
+	"strings"
+
+	. "github.com/webcoding/studio/wasm/ui/markup"
+)
+
+// Surface names (the page's <meta name="webcoding-surface"> and the catalog names).
+const (
+	Live     = "live"
+	Realtime = "realtime"
+)
+
+// Lock states the status line names (the entry maps the Web Lock's state onto them).
+const (
+	LockHeld        = "held"
+	LockBusy        = "busy"
+	LockUnsupported = "unsupported"
+	LockBlocked     = "blocked"
+)
+
+// ID turns a tool name or path into an element id fragment: ASCII letters and digits stay,
+// every other code point becomes "-" ("web.setTheme" → "web-setTheme").
+func ID(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// ToolID is the card id fragment of a tool (#tool-<ToolID>, #run-<ToolID>, #result-<ToolID>).
+func ToolID(name string) string { return ID(name) }
+
+// Status is the header status line.
+type Status struct {
+	Surface  string // Live or Realtime
+	Text     string // "Loading…", "Ready", "Failed: …"
+	Ready    bool
+	Failed   bool
+	Tools    int    // tools/list count once ready
+	Lock     string // LockHeld, LockBusy, LockUnsupported, LockBlocked ("" unknown)
+	Provider string // "local agent" or "OpenRouter (key in this page's memory)"
+}
+
+// lockText is what the status line says about the single-writer lock.
+func lockText(lock string) string {
+	switch lock {
+	case LockHeld:
+		return "this tab writes the workspace"
+	case LockBusy:
+		return "read-only: open in another tab"
+	case LockUnsupported:
+		return "no Web Locks: last write wins"
+	case LockBlocked:
+		return "site data blocked: edits stay in memory"
+	}
+	return ""
+}
+
+// StatusHTML is #surface-status.
+func StatusHTML(s Status) HTML {
+	var b Builder
+	cls := "status-text"
+	switch {
+	case s.Failed:
+		cls += " failed"
+	case !s.Ready:
+		cls += " loading"
+	}
+	text := s.Text
+	if s.Ready && s.Tools > 0 {
+		text += " · " + strconv.Itoa(s.Tools) + " tools"
+	}
+	b.Elem("span", text, A("id", "status-text"), A("class", cls), Bool("data-ready", s.Ready))
+	if t := lockText(s.Lock); t != "" {
+		b.Text(" ")
+		b.Elem("span", t, A("id", "lock-state"), A("class", "lock-state lock-"+s.Lock), A("data-lock", s.Lock))
+	}
+	if s.Provider != "" {
+		b.Text(" ")
+		b.Elem("span", s.Provider, A("id", "provider-state"), A("class", "provider-state"))
+	}
+	b.Text(" ")
+	b.Elem("a", "Back to the studio", A("id", "studio-link"), A("class", "studio-link"), A("href", "./"))
+	return b.HTML()
+}
+
+// PreviewLine is the preview's state as the page shows it: the state name and its revision
+// ("acknowledged · revision 3"), with a message for an error.
+type PreviewLine struct {
+	State    string // the iframe port's state: idle, pending, acknowledged, error, timedOut, navigated
+	Revision int64
+	Message  string
+}
+
+func (p PreviewLine) text() string {
+	if p.State == "" || p.State == "idle" {
+		return "no preview yet"
+	}
+	s := p.State + " · revision " + strconv.FormatInt(p.Revision, 10)
+	if p.Message != "" {
+		s += ": " + p.Message
+	}
+	return s
+}
+
+func previewHTML(b *Builder, p PreviewLine) {
+	state := p.State
+	if state == "" {
+		state = "idle"
+	}
+	b.Open("span", A("class", "clock"))
+	b.Text("Preview ")
+	b.Elem("output", p.text(), A("id", "preview-state"), A("data-state", state), A("data-revision", strconv.FormatInt(p.Revision, 10)))
+	b.Close("span")
+	b.Text(" ")
+}
+
+func clockHTML(b *Builder, label, id string, n int64) {
+	b.Open("span", A("class", "clock"))
+	b.Text(label + " ")
+	b.Elem("output", strconv.FormatInt(n, 10), A("id", id), A("data-value", strconv.FormatInt(n, 10)))
+	b.Close("span")
+	b.Text(" ")
+}
+
+// conflictHTML is #doc-conflict: a refused edit, and with a held draft the two ways on:
+// #conflict-keep (write the draft over the current revision) and #conflict-take (drop it).
+func conflictHTML(b *Builder, text string, draft bool) {
+	if text == "" {
+		return
+	}
+	b.Open("div", A("id", "doc-conflict"), A("class", "doc-conflict"), A("role", "alert"))
+	b.Elem("span", text)
+	if draft {
+		b.Text(" ")
+		b.Elem("button", "Keep my text", A("type", "button"), A("id", "conflict-keep"), A("data-action", "keep-mine"))
+		b.Text(" ")
+		b.Elem("button", "Take the current text", A("type", "button"), A("id", "conflict-take"), A("data-action", "take-current"))
+	}
+	b.Close("div")
+}
+
+func noticeHTML(b *Builder, id, text string) {
+	if text == "" {
+		return
+	}
+	b.Elem("p", text, A("id", id), A("class", "doc-notice"), A("role", "alert"))
+}
+
+// LiveDoc is the Live Code Editor's document controls.
+type LiveDoc struct {
+	Files             []string // text files of editor.listFiles, in its order
+	Active            string   // the document's path
+	ExampleID         string
+	Scenario          string   // the document's scenario
+	Scenarios         []string // success, invalid, blocked
+	WorkspaceRevision int64
+	DocumentRevision  int64
+	Preview           PreviewLine
+	Dirty             []string // dirtyPaths
+	FolderName        string   // the connected folder ("" none)
+	FolderPicker      bool     // the browser has a directory picker
+	Conflict          string   // the last refused edit
+	ConflictDraft     bool     // the refused edit is the editor's text, kept there
+	Notice            string   // the last action's failure or outcome
+	Run               *ScenarioRun
+	ReadOnly          bool // this tab does not hold the workspace lock
+	Busy              bool // an edit or save is in flight
+}
+
+// ScenarioRun is the safe runner's answer (editor/runScenario).
+type ScenarioRun struct {
+	Scenario         string
+	DocumentRevision int64
+	Runtime          string
+	Events           []RunEvent
+}
+
+// RunEvent is one step of the safe runner.
+type RunEvent struct {
+	Step   string
+	Passed bool
+}
+
+// LiveDocHTML is #surface-doc of the Live page.
+func LiveDocHTML(d LiveDoc) HTML {
+	var b Builder
+	b.Open("div", A("class", "doc-clocks"), A("aria-label", "Revisions and preview"))
+	clockHTML(&b, "Workspace revision", "workspace-revision", d.WorkspaceRevision)
+	clockHTML(&b, "Document revision", "document-revision", d.DocumentRevision)
+	previewHTML(&b, d.Preview)
+	b.Close("div")
+
+	b.Open("div", A("class", "doc-files"), A("role", "toolbar"), A("aria-label", "Examples and files"))
+	dirty := map[string]bool{}
+	for _, p := range d.Dirty {
+		dirty[p] = true
+	}
+	for _, p := range d.Files {
+		label := p
+		if dirty[p] {
+			label += " •"
+		}
+		b.Elem("button", label, A("type", "button"), A("id", "file-"+ID(p)), A("class", "doc-file"),
+			A("data-action", "open-file"), A("data-path", p), Bool("aria-pressed", p == d.Active),
+			If(dirty[p], A("data-dirty", "true")), Flag("disabled", d.Busy))
+	}
+	b.Close("div")
+
+	b.Open("div", A("class", "doc-scenarios"), A("role", "toolbar"), A("aria-label", "Scenario"))
+	b.Elem("span", "Scenario", A("class", "doc-label"))
+	for _, s := range d.Scenarios {
+		b.Elem("button", s, A("type", "button"), A("id", "scenario-"+ID(s)), A("class", "doc-scenario"),
+			A("data-action", "set-scenario"), A("data-scenario", s), Bool("aria-pressed", s == d.Scenario),
+			Flag("disabled", d.Busy || d.ReadOnly))
+	}
+	b.Elem("button", "Run scenario", A("type", "button"), A("id", "run-scenario"), A("data-action", "run-scenario"))
+	b.Elem("button", "Reset document", A("type", "button"), A("id", "reset-document"), A("data-action", "reset-document"),
+		Flag("disabled", d.Busy || d.ReadOnly))
+	b.Close("div")
+
+	b.Open("div", A("class", "doc-folder"), A("aria-label", "Folder"))
+	if d.FolderName != "" {
+		b.Text("Folder ")
+		b.Elem("strong", d.FolderName, A("id", "folder-name"))
+	} else {
+		b.Elem("span", "No folder connected: saves need one.", A("id", "folder-name"), A("class", "muted"))
+	}
+	b.Text(" ")
+	b.Elem("button", "Connect folder", A("type", "button"), A("id", "connect-folder"), A("data-action", "connect-folder"),
+		Flag("disabled", !d.FolderPicker || d.ReadOnly), If(!d.FolderPicker, A("title", "This browser has no folder picker")))
+	b.Elem("button", "Save", A("type", "button"), A("id", "save-file"), A("data-action", "save-file"),
+		Flag("disabled", d.ReadOnly || d.Busy))
+	b.Elem("button", "Save all", A("type", "button"), A("id", "save-all"), A("data-action", "save-all"),
+		Flag("disabled", d.ReadOnly || d.Busy))
+	if len(d.Dirty) > 0 {
+		b.Elem("span", "Unsaved: "+strings.Join(d.Dirty, ", "), A("id", "dirty-paths"), A("class", "dirty-paths"))
+	} else {
+		b.Elem("span", "No unsaved files", A("id", "dirty-paths"), A("class", "dirty-paths muted"))
+	}
+	b.Close("div")
+
+	conflictHTML(&b, d.Conflict, d.ConflictDraft)
+	noticeHTML(&b, "doc-notice", d.Notice)
+	if d.Run != nil {
+		b.Open("section", A("id", "scenario-run"), A("class", "scenario-run"), A("aria-label", "Scenario run"),
+			A("data-scenario", d.Run.Scenario))
+		b.Elem("h3", "Scenario "+d.Run.Scenario+" · document revision "+strconv.FormatInt(d.Run.DocumentRevision, 10)+" · "+d.Run.Runtime)
+		b.Open("ol")
+		for _, e := range d.Run.Events {
+			mark, cls := "✓ ", "run-pass"
+			if !e.Passed {
+				mark, cls = "✗ ", "run-fail"
+			}
+			b.Elem("li", mark+e.Step, A("class", cls))
+		}
+		b.Close("ol")
+		b.Close("section")
+	}
+	return b.HTML()
+}
+
+// RealtimeDoc is the realtime page's file tabs and clocks.
+type RealtimeDoc struct {
+	Files         []string
+	Active        string
+	Revision      int64
+	Preview       PreviewLine
+	Conflict      string
+	ConflictDraft bool // the refused edit is the editor's text, kept there
+	Notice        string
+	ReadOnly      bool
+}
+
+// RealtimeDocHTML is #surface-doc of the realtime page.
+func RealtimeDocHTML(d RealtimeDoc) HTML {
+	var b Builder
+	b.Open("div", A("class", "doc-clocks"), A("aria-label", "Revision and preview"))
+	clockHTML(&b, "Workspace revision", "workspace-revision", d.Revision)
+	previewHTML(&b, d.Preview)
+	if d.ReadOnly {
+		b.Elem("span", "read-only", A("class", "doc-readonly"))
+	}
+	b.Close("div")
+	b.Open("div", A("class", "doc-tabs"), A("role", "tablist"), A("aria-label", "Workspace files"))
+	for _, p := range d.Files {
+		b.Elem("button", p, A("type", "button"), A("id", "tab-"+ID(p)), A("class", "doc-tab"), A("role", "tab"),
+			A("data-action", "open-tab"), A("data-path", p), Bool("aria-selected", p == d.Active))
+	}
+	b.Close("div")
+	conflictHTML(&b, d.Conflict, d.ConflictDraft)
+	noticeHTML(&b, "doc-notice", d.Notice)
+	return b.HTML()
+}
+
+// Entry is one chat transcript line. Kind: user, agent, info, error, call (a tool call of a
+// run: Text "✓ web.setTheme" or "✗ … [CODE] message").
+type Entry struct {
+	Key     string // stable per entry (element id chat-entry-<Key>)
+	Kind    string
+	Text    string
+	Details string // optional second line (the local marker, a summary)
+}
+
+// Approval is one pending approval card.
+type Approval struct {
+	ID          string
+	Name        string
+	Source      string // local, model, mcp
+	Description string
+	Arguments   string // the registry's safe argument preview
+}
+
+// Chat is the chat region's state.
+type Chat struct {
+	Entries   []Entry
+	Approvals []Approval
+	Running   bool
+	Prompt    string // the composer's text as the user typed it
+	KeySet    bool   // an OpenRouter key is held in this page's memory
+	ReadOnly  bool
+	Hint      string // an example prompt for the placeholder
+}
+
+// ChatHTML is #surface-chat: transcript, approval cards and the composer.
+func ChatHTML(c Chat) HTML {
+	var b Builder
+	b.Open("ol", A("id", "chat-transcript"), A("class", "chat-transcript"), A("aria-label", "Chat transcript"), A("aria-live", "polite"))
+	for _, e := range c.Entries {
+		kind := e.Kind
+		if kind == "" {
+			kind = "info"
+		}
+		b.Open("li", A("id", "chat-entry-"+ID(e.Key)), A("class", "chat-entry chat-"+kind), A("data-kind", kind))
+		b.Elem("span", e.Text, A("class", "chat-text"))
+		if e.Details != "" {
+			b.Text(" ")
+			b.Elem("span", e.Details, A("class", "chat-details"))
+		}
+		b.Close("li")
+	}
+	b.Close("ol")
+	if len(c.Approvals) > 0 {
+		b.Open("section", A("id", "chat-approvals"), A("class", "chat-approvals"), A("aria-label", "Pending approvals"))
+		for i, ap := range c.Approvals {
+			n := strconv.Itoa(i)
+			b.Open("article", A("id", "approval-"+ID(ap.ID)), A("class", "approval-card"), A("data-tool", ap.Name),
+				A("aria-label", "Approval for "+ap.Name))
+			b.Elem("h3", ap.Name)
+			if ap.Description != "" {
+				b.Open("details", A("class", "approval-description"))
+				b.Elem("summary", "What this tool does")
+				b.Elem("p", ap.Description)
+				b.Close("details")
+			}
+			meta := "source " + ap.Source
+			if ap.Arguments != "" {
+				meta += " · " + ap.Arguments
+			}
+			b.Elem("p", meta, A("class", "approval-meta"))
+			b.Elem("button", "Approve "+ap.Name, A("type", "button"), A("id", "approve-"+n), A("class", "approve"),
+				A("data-action", "approve"), A("data-id", ap.ID))
+			b.Text(" ")
+			b.Elem("button", "Deny", A("type", "button"), A("id", "deny-"+n), A("class", "deny"),
+				A("data-action", "deny"), A("data-id", ap.ID))
+			b.Close("article")
+		}
+		b.Close("section")
+	}
+	b.Open("div", A("class", "chat-composer"))
+	b.Elem("label", "Prompt", A("for", "chat-prompt"), A("class", "visually-hidden"))
+	ph := "Ask the agent"
+	if c.Hint != "" {
+		ph += ", e.g. \u201c" + c.Hint + "\u201d"
+	}
+	b.Elem("textarea", c.Prompt, A("id", "chat-prompt"), A("data-input", "prompt"), A("rows", "2"),
+		A("placeholder", ph), Flag("disabled", c.ReadOnly))
+	b.Elem("button", "Send", A("type", "button"), A("id", "chat-send"), A("data-action", "send"),
+		Flag("disabled", c.Running || c.ReadOnly))
+	b.Elem("button", "Cancel", A("type", "button"), A("id", "chat-cancel"), A("data-action", "cancel-run"),
+		Flag("disabled", !c.Running && len(c.Approvals) == 0))
+	mode := "Local agent (no key): answers carry the local-fallback marker."
+	if c.KeySet {
+		mode = "OpenRouter: the key is held in this page's memory only."
+	}
+	b.Elem("p", mode, A("id", "agent-mode"), A("class", "agent-mode"), A("data-provider", map[bool]string{true: "openrouter", false: "local"}[c.KeySet]))
+	b.Close("div")
+	b.Open("div", A("class", "chat-key"))
+	b.Elem("label", "OpenRouter key", A("for", "openrouter-key"))
+	// Never a value attribute: the key stays out of the markup.
+	b.Void("input", A("id", "openrouter-key"), A("type", "password"), A("autocomplete", "off"), A("spellcheck", "false"),
+		A("placeholder", map[bool]string{true: "key set (in memory)", false: "sk-or-… (optional)"}[c.KeySet]))
+	b.Elem("button", "Use key", A("type", "button"), A("id", "set-key"), A("data-action", "set-key"))
+	b.Elem("button", "Forget key", A("type", "button"), A("id", "forget-key"), A("data-action", "forget-key"), Flag("disabled", !c.KeySet))
+	b.Close("div")
+	return b.HTML()
+}
+
+// TraceRow is one recent tool call (from the registry's lifecycle events).
+type TraceRow struct {
+	Key    string // the tool call id
+	Name   string
+	Source string
+	Mode   string
+	State  string // running, ok, error
+	Code   string // the error code of a failed call
+	Ms     int64  // duration in milliseconds (finished calls)
+}
+
+// TraceHTML is #surface-trace: newest first.
+func TraceHTML(rows []TraceRow) HTML {
+	var b Builder
+	b.Open("ol", A("id", "trace-list"), A("class", "trace-list"), A("aria-label", "Recent tool calls"))
+	if len(rows) == 0 {
+		b.Elem("li", "No tool calls yet.", A("class", "muted"))
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		b.Open("li", A("id", "trace-"+ID(r.Key)), A("class", "trace-row trace-"+r.State), A("data-state", r.State), A("data-tool", r.Name))
+		mark := map[string]string{"running": "… ", "ok": "✓ ", "error": "✗ "}[r.State]
+		b.Elem("span", mark+r.Name, A("class", "trace-name"))
+		b.Text(" ")
+		meta := r.Source + "/" + r.Mode
+		if r.State != "running" {
+			meta += " · " + strconv.FormatInt(r.Ms, 10) + " ms"
+		}
+		if r.Code != "" {
+			meta += " · " + r.Code
+		}
+		b.Elem("span", meta, A("class", "trace-meta"))
+		b.Close("li")
+	}
+	b.Close("ol")
+	return b.HTML()
+}
