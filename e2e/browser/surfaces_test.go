@@ -47,10 +47,12 @@ func openSurface(t *testing.T, profile *chromium.Tab, surface string, hooks ...s
 		steps = append(steps, onNewDocument(h))
 	}
 	steps = append(steps, chromedp.Navigate(url))
+	start := time.Now()
 	if err := tab.Do(loadTimeout, steps...); err != nil {
 		t.Fatal(err)
 	}
 	waitSurfaceReady(t, tab)
+	t.Logf("%s/ ready %v after the navigation started", surface, time.Since(start).Round(time.Millisecond))
 	return tab
 }
 
@@ -65,6 +67,12 @@ func waitSurfaceReady(t *testing.T, tab *chromium.Tab) {
 	if err != nil || state != "ready" {
 		status, _ := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector("#surface-status")||{}).textContent || ""`)
 		t.Fatalf("body[data-state] = %q (%v), want ready; #surface-status %q; console %v", state, err, status, tab.Console())
+	}
+	// Ready means acknowledged: the preview line says so (not the page's fallback after a
+	// preview that never answered).
+	if _, err := chromium.WaitFor[bool](tab, 5*time.Second, `(() => { const p = document.querySelector("#preview-state"); return !!p && p.dataset.state === "acknowledged" && Number(p.dataset.revision) >= 1; })()`); err != nil {
+		got, _ := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector("#preview-state")||{}).textContent || "(no #preview-state)"`)
+		t.Fatalf("the page is ready but its preview says %q", got)
 	}
 }
 
@@ -359,7 +367,73 @@ func TestSurfaceLiveCanonicalOrder(t *testing.T) {
 	if ws2 != ws+1 || doc2 != 3 {
 		t.Fatalf("clocks at the end %d/%d, want %d/3", ws2, doc2, ws+1)
 	}
+
+	// The page's own Save all writes the connected folder too (one write per dirty file).
+	css := "h1 { color: rgb(4, 5, 6); }\n"
+	surfOK(t, tab, "editor.openFile", map[string]any{"path": "style.css", "expectedRevision": 3})
+	surfOK(t, tab, "editor.setDocument", map[string]any{"source": css, "expectedRevision": 4})
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, `getComputedStyle(document.getElementById("t")).color`, "rgb(4, 5, 6)"); err != nil {
+		t.Fatalf("the preview's h1 colour %q after editing style.css (%v)", got, err)
+	}
+	waitContains(t, tab, "#dirty-paths", "style.css")
+	fclick(t, tab, `#surface-doc button[data-action="save-all"]`)
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `__opfs.read("site", "style.css").then(s => s === `+jsString(css)+`)`); err != nil {
+		t.Fatalf("Save all did not write style.css: %v", err)
+	}
+	waitContains(t, tab, "#dirty-paths", "No unsaved files")
+	if w := fsWrites(t, tab); !slices.Equal(w, []string{"index.html", "style.css"}) {
+		t.Fatalf("writes %v, want [index.html style.css]: Save all wrote a file that was not dirty", w)
+	}
 	noConsoleErrors(t, tab)
+}
+
+// TestSurfaceLivePalette: every card of the Live page's palette (one per editor.* tool, in
+// tools/list order) runs as it starts, one after the other on one session: each result is a
+// success, or the typed error that state demands — the saves without a connected folder
+// WORKSPACE_FOLDER_NOT_CONNECTED (retryable), and editor.applyPatch's "Web starter" no longer
+// in the document after the setDocument card replaced it (WORKSPACE_PATCH_NOT_FOUND).
+// The reset card then restores the baseline: nothing is dirty.
+func TestSurfaceLivePalette(t *testing.T) {
+	t.Parallel()
+	tab := openSurface(t, nil, "live")
+	waitContains(t, tab, "#surface-status", "11 tools")
+	cards, err := chromium.Eval[[]string](tab, 10*time.Second, `[...document.querySelectorAll("#surface-palette .tool-card")].map(c => c.dataset.tool)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cards, livesurface.ToolNames()) {
+		t.Fatalf("palette cards %v, want one per tool %v", cards, livesurface.ToolNames())
+	}
+	wantErr := map[string]string{"editor.saveFile": "WORKSPACE_FOLDER_NOT_CONNECTED", "editor.saveAll": "WORKSPACE_FOLDER_NOT_CONNECTED",
+		"editor.applyPatch": "WORKSPACE_PATCH_NOT_FOUND"}
+	for _, tool := range cards {
+		state := runCard(t, tab, tool)
+		want := "ok "
+		if c := wantErr[tool]; c != "" {
+			want = "error " + c + " "
+		}
+		if !strings.HasPrefix(state, want) {
+			t.Errorf("card %s: %q, want %q…", tool, state, want)
+		}
+	}
+	st := surfOK(t, tab, "editor.getStatus", nil)
+	if len(asSlice(st["dirtyPaths"])) != 0 || st["documentPath"] != "style.css" {
+		t.Errorf("after the reset card: %v", st)
+	}
+	noConsoleErrors(t, tab)
+}
+
+// runCard presses a palette card's Run and returns its result: "ok …" or "error CODE …".
+func runCard(t *testing.T, tab *chromium.Tab, tool string) string {
+	t.Helper()
+	sel := `#surface-palette .tool-card[data-tool="` + tool + `"]`
+	fclick(t, tab, sel+` button[data-action="run-tool"]`)
+	state, err := chromium.WaitFor[string](tab, loadTimeout, `(() => { const o = document.querySelector(`+jsString(sel+` output.tool-result`)+`);
+		return o && (o.dataset.state === "ok" || o.dataset.state === "error") ? o.dataset.state + " " + (o.dataset.code || "") + " " + o.textContent.slice(0, 300) : ""; })()`)
+	if err != nil {
+		t.Fatalf("card %s: no result (%v)", tool, err)
+	}
+	return state
 }
 
 // TestSurfaceStaleRevision: a stale expectedRevision on every guarded tool of both surfaces is
@@ -546,10 +620,11 @@ func TestSurfaceLiveScenarios(t *testing.T) {
 		}
 		projection(sc, doc)
 		run := surfMethod(t, tab, "editor/runScenario", map[string]any{})
-		wantEvents, _ := json.Marshal(livesurface.SafeRun(sc))
-		gotEvents, _ := json.Marshal(run["events"])
-		if run["scenario"] != sc || n64(run["documentRevision"]) != doc || run["runtime"] != "safe-runner" || string(gotEvents) != string(wantEvents) {
-			t.Fatalf("editor/runScenario after %s: %v, want events %s", sc, run, wantEvents)
+		raw, _ := json.Marshal(run["events"])
+		var events []livesurface.RunEvent
+		_ = json.Unmarshal(raw, &events)
+		if run["scenario"] != sc || n64(run["documentRevision"]) != doc || run["runtime"] != "safe-runner" || !reflect.DeepEqual(events, livesurface.SafeRun(sc)) {
+			t.Fatalf("editor/runScenario after %s: %v, want events %v", sc, run, livesurface.SafeRun(sc))
 		}
 	}
 	toolErr(t, "setScenario other", surfCallAs(t, tab, callMeta{}, "editor.setScenario", map[string]any{"scenario": "other"}), "TOOL_VALIDATION_FAILED")
@@ -705,7 +780,7 @@ func TestSurfaceLiveSaveAllRecovered(t *testing.T) {
 		slices.Contains(dbs, "web-coding-operations") || slices.Contains(dbs, "web-coding-studio") {
 		t.Errorf("IndexedDB databases %v: want the Live editor's own, never the studio's", dbs)
 	}
-	keys, err := chromium.Eval[[]string](tab, 10*time.Second, strings.ReplaceAll(opKeysJS, "DB", "web-coding-live-editor-operations"))
+	keys, err := chromium.Eval[[]string](tab, 10*time.Second, strings.ReplaceAll(opKeysJS, "__DB__", "web-coding-live-editor-operations"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -715,9 +790,10 @@ func TestSurfaceLiveSaveAllRecovered(t *testing.T) {
 	noConsoleErrors(t, tab)
 }
 
-// opKeysJS lists the stored JSON texts' keys of every object store of the database DB.
+// opKeysJS lists every stored value (as JSON text) of every object store of the database
+// __DB__.
 const opKeysJS = `new Promise((resolve, reject) => {
-  const r = indexedDB.open("DB");
+  const r = indexedDB.open("__DB__");
   r.onerror = () => reject(r.error);
   r.onsuccess = () => {
     const db = r.result, out = [];
@@ -750,14 +826,7 @@ func TestSurfaceRealtimePaletteAndAgent(t *testing.T) {
 		t.Fatalf("palette cards %v, want one per tool %v", cards, websurface.ToolNames())
 	}
 	for _, tool := range cards {
-		sel := `#surface-palette .tool-card[data-tool="` + tool + `"]`
-		fclick(t, tab, sel+` button[data-action="run-tool"]`)
-		state, err := chromium.WaitFor[string](tab, loadTimeout, `(() => { const o = document.querySelector(`+jsString(sel+` output.tool-result`)+`);
-			return o && (o.dataset.state === "ok" || o.dataset.state === "error") ? o.dataset.state + " " + (o.dataset.code || "") + " " + o.textContent.slice(0, 300) : ""; })()`)
-		if err != nil {
-			t.Fatalf("card %s: no result (%v)", tool, err)
-		}
-		if !strings.HasPrefix(state, "ok ") {
+		if state := runCard(t, tab, tool); !strings.HasPrefix(state, "ok ") {
 			t.Errorf("card %s as it starts: %s", tool, state)
 		}
 	}
@@ -769,7 +838,7 @@ func TestSurfaceRealtimePaletteAndAgent(t *testing.T) {
 	if got, err := chromium.WaitInFrame(tab, loadTimeout, accentExpr, "#0f9f78"); err != nil {
 		t.Errorf("the preview's --accent %q after web.setTheme emerald (%v)", got, err)
 	}
-	if got, err := chromium.WaitInFrame(tab, loadTimeout, heroTitleExpr+` + "|" + (document.getElementById("hero-subtitle")||{}).textContent`,
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, "("+heroTitleExpr+`) + "|" + (document.getElementById("hero-subtitle")||{}).textContent`,
 		"Build in realtime|Every palette card is one registry call, acknowledged by the preview."); err != nil {
 		t.Errorf("the preview's hero %q after web.updateHero (%v)", got, err)
 	}
@@ -812,6 +881,62 @@ func TestSurfaceRealtimePaletteAndAgent(t *testing.T) {
 	}
 	waitTrue(t, tab, "trace rows", `document.querySelectorAll('#surface-trace li[data-tool="web.addFeature"]').length >= 2`)
 	noConsoleErrors(t, tab)
+}
+
+// takeOverLive closes the Live tab a (which holds the lock and wrote last) and writes in b
+// from that moment on, without waiting: every write while b takes the lock over is either
+// refused WORKSPACE_READ_ONLY (nothing changed) or lands for good — never reported applied and
+// then lost by the rebuild that reloads A's stored workspace. Once b says "held" its document
+// is A's last text, and after a reload b's document is b's last successful write.
+func takeOverLive(t *testing.T, a, b *chromium.Tab) {
+	t.Helper()
+	fromA := surfOK(t, a, "editor.getDocument", nil)["source"]
+	_ = chromedp.Cancel(a.Ctx)
+	var landed string
+	deadline := time.Now().Add(loadTimeout)
+	for i := 0; landed == "" || !lockHeld(t, b); i++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("B never took the lock over (landed %q); console %v", landed, b.Console())
+		}
+		text := fmt.Sprintf("<h1>B write %d</h1>", i)
+		res := surfCallAs(t, b, callMeta{}, "editor.setDocument", map[string]any{"source": text})
+		switch e, _ := res["error"].(map[string]any); {
+		case res["isError"] != true:
+			landed = text
+		case e != nil && e["code"] == "WORKSPACE_READ_ONLY":
+			if landed != "" {
+				t.Fatalf("B refused %q as read-only after it had accepted %q", text, landed)
+			}
+		default:
+			t.Fatalf("B's write %q while it took the lock over: %v (after %d refusals)", text, res["error"], i)
+		}
+	}
+	t.Logf("B's first accepted write: %q", landed)
+	if doc := surfOK(t, b, "editor.getDocument", nil); doc["source"] != landed {
+		t.Fatalf("B's document %q, want its accepted write %q (A's last was %q)", doc["source"], landed, fromA)
+	}
+	if err := b.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitSurfaceReady(t, b)
+	waitTrueFor(t, b, "B holds the lock after its reload", `(document.querySelector("#lock-state")||{dataset:{}}).dataset.lock === "held"`)
+	if doc := surfOK(t, b, "editor.getDocument", nil); doc["source"] != landed {
+		t.Fatalf("after a reload B's document is %q, want its accepted write %q", doc["source"], landed)
+	}
+	noConsoleErrors(t, b)
+}
+
+func lockHeld(t *testing.T, tab *chromium.Tab) bool {
+	ok, _ := chromium.Eval[bool](tab, 5*time.Second, `(document.querySelector("#lock-state")||{dataset:{}}).dataset.lock === "held"`)
+	return ok
+}
+
+// waitTrueFor is waitTrue with loadTimeout (a lock released by a closing tab, a rebuild).
+func waitTrueFor(t *testing.T, tab *chromium.Tab, what, expr string) {
+	t.Helper()
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, expr); err != nil {
+		t.Fatalf("%s: %v (%s); console %v", what, err, expr, tab.Console())
+	}
 }
 
 // approveCards clicks the first approval card's Approve button until done (a JavaScript
@@ -924,8 +1049,13 @@ func TestSurfaceOffline(t *testing.T) {
 		if got, _ := chromium.Eval[string](tab, 5*time.Second, `document.body.dataset.surface`); got != surface {
 			t.Fatalf("body[data-surface] %q, want %s", got, surface)
 		}
-		if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!!document.querySelector("#preview-host iframe")`); err != nil {
-			t.Fatalf("%s: no preview iframe", surface)
+		// The preview is the studio's sandboxed frame: scripts, never the page's origin.
+		sandbox, err := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector("#preview-host iframe")||{getAttribute: () => "(no iframe)"}).getAttribute("sandbox") || ""`)
+		if err != nil || !strings.Contains(sandbox, "allow-scripts") || strings.Contains(sandbox, "allow-same-origin") {
+			t.Fatalf("%s: the preview iframe's sandbox is %q (%v)", surface, sandbox, err)
+		}
+		if got, err := chromium.WaitInFrame(tab, loadTimeout, `(() => { try { return String(parent.document.title); } catch (e) { return "blocked"; } })()`, "blocked"); err != nil {
+			t.Fatalf("%s: the preview reads the page: %q (%v)", surface, got, err)
 		}
 	}
 	start := time.Now()
@@ -961,7 +1091,8 @@ func TestSurfaceOffline(t *testing.T) {
 // TestSurfaceSecondTabReadOnly: per surface, a second tab of the same profile is read-only
 // while the first holds the surface's Web Lock ("web-coding-<surface>/workspace"): its
 // #lock-state says busy, every mutation is refused WORKSPACE_READ_ONLY and changes nothing,
-// reads answer, and the first tab still writes. The two surfaces' locks are not the studio's
+// reads answer, and the first tab still writes; when the first Live tab closes the second
+// takes the lock over (takeOverLive: no write accepted in the meantime is lost). The two surfaces' locks are not the studio's
 // and not each other's (a Live and a realtime tab of one profile both write), and their
 // IndexedDB workspaces are their own.
 func TestSurfaceSecondTabReadOnly(t *testing.T) {
@@ -982,6 +1113,7 @@ func TestSurfaceSecondTabReadOnly(t *testing.T) {
 		waitTrue(t, a, surface+" A holds the lock", `(document.querySelector("#lock-state")||{dataset:{}}).dataset.lock === "held"`)
 		b := openSurface(t, profile, surface)
 		waitTrue(t, b, surface+" B is read-only", `(document.querySelector("#lock-state")||{dataset:{}}).dataset.lock === "busy"`)
+		waitTrue(t, b, surface+" B's composer is disabled", `document.querySelector("#chat-send").disabled && document.querySelector("#chat-prompt").disabled`)
 		before := toJSON(surfOK(t, a, read[surface], nil))
 		mu := mutation[surface]
 		toolErr(t, surface+" B "+mu.tool, surfCallAs(t, b, callMeta{}, mu.tool, mu.args), "WORKSPACE_READ_ONLY")
@@ -992,6 +1124,10 @@ func TestSurfaceSecondTabReadOnly(t *testing.T) {
 		surfOK(t, a, mu.tool, mu.args)
 		noConsoleErrors(t, a)
 		noConsoleErrors(t, b)
+		if surface == "live" {
+			takeOverLive(t, a, b)
+			last = b
+		}
 	}
 	held, err := chromium.Eval[[]string](last, 10*time.Second, `navigator.locks ? navigator.locks.query().then(s => s.held.map(l => l.name).sort()) : []`)
 	if err != nil {

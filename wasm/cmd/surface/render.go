@@ -104,20 +104,22 @@ func previewLine(st state) surfaceview.PreviewLine {
 	return p
 }
 
-// takeOver runs when the lock of a page that started read-only is granted later: the
-// repository is granted and the session rebuilt over the stored workspace (the studio's
-// takeOverWorkspace). Durable saves still need a reload (their port is assembled at start).
+// takeOver runs when the lock of a page that started read-only is granted later: the session
+// is rebuilt over the stored workspace (the studio's takeOverWorkspace), and only then is the
+// repository granted and the lock shown held. Granting first would let the old session —
+// hydrated before the other tab's last edits — accept a write during the rebuild and report
+// it applied, and the rebuild would then drop it (e2e/browser TestSurfaceSecondTabReadOnly);
+// in this order a write during the rebuild is refused WORKSPACE_READ_ONLY. Durable saves
+// still need a reload (their port is assembled at start).
 func (a *app) takeOver(ctx context.Context, repo *weblock.ReadOnly, later <-chan struct{}) {
 	<-later
-	repo.Grant()
-	a.mu.Lock()
-	a.st.lock = weblock.Held
-	a.mu.Unlock()
 	if err := a.rpc(ctx, "", "session/configure", map[string]any{}, nil); err != nil {
 		a.log(2, "workspace lock granted, but the session could not be rebuilt: "+err.Error())
 		return
 	}
+	repo.Grant()
 	a.mu.Lock()
+	a.st.lock = weblock.Held
 	a.st.notice = ""
 	a.mu.Unlock()
 	a.addEntry(surfaceview.Entry{Kind: "info", Text: "The other tab closed: this tab now saves the workspace in this browser (reloaded from IndexedDB)."})
