@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/fsa"
 	"github.com/webcoding/studio/wasm/ui/surfaceview"
@@ -187,6 +189,20 @@ func (a *app) connectFolder(ctx context.Context) {
 	if f == nil {
 		return // cancelled
 	}
+	// The import replaces the workspace (and its stored copy) with the folder's files. Untouched
+	// examples are replaced without asking; anything else — an edit, or the files of a folder
+	// connected before a reload — is named, and only an explicit OK replaces it (no lost work).
+	a.mu.Lock()
+	wsRev, files := a.st.wsRev, append([]string(nil), a.st.files...)
+	a.mu.Unlock()
+	if wsRev > pristineRevision {
+		msg := "Connect the folder " + f.Name() + "? Its files replace the files here, which changed since the examples were loaded (" +
+			strings.Join(files, ", ") + "); changes not saved to a folder are lost. Copy what you want to keep first."
+		if !js.Global().Call("confirm", msg).Truthy() {
+			a.setNotice("Connect folder cancelled: nothing changed.")
+			return
+		}
+	}
 	a.portMu.Lock()
 	a.folder = f
 	a.portMu.Unlock()
@@ -204,6 +220,10 @@ func (a *app) connectFolder(ctx context.Context) {
 	}
 	a.addEntry(surfaceview.Entry{Kind: "info", Text: "Connected the folder " + f.Name() + ": its files replace the examples; Save writes to it."})
 }
+
+// pristineRevision is the workspace revision of the untouched examples (the seed is 1, its
+// hydration into a fresh profile 2); any edit, import or restore moves it higher.
+const pristineRevision = 2
 
 func (a *app) liveDocView(st state) surfaceview.LiveDoc {
 	return surfaceview.LiveDoc{Files: st.files, Active: st.active, Scenario: st.scenario, Scenarios: scenarios,
