@@ -9,11 +9,14 @@ import (
 )
 
 // TestAdapterTestsInChromium runs the Go tests of the js-only adapters (compiled for
-// GOOS=js) inside Chromium: the promise glue, and the iframe preview port with a fake shim.
+// GOOS=js) inside Chromium: the promise glue, the iframe preview port with a fake shim, and the
+// surface pages' entry (wasm/cmd/surface).
 func TestAdapterTestsInChromium(t *testing.T) {
 	t.Parallel()
-	for _, pkg := range []string{"./wasm/adapters/jsbridge", "./wasm/adapters/iframe"} {
-		t.Run(strings.TrimPrefix(pkg, "./wasm/adapters/"), func(t *testing.T) {
+	// wasm/cmd/surface: each session build of a surface page mounts on its own preview port
+	// (TestEveryBuildHasItsOwnPort; docs/design.md §5.35).
+	for _, pkg := range []string{"./wasm/adapters/jsbridge", "./wasm/adapters/iframe", "./wasm/cmd/surface"} {
+		t.Run(strings.TrimPrefix(strings.TrimPrefix(pkg, "./wasm/adapters/"), "./wasm/"), func(t *testing.T) {
 			bin := chromium.BuildTestWasm(t, repoRoot(), pkg)
 			out, code := chromium.RunGoWasm(t, bin, 90*time.Second, "-test.v")
 			if code != 0 || !strings.Contains(out, "\nPASS") {
@@ -24,6 +27,9 @@ func TestAdapterTestsInChromium(t *testing.T) {
 			}
 			if pkg == "./wasm/adapters/jsbridge" && !strings.Contains(out, "--- PASS: TestPromiseHeldByThePage") {
 				t.Fatalf("TestPromiseHeldByThePage did not run:\n%s", out)
+			}
+			if pkg == "./wasm/cmd/surface" && !strings.Contains(out, "--- PASS: TestEveryBuildHasItsOwnPort") {
+				t.Fatalf("TestEveryBuildHasItsOwnPort did not run:\n%s", out)
 			}
 		})
 	}

@@ -79,6 +79,7 @@ type state struct {
 	folderName string
 	conflict   string
 	notice     string
+	recover    *unknownSave // Live: a save whose outcome is unknown, until checked
 	run        *surfaceview.ScenarioRun
 	busy       bool
 
@@ -273,6 +274,10 @@ func (a *app) act(ctx context.Context, name string, args map[string]any, meta ma
 		var te *toolError
 		if errors.As(err, &te) && te.Code == "WORKSPACE_REVISION_CONFLICT" {
 			a.st.conflict = name + ": " + te.Error()
+		} else if key, ok := meta["idempotencyKey"].(string); ok && errors.As(err, &te) && te.Code == "TOOL_EXECUTION_UNKNOWN" {
+			// A keyed save cut short: offer to check the folder (live.go recoverSave).
+			a.st.recover = &unknownSave{tool: name, key: key}
+			a.st.notice = name + ": " + err.Error()
 		} else {
 			a.st.notice = name + ": " + err.Error()
 		}

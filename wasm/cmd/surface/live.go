@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"syscall/js"
 
 	"github.com/webcoding/studio/wasm/adapters/fsa"
 	"github.com/webcoding/studio/wasm/ui/surfaceview"
@@ -161,6 +163,8 @@ func (a *app) liveAction(ctx context.Context, act action) bool {
 		}
 	case "connect-folder":
 		a.connectFolder(ctx)
+	case "recover-save":
+		a.recoverSave(ctx)
 	default:
 		return false
 	}
@@ -187,6 +191,20 @@ func (a *app) connectFolder(ctx context.Context) {
 	if f == nil {
 		return // cancelled
 	}
+	// The import replaces the workspace (and its stored copy) with the folder's files. Untouched
+	// examples are replaced without asking; anything else — an edit, or the files of a folder
+	// connected before a reload — is named, and only an explicit OK replaces it (no lost work).
+	a.mu.Lock()
+	wsRev, files := a.st.wsRev, append([]string(nil), a.st.files...)
+	a.mu.Unlock()
+	if wsRev > pristineRevision {
+		msg := "Connect the folder " + f.Name() + "? Its files replace the files here, which changed since the examples were loaded (" +
+			strings.Join(files, ", ") + "); changes not saved to a folder are lost. Copy what you want to keep first."
+		if !js.Global().Call("confirm", msg).Truthy() {
+			a.setNotice("Connect folder cancelled: nothing changed.")
+			return
+		}
+	}
 	a.portMu.Lock()
 	a.folder = f
 	a.portMu.Unlock()
@@ -205,9 +223,71 @@ func (a *app) connectFolder(ctx context.Context) {
 	a.addEntry(surfaceview.Entry{Kind: "info", Text: "Connected the folder " + f.Name() + ": its files replace the examples; Save writes to it."})
 }
 
+func recoverTool(u *unknownSave) string {
+	if u == nil {
+		return ""
+	}
+	return u.tool
+}
+
+// unknownSave is a keyed save that failed with TOOL_EXECUTION_UNKNOWN: some files may be in the
+// folder. Its durable record (the plan) stays "unknown" until editor/recoverSave reads the
+// folder back.
+type unknownSave struct{ tool, key string }
+
+// recoverSave reads the folder back for the save whose outcome is unknown (editor/recoverSave:
+// it compares bytes, or the plan's digests and lengths, and never writes) and says what it
+// found: completed (the save is done, nothing written again), or which files the folder does
+// not hold as planned — then Save writes again under a new key, an explicit choice.
+func (a *app) recoverSave(ctx context.Context) {
+	a.mu.Lock()
+	u := a.st.recover
+	a.mu.Unlock()
+	if u == nil {
+		return
+	}
+	var res struct {
+		Status     string `json:"status"`
+		Mismatches []struct {
+			Path   string `json:"path"`
+			Reason string `json:"reason"`
+		} `json:"mismatches"`
+	}
+	a.setBusy(true)
+	err := a.rpc(ctx, "", "editor/recoverSave", map[string]any{"tool": u.tool, "idempotencyKey": u.key}, &res)
+	a.setBusy(false)
+	text := ""
+	switch {
+	case err != nil:
+		text = "Checking the folder failed: " + err.Error()
+	case res.Status == "completed":
+		text = u.tool + ": saved (checked by reading the folder back; nothing was written again)."
+	case res.Status == "unknown":
+		var parts []string
+		for _, m := range res.Mismatches {
+			parts = append(parts, m.Path+" ("+m.Reason+")")
+		}
+		text = u.tool + ": the folder does not hold the save: " + strings.Join(parts, ", ") + ". Save again to write it."
+	default:
+		text = u.tool + ": the save's record is " + res.Status + "."
+	}
+	a.mu.Lock()
+	if err == nil {
+		a.st.recover = nil
+	}
+	a.st.notice = text
+	a.mu.Unlock()
+	a.requestRefresh()
+	a.markDirty()
+}
+
+// pristineRevision is the workspace revision of the untouched examples (the seed is 1, its
+// hydration into a fresh profile 2); any edit, import or restore moves it higher.
+const pristineRevision = 2
+
 func (a *app) liveDocView(st state) surfaceview.LiveDoc {
 	return surfaceview.LiveDoc{Files: st.files, Active: st.active, Scenario: st.scenario, Scenarios: scenarios,
 		WorkspaceRevision: st.wsRev, DocumentRevision: st.docRev, Preview: previewLine(st),
 		Dirty: st.dirty, FolderName: st.folderName, FolderPicker: fsa.HasPicker(), Conflict: st.conflict, ConflictDraft: a.conflictDraft(),
-		Notice: st.notice, Run: st.run, ReadOnly: st.lock == "busy", Busy: st.busy}
+		Notice: st.notice, RecoverSave: recoverTool(st.recover), Run: st.run, ReadOnly: st.lock == "busy", Busy: st.busy}
 }

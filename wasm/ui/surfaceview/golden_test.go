@@ -41,7 +41,7 @@ func goldenCases(t *testing.T) map[string]markup.HTML {
 		"live-doc": LiveDocHTML(LiveDoc{Files: []string{"index.html", "style.css", hostile}, Active: "index.html", Scenario: "invalid",
 			Scenarios: []string{"success", "invalid", "blocked"}, WorkspaceRevision: 4, DocumentRevision: 7,
 			Preview: PreviewLine{State: "acknowledged", Revision: 7}, Dirty: []string{"index.html"}, FolderName: hostile, FolderPicker: true,
-			Conflict: "[WORKSPACE_REVISION_CONFLICT] " + hostile, ConflictDraft: true, Run: &ScenarioRun{Scenario: "invalid", DocumentRevision: 7, Runtime: "safe-runner",
+			Conflict: "[WORKSPACE_REVISION_CONFLICT] " + hostile, ConflictDraft: true, RecoverSave: "editor.saveAll", Run: &ScenarioRun{Scenario: "invalid", DocumentRevision: 7, Runtime: "safe-runner",
 				Events: []RunEvent{{Step: "validate", Passed: true}, {Step: hostile, Passed: false}}}}),
 		"live-doc-readonly": LiveDocHTML(LiveDoc{Files: []string{"index.html"}, Active: "index.html", Scenario: "success",
 			Scenarios: []string{"success"}, WorkspaceRevision: 2, DocumentRevision: 1, ReadOnly: true,

@@ -171,6 +171,7 @@ type LiveDoc struct {
 	Conflict          string   // the last refused edit
 	ConflictDraft     bool     // the refused edit is the editor's text, kept there
 	Notice            string   // the last action's failure or outcome
+	RecoverSave       string   // the save tool whose outcome is unknown (TOOL_EXECUTION_UNKNOWN), "" none
 	Run               *ScenarioRun
 	ReadOnly          bool // this tab does not hold the workspace lock
 	Busy              bool // an edit or save is in flight
@@ -250,6 +251,15 @@ func LiveDocHTML(d LiveDoc) HTML {
 
 	conflictHTML(&b, d.Conflict, d.ConflictDraft)
 	noticeHTML(&b, "doc-notice", d.Notice)
+	if d.RecoverSave != "" {
+		// A save cut short: whether the folder holds it is unknown. Checking reads the folder back
+		// (editor/recoverSave) and never writes; Save writes again under a new key.
+		b.Open("p", A("id", "recover-box"), A("class", "doc-notice"), A("role", "alert"))
+		b.Text("The outcome of " + d.RecoverSave + " is unknown: some files may be written. ")
+		b.Elem("button", "Check the folder", A("type", "button"), A("id", "recover-save"), A("data-action", "recover-save"),
+			Flag("disabled", d.Busy))
+		b.Close("p")
+	}
 	if d.Run != nil {
 		b.Open("section", A("id", "scenario-run"), A("class", "scenario-run"), A("aria-label", "Scenario run"),
 			A("data-scenario", d.Run.Scenario))
