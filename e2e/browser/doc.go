@@ -122,12 +122,15 @@
 // editor/runScenario's safe-runner events, a projected script never runs; saveAll failing
 // after 2 of 5 writes → TOOL_EXECUTION_UNKNOWN, the keyed retry refused, editor/recoverSave's
 // read-back, each file written exactly once, a landed last write completed by recovery, the
-// records in web-coding-live-editor-operations; every realtime palette card runs and the
-// iframe shows the theme, hero, feature and patch; the local agent through the chat (approval
-// cards, transcript, preview); a model's editor.saveFile waits for its card (Deny → nothing
-// written, Approve → written once); both pages reload offline from the service worker; a
-// second tab of each surface is read-only (WORKSPACE_READ_ONLY) under its own Web Lock and
-// IndexedDB names, never the studio's; no console errors.
+// records in web-coding-live-editor-operations, the page's Save all cut short → "Check the
+// folder" completes it without a write; every palette card of both pages runs (the Live saves
+// without a folder give WORKSPACE_FOLDER_NOT_CONNECTED) and the iframe shows the theme, hero,
+// feature and patch; the local agent through the chat (approval cards, transcript, preview);
+// a model's editor.saveFile waits for its card (Deny → nothing written, Approve → written
+// once); ready means the preview acknowledged, in the studio's sandbox; both pages reload
+// offline from the service worker; a second tab of each surface is read-only
+// (WORKSPACE_READ_ONLY) under its own Web Lock and IndexedDB names, never the studio's, and
+// takes over when the first closes with no write lost meanwhile; no console errors.
 //
 // Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
 // written after it; a stored draft whose file changed is kept in the chat, not written.

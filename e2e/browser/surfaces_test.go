@@ -665,7 +665,8 @@ func TestSurfaceLiveScenarios(t *testing.T) {
 // three, so every file reached the folder exactly once (writes counted on the File System
 // Access streams). Then a save whose last write lands and reports a failure is completed by
 // recoverSave's read-back (status completed, nothing dirty) and its key replays without a
-// write. The durable records live in "web-coding-live-editor-operations", never in the
+// write; the page's Save all cut short the same way offers "Check the folder", which
+// completes it without a write. The durable records live in "web-coding-live-editor-operations", never in the
 // studio's databases.
 func TestSurfaceLiveSaveAllRecovered(t *testing.T) {
 	t.Parallel()
@@ -769,6 +770,27 @@ func TestSurfaceLiveSaveAllRecovered(t *testing.T) {
 	}
 	if w := fsWrites(t, tab); len(w) != 3 {
 		t.Fatalf("the replay or the recovery wrote again: %v", w)
+	}
+
+	// The same through the page: Save all cut short after its last write landed → "Check the
+	// folder" → the read-back completes it; nothing is written again, nothing stays dirty.
+	edit(names[:3], "fourth")
+	evalOK(t, tab, `(window.__writes = [], webcodingFolderTest.failAfter(2, "throw-after"), true)`)
+	fclick(t, tab, `#surface-doc button[data-action="save-all"]`)
+	waitContains(t, tab, "#surface-doc", "TOOL_EXECUTION_UNKNOWN")
+	if w := fsWrites(t, tab); !slices.Equal(w, []string{"a.txt", "b.txt", "c.txt"}) {
+		t.Fatalf("writes of the page's cut-short Save all %v", w)
+	}
+	fclick(t, tab, `#recover-save`)
+	waitContains(t, tab, "#surface-doc", "saved (checked by reading the folder back; nothing was written again)")
+	if w := fsWrites(t, tab); len(w) != 3 {
+		t.Fatalf("Check the folder wrote: %v", w)
+	}
+	waitContains(t, tab, "#dirty-paths", "No unsaved files")
+	for _, p := range names[:3] {
+		if got, _ := opfsRead(t, tab, "proj", p); got != "fourth "+p+"\n" {
+			t.Errorf("the folder's %s holds %q after the page's save", p, got)
+		}
 	}
 
 	// The durable records are in the surface's own database.
