@@ -478,3 +478,72 @@ func TestNewChatDisabledDuringRun(t *testing.T) {
 		t.Fatalf("New chat is not enabled again after the run: %v", err)
 	}
 }
+
+// TestSecondTabTakeOverKeepsWrites (no lost work): a read-only second tab that takes the
+// workspace lock over when the first tab closes rebuilds its session before it accepts writes.
+// A write B sends while that happens is either refused (WORKSPACE_READ_ONLY) or kept: the file
+// holds the first accepted text after the takeover and after a reload. Before the fix the
+// repository was granted first, the old session accepted the write and the rebuild dropped it.
+func TestSecondTabTakeOverKeepsWrites(t *testing.T) {
+	t.Parallel()
+	profile := chromium.NewIsolatedTab(t)
+	a := openStudioIn(t, profile)
+	waitContains(t, a, "#storage-mode", "Saved in this browser")
+	b := chromium.NewTabIn(t, profile)
+	if err := b.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	waitContains(t, b, "#studio-notice", "Read-only")
+	// B writes styles.css every 15 ms until one write is accepted (at most 400 tries).
+	loop := `(window.__take = {done: false, codes: [], text: ""}, (async () => {
+	  for (let i = 0; i < 400; i++) {
+	    const text = "/* written by the second tab, try " + i + " */\n";
+	    const req = JSON.stringify({jsonrpc: "2.0", id: 9000 + i, method: "tools/call", params: {name: "workspace.writeFile",
+	      arguments: {path: "styles.css", source: text}, _meta: {source: "local", mode: "direct", toolCallId: "takeover-" + i}}});
+	    const r = JSON.parse(await webcodingHandle(req)).result || {};
+	    const code = (r.structuredContent && r.structuredContent.code) || "";
+	    window.__take.codes.push(code);
+	    // An applied write (also one whose preview did not acknowledge in time) is kept.
+	    if (!r.isError || (r.structuredContent && r.structuredContent.details && r.structuredContent.details.applied)) { window.__take.text = text; break; }
+	    await new Promise((res) => setTimeout(res, 15));
+	  }
+	  window.__take.done = true;
+	})(), true)`
+	if _, err := chromium.Eval[bool](b, loadTimeout, loop); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Cancel(a.Ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitContains(t, b, "#transcript", "this tab now saves the workspace")
+	if _, err := chromium.WaitFor[bool](b, loadTimeout, `window.__take.done`); err != nil {
+		t.Fatal(err)
+	}
+	written, _ := chromium.Eval[string](b, loadTimeout, `window.__take.text`)
+	codes, _ := chromium.Eval[[]string](b, loadTimeout, `window.__take.codes`)
+	if written == "" {
+		t.Fatalf("no write was accepted after the takeover: codes %v", codes)
+	}
+	for _, c := range codes[:len(codes)-1] {
+		if c != "WORKSPACE_READ_ONLY" {
+			t.Fatalf("a refused write gave %q, want WORKSPACE_READ_ONLY: %v", c, codes)
+		}
+	}
+	read := func(tab *chromium.Tab) string {
+		sc := directCall(t, tab, "workspace.readFile", `{"path":"styles.css"}`)
+		s, _ := sc["source"].(string)
+		return s
+	}
+	time.Sleep(time.Second) // past the rebuild and the repository's write
+	if got := read(b); got != written {
+		t.Fatalf("after the takeover styles.css is %q, want the accepted write %q (codes %v)", got, written, codes)
+	}
+	if err := b.Do(loadTimeout, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, b, "#status-text", "Ready")
+	if got := read(b); got != written {
+		t.Fatalf("after a reload styles.css is %q, want the accepted write %q", got, written)
+	}
+}

@@ -63,14 +63,19 @@ func (a *app) refuseReadOnly(what string) bool {
 // reload (their ports are assembled at start). It runs on its own goroutine.
 func (a *app) takeOverWorkspace(ctx context.Context, repo *weblock.ReadOnly, later <-chan struct{}) {
 	<-later
-	repo.Grant()
 	// The rebuilt session hydrates from IndexedDB (the other tab's last saved state), at a
 	// revision above this page's (the preview port outlives the session). Nothing of this
 	// page's read-only view is written: it accepted no edit, and any editor text is dropped.
+	// The repository is granted only after the rebuild: granted first, the old session —
+	// hydrated before the other tab's last edits — would accept a write during the rebuild,
+	// report it applied, and the rebuild would then drop it (found by the surface pages' test
+	// TestSurfaceSecondTabReadOnly; the same order as wasm/cmd/surface takeOver). During the
+	// rebuild a write is refused WORKSPACE_READ_ONLY.
 	if err := a.rpc(ctx, "", "session/configure", map[string]any{}, nil); err != nil {
 		a.log(2, "workspace lock granted, but the session could not be rebuilt: "+err.Error())
 		return
 	}
+	repo.Grant()
 	a.mu.Lock()
 	a.lock = lockHeld
 	a.st.notice = ""
