@@ -1166,3 +1166,43 @@ func TestSurfaceSecondTabReadOnly(t *testing.T) {
 		t.Errorf("IndexedDB databases %v: want the surfaces' own, never the studio's", dbs)
 	}
 }
+
+// TestSurfaceReloadKeepsFiles (issue 18, no lost work): what a surface page reported applied is
+// in its own IndexedDB database and comes back after a reload — realtime: a web.writeFile and
+// its revision (which never goes back); Live: an editor.setDocument (the workspace revision
+// resumes, the document revision starts again at 1, docs/design.md §5.35).
+func TestSurfaceReloadKeepsFiles(t *testing.T) {
+	t.Parallel()
+	reload := func(tab *chromium.Tab) {
+		t.Helper()
+		if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		waitSurfaceReady(t, tab)
+	}
+	t.Run("realtime", func(t *testing.T) {
+		tab := openSurface(t, nil, "realtime")
+		out := surfOK(t, tab, "web.writeFile", map[string]any{"path": "notes.txt", "source": "kept across a reload\n"})
+		rev := n64(out["revision"])
+		reload(tab)
+		got := surfOK(t, tab, "web.readFile", map[string]any{"path": "notes.txt"})
+		if got["source"] != "kept across a reload\n" || n64(got["revision"]) < rev {
+			t.Fatalf("after a reload: %v (the write was at revision %d)", got, rev)
+		}
+		noConsoleErrors(t, tab)
+	})
+	t.Run("live", func(t *testing.T) {
+		tab := openSurface(t, nil, "live")
+		surfOK(t, tab, "editor.openFile", map[string]any{"path": "style.css"})
+		out := surfOK(t, tab, "editor.setDocument", map[string]any{"source": "body { color: teal; }\n"})
+		ws := n64(out["workspaceRevision"])
+		reload(tab)
+		surfOK(t, tab, "editor.openFile", map[string]any{"path": "style.css"})
+		got := surfOK(t, tab, "editor.getDocument", nil)
+		if got["source"] != "body { color: teal; }\n" || n64(got["workspaceRevision"]) < ws || n64(got["documentRevision"]) != 2 {
+			t.Fatalf("after a reload: source %q, workspaceRevision %v (was %d), documentRevision %v (want 2: 1 at start, +1 openFile)",
+				got["source"], got["workspaceRevision"], ws, got["documentRevision"])
+		}
+		noConsoleErrors(t, tab)
+	})
+}
