@@ -12,6 +12,23 @@ const MaxEndpointChars = 2048
 // MaxAPIKeyChars bounds an API key (bytes).
 const MaxAPIKeyChars = 512
 
+// MaxModelChars bounds a model id (bytes).
+const MaxModelChars = 2048
+
+// CheckModel is the one model-id rule of agent/openrouter's "model" param and the pages that
+// set a model (the surface pages' chat): a model id is not blank and at most MaxModelChars
+// bytes. Any other text is the server's to judge (an unknown id fails the run with the
+// server's error). The message never repeats the id.
+func CheckModel(model string) error {
+	if strings.TrimSpace(model) == "" {
+		return errors.New("the model id is empty")
+	}
+	if len(model) > MaxModelChars {
+		return errors.New("the model id is longer than 2048 characters")
+	}
+	return nil
+}
+
 // NormalizeEndpoint is the one endpoint validator of the settings dialog and the
 // agent/openrouter method (REFERENCE §3.3). It parses raw (surrounding space trimmed) with
 // net/url and returns it with the scheme and host lower-cased: "HTTP://Host:1/p" →

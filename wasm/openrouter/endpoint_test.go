@@ -94,3 +94,13 @@ func TestBaseURLIsCompleted(t *testing.T) {
 		t.Errorf("models URL %q %v", m, ok)
 	}
 }
+
+// TestCheckModel: a model id is not blank and at most MaxModelChars bytes.
+func TestCheckModel(t *testing.T) {
+	for m, ok := range map[string]bool{"llama3.2": true, "meta-llama/llama-3.3-70b-instruct:free": true, "": false, " \t": false,
+		strings.Repeat("m", MaxModelChars): true, strings.Repeat("m", MaxModelChars+1): false} {
+		if err := CheckModel(m); (err == nil) != ok {
+			t.Errorf("CheckModel(%.20q…) = %v, want ok %v", m, err, ok)
+		}
+	}
+}

@@ -135,7 +135,8 @@ func (or *openRouterSession) config(m map[string]json.RawMessage, method string)
 			continue
 		}
 		var v string
-		if json.Unmarshal(raw, &v) != nil || strings.TrimSpace(v) == "" || len(v) > 2048 {
+		if json.Unmarshal(raw, &v) != nil || strings.TrimSpace(v) == "" || len(v) > openrouter.MaxEndpointChars ||
+			(f.key == "model" && openrouter.CheckModel(v) != nil) {
 			return cfg, invalidParams(method + ": " + f.key + " must be a non-blank string")
 		}
 		*f.dst = v
