@@ -87,6 +87,8 @@ type state struct {
 	approvals []registry.Approval
 	running   string // JSON-RPC id of the running prompt, "" when idle
 	prompt    string
+	provForm  surfaceview.ProviderForm // the provider fields as typed (Kind, Endpoint, Model, Error)
+	retries   map[string]string        // entry key → the prompt a failed provider run was given
 	trace     []surfaceview.TraceRow
 }
 
@@ -103,8 +105,9 @@ type app struct {
 
 	flushMu sync.Mutex // serializes draft writes
 
-	keyMu sync.Mutex
-	key   string // the OpenRouter key: this page's memory only
+	keyMu  sync.Mutex
+	choice studio.ProviderChoice // the provider prompts run (zero: the local agent)
+	key    string                // its key ("" none): this page's memory only
 
 	mu       sync.Mutex
 	st       state

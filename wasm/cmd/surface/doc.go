@@ -24,9 +24,13 @@
 //     are dropped by generation.
 //   - Folder (Live only): the folder picked with "Connect folder" (fsa.Pick), set before a
 //     rebuild so the session imports it; a failed import rebuilds without it.
-//   - studio.WithOpenRouter over the fetch transport (OpenRouter only; the key is read from
-//     this page's memory when a run starts and never enters markup, logs or storage), inside
-//     studio.WithAgentRequests (the agent.request bracket of the trace).
+//   - studio.WithOpenRouter over the fetch transport, inside studio.WithAgentRequests (the
+//     agent.request bracket of the trace). The provider is chosen in the chat (chat.go):
+//     OpenRouter with its key, or an OpenAI-compatible server (endpoint and model; no key for a
+//     loopback one), checked by studio.CheckProviderChoice and kept in this page's memory only;
+//     the transport reaches only the chosen endpoint's origin (ProviderChoice.Allows), the key
+//     is read when a run starts (OpenRouterOptions.APIKey) and never enters params, markup,
+//     logs or storage.
 //   - Config {catalog, approval.mode "queue"}: model- and local-agent calls that the policy
 //     puts to approval (editor.saveFile/saveAll, the mutations) wait for Approve/Deny.
 //
@@ -39,7 +43,8 @@
 // iframe in #preview-host, and sets body[data-state] to "ready" once the first preview
 // acknowledgement arrived and the UI is drawn ("failed" on a fatal error). Every button and
 // palette card is one tools/call through the same handler (direct mode as the UI); chat
-// prompts run agent/run (local agent) or agent/openrouter (a key set).
+// prompts run agent/run (local agent) or agent/openrouter (a provider set; a failed run offers
+// "Use local agent & retry", the same prompt through agent/run).
 //
 // # Globals
 //

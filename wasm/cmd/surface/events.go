@@ -42,9 +42,15 @@ func (a *app) bindDOM() {
 		}
 		act := action{name: attr(btn, "data-action"), path: attr(btn, "data-path"), id: attr(btn, "data-id"), data: dataset(btn)}
 		if act.name == "set-key" {
-			// Read the key from the field now and clear it: it lives only in this page's memory.
+			// Read the provider fields now, and the key from its field, which is cleared at once:
+			// the key lives only in this page's memory.
+			act.data = map[string]string{}
+			for name, id := range map[string]string{"kind": "provider-kind", "endpoint": "provider-endpoint", "model": "provider-model", "key": "openrouter-key"} {
+				if f := doc.Call("getElementById", id); !f.IsNull() {
+					act.data[name] = strings.TrimSpace(f.Get("value").String())
+				}
+			}
 			if f := doc.Call("getElementById", "openrouter-key"); !f.IsNull() {
-				act.data = map[string]string{"key": strings.TrimSpace(f.Get("value").String())}
 				f.Set("value", "")
 			}
 		}
@@ -57,10 +63,14 @@ func (a *app) bindDOM() {
 		if el.Type() != js.TypeObject || el.Get("getAttribute").Type() != js.TypeFunction {
 			return nil
 		}
-		if attr(el, "data-input") == "prompt" {
+		switch attr(el, "data-input") {
+		case "prompt":
 			a.mu.Lock()
 			a.st.prompt = el.Get("value").String()
 			a.mu.Unlock()
+			return nil
+		case "provider-kind", "provider-endpoint", "provider-model":
+			a.setProviderField(attr(el, "data-input"), el.Get("value").String())
 			return nil
 		}
 		tool, name := attr(el, "data-tool"), attr(el, "data-field")
@@ -105,9 +115,11 @@ func (a *app) dispatch(ctx context.Context, act action) {
 	case "cancel-run":
 		a.cancelRun(ctx)
 	case "set-key":
-		a.setKey(act.data["key"])
+		a.useProvider(act.data["kind"], act.data["endpoint"], act.data["model"], act.data["key"])
 	case "forget-key":
-		a.setKey("")
+		a.forgetProvider()
+	case "local-retry":
+		a.localRetry(ctx, act.id)
 	case "keep-mine":
 		a.keepMine(ctx)
 	case "take-current":

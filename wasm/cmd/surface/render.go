@@ -75,8 +75,11 @@ func (a *app) render() {
 		state = "ready"
 	}
 	provider := "local agent"
-	if a.keySet() {
-		provider = "OpenRouter (key in this page's memory)"
+	if c, key := a.provider(); c.Provider != "" {
+		provider = c.Label() + " · " + c.ModelLabel()
+		if key != "" {
+			provider += " (key in this page's memory)"
+		}
 	}
 	a.setRegion("surface-status", surfaceview.StatusHTML(surfaceview.Status{Surface: a.surface, Text: st.statusText,
 		Ready: state == "ready", Failed: st.failed, Tools: len(cards), Lock: st.lock, Provider: provider}))

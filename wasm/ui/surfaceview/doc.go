@@ -18,7 +18,11 @@
 //     (data-state ok|error).
 //   - #surface-chat (ChatHTML): #chat-transcript, #approval-<id>, #approve-<i> / #deny-<i>
 //     [data-action=approve|deny][data-id], #chat-prompt [data-input=prompt], #chat-send
-//     [data-action=send], #chat-cancel, #openrouter-key, #set-key, #forget-key, #agent-mode.
+//     [data-action=send], #chat-cancel, #agent-mode (data-provider local|openrouter|
+//     openai-compatible), the provider area: #provider-kind [data-input=provider-kind],
+//     #provider-endpoint, #provider-model, #openrouter-key (the key: never a value attribute),
+//     #set-key ("Use provider"), #forget-key ("Use the local agent"), #provider-error; a failed
+//     provider run's #local-retry-<key> [data-action=local-retry][data-id].
 //   - #surface-trace (TraceHTML): #trace-list, rows #trace-<key> (data-state).
 //
 // Forms are generated from a tool's inputSchema (FieldsFromSchema): string → input (textarea

@@ -318,6 +318,9 @@ type Entry struct {
 	Kind    string
 	Text    string
 	Details string // optional second line (the local marker, a summary)
+	// LocalRetry offers "Use local agent & retry" (#local-retry-<Key>, data-action
+	// "local-retry", data-id Key): a failed provider run; the page keeps the prompt.
+	LocalRetry bool
 }
 
 // Approval is one pending approval card.
@@ -335,9 +338,29 @@ type Chat struct {
 	Approvals []Approval
 	Running   bool
 	Prompt    string // the composer's text as the user typed it
-	KeySet    bool   // an OpenRouter key is held in this page's memory
+	Provider  ProviderForm
 	ReadOnly  bool
 	Hint      string // an example prompt for the placeholder
+}
+
+// Provider choices of the chat's provider menu (#provider-kind), agent/openrouter's
+// "provider" values.
+const (
+	ProviderOpenRouter       = "openrouter"
+	ProviderOpenAICompatible = "openai-compatible"
+)
+
+// ProviderForm is the chat's provider area: the menu, the endpoint and model fields as typed
+// (kept by the page so a redraw never loses them), the last refused choice and the provider
+// prompts run now. The key is never part of it: its field is always drawn empty.
+type ProviderForm struct {
+	Kind       string // the menu's choice: ProviderOpenRouter ("" too) or ProviderOpenAICompatible
+	Endpoint   string // as typed (OpenAI-compatible only)
+	Model      string // as typed
+	Error      string // why the last "Use provider" was refused ("" none)
+	Active     string // the provider prompts run, e.g. "Ollama · llama3.2 at http://127.0.0.1:11434"; "" the local agent
+	ActiveKind string // the provider of Active: ProviderOpenRouter or ProviderOpenAICompatible
+	KeySet     bool   // a key is held in this page's memory for Active
 }
 
 // ChatHTML is #surface-chat: transcript, approval cards and the composer.
@@ -354,6 +377,11 @@ func ChatHTML(c Chat) HTML {
 		if e.Details != "" {
 			b.Text(" ")
 			b.Elem("span", e.Details, A("class", "chat-details"))
+		}
+		if e.LocalRetry {
+			b.Text(" ")
+			b.Elem("button", "Use local agent & retry", A("type", "button"), A("id", "local-retry-"+ID(e.Key)), A("class", "local-retry"),
+				A("data-action", "local-retry"), A("data-id", e.Key), Flag("disabled", c.Running || c.ReadOnly))
 		}
 		b.Close("li")
 	}
@@ -397,21 +425,62 @@ func ChatHTML(c Chat) HTML {
 		Flag("disabled", c.Running || c.ReadOnly))
 	b.Elem("button", "Cancel", A("type", "button"), A("id", "chat-cancel"), A("data-action", "cancel-run"),
 		Flag("disabled", !c.Running && len(c.Approvals) == 0))
-	mode := "Local agent (no key): answers carry the local-fallback marker."
-	if c.KeySet {
-		mode = "OpenRouter: the key is held in this page's memory only."
+	p := c.Provider
+	mode, active := "Local agent: answers carry the local-fallback marker.", "local"
+	if p.Active != "" {
+		mode, active = "Provider: "+p.Active+".", p.ActiveKind
+		if p.KeySet {
+			mode += " The key is held in this page's memory only."
+		}
 	}
-	b.Elem("p", mode, A("id", "agent-mode"), A("class", "agent-mode"), A("data-provider", map[bool]string{true: "openrouter", false: "local"}[c.KeySet]))
+	b.Elem("p", mode, A("id", "agent-mode"), A("class", "agent-mode"), A("data-provider", active))
 	b.Close("div")
-	b.Open("div", A("class", "chat-key"))
-	b.Elem("label", "OpenRouter key", A("for", "openrouter-key"))
+	providerHTML(&b, p)
+	return b.HTML()
+}
+
+// providerHTML is the chat's provider area (.chat-key): #provider-kind, #provider-endpoint
+// (disabled for OpenRouter), #provider-model, #openrouter-key (never a value attribute: the key
+// stays out of the markup), #set-key ("Use provider"), #forget-key (back to the local agent)
+// and #provider-error when the last choice was refused.
+func providerHTML(b *Builder, p ProviderForm) {
+	compat := p.Kind == ProviderOpenAICompatible
+	b.Open("div", A("class", "chat-key"), A("role", "group"), A("aria-label", "Model provider"))
+	b.Elem("label", "Provider", A("for", "provider-kind"))
+	b.Open("select", A("id", "provider-kind"), A("data-input", "provider-kind"))
+	b.Elem("option", "OpenRouter", A("value", ProviderOpenRouter), Flag("selected", !compat))
+	b.Elem("option", "OpenAI-compatible server (Ollama, LM Studio, llama.cpp)", A("value", ProviderOpenAICompatible), Flag("selected", compat))
+	b.Close("select")
+	b.Elem("label", "Endpoint", A("for", "provider-endpoint"))
+	b.Void("input", A("id", "provider-endpoint"), A("type", "url"), A("data-input", "provider-endpoint"), A("autocomplete", "off"),
+		A("spellcheck", "false"), A("placeholder", "http://127.0.0.1:11434/v1"), A("value", p.Endpoint), Flag("disabled", !compat),
+		If(!compat, A("title", "OpenRouter's endpoint is fixed")))
+	b.Elem("label", "Model", A("for", "provider-model"))
+	ph := "default model (optional)"
+	if compat {
+		ph = "required, e.g. llama3.2"
+	}
+	b.Void("input", A("id", "provider-model"), A("data-input", "provider-model"), A("autocomplete", "off"), A("spellcheck", "false"),
+		A("placeholder", ph), A("value", p.Model))
+	keyLabel := "OpenRouter key"
+	keyPh := "sk-or-… (required)"
+	if compat {
+		keyLabel, keyPh = "API key", "optional for a server on this computer"
+	}
+	if p.KeySet {
+		keyPh = "key set (in memory)"
+	}
+	b.Elem("label", keyLabel, A("for", "openrouter-key"))
 	// Never a value attribute: the key stays out of the markup.
 	b.Void("input", A("id", "openrouter-key"), A("type", "password"), A("autocomplete", "off"), A("spellcheck", "false"),
-		A("placeholder", map[bool]string{true: "key set (in memory)", false: "sk-or-… (optional)"}[c.KeySet]))
-	b.Elem("button", "Use key", A("type", "button"), A("id", "set-key"), A("data-action", "set-key"))
-	b.Elem("button", "Forget key", A("type", "button"), A("id", "forget-key"), A("data-action", "forget-key"), Flag("disabled", !c.KeySet))
+		A("placeholder", keyPh))
+	b.Elem("button", "Use provider", A("type", "button"), A("id", "set-key"), A("data-action", "set-key"))
+	b.Elem("button", "Use the local agent", A("type", "button"), A("id", "forget-key"), A("data-action", "forget-key"),
+		Flag("disabled", p.Active == ""))
+	if p.Error != "" {
+		b.Elem("p", p.Error, A("id", "provider-error"), A("class", "provider-error"), A("role", "alert"))
+	}
 	b.Close("div")
-	return b.HTML()
 }
 
 // TraceRow is one recent tool call (from the registry's lifecycle events).
