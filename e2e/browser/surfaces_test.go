@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/host/fakeprovider"
 	"github.com/webcoding/studio/wasm/livesurface"
 	"github.com/webcoding/studio/wasm/websurface"
 )
@@ -1205,4 +1209,170 @@ func TestSurfaceReloadKeepsFiles(t *testing.T) {
 		}
 		noConsoleErrors(t, tab)
 	})
+}
+
+// openSurfaceAudited is openSurface in a fresh browser context whose every network request is
+// recorded (audit) from before the navigation.
+func openSurfaceAudited(t *testing.T, surface string, audit *netAudit) *chromium.Tab {
+	t.Helper()
+	tab := chromium.NewIsolatedTab(t)
+	audit.reqs = map[network.RequestID]*auditedRequest{}
+	if err := chromedp.Listen(tab.Ctx, audit.listen); err != nil {
+		t.Fatal(err)
+	}
+	defer bootSlot(t)()
+	if err := tab.Do(loadTimeout, chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{})
+		return chromedp.Void{}, err
+	}), chromedp.Navigate(surfaceURL(t, surface))); err != nil {
+		t.Fatal(err)
+	}
+	waitSurfaceReady(t, tab)
+	return tab
+}
+
+// chooseProvider picks kind in the chat's provider menu (as a user does: a change event),
+// types endpoint and model, and clicks Use provider.
+func chooseProvider(t *testing.T, tab *chromium.Tab, kind, endpoint, model string) {
+	t.Helper()
+	evalOK(t, tab, `(() => { const s = document.querySelector("#provider-kind"); s.value = `+jsString(kind)+
+		`; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
+	waitTrue(t, tab, "the endpoint field follows the menu", `document.querySelector("#provider-endpoint").disabled === `+fmt.Sprint(kind != "openai-compatible"))
+	evalOK(t, tab, `(() => { for (const id of ["provider-endpoint", "provider-model"]) { const f = document.getElementById(id); f.value = ""; f.dispatchEvent(new Event("input", {bubbles: true})); } return true; })()`)
+	var steps []chromedp.Action[chromedp.Void]
+	if endpoint != "" {
+		steps = append(steps, chromedp.SendKeys(chromedp.CSS("#provider-endpoint"), endpoint))
+	}
+	if model != "" {
+		steps = append(steps, chromedp.SendKeys(chromedp.CSS("#provider-model"), model))
+	}
+	if len(steps) > 0 {
+		if err := tab.Do(10*time.Second, steps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fclick(t, tab, "#set-key")
+}
+
+// TestSurfaceRealtimeOpenAICompatible (issue 18): the realtime page's chat against
+// host/fakeprovider as an OpenAI-compatible server on another loopback origin (real CORS), with
+// no key. A bad endpoint (ftp://x) and a missing model are refused in the page with nothing
+// sent. Then a prompt: the model asks for web_setTheme, the call waits for its approval card,
+// the preview turns emerald, the tool result goes back, the answer closes the run and names
+// the provider and the model; every request went to the served origin or the fake's, none
+// with an Authorization header. A 401 next shows OPENROUTER_AUTHENTICATION_FAILED and "Use
+// local agent & retry" runs the same prompt through the local agent (the local-fallback
+// marker), the provider untouched.
+func TestSurfaceRealtimeOpenAICompatible(t *testing.T) {
+	t.Parallel()
+	const model = "qwen2.5-coder:7b"
+	fake := fakeprovider.New(t, fakeprovider.Options{},
+		fakeprovider.Step{Body: chatBody("", "call_theme_1", "web_setTheme", `{"theme":"emerald"}`)},
+		fakeprovider.Step{Body: chatBody("Emerald it is.")},
+		fakeprovider.Step{Status: 401, BodyFile: "error_401.json"})
+	audit := &netAudit{}
+	tab := openSurfaceAudited(t, "realtime", audit)
+
+	// Refused in the page: nothing reaches the fake, prompts still run the local agent.
+	for _, bad := range []struct{ endpoint, model, field string }{
+		{"ftp://x", model, "Endpoint:"},
+		{fake.URL + "/api/v1", "", "Model:"},
+	} {
+		chooseProvider(t, tab, "openai-compatible", bad.endpoint, bad.model)
+		waitContains(t, tab, "#provider-error", bad.field)
+		if p, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#agent-mode").dataset.provider`); p != "local" {
+			t.Errorf("after the refused %s the page runs %q, want local", bad.field, p)
+		}
+	}
+	if n, pre := len(fake.Requests()), fake.Preflights(); n != 0 || pre != 0 {
+		t.Fatalf("a refused choice sent %d requests and %d preflights to the fake", n, pre)
+	}
+
+	// A loopback server without a key; its base URL (…/v1) is completed.
+	chooseProvider(t, tab, "openai-compatible", fake.URL+"/api/v1", model)
+	waitTrue(t, tab, "the provider is set", `document.querySelector("#agent-mode").dataset.provider === "openai-compatible" && !document.querySelector("#provider-error")`)
+	waitContains(t, tab, "#agent-mode", model)
+	waitContains(t, tab, "#provider-state", model)
+	if v, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#openrouter-key").value + "|" + (document.querySelector("#openrouter-key").getAttribute("value") || "")`); v != "|" {
+		t.Errorf("the key field holds %q", v)
+	}
+	accent0, _ := chromium.EvalInFrame[string](tab, 5*time.Second, accentExpr)
+	if err := tab.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-prompt"), "Make it emerald")); err != nil {
+		t.Fatal(err)
+	}
+	fclick(t, tab, "#chat-send")
+	ended := `document.querySelectorAll("#chat-transcript li[data-kind=agent], #chat-transcript li[data-kind=error]").length > 0`
+	approveCards(t, tab, ended, 2)
+	text, _ := chromium.Eval[string](tab, 5*time.Second, `document.querySelector("#chat-transcript").innerText`)
+	answer, _ := chromium.Eval[string](tab, 5*time.Second, `(document.querySelector("#chat-transcript li[data-kind=agent]")||{}).innerText || ""`)
+	for _, want := range []string{"Emerald it is.", "OpenAI-compatible server", model, "1 tool call(s)"} {
+		if !strings.Contains(answer, want) {
+			t.Errorf("the answer entry %q lacks %q; transcript:\n%s", answer, want, text)
+		}
+	}
+	if strings.Contains(text, "local-fallback") || strings.Contains(text, "✗") {
+		t.Errorf("the provider run fell back or failed a call:\n%s", text)
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, accentExpr, "#0f9f78"); err != nil {
+		t.Errorf("the preview's --accent %q (was %q) after the model's web.setTheme emerald (%v)", got, accent0, err)
+	}
+	reqs := fake.ChatRequests()
+	if len(reqs) != 2 {
+		t.Fatalf("the fake saw %d chat requests, want 2", len(reqs))
+	}
+	if reqs[0].Path != "/api/v1/chat/completions" || reqs[0].Chat["model"] != model {
+		t.Errorf("first request %s model %v, want /api/v1/chat/completions and %s", reqs[0].Path, reqs[0].Chat["model"], model)
+	}
+	for i, r := range reqs {
+		if h := r.Header.Get("Authorization") + r.Header.Get("HTTP-Referer") + r.Header.Get("X-Title"); h != "" {
+			t.Errorf("request %d carries Authorization or OpenRouter attribution: %q", i, h)
+		}
+	}
+	sawResult := false
+	for _, m := range asSlice(reqs[1].Chat["messages"]) {
+		if mm, _ := m.(map[string]any); mm["role"] == "tool" && mm["tool_call_id"] == "call_theme_1" {
+			sawResult = true
+		}
+	}
+	if !sawResult {
+		t.Error("the second request lacks the web_setTheme result")
+	}
+	served, endpoint := originOfURL(site(t)), originOfURL(fake.URL)
+	sawEndpoint := false
+	for _, r := range audit.requests() {
+		if r.URL == "" || strings.HasPrefix(r.URL, "data:") || strings.HasPrefix(r.URL, "blob:") || strings.HasPrefix(r.URL, "about:") {
+			continue
+		}
+		switch o := originOfURL(r.URL); o {
+		case endpoint:
+			sawEndpoint = true
+		case served:
+		default:
+			t.Errorf("request to a third origin: %s %s", r.Method, r.URL)
+		}
+	}
+	if !sawEndpoint {
+		t.Error("the audit saw no request to the fake")
+	}
+	noConsoleErrors(t, tab)
+
+	// A provider failure: its typed code, and the local agent on offer for the same prompt.
+	if err := tab.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-prompt"), "Make it sky blue")); err != nil {
+		t.Fatal(err)
+	}
+	fclick(t, tab, "#chat-send")
+	waitContains(t, tab, "#chat-transcript li[data-kind=error]", "OPENROUTER_AUTHENTICATION_FAILED")
+	fclick(t, tab, "#chat-transcript li[data-kind=error] button[data-action=local-retry]")
+	approveCards(t, tab, `document.querySelectorAll("#chat-transcript li[data-kind=agent]").length > 1`, 3)
+	last, _ := chromium.Eval[string](tab, 5*time.Second, `[...document.querySelectorAll("#chat-transcript li[data-kind=agent]")].pop().innerText`)
+	if !strings.Contains(last, "local-fallback") {
+		t.Errorf("the retry's answer %q lacks the local-fallback marker", last)
+	}
+	if got, err := chromium.WaitInFrame(tab, loadTimeout, accentExpr, "#0b83c6"); err != nil {
+		t.Errorf("the preview's --accent %q after the local agent's sky theme (%v)", got, err)
+	}
+	if n := len(fake.ChatRequests()); n != 3 {
+		t.Errorf("the fake saw %d chat requests, want 3 (the retry runs locally)", n)
+	}
+	waitContains(t, tab, "#agent-mode", model) // the provider stays set
 }
