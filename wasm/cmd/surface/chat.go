@@ -81,10 +81,18 @@ func (a *app) setProviderField(field, value string) {
 
 // useProvider checks a provider choice with the core's rules (studio.CheckProviderChoice) and
 // keeps it and the key in memory; a refused choice is shown (#provider-error) and changes
-// nothing, so nothing is sent. The key is never shown, logged or stored.
+// nothing, so nothing is sent. An empty key field keeps the key already held for the same
+// origin. The key is never shown, logged or stored.
 func (a *app) useProvider(kind, endpoint, model, key string) {
 	if kind == "" {
 		kind = studio.ProviderOpenRouter
+	}
+	if cur, curKey := a.provider(); strings.TrimSpace(key) == "" && curKey != "" {
+		// An empty key field keeps the key held for the same origin (the field is never
+		// drawn with it), so changing the model needs no second paste; never another origin's.
+		if c, err := studio.CheckProviderChoice(kind, endpoint, model, curKey); err == nil && c.Origin() == cur.Origin() {
+			key = curKey
+		}
 	}
 	c, err := studio.CheckProviderChoice(kind, endpoint, model, key)
 	a.mu.Lock()
