@@ -1376,3 +1376,48 @@ func TestSurfaceRealtimeOpenAICompatible(t *testing.T) {
 	}
 	waitContains(t, tab, "#agent-mode", model) // the provider stays set
 }
+
+// TestSurfaceLiveRefusedDraftStays (new-user finding, no lost work): a typed text the core
+// refuses (over the 80,000-character budget) stays in the editor for its own file; the page
+// does not switch files until the user chooses; "Keep my text" after fixing it writes it to
+// that file, never to another one.
+func TestSurfaceLiveRefusedDraftStays(t *testing.T) {
+	t.Parallel()
+	tab := openSurface(t, nil, "live")
+	fclick(t, tab, "#file-style-css")
+	waitTrue(t, tab, "style.css in the editor", `webcodingEditor.path() === "style.css"`)
+	typeText := func(text string) {
+		t.Helper()
+		evalOK(t, tab, `(() => { const v = webcodingEditor.view(); v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: `+jsString(text)+`}}); return true; })()`)
+	}
+	typeText(strings.Repeat("a", 80010))
+	waitTrue(t, tab, "the refusal shown", `!!document.querySelector("#conflict-keep") && document.querySelector("#surface-doc").textContent.includes("style.css was not applied")`)
+	before := surfOK(t, tab, "editor.listFiles", nil)
+	fclick(t, tab, "#file-cart-store-ts") // refused while the text waits: the editor stays on style.css
+	waitTrue(t, tab, "the switch refused", `document.querySelector("#surface-doc").textContent.includes("choose Keep my text or Take the current text first")`)
+	if p, _ := chromium.Eval[string](tab, 5*time.Second, `webcodingEditor.path()`); p != "style.css" {
+		t.Fatalf("the editor moved to %q with a refused draft of style.css", p)
+	}
+	fixed := "body { color: rebeccapurple; }\n"
+	typeText(fixed)
+	fclick(t, tab, "#conflict-keep")
+	waitTrue(t, tab, "the kept text written", `!document.querySelector("#conflict-keep")`)
+	doc := surfOK(t, tab, "editor.getDocument", nil)
+	if doc["file"] != "style.css" || doc["source"] != fixed {
+		t.Fatalf("after Keep my text the document is %v %q, want style.css with the fixed text", doc["file"], doc["source"])
+	}
+	after := surfOK(t, tab, "editor.listFiles", nil)
+	for _, f := range asSlice(after["files"]) {
+		m := f.(map[string]any)
+		if m["path"] == "style.css" {
+			continue
+		}
+		for _, g := range asSlice(before["files"]) {
+			o := g.(map[string]any)
+			if o["path"] == m["path"] && n64(o["size"]) != n64(m["size"]) {
+				t.Fatalf("%s changed size %d → %d: the text went to another file", m["path"], n64(o["size"]), n64(m["size"]))
+			}
+		}
+	}
+	noConsoleErrors(t, tab)
+}

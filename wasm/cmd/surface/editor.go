@@ -27,7 +27,7 @@ type editorState struct {
 	shownPath, shownText string // what the widget holds (set by Go or typed)
 	draftPath, draftText string // typed text not yet written ("" none)
 	draftGen, flushedGen int
-	conflicted           bool // the last write of the draft was refused: no automatic retry
+	conflicted           bool // the last write of the draft was refused (any error): no automatic retry
 	timer                *time.Timer
 }
 
@@ -99,12 +99,13 @@ func (a *app) writeText(ctx context.Context, path, text string, gen int, expecte
 	a.mu.Lock()
 	e := &a.editor
 	if err != nil {
-		e.conflicted = isConflict(err)
-		if e.conflicted {
-			a.st.conflict = "Your edit of " + path + " was not applied: " + err.Error() + " Your text is kept in the editor."
-		} else {
-			a.st.notice = "Your edit of " + path + " was not applied: " + err.Error()
-		}
+		// Any refusal (a conflict, a text over the budget, a document that moved to another
+		// file) keeps the text in the editor and waits for the user: Keep my text (after fixing
+		// it) or Take the current text. Until then the page does not switch files, so the text
+		// is never flushed somewhere else later (new-user test: a refused over-budget draft was
+		// later written into the file opened next).
+		e.conflicted = true
+		a.st.conflict = "Your edit of " + path + " was not applied: " + err.Error() + " Your text is kept in the editor: fix it and choose Keep my text, or Take the current text."
 	} else {
 		a.st.conflict, e.conflicted = "", false
 		a.st.base, a.st.source = rev, text
@@ -116,11 +117,6 @@ func (a *app) writeText(ctx context.Context, path, text string, gen int, expecte
 	a.mu.Unlock()
 	a.requestRefresh()
 	a.markDirty()
-}
-
-func isConflict(err error) bool {
-	te, ok := err.(*toolError)
-	return ok && te.Code == "WORKSPACE_REVISION_CONFLICT"
 }
 
 // dropDraft forgets the draft and what the widget shows (a new session's text replaces it).

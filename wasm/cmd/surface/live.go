@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -87,6 +88,21 @@ func (a *app) reloadLive(ctx context.Context) {
 func (a *app) writeDraft(ctx context.Context, path, text string, expected *int64) (int64, error) {
 	if a.surface == surfaceview.Realtime {
 		return a.writeRealtime(ctx, path, text, expected)
+	}
+	// editor.setDocument writes the document's current file: the text must be path's. A draft
+	// of another file is written only when the user chose it (Keep my text: expected nil), by
+	// opening that file first; an automatic flush is refused instead.
+	var cur liveDocument
+	if err := a.read(ctx, "editor.getDocument", nil, &cur); err != nil {
+		return 0, err
+	}
+	if cur.File != path {
+		if expected != nil {
+			return 0, errors.New("the document is now " + cur.File + ", not " + path + "; nothing was written.")
+		}
+		if _, err := a.call(ctx, "editor.openFile", map[string]any{"path": path}, nil); err != nil {
+			return 0, err
+		}
 	}
 	args := map[string]any{"source": text}
 	if expected != nil {
