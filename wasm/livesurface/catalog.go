@@ -62,12 +62,32 @@ const (
 // port per build) or a port that is not shared across builds (docs/design.md §5.27).
 func register(ctx context.Context, r *registry.Registry, p studio.Ports) (map[string]rpcsession.Method, error) {
 	m := studio.HydrateWorkspace(ctx, p, Seed)
+	// A folder whose name is the stored workspace's root is the one imported before (the page
+	// reconnects it after a reload): it is linked without replacing the files, so edits made
+	// since the last save stay and are dirty against the folder (workspace.Manager.LinkFolder).
+	// Any other folder is imported and replaces the workspace.
+	var relinked []string
 	if p.Folder != nil {
-		if _, err := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder); err != nil {
+		if p.Folder.Name() == m.Snapshot().RootName {
+			res, err := m.LinkFolder(ctx, p.Folder)
+			if err != nil {
+				return nil, err
+			}
+			relinked = res.DirtyPaths
+		} else if _, err := m.ImportFolder(ctx, workspace.Call{Tool: "session.linkFolder"}, p.Folder); err != nil {
 			return nil, err
 		}
 	}
 	s := newSurface(m, studio.PreviewPortOf(p), p.Folder == nil)
+	// The save baseline of a relinked folder is the folder's text: a file that differs from it
+	// (or that the folder lacks) stays dirty, and resetDocument goes back to the folder's text.
+	for _, path := range relinked {
+		if b, err := p.Folder.ReadFile(ctx, path); err == nil {
+			s.baseline[path] = string(b)
+		} else {
+			delete(s.baseline, path)
+		}
+	}
 	if p.Durable != nil {
 		store, err := durable.New(p.Durable, durable.Options{Clock: p.Clock})
 		if err != nil {

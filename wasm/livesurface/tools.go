@@ -148,7 +148,7 @@ func (s *surface) tools() []registry.Tool {
 			InputSchema:  noArgs,
 			OutputSchema: studio.OutputSchema([]studio.Prop{P("state", studio.EnumSchema(StateRendered, StateCompiled, StatePending, StateError)), P("revision", `{"type":"integer","minimum":-1}`), P("runtime", studio.SchemaString), P("message", studio.SchemaString)}, "state", "revision", "runtime")},
 		{Name: ToolSetDocument, Annotations: mcp.ToolAnnotations{IdempotentHint: true}, Handler: s.setDocument,
-			Description:  "Replace the document's text (and its scenario when given). The text is never executed. source: 1.." + budget + " characters. New text adds one workspace revision and marks the file dirty; the same text changes only the document clock." + guardText,
+			Description:  "Replace the document's text (and its scenario when given). The safe runner never executes it; only the web starter's index.html, style.css and script.js run, in the sandboxed preview (other documents are shown as text). source: 1.." + budget + " characters. New text adds one workspace revision and marks the file dirty; the same text changes only the document clock." + guardText,
 			InputSchema:  studio.InputSchema([]studio.Prop{P("source", str(1, workspace.MaxSourceChars)), P("scenario", inScenario), P("expectedRevision", inRevision)}, "source"),
 			OutputSchema: documentOut(true)},
 		{Name: ToolApplyPatch, Handler: s.applyPatch,

@@ -77,6 +77,7 @@ type state struct {
 	scenario   string
 	dirty      []string
 	folderName string
+	rootName   string // Live: the workspace's root name (the folder it came from, or the examples')
 	conflict   string
 	notice     string
 	recover    *unknownSave // Live: a save whose outcome is unknown, until checked

@@ -72,7 +72,7 @@ func (a *app) reloadLive(ctx context.Context) {
 	a.mu.Lock()
 	a.st.wsRev, a.st.docRev, a.st.dirty = st.WorkspaceRevision, doc.DocumentRevision, st.DirtyPaths
 	a.st.files, a.st.scenario = paths, doc.Scenario
-	a.st.folderName = ""
+	a.st.folderName, a.st.rootName = "", st.RootName
 	if st.Filesystem.FolderLinked {
 		a.st.folderName = st.RootName
 	}
@@ -211,9 +211,12 @@ func (a *app) connectFolder(ctx context.Context) {
 	// examples are replaced without asking; anything else — an edit, or the files of a folder
 	// connected before a reload — is named, and only an explicit OK replaces it (no lost work).
 	a.mu.Lock()
-	wsRev, files := a.st.wsRev, append([]string(nil), a.st.files...)
+	wsRev, files, root := a.st.wsRev, append([]string(nil), a.st.files...), a.st.rootName
 	a.mu.Unlock()
-	if wsRev > pristineRevision {
+	// The folder these files came from (its name is the workspace's root) is linked again
+	// without replacing them (livesurface: Manager.LinkFolder): nothing to ask.
+	relink := f.Name() == root
+	if !relink && wsRev > pristineRevision {
 		msg := "Connect the folder " + f.Name() + "? Its files replace the files here, which changed since the examples were loaded (" +
 			strings.Join(files, ", ") + "); changes not saved to a folder are lost. Copy what you want to keep first."
 		if !js.Global().Call("confirm", msg).Truthy() {
@@ -236,7 +239,11 @@ func (a *app) connectFolder(ctx context.Context) {
 		a.setNotice("The folder " + f.Name() + " could not be opened: " + err.Error())
 		return
 	}
-	a.addEntry(surfaceview.Entry{Kind: "info", Text: "Connected the folder " + f.Name() + ": its files replace the examples; Save writes to it."})
+	text := "Connected the folder " + f.Name() + ": its files replace the ones here; Save writes to it."
+	if relink {
+		text = "Reconnected the folder " + f.Name() + ": the files here are kept; those that differ from the folder are unsaved until you save them."
+	}
+	a.addEntry(surfaceview.Entry{Kind: "info", Text: text})
 }
 
 func recoverTool(u *unknownSave) string {
