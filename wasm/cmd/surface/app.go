@@ -437,6 +437,9 @@ func (a *app) previewChanged(gen int, s iframe.Status) {
 	a.st.preview = s
 	if s.State == iframe.StateAcknowledged {
 		a.st.acked = true
+		// The fallback's "not acknowledged yet" is no longer true (new-user finding: it stayed
+		// beside "Preview acknowledged").
+		a.st.notice = strings.TrimSpace(strings.ReplaceAll(a.st.notice, noAckNotice, ""))
 	}
 	a.mu.Unlock()
 	a.emit(map[string]any{"kind": "preview", "status": s})
@@ -543,12 +546,16 @@ func (a *app) boot(ctx context.Context) {
 		late := !a.st.acked
 		if late {
 			a.st.acked = true
-			a.st.notice = strings.TrimSpace(a.st.notice + " The preview has not acknowledged a revision yet.")
+			a.st.notice = strings.TrimSpace(a.st.notice + " " + noAckNotice)
 		}
 		a.mu.Unlock()
 		a.markDirty()
 	})
 }
+
+// noAckNotice is the notice of a page that became ready without an acknowledgement; the first
+// acknowledgement removes it.
+const noAckNotice = "The preview has not acknowledged a revision yet."
 
 // readyWait bounds how long the page waits for the first acknowledgement before it is ready.
 const readyWait = 10 * time.Second
