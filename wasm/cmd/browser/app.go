@@ -14,7 +14,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
@@ -79,8 +78,7 @@ type app struct {
 
 	mu   sync.Mutex
 	st   state
-	subs map[int]js.Value
-	next int
+	subs jsbridge.Subscribers // webcodingSubscribe's callbacks
 
 	reqID    atomic.Int64
 	runSeq   atomic.Int64
@@ -174,7 +172,7 @@ type renderUI struct {
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 func newApp() *app {
-	a := &app{subs: map[int]js.Value{}, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+	a := &app{dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
 		st: state{statusText: "Loading…", storageMode: "loading"}}
 	a.chatState = chatSession{store: &chats.Store{Backend: idb.NewChats(), Secrets: a.chatSecrets}, meta: map[string]chatMeta{}, conv: map[string]bool{}}
 	a.rescued.drafts = map[string]rescuedDraft{}
@@ -401,61 +399,15 @@ func (a *app) requestRefresh() {
 	}
 }
 
-// emit sends one event to every webcodingSubscribe callback (from a goroutine).
-func (a *app) emit(ev map[string]any) {
-	a.mu.Lock()
-	if len(a.subs) == 0 {
-		a.mu.Unlock()
-		return
-	}
-	cbs := make([]js.Value, 0, len(a.subs))
-	for _, cb := range a.subs {
-		cbs = append(cbs, cb)
-	}
-	a.mu.Unlock()
-	raw, err := json.Marshal(ev)
-	if err != nil {
-		return
-	}
-	for _, cb := range cbs {
-		// safejs turns a throwing callback into an error instead of a Go panic.
-		_, _ = safejs.Safe(cb).Invoke(string(raw))
-	}
-}
+// emit sends one event to every webcodingSubscribe callback (from a goroutine;
+// jsbridge.Subscribers).
+func (a *app) emit(ev map[string]any) { a.subs.Emit(ev) }
 
-// exposeGlobals installs webcodingHandle and webcodingSubscribe (see the package doc).
+// exposeGlobals installs webcodingHandle and webcodingSubscribe (jsbridge: the same globals
+// on every page of the site).
 func (a *app) exposeGlobals() {
-	handle := jsbridge.Func("webcodingHandle", func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeString {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("TypeError").New("webcodingHandle(requestJSON): a string is required"))
-		}
-		req := []byte(args[0].String())
-		return jsbridge.Promise(context.Background(), "webcodingHandle", func(ctx context.Context) ([]byte, error) {
-			out := a.handle(ctx, req) // changes show through lifecycle and handler events
-			return out, nil
-		})
-	})
-	subscribe := jsbridge.Func("webcodingSubscribe", func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeFunction {
-			return js.Undefined()
-		}
-		a.mu.Lock()
-		id := a.next
-		a.next++
-		a.subs[id] = args[0]
-		a.mu.Unlock()
-		var unsub js.Func
-		unsub = jsbridge.Func("webcodingSubscribe.unsubscribe", func(js.Value, []js.Value) any {
-			a.mu.Lock()
-			delete(a.subs, id)
-			a.mu.Unlock()
-			unsub.Release()
-			return nil
-		})
-		return unsub
-	})
-	js.Global().Set("webcodingHandle", handle)
-	js.Global().Set("webcodingSubscribe", subscribe)
+	jsbridge.ExposeHandle(func(ctx context.Context, req []byte) []byte { return a.handle(ctx, req) })
+	a.subs.Expose()
 }
 
 // start lists the tools (the session is already in approval queue mode, browserBuilder),

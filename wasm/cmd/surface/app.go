@@ -15,7 +15,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/hack-pad/safejs"
 	"github.com/webcoding/studio/wasm/adapters/iframe"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/adapters/weblock"
@@ -113,8 +112,7 @@ type app struct {
 	mu       sync.Mutex
 	st       state
 	entrySeq int
-	subs     map[int]js.Value
-	nextSub  int
+	subs     jsbridge.Subscribers // webcodingSubscribe's callbacks
 	editor   editorState
 	starts   map[string]time.Time // traced calls' start times
 
@@ -128,7 +126,7 @@ type app struct {
 }
 
 func newApp(surface string) *app {
-	return &app{surface: surface, subs: map[int]js.Value{}, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
+	return &app{surface: surface, dirty: make(chan struct{}, 1), refresh: make(chan struct{}, 1),
 		st: state{statusText: "Loading…"}, lastHTML: map[string]string{}}
 }
 
@@ -446,59 +444,15 @@ func (a *app) previewChanged(gen int, s iframe.Status) {
 	a.markDirty()
 }
 
-// emit sends one event to every webcodingSubscribe callback.
-func (a *app) emit(ev map[string]any) {
-	a.mu.Lock()
-	if len(a.subs) == 0 {
-		a.mu.Unlock()
-		return
-	}
-	cbs := make([]js.Value, 0, len(a.subs))
-	for _, cb := range a.subs {
-		cbs = append(cbs, cb)
-	}
-	a.mu.Unlock()
-	raw, err := json.Marshal(ev)
-	if err != nil {
-		return
-	}
-	for _, cb := range cbs {
-		_, _ = safejs.Safe(cb).Invoke(string(raw))
-	}
-}
+// emit sends one event to every webcodingSubscribe callback (from a goroutine;
+// jsbridge.Subscribers).
+func (a *app) emit(ev map[string]any) { a.subs.Emit(ev) }
 
-// exposeGlobals installs webcodingHandle and webcodingSubscribe (the studio's shapes).
+// exposeGlobals installs webcodingHandle and webcodingSubscribe (jsbridge: the same globals
+// on every page of the site).
 func (a *app) exposeGlobals() {
-	handle := jsbridge.Func("webcodingHandle", func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeString {
-			return js.Global().Get("Promise").Call("reject", js.Global().Get("TypeError").New("webcodingHandle(requestJSON): a string is required"))
-		}
-		req := []byte(args[0].String())
-		return jsbridge.Promise(context.Background(), "webcodingHandle", func(ctx context.Context) ([]byte, error) {
-			return a.h.Handle(ctx, req), nil
-		})
-	})
-	subscribe := jsbridge.Func("webcodingSubscribe", func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeFunction {
-			return js.Undefined()
-		}
-		a.mu.Lock()
-		id := a.nextSub
-		a.nextSub++
-		a.subs[id] = args[0]
-		a.mu.Unlock()
-		var unsub js.Func
-		unsub = jsbridge.Func("webcodingSubscribe.unsubscribe", func(js.Value, []js.Value) any {
-			a.mu.Lock()
-			delete(a.subs, id)
-			a.mu.Unlock()
-			unsub.Release()
-			return nil
-		})
-		return unsub
-	})
-	js.Global().Set("webcodingHandle", handle)
-	js.Global().Set("webcodingSubscribe", subscribe)
+	jsbridge.ExposeHandle(func(ctx context.Context, req []byte) []byte { return a.h.Handle(ctx, req) })
+	a.subs.Expose()
 }
 
 // boot lists the tools (the palette), reads the workspace, mounts the first preview where the
