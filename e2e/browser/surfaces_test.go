@@ -1421,3 +1421,25 @@ func TestSurfaceLiveRefusedDraftStays(t *testing.T) {
 	}
 	noConsoleErrors(t, tab)
 }
+
+// TestSurfaceLivePreviewErrorIsWritten (new-user finding): typed code that makes the preview
+// fail is written (PREVIEW_RUNTIME_ERROR with applied true) and shown as the preview's error —
+// not as a refused edit that locks the file list and asks to keep the text.
+func TestSurfaceLivePreviewErrorIsWritten(t *testing.T) {
+	t.Parallel()
+	tab := openSurface(t, nil, "live")
+	fclick(t, tab, "#file-script-js")
+	waitTrue(t, tab, "script.js in the editor", `webcodingEditor.path() === "script.js"`)
+	broken := "let y = ;\n"
+	evalOK(t, tab, `(() => { const v = webcodingEditor.view(); v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: `+jsString(broken)+`}}); return true; })()`)
+	waitTrue(t, tab, "the preview error shown as written", `document.querySelector("#surface-doc").textContent.includes("Written; the preview reports") && document.querySelector("#surface-doc").textContent.includes("PREVIEW_RUNTIME_ERROR")`)
+	if ok, _ := chromium.Eval[bool](tab, 5*time.Second, `!document.querySelector("#conflict-keep")`); !ok {
+		t.Fatal("a written text is offered as a refused one (Keep my text)")
+	}
+	doc := surfOK(t, tab, "editor.getDocument", nil)
+	if doc["file"] != "script.js" || doc["source"] != broken {
+		t.Fatalf("the document is %v %q, want script.js with the typed text", doc["file"], doc["source"])
+	}
+	fclick(t, tab, "#file-style-css") // not locked: the text was written
+	waitTrue(t, tab, "style.css opens", `webcodingEditor.path() === "style.css"`)
+}

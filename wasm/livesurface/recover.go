@@ -134,6 +134,13 @@ func (s *surface) recoverSave(ctx context.Context, r *registry.Registry, tool, k
 	switch {
 	case errors.Is(err, errMismatch):
 		out.Status, out.Message = string(durable.StatusUnknown), "The folder does not hold what the save planned; the save stays unknown. Reconcile the files by hand."
+		// What the folder does not hold is unsaved again, so the next save writes it (a file the
+		// interrupted save wrote had become clean; new-user finding).
+		s.mu.Lock()
+		for _, mm := range out.Mismatches {
+			delete(s.baseline, mm.Path)
+		}
+		s.mu.Unlock()
 		return out, nil
 	case err != nil && rr.Status == durable.StatusUnknown:
 		out.Status, out.Message, out.Mismatches = string(durable.StatusUnknown), err.Error(), []Mismatch{}

@@ -110,6 +110,35 @@ func TestSaveAllInterruptedThenRecovered(t *testing.T) {
 	}
 }
 
+// TestRecoverMismatchIsUnsaved (new-user finding): a file the interrupted save wrote, then
+// changed in the folder by another program, is reported different by the read-back and is
+// unsaved again, so the next save writes it (before, it stayed clean: Save skipped it and the
+// page said "No unsaved files").
+func TestRecoverMismatchIsUnsaved(t *testing.T) {
+	mem, paths := dirtyFolder(3)
+	folder := &faultyFolder{FolderAdapter: mem, failAfter: 1}
+	s := session(t, studio.Ports{Folder: folder, Durable: memstore.New()}, rpcsession.Config{})
+	editFiles(t, s, paths)
+	m := meta{source: mcp.SourceLocal, mode: mcp.ModeDirect, session: "s4", key: "editor.saveAll:s4"}
+	fails(t, callAs(t, s.Registry, m, ToolSaveAll, nil), mcp.CodeToolExecutionUnknown)
+	folder.heal()
+	if err := mem.WriteFile(context.Background(), "a.txt", []byte("tampered\n")); err != nil {
+		t.Fatal(err)
+	}
+	out := recoverSave(t, s, map[string]any{"tool": ToolSaveAll, "idempotencyKey": "editor.saveAll:s4", "sessionId": "s4"})
+	if out.Status != "unknown" || len(out.Mismatches) != 3 || out.Mismatches[0] != (Mismatch{"a.txt", "different"}) {
+		t.Fatalf("recover: %+v", out)
+	}
+	if st := ok(t, call(t, s.Registry, ToolGetStatus, nil)); !reflect.DeepEqual(st["dirtyPaths"], []any{"a.txt", "b.txt", "c.txt"}) {
+		t.Fatalf("after the read-back dirtyPaths %v, want all three", st["dirtyPaths"])
+	}
+	m.key = "editor.saveAll:s4:2"
+	ok(t, callAs(t, s.Registry, m, ToolSaveAll, nil))
+	if got := folderText(t, mem, "a.txt"); got != "new a.txt\n" {
+		t.Fatalf("after the new save a.txt holds %q", got)
+	}
+}
+
 // TestSaveAllLandedThenRecovered: the last write lands and reports a failure (the caller
 // cannot tell): unknown. Reading the folder back matches the manifest (digests and lengths),
 // so the record completes with the saveAll result; the key then replays it and nothing is

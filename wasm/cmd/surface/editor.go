@@ -4,6 +4,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -96,9 +99,20 @@ func (a *app) flushDraft(ctx context.Context) {
 // over the current one) and settles the draft of generation gen.
 func (a *app) writeText(ctx context.Context, path, text string, gen int, expected *int64) {
 	rev, err := a.writeDraft(ctx, path, text, expected)
+	applied := appliedError(err)
 	a.mu.Lock()
 	e := &a.editor
-	if err != nil {
+	if applied {
+		// The text was written; only the preview failed (PREVIEW_RUNTIME_ERROR, a late
+		// acknowledgement: details.applied true, SPEC §2.13). It is not a refusal: the draft is
+		// settled and the preview's error is shown as such (new-user finding).
+		a.st.conflict, e.conflicted = "", false
+		a.st.notice = "Written; the preview reports: " + err.Error()
+		if e.draftGen == gen {
+			e.flushedGen = gen
+			e.draftPath, e.draftText = "", ""
+		}
+	} else if err != nil {
 		// Any refusal (a conflict, a text over the budget, a document that moved to another
 		// file) keeps the text in the editor and waits for the user: Keep my text (after fixing
 		// it) or Take the current text. Until then the page does not switch files, so the text
@@ -108,6 +122,9 @@ func (a *app) writeText(ctx context.Context, path, text string, gen int, expecte
 		a.st.conflict = "Your edit of " + path + " was not applied: " + err.Error() + " Your text is kept in the editor: fix it and choose Keep my text, or Take the current text."
 	} else {
 		a.st.conflict, e.conflicted = "", false
+		if strings.HasPrefix(a.st.notice, refusedDraftNotice) {
+			a.st.notice = ""
+		}
 		a.st.base, a.st.source = rev, text
 		if e.draftGen == gen {
 			e.flushedGen = gen
@@ -183,6 +200,22 @@ func (a *app) conflictDraft() bool {
 	return a.editor.conflicted && a.editor.draftPath != ""
 }
 
+// refusedDraftNotice is the notice of an action refused while a refused draft waits.
+const refusedDraftNotice = "Your refused edit is still in the editor: choose Keep my text or Take the current text first."
+
+// appliedError reports whether err is a tool error whose change was applied (details.applied
+// true: the preview failed or acknowledged late, the caller gave up after the change landed).
+func appliedError(err error) bool {
+	var te *toolError
+	if !errors.As(err, &te) || len(te.Details) == 0 {
+		return false
+	}
+	var d struct {
+		Applied bool `json:"applied"`
+	}
+	return json.Unmarshal(te.Details, &d) == nil && d.Applied
+}
+
 // refusedDraftFirst keeps the editor on a refused draft's file until the user chose (Keep my
 // text / Take the current text), so switching files never drops typed text silently; it
 // reports whether it refused the switch.
@@ -190,6 +223,6 @@ func (a *app) refusedDraftFirst() bool {
 	if !a.conflictDraft() {
 		return false
 	}
-	a.setNotice("Your refused edit is still in the editor: choose Keep my text or Take the current text first.")
+	a.setNotice(refusedDraftNotice)
 	return true
 }

@@ -100,7 +100,8 @@ func (a *app) writeDraft(ctx context.Context, path, text string, expected *int64
 		if expected != nil {
 			return 0, errors.New("the document is now " + cur.File + ", not " + path + "; nothing was written.")
 		}
-		if _, err := a.call(ctx, "editor.openFile", map[string]any{"path": path}, nil); err != nil {
+		// An opened file whose preview failed is still open (applied): write on.
+		if _, err := a.call(ctx, "editor.openFile", map[string]any{"path": path}, nil); err != nil && !appliedError(err) {
 			return 0, err
 		}
 	}
@@ -138,6 +139,9 @@ func (a *app) liveAction(ctx context.Context, act action) bool {
 		a.flushDraft(ctx)
 		a.act(ctx, "editor.setScenario", guard(map[string]any{"scenario": act.data["scenario"]}), nil)
 	case "reset-document":
+		if a.refusedDraftFirst() { // a refused text is the user's to keep or drop, not Reset's
+			return true
+		}
 		a.dropDraft()
 		a.act(ctx, "editor.resetDocument", guard(map[string]any{}), nil)
 	case "run-scenario":
@@ -198,6 +202,10 @@ func (a *app) setNotice(s string) {
 // it as Ports.Folder, so the new session imports it and saves write to it. A failed import
 // rebuilds the session without the folder and says why.
 func (a *app) connectFolder(ctx context.Context) {
+	// A rebuilt session replaces the editor's text: a refused draft must be chosen first.
+	if a.refusedDraftFirst() {
+		return
+	}
 	a.flushDraft(ctx)
 	f, err := fsa.Pick(ctx, nil)
 	if err != nil {
@@ -216,9 +224,21 @@ func (a *app) connectFolder(ctx context.Context) {
 	// The folder these files came from (its name is the workspace's root) is linked again
 	// without replacing them (livesurface: Manager.LinkFolder): nothing to ask.
 	relink := f.Name() == root
+	// The name is all the page knows of a folder: another folder with the same name is
+	// possible, and Save would write over its files. So relinking over changed files asks too,
+	// saying what it does (new-user finding).
+	if relink && wsRev > pristineRevision {
+		msg := "The folder " + f.Name() + " has the name of the folder these files came from. OK keeps the files here and links it: " +
+			"files that differ from the folder become unsaved, and Save writes them over the folder's files. " +
+			"If this is another folder with the same name, choose Cancel."
+		if !js.Global().Call("confirm", msg).Truthy() {
+			a.setNotice("Connect folder cancelled: nothing changed.")
+			return
+		}
+	}
 	if !relink && wsRev > pristineRevision {
-		msg := "Connect the folder " + f.Name() + "? Its files replace the files here, which changed since the examples were loaded (" +
-			strings.Join(files, ", ") + "); changes not saved to a folder are lost. Copy what you want to keep first."
+		msg := "Connect the folder " + f.Name() + "? Its files replace the " + strconv.Itoa(len(files)) + " files here (" +
+			strings.Join(files, ", ") + "), which are not the untouched examples; changes not saved to a folder are lost. Copy what you want to keep first."
 		if !js.Global().Call("confirm", msg).Truthy() {
 			a.setNotice("Connect folder cancelled: nothing changed.")
 			return

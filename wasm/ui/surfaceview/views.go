@@ -242,9 +242,14 @@ func LiveDocHTML(d LiveDoc) HTML {
 		Flag("disabled", d.ReadOnly || d.Busy))
 	b.Elem("button", "Save all", A("type", "button"), A("id", "save-all"), A("data-action", "save-all"),
 		Flag("disabled", d.ReadOnly || d.Busy))
-	if len(d.Dirty) > 0 {
+	switch {
+	case len(d.Dirty) > 0:
 		b.Elem("span", "Unsaved: "+strings.Join(d.Dirty, ", "), A("id", "dirty-paths"), A("class", "dirty-paths"))
-	} else {
+	case d.FolderName == "":
+		// Without a linked folder nothing says what the folder holds (after a reload the page
+		// cannot know what was saved): never "No unsaved files" then (new-user finding).
+		b.Elem("span", "Connect the folder to see what is unsaved", A("id", "dirty-paths"), A("class", "dirty-paths muted"))
+	default:
 		b.Elem("span", "No unsaved files", A("id", "dirty-paths"), A("class", "dirty-paths muted"))
 	}
 	b.Close("div")
