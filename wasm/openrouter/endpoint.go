@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxEndpointChars bounds an endpoint URL (bytes).
@@ -16,15 +18,25 @@ const MaxAPIKeyChars = 512
 const MaxModelChars = 2048
 
 // CheckModel is the one model-id rule of agent/openrouter's "model" param and the pages that
-// set a model (the surface pages' chat): a model id is not blank and at most MaxModelChars
-// bytes. Any other text is the server's to judge (an unknown id fails the run with the
-// server's error). The message never repeats the id.
+// set a model (the surface pages' chat): a model id is not blank, at most MaxModelChars bytes,
+// valid UTF-8 and free of control characters (C0, DEL, C1: no provider names a model with
+// them, and a NUL or line break would reach the request body and the transcript). Any other
+// text is the server's to judge (an unknown id fails the run with the server's error). The
+// message never repeats the id.
 func CheckModel(model string) error {
 	if strings.TrimSpace(model) == "" {
 		return errors.New("the model id is empty")
 	}
 	if len(model) > MaxModelChars {
 		return errors.New("the model id is longer than 2048 characters")
+	}
+	if !utf8.ValidString(model) {
+		return errors.New("the model id is not valid UTF-8")
+	}
+	for _, r := range model {
+		if unicode.IsControl(r) {
+			return errors.New("the model id contains a control character")
+		}
 	}
 	return nil
 }

@@ -95,10 +95,12 @@ func TestBaseURLIsCompleted(t *testing.T) {
 	}
 }
 
-// TestCheckModel: a model id is not blank and at most MaxModelChars bytes.
+// TestCheckModel: a model id is not blank, at most MaxModelChars bytes, valid UTF-8 and free of
+// control characters (a NUL in a model id was accepted and shown as "m�x": new-user finding).
 func TestCheckModel(t *testing.T) {
 	for m, ok := range map[string]bool{"llama3.2": true, "meta-llama/llama-3.3-70b-instruct:free": true, "": false, " \t": false,
-		strings.Repeat("m", MaxModelChars): true, strings.Repeat("m", MaxModelChars+1): false} {
+		strings.Repeat("m", MaxModelChars): true, strings.Repeat("m", MaxModelChars+1): false,
+		"m\x00x": false, "qwen\n2": false, "a\x7fb": false, "a\u0085b": false, "bad\xffutf8": false, "modèle-ünïcode": true} {
 		if err := CheckModel(m); (err == nil) != ok {
 			t.Errorf("CheckModel(%.20q…) = %v, want ok %v", m, err, ok)
 		}
