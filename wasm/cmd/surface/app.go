@@ -19,6 +19,7 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/adapters/weblock"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
@@ -210,19 +211,8 @@ func (a *app) notify(ctx context.Context, method string, params any) {
 	a.h.Handle(ctx, raw)
 }
 
-// toolError is a tools/call result with isError: the typed error.
-type toolError struct {
-	Tool      string
-	Code      string
-	Message   string
-	Retryable bool
-	Details   json.RawMessage
-}
-
-func (e *toolError) Error() string { return "[" + e.Code + "] " + e.Message }
-
 // call runs one tool as the page (source local, mode direct; meta adds _meta members) and
-// returns its structuredContent, a *toolError for a tool error, or the JSON-RPC error.
+// returns its structuredContent, the *mcp.ToolError of a tool error, or the JSON-RPC error.
 func (a *app) call(ctx context.Context, name string, args map[string]any, meta map[string]any) (json.RawMessage, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -231,24 +221,15 @@ func (a *app) call(ctx context.Context, name string, args map[string]any, meta m
 	for k, v := range meta {
 		m[k] = v
 	}
-	var res struct {
-		IsError           bool            `json:"isError"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-		Error             *struct {
-			Code      string          `json:"code"`
-			Message   string          `json:"message"`
-			Retryable bool            `json:"retryable"`
-			Details   json.RawMessage `json:"details"`
-		} `json:"error"`
-	}
+	var res mcp.CallToolResult
 	if err := a.rpc(ctx, "", "tools/call", map[string]any{"name": name, "arguments": args, "_meta": m}, &res); err != nil {
 		return nil, err
 	}
 	if res.IsError {
 		if res.Error == nil {
-			return nil, &toolError{Tool: name, Code: "TOOL_EXECUTION_FAILED", Message: name + " failed"}
+			return nil, &mcp.ToolError{Code: mcp.CodeToolExecutionFailed, Message: name + " failed"}
 		}
-		return res.StructuredContent, &toolError{Tool: name, Code: res.Error.Code, Message: res.Error.Message, Retryable: res.Error.Retryable, Details: res.Error.Details}
+		return res.StructuredContent, res.Error
 	}
 	return res.StructuredContent, nil
 }
@@ -273,10 +254,10 @@ func (a *app) act(ctx context.Context, name string, args map[string]any, meta ma
 	a.setBusy(false)
 	a.mu.Lock()
 	if err != nil {
-		var te *toolError
-		if errors.As(err, &te) && te.Code == "WORKSPACE_REVISION_CONFLICT" {
+		var te *mcp.ToolError
+		if errors.As(err, &te) && te.Code == mcp.CodeWorkspaceRevisionConflict {
 			a.st.conflict = name + ": " + te.Error()
-		} else if key, ok := meta["idempotencyKey"].(string); ok && errors.As(err, &te) && te.Code == "TOOL_EXECUTION_UNKNOWN" {
+		} else if key, ok := meta["idempotencyKey"].(string); ok && errors.As(err, &te) && te.Code == mcp.CodeToolExecutionUnknown {
 			// A keyed save cut short: offer to check the folder (live.go recoverSave).
 			a.st.recover = &unknownSave{tool: name, key: key}
 			a.st.notice = name + ": " + err.Error()

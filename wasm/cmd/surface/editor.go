@@ -4,13 +4,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"syscall/js"
 	"time"
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
+	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // The editor widget is the studio's CodeMirror widget (site/js/editor.js, globalThis.
@@ -206,14 +206,13 @@ const refusedDraftNotice = "Your refused edit is still in the editor: choose Kee
 // appliedError reports whether err is a tool error whose change was applied (details.applied
 // true: the preview failed or acknowledged late, the caller gave up after the change landed).
 func appliedError(err error) bool {
-	var te *toolError
-	if !errors.As(err, &te) || len(te.Details) == 0 {
+	var te *mcp.ToolError
+	if !errors.As(err, &te) {
 		return false
 	}
-	var d struct {
-		Applied bool `json:"applied"`
-	}
-	return json.Unmarshal(te.Details, &d) == nil && d.Applied
+	d, _ := te.Details.(map[string]any)
+	applied, _ := d["applied"].(bool)
+	return applied
 }
 
 // refusedDraftFirst keeps the editor on a refused draft's file until the user chose (Keep my

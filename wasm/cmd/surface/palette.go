@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/ui/surfaceview"
 )
 
@@ -57,11 +58,13 @@ func (a *app) runCard(ctx context.Context, tool string) {
 	}
 	if err != nil {
 		res.IsError = true
-		var te *toolError
+		var te *mcp.ToolError
 		if errors.As(err, &te) {
-			res.Code, res.Message, res.Retryable = te.Code, te.Message, te.Retryable
-			if len(te.Details) > 0 {
-				res.JSON = jsonIndent(te.Details)
+			res.Code, res.Message, res.Retryable = string(te.Code), te.Message, te.Retryable
+			if te.Details != nil {
+				if d, err := json.Marshal(te.Details); err == nil {
+					res.JSON = jsonIndent(d)
+				}
 			}
 		} else {
 			res.Code, res.Message = "INVALID_INPUT", err.Error()

@@ -39,6 +39,7 @@ package markup
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -331,4 +332,20 @@ func isCSSVar(v string) bool {
 		}
 	}
 	return true
+}
+
+// IDPart turns a tool name or path into a fragment of an element id: ASCII letters and digits
+// stay, every other code point becomes "-" ("web.setTheme" → "web-setTheme"). Distinct names
+// may give the same fragment ("a.b", "a/b"); callers that need unique ids keep their own prefix
+// or list.
+func IDPart(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
 }

@@ -205,7 +205,7 @@ func PaletteHTML(cards []ToolCard) HTML {
 		sort.Strings(hints)
 		for _, h := range hints {
 			b.Text(" ")
-			b.Elem("span", h, A("class", "tool-hint hint-"+ID(h)))
+			b.Elem("span", h, A("class", "tool-hint hint-"+IDPart(h)))
 		}
 		b.Close("header")
 		if c.Description != "" {
@@ -226,7 +226,7 @@ func PaletteHTML(cards []ToolCard) HTML {
 }
 
 func fieldHTML(b *Builder, tool, id string, f Field) {
-	fid := "field-" + id + "-" + ID(f.Name)
+	fid := "field-" + id + "-" + IDPart(f.Name)
 	label := f.Name
 	if !f.Required {
 		label += " (optional)"

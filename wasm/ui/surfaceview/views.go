@@ -21,22 +21,8 @@ const (
 	LockBlocked     = "blocked"
 )
 
-// ID turns a tool name or path into an element id fragment: ASCII letters and digits stay,
-// every other code point becomes "-" ("web.setTheme" → "web-setTheme").
-func ID(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
-}
-
 // ToolID is the card id fragment of a tool (#tool-<ToolID>, #run-<ToolID>, #result-<ToolID>).
-func ToolID(name string) string { return ID(name) }
+func ToolID(name string) string { return IDPart(name) }
 
 // Status is the header status line.
 type Status struct {
@@ -210,7 +196,7 @@ func LiveDocHTML(d LiveDoc) HTML {
 		if dirty[p] {
 			label += " •"
 		}
-		b.Elem("button", label, A("type", "button"), A("id", "file-"+ID(p)), A("class", "doc-file"),
+		b.Elem("button", label, A("type", "button"), A("id", "file-"+IDPart(p)), A("class", "doc-file"),
 			A("data-action", "open-file"), A("data-path", p), Bool("aria-pressed", p == d.Active),
 			If(dirty[p], A("data-dirty", "true")), Flag("disabled", d.Busy))
 	}
@@ -219,7 +205,7 @@ func LiveDocHTML(d LiveDoc) HTML {
 	b.Open("div", A("class", "doc-scenarios"), A("role", "toolbar"), A("aria-label", "Scenario"))
 	b.Elem("span", "Scenario", A("class", "doc-label"))
 	for _, s := range d.Scenarios {
-		b.Elem("button", s, A("type", "button"), A("id", "scenario-"+ID(s)), A("class", "doc-scenario"),
+		b.Elem("button", s, A("type", "button"), A("id", "scenario-"+IDPart(s)), A("class", "doc-scenario"),
 			A("data-action", "set-scenario"), A("data-scenario", s), Bool("aria-pressed", s == d.Scenario),
 			Flag("disabled", d.Busy || d.ReadOnly))
 	}
@@ -307,7 +293,7 @@ func RealtimeDocHTML(d RealtimeDoc) HTML {
 	b.Close("div")
 	b.Open("div", A("class", "doc-tabs"), A("role", "tablist"), A("aria-label", "Workspace files"))
 	for _, p := range d.Files {
-		b.Elem("button", p, A("type", "button"), A("id", "tab-"+ID(p)), A("class", "doc-tab"), A("role", "tab"),
+		b.Elem("button", p, A("type", "button"), A("id", "tab-"+IDPart(p)), A("class", "doc-tab"), A("role", "tab"),
 			A("data-action", "open-tab"), A("data-path", p), Bool("aria-selected", p == d.Active))
 	}
 	b.Close("div")
@@ -377,7 +363,7 @@ func ChatHTML(c Chat) HTML {
 		if kind == "" {
 			kind = "info"
 		}
-		b.Open("li", A("id", "chat-entry-"+ID(e.Key)), A("class", "chat-entry chat-"+kind), A("data-kind", kind))
+		b.Open("li", A("id", "chat-entry-"+IDPart(e.Key)), A("class", "chat-entry chat-"+kind), A("data-kind", kind))
 		b.Elem("span", e.Text, A("class", "chat-text"))
 		if e.Details != "" {
 			b.Text(" ")
@@ -385,7 +371,7 @@ func ChatHTML(c Chat) HTML {
 		}
 		if e.LocalRetry {
 			b.Text(" ")
-			b.Elem("button", "Use local agent & retry", A("type", "button"), A("id", "local-retry-"+ID(e.Key)), A("class", "local-retry"),
+			b.Elem("button", "Use local agent & retry", A("type", "button"), A("id", "local-retry-"+IDPart(e.Key)), A("class", "local-retry"),
 				A("data-action", "local-retry"), A("data-id", e.Key), Flag("disabled", c.Running || c.ReadOnly))
 		}
 		b.Close("li")
@@ -395,7 +381,7 @@ func ChatHTML(c Chat) HTML {
 		b.Open("section", A("id", "chat-approvals"), A("class", "chat-approvals"), A("aria-label", "Pending approvals"))
 		for i, ap := range c.Approvals {
 			n := strconv.Itoa(i)
-			b.Open("article", A("id", "approval-"+ID(ap.ID)), A("class", "approval-card"), A("data-tool", ap.Name),
+			b.Open("article", A("id", "approval-"+IDPart(ap.ID)), A("class", "approval-card"), A("data-tool", ap.Name),
 				A("aria-label", "Approval for "+ap.Name))
 			b.Elem("h3", ap.Name)
 			if ap.Description != "" {
@@ -508,7 +494,7 @@ func TraceHTML(rows []TraceRow) HTML {
 	}
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		b.Open("li", A("id", "trace-"+ID(r.Key)), A("class", "trace-row trace-"+r.State), A("data-state", r.State), A("data-tool", r.Name))
+		b.Open("li", A("id", "trace-"+IDPart(r.Key)), A("class", "trace-row trace-"+r.State), A("data-state", r.State), A("data-tool", r.Name))
 		mark := map[string]string{"running": "… ", "ok": "✓ ", "error": "✗ "}[r.State]
 		b.Elem("span", mark+r.Name, A("class", "trace-name"))
 		b.Text(" ")

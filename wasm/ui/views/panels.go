@@ -10,18 +10,8 @@ import (
 	. "github.com/webcoding/studio/wasm/ui/markup"
 )
 
-// CatalogToolID is a stable element id for a tool name.
-func CatalogToolID(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return "catalog-tool-" + b.String()
-}
+// CatalogToolID is a stable element id for a tool name ("catalog-tool-" + markup.IDPart).
+func CatalogToolID(name string) string { return "catalog-tool-" + IDPart(name) }
 
 // CatalogScope is one scope filter button.
 type CatalogScope struct {
