@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -15,7 +14,6 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/fsa"
 	"github.com/webcoding/studio/wasm/adapters/idb"
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
-	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -256,50 +254,4 @@ func durableOwnerID() string {
 		}()
 	}
 	return id
-}
-
-// lazyDurable is the IndexedDB durable backend ("web-coding-operations"), opened on first use
-// so the page does not wait for it at start.
-type lazyDurable struct {
-	once sync.Once
-	d    *idb.Durable
-	err  error
-}
-
-var _ durable.Backend = (*lazyDurable)(nil)
-
-func (l *lazyDurable) open(ctx context.Context) (*idb.Durable, error) {
-	l.once.Do(func() {
-		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		l.d, l.err = idb.OpenDurable(octx, idb.DurableName)
-	})
-	if l.d == nil && l.err == nil {
-		l.err = errors.New("durable store not opened")
-	}
-	return l.d, l.err
-}
-
-func (l *lazyDurable) Read(ctx context.Context, key string) (durable.Record, bool, error) {
-	d, err := l.open(ctx)
-	if err != nil {
-		return durable.Record{}, false, durable.BackendFailure("open", err)
-	}
-	return d.Read(ctx, key)
-}
-
-func (l *lazyDurable) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
-	d, err := l.open(ctx)
-	if err != nil {
-		return false, durable.BackendFailure("open", err)
-	}
-	return d.CompareAndSet(ctx, key, expected, next)
-}
-
-func (l *lazyDurable) ListPage(ctx context.Context, cursor string, limit int) ([]durable.Record, string, error) {
-	d, err := l.open(ctx)
-	if err != nil {
-		return nil, "", durable.BackendFailure("open", err)
-	}
-	return d.ListPage(ctx, cursor, limit)
 }

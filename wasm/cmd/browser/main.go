@@ -58,7 +58,7 @@ func main() {
 	if a.lock != lockBusy { // folders and durable saves (folder.go, folder_host.go; issue 8)
 		a.folderUIState.host = newFolderHost(wsRepo, a.folderUIState)
 		ports.Folders = a.folderUIState.host
-		ports.Durable = &lazyDurable{} // IndexedDB "web-coding-operations"
+		ports.Durable = &idb.LazyDurable{Name: idb.DurableName} // IndexedDB "web-coding-operations", opened on first use
 		ports.DurableOwnerID = durableOwnerID()
 		// Holding the workspace lock, this tab is the only one that saves: a pending save
 		// claim of another tab is one a closed or crashed tab never finished.

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/adapters/weblock"
 	"github.com/webcoding/studio/wasm/audit"
-	"github.com/webcoding/studio/wasm/durable"
 	"github.com/webcoding/studio/wasm/livesurface"
 	"github.com/webcoding/studio/wasm/rpcsession"
 	"github.com/webcoding/studio/wasm/studio"
@@ -85,7 +83,7 @@ func main() {
 		Repository: repo,
 	}
 	if state != weblock.Busy {
-		a.base.Durable = &lazyDurable{name: n.durableDB}
+		a.base.Durable = &idb.LazyDurable{Name: n.durableDB} // opened on first use
 		a.base.DurableSoleOwner = state == weblock.Held
 	}
 	// WithAgentRequests is outermost: it brackets agent/run and agent/openrouter (the trace's
@@ -136,51 +134,4 @@ func (a *app) builder() rpcsession.Builder {
 		}
 		return studio.Builder(p)(ctx, cfg)
 	}
-}
-
-// lazyDurable is the surface's IndexedDB durable backend, opened on first use so the page
-// does not wait for it at start.
-type lazyDurable struct {
-	name string
-	once sync.Once
-	d    *idb.Durable
-	err  error
-}
-
-var _ durable.Backend = (*lazyDurable)(nil)
-
-func (l *lazyDurable) open() (*idb.Durable, error) {
-	l.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		l.d, l.err = idb.OpenDurable(ctx, l.name)
-	})
-	if l.d == nil && l.err == nil {
-		l.err = fmt.Errorf("durable store %s not opened", l.name)
-	}
-	return l.d, l.err
-}
-
-func (l *lazyDurable) Read(ctx context.Context, key string) (durable.Record, bool, error) {
-	d, err := l.open()
-	if err != nil {
-		return durable.Record{}, false, durable.BackendFailure("open", err)
-	}
-	return d.Read(ctx, key)
-}
-
-func (l *lazyDurable) CompareAndSet(ctx context.Context, key string, expected *durable.Fence, next *durable.Record) (bool, error) {
-	d, err := l.open()
-	if err != nil {
-		return false, durable.BackendFailure("open", err)
-	}
-	return d.CompareAndSet(ctx, key, expected, next)
-}
-
-func (l *lazyDurable) ListPage(ctx context.Context, cursor string, limit int) ([]durable.Record, string, error) {
-	d, err := l.open()
-	if err != nil {
-		return nil, "", durable.BackendFailure("open", err)
-	}
-	return d.ListPage(ctx, cursor, limit)
 }
