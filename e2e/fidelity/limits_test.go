@@ -13,16 +13,20 @@ import (
 // TestLimitsReported (item 3): what an opaque-origin frame cannot do is reported with its own
 // diagnostic — a service worker registration (rejected), pushState routing (state kept, URL
 // dropped) — and a missing workspace file is a 404 for the page and one "missing" report
-// (fetch, an Image's src, inserted markup, static markup), never also a "blocked" one. A
-// workspace page in an <iframe> is a limit (design.md §5.26).
+// (fetch, an Image's src, inserted markup, static markup, an iframe's src), never also a
+// "blocked" one. A workspace page in a static <iframe> is shown (no report); one only a
+// script points a frame at, and that no page names in a static <iframe src> or links from a
+// framed page, is a limit (docs/preview.md "Workspace pages in frames").
 func TestLimitsReported(t *testing.T) {
 	addSite("limits", map[string]string{"index.html": `<!doctype html><title>l</title><img src="static-gone.png"><iframe src="map.html"></iframe><script>
 navigator.serviceWorker.register("sw.js").then(function(){ document.title = "sw ok"; }, function(e){ document.title = "sw " + e.name; });
 history.pushState({page: 2}, "", "/products/2");
 fetch("nope.json").then(function(r){ document.documentElement.setAttribute("data-status", r.status + ":" + history.state.page); });
 var gone = new Image(); gone.src = "gone.png";
+var f1 = document.createElement("iframe"); f1.src = "nowhere.html"; document.body.appendChild(f1);
+var f2 = document.createElement("iframe"); f2.setAttribute("src", "other.html"); document.body.appendChild(f2);
 document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
-</script>`, "sw.js": `self.addEventListener("fetch", function(){});`, "map.html": `<!doctype html><p>map</p>`})
+</script>`, "sw.js": `self.addEventListener("fetch", function(){});`, "map.html": `<!doctype html><p>map</p>`, "other.html": `<!doctype html><p>other</p>`})
 	tab := openParent(t)
 	mount(t, tab, "limits", 1, "n-limits", "")
 	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
@@ -39,10 +43,14 @@ document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 		}
 	}
 	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
-		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "map.html": "limit: a workspace page in an <iframe>"} {
+		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "nowhere.html": "missing: <iframe src>",
+		"other.html": "limit: a workspace page in an <iframe> is shown only when some page names it in a static <iframe src>"} {
 		if !strings.HasPrefix(kinds[url], want) {
 			t.Errorf("report for %s = %q, want %q… (all: %v)", url, kinds[url], want, kinds)
 		}
+	}
+	if r, ok := kinds["map.html"]; ok {
+		t.Errorf("the framed page map.html was reported: %q", r)
 	}
 	// A missing workspace file is one "missing" report, never also a "blocked" one (the
 	// policy's violation for the same request stays silent).

@@ -45,6 +45,18 @@ type compiler struct {
 	sheetCount int
 	sheetSpans []span
 	layout     *docLayout
+	// frames are the workspace pages the document's static <iframe>s show (frames.go), in
+	// first-seen order; keepSrc leaves an attribute "src" as written (attrTagDrop).
+	frames    []string
+	frameSeen map[string]bool
+	keepSrc   bool
+	// nested: compiling a page for a frame (framePages): no runtime element, and splitAt is
+	// where the nested runtime goes (bridgeOffset).
+	nested  bool
+	splitAt int
+	// links: the workspace pages a nested page links to (<a>/<area href>), which its frame
+	// may show next (framePages compiles them after the frames' pages).
+	links []string
 }
 
 // ref returns the path a reference written in the file at from resolves against: the
@@ -249,6 +261,9 @@ func (c *compiler) document(entry *File) string {
 			b.WriteString(raw)
 			continue
 		}
+		if c.nested && (t.name == "a" || t.name == "area") {
+			c.noteLink(entry.Path, tag)
+		}
 		switch {
 		case t.name == "link" && c.isStylesheetLink(tag):
 			c.stylesheetLink(&b, entry.Path, src, tag)
@@ -268,6 +283,8 @@ func (c *compiler) document(entry *File) string {
 			} else {
 				b.WriteString(raw)
 			}
+		case t.name == "iframe" && c.framePage(entry.Path, tag) != "":
+			c.iframeTag(&b, entry.Path, src, tag, c.framePage(entry.Path, tag))
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
 		case assetTag(t.name) || strings.Contains(raw, "url(") || c.handlerMayNavigate(raw):
@@ -283,6 +300,10 @@ func (c *compiler) document(entry *File) string {
 	at := bridgeOffset(src, toks)
 	c.allModules()
 	head := c.importMapScript()
+	if c.nested {
+		c.splitAt = at
+		return out[:at] + head + out[at:]
+	}
 	if c.opts.Bridge {
 		head = c.bridgeElement(entry) + head
 		c.placeLayout(at, len(head))
@@ -664,6 +685,8 @@ func (c *compiler) attrTagDrop(b *strings.Builder, fromPath, src string, t htmlT
 			if v := c.srcset(a.value, fromPath); v != a.value {
 				put(i, v)
 			}
+		case c.keepSrc && a.name == "src":
+			// a framed workspace page: src stays as written (the runtime fills srcdoc)
 		case isAsset && assetAttr(a.name) && (a.name != "xlink:href" || svgRefTag(t.name)):
 			// An <object>/<embed> starts loading its first URL on its own schedule, and an
 			// error for the virtual URL could follow the runtime's blob: load (measured): its

@@ -173,6 +173,16 @@ type RuntimeConfig struct {
 	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
 	// keeps them to replace their text in place (design.md §5.33).
 	Sheets int `json:"sheets,omitempty"`
+	// Pages holds the compiled workspace pages that static <iframe src> elements name
+	// (workspace path → NestedPage; set by the compiler, at most MaxFramePages, reached through
+	// at most MaxFrameDepth levels of frames): the runtime shows a workspace page in an
+	// <iframe> by giving it a srcdoc of that page with a copy of this runtime (no bridge;
+	// docs/preview.md "Workspace pages in frames").
+	Pages map[string]NestedPage `json:"pages,omitempty"`
+	// Nested is never set by Go: the runtime sets it in the config it gives the runtime of a
+	// nested document (depth 1..MaxFrameDepth and the chain of the pages above it, each its
+	// path and query).
+	Nested *NestedFrame `json:"nested,omitempty"`
 	// IndexedDB is the source of the in-memory IndexedDB shim (the browser host's bundle of
 	// npm fake-indexeddb). RuntimeScript includes it only when some text file of Files
 	// mentions "indexedDB"; it is evaluated in the frame before any page code.
@@ -217,20 +227,25 @@ type runtimeWire struct {
 	Limits           map[string]int    `json:"limits"`
 	Styles           []string          `json:"styles"`
 	SheetAttr        string            `json:"sheetAttr"`
+	FrameAttr        string            `json:"frameAttr"`
+	// HeadLen and TailLen are the lengths of runtimeHead and runtimeTail (ASCII): the
+	// runtime copies its own script text around a nested document's config.
+	HeadLen int `json:"headLen"`
+	TailLen int `json:"tailLen"`
 }
 
 var runtimeTypes = map[string]string{
 	"hello": MessageHello, "ready": MessageReady, "error": MessageError, "console": MessageConsole,
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
 	"inspect": MessageInspect, "pick": MessagePick, "selection": MessageSelection, "hover": MessageHover, "pickEnd": MessagePickEnd,
-	"audit": MessageAudit, "patch": MessagePatch, "patched": MessagePatched,
+	"audit": MessageAudit, "patch": MessagePatch, "patched": MessagePatched, "frame": MessageFrameHello,
 }
 
 var runtimeLimits = map[string]int{
 	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
 	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "cookies": MaxPreviewCookies, "cookieBytes": MaxPreviewCookieBytes, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
 	"liveHTML": MaxLiveHTMLChars, "styleValue": MaxStyleValueChars, "ancestors": MaxInspectAncestors, "ancestorChars": MaxInspectNameChars,
-	"hovers": MaxHoverMessages, "selector": MaxSelectorChars,
+	"hovers": MaxHoverMessages, "selector": MaxSelectorChars, "frameDepth": MaxFrameDepth, "frames": MaxFrameDocuments, "frameWaitMs": int(FrameReadyWait / time.Millisecond),
 }
 
 // RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE
@@ -268,6 +283,7 @@ func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
 		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr,
+		FrameAttr: FrameMarkerAttr, HeadLen: len(runtimeHead), TailLen: len(runtimeTail),
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {
 		w.IDB = cfg.IndexedDB
@@ -358,6 +374,7 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
 	// applied; it honours a CSP <meta> it sees (design.md §5.31).
 	cfg.Sheets = c.sheetCount
+	cfg.Pages = c.framePages(cfg.Entry)
 	j, lay := runtimeConfigLayout(cfg)
 	el := policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + runtimeHead
 	lay.config = span{len(el), len(el) + len(j)}

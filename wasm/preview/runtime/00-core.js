@@ -25,7 +25,14 @@ var getAttr = Element.prototype.getAttribute, setAttr = Element.prototype.setAtt
 var closest = Element.prototype.closest, querySelectorAll = Element.prototype.querySelectorAll;
 var REVISION = CFG.revision, NONCE = CFG.nonce, BRIDGE = NONCE !== "";
 var T = CFG.types, L = CFG.limits;
-
+// NESTED: this document is a workspace page in a frame of a preview document (55-frames.js):
+// no nonce, no studio port; its console lines, errors, reports, storage changes and
+// navigations go over a port to the runtime of the document holding the frame, which relays
+// them within its own bounds. RELAY: messages leave this document at all.
+var NESTED = CFG.nested || null, RELAY = BRIDGE || !!NESTED;
+// This script's own text: a nested document gets a copy of it (55-frames.js).
+var SELF = "";
+try { SELF = D.currentScript.text; } catch (e) {}
 try { removeNode.call(D.currentScript); } catch (e) {}
 
 function S(v) { try { return StringC(v); } catch (e) { return ""; } }
@@ -41,6 +48,16 @@ if (BRIDGE) {
     port = channel.port1;
     var portPost = MessagePort.prototype.postMessage;
     apply(parentPost, parentWindow, [{ type: T.hello, v: 1, revision: REVISION, nonce: NONCE, at: Date.now() }, "*", [channel.port2]]);
+  } catch (e) { port = null; }
+} else if (NESTED) {
+  // To the document holding this frame, never the studio (which is not window.parent here
+  // and takes no message from a nested window).
+  try {
+    var parentWindow = W.parent, parentPost = parentWindow.postMessage;
+    var channel = new W.MessageChannel();
+    port = channel.port1;
+    var portPost = MessagePort.prototype.postMessage;
+    apply(parentPost, parentWindow, [{ type: T.frame, v: 1 }, "*", [channel.port2]]);
   } catch (e) { port = null; }
 }
 function send(msg) {
@@ -102,7 +119,7 @@ function asWritten(s) {
   return LOCNAME && apply(indexOf, s, [LOCNAME]) >= 0 ? apply(join, apply(splitStr, s, [LOCNAME]), ["location"]) : s;
 }
 function errorEntry(kind, message, err, filename) {
-  if (!BRIDGE || errorCount >= L.errors) return;
+  if (!RELAY || errorCount >= L.errors) return;
   errorCount++;
   var at = where(stackOf(err), 0);
   if (!at.path && filename) at.path = workspacePath(filename); // no stack: the file, line unknown
@@ -156,7 +173,7 @@ if (con) {
     var level = name === "info" || name === "debug" ? "log" : name;
     con[name] = function () {
       try {
-        if (BRIDGE && consoleCount < L.console) {
+        if (RELAY && consoleCount < L.console) {
           consoleCount++;
           var parts = [];
           for (var i = 0; i < arguments.length; i++) parts[i] = cut(fmt(arguments[i]), L.text);

@@ -177,9 +177,9 @@ function mapAttr(el, name, value) {
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
   else if (!urlAttr(el, name)) return value;
   else if (name === "src" && el.localName === "iframe") {
-    // A workspace page in a frame would have no runtime: a limit (design.md §5.26).
-    var fc = classify(v);
-    if (fc && fc.file) report("limit", fc.file, "a workspace page in an <iframe> is not shown in the preview");
+    // A workspace page in a frame gets a srcdoc of its compiled page (55-frames.js); the src
+    // attribute keeps what the page set (srcdoc wins, so it is not requested).
+    frameSrc(el, v);
     return value;
   }
   else out = mapURL(v, "<" + el.localName + " " + name + ">", el.localName === "script" && name === "src");
@@ -214,6 +214,15 @@ hookProp(W.HTMLScriptElement, "src", "src"); hookProp(W.HTMLLinkElement, "href",
 hookProp(W.HTMLTrackElement, "src", "src"); hookProp(W.HTMLInputElement, "src", "src");
 hookProp(W.HTMLObjectElement, "data", "data"); hookProp(W.HTMLEmbedElement, "src", "src");
 hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "currentSrc");
+// iframe.src: the virtual URL of a workspace page (the parser resolved it against the studio's
+// address); setting it shows the page (mapAttr, 55-frames.js).
+(function () {
+  var d = W.HTMLIFrameElement && getOwnDesc(HTMLIFrameElement.prototype, "src");
+  if (!d || !d.set) return;
+  defineProperty(HTMLIFrameElement.prototype, "src", { configurable: true, enumerable: d.enumerable,
+    get: function () { var v = apply(d.get, this, []), c = typeof v === "string" && v ? classify(v) : null; return c && (c.file || c.missing) ? c.url.href : v; },
+    set: function (v) { apply(d.set, this, [mapAttr(this, "src", v)]); } });
+})();
 Element.prototype.setAttribute = function setAttribute(name, value) {
   var n = apply(toLower, S(name), []);
   if (apply(hasOwn, URL_ATTRS, [n])) value = mapAttr(this, n, value);

@@ -8,6 +8,9 @@
 // next frame, placed in that process, would hang too. Changes of the last interval before the
 // document goes away are lost.
 var storagePending = create(null), storageTimer = 0;
+// storageAreas: area → {snap(), put(key, value|null, clear)}, how nested documents share the
+// storage (55-frames.js): snap copies an area, put changes it without reporting the change.
+var storageAreas = create(null);
 function storageChanged(area, k, v, clear) {
   var p = storagePending[area] || (storagePending[area] = { clear: false, set: create(null) });
   if (clear) { p.clear = true; p.set = create(null); } else p.set[k] = v;
@@ -16,12 +19,26 @@ function storageChanged(area, k, v, clear) {
 function flushStorage() {
   storageTimer = 0;
   var areas = keysOf(storagePending);
-  for (var i = 0; i < areas.length; i++) { var p = storagePending[areas[i]]; send({ type: T.storage, area: areas[i], clear: p.clear, set: p.set }); }
+  for (var i = 0; i < areas.length; i++) {
+    var p = storagePending[areas[i]], m = { type: T.storage, area: areas[i], clear: p.clear, set: p.set };
+    send(m);
+    framesPost(m); // the nested documents of this one (55-frames.js)
+  }
   storagePending = create(null);
 }
 function makeStorage(area, initial, quota) {
   var data = create(null), used = 0;
   if (initial) { var ks = keysOf(initial); for (var i = 0; i < ks.length; i++) { data[ks[i]] = S(initial[ks[i]]); used += ks[i].length + data[ks[i]].length; } }
+  storageAreas[area] = {
+    snap: function () { var o = create(null), ks = keysOf(data); for (var i = 0; i < ks.length; i++) o[ks[i]] = data[ks[i]]; return o; },
+    put: function (k, v, clear) {
+      if (clear) { data = create(null); used = 0; return; }
+      k = S(k);
+      if (apply(hasOwn, data, [k])) { used -= k.length + data[k].length; delete data[k]; }
+      if (v === null) return;
+      v = S(v); data[k] = v; used += k.length + v.length;
+    }
+  };
   var api = {
     getItem: function (k) { k = S(k); return apply(hasOwn, data, [k]) ? data[k] : null; },
     setItem: function (k, v) {
@@ -73,6 +90,16 @@ try { defineProperty(W, "sessionStorage", { configurable: true, enumerable: true
 // is dropped. Path, Domain, Secure and SameSite are ignored: the workspace is one origin.
 var jar = create(null), jarInit = storageInit.cookie;
 if (jarInit) { var jk = keysOf(jarInit); for (var ji = 0; ji < jk.length && ji < L.cookies; ji++) jar[jk[ji]] = S(jarInit[jk[ji]]); }
+storageAreas.cookie = {
+  snap: function () { var o = create(null), ks = keysOf(jar); for (var i = 0; i < ks.length; i++) o[ks[i]] = jar[ks[i]]; return o; },
+  put: function (k, v, clear) {
+    if (clear) { jar = create(null); return; }
+    k = S(k);
+    if (v === null) { delete jar[k]; return; }
+    if (!apply(hasOwn, jar, [k]) && keysOf(jar).length >= L.cookies) delete jar[keysOf(jar)[0]];
+    jar[k] = S(v);
+  }
+};
 try {
   defineProperty(D, "cookie", { configurable: true, enumerable: true,
     get: function () {

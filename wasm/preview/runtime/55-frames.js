@@ -1,0 +1,133 @@
+// 55-frames.js — workspace pages in <iframe>s (issue 13; docs/preview.md "Workspace pages in
+// frames"). A frame whose src names a workspace page the compiler compiled (CFG.pages) gets a
+// srcdoc: that page with a copy of this script in front, configured for it (its path, query
+// and hash, the same file table and pages, a snapshot of the storage, CFG.nested = {depth,
+// chain}, no nonce). The nested document has an opaque origin of its own (measured), so it
+// serves its own blob: URLs; its runtime says hello to this document (MessageFrameHello with a
+// port), never to the studio, and this document relays its console lines, errors and reports
+// within this document's own bounds, shares storage changes both ways, and re-fills the frame
+// when the nested page navigates to another workspace page.
+var PAGES = CFG.pages || {}, DEPTH = NESTED ? +NESTED.depth || 0 : 0;
+var CHAIN = NESTED && NESTED.chain ? apply(arraySlice, NESTED.chain, []) : [];
+apply(push, CHAIN, [ENTRY + SEARCH]); // this document's URL without its fragment, from the top
+var FRAME_ATTR = CFG.frameAttr, frameRecs = [], filled = new WeakMapC(), frameDocs = 0;
+var hasAttr = Element.prototype.hasAttribute, mpPost = W.MessagePort && MessagePort.prototype.postMessage, mpStart = W.MessagePort && MessagePort.prototype.start;
+var cwDesc = W.HTMLIFrameElement && getOwnDesc(HTMLIFrameElement.prototype, "contentWindow"), cwGet = cwDesc && cwDesc.get;
+// A frame's own srcdoc is the page's (over HTTP srcdoc wins over src): left alone, unless the
+// compiler's marker says the empty one is ours, or this runtime filled it.
+function frameSrc(el, v) {
+  var c = classify(v), rec = apply(wmGet, filled, [el]);
+  var ours = rec || apply(getAttrOrig, el, [FRAME_ATTR]) !== null || !apply(hasAttr, el, ["srcdoc"]);
+  if (!ours) return;
+  if (c && c.file && isPage(c.file)) { fillFrame(el, c, false); return; }
+  if (c && c.missing) reportMissing(c, S(v), "<iframe src>");
+  if (rec) { apply(wmSet, filled, [el, null]); closeFrame(rec); apply(removeAttr, el, ["srcdoc"]); }
+}
+function closeFrame(rec) { if (rec && rec.port) { try { rec.port.close(); } catch (e) {} rec.port = null; } rec.dead = true; frameSettled(rec); }
+function frameSettled(rec) { if (rec.waited) { rec.waited = false; pending--; maybeReady(); } }
+function blankFrame(el) { apply(setAttr, el, ["srcdoc", ""]); remember(el, "srcdoc", null); }
+// fillFrame shows the workspace page c.file (query and hash kept) in the frame el; force
+// fills it again for the same URL (a navigation of the nested page, its reload()).
+function fillFrame(el, c, force) {
+  var key = c.file + c.url.search, rec = apply(wmGet, filled, [el]);
+  if (rec && !rec.dead && rec.href === c.url.href && !force) return;
+  if (apply(getAttrOrig, el, [FRAME_ATTR]) !== null) apply(removeAttr, el, [FRAME_ATTR]);
+  var why = "";
+  for (var i = 0; i < CHAIN.length; i++) if (CHAIN[i] === key) why = "a page in a frame of itself (" + apply(join, CHAIN, [" → "]) + " → " + key + ") is left empty, as browsers leave a frame naming an ancestor's URL";
+  if (!why && DEPTH >= L.frameDepth) why = "workspace pages nested deeper than " + L.frameDepth + " frames are not shown in the preview";
+  if (!why && !apply(hasOwn, PAGES, [c.file])) why = "a workspace page in an <iframe> is shown only when some page names it in a static <iframe src> (at most " + L.frames + " pages, " + L.frameDepth + " levels deep)";
+  if (!why && frameDocs >= L.frames) why = "at most " + L.frames + " nested documents per page";
+  if (rec) closeFrame(rec);
+  if (why) { apply(wmSet, filled, [el, null]); report("limit", c.file, why); blankFrame(el); return; }
+  frameDocs++;
+  rec = { el: el, href: c.url.href, port: null, dead: false, waited: false };
+  // Filled before this document's ready: its ready waits for the nested document's ready or
+  // error (so an error there is this mount's error, as this page's own would be), at most
+  // L.frameWaitMs.
+  if (!readySent && !failed) { rec.waited = true; pending++; apply(setTimeoutF, W, [function () { frameSettled(rec); }, L.frameWaitMs]); }
+  apply(wmSet, filled, [el, rec]);
+  if (frameRecs.length < L.frames * 4) apply(push, frameRecs, [rec]);
+  apply(setAttr, el, ["srcdoc", frameDoc(c, PAGES[c.file])]);
+  remember(el, "srcdoc", null); // getAttribute("srcdoc") reads as over HTTP (none)
+}
+// frameDoc: the nested document of page (a NestedPage) at c: its head, this script configured
+// for it, its body. The config is JSON with "<" escaped, so it cannot end the script.
+function frameDoc(c, page) {
+  var cfg = create(null), ks = keysOf(CFG);
+  for (var i = 0; i < ks.length; i++) cfg[ks[i]] = CFG[ks[i]];
+  var snap = create(null), areas = keysOf(storageAreas);
+  for (var j = 0; j < areas.length; j++) snap[areas[j]] = storageAreas[areas[j]].snap();
+  cfg.revision = REVISION; cfg.nonce = ""; cfg.entry = c.file; cfg.search = c.url.search; cfg.hash = c.url.hash;
+  cfg.base = page.base || virtualURL(c.file) + c.url.search; cfg.files = FILES; cfg.pages = PAGES;
+  cfg.storage = snap; cfg.sheets = page.sheets || 0; cfg.nested = { depth: DEPTH + 1, chain: CHAIN };
+  var json = apply(replaceStr, toJSON(cfg), [/</g, "\\u003c"]);
+  return S(page.head) + "<script>" + apply(slice, SELF, [0, CFG.headLen]) + json + apply(slice, SELF, [SELF.length - CFG.tailLen]) + "</script>" + S(page.body);
+}
+function frameOf(win) {
+  for (var i = 0; i < frameRecs.length; i++) { var r = frameRecs[i]; if (!r.dead && !r.port && cwGet && apply(cwGet, r.el, []) === win) return r; }
+  return null;
+}
+// The nested runtime's hello: a trusted message event from a frame this runtime filled and that
+// has not said hello since (page code cannot forge isTrusted, and the nested page's own code
+// runs only after its runtime spoke). Taken in the capture phase before any page listener and
+// stopped, so the page never sees it.
+apply(addListener, W, ["message", function (e) {
+  var d = e.data;
+  if (!e.isTrusted || !d || typeof d !== "object" || d.type !== T.frame) return;
+  var rec = frameOf(e.source);
+  if (!rec) return;
+  apply(stopImmediate, e, []);
+  var p = e.ports && e.ports[0];
+  if (!p) return;
+  rec.port = p;
+  apply(addListener, p, ["message", function (m) { if (!rec.dead) fromFrame(rec, m.data); }]);
+  apply(mpStart, p, []);
+}, true]);
+// What a nested document may ask: a console line or error entry (relayed as this document's,
+// within its bounds), its first error (fails this mount, as this page's own would), a report,
+// a storage change, a navigation of its frame. Everything else (ready, leaving, …) is dropped.
+function fromFrame(rec, d) {
+  if (!d || typeof d !== "object") return;
+  var t = d.type;
+  if (t === T.console) relayConsole(d);
+  else if (t === T.ready) frameSettled(rec);
+  else if (t === T.error) { fail(cut(d.message, L.error), CFG.defaultError); frameSettled(rec); }
+  else if (t === T.report) { var k = S(d.kind); if (k === "blocked" || k === "missing" || k === "limit") report(k, S(d.url), S(d.detail)); }
+  else if (t === T.storage) takeStorage(d, true);
+  else if (t === T.navigate) {
+    var c = classify(virtualURL(S(d.path)) + S(d.search) + S(d.hash));
+    if (c && c.file && isPage(c.file)) fillFrame(rec.el, c, true);
+  }
+}
+function relayConsole(d) {
+  if (!RELAY) return;
+  var kind = S(d.kind), isErr = kind === "error" || kind === "rejection";
+  if (isErr ? errorCount >= L.errors : consoleCount >= L.console) return;
+  if (isErr) errorCount++; else { consoleCount++; kind = "console"; }
+  var level = isErr ? "error" : d.level === "warn" || d.level === "error" ? d.level : "log";
+  var p = workspacePath(d.path), line = typeof d.line === "number" && d.line > 0 && d.line < 1e9 ? d.line | 0 : 0;
+  send({ type: T.console, level: level, kind: kind, text: cut(d.text, L.text), path: p, line: p ? line : 0 });
+}
+// takeStorage applies a storage message: from a nested document (fromFrame) as this
+// document's own change (sent on, to the parent and every nested document), from the parent
+// quietly (and on to this document's nested documents).
+function takeStorage(d, fromFrame) {
+  var a = S(d.area), st = apply(hasOwn, storageAreas, [a]) ? storageAreas[a] : null, set = d.set;
+  if (!st || !set || typeof set !== "object") return;
+  if (d.clear === true) { st.put("", null, true); if (fromFrame) storageChanged(a, "", null, true); }
+  var ks = keysOf(set);
+  for (var i = 0; i < ks.length; i++) {
+    var v = set[ks[i]] === null ? null : S(set[ks[i]]);
+    st.put(ks[i], v, false);
+    if (fromFrame) storageChanged(a, ks[i], v, false);
+  }
+  if (!fromFrame) framesPost({ type: T.storage, area: a, clear: d.clear === true, set: set });
+}
+function framesPost(m) {
+  for (var i = 0; i < frameRecs.length; i++) { var r = frameRecs[i]; if (!r.dead && r.port) { try { apply(mpPost, r.port, [m]); } catch (e) {} } }
+}
+// A nested document takes its parent's storage changes.
+if (NESTED && port) {
+  apply(addListener, port, ["message", function (e) { var d = e.data; if (d && typeof d === "object" && d.type === T.storage) takeStorage(d, false); }]);
+  try { apply(mpStart, port, []); } catch (e) {}
+}
