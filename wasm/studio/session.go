@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/webcoding/studio/wasm/foldersave"
@@ -20,6 +21,41 @@ type studioSession struct {
 	ackTimeout time.Duration
 	p          Ports             // the session's ports (folder host, durable backend, observer: folder_ops.go)
 	save       *foldersave.Saver // durable folder saves and their reconciliation (wasm/foldersave)
+	early      *earlyMount       // the mount started at each commit (workspace.Options.OnCommit)
+}
+
+// earlyMount mounts every committed incremental change in the preview from the manager's
+// commit hook (workspace.Options.OnCommit), before the change's IndexedDB write starts: the
+// document compiles and the frame loads while the write is awaited, instead of after it.
+// The tool still returns only after the write (its result's storageMode/storageError are read
+// after it, as before) and after the frame's bridge acknowledged the revision (sync below).
+// Measured: docs/performance.md, "Edit → ack A/B (2026-12-06)".
+//
+// A mount error is kept for its revision and reported by sync exactly as a mount error of
+// its own (PREVIEW_RUNTIME_ERROR). The hook runs with the manager's lock held, so mounts
+// happen in commit order.
+type earlyMount struct {
+	port preview.Port
+	mu   sync.Mutex
+	rev  int64 // the revision of the last early mount (0: none)
+	err  error // its error
+}
+
+func (em *earlyMount) mount(s workspace.Snapshot) {
+	err := em.port.Mount(context.Background(), preview.Mount{Revision: s.Revision, Files: snapshotPreviewFiles(s)})
+	em.mu.Lock()
+	em.rev, em.err = s.Revision, err
+	em.mu.Unlock()
+}
+
+// mounted reports whether the last early mount was of rev, and its error.
+func (em *earlyMount) mounted(rev int64) (bool, error) {
+	if em == nil {
+		return false, nil
+	}
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	return em.rev == rev && rev != 0, em.err
 }
 
 // persist is the persistence meta P of every result: {"storageMode", "storageError"?}.
@@ -54,7 +90,17 @@ func wcall(c *registry.Call, expected *int64) workspace.Call {
 //     TOOL_TIMEOUT) error whose details say so — {revision, applied: true, phase:
 //     "preview-ack"} — and whose message says the change was applied, then cancelled while
 //     waiting for the preview (SPEC §2.13: an applied mutation is never reported as not done)
+//
+// When the commit of rev already mounted it (earlyMount), only the acknowledgement is awaited
+// here (a failed early mount is reported as a failed mount); a remount always mounts.
 func (e *studioSession) sync(ctx context.Context, rev int64, applied, remount bool) error {
+	if done, err := e.early.mounted(rev); done && !remount {
+		record := func(r int64, status, message string) { e.m.SetPreviewStatus(r, status, message) }
+		if err != nil {
+			return mountFailed(ctx, err, rev, applied, record)
+		}
+		return awaitAck(ctx, e.preview, e.ackTimeout, rev, applied, record)
+	}
 	return SyncPreview(ctx, e.m, e.preview, e.ackTimeout, rev, applied, remount)
 }
 
@@ -76,13 +122,14 @@ func SyncPreview(ctx context.Context, m *workspace.Manager, port preview.Port, a
 // its document, so every surface reports preview failures with the same codes.
 func SyncMount(ctx context.Context, port preview.Port, ackTimeout time.Duration, mount preview.Mount, rev int64, applied bool, record func(rev int64, status, message string)) error {
 	if err := port.Mount(ctx, mount); err != nil {
-		if ctx.Err() != nil {
-			return appliedThenCancelled(ctx, rev, applied)
-		}
-		record(rev, workspace.PreviewError, err.Error())
-		return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
-			"Preview could not mount revision %d: %s", rev, err.Error())
+		return mountFailed(ctx, err, rev, applied, record)
 	}
+	return awaitAck(ctx, port, ackTimeout, rev, applied, record)
+}
+
+// awaitAck is SyncMount after the mount: it waits up to ackTimeout for the acknowledgement of
+// rev and reports the outcome (errors: sync's).
+func awaitAck(ctx context.Context, port preview.Port, ackTimeout time.Duration, rev int64, applied bool, record func(rev int64, status, message string)) error {
 	ack, err := port.Await(ctx, rev, ackTimeout)
 	switch {
 	case errors.Is(err, preview.ErrAckTimeout):
@@ -113,6 +160,18 @@ func SyncMount(ctx context.Context, port preview.Port, ackTimeout time.Duration,
 	}
 	record(rev, workspace.PreviewSynced, "")
 	return nil
+}
+
+// mountFailed is sync's error when the port could not mount rev (err): the caller's
+// cancellation (appliedThenCancelled), else PREVIEW_RUNTIME_ERROR {revision, applied}, recorded
+// as the revision's preview error.
+func mountFailed(ctx context.Context, err error, rev int64, applied bool, record func(rev int64, status, message string)) error {
+	if ctx.Err() != nil {
+		return appliedThenCancelled(ctx, rev, applied)
+	}
+	record(rev, workspace.PreviewError, err.Error())
+	return mcp.NewError(mcp.CodePreviewRuntimeError, false, map[string]any{"revision": rev, "applied": applied},
+		"Preview could not mount revision %d: %s", rev, err.Error())
 }
 
 // appliedThenCancelled is sync's error when ctx ended while the preview was mounting or being

@@ -247,7 +247,12 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 	if p.Repository != nil {
 		after = p.last.revision()
 	}
-	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: after})
+	port := p.Preview
+	if port == nil {
+		port = NewHeadlessPreview()
+	}
+	early := &earlyMount{port: port}
+	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, After: after, OnCommit: early.mount})
 	m.Hydrate(ctx)
 	p.last.set(m)
 	if p.Folder != nil {
@@ -264,12 +269,8 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 			}
 		}
 	}
-	port := p.Preview
-	if port == nil {
-		port = NewHeadlessPreview()
-	}
 	save := foldersave.New(foldersave.Options{Backend: p.Durable, Clock: p.Clock, OwnerID: p.DurableOwnerID, SoleOwner: p.DurableSoleOwner})
-	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p, save: save}, nil
+	return &studioSession{m: m, preview: port, downloads: p.Downloads, ackTimeout: PreviewAckTimeout, p: p, save: save, early: early}, nil
 }
 
 // logSkipped reports, through p.Log, every entry the folder import skipped (a limit, a hidden

@@ -72,11 +72,22 @@ func Rev(r int64) *int64 { return &r }
 // After is the revision of the session this Manager replaces over the same preview (a session
 // rebuild in the same page): Hydrate starts above it, so the preview never sees a revision
 // number twice. 0 for a fresh page.
+//
+// OnCommit, when set, is called with the committed state (what Snapshot would return) of
+// every incremental change (an edit that becomes a new revision and is written with
+// Repository.SaveChanges), after the change is committed in memory and before that write
+// starts. It runs on the mutating call's goroutine with the manager's lock held, so it must
+// not call the Manager; the write waits for it. The mutation still returns only after the
+// write, and a failed write is reported exactly as without the hook (storage mode "memory"
+// with storageError). The studio starts the preview mount from it, so the document compiles
+// and loads while the IndexedDB write is awaited (docs/performance.md, "Edit → ack A/B
+// (2026-12-06)").
 type Options struct {
 	Repository Repository
 	Now        func() time.Time
 	Seed       func() Snapshot
 	After      int64
+	OnCommit   func(Snapshot)
 }
 
 // Manager is the workspace document manager (REFERENCE §2.2 WorkspaceDocumentManager): the
@@ -101,6 +112,7 @@ type Manager struct {
 	now    func() time.Time
 	seed   func() Snapshot
 	after  int64
+	commit func(Snapshot) // Options.OnCommit
 
 	instance     string // workspace instance id (effects.go)
 	rootName     string
@@ -142,7 +154,7 @@ type checkpoint struct {
 // New returns a Manager holding the seed at revision 1 with storage mode "loading" (or
 // "memory" without a Repository). Call Hydrate before serving tools.
 func New(opts Options) *Manager {
-	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed, after: opts.After, instance: newInstanceID()}
+	m := &Manager{repo: opts.Repository, now: opts.Now, seed: opts.Seed, after: opts.After, commit: opts.OnCommit, instance: newInstanceID()}
 	if m.now == nil {
 		m.now = time.Now
 	}
@@ -329,7 +341,7 @@ type edit struct {
 }
 
 // apply commits e: revision+1, preview waiting, a history checkpoint (or a coalesced one),
-// and persistence. It returns the new revision.
+// Options.OnCommit, and persistence. It returns the new revision.
 func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
 	m.files, m.active, m.deleted = e.files, e.active, e.deleted
 	m.revision++
@@ -351,6 +363,9 @@ func (m *Manager) apply(ctx context.Context, call Call, e edit) int64 {
 			m.history = m.history[:n]
 		}
 		m.histIndex = len(m.history) - 1
+	}
+	if m.commit != nil {
+		m.commit(m.snapshotLocked())
 	}
 	m.persistChanges(ctx, e.put, e.del)
 	return m.revision

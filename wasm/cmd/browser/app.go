@@ -85,6 +85,8 @@ type app struct {
 	dirty    chan struct{} // coalesced render requests
 	refresh  chan struct{} // coalesced workspace re-reads
 	firstAck atomic.Bool
+	// deferRender: the next render waits for a fresh JavaScript task (markDirtyAfterTask).
+	deferRender atomic.Bool
 
 	// guarded by mu
 	entrySeq   int64  // the last transcript entry key (addEntry)
@@ -370,7 +372,7 @@ func (a *app) previewChanged(s iframe.Status) {
 		setTiming("firstAck", s.AckAt)
 	}
 	a.emit(map[string]any{"kind": "preview", "status": s})
-	a.markDirty()
+	a.markDirtyAfterTask()
 }
 
 func setTiming(name string, ms float64) {
@@ -537,7 +539,7 @@ func (a *app) reload(ctx context.Context) {
 		}
 	}
 	a.mu.Unlock()
-	a.markDirty()
+	a.markDirtyAfterTask()
 }
 
 // renderLoop renders after every state change (coalesced; at most one render per frame).
@@ -547,12 +549,62 @@ func (a *app) reload(ctx context.Context) {
 // worse while model writes recompiled the preview — more JS → Go entries per key — and was
 // removed.
 //
+// A render requested by markDirtyAfterTask (a preview change, the re-read after a tool call)
+// first waits for a fresh JavaScript task, so it never runs inside the callback that
+// delivered the preview's acknowledgement (docs/performance.md, "Edit → ack A/B
+// (2026-12-06)": the tool's Promise resolved 17–22 ms later for that render).
+//
 // A panic inside one render is recovered and logged, and the next change renders again
 // (views.RenderLoop): one bad render never freezes the UI.
 func (a *app) renderLoop() {
-	views.RenderLoop(a.dirty, a.render, func(v any, stack []byte) {
+	next := newTaskYield()
+	views.RenderLoop(a.dirty, func() {
+		if a.deferRender.Swap(false) {
+			next.wait()
+		}
+		a.render()
+	}, func(v any, stack []byte) {
 		a.log(2, fmt.Sprintf("render failed: %v\n%s", v, stack))
 	}, 8*time.Millisecond)
+}
+
+// taskYield lets the render loop wait for a fresh JavaScript task: wait posts a message on
+// its own MessageChannel and returns when that message's task runs (a message is not
+// throttled or clamped like a timer, and runs in hidden tabs too).
+type taskYield struct {
+	ch   chan struct{}
+	port js.Value
+}
+
+func newTaskYield() *taskYield {
+	y := &taskYield{ch: make(chan struct{}, 1)}
+	mc := js.Global().Get("MessageChannel").New()
+	// Kept for the life of the page, like the render loop.
+	fn := jsbridge.Func("render.yield", func(js.Value, []js.Value) any {
+		select {
+		case y.ch <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	mc.Get("port1").Set("onmessage", fn)
+	y.port = mc.Get("port2")
+	return y
+}
+
+func (y *taskYield) wait() {
+	y.port.Call("postMessage", 0)
+	<-y.ch
+}
+
+// markDirtyAfterTask is markDirty for a change the page learns inside a JavaScript callback on
+// the preview's path — a mount, the frame's acknowledgement, a tool call's completion — whose
+// render the Go scheduler would otherwise run inside that callback, before control returns to
+// JavaScript (before the tool's Promise resolves, before the frame's next message is read).
+// The render loop then renders at the start of a fresh task instead.
+func (a *app) markDirtyAfterTask() {
+	a.deferRender.Store(true)
+	a.markDirty()
 }
 
 // requestPersistence asks for persistent storage (navigator.storage.persist) so the browser
