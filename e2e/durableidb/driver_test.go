@@ -485,7 +485,7 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 	}
 	for k, v := range rates {
 		b.ReportMetric(med(v), k+"-pairs/s")
-		b.Logf("%s: %.0f", k, v)
+		fmt.Printf("%s: %.0f\n", k, v)
 	}
 	b.ReportMetric(med(rates["idb-cas"])/med(rates["floor4"]), "x-idb-cas/floor4")
 	b.ReportMetric(med(rates["sysjs"])/med(rates["floor4"]), "x-sysjs/floor4")
