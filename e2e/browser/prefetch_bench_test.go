@@ -58,8 +58,9 @@ func BenchmarkPrefetchAB(b *testing.B) {
 		}
 	}
 	for i := 0; i < b.N; i++ {
-		// Cold: a fresh profile per load.
-		for r := 0; r < rounds; r++ {
+		// Cold: a fresh profile per load (skipped with IDB_AB_FILES: warm reloads of a larger
+		// workspace only).
+		for r := 0; r < rounds && os.Getenv("IDB_AB_FILES") == ""; r++ {
 			for _, p := range []bool{r%2 == 0, r%2 != 0} {
 				tab := open(p)
 				load(tab, chromedp.Navigate(url), "cold", p)
@@ -71,6 +72,20 @@ func BenchmarkPrefetchAB(b *testing.B) {
 		for _, p := range []bool{true, false} {
 			tabs[p] = open(p)
 			load(tabs[p], chromedp.Navigate(url), "first", p)
+		}
+		if n, _ := strconv.Atoi(os.Getenv("IDB_AB_FILES")); n > 0 { // a larger workspace to hydrate
+			for _, tab := range tabs {
+				if _, err := chromium.Eval[any](tab, 5*time.Minute, fmt.Sprintf(`(async () => {
+					const body = "// " + "x".repeat(2000) + "\n";
+					for (let i = 0; i < %d; i++) {
+						const r = JSON.parse(await webcodingHandle(JSON.stringify({jsonrpc: "2.0", id: i, method: "tools/call", params: {name: "workspace.createFile",
+							arguments: {path: "lib/f" + i + ".js", source: body + i}, _meta: {source: "local", mode: "direct"}}})));
+						if (!r.result || r.result.isError) throw new Error(JSON.stringify(r));
+					}
+					return null; })()`, n)); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 		time.Sleep(time.Second)
 		for r := 0; r < rounds; r++ {
