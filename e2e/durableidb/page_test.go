@@ -25,6 +25,7 @@ import (
 var (
 	ownerFlag = flag.String("owner", "", "TestOwnerPage: the owner id of this page")
 	dbFlag    = flag.String("db", "", "TestOwnerPage, TestMeasure: the database name")
+	updFlag   = flag.Bool("updater", false, "TestOwnerPage: claim through durable.Updater (the backend as is) instead of Read + CompareAndSet")
 )
 
 var dbSeq atomic.Int64
@@ -314,7 +315,11 @@ func TestOwnerPage(t *testing.T) {
 	}
 	defer d.Close()
 	cb := &countingBackend{Backend: d}
-	s, err := durable.New(cb, durable.Options{})
+	var b durable.Backend = cb // hides the Updater: Read + CompareAndSet, lost CASes counted
+	if *updFlag {
+		b = d
+	}
+	s, err := durable.New(b, durable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
