@@ -45,7 +45,7 @@ func TestIndexedDBRepository(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("idb tests exited with %d", code)
 	}
-	for _, name := range []string{"TestRepositoryContract", "TestSurvivesReopen", "TestMissingIndexedDB", "TestPrefetch"} {
+	for _, name := range []string{"TestRepositoryContract", "TestSurvivesReopen", "TestMissingIndexedDB"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass", name)
 		}

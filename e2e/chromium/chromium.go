@@ -317,7 +317,3 @@ func NewProfileTab(t testing.TB, prefs string) *Tab {
 	t.Cleanup(func() { cancelB(); cancelA() })
 	return newTabFrom(t, bctx)
 }
-
-// Close closes the tab now (an isolated tab's browser context with it) instead of when the test
-// ends; closing twice is harmless.
-func (t *Tab) Close() { t.cancel() }

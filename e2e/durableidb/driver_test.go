@@ -493,7 +493,7 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 	}
 	for k, v := range rates {
 		b.ReportMetric(med(v), k+"-pairs/s")
-		fmt.Printf("%s: %.0f\n", k, v)
+		b.Logf("%s: %.0f", k, v)
 	}
 	b.ReportMetric(med(rates["idb-cas"])/med(rates["floor4"]), "x-idb-cas/floor4")
 	b.ReportMetric(med(rates["sysjs"])/med(rates["floor4"]), "x-sysjs/floor4")

@@ -49,54 +49,6 @@ export async function runCore(timings, onStop) {
   });
 }
 
-// prefetchWorkspace starts reading the workspace database `name` while the wasm module compiles
-// (issue 20) and returns a Promise that never rejects: {meta, keys, values} read in ONE readonly
-// transaction — the "workspaces" record "current" (undefined when nothing is stored) and, when
-// it exists, every key and value of "files" — or {error}. It opens the database at version 1 and
-// creates the two object stores when they are missing, exactly as wasm/adapters/idb's
-// Repository does (keep the two in step). The connection is closed once the read is issued.
-// The Go core takes the result once (idb.Repository.UsePrefetch, global
-// __webcodingWorkspacePrefetch) and uses it only if the "current" record it reads itself is
-// unchanged; otherwise, and on {error}, it reads as before.
-export function prefetchWorkspace(name) {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (v) => { if (!done) { done = true; resolve(v); } };
-    try {
-      const req = indexedDB.open(name, 1);
-      req.onupgradeneeded = () => {
-        const db = req.result;
-        for (const s of ["workspaces", "files"]) if (!db.objectStoreNames.contains(s)) db.createObjectStore(s);
-      };
-      req.onblocked = () => finish({ error: "open blocked" });
-      req.onerror = () => finish({ error: String(req.error) });
-      req.onsuccess = () => {
-        const db = req.result;
-        if (done) { db.close(); return; }
-        try {
-          const tx = db.transaction(["workspaces", "files"], "readonly");
-          const m = tx.objectStore("workspaces").get("current");
-          let keys, values;
-          m.onsuccess = () => {
-            if (m.result === undefined) return; // nothing stored: no files to read
-            const files = tx.objectStore("files");
-            const k = files.getAllKeys(), v = files.getAll();
-            k.onsuccess = () => { keys = k.result; };
-            v.onsuccess = () => { values = v.result; };
-          };
-          tx.oncomplete = () => finish({ meta: m.result, keys, values });
-          tx.onerror = tx.onabort = () => finish({ error: String(tx.error) });
-        } catch (e) {
-          finish({ error: String(e) });
-        }
-        db.close();
-      };
-    } catch (e) {
-      finish({ error: String(e) }); // no IndexedDB, or storage blocked (the getter throws)
-    }
-  });
-}
-
 // registerServiceWorker registers the site's service worker (sw.js at the site's root, whose
 // scope covers every page of the site) once the page has loaded. A new deployment taking
 // control of a page that already had a worker dispatches "webcoding:update" on window (and

@@ -3,7 +3,7 @@
 // lives in Go.
 import { createPreviewBridge } from "./preview-bridge.js";
 import { createEditor } from "./editor.js";
-import { isFramed, refuseFramed, runCore, registerServiceWorker, prefetchWorkspace } from "./core.js";
+import { isFramed, refuseFramed, runCore, registerServiceWorker } from "./core.js";
 import "./folder.js"; // File System Access shim of the folder feature (issue 8)
 import "./morph.js"; // webcodingMorph: the keyed DOM morph of the Go-drawn regions (issue 15)
 
@@ -20,9 +20,6 @@ if (framed) {
 function start() {
   const timings = (globalThis.webcodingTimings = globalThis.webcodingTimings || {});
   timings.scriptStart = performance.now();
-  // The workspace read starts now, beside the wasm compile; the core takes it once (core.js).
-  // webcodingNoPrefetch (set by a benchmark before the page's scripts) turns it off for A/B runs.
-  if (!globalThis.webcodingNoPrefetch) globalThis.__webcodingWorkspacePrefetch = prefetchWorkspace("web-coding-studio");
 
   globalThis.webcodingPreview = createPreviewBridge(document.getElementById("preview-host"));
   globalThis.webcodingEditor = createEditor(document.getElementById("editor-host"));

@@ -28,9 +28,8 @@ const (
 type Repository struct {
 	name string
 
-	mu       sync.Mutex
-	db       *idb.Database
-	prefetch string // UsePrefetch's global, until the first Load takes it
+	mu sync.Mutex
+	db *idb.Database
 }
 
 var _ workspace.Repository = (*Repository)(nil)
@@ -119,13 +118,11 @@ func (r *Repository) txn(ctx context.Context, mode idb.TransactionMode) (*idb.Tr
 
 // Load returns the stored workspace repaired with workspace.RepairSnapshot, or
 // workspace.ErrNoWorkspace when nothing is stored. A file named in the order but missing
-// from the files store is skipped. The first Load after UsePrefetch takes the files from the
-// shim's early read when it is still current (prefetch.go).
+// from the files store is skipped.
 func (r *Repository) Load(ctx context.Context) (s workspace.Snapshot, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer recoverErr(&err, "load")
-	pre, havePre := r.takePrefetch(ctx) // before the transaction: it awaits a Promise
 	_, ws, fs, err := r.txn(ctx, idb.TransactionReadOnly)
 	if err != nil {
 		return s, err
@@ -143,15 +140,6 @@ func (r *Repository) Load(ctx context.Context) (s workspace.Snapshot, err error)
 	}
 	meta, order := decodeMeta(mv)
 	s.Metadata = meta
-	if havePre && pre.current(mv) {
-		for _, p := range order {
-			if fv, ok := pre.files[p]; ok && fv.Type() == js.TypeObject {
-				s.Files = append(s.Files, decodeFile(fv))
-			}
-		}
-		workspace.RepairSnapshot(&s)
-		return s, nil
-	}
 	for _, p := range order {
 		freq, err := fs.Get(js.ValueOf(p))
 		if err != nil {

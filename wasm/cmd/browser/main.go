@@ -39,7 +39,6 @@ func main() {
 	}
 	a := newApp()
 	wsRepo := idb.New(idb.DefaultName)
-	wsRepo.UsePrefetch(idb.PrefetchGlobal) // the shim's early read (site/js/core.js prefetchWorkspace)
 	var repo workspace.Repository = wsRepo
 	var later <-chan struct{}
 	var takeOver func()                                                  // a busy lock granted later: switch to writable (lock.go)
