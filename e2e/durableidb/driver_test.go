@@ -476,7 +476,7 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Logf("per transaction get→success / commit→complete / between, ms: go %s; js %.3f,%.3f,%.3f", g, j[0], j[1], j[2])
+			fmt.Printf("per transaction get→success / commit→complete / between, ms: go %s; js %.3f,%.3f,%.3f\n", g, j[0], j[1], j[2])
 		}
 		if _, err := chromium.Eval[any](tab, 5*time.Second, "durableStop(), null"); err != nil {
 			b.Fatal(err)
@@ -493,7 +493,7 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 	}
 	for k, v := range rates {
 		b.ReportMetric(med(v), k+"-pairs/s")
-		b.Logf("%s: %.0f", k, v)
+		fmt.Printf("%s: %.0f\n", k, v)
 	}
 	b.ReportMetric(med(rates["idb-cas"])/med(rates["floor4"]), "x-idb-cas/floor4")
 	b.ReportMetric(med(rates["sysjs"])/med(rates["floor4"]), "x-sysjs/floor4")
