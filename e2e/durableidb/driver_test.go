@@ -322,7 +322,7 @@ func BenchmarkClaimCompleteIndexedDB(b *testing.B) {
 			b.Fatal(err)
 		}
 		goPairs := func(run string, n int) float64 {
-			ms, err := chromium.Eval[float64](tab, pageTimeout, fmt.Sprintf("durableMeasure(%q, %d).then(Number)", run, n))
+			ms, err := chromium.Eval[float64](tab, pageTimeout, fmt.Sprintf("durableMeasure(%q, %d, %q).then(Number)", run, n, os.Getenv("IDB_BENCH_MODE")))
 			if err != nil {
 				out, _ := chromium.Eval[[]string](tab, 5*time.Second, "window.__out")
 				b.Fatalf("durableMeasure: %v\n%s", err, strings.Join(out, ""))
@@ -421,7 +421,7 @@ const abTimed = `(async (name, n, run) => {
 // the 4- and 2-transaction JavaScript floors, and two diagnostics without IndexedDB: the Go work
 // of a pair (rmw-mem) and four JavaScript → Go events (events4). Reports the median pairs/s of
 // each over the rounds.
-// Set IDB_AB_ROUNDS / IDB_AB_PAIRS to change 7 rounds of 60 pairs.
+// Set IDB_AB_ROUNDS / IDB_AB_PAIRS to change 7 rounds of 60 pairs, IDB_AB_MODES to pick modes.
 func BenchmarkIndexedDBAB(b *testing.B) {
 	rounds, per := 7, 60
 	if v, err := strconv.Atoi(os.Getenv("IDB_AB_ROUNDS")); err == nil && v > 0 {
@@ -431,6 +431,9 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 		per = v
 	}
 	modes := []string{"", "cas", "sysjs", "rmw-sysjs", "floors", "rmw-mem", "events4"}
+	if v := os.Getenv("IDB_AB_MODES"); v != "" { // e.g. ",cas,floors" (an empty name is the backend as is)
+		modes = strings.Split(v, ",")
+	}
 	names := map[string]string{"": "idb", "cas": "idb-cas", "sysjs": "sysjs", "rmw-goidb": "rmw-idb", "rmw-sysjs": "rmw-sysjs", "rmw-mem": "rmw-mem", "events4": "events4"}
 	rates := map[string][]float64{}
 	for i := 0; i < b.N; i++ {
