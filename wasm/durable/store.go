@@ -212,7 +212,8 @@ type Claim struct {
 //     takeover: ownerId replaced, revision+1, new lease, same incarnation → owner.
 //
 // Each step is read + compare-and-set, retried up to MaxClaimAttempts times when a concurrent
-// writer wins.
+// writer wins; over a backend with Updater it is one Update, which cannot lose (no retries, no
+// ErrContention).
 //
 // # Errors
 //   - *ValidationError: blank key/fingerprint/ownerId, negative lease, a stored record that
@@ -363,7 +364,8 @@ func (s *Store) transition(ctx context.Context, key, ownerID string, fence Fence
 // record (ErrNotFound), check the presented fence (ErrStaleFence, naming who presented it),
 // run check (the transition's own preconditions; its error is returned with the current
 // record), then write revision+1 with the result, no lease, updatedAt now and whatever apply
-// sets, by compare-and-set on the fence (ErrFenceChanged when lost).
+// sets, by compare-and-set on the fence (ErrFenceChanged when lost) — or all of it as one
+// Update when the backend has Updater (then nothing can come between the check and the write).
 func (s *Store) settle(ctx context.Context, key, actorField, actor, who string, fence Fence, result json.RawMessage,
 	pre func() error, check func(cur Record, now int64) error, apply func(next *Record, now int64)) (Record, error) {
 	ctx = ensureCtx(ctx)
