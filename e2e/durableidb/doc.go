@@ -9,10 +9,16 @@
 //     benchmark page: durableMeasure(run, n) times n claim+complete pairs).
 //   - driver_test.go (native): builds the GOOS=js test binary of this package once, serves it
 //     with wasm_exec.js from one 127.0.0.1 origin (so every tab shares the same IndexedDB) and
-//     runs it in tabs: TestInPage (the in-page tests), TestTwoPagesContend (two pages, two
-//     owners, one key per round: exactly one owner, the other pending or replay) and
+//     runs it in tabs: TestInPage (the in-page tests), TestTwoPagesContend and
+//     TestTwoPagesContendUpdater (two pages, two owners, one key per round: exactly one owner,
+//     the other pending or replay; through Read + CompareAndSet, and through durable.Updater),
 //     BenchmarkClaimCompleteIndexedDB (claim+complete pairs/s beside a raw JavaScript
-//     read-modify-write readwrite-transaction loop in the same page; reported, not asserted).
+//     read-modify-write readwrite-transaction loop and the pair-shaped raw floor in the same
+//     page; reported, not asserted; IDB_BENCH_MODE picks a variant of ab_test.go) and
+//     BenchmarkIndexedDBAB (issue 20's interleaved A/B of the backend, its Read + CompareAndSet
+//     path, the same transactions in syscall/js, and the 4- and 2-transaction floors).
+//   - ab_test.go (GOOS=js): the A/B variants (a syscall/js backend, the two-transaction pair
+//     over syscall/js, diagnostics without IndexedDB).
 //
 // `go test ./e2e/...` runs it; `go test -run '^$' -bench . ./e2e/durableidb` prints the
 // benchmark. Requirements: the go command and Chromium (see e2e/chromium).

@@ -25,6 +25,7 @@ import (
 var (
 	ownerFlag = flag.String("owner", "", "TestOwnerPage: the owner id of this page")
 	dbFlag    = flag.String("db", "", "TestOwnerPage, TestMeasure: the database name")
+	updFlag   = flag.Bool("updater", false, "TestOwnerPage: claim through durable.Updater (the backend as is) instead of Read + CompareAndSet")
 )
 
 var dbSeq atomic.Int64
@@ -314,7 +315,11 @@ func TestOwnerPage(t *testing.T) {
 	}
 	defer d.Close()
 	cb := &countingBackend{Backend: d}
-	s, err := durable.New(cb, durable.Options{})
+	var b durable.Backend = cb // hides the Updater: Read + CompareAndSet, lost CASes counted
+	if *updFlag {
+		b = d
+	}
+	s, err := durable.New(b, durable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,12 +369,85 @@ func TestMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	result := json.RawMessage(`{"ok":true}`)
+	// The A/B variants of ab_test.go (mode "" = the backend as is).
+	raw, err := openRaw(*dbFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawStore, err := durable.New(raw, durable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// casStore: the same idb.Durable with its Updater hidden (Store's Read + CompareAndSet path).
+	casStore, err := durable.New(struct{ durable.Backend }{d}, durable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gdb, err := openGoIDB(ctx, *dbFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := map[string][]byte{}
 	measure := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		run, n := args[0].String(), args[1].Int()
+		mode := ""
+		if len(args) > 2 {
+			mode = args[2].String()
+		}
 		return promise(func() (string, error) {
+			var acc [3]float64
 			start := time.Now()
 			for i := 0; i < n; i++ {
-				key := fmt.Sprint("bench/", run, "/", i)
+				key := fmt.Sprint("bench/", mode, "/", run, "/", i)
+				switch mode {
+				case "":
+				case "sysjs":
+					c, err := rawStore.Claim(ctx, key, "fp", "owner", time.Minute)
+					if err != nil {
+						return "", err
+					}
+					if _, err := rawStore.Complete(ctx, key, "owner", c.Fence, result); err != nil {
+						return "", err
+					}
+					continue
+				case "cas":
+					c, err := casStore.Claim(ctx, key, "fp", "owner", time.Minute)
+					if err != nil {
+						return "", err
+					}
+					if _, err := casStore.Complete(ctx, key, "owner", c.Fence, result); err != nil {
+						return "", err
+					}
+					continue
+				case "rmw-goidb":
+					if err := onePair(key, func(k string, d decideFunc) error { return rmwGoIDB(ctx, gdb, k, d) }); err != nil {
+						return "", err
+					}
+					continue
+				case "rmw-sysjs":
+					if err := onePair(key, func(k string, d decideFunc) error { return rmwRaw(raw.db, k, d) }); err != nil {
+						return "", err
+					}
+					continue
+				case "rmw-sysjs-t":
+					if err := onePair(key, func(k string, d decideFunc) error { return rmwRawTimed(raw.db, k, d, &acc) }); err != nil {
+						return "", err
+					}
+					if i == n-1 {
+						return fmt.Sprintf("%.3f,%.3f,%.3f", acc[0]/float64(2*n), acc[1]/float64(2*n), acc[2]/float64(2*n)), nil
+					}
+					continue
+				case "rmw-mem":
+					if err := onePair(key, memRMW(mem)); err != nil {
+						return "", err
+					}
+					continue
+				case "events4":
+					jsEvents(4)
+					continue
+				default:
+					return "", fmt.Errorf("unknown mode %q", mode)
+				}
 				c, err := s.Claim(ctx, key, "fp", "owner", time.Minute)
 				if err != nil {
 					return "", err
@@ -385,6 +463,8 @@ func TestMeasure(t *testing.T) {
 		})
 	})
 	defer measure.Release()
+	defer raw.db.Call("close")
+	defer gdb.Close()
 	done := make(chan struct{})
 	var once sync.Once
 	stop := js.FuncOf(func(js.Value, []js.Value) any { once.Do(func() { close(done) }); return nil })

@@ -53,3 +53,24 @@ func DecodePage[T any](items []T, more bool, decode func(T) (Record, error)) ([]
 	}
 	return out, next, nil
 }
+
+// Updater is an optional Backend extension: one read-decide-write step on one key that no other
+// writer can interleave with, so Store runs a Claim or a transition as ONE backend transaction
+// instead of a Read followed by a CompareAndSet (issue 20: the IndexedDB backend then commits
+// two readwrite transactions per claim+complete pair instead of two readonly and two readwrite).
+// Store uses it when the backend has it; outcomes and errors are those of the Read +
+// CompareAndSet path, except that a transition can no longer lose its compare-and-set
+// (ErrFenceChanged, ErrContention): the fence check and the write are one atomic step.
+//
+// Update reads the record under key and calls decide once with it (found == false when there
+// is none). A stored value that does not decode is returned as the *ValidationError of
+// DecodeRecord without calling decide. When decide returns an error, nothing is written and
+// Update returns that error unchanged; when it returns next == nil, nothing is written and
+// Update returns nil; otherwise next (next.Key == key, validated by the caller) is stored, and
+// Update returns nil only once the write is durable. Every other failure is a *BackendError;
+// after one, decide's outcome must not be relied on (the write may not have happened).
+//
+// decide runs inside the backend's transaction: it must not block, wait or call the backend.
+type Updater interface {
+	Update(ctx context.Context, key string, decide func(cur Record, found bool) (next *Record, err error)) error
+}

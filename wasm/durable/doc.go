@@ -13,7 +13,9 @@
 // Backend is the storage port (Read, CompareAndSet, ListPage). Implementations: memstore
 // (reference, in memory), host/redisstore (Redis, one Lua script per CAS), host/pgstore
 // (PostgreSQL, one statement per CAS) and, in the browser, an IndexedDB adapter. The contract
-// every backend must pass is durabletest.Run.
+// every backend must pass is durabletest.Run. A backend may also implement Updater (one atomic
+// read-decide-write per key); Store then runs each Claim and transition as one Update instead of
+// Read + CompareAndSet (the IndexedDB adapter: one readwrite transaction per step, issue 20).
 //
 // # Rationale
 //

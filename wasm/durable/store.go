@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -107,13 +108,47 @@ func (s *Store) read(ctx context.Context, key string) (Record, bool, error) {
 	if !found {
 		return Record{}, false, nil
 	}
-	if rec.Key != key {
-		return Record{}, false, &ValidationError{Key: key, Field: "key", Reason: fmt.Sprintf("backend returned the record of %q", rec.Key)}
-	}
-	if err := rec.Validate(); err != nil {
+	if err := checkStored(key, rec); err != nil {
 		return Record{}, false, err
 	}
 	return rec, true, nil
+}
+
+// checkStored is what every record read from the backend must pass: it is the record of key
+// and it validates.
+func checkStored(key string, rec Record) error {
+	if rec.Key != key {
+		return &ValidationError{Key: key, Field: "key", Reason: fmt.Sprintf("backend returned the record of %q", rec.Key)}
+	}
+	return rec.Validate()
+}
+
+// update runs decide in one Updater step (u is s.b's Updater). decide sees only records that
+// passed checkStored; next is validated before it is written. A *ValidationError or an error
+// decide returned comes back as is; any other failure is ErrBackend for op.
+func (s *Store) update(ctx context.Context, u Updater, op, key string, decide func(cur Record, found bool) (*Record, error)) error {
+	var decided error
+	err := u.Update(ctx, key, func(cur Record, found bool) (*Record, error) {
+		if found {
+			if err := checkStored(key, cur); err != nil {
+				decided = err
+				return nil, err
+			}
+		}
+		next, err := decide(cur, found)
+		if err == nil && next != nil {
+			err = next.Validate()
+		}
+		decided = err
+		return next, err
+	})
+	if err == nil {
+		return nil
+	}
+	if decided != nil && errors.Is(err, decided) {
+		return decided
+	}
+	return backendErr(op, key, err)
 }
 
 func (s *Store) cas(ctx context.Context, key string, expected *Fence, next *Record) (bool, error) {
@@ -177,7 +212,8 @@ type Claim struct {
 //     takeover: ownerId replaced, revision+1, new lease, same incarnation → owner.
 //
 // Each step is read + compare-and-set, retried up to MaxClaimAttempts times when a concurrent
-// writer wins.
+// writer wins; over a backend with Updater it is one Update, which cannot lose (no retries, no
+// ErrContention).
 //
 // # Errors
 //   - *ValidationError: blank key/fingerprint/ownerId, negative lease, a stored record that
@@ -204,6 +240,34 @@ func (s *Store) Claim(ctx context.Context, key, fingerprint, ownerID string, lea
 	leaseMs := lease.Milliseconds()
 	if leaseMs < 1 {
 		leaseMs = 1
+	}
+	if u, ok := s.b.(Updater); ok {
+		now, err := s.nowMs()
+		if err != nil {
+			return Claim{}, err
+		}
+		var out Claim
+		err = s.update(ctx, u, "claim", key, func(cur Record, found bool) (*Record, error) {
+			if !found {
+				inc, err := s.newInc()
+				if err != nil {
+					return nil, BackendFailure("incarnation", err)
+				}
+				next := Record{
+					Key: key, Fingerprint: fingerprint, OwnerID: ownerID, Incarnation: inc, Revision: 1,
+					State: StatePending, CreatedAt: now, UpdatedAt: now, LeaseExpiresAt: now + leaseMs,
+				}
+				out = Claim{Outcome: ClaimOwner, Record: next, Fence: next.Fence()}
+				return &next, nil
+			}
+			var next *Record
+			out, next = claimStep(cur, fingerprint, ownerID, now, leaseMs)
+			return next, nil
+		})
+		if err != nil {
+			return Claim{}, err
+		}
+		return out, nil
 	}
 	for attempt := 0; attempt < MaxClaimAttempts; attempt++ {
 		now, err := s.nowMs()
@@ -232,36 +296,47 @@ func (s *Store) Claim(ctx context.Context, key, fingerprint, ownerID string, lea
 			}
 			continue
 		}
-		obs := Claim{Record: cur, Fence: cur.Fence()}
-		switch {
-		case cur.Fingerprint != fingerprint:
-			obs.Outcome = ClaimConflict
-			return obs, nil
-		case cur.State == StateUnknown:
-			obs.Outcome = ClaimUnknown
-			return obs, nil
-		case cur.State.Terminal():
-			obs.Outcome = ClaimReplay
-			return obs, nil
-		case cur.LeaseExpiresAt == 0 || cur.LeaseExpiresAt > now:
-			obs.Outcome = ClaimPending
+		obs, next := claimStep(cur, fingerprint, ownerID, now, leaseMs)
+		if next == nil {
 			return obs, nil
 		}
-		next := cur.Clone()
-		next.OwnerID = ownerID
-		next.Revision = cur.Revision + 1
-		next.UpdatedAt = max(now, cur.CreatedAt)
-		next.LeaseExpiresAt = now + leaseMs
 		expected := cur.Fence()
-		ok, err := s.cas(ctx, key, &expected, &next)
+		ok, err := s.cas(ctx, key, &expected, next)
 		if err != nil {
 			return Claim{}, err
 		}
 		if ok {
-			return Claim{Outcome: ClaimOwner, Record: next, Fence: next.Fence(), TookOver: true}, nil
+			return obs, nil
 		}
 	}
 	return Claim{}, fmt.Errorf("%w: operation %q after %d attempts", ErrContention, key, MaxClaimAttempts)
+}
+
+// claimStep decides a Claim on the existing record cur at now: conflict, unknown, replay or
+// pending (next == nil, the observed record and its fence), or the takeover of an expired lease
+// (next is the record to write; the returned Claim is the owner outcome with next's fence).
+func claimStep(cur Record, fingerprint, ownerID string, now, leaseMs int64) (Claim, *Record) {
+	obs := Claim{Record: cur, Fence: cur.Fence()}
+	switch {
+	case cur.Fingerprint != fingerprint:
+		obs.Outcome = ClaimConflict
+		return obs, nil
+	case cur.State == StateUnknown:
+		obs.Outcome = ClaimUnknown
+		return obs, nil
+	case cur.State.Terminal():
+		obs.Outcome = ClaimReplay
+		return obs, nil
+	case cur.LeaseExpiresAt == 0 || cur.LeaseExpiresAt > now:
+		obs.Outcome = ClaimPending
+		return obs, nil
+	}
+	next := cur.Clone()
+	next.OwnerID = ownerID
+	next.Revision = cur.Revision + 1
+	next.UpdatedAt = max(now, cur.CreatedAt)
+	next.LeaseExpiresAt = now + leaseMs
+	return Claim{Outcome: ClaimOwner, Record: next, Fence: next.Fence(), TookOver: true}, &next
 }
 
 // transition moves an owned pending record to a final state.
@@ -289,7 +364,8 @@ func (s *Store) transition(ctx context.Context, key, ownerID string, fence Fence
 // record (ErrNotFound), check the presented fence (ErrStaleFence, naming who presented it),
 // run check (the transition's own preconditions; its error is returned with the current
 // record), then write revision+1 with the result, no lease, updatedAt now and whatever apply
-// sets, by compare-and-set on the fence (ErrFenceChanged when lost).
+// sets, by compare-and-set on the fence (ErrFenceChanged when lost) — or all of it as one
+// Update when the backend has Updater (then nothing can come between the check and the write).
 func (s *Store) settle(ctx context.Context, key, actorField, actor, who string, fence Fence, result json.RawMessage,
 	pre func() error, check func(cur Record, now int64) error, apply func(next *Record, now int64)) (Record, error) {
 	ctx = ensureCtx(ctx)
@@ -313,34 +389,62 @@ func (s *Store) settle(ctx context.Context, key, actorField, actor, who string, 
 	if err != nil {
 		return Record{}, err
 	}
+	// step checks the record found under key and builds the one to write; on a failed check it
+	// returns the record as found with the error.
+	step := func(cur Record, found bool) (Record, *Record, error) {
+		if !found {
+			return Record{}, nil, fmt.Errorf("%w: %q", ErrNotFound, key)
+		}
+		if cur.Fence() != fence {
+			return cur, nil, fmt.Errorf("%w: operation %q is at %s/%d, %s presented %s/%d",
+				ErrStaleFence, key, cur.Incarnation, cur.Revision, who, fence.Incarnation, fence.Revision)
+		}
+		if err := check(cur, now); err != nil {
+			return cur, nil, err
+		}
+		next := cur.Clone()
+		next.Revision = cur.Revision + 1
+		next.Result = result
+		next.LeaseExpiresAt = 0
+		next.UpdatedAt = max(now, cur.CreatedAt)
+		apply(&next, now)
+		return cur, &next, nil
+	}
+	if u, ok := s.b.(Updater); ok {
+		var seen, written Record
+		err := s.update(ctx, u, "settle", key, func(cur Record, found bool) (*Record, error) {
+			c, next, err := step(cur, found)
+			seen = c
+			if next != nil {
+				written = *next
+			}
+			return next, err
+		})
+		if err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) || errors.Is(err, ErrBackend) {
+				return Record{}, err
+			}
+			return seen, err
+		}
+		return written, nil
+	}
 	cur, found, err := s.read(ctx, key)
 	if err != nil {
 		return Record{}, err
 	}
-	if !found {
-		return Record{}, fmt.Errorf("%w: %q", ErrNotFound, key)
-	}
-	if cur.Fence() != fence {
-		return cur, fmt.Errorf("%w: operation %q is at %s/%d, %s presented %s/%d",
-			ErrStaleFence, key, cur.Incarnation, cur.Revision, who, fence.Incarnation, fence.Revision)
-	}
-	if err := check(cur, now); err != nil {
+	cur, next, err := step(cur, found)
+	if err != nil {
 		return cur, err
 	}
-	next := cur.Clone()
-	next.Revision = cur.Revision + 1
-	next.Result = result
-	next.LeaseExpiresAt = 0
-	next.UpdatedAt = max(now, cur.CreatedAt)
-	apply(&next, now)
-	ok, err := s.cas(ctx, key, &fence, &next)
+	ok, err := s.cas(ctx, key, &fence, next)
 	if err != nil {
 		return Record{}, err
 	}
 	if !ok {
 		return Record{}, fmt.Errorf("%w: operation %q", ErrFenceChanged, key)
 	}
-	return next, nil
+	return *next, nil
 }
 
 func compactResult(raw json.RawMessage) (json.RawMessage, error) {

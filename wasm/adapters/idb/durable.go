@@ -39,7 +39,9 @@ const (
 //
 // # Transactions
 //
-// Read is one readonly transaction. CompareAndSet is ONE readwrite transaction: get, compare
+// Read is one readonly transaction. Update (durable.Updater, what durable.Store uses for Claim
+// and every transition) is ONE readwrite transaction: get, decode, the store's decision, then
+// put, completed before it returns. CompareAndSet is ONE readwrite transaction: get, compare
 // the stored fence (read from the stored JSON with durable.LooseFence), then put or delete,
 // awaiting nothing but its own IndexedDB requests in between (PLATFORM rule 3); a success is
 // reported only after the transaction's complete event. IndexedDB serializes readwrite
@@ -64,7 +66,10 @@ type Durable struct {
 	db *idb.Database
 }
 
-var _ durable.Backend = (*Durable)(nil)
+var (
+	_ durable.Backend = (*Durable)(nil)
+	_ durable.Updater = (*Durable)(nil)
+)
 
 // OpenDurable opens (creating or upgrading when needed) the operations database name
 // ("" → DurableName) and returns its backend.
@@ -315,6 +320,73 @@ func (d *Durable) CompareAndSet(ctx context.Context, key string, expected *durab
 		return false, durable.BackendFailure("compareAndSet", err)
 	}
 	return true, nil
+}
+
+// Update implements durable.Updater as ONE readwrite transaction: get, decode, decide, then put
+// what decide returned (or nothing), commit, and return after the transaction's complete event.
+// decide runs between the get's success event and the put, inside the transaction (PLATFORM
+// rule 3), so no other readwrite transaction on the store — of this page, another page or a
+// worker — can come between the read and the write. A stored value that does not decode is
+// DecodeRecord's *durable.ValidationError (the transaction is aborted, nothing written); decide's
+// error is returned unchanged after aborting; every IndexedDB failure is a *durable.BackendError.
+// next.Key must be key (a *durable.ValidationError otherwise, nothing written).
+func (d *Durable) Update(ctx context.Context, key string, decide func(cur durable.Record, found bool) (*durable.Record, error)) (err error) {
+	defer recoverBackend(&err, "update")
+	if err := ctx.Err(); err != nil {
+		return durable.BackendFailure("update", err)
+	}
+	t, st, err := d.txn(ctx, idb.TransactionReadWrite)
+	if err != nil {
+		return durable.BackendFailure("update", err)
+	}
+	k := keyValue(key)
+	req, err := st.Get(k)
+	if err != nil {
+		_ = t.Abort()
+		return durable.BackendFailure("update", err)
+	}
+	v, err := await(ctx, req)
+	if err != nil {
+		_ = t.Abort()
+		return durable.BackendFailure("update", err)
+	}
+	var cur durable.Record
+	found := present(v)
+	if found {
+		raw, err := storedRaw(v)
+		if err == nil {
+			cur, err = durable.DecodeRecord(raw)
+		}
+		if err != nil {
+			_ = t.Abort()
+			return err
+		}
+	}
+	next, err := decide(cur, found)
+	if err == nil && next != nil && next.Key != key {
+		err = &durable.ValidationError{Key: key, Field: "key", Reason: fmt.Sprintf("next record is for %q", next.Key)}
+	}
+	var raw []byte
+	if err == nil && next != nil {
+		raw, err = durable.EncodeRecord(*next)
+	}
+	if err != nil {
+		_ = t.Abort()
+		return err
+	}
+	if next == nil {
+		_ = t.Commit()
+		return nil // nothing written: the read-only outcome needs no complete event
+	}
+	if _, err := st.Put(storedValue(key, raw)); err != nil {
+		_ = t.Abort()
+		return durable.BackendFailure("update", err)
+	}
+	_ = t.Commit()
+	if err := t.Await(ctx); err != nil {
+		return durable.BackendFailure("update", err)
+	}
+	return nil
 }
 
 // ListPage implements durable.Backend: one readonly cursor over the keys strictly after

@@ -24,7 +24,10 @@ type LazyDurable struct {
 	err  error
 }
 
-var _ durable.Backend = (*LazyDurable)(nil)
+var (
+	_ durable.Backend = (*LazyDurable)(nil)
+	_ durable.Updater = (*LazyDurable)(nil)
+)
 
 func (l *LazyDurable) open() (*Durable, error) {
 	l.once.Do(func() {
@@ -63,4 +66,13 @@ func (l *LazyDurable) ListPage(ctx context.Context, cursor string, limit int) ([
 		return nil, "", durable.BackendFailure("open", err)
 	}
 	return d.ListPage(ctx, cursor, limit)
+}
+
+// Update implements durable.Updater.
+func (l *LazyDurable) Update(ctx context.Context, key string, decide func(durable.Record, bool) (*durable.Record, error)) error {
+	d, err := l.open()
+	if err != nil {
+		return durable.BackendFailure("open", err)
+	}
+	return d.Update(ctx, key, decide)
 }
