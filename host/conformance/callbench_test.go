@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +31,25 @@ const (
 	benchSource = "<!doctype html><title>Demo</title><h1>Hello</h1>"
 )
 
+// cpuNanos is the CPU time (user + system) this process has used so far, in nanoseconds,
+// from getrusage(2).
+func cpuNanos() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
+}
+
+// reportCPU reports "cpu-ns/op": the process's CPU time (every thread, the garbage collector's
+// included) per iteration since start. On a shared machine wall time per op (ns/op) grows with
+// the load while CPU time barely does, so A/B comparisons read this metric (docs/performance.md).
+func reportCPU(b *testing.B, start int64) {
+	if b.N > 0 {
+		b.ReportMetric(float64(cpuNanos()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // BenchmarkCallTool compares, in one run: (native) our registry's server-side tools/call with
 // every step on — request guard, option checks, strict validation, policy, events, output
 // schema, output budget — plus encoding the result; (floor) the least anyone can do:
@@ -48,6 +68,7 @@ func BenchmarkCallTool(b *testing.B) {
 		r := sess.Registry
 		raw := []byte(benchParams)
 		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
 			res := r.CallRaw(ctx, raw)
 			out, _ := json.Marshal(res)
@@ -78,6 +99,7 @@ func BenchmarkCallTool(b *testing.B) {
 			IsError           bool            `json:"isError"`
 		}
 		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
 			var req struct {
 				Name      string          `json:"name"`

@@ -129,8 +129,13 @@ func checkOptions(m *mcp.CallMeta) (options, error) {
 
 // callState carries one call through the pipeline.
 type callState struct {
-	// provTimeout and provMaxOut are the provenance copies of the options (see emit).
+	// provTimeout and provMaxOut are the provenance copies of the options (see emit); they
+	// point at timeoutVal and maxOutVal, which live in this (already allocated) state.
 	provTimeout, provMaxOut *int64
+	timeoutVal, maxOutVal   int64
+	// hcall is the handler's copy of call (invoke): a handler may change what it is given
+	// without touching what the events and the result report.
+	hcall Call
 
 	r       *Registry
 	call    Call
@@ -352,6 +357,14 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 		}
 	}
 
+	if ex == nil && s.opts.timeout == 0 {
+		// No deadline to enforce and no shared execution to outlive this caller: run inline.
+		// Cancellation is cooperative here — the handler sees ctx and a handler that returns
+		// ctx's error becomes TOOL_CANCELLED — so a handler that finishes anyway reports what it
+		// really did. (A goroutine per call doubled the cost of a call inside wasm; the channel
+		// and closure of the detached path cost three allocations, so this path has neither.)
+		return s.invoke(hctx, ctx, e)
+	}
 	done := make(chan outcome, 1)
 	runOnce := func(runCtx context.Context) {
 		var out outcome
@@ -362,14 +375,6 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 			out = s.invoke(runCtx, ctx, e)
 		}
 		done <- out
-	}
-	if ex == nil && s.opts.timeout == 0 {
-		// No deadline to enforce and no shared execution to outlive this caller: run inline.
-		// Cancellation is cooperative here — the handler sees ctx and a handler that returns
-		// ctx's error becomes TOOL_CANCELLED — so a handler that finishes anyway reports what it
-		// really did. (A goroutine per call doubled the cost of a call inside wasm.)
-		runOnce(hctx)
-		return <-done
 	}
 	go runOnce(hctx)
 	select {
@@ -419,8 +424,8 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 				"Tool %q failed: its handler panicked.", s.call.Name)}
 		}
 	}()
-	call := s.call
-	v, err := e.handle(runCtx, &call)
+	s.hcall = s.call
+	v, err := e.handle(runCtx, &s.hcall)
 	if err != nil {
 		return s.classify(runCtx, callerCtx, err)
 	}
@@ -560,12 +565,12 @@ func (s *callState) emit(kind audit.EventType, res *mcp.CallToolResult, state au
 	prov.ElapsedMs = now.Sub(s.started).Milliseconds()
 	// The started and finished events share one copy of the option values.
 	if s.opts.timeoutMs != nil && s.provTimeout == nil {
-		ms := int64(*s.opts.timeoutMs)
-		s.provTimeout = &ms
+		s.timeoutVal = int64(*s.opts.timeoutMs)
+		s.provTimeout = &s.timeoutVal
 	}
 	if s.opts.maxOutputBytes > 0 && s.provMaxOut == nil {
-		b := s.opts.maxOutputBytes
-		s.provMaxOut = &b
+		s.maxOutVal = s.opts.maxOutputBytes
+		s.provMaxOut = &s.maxOutVal
 	}
 	prov.TimeoutMs, prov.MaxOutputBytes = s.provTimeout, s.provMaxOut
 	params := s.params
