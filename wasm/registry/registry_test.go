@@ -302,3 +302,39 @@ func TestOutputLimitOnAMutationSaysItRan(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedResultsKeepTheOutputCheck: a typed result whose Go type proves the output schema
+// (schema.AdmitsType) completes; one whose type cannot prove it is still validated per call,
+// and a value that breaks the schema is refused with TOOL_OUTPUT_VALIDATION_FAILED.
+func TestTypedResultsKeepTheOutputCheck(t *testing.T) {
+	const out = `{"type":"object","properties":{"path":{"type":"string"},"revision":{"type":"integer","minimum":0}},"required":["path","revision"],"additionalProperties":false}`
+	type proven struct {
+		Path     string `json:"path"`
+		Revision uint64 `json:"revision"`
+	}
+	type signed struct {
+		Path     string `json:"path"`
+		Revision int64  `json:"revision"`
+	}
+	r := New(Options{})
+	var rev int64
+	for name, h := range map[string]Handler{
+		"t.proven": func(context.Context, *Call) (any, error) { return proven{Path: "a", Revision: 7}, nil },
+		"t.signed": func(context.Context, *Call) (any, error) { return signed{Path: "a", Revision: rev}, nil },
+	} {
+		r.MustRegister(Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(out),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true}, Handler: h})
+	}
+	res := r.Call(context.Background(), call("t.proven", `{}`, nil))
+	if res.IsError || string(res.StructuredContent) != `{"path":"a","revision":7}` {
+		t.Fatalf("proven: %+v %s", res.Error, res.StructuredContent)
+	}
+	if res := r.Call(context.Background(), call("t.signed", `{}`, nil)); res.IsError {
+		t.Fatalf("signed, revision 0: %+v", res.Error)
+	}
+	rev = -1
+	res = r.Call(context.Background(), call("t.signed", `{}`, nil))
+	if res.Error == nil || res.Error.Code != mcp.CodeToolOutputValidationFailed {
+		t.Fatalf("signed, revision -1: want TOOL_OUTPUT_VALIDATION_FAILED, got %+v", res)
+	}
+}
