@@ -32,11 +32,36 @@ type Call struct {
 	IdempotencyKey string
 	// Arguments is the validated arguments object ("{}" when the request omitted it).
 	Arguments json.RawMessage
+
+	// args is the tree the registry decoded Arguments into for validation (schema.DecodeValid:
+	// its strings share the request's memory), or nil for a Call built by hand.
+	args map[string]any
 }
 
 // Decode unmarshals the validated arguments into v. The arguments already passed the closed
 // input schema, so field names are exact and no unknown field is present.
 func (c *Call) Decode(v any) error { return json.Unmarshal(c.Arguments, v) }
+
+// StringArg returns the top-level string argument name and true, or "" and false when it is
+// absent or not a string. It reads the tree the registry already decoded for validation, so a
+// handler whose arguments are a few strings decodes nothing a second time; the returned
+// string is a copy that shares no memory with the request. On a Call built by hand it decodes
+// Arguments first (and reports false when they are not a JSON object).
+func (c *Call) StringArg(name string) (string, bool) {
+	if c.args == nil {
+		v, _ := schema.Decode(c.Arguments)
+		m, _ := v.(map[string]any)
+		if m == nil {
+			return "", false
+		}
+		c.args = m
+	}
+	v, ok := c.args[name].(string)
+	if !ok {
+		return "", false
+	}
+	return strings.Clone(v), true
+}
 
 // Defaults for calls whose _meta leaves them out: the most restrictive context.
 const (
@@ -227,7 +252,9 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 			map[string]any{"handlerId": s.call.Name, "message": "schema does not compile: " + err.Error()},
 			"Tool %q has a schema that does not compile.", s.call.Name), audit.StateFailed)
 	}
-	issues := in.ValidateValue(schema.DecodeValid(s.call.Arguments))
+	tree := schema.DecodeValid(s.call.Arguments)
+	s.call.args, _ = tree.(map[string]any) // for Call.StringArg: decoded once
+	issues := in.ValidateValue(tree)
 	if len(issues) > 0 {
 		switch r.opts.Validation {
 		case ValidationWarn:

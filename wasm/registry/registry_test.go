@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -336,5 +337,38 @@ func TestTypedResultsKeepTheOutputCheck(t *testing.T) {
 	res = r.Call(context.Background(), call("t.signed", `{}`, nil))
 	if res.Error == nil || res.Error.Code != mcp.CodeToolOutputValidationFailed {
 		t.Fatalf("signed, revision -1: want TOOL_OUTPUT_VALIDATION_FAILED, got %+v", res)
+	}
+}
+
+// TestStringArgReadsTheValidatedTree: StringArg answers from the tree decoded for validation,
+// returns a copy that does not change when the request's bytes do, and works on a Call built
+// by hand.
+func TestStringArgReadsTheValidatedTree(t *testing.T) {
+	var got string
+	var present, other bool
+	r := New(Options{})
+	r.MustRegister(Tool{Name: "t.read", InputSchema: json.RawMessage(closedPath), Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			got, present = c.StringArg("path")
+			_, other = c.StringArg("nope")
+			return map[string]any{}, nil
+		}})
+	raw := []byte(`{"name":"t.read","arguments":{"path":"index.html"}}`)
+	if res := r.CallRaw(context.Background(), raw); res.IsError {
+		t.Fatalf("%+v", res.Error)
+	}
+	copy(raw[bytes.Index(raw, []byte("index")):], "XXXXX")
+	if got != "index.html" || !present || other {
+		t.Fatalf("StringArg = %q %v, other %v; want a stable copy of index.html", got, present, other)
+	}
+	c := &Call{Arguments: json.RawMessage(`{"path":"a\u00e9","n":1}`)}
+	if s, ok := c.StringArg("path"); s != "aé" || !ok {
+		t.Fatalf("hand-built Call: %q %v", s, ok)
+	}
+	if _, ok := c.StringArg("n"); ok {
+		t.Fatal("a number is not a string argument")
+	}
+	if _, ok := (&Call{Arguments: json.RawMessage(`[1]`)}).StringArg("path"); ok {
+		t.Fatal("arguments that are not an object have no string argument")
 	}
 }

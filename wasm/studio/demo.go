@@ -79,21 +79,17 @@ func registerDemo(r *registry.Registry, _ Ports) error {
 			InputSchema: demoReadIn, OutputSchema: demoReadOut,
 			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
-				var in struct {
-					Path string `json:"path"`
-				}
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
+				// path is required by demoReadIn: the validated tree holds it (no second decode).
+				path, _ := c.StringArg("path")
 				st.mu.Lock()
 				defer st.mu.Unlock()
-				src, ok := st.files[in.Path]
+				src, ok := st.files[path]
 				if !ok {
-					return nil, mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": in.Path}, "File %q was not found.", in.Path)
+					return nil, mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": path}, "File %q was not found.", path)
 				}
 				// A typed result whose Go type proves demoReadOut (schema.AdmitsType): no
 				// per-call output validation. The revision starts at 1 and only grows.
-				return demoReadResult{Path: in.Path, Revision: uint64(st.revision), Source: src}, nil
+				return demoReadResult{Path: path, Revision: uint64(st.revision), Source: src}, nil
 			}},
 		{Name: ToolDemoWriteFile, Description: "Write one demo file (source up to 80,000 characters).",
 			InputSchema: demoWriteIn, OutputSchema: demoWriteOut,
