@@ -67,3 +67,28 @@ func FuzzValidJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestMetaEnumsWithAndWithoutEscapes: source and mode take their constants whether they are
+// written plainly or with escapes, and an unknown value is refused either way.
+func TestMetaEnumsWithAndWithoutEscapes(t *testing.T) {
+	for _, c := range []struct {
+		meta         string
+		source, mode string
+		ok           bool
+	}{
+		{`{"source":"local","mode":"direct"}`, SourceLocal, ModeDirect, true},
+		{`{"source": "mcp" ,"mode":"agent"}`, SourceMCP, ModeAgent, true},
+		{`{"source":"loc\u0061l","mode":"\u0061gent"}`, SourceLocal, ModeAgent, true},
+		{`{"source":"Local"}`, "", "", false},
+		{`{"source":"loc\u0041l"}`, "", "", false},
+		{`{"mode":""}`, "", "", false},
+	} {
+		p, err := ParseCallToolParams([]byte(`{"name":"t","_meta":` + c.meta + `}`))
+		if (err == nil) != c.ok {
+			t.Fatalf("%s: err %v, want ok %v", c.meta, err, c.ok)
+		}
+		if c.ok && (p.Meta.Source != c.source || p.Meta.Mode != c.mode) {
+			t.Fatalf("%s: source %q mode %q", c.meta, p.Meta.Source, p.Meta.Mode)
+		}
+	}
+}
