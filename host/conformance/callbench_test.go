@@ -129,6 +129,60 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	})
 
+	// floor-typed: the floor with the handler shape demo.readFile has had since 2026-12-06 —
+	// the path read from the tree already decoded for validation (no second decode) and a
+	// typed result (a struct marshals without the map's key sort) — so that the native row can
+	// also be read against the least anyone can do with that handler (docs/performance.md).
+	b.Run("floor-typed", func(b *testing.B) {
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft2020
+		if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
+			b.Fatal(err)
+		}
+		schema := c.MustCompile("mem:///s.json")
+		raw := []byte(benchParams)
+		type content struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		type result struct {
+			Content           []content       `json:"content"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+			IsError           bool            `json:"isError"`
+		}
+		type out struct {
+			Path     string `json:"path"`
+			Revision uint64 `json:"revision"`
+			Source   string `json:"source"`
+		}
+		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
+		for b.Loop() {
+			var req struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal(raw, &req); err != nil {
+				b.Fatal(err)
+			}
+			var inst any
+			dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+			dec.UseNumber()
+			if err := dec.Decode(&inst); err != nil {
+				b.Fatal(err)
+			}
+			if err := schema.Validate(inst); err != nil {
+				b.Fatal(err)
+			}
+			path, _ := inst.(map[string]any)["path"].(string)
+			sc, _ := json.Marshal(out{Path: path, Source: benchSource, Revision: 1})
+			res, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
+			if len(res) == 0 {
+				b.Fatal("empty")
+			}
+		}
+	})
+
 	// wazero: the shared conformance host (wazero's termination checks on: a deadline stops
 	// the guest mid-loop); wazero-abandon: the same module without them, as the CLI and the MCP
 	// server run it (a call past its deadline is abandoned, see wasmhost.Options).
