@@ -46,7 +46,8 @@ func (c *Call) Decode(v any) error { return json.Unmarshal(c.Arguments, v) }
 // absent or not a string. It reads the tree the registry already decoded for validation, so a
 // handler whose arguments are a few strings decodes nothing a second time; the returned
 // string is a copy that shares no memory with the request. On a Call built by hand it decodes
-// Arguments first (and reports false when they are not a JSON object).
+// Arguments first (and reports false when they are not a JSON object), keeping the tree in c,
+// so such a Call must not be read from two goroutines at once.
 func (c *Call) StringArg(name string) (string, bool) {
 	if c.args == nil {
 		v, _ := schema.Decode(c.Arguments)
