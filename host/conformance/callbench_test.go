@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +31,25 @@ const (
 	benchSource = "<!doctype html><title>Demo</title><h1>Hello</h1>"
 )
 
+// cpuNanos is the CPU time (user + system) this process has used so far, in nanoseconds,
+// from getrusage(2).
+func cpuNanos() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
+}
+
+// reportCPU reports "cpu-ns/op": the process's CPU time (every thread, the garbage collector's
+// included) per iteration since start. On a shared machine wall time per op (ns/op) grows with
+// the load while CPU time barely does, so A/B comparisons read this metric (docs/performance.md).
+func reportCPU(b *testing.B, start int64) {
+	if b.N > 0 {
+		b.ReportMetric(float64(cpuNanos()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // BenchmarkCallTool compares, in one run: (native) our registry's server-side tools/call with
 // every step on — request guard, option checks, strict validation, policy, events, output
 // schema, output budget — plus encoding the result; (floor) the least anyone can do:
@@ -48,6 +68,7 @@ func BenchmarkCallTool(b *testing.B) {
 		r := sess.Registry
 		raw := []byte(benchParams)
 		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
 			res := r.CallRaw(ctx, raw)
 			out, _ := json.Marshal(res)
@@ -78,6 +99,7 @@ func BenchmarkCallTool(b *testing.B) {
 			IsError           bool            `json:"isError"`
 		}
 		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
 			var req struct {
 				Name      string          `json:"name"`
@@ -102,6 +124,60 @@ func BenchmarkCallTool(b *testing.B) {
 			sc, _ := json.Marshal(map[string]any{"path": in.Path, "source": benchSource, "revision": 1})
 			out, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
 			if len(out) == 0 {
+				b.Fatal("empty")
+			}
+		}
+	})
+
+	// floor-typed: the floor with the handler shape demo.readFile has had since 2026-12-06 —
+	// the path read from the tree already decoded for validation (no second decode) and a
+	// typed result (a struct marshals without the map's key sort) — so that the native row can
+	// also be read against the least anyone can do with that handler (docs/performance.md).
+	b.Run("floor-typed", func(b *testing.B) {
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft2020
+		if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
+			b.Fatal(err)
+		}
+		schema := c.MustCompile("mem:///s.json")
+		raw := []byte(benchParams)
+		type content struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		type result struct {
+			Content           []content       `json:"content"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+			IsError           bool            `json:"isError"`
+		}
+		type out struct {
+			Path     string `json:"path"`
+			Revision uint64 `json:"revision"`
+			Source   string `json:"source"`
+		}
+		b.ReportAllocs()
+		defer reportCPU(b, cpuNanos())
+		for b.Loop() {
+			var req struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal(raw, &req); err != nil {
+				b.Fatal(err)
+			}
+			var inst any
+			dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+			dec.UseNumber()
+			if err := dec.Decode(&inst); err != nil {
+				b.Fatal(err)
+			}
+			if err := schema.Validate(inst); err != nil {
+				b.Fatal(err)
+			}
+			path, _ := inst.(map[string]any)["path"].(string)
+			sc, _ := json.Marshal(out{Path: path, Source: benchSource, Revision: 1})
+			res, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
+			if len(res) == 0 {
 				b.Fatal("empty")
 			}
 		}

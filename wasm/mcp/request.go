@@ -181,6 +181,14 @@ func metaEnum(v json.RawMessage, dst *string, allowed ...string) error {
 	if jsonKind(v) != "string" {
 		return errors.New("must be a string")
 	}
+	if t := bytes.TrimSpace(v); len(t) >= 2 {
+		for _, a := range allowed {
+			if string(t[1:len(t)-1]) == a { // written without escapes: the constant, no copy
+				*dst = a
+				return nil
+			}
+		}
+	}
 	*dst = jsonstring.Decode(v)
 	if !contains(allowed, *dst) {
 		return errors.New("must be one of " + strings.Join(allowed, ", "))

@@ -53,10 +53,10 @@ func (e *JSONError) Unwrap() error { return e.Err }
 // "n\u0061me" repeats "name". Case-insensitive matching is the decoder's job to avoid; see
 // DecodeObject.
 func CheckJSON(data []byte) error {
-	if !utf8.Valid(data) {
-		return &JSONError{Err: ErrJSONInvalidUTF8}
-	}
-	if !json.Valid(data) {
+	if !validJSON(data) { // utf8.Valid && json.Valid in one pass
+		if !utf8.Valid(data) {
+			return &JSONError{Err: ErrJSONInvalidUTF8}
+		}
 		return &JSONError{Err: ErrJSONSyntax}
 	}
 	s := &scanner{data: data}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,11 +32,37 @@ type Call struct {
 	IdempotencyKey string
 	// Arguments is the validated arguments object ("{}" when the request omitted it).
 	Arguments json.RawMessage
+
+	// args is the tree the registry decoded Arguments into for validation (schema.DecodeValid:
+	// its strings share the request's memory), or nil for a Call built by hand.
+	args map[string]any
 }
 
 // Decode unmarshals the validated arguments into v. The arguments already passed the closed
 // input schema, so field names are exact and no unknown field is present.
 func (c *Call) Decode(v any) error { return json.Unmarshal(c.Arguments, v) }
+
+// StringArg returns the top-level string argument name and true, or "" and false when it is
+// absent or not a string. It reads the tree the registry already decoded for validation, so a
+// handler whose arguments are a few strings decodes nothing a second time; the returned
+// string is a copy that shares no memory with the request. On a Call built by hand it decodes
+// Arguments first (and reports false when they are not a JSON object), keeping the tree in c,
+// so such a Call must not be read from two goroutines at once.
+func (c *Call) StringArg(name string) (string, bool) {
+	if c.args == nil {
+		v, _ := schema.Decode(c.Arguments)
+		m, _ := v.(map[string]any)
+		if m == nil {
+			return "", false
+		}
+		c.args = m
+	}
+	v, ok := c.args[name].(string)
+	if !ok {
+		return "", false
+	}
+	return strings.Clone(v), true
+}
 
 // Defaults for calls whose _meta leaves them out: the most restrictive context.
 const (
@@ -129,8 +156,13 @@ func checkOptions(m *mcp.CallMeta) (options, error) {
 
 // callState carries one call through the pipeline.
 type callState struct {
-	// provTimeout and provMaxOut are the provenance copies of the options (see emit).
+	// provTimeout and provMaxOut are the provenance copies of the options (see emit); they
+	// point at timeoutVal and maxOutVal, which live in this (already allocated) state.
 	provTimeout, provMaxOut *int64
+	timeoutVal, maxOutVal   int64
+	// hcall is the handler's copy of call (invoke): a handler may change what it is given
+	// without touching what the events and the result report.
+	hcall Call
 
 	r       *Registry
 	call    Call
@@ -221,7 +253,9 @@ func (s *callState) run(ctx context.Context) *mcp.CallToolResult {
 			map[string]any{"handlerId": s.call.Name, "message": "schema does not compile: " + err.Error()},
 			"Tool %q has a schema that does not compile.", s.call.Name), audit.StateFailed)
 	}
-	issues := in.ValidateValue(schema.DecodeValid(s.call.Arguments))
+	tree := schema.DecodeValid(s.call.Arguments)
+	s.call.args, _ = tree.(map[string]any) // for Call.StringArg: decoded once
+	issues := in.ValidateValue(tree)
 	if len(issues) > 0 {
 		switch r.opts.Validation {
 		case ValidationWarn:
@@ -352,6 +386,14 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 		}
 	}
 
+	if ex == nil && s.opts.timeout == 0 {
+		// No deadline to enforce and no shared execution to outlive this caller: run inline.
+		// Cancellation is cooperative here — the handler sees ctx and a handler that returns
+		// ctx's error becomes TOOL_CANCELLED — so a handler that finishes anyway reports what it
+		// really did. (A goroutine per call doubled the cost of a call inside wasm; the channel
+		// and closure of the detached path cost three allocations, so this path has neither.)
+		return s.invoke(hctx, ctx, e)
+	}
 	done := make(chan outcome, 1)
 	runOnce := func(runCtx context.Context) {
 		var out outcome
@@ -362,14 +404,6 @@ func (s *callState) execute(ctx context.Context, e *entry) outcome {
 			out = s.invoke(runCtx, ctx, e)
 		}
 		done <- out
-	}
-	if ex == nil && s.opts.timeout == 0 {
-		// No deadline to enforce and no shared execution to outlive this caller: run inline.
-		// Cancellation is cooperative here — the handler sees ctx and a handler that returns
-		// ctx's error becomes TOOL_CANCELLED — so a handler that finishes anyway reports what it
-		// really did. (A goroutine per call doubled the cost of a call inside wasm.)
-		runOnce(hctx)
-		return <-done
 	}
 	go runOnce(hctx)
 	select {
@@ -419,13 +453,15 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 				"Tool %q failed: its handler panicked.", s.call.Name)}
 		}
 	}()
-	call := s.call
-	v, err := e.handle(runCtx, &call)
+	s.hcall = s.call
+	v, err := e.handle(runCtx, &s.hcall)
 	if err != nil {
 		return s.classify(runCtx, callerCtx, err)
 	}
 	var sc json.RawMessage
 	var inst any
+	_, outSchema, _ := e.compiled()
+	proven := false // the result's Go type cannot violate the output schema (schema.AdmitsType)
 	switch x := v.(type) {
 	case json.RawMessage:
 		sc = x
@@ -442,7 +478,14 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 		}
 	default:
 		if sc, err = json.Marshal(v); err == nil {
-			inst = schema.DecodeValid(sc) // encoding/json output is valid JSON
+			if outSchema != nil && outSchema.AdmitsType(reflect.TypeOf(v)) {
+				// Every value of this type marshals to an object that outSchema accepts (the
+				// proof is per type, cached; docs/performance.md "Native tools/call A/B
+				// (2026-12-06)"): the output check cannot fail, so it is not run.
+				proven = true
+			} else {
+				inst = schema.DecodeValid(sc) // encoding/json output is valid JSON
+			}
 		}
 	}
 	if err != nil {
@@ -450,13 +493,16 @@ func (s *callState) invoke(runCtx, callerCtx context.Context, e *entry) (out out
 			map[string]any{"handlerId": s.call.Name, "message": "result is not serializable: " + err.Error()},
 			"Tool %q returned a result that cannot be serialized.", s.call.Name)}
 	}
+	if proven {
+		return outcome{sc: sc, state: audit.StateCompleted}
+	}
 	if _, isObj := inst.(map[string]any); !isObj {
 		return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
 			map[string]any{"issues": []schema.Issue{{Keyword: "type", Message: "structuredContent must be a JSON object"}}},
 			"Tool %q returned a result that is not a JSON object.", s.call.Name)}
 	}
-	if _, out, _ := e.compiled(); out != nil {
-		if issues := out.ValidateValue(inst); len(issues) > 0 {
+	if outSchema != nil {
+		if issues := outSchema.ValidateValue(inst); len(issues) > 0 {
 			return outcome{state: audit.StateFailed, err: mcp.NewError(mcp.CodeToolOutputValidationFailed, false,
 				map[string]any{"issues": issues},
 				"Tool %q returned a result that does not match its output schema: %s", s.call.Name, summarizeIssues(issues))}
@@ -560,12 +606,12 @@ func (s *callState) emit(kind audit.EventType, res *mcp.CallToolResult, state au
 	prov.ElapsedMs = now.Sub(s.started).Milliseconds()
 	// The started and finished events share one copy of the option values.
 	if s.opts.timeoutMs != nil && s.provTimeout == nil {
-		ms := int64(*s.opts.timeoutMs)
-		s.provTimeout = &ms
+		s.timeoutVal = int64(*s.opts.timeoutMs)
+		s.provTimeout = &s.timeoutVal
 	}
 	if s.opts.maxOutputBytes > 0 && s.provMaxOut == nil {
-		b := s.opts.maxOutputBytes
-		s.provMaxOut = &b
+		s.maxOutVal = s.opts.maxOutputBytes
+		s.provMaxOut = &s.maxOutVal
 	}
 	prov.TimeoutMs, prov.MaxOutputBytes = s.provTimeout, s.provMaxOut
 	params := s.params

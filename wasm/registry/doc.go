@@ -30,7 +30,10 @@
 //     cancellation is cooperative), TOOL_EXECUTION_FAILED
 //     {handlerId, message} for errors without a code and for recovered panics; handler
 //     errors of type *mcp.ToolError keep their code, message and details
-//  11. output-schema validation: TOOL_OUTPUT_VALIDATION_FAILED {issues}
+//  11. output-schema validation: TOOL_OUTPUT_VALIDATION_FAILED {issues}; not run for a
+//     result whose Go type proves the schema (schema.AdmitsType: a struct of strings,
+//     booleans, numbers and nested structs against a schema of only those assertions, decided
+//     once per type), since no value of that type can fail it
 //  12. output budget, UTF-8 bytes of content + structuredContent: TOOL_OUTPUT_LIMIT_EXCEEDED
 //     {maxOutputBytes, usedOutputBytes}
 //  13. "completed" or "failed" event

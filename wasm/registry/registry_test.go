@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -300,5 +301,74 @@ func TestOutputLimitOnAMutationSaysItRan(t *testing.T) {
 		if got := d["executed"] == true; got != executed || strings.Contains(res.Error.Message, "did run") != executed {
 			t.Errorf("%s: executed=%v in %v / %q", name, d["executed"], d, res.Error.Message)
 		}
+	}
+}
+
+// TestTypedResultsKeepTheOutputCheck: a typed result whose Go type proves the output schema
+// (schema.AdmitsType) completes; one whose type cannot prove it is still validated per call,
+// and a value that breaks the schema is refused with TOOL_OUTPUT_VALIDATION_FAILED.
+func TestTypedResultsKeepTheOutputCheck(t *testing.T) {
+	const out = `{"type":"object","properties":{"path":{"type":"string"},"revision":{"type":"integer","minimum":0}},"required":["path","revision"],"additionalProperties":false}`
+	type proven struct {
+		Path     string `json:"path"`
+		Revision uint64 `json:"revision"`
+	}
+	type signed struct {
+		Path     string `json:"path"`
+		Revision int64  `json:"revision"`
+	}
+	r := New(Options{})
+	var rev int64
+	for name, h := range map[string]Handler{
+		"t.proven": func(context.Context, *Call) (any, error) { return proven{Path: "a", Revision: 7}, nil },
+		"t.signed": func(context.Context, *Call) (any, error) { return signed{Path: "a", Revision: rev}, nil },
+	} {
+		r.MustRegister(Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(out),
+			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true}, Handler: h})
+	}
+	res := r.Call(context.Background(), call("t.proven", `{}`, nil))
+	if res.IsError || string(res.StructuredContent) != `{"path":"a","revision":7}` {
+		t.Fatalf("proven: %+v %s", res.Error, res.StructuredContent)
+	}
+	if res := r.Call(context.Background(), call("t.signed", `{}`, nil)); res.IsError {
+		t.Fatalf("signed, revision 0: %+v", res.Error)
+	}
+	rev = -1
+	res = r.Call(context.Background(), call("t.signed", `{}`, nil))
+	if res.Error == nil || res.Error.Code != mcp.CodeToolOutputValidationFailed {
+		t.Fatalf("signed, revision -1: want TOOL_OUTPUT_VALIDATION_FAILED, got %+v", res)
+	}
+}
+
+// TestStringArgReadsTheValidatedTree: StringArg answers from the tree decoded for validation,
+// returns a copy that does not change when the request's bytes do, and works on a Call built
+// by hand.
+func TestStringArgReadsTheValidatedTree(t *testing.T) {
+	var got string
+	var present, other bool
+	r := New(Options{})
+	r.MustRegister(Tool{Name: "t.read", InputSchema: json.RawMessage(closedPath), Annotations: mcp.ToolAnnotations{ReadOnlyHint: true},
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			got, present = c.StringArg("path")
+			_, other = c.StringArg("nope")
+			return map[string]any{}, nil
+		}})
+	raw := []byte(`{"name":"t.read","arguments":{"path":"index.html"}}`)
+	if res := r.CallRaw(context.Background(), raw); res.IsError {
+		t.Fatalf("%+v", res.Error)
+	}
+	copy(raw[bytes.Index(raw, []byte("index")):], "XXXXX")
+	if got != "index.html" || !present || other {
+		t.Fatalf("StringArg = %q %v, other %v; want a stable copy of index.html", got, present, other)
+	}
+	c := &Call{Arguments: json.RawMessage(`{"path":"a\u00e9","n":1}`)}
+	if s, ok := c.StringArg("path"); s != "aé" || !ok {
+		t.Fatalf("hand-built Call: %q %v", s, ok)
+	}
+	if _, ok := c.StringArg("n"); ok {
+		t.Fatal("a number is not a string argument")
+	}
+	if _, ok := (&Call{Arguments: json.RawMessage(`[1]`)}).StringArg("path"); ok {
+		t.Fatal("arguments that are not an object have no string argument")
 	}
 }

@@ -39,6 +39,7 @@ const Dialect = "https://json-schema.org/draft/2020-12/schema"
 type Schema struct {
 	raw      json.RawMessage
 	compiled *jsonschema.Schema
+	admits   admitsCache // AdmitsType's memo
 }
 
 // Issue is one validation failure: the JSON Pointer of the offending value ("" = the root),

@@ -36,6 +36,15 @@ var (
 	demoStatOut  = json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"revision":{"type":"integer","minimum":0},"fileCount":{"type":"integer","minimum":0},"paths":{"type":"array","items":{"type":"string"}}},"required":["revision","fileCount","paths"],"additionalProperties":false}`)
 )
 
+// demoReadResult is demo.readFile's result. Its fields are in the order a map would marshal
+// them (the bytes are what they were before it was a struct), and its types prove demoReadOut:
+// strings, and an unsigned revision for {"type":"integer","minimum":0}.
+type demoReadResult struct {
+	Path     string `json:"path"`
+	Revision uint64 `json:"revision"`
+	Source   string `json:"source"`
+}
+
 // demoStore is the demo catalog's tiny in-memory file map.
 type demoStore struct {
 	mu       sync.Mutex
@@ -70,19 +79,17 @@ func registerDemo(r *registry.Registry, _ Ports) error {
 			InputSchema: demoReadIn, OutputSchema: demoReadOut,
 			Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 			Handler: func(ctx context.Context, c *registry.Call) (any, error) {
-				var in struct {
-					Path string `json:"path"`
-				}
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
+				// path is required by demoReadIn: the validated tree holds it (no second decode).
+				path, _ := c.StringArg("path")
 				st.mu.Lock()
 				defer st.mu.Unlock()
-				src, ok := st.files[in.Path]
+				src, ok := st.files[path]
 				if !ok {
-					return nil, mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": in.Path}, "File %q was not found.", in.Path)
+					return nil, mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": path}, "File %q was not found.", path)
 				}
-				return map[string]any{"path": in.Path, "source": src, "revision": st.revision}, nil
+				// A typed result whose Go type proves demoReadOut (schema.AdmitsType): no
+				// per-call output validation. The revision starts at 1 and only grows.
+				return demoReadResult{Path: path, Revision: uint64(st.revision), Source: src}, nil
 			}},
 		{Name: ToolDemoWriteFile, Description: "Write one demo file (source up to 80,000 characters).",
 			InputSchema: demoWriteIn, OutputSchema: demoWriteOut,
