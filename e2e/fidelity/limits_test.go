@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/e2e/fidelity/harness"
 	"github.com/webcoding/studio/wasm/preview"
 )
 
@@ -105,9 +106,7 @@ img.onload = function () { done("img", img.naturalWidth); };
 img.onerror = function () { done("img", "error"); };
 img.src = document.getElementById("a").href;
 </script><script type="module">import confetti from "https://cdn.example/confetti.js"; confetti();</script>`, "pic.png": pngBytes(3, 2)})
-	sitesMu.Lock()
-	sites["newuser"] = append(sites["newuser"], preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
-	sitesMu.Unlock()
+	harness.AppendFile("newuser", preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
 	tab := openParent(t)
 	mount(t, tab, "newuser", 1, "n-newuser", "")
 	ack := waitAck(t, tab, 1)
