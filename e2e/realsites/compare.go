@@ -239,8 +239,8 @@ func SortedUnique(xs []string) []string {
 }
 
 func brief(s string) string {
-	if r := []rune(s); len(r) > 160 {
-		return string(r[:160]) + "…"
+	if r := []rune(s); len(r) > 600 {
+		return string(r[:600]) + "…"
 	}
 	return s
 }

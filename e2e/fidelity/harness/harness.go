@@ -45,7 +45,8 @@ func Close() {
 func Navigate(url string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(url) }
 
 // The harness server (one per test binary, loopback):
-//   - /site/<name>/… serves the site's files over HTTP (the "served" run);
+//   - /site/<name>/… serves the site's files over HTTP (the "served" run; a folder on disk
+//     when ServeDir named one);
 //   - /js/… serves site/js of the repository (the real parent shim, preview-bridge.js);
 //   - /parent.html is a studio stand-in: the real shim in a host element, its batches
 //     recorded in window.__batches, and window.__mount(name, revision, opts) which fetches
@@ -56,6 +57,7 @@ var (
 	srv     *httptest.Server
 	sitesMu sync.Mutex
 	sites   = map[string][]preview.File{}
+	dirs    = map[string]string{} // name → folder served from disk (ServeDir)
 )
 
 const parentPage = `<!doctype html><meta charset="utf-8"><title>preview parent</title>
@@ -114,12 +116,17 @@ func Server(t testing.TB) *httptest.Server {
 		mux.HandleFunc("/site/", func(w http.ResponseWriter, r *http.Request) {
 			rest := strings.TrimPrefix(r.URL.Path, "/site/")
 			name, p, _ := strings.Cut(rest, "/")
+			sitesMu.Lock()
+			files, dir := sites[name], dirs[name]
+			sitesMu.Unlock()
+			if dir != "" {
+				r.URL.Path = "/" + p
+				http.FileServer(http.Dir(dir)).ServeHTTP(w, r)
+				return
+			}
 			if p == "" || strings.HasSuffix(p, "/") {
 				p += "index.html"
 			}
-			sitesMu.Lock()
-			files := sites[name]
-			sitesMu.Unlock()
 			for _, f := range files {
 				if f.Path == p {
 					w.Header().Set("Content-Type", preview.MimeTypeOf(f))
@@ -195,6 +202,17 @@ func AddFiles(name string, files []preview.File) {
 	sortFiles(files)
 	sitesMu.Lock()
 	sites[name] = files
+	sitesMu.Unlock()
+}
+
+// ServeDir makes the served run of site name read the folder dir from disk (Go's
+// http.FileServer: media type by extension, else sniffed; a folder URL serves its
+// index.html) instead of the registered files, so a file the studio's import leaves out is
+// still served over HTTP. The preview run (/compiled/name) still compiles the registered
+// files.
+func ServeDir(name, dir string) {
+	sitesMu.Lock()
+	dirs[name] = dir
 	sitesMu.Unlock()
 }
 
