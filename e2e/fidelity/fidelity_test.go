@@ -292,6 +292,15 @@ if (n === 2) window.addEventListener("load", function(){ setTimeout(function(){ 
 if (n === 3) { log("loads " + n + " search=" + location.search); log("done"); }
 </script>`,
 	}},
+	// Links to a fragment of the page itself ("#", "#top", "#!"; found by e2e/realsites on
+	// startbootstrap-sb-admin, whose dropdown and collapse toggles are <a href="#">): a click
+	// stays in the document, as over HTTP.
+	{name: "hash-link", want: "after hash=[#!]", steps: []string{`document.getElementById("a").click()`, `document.getElementById("b").click()`, `document.getElementById("c").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>h</title>` + probe + `<a id="a" href="#">a</a> <a id="b" href="#top">b</a> <a id="c" href="#!">c</a><script>
+var n = +(sessionStorage.getItem("n") || 0) + 1; sessionStorage.setItem("n", n); log("load " + n);
+document.getElementById("c").addEventListener("click", function(){ setTimeout(function(){ log("after hash=[" + location.hash + "] loads " + sessionStorage.getItem("n")); log("done"); }, 200); });
+</script>`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},
