@@ -140,3 +140,28 @@ img.src = document.getElementById("a").href;
 		t.Errorf("no console error naming the blocked module URL")
 	}
 }
+
+// TestResourceHintsNotReported: a <link> that is only a resource hint (preconnect,
+// dns-prefetch) makes no request over HTTP, so the preview reports none for it, while a
+// fetching link to the same origin (an icon) is still reported as blocked. Found by
+// e2e/realsites (docs/preview.md "Real sites from npm").
+func TestResourceHintsNotReported(t *testing.T) {
+	addSite("hints", map[string]string{"index.html": `<!doctype html><html><head><link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>
+<link rel="dns-prefetch" href="https://cdn.hints.example"><link rel="preconnect dns-prefetch" href="https://both.hints.example">
+<link rel="icon" href="https://icons.hints.example/i.png"><title>h</title></head><body><p>hints</p></body></html>`})
+	tab := openParent(t)
+	mount(t, tab, "hints", 1, "n-hints", "")
+	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
+		t.Fatalf("ack %+v", ack)
+	}
+	time.Sleep(500 * time.Millisecond)
+	var reports []string
+	for _, m := range messages(t, tab) {
+		if m.Type == "webcoding.preview.report" {
+			reports = append(reports, m.Kind+" "+m.URL)
+		}
+	}
+	if len(reports) != 1 || reports[0] != "blocked https://icons.hints.example/i.png" {
+		t.Errorf("reports %q, want only the icon's blocked request", reports)
+	}
+}
