@@ -5,7 +5,7 @@
 // TestRealSites with WEBCODING_REALSITES set to the folder that holds one sub-folder per site;
 // without that variable the browser test skips, so `make test` needs no network. The pure
 // parts (the list format, the comparison of two runs' observations, the screenshot diff) are
-// in this file's package and are unit-tested without a browser.
+// in compare.go and are unit-tested without a browser or network (compare_test.go, in make test).
 //
 // Each site is imported as the studio imports a folder (workspace.ImportFiles, its limits and
 // skips included), then run three times in one Chromium, one after another, with the same
