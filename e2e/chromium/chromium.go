@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -164,6 +165,19 @@ type Tab struct {
 
 	mu      sync.Mutex
 	console []ConsoleEntry
+	urls    map[network.RequestID]string // requests seen, for failures named by id
+	failed  []FailedRequest
+}
+
+// FailedRequest is one network request of a tab that got no usable response: an HTTP status
+// of 400 or more (Status set), or a load that failed (Error: Chromium's net error text, such
+// as "net::ERR_NAME_NOT_RESOLVED" or "net::ERR_ABORTED"; Canceled when the page or the
+// browser canceled it).
+type FailedRequest struct {
+	URL      string
+	Status   int64
+	Error    string
+	Canceled bool
 }
 
 // NewTab opens a tab in the shared browser (starting it when needed) and closes it when the
@@ -217,6 +231,24 @@ func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOpti
 				}
 			}
 			tab.add(ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " ")})
+		case *network.EventRequestWillBeSent:
+			tab.mu.Lock()
+			if tab.urls == nil {
+				tab.urls = map[network.RequestID]string{}
+			}
+			if len(tab.urls) < 100000 {
+				tab.urls[e.RequestID] = e.Request.URL
+			}
+			tab.mu.Unlock()
+		case *network.EventResponseReceived:
+			if e.Response != nil && e.Response.Status >= 400 {
+				tab.addFailed(FailedRequest{URL: e.Response.URL, Status: e.Response.Status})
+			}
+		case *network.EventLoadingFailed:
+			tab.mu.Lock()
+			url := tab.urls[e.RequestID]
+			tab.mu.Unlock()
+			tab.addFailed(FailedRequest{URL: url, Error: e.ErrorText, Canceled: e.Canceled})
 		case *runtime.EventExceptionThrown:
 			text := e.ExceptionDetails.Text
 			if e.ExceptionDetails.Exception != nil {
@@ -241,6 +273,23 @@ func (t *Tab) add(e ConsoleEntry) {
 	if len(t.console) < 10000 {
 		t.console = append(t.console, e)
 	}
+}
+
+func (t *Tab) addFailed(f FailedRequest) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.failed) < 10000 {
+		t.failed = append(t.failed, f)
+	}
+}
+
+// FailedRequests returns the tab's failed requests so far, in the order Chromium reported
+// them (at most 10,000). Only the tab's own target is watched: requests of an out-of-process
+// child frame (a sandboxed preview) are not seen here.
+func (t *Tab) FailedRequests() []FailedRequest {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]FailedRequest(nil), t.failed...)
 }
 
 // Console returns a copy of every console entry so far.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/e2e/fidelity/harness"
 	"golang.org/x/image/font/gofont/goregular"
 )
 
@@ -291,6 +292,15 @@ if (n === 2) window.addEventListener("load", function(){ setTimeout(function(){ 
 if (n === 3) { log("loads " + n + " search=" + location.search); log("done"); }
 </script>`,
 	}},
+	// Links to a fragment of the page itself ("#", "#top", "#!"; found by e2e/realsites on
+	// startbootstrap-sb-admin, whose dropdown and collapse toggles are <a href="#">): a click
+	// stays in the document, as over HTTP.
+	{name: "hash-link", want: "after hash=[#!]", steps: []string{`document.getElementById("a").click()`, `document.getElementById("b").click()`, `document.getElementById("c").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>h</title>` + probe + `<a id="a" href="#">a</a> <a id="b" href="#top">b</a> <a id="c" href="#!">c</a><script>
+var n = +(sessionStorage.getItem("n") || 0) + 1; sessionStorage.setItem("n", n); log("load " + n);
+document.getElementById("c").addEventListener("click", function(){ setTimeout(function(){ log("after hash=[" + location.hash + "] loads " + sessionStorage.getItem("n")); log("done"); }, 200); });
+</script>`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},
@@ -374,18 +384,10 @@ func runServed(t *testing.T, url string, steps []string) (string, []string, stri
 	if !strings.Contains(out, "done\n") {
 		t.Fatalf("served: no done:\n%s", out)
 	}
-	var con []string
+	con, exceptions := harness.ServedConsole(tab)
 	errText := ""
-	for _, c := range tab.Console() {
-		switch c.Level {
-		case "log", "warning", "error":
-			lvl := map[string]string{"log": "log", "warning": "warn", "error": "error"}[c.Level]
-			con = append(con, lvl+" "+c.Text)
-		case "exception":
-			if errText == "" {
-				errText, _, _ = strings.Cut(c.Text, "\n") // the message, not the stack
-			}
-		}
+	if len(exceptions) > 0 {
+		errText = exceptions[0]
 	}
 	return out, con, errText
 }
@@ -415,18 +417,8 @@ func runPreview(t *testing.T, name string, steps []string) (string, []string, st
 		t.Fatalf("preview: no done:\n%s\nmessages: %v", out, messages(t, tab))
 	}
 	time.Sleep(300 * time.Millisecond) // batched console lines
-	var con []string
-	errText := ""
-	for _, m := range messages(t, tab) {
-		switch m.Type {
-		case "webcoding.preview.console":
-			if m.Kind == "console" { // uncaught errors are entries too (kind error/rejection): compared as errText
-				con = append(con, m.Level+" "+m.Text)
-			}
-		case "webcoding.preview.error":
-			errText = m.Message
-		}
-	}
+	// Uncaught errors are console entries too (kind error/rejection): compared as errText.
+	con, _, errText := harness.PreviewConsole(messages(t, tab))
 	if ack.Type == "webcoding.preview.error" {
 		errText = ack.Message
 	}

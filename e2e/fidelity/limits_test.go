@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/e2e/fidelity/harness"
 	"github.com/webcoding/studio/wasm/preview"
 )
 
@@ -113,9 +114,7 @@ img.onload = function () { done("img", img.naturalWidth); };
 img.onerror = function () { done("img", "error"); };
 img.src = document.getElementById("a").href;
 </script><script type="module">import confetti from "https://cdn.example/confetti.js"; confetti();</script>`, "pic.png": pngBytes(3, 2)})
-	sitesMu.Lock()
-	sites["newuser"] = append(sites["newuser"], preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
-	sitesMu.Unlock()
+	harness.AppendFile("newuser", preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
 	tab := openParent(t)
 	mount(t, tab, "newuser", 1, "n-newuser", "")
 	ack := waitAck(t, tab, 1)
@@ -147,5 +146,30 @@ img.src = document.getElementById("a").href;
 	}
 	if !consoleErr {
 		t.Errorf("no console error naming the blocked module URL")
+	}
+}
+
+// TestResourceHintsNotReported: a <link> that is only a resource hint (preconnect,
+// dns-prefetch) makes no request over HTTP, so the preview reports none for it, while a
+// fetching link to the same origin (an icon) is still reported as blocked. Found by
+// e2e/realsites (docs/preview.md "Real sites from npm").
+func TestResourceHintsNotReported(t *testing.T) {
+	addSite("hints", map[string]string{"index.html": `<!doctype html><html><head><link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>
+<link rel="dns-prefetch" href="https://cdn.hints.example"><link rel="preconnect dns-prefetch" href="https://both.hints.example">
+<link rel="icon" href="https://icons.hints.example/i.png"><title>h</title></head><body><p>hints</p></body></html>`})
+	tab := openParent(t)
+	mount(t, tab, "hints", 1, "n-hints", "")
+	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
+		t.Fatalf("ack %+v", ack)
+	}
+	time.Sleep(500 * time.Millisecond)
+	var reports []string
+	for _, m := range messages(t, tab) {
+		if m.Type == "webcoding.preview.report" {
+			reports = append(reports, m.Kind+" "+m.URL)
+		}
+	}
+	if len(reports) != 1 || reports[0] != "blocked https://icons.hints.example/i.png" {
+		t.Errorf("reports %q, want only the icon's blocked request", reports)
 	}
 }

@@ -176,6 +176,7 @@ function mapAttr(el, name, value) {
   if (name === "style") out = apply(indexOf, v, ["url("]) >= 0 ? cssText(v, BASE) : v;
   else if (name === "srcset" || name === "imagesrcset") out = mapSrcset(v);
   else if (!urlAttr(el, name)) return value;
+  else if (name === "href" && hintOnly(el)) return value;
   else if (name === "src" && el.localName === "iframe") {
     // A workspace page in a frame gets a srcdoc of its compiled page (55-frames.js); the src
     // attribute keeps what the page set (srcdoc wins, so it is not requested).
@@ -185,6 +186,18 @@ function mapAttr(el, name, value) {
   else out = mapURL(v, "<" + el.localName + " " + name + ">", el.localName === "script" && name === "src");
   if (out !== v) remember(el, name, v);
   return out;
+}
+// hintOnly: a <link> whose rel is only resource hints that fetch nothing (preconnect,
+// dns-prefetch; HTML "Link types"): over HTTP no request is made, so its href is neither
+// mapped nor reported (found by e2e/realsites: Start Bootstrap themes preconnect to
+// fonts.gstatic.com, which the preview listed as a blocked request).
+var HINT_RE = /^(?:preconnect|dns-prefetch)$/;
+function hintOnly(el) {
+  if (el.localName !== "link") return false;
+  var rel = apply(getAttr, el, ["rel"]), toks = rel ? apply(splitStr, apply(trim, apply(toLower, S(rel), []), []), [/\s+/]) : [];
+  if (!toks.length || toks[0] === "") return false;
+  for (var i = 0; i < toks.length; i++) if (apply(reExec, HINT_RE, [toks[i]]) === null) return false;
+  return true;
 }
 var URL_ATTRS = { src: 1, srcset: 1, poster: 1, href: 1, style: 1, imagesrcset: 1, data: 1, "xlink:href": 1, background: 1 };
 var LEGACY_BG = { body: 1, table: 1, td: 1, th: 1, tr: 1 };

@@ -17,6 +17,10 @@ function goTo(c, search, hash, replace) {
   }
   mountPage(c.file, search, hash, replace);
 }
+// samePageFragment: the page c names is the mounted one, same query, with a fragment — even
+// an empty one ("#", whose URL.hash is "") — so, as over HTTP, a fragment navigation that
+// stays in the document (a link <a href="#"> scrolls to the top, it does not reload).
+function samePageFragment(c) { return c.file === ENTRY && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0; }
 // mountPage asks the parent to mount a page (replace: in place of the one shown in its
 // Back/Forward list); storage changes not yet sent go first (the port keeps their order), so
 // the next page starts from them.
@@ -35,7 +39,12 @@ apply(addListener, W, ["click", function (e) {
   if (apply(getAttrOrig, a, ["download"]) !== null) return;
   var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
   if (!c || c.pass && c.url.protocol === "javascript:") return;
-  if (c.file && isPage(c.file)) { e.preventDefault(); goTo(c, c.url.search, c.url.hash); return; }
+  if (c.file && isPage(c.file)) {
+    e.preventDefault();
+    if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
+    goTo(c, c.url.search, c.url.hash);
+    return;
+  }
   if (c.missing) { e.preventDefault(); reportMissing(c, S(href), "link"); return; }
   if (c.file) { e.preventDefault(); report("limit", S(href), "link to a workspace file that is not a page"); return; }
   if (c.refused) { e.preventDefault(); report("blocked", c.url.href, "link" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
@@ -84,8 +93,7 @@ function vNavigate(u, replace, what) {
   var s = S(u), c = classify(s);
   if (!c) throw new DOMExceptionC("Failed to execute '" + what + "' on 'Location': '" + s + "' is not a valid URL.", "SyntaxError");
   if (c.file && isPage(c.file)) {
-    // The same page with a fragment, even an empty one ("#"): a fragment navigation.
-    if (c.file === ENTRY && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0) { setHash(c.url.hash || "#"); return; }
+    if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
     goTo(c, c.url.search, c.url.hash, replace);
     return;
   }

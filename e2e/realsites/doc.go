@@ -1,0 +1,16 @@
+// Package realsites measures how real public static sites behave in the studio's preview
+// against the same folder served over HTTP (issue 13, "The preview behaves like the real
+// browser"). It is a measurement, not a gate: scripts/realsites.sh fetches the sites (npm
+// tarballs pinned in scripts/realsites.txt, unpacked outside the repository) and runs
+// TestRealSites with WEBCODING_REALSITES set to the folder that holds one sub-folder per site;
+// without that variable the browser test skips, so `make test` needs no network. The pure
+// parts (the list format, the comparison of two runs' observations, the screenshot diff) are
+// in compare.go and are unit-tested without a browser or network (compare_test.go, in make test).
+//
+// Each site is imported as the studio imports a folder (workspace.ImportFiles, its limits and
+// skips included), then run three times in one Chromium, one after another, with the same
+// viewport (800×600 CSS px) and probe (e2e/fidelity/harness): served over HTTP twice (the
+// second run is the control: what differs between two served runs — a clock, a random quote, an
+// animation frame — is "unstable" and not compared) and once in the preview. See Compare for
+// what is observed and when two runs count as identical.
+package realsites

@@ -1,0 +1,323 @@
+package realsites
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/webcoding/studio/e2e/chromium"
+	"github.com/webcoding/studio/e2e/fidelity/harness"
+	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/studio"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	harness.Close()
+	chromium.Shutdown()
+	os.Exit(code)
+}
+
+// Viewport is the CSS size both runs render at: the harness's preview host is 800×600.
+const viewW, viewH = 800, 600
+
+// ObserveJS reads a Snapshot (as JSON) in either run; in the preview it runs in an isolated
+// world of the frame (same DOM, not the page's globals).
+const ObserveJS = `(function(){
+var skip = {SCRIPT:1, STYLE:1, LINK:1, META:1, NOSCRIPT:1, TEMPLATE:1};
+var b = document.body, n = 0, imgs = 0, broken = 0;
+if (b) { var all = b.getElementsByTagName("*");
+  for (var i = 0; i < all.length; i++) { var e = all[i]; if (skip[e.tagName]) continue; var own = false;
+    for (var j = 0; j < e.attributes.length; j++) if (e.attributes[j].name.indexOf("data-webcoding") === 0) { own = true; break; }
+    if (!own) n++; } }
+for (var k = 0; k < document.images.length; k++) { var im = document.images[k];
+  if (im.complete && im.naturalWidth > 0) imgs++; else if (im.complete && im.getAttribute("src")) broken++; }
+return JSON.stringify({title: document.title, elements: n, text: b ? b.innerText.replace(/\s+/g, " ").trim() : "",
+  height: document.documentElement.scrollHeight, scrollY: Math.round(window.scrollY), images: imgs, broken: broken});
+})()`
+
+// ClickJS clicks, one after another 400 ms apart, the first MaxClicks visible in-page
+// controls (a button or [role=button] outside any form, a Bootstrap toggle, a link to a
+// fragment other than "#"), recomputing the list after each click, and returns what it
+// clicked as JSON ["tag:text", …].
+var ClickJS = `(async function(){
+function cands(){ return Array.prototype.filter.call(document.querySelectorAll('button, [role="button"], [data-toggle], [data-bs-toggle], a[href^="#"]'), function(e){
+  if (e.closest("form")) return false;
+  if (e.tagName === "A" && e.getAttribute("href") === "#" && !e.hasAttribute("data-toggle") && !e.hasAttribute("data-bs-toggle")) return false;
+  var r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"; }); }
+var done = [];
+for (var i = 0; i < ` + strconv.Itoa(MaxClicks) + `; i++) { var c = cands(); if (i >= c.length) break; var e = c[i];
+  done.push(e.tagName.toLowerCase() + ":" + (e.textContent || "").replace(/\s+/g, " ").trim().slice(0, 30));
+  try { e.click(); } catch (x) {}
+  await new Promise(function(r){ setTimeout(r, 400); }); }
+return JSON.stringify(done);
+})()`
+
+// settle is how long a run waits after load before it observes (WEBCODING_REALSITES_SETTLE_MS,
+// default 1500): the same in every run, so time-driven effects line up as far as they can.
+func settle() time.Duration {
+	if ms, err := strconv.Atoi(os.Getenv("WEBCODING_REALSITES_SETTLE_MS")); err == nil && ms >= 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return 1500 * time.Millisecond
+}
+
+// importDir imports dir as the studio imports a linked folder and returns the preview's
+// input (files, then one KindNotImported entry per file the import left out) and the
+// import's skips.
+func importDir(t *testing.T, dir string) ([]preview.File, []workspace.Skipped) {
+	t.Helper()
+	var es []workspace.ImportEntry
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		es = append(es, workspace.ImportEntry{Path: filepath.ToSlash(rel), Size: info.Size(),
+			Read: func(context.Context) ([]byte, error) { return os.ReadFile(p) }})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, terr := workspace.ImportFiles(context.Background(), filepath.Base(dir), slices.Values(es))
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	files := studio.PreviewFiles(imp.Files)
+	for _, s := range workspace.NotImportedEntries(imp.Skipped) {
+		files = append(files, preview.File{Path: s.Path, Kind: preview.KindNotImported, Reason: workspace.NotImportedReason(s)})
+	}
+	return files, imp.Skipped
+}
+
+func decode[T any](t *testing.T, s string, err error) T {
+	t.Helper()
+	var v T
+	if err != nil {
+		t.Logf("probe: %v", err)
+		return v
+	}
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Logf("probe: %v", err)
+	}
+	return v
+}
+
+// runServed loads url top level in a fresh tab at the viewport size and observes it.
+func runServed(t *testing.T, url string) Run {
+	t.Helper()
+	tab := chromium.NewTab(t)
+	if err := tab.Do(10*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Do(45*time.Second, harness.Navigate(url)); err != nil {
+		t.Fatalf("served: %v", err)
+	}
+	if _, err := chromium.WaitFor[bool](tab, 20*time.Second, `document.readyState === "complete"`); err != nil {
+		t.Fatalf("served: %v", err)
+	}
+	time.Sleep(settle())
+	var r Run
+	s, err := chromium.Eval[string](tab, 10*time.Second, ObserveJS)
+	r.Load = decode[Snapshot](t, s, err)
+	if shot, err := chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot()); err == nil {
+		r.Screenshot = shot
+	}
+	s, err = chromium.Eval[string](tab, 10*time.Second, ClickJS)
+	r.Clicked = decode[[]string](t, s, err)
+	time.Sleep(600 * time.Millisecond)
+	s, err = chromium.Eval[string](tab, 10*time.Second, ObserveJS)
+	r.After = decode[Snapshot](t, s, err)
+	r.Console, r.Exceptions = harness.ServedConsole(tab)
+	for _, f := range tab.FailedRequests() {
+		if f.Canceled || f.Error == "net::ERR_ABORTED" {
+			continue
+		}
+		if p, ok := SitePath(f.URL, url); ok {
+			r.Failed = append(r.Failed, p)
+		}
+	}
+	r.Failed = SortedUnique(r.Failed)
+	return r
+}
+
+// runPreview mounts site name in the studio stand-in and observes the preview frame; want is
+// the served run's screenshot and ctl the share by which the control run's differed from it.
+func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
+	t.Helper()
+	tab := harness.OpenParent(t)
+	harness.Mount(t, tab, name, 1, "n-"+name, "")
+	var r Run
+	ack := harness.WaitAckFor(t, tab, 1, 45*time.Second)
+	if ack.Type == "webcoding.preview.error" {
+		r.Failure = ack.Message
+	}
+	if _, err := chromium.WaitInFrame[bool](tab, 20*time.Second, `document.readyState === "complete"`, true); err != nil {
+		t.Logf("preview: %v", err)
+	}
+	time.Sleep(settle())
+	s, err := chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
+	r.Load = decode[Snapshot](t, s, err)
+	// A capture of the parent can come before the out-of-process frame's first paint reached
+	// it (seen under load: a blank shot of a page whose DOM matched). So a shot that differs
+	// from the served one by more than the tolerance is retaken up to 4 times, 700 ms apart;
+	// the last one counts.
+	for try := 0; try < 5; try++ {
+		if try > 0 {
+			time.Sleep(700 * time.Millisecond)
+		}
+		shot, err := chromedp.Run(tab.Ctx, chromedp.Screenshot(chromedp.CSS("#host")))
+		if err != nil {
+			continue
+		}
+		r.Screenshot = shot
+		if d, err := DiffShare(want, shot); err != nil || d <= ctl+ShotTolerance {
+			break
+		}
+	}
+	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ClickJS)
+	r.Clicked = decode[[]string](t, s, err)
+	time.Sleep(600 * time.Millisecond)
+	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
+	r.After = decode[Snapshot](t, s, err)
+	time.Sleep(300 * time.Millisecond) // batched console lines and reports
+	ms := harness.Messages(t, tab)
+	var failure string
+	r.Console, r.Exceptions, failure = harness.PreviewConsole(ms)
+	if r.Failure == "" {
+		r.Failure = failure
+	}
+	for _, m := range ms {
+		if m.Type != "webcoding.preview.report" || m.Revision != 1 {
+			continue
+		}
+		switch m.Kind {
+		case preview.ReportMissing:
+			r.Failed = append(r.Failed, virtualPath(m.URL))
+		case preview.ReportBlocked:
+			if p, ok := SitePath(m.URL, "https://workspace.invalid/"); ok {
+				r.Failed = append(r.Failed, p)
+			}
+		case preview.ReportLimit:
+			r.Limits = append(r.Limits, m.URL+": "+m.Detail)
+		}
+	}
+	r.Failed = SortedUnique(r.Failed)
+	return r
+}
+
+// virtualPath is a "missing" report's URL as a site path: an absolute URL of the virtual
+// origin loses its origin, a relative one is cleaned (the entry page is at the root).
+func virtualPath(u string) string {
+	u = strings.TrimPrefix(u, "https://workspace.invalid/")
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return strings.TrimPrefix(path.Clean("/"+u), "/")
+}
+
+// TestRealSites runs every site under $WEBCODING_REALSITES (one folder per site, its
+// index.html at the folder's root; WEBCODING_REALSITES_ONLY=a,b limits it to those names)
+// served twice and in the preview, sequentially in one Chromium, and logs per site the
+// divergences (Compare). A site whose served run shows no text fails (the harness, not the
+// preview, is broken). The summary is written to $WEBCODING_REALSITES_REPORT when set (one
+// line per site: "name identical|divergent aspects…", then the details), else logged.
+func TestRealSites(t *testing.T) {
+	dir := os.Getenv("WEBCODING_REALSITES")
+	if dir == "" {
+		t.Skip("set WEBCODING_REALSITES to a folder of sites (scripts/realsites.sh does)")
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := map[string]bool{}
+	for _, n := range strings.Split(os.Getenv("WEBCODING_REALSITES_ONLY"), ",") {
+		if n != "" {
+			only[n] = true
+		}
+	}
+	srv := harness.Server(t)
+	var report strings.Builder
+	identical, total := 0, 0
+	for _, e := range ents {
+		if !e.IsDir() || (len(only) > 0 && !only[e.Name()]) {
+			continue
+		}
+		name := e.Name()
+		t.Run(name, func(t *testing.T) {
+			files, skipped := importDir(t, filepath.Join(dir, name))
+			harness.AddFiles("rs-"+name, files)
+			harness.ServeDir("rs-"+name, filepath.Join(dir, name))
+			base := srv.URL + "/site/rs-" + name + "/"
+			served := runServed(t, base)
+			if served.Load.Text == "" && served.Load.Elements == 0 {
+				t.Fatalf("served run shows nothing: %+v", served.Load)
+			}
+			control := runServed(t, base)
+			ctl, err := DiffShare(served.Screenshot, control.Screenshot)
+			if err != nil {
+				ctl = ShotUnstable
+			}
+			pv := runPreview(t, "rs-"+name, served.Screenshot, ctl)
+			divs, unstable := Compare(served, control, pv)
+			total++
+			verdict := "identical"
+			if len(divs) > 0 {
+				var as []string
+				for _, d := range divs {
+					as = append(as, d.Aspect)
+				}
+				verdict = "divergent: " + strings.Join(as, ", ")
+			} else {
+				identical++
+			}
+			fmt.Fprintf(&report, "## %s — %s\n", name, verdict)
+			fmt.Fprintf(&report, "files %d, skipped by import %d; clicked %q; unstable (not compared) %v\n", len(files), len(skipped), served.Clicked, unstable)
+			fmt.Fprintf(&report, "served: %s\npreview: %s\n", describe(served), describe(pv))
+			for _, s := range skipped {
+				fmt.Fprintf(&report, "- import skipped %s (%s)\n", s.Path, s.Reason)
+			}
+			for _, d := range divs {
+				fmt.Fprintf(&report, "- %s\n  served:  %s\n  preview: %s\n", d.Aspect, d.Served, d.Preview)
+			}
+			for _, l := range pv.Limits {
+				fmt.Fprintf(&report, "- limit reported: %s\n", brief(l))
+			}
+			if os.Getenv("WEBCODING_REALSITES_SHOTS") != "" {
+				_ = os.WriteFile(filepath.Join(os.Getenv("WEBCODING_REALSITES_SHOTS"), name+"-served.png"), served.Screenshot, 0o644)
+				_ = os.WriteFile(filepath.Join(os.Getenv("WEBCODING_REALSITES_SHOTS"), name+"-preview.png"), pv.Screenshot, 0o644)
+			}
+			t.Logf("%s: %s", name, verdict)
+		})
+	}
+	summary := fmt.Sprintf("realsites: %d identical of %d\n\n%s", identical, total, report.String())
+	if out := os.Getenv("WEBCODING_REALSITES_REPORT"); out != "" {
+		if err := os.WriteFile(out, []byte(summary), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Log(summary)
+}
+
+// describe is one line of what a run saw after load (for the report).
+func describe(r Run) string {
+	return fmt.Sprintf("%d elements, %d chars of text, height %d, images %d (broken %d), failed %q",
+		r.Load.Elements, len(r.Load.Text), r.Load.Height, r.Load.Images, r.Load.Broken, r.Failed)
+}
