@@ -88,6 +88,11 @@ type Options struct {
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
 	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer
+
+	// Knobs for this package's tests and benchmarks (A/B of docs/performance.md).
+	wazeroChecks bool     // wazero's termination checks instead of the instrumented loops
+	interpreter  bool     // wazero's interpreter instead of its compiler
+	guestEnv     []string // extra guest environment variables: name, value, name, value…
 }
 
 // ErrInstanceReset is wrapped by every Handle error after which the module instance was
@@ -204,9 +209,19 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 			}
 		}
 	}
-	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, !opts.AbandonOnDeadline)
+	ec := engineConfig{mode: cancelPoll, interpreter: opts.interpreter}
+	switch {
+	case opts.AbandonOnDeadline:
+		ec.mode = cancelAbandon
+	case opts.wazeroChecks:
+		ec.mode = cancelWazeroChecks
+	}
+	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, ec)
 	if err != nil {
 		return nil, err
+	}
+	if eng.instrumentErr != nil {
+		h.logf("host: %v; wazero's termination checks stop late calls instead (slower)", eng.instrumentErr)
 	}
 	h.eng = eng
 	if compiled {
@@ -222,6 +237,9 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		WithRandSource(rand.Reader).
 		WithStdout(out).
 		WithStderr(out)
+	for i := 0; i+1 < len(opts.guestEnv); i += 2 {
+		h.modCfg = h.modCfg.WithEnv(opts.guestEnv[i], opts.guestEnv[i+1])
+	}
 
 	h.sem <- struct{}{}
 	defer func() { <-h.sem }()

@@ -60,7 +60,7 @@ func BenchmarkCompile(b *testing.B) {
 		b.Fatal(err)
 	}
 	warmDir := b.TempDir()
-	if e, err := newEngine(bin, testModule, warmDir, true); err != nil {
+	if e, err := newEngine(bin, testModule, warmDir, engineConfig{}); err != nil {
 		b.Fatal(err)
 	} else {
 		e.close()
@@ -75,7 +75,7 @@ func BenchmarkCompile(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				e, err := newEngine(bin, testModule, bc.dir(), true)
+				e, err := newEngine(bin, testModule, bc.dir(), engineConfig{})
 				if err != nil {
 					b.Fatal(err)
 				}
