@@ -34,6 +34,7 @@ func (m cancelMode) String() string {
 type engineConfig struct {
 	mode        cancelMode
 	interpreter bool // wazero's interpreter instead of its compiler (tests and benchmarks only)
+	pollRuntime bool // cancelPoll also instruments the Go runtime's own functions (A/B only)
 }
 
 // engine is one wazero Runtime with the WASI and "webcoding" host modules instantiated and one
@@ -95,7 +96,11 @@ func newEngine(bin []byte, path, cacheDir string, ec engineConfig) (*engine, err
 	ctx := context.Background()
 	var instrumentErr error
 	if ec.mode == cancelPoll {
-		if ib, err := instrumentLoops(bin, pollInterval); err != nil {
+		skip := skipGoRuntime
+		if ec.pollRuntime {
+			skip = nil
+		}
+		if ib, err := instrumentLoops(bin, pollInterval, skip); err != nil {
 			ec.mode, instrumentErr = cancelWazeroChecks, err
 		} else {
 			bin = ib

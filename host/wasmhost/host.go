@@ -92,6 +92,7 @@ type Options struct {
 	// Knobs for this package's tests and benchmarks (A/B of docs/performance.md).
 	wazeroChecks bool     // wazero's termination checks instead of the instrumented loops
 	interpreter  bool     // wazero's interpreter instead of its compiler
+	pollRuntime  bool     // instrument the Go runtime's functions too
 	guestEnv     []string // extra guest environment variables: name, value, name, value…
 }
 
@@ -209,7 +210,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 			}
 		}
 	}
-	ec := engineConfig{mode: cancelPoll, interpreter: opts.interpreter}
+	ec := engineConfig{mode: cancelPoll, interpreter: opts.interpreter, pollRuntime: opts.pollRuntime}
 	switch {
 	case opts.AbandonOnDeadline:
 		ec.mode = cancelAbandon
