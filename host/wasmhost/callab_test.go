@@ -28,9 +28,8 @@ const (
 // interleave. native-registry is BenchmarkCallTool's "native" (the registry's CallRaw plus
 // encoding the result); native-handler is the whole JSON-RPC request through the same core
 // natively, i.e. exactly the guest's work; echo is the host↔guest round trip alone; the wazero
-// variants differ in how a late call is stopped (poll: the default, poll.go; poll-runtime-too:
-// the Go runtime's loops instrumented as well; wazero-checks: WithCloseOnContextDone; abandon:
-// AbandonOnDeadline), in the guest's GOGC, and in the engine.
+// variants differ in how a late call is stopped (poll: the default, poll.go; wazero-checks:
+// WithCloseOnContextDone; abandon: AbandonOnDeadline), in the guest's GOGC, and in the engine.
 func BenchmarkCallToolAB(b *testing.B) {
 	ctx := context.Background()
 	b.Run("native-registry", func(b *testing.B) {
@@ -70,7 +69,6 @@ func BenchmarkCallToolAB(b *testing.B) {
 		{"echo/wazero-checks", "#hosttest:echo{}", Options{wazeroChecks: true}},
 		{"echo/abandon", "#hosttest:echo{}", Options{AbandonOnDeadline: true}},
 		{"poll", abRequest, Options{}},
-		{"poll-runtime-too", abRequest, Options{pollRuntime: true}},
 		{"wazero-checks", abRequest, Options{wazeroChecks: true}},
 		{"abandon", abRequest, Options{AbandonOnDeadline: true}},
 		{"poll/GOGC=200", abRequest, Options{guestEnv: []string{"GOGC", "200"}}},

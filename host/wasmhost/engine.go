@@ -34,7 +34,6 @@ func (m cancelMode) String() string {
 type engineConfig struct {
 	mode        cancelMode
 	interpreter bool // wazero's interpreter instead of its compiler (tests and benchmarks only)
-	pollRuntime bool // cancelPoll also instruments the Go runtime's own functions (A/B only)
 }
 
 // engine is one wazero Runtime with the WASI and "webcoding" host modules instantiated and one
@@ -96,11 +95,7 @@ func newEngine(bin []byte, path, cacheDir string, ec engineConfig) (*engine, err
 	ctx := context.Background()
 	var instrumentErr error
 	if ec.mode == cancelPoll {
-		skip := skipGoRuntime
-		if ec.pollRuntime {
-			skip = nil
-		}
-		if ib, err := instrumentLoops(bin, pollInterval, skip); err != nil {
+		if ib, err := instrumentLoops(bin, pollInterval); err != nil {
 			ec.mode, instrumentErr = cancelWazeroChecks, err
 		} else {
 			bin = ib

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
@@ -18,8 +17,8 @@ import (
 // header of the guest leave machine code for Go and come back (its check-module-exit-code
 // trampoline), because machine code cannot be preempted. The Go wasm port puts a loop header at
 // the top of every function that calls another, so the studio core pays that round trip on
-// nearly every call: it doubled the cost of a tools/call (docs/performance.md, "wazero
-// tools/call A/B (2026-12-06)").
+// nearly every call: a tools/call cost 2.4× the CPU it costs with the instrumentation below
+// (docs/performance.md, "wazero tools/call A/B (2026-12-06)").
 //
 // The default mode instead rewrites the module once at load time: every loop header decrements
 // a counter global, and when it reaches zero calls the imported host function webcoding.poll
@@ -33,16 +32,6 @@ import (
 // pollInterval is how many loop headers the instrumented module runs between two calls of
 // webcoding.poll (a tight guest loop of a few instructions reaches poll within microseconds).
 const pollInterval = 1024
-
-// skipGoRuntime says which functions are left uninstrumented: the Go runtime's (package
-// runtime and internal/runtime/...), whose loops are bounded by their input (allocation, GC
-// marking and sweeping of the guest's heap, map and slice work) and run hot: instrumenting them
-// cost a tools/call another ~25 % (docs/performance.md). A loop in any other function, the
-// guest's own code included, still reaches poll, so a runaway guest is stopped; the Go
-// runtime's longest loop bounds how long the host's garbage collector may wait on it.
-func skipGoRuntime(name string) bool {
-	return strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "internal/runtime/")
-}
 
 // pollImport names the host function the instrumented module calls.
 const pollImport = "poll"
@@ -73,7 +62,7 @@ var errCannotInstrument = errors.New("wasmhost: cannot instrument the module's l
 // offsets no longer hold. Errors wrap errCannotInstrument: a malformed binary, no poll import,
 // no global section, or an instruction outside the set the Go compiler emits (MVP, sign
 // extension, saturating conversion, bulk memory, reference types).
-func instrumentLoops(bin []byte, interval int32, skip func(name string) bool) ([]byte, error) {
+func instrumentLoops(bin []byte, interval int32) ([]byte, error) {
 	fail := func(format string, args ...any) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s", errCannotInstrument, fmt.Sprintf(format, args...))
 	}
@@ -95,13 +84,9 @@ func instrumentLoops(bin []byte, interval int32, skip func(name string) bool) ([
 		sections = append(sections, section{id, body})
 	}
 
-	// Imports: the poll function's index and how many functions and globals are imported.
-	pollFunc, importedFuncs, importedGlobals := -1, 0, 0
-	var names map[uint32]string // function index → name, from the "name" section
+	// Imports: the poll function's index and how many globals are imported.
+	pollFunc, importedGlobals := -1, 0
 	for _, s := range sections {
-		if s.id == 0 && skip != nil {
-			names = funcNames(s.body)
-		}
 		if s.id != 2 {
 			continue
 		}
@@ -135,7 +120,6 @@ func instrumentLoops(bin []byte, interval int32, skip func(name string) bool) ([
 		if r.err != nil {
 			return fail("import section: %v", r.err)
 		}
-		importedFuncs = funcs
 	}
 	if pollFunc < 0 {
 		return fail("the module does not import %s.%s", HostModuleName, pollImport)
@@ -169,8 +153,7 @@ func instrumentLoops(bin []byte, interval int32, skip func(name string) bool) ([
 				return fail("no global section before the code section")
 			}
 			var err error
-			keep := func(i int) bool { return skip == nil || !skip(names[uint32(importedFuncs+i)]) }
-			if body, err = instrumentCode(body, uint32(counter), uint32(pollFunc), interval, keep); err != nil {
+			if body, err = instrumentCode(body, uint32(counter), uint32(pollFunc), interval); err != nil {
 				return nil, err
 			}
 		}
@@ -185,8 +168,7 @@ func instrumentLoops(bin []byte, interval int32, skip func(name string) bool) ([
 }
 
 // instrumentCode rewrites a code section's function bodies (see instrumentLoops).
-// keep(i) says whether the i-th function of the section is instrumented.
-func instrumentCode(sec []byte, counter, pollFunc uint32, interval int32, keep func(i int) bool) ([]byte, error) {
+func instrumentCode(sec []byte, counter, pollFunc uint32, interval int32) ([]byte, error) {
 	// The sequence inserted after each loop's block type; stack-neutral.
 	var probe []byte
 	probe = append(probe, 0x23) // global.get counter
@@ -211,11 +193,6 @@ func instrumentCode(sec []byte, counter, pollFunc uint32, interval int32, keep f
 		body := r.bytes(int(size))
 		if r.err != nil {
 			return nil, fmt.Errorf("%w: code section: %v", errCannotInstrument, r.err)
-		}
-		if !keep(int(i)) {
-			out = binary.AppendUvarint(out, uint64(len(body)))
-			out = append(out, body...)
-			continue
 		}
 		var err error
 		if fn, err = instrumentBody(fn[:0], body, probe); err != nil {
@@ -297,29 +274,6 @@ func instrumentBody(dst, body, probe []byte) ([]byte, error) {
 		return nil, r.err
 	}
 	return append(dst, body...), nil
-}
-
-// funcNames returns the function names of a custom section if it is the "name" section
-// (subsection 1), else nil.
-func funcNames(sec []byte) map[uint32]string {
-	r := reader{b: sec}
-	if r.name() != "name" || r.err != nil {
-		return nil
-	}
-	for r.i < len(r.b) && r.err == nil {
-		id := r.byte()
-		sub := reader{b: r.bytes(int(r.u32()))}
-		if id != 1 {
-			continue
-		}
-		names := map[uint32]string{}
-		for n := sub.u32(); n > 0 && sub.err == nil; n-- {
-			idx := sub.u32()
-			names[idx] = sub.name()
-		}
-		return names
-	}
-	return nil
 }
 
 // reader decodes the wasm binary format; the first error sticks and later reads return zero.
