@@ -22,7 +22,7 @@
 // cannot be preempted; poll is Go code). A module that cannot be instrumented (it does not
 // import webcoding.poll) falls back to wazero's own termination checks
 // (WithCloseOnContextDone), which leave machine code for Go at every loop header and made a
-// tools/call 2.4× slower (docs/performance.md, "wazero tools/call A/B (2026-12-06)").
+// tools/call about 2× slower (docs/performance.md, "wazero tools/call A/B (2026-12-06)").
 // Each call runs under the caller's context bounded by Options.CallTimeout. A call that fails
 // this way — deadline, cancellation, a trap, or the module exiting — closes the instance: its
 // in-memory state, including any unsaved workspace, is LOST. Handle then returns an error

@@ -17,7 +17,7 @@ import (
 // header of the guest leave machine code for Go and come back (its check-module-exit-code
 // trampoline), because machine code cannot be preempted. The Go wasm port puts a loop header at
 // the top of every function that calls another, so the studio core pays that round trip on
-// nearly every call: a tools/call cost 2.4× the CPU it costs with the instrumentation below
+// nearly every call: a tools/call cost 1.9–2.4× the CPU it costs with the instrumentation below
 // (docs/performance.md, "wazero tools/call A/B (2026-12-06)").
 //
 // The default mode instead rewrites the module once at load time: every loop header decrements
