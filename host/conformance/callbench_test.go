@@ -183,9 +183,10 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	})
 
-	// wazero: the shared conformance host (wazero's termination checks on: a deadline stops
-	// the guest mid-loop); wazero-abandon: the same module without them, as the CLI and the MCP
-	// server run it (a call past its deadline is abandoned, see wasmhost.Options).
+	// wazero: the shared conformance host in wasmhost's default mode, as the CLI and the MCP
+	// server run it (a deadline stops the guest mid-loop: its loops poll for cancellation);
+	// wazero-abandon: without any cancellation point (a call past its deadline is abandoned,
+	// see wasmhost.Options.AbandonOnDeadline).
 	for _, mode := range []struct {
 		name    string
 		abandon bool

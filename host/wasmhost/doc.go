@@ -14,19 +14,24 @@
 //
 // # Deadlines and lost state
 //
-// The runtime closes an instance whose call outlives its context (WithCloseOnContextDone), and
-// the host's WASI sleep returns early when the call's context is done, so neither a CPU-bound
-// loop nor a guest sleeping in poll_oneoff can hang the host. Each call runs under the
-// caller's context bounded by Options.CallTimeout. A call that fails this way — deadline,
-// cancellation, a trap, or the module exiting — closes the instance: its in-memory state,
-// including any unsaved workspace, is LOST. Handle then returns an error wrapping
-// ErrInstanceReset (and the context error, if any), and the next call instantiates a fresh
-// module.
+// A call that outlives its context is stopped: the module is instrumented at load time so that
+// its loops call the host function webcoding.poll every 1024 loop headers, and poll ends the
+// call once its context is done (poll.go); the host's WASI sleep returns early when the call's
+// context is done. So neither a CPU-bound loop nor a guest sleeping in poll_oneoff can hang the
+// host, and a spinning guest never keeps the host's garbage collector waiting (machine code
+// cannot be preempted; poll is Go code). A module that cannot be instrumented (it does not
+// import webcoding.poll) falls back to wazero's own termination checks
+// (WithCloseOnContextDone), which leave machine code for Go at every loop header and made a
+// tools/call about 2× slower (docs/performance.md, "wazero tools/call A/B (2026-12-06)").
+// Each call runs under the caller's context bounded by Options.CallTimeout. A call that fails
+// this way — deadline, cancellation, a trap, or the module exiting — closes the instance: its
+// in-memory state, including any unsaved workspace, is LOST. Handle then returns an error
+// wrapping ErrInstanceReset (and the context error, if any), and the next call instantiates a
+// fresh module.
 //
-// The termination checks cost: wazero calls out to the host at every loop header of the
-// guest, which slows the studio core's calls 8–10× (up to 40× on loop-heavy work such as
-// decoding a large request). Options.AbandonOnDeadline trades the guarantee for speed: a call
-// past its deadline is abandoned rather than stopped (see its doc).
+// Options.AbandonOnDeadline drops the instrumentation too: a call past its deadline is
+// abandoned rather than stopped, which is no faster and can stall the host process (see its
+// doc).
 //
 // # Host functions
 //

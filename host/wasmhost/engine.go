@@ -13,13 +13,38 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
+// cancelMode is how a call running past its context is stopped (see poll.go).
+type cancelMode int
+
+const (
+	// cancelPoll: the module's loops are instrumented to call webcoding.poll (the default).
+	cancelPoll cancelMode = iota
+	// cancelWazeroChecks: wazero's termination checks (WithCloseOnContextDone), used when the
+	// module cannot be instrumented.
+	cancelWazeroChecks
+	// cancelAbandon: neither (Options.AbandonOnDeadline).
+	cancelAbandon
+)
+
+func (m cancelMode) String() string {
+	return [...]string{"poll", "wazero-checks", "abandon"}[m]
+}
+
+// engineConfig selects one shared engine besides the module bytes and the cache directory.
+type engineConfig struct {
+	mode        cancelMode
+	interpreter bool // wazero's interpreter instead of its compiler (tests and benchmarks only)
+}
+
 // engine is one wazero Runtime with the WASI and "webcoding" host modules instantiated and one
 // compiled guest module. It is shared by every Host that loads the same module bytes with the
 // same cache directory, and lives for the rest of the process.
 type engine struct {
-	rt          wazero.Runtime
-	compiled    wazero.CompiledModule
-	compileTime time.Duration
+	rt            wazero.Runtime
+	compiled      wazero.CompiledModule
+	compileTime   time.Duration
+	mode          cancelMode // the mode in effect: cancelWazeroChecks when cancelPoll was asked but the module could not be instrumented
+	instrumentErr error      // why the module could not be instrumented, or nil
 }
 
 var engines struct {
@@ -38,21 +63,21 @@ func DefaultCacheDir() string {
 }
 
 // loadEngine returns the shared engine for the module at path, compiling it on first use.
-// cacheDir "" means no on-disk cache; terminate is WithCloseOnContextDone.
-func loadEngine(path, cacheDir string, terminate bool) (e *engine, compiled bool, err error) {
+// cacheDir "" means no on-disk cache.
+func loadEngine(path, cacheDir string, cfg engineConfig) (e *engine, compiled bool, err error) {
 	bin, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("wasmhost: read module: %w", err)
 	}
 	sum := sha256.Sum256(bin)
-	key := fmt.Sprintf("%s\x00%x\x00%t", cacheDir, sum, terminate)
+	key := fmt.Sprintf("%s\x00%x\x00%v", cacheDir, sum, cfg)
 
 	engines.Lock()
 	defer engines.Unlock()
 	if e := engines.m[key]; e != nil {
 		return e, false, nil
 	}
-	e, err = newEngine(bin, path, cacheDir, terminate)
+	e, err = newEngine(bin, path, cacheDir, cfg)
 	if err != nil {
 		return nil, false, err
 	}
@@ -63,11 +88,24 @@ func loadEngine(path, cacheDir string, terminate bool) (e *engine, compiled bool
 	return e, true, nil
 }
 
-// newEngine creates a runtime with the host modules and compiles bin (read from path) in it.
-func newEngine(bin []byte, path, cacheDir string, terminate bool) (*engine, error) {
+// newEngine creates a runtime with the host modules and compiles bin (read from path) in it,
+// instrumented for cancelPoll (falling back to cancelWazeroChecks when that fails).
+func newEngine(bin []byte, path, cacheDir string, ec engineConfig) (*engine, error) {
 	// The engine outlives whatever context asked for it first.
 	ctx := context.Background()
-	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(terminate)
+	var instrumentErr error
+	if ec.mode == cancelPoll {
+		if ib, err := instrumentLoops(bin, pollInterval); err != nil {
+			ec.mode, instrumentErr = cancelWazeroChecks, err
+		} else {
+			bin = ib
+		}
+	}
+	cfg := wazero.NewRuntimeConfig()
+	if ec.interpreter {
+		cfg = wazero.NewRuntimeConfigInterpreter()
+	}
+	cfg = cfg.WithCloseOnContextDone(ec.mode == cancelWazeroChecks)
 	if cacheDir != "" {
 		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 			return nil, fmt.Errorf("wasmhost: compilation cache: %w", err)
@@ -99,7 +137,7 @@ func newEngine(bin []byte, path, cacheDir string, terminate bool) (*engine, erro
 			return nil, fmt.Errorf("wasmhost: %s is not a studio reactor: it does not export %q (build wasm/cmd/reactor with -buildmode=c-shared)", path, name)
 		}
 	}
-	return &engine{rt: rt, compiled: cm, compileTime: time.Since(start)}, nil
+	return &engine{rt: rt, compiled: cm, compileTime: time.Since(start), mode: ec.mode, instrumentErr: instrumentErr}, nil
 }
 
 // close releases the runtime and everything compiled or instantiated in it.

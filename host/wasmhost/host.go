@@ -48,16 +48,18 @@ type Options struct {
 	// MaxRequestBytes bounds one request; a longer request is answered with a JSON-RPC
 	// -32600 error response without entering the module. 0 means DefaultMaxRequestBytes.
 	MaxRequestBytes int
-	// AbandonOnDeadline compiles the module without wazero's termination checks
-	// (WithCloseOnContextDone(false)). Guest code then runs several times faster — measured
-	// 8–10× on the studio core's calls and up to 40× on loop-heavy code such as decoding a
-	// large JSON request, because every loop header otherwise calls out to the host — but a
-	// call past its deadline can no longer be stopped, only abandoned: Handle still returns at
-	// the deadline with ErrInstanceReset and the next call gets a fresh instance. An abandoned
-	// call blocked in a WASI sleep (waiting on a timer or another goroutine) is ended at once;
-	// one spinning in guest code keeps a goroutine and a CPU until it returns on its own or the
-	// process exits (the core has no unbounded loops; a spin would be a bug in it). Instantiation is not abandoned: a module whose _initialize never
-	// returns hangs New. The default (false) is the safe mode the issue asks for.
+	// AbandonOnDeadline runs the module with no cancellation point at all: neither the
+	// default's instrumented loops (poll.go) nor wazero's termination checks. It is no faster:
+	// a tools/call took 321 µs of CPU against the default's 295 µs (docs/performance.md,
+	// "wazero tools/call A/B (2026-12-06)"). A call past its deadline can no longer be stopped,
+	// only abandoned: Handle still returns at the deadline with ErrInstanceReset and the next
+	// call gets a fresh instance. An abandoned call blocked in a WASI sleep (waiting on a timer
+	// or another goroutine) is ended at once; one spinning in guest code never ends, and
+	// because machine code cannot be preempted, the host process's next garbage collection
+	// waits for it forever: every goroutine of the process stops (measured 2026-12-06:
+	// runtime.GC() and a 5 s timer on another goroutine never returned). Instantiation is not
+	// abandoned: a module whose _initialize never returns hangs New. Kept for comparison; the
+	// default (false) is the safe mode.
 	AbandonOnDeadline bool
 	// FolderDir is the linked folder (the CLI's --dir): the module's workspace.FolderAdapter
 	// reaches it through the folder_* host functions over host/folder.DirFolder (rooted, no
@@ -88,6 +90,11 @@ type Options struct {
 	// Log receives host diagnostics, the module's log lines and its stdout/stderr, one line
 	// each. Nil discards them. Writes are serialized (an abandoned call may still write).
 	Log io.Writer
+
+	// Knobs for this package's tests and benchmarks (A/B of docs/performance.md).
+	wazeroChecks bool     // wazero's termination checks instead of the instrumented loops
+	interpreter  bool     // wazero's interpreter instead of its compiler
+	guestEnv     []string // extra guest environment variables: name, value, name, value…
 }
 
 // ErrInstanceReset is wrapped by every Handle error after which the module instance was
@@ -204,9 +211,19 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 			}
 		}
 	}
-	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, !opts.AbandonOnDeadline)
+	ec := engineConfig{mode: cancelPoll, interpreter: opts.interpreter}
+	switch {
+	case opts.AbandonOnDeadline:
+		ec.mode = cancelAbandon
+	case opts.wazeroChecks:
+		ec.mode = cancelWazeroChecks
+	}
+	eng, compiled, err := loadEngine(opts.ModulePath, opts.CacheDir, ec)
 	if err != nil {
 		return nil, err
+	}
+	if eng.instrumentErr != nil {
+		h.logf("host: %v; wazero's termination checks stop late calls instead (slower)", eng.instrumentErr)
 	}
 	h.eng = eng
 	if compiled {
@@ -222,6 +239,9 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		WithRandSource(rand.Reader).
 		WithStdout(out).
 		WithStderr(out)
+	for i := 0; i+1 < len(opts.guestEnv); i += 2 {
+		h.modCfg = h.modCfg.WithEnv(opts.guestEnv[i], opts.guestEnv[i+1])
+	}
 
 	h.sem <- struct{}{}
 	defer func() { <-h.sem }()

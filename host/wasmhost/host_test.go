@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -190,14 +191,19 @@ func TestDeadlineClosesAHungInstance(t *testing.T) {
 		hang string
 		opts Options
 	}{
-		{"spin", Options{}},
+		{"spin", Options{}}, // the default: instrumented loops call webcoding.poll
 		{"sleep", Options{}},
+		{"spin", Options{wazeroChecks: true}}, // wazero's termination checks
+		{"sleep", Options{wazeroChecks: true}},
 		// Abandoning ends a guest blocked in sleep (the WASI sleep panics it out).
 		{"sleep", Options{AbandonOnDeadline: true}},
 	} {
 		name := tc.hang
 		if tc.opts.AbandonOnDeadline {
 			name += "/abandon"
+		}
+		if tc.opts.wazeroChecks {
+			name += "/wazero-checks"
 		}
 		hang := tc.hang
 		t.Run(name, func(t *testing.T) {
@@ -239,6 +245,50 @@ func TestDeadlineClosesAHungInstance(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDefaultModeIsInstrumented: the default host runs the module with its loops instrumented
+// (poll.go), not with wazero's slower termination checks.
+func TestDefaultModeIsInstrumented(t *testing.T) {
+	h := newHost(t, Options{})
+	if h.eng.mode != cancelPoll || h.eng.instrumentErr != nil {
+		t.Fatalf("mode %v (%v), want poll", h.eng.mode, h.eng.instrumentErr)
+	}
+	if got := handle(t, h, []byte("#hosttest:echoalive")); string(got) != "alive" {
+		t.Fatalf("echo through the instrumented module = %q", got)
+	}
+}
+
+// TestSpinningGuestDoesNotBlockTheGC: while a guest call spins in a loop that calls nothing,
+// the host's garbage collector (which must stop every goroutine, the one running the guest
+// included) still completes, long before the call's deadline. Machine code cannot be
+// preempted; the instrumented loop reaches webcoding.poll, a Go function, every pollInterval
+// iterations.
+func TestSpinningGuestDoesNotBlockTheGC(t *testing.T) {
+	h := newHost(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Handle(ctx, []byte("#hosttest:spin"))
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the guest is spinning by now
+	start := time.Now()
+	runtime.GC()
+	gc := time.Since(start)
+	select {
+	case err := <-done:
+		t.Fatalf("the spinning call ended before the GC ran: %v", err)
+	default:
+	}
+	if gc > 2*time.Second {
+		t.Fatalf("runtime.GC took %v while the guest spun", gc)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrInstanceReset) {
+		t.Fatalf("error %v: want Canceled and ErrInstanceReset", err)
 	}
 }
 

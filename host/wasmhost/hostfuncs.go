@@ -66,6 +66,8 @@ func instantiateHostModule(ctx context.Context, rt wazero.Runtime) error {
 	for _, f := range hostFuncs {
 		b = b.NewFunctionBuilder().WithFunc(f.Fn).Export(f.Name)
 	}
+	// poll(): the cancellation point of an instrumented module (poll.go).
+	b = b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostPoll), nil, nil).Export(pollImport)
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("wasmhost: instantiate host module %q: %w", HostModuleName, err)
 	}

@@ -54,9 +54,10 @@ func moduleCacheDir() string {
 // folder; "" = the seed workspace), hf.downloadsDir and hf.durable (the host's durable
 // backend, which every session of the module then uses).
 //
-// The CLI runs the module without wazero's termination checks (AbandonOnDeadline), which makes
-// calls several times faster: a call past --host-timeout is abandoned rather than stopped,
-// which is safe here because a host failure ends the command and the process exits with it.
+// The CLI runs the module in wasmhost's default mode: a call past --host-timeout is stopped
+// (the module's loops poll for cancellation). It used to run AbandonOnDeadline for speed; the
+// default mode now costs no more (docs/performance.md, "wazero tools/call A/B (2026-12-06)"),
+// and an abandoned guest that spins stalls the whole process at its next garbage collection.
 func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 	path := hf.module
 	if path == "" {
@@ -76,6 +77,6 @@ func openHost(ctx context.Context, e *env, hf *hostFlags) (rpcHost, error) {
 	if hf.timeout <= 0 {
 		return nil, usagef("--host-timeout must be positive")
 	}
-	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, AbandonOnDeadline: true, Log: e.stderr,
+	return wasmhost.New(ctx, wasmhost.Options{ModulePath: path, CallTimeout: hf.timeout, Log: e.stderr,
 		FolderDir: hf.folderDir, FolderJournal: hf.journal, DownloadsDir: hf.downloadsDir, HTTP: hf.http, Durable: hf.durable})
 }

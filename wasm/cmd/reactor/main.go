@@ -71,6 +71,7 @@ var folder *hostcall.Folder
 func assemble() *rpcsession.Handler {
 	websurface.Install()  // the realtime surface's catalog ("realtime", issue 18); the page module does not carry it
 	livesurface.Install() // the Live Code Editor's catalog ("live", issue 18); likewise
+	hostcall.Poll()       // links the webcoding.poll import: the host's cheap cancellation point (host/wasmhost poll.go)
 	ports := studio.Ports{Log: hostcall.Log}
 	info := hostcall.Info()
 	if info.Folder != nil {
