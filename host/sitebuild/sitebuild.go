@@ -305,6 +305,10 @@ func hashedName(logical string, b []byte) string {
 // built with the defaults.
 var pageGCFlags = []string{"-gcflags=all=-l", "-gcflags=runtime="}
 
+// PageGCFlags returns a copy of the go build flags the site build compiles the page modules
+// with (pageGCFlags), for benchmarks that build a variant of a page module the same way.
+func PageGCFlags() []string { return append([]string(nil), pageGCFlags...) }
+
 // coreWasm compiles ./wasm/cmd/browser (the studio's module) for GOOS=js with pageGCFlags,
 // or reads Options.Wasm.
 func coreWasm(o Options) ([]byte, error) {
