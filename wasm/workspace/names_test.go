@@ -100,3 +100,67 @@ func TestNameCollisionMessageShowsNormalization(t *testing.T) {
 		t.Fatalf("case message: %s", m)
 	}
 }
+
+// A folder over the file limit whose entry page links a stylesheet that references a font
+// (url()), imports another stylesheet (@import, which references an image) and a module
+// script that imports another module: the import follows the references breadth-first, so
+// all of them are kept although 210 filler files sort before them; the files the cut left out
+// are listed (LeftOut) and reach Metadata.NotImported with a reason naming the limit (issue 13).
+func TestImportFollowsStylesheetAndModuleReferences(t *testing.T) {
+	files := map[string]string{
+		"index.html":         `<!doctype html><link rel="stylesheet" href="css/site.css?v=2"><script type="module" src="js/app.js"></script>`,
+		"css/site.css":       `@import "parts/more.css"; /* url(fonts/decoy.woff2) */ @font-face{font-family:x;src:url("../fonts/x.woff2#iefix") format("woff2"), url(data:font/woff2;base64,AA==)}`,
+		"css/parts/more.css": `body{background:url('../../img/bg%20one.png')}`,
+		"js/app.js":          `import {a} from "./lib/a.js"; import "https://cdn.example/x.js"; const s = "import './lib/decoy.js'";`,
+		"js/lib/a.js":        `export const a = 1;`,
+		"fonts/x.woff2":      "wOF2",
+		"fonts/decoy.woff2":  "wOF2",
+		"img/bg one.png":     "png",
+		"js/lib/decoy.js":    "x",
+	}
+	var list []ImportEntry
+	for i := 0; i < 210; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
+	}
+	for p, src := range files {
+		list = append(list, ImportEntry{Path: p, Size: int64(len(src)), Read: func(context.Context) ([]byte, error) { return []byte(src), nil }})
+	}
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range imp.Files {
+		have[f.Path] = true
+	}
+	for _, p := range []string{"index.html", "css/site.css", "css/parts/more.css", "fonts/x.woff2", "img/bg one.png", "js/app.js", "js/lib/a.js"} {
+		if !have[p] {
+			t.Errorf("%s not imported", p)
+		}
+	}
+	for _, p := range []string{"fonts/decoy.woff2", "js/lib/decoy.js"} {
+		if have[p] {
+			t.Errorf("%s (referenced only in a comment or a string) was prioritized", p)
+		}
+	}
+	if len(imp.Files) != MaxImportFiles {
+		t.Fatalf("%d files", len(imp.Files))
+	}
+	// 219 files, 200 kept: the 19 left out are listed in walk order, and the summary counts them.
+	if len(imp.LeftOut) != 19 || imp.LeftOut[0].Path != "a/193.txt" || imp.LeftOut[0].Reason != SkipFileLimit {
+		t.Fatalf("left out %+v", imp.LeftOut)
+	}
+	if last := imp.Skipped[len(imp.Skipped)-1]; last.Reason != SkipFileLimit || last.Count != 19 || len(imp.Skipped) != 1 {
+		t.Fatalf("skipped %+v", imp.Skipped)
+	}
+	m, _, _ := newManager(t)
+	must(m.ImportUpload(ctx, tool("import"), "big", slices.Values(list)))(t)
+	ni := m.Snapshot().NotImported
+	if len(ni) != 19 || !slices.ContainsFunc(ni, func(s Skipped) bool { return s.Path == "fonts/decoy.woff2" }) {
+		t.Fatalf("not imported %+v", ni)
+	}
+	if why := NotImportedReason(ni[0]); why != "the import keeps at most 200 files (the entry page and the files it references first, then in path order)" {
+		t.Fatalf("reason %q", why)
+	}
+}
