@@ -164,3 +164,47 @@ func TestImportFollowsStylesheetAndModuleReferences(t *testing.T) {
 		t.Fatalf("reason %q", why)
 	}
 }
+
+// The reference walk reads at most MaxImportPriorityScanBytes: of eleven 400 KB stylesheets the
+// entry links, the first ten are scanned (4,000 KB) and their fonts kept although 300 filler
+// files sort before them; the eleventh would pass the 4 MiB budget, so its font is not
+// followed and falls in path order behind the fillers (cut). Two runs give the same files.
+func TestImportReferenceWalkIsBounded(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 300; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
+	}
+	var page strings.Builder
+	for i := 0; i < 11; i++ {
+		fmt.Fprintf(&page, `<link rel="stylesheet" href="css/%02d.css">`, i)
+		css := fmt.Sprintf("@font-face{src:url(../fonts/%02d.woff2)}/*", i)
+		css += strings.Repeat("x", 400_000-len(css)-2) + "*/"
+		list = append(list, ImportEntry{Path: fmt.Sprintf("css/%02d.css", i), Size: int64(len(css)), Read: func(context.Context) ([]byte, error) { return []byte(css), nil }},
+			entry(fmt.Sprintf("fonts/%02d.woff2", i), 4, nil))
+	}
+	html := page.String()
+	list = append(list, ImportEntry{Path: "index.html", Size: int64(len(html)), Read: func(context.Context) ([]byte, error) { return []byte(html), nil }})
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	var runs [2][]string
+	for r := range runs {
+		imp, err := ImportFiles(ctx, "big", slices.Values(list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range imp.Files {
+			runs[r] = append(runs[r], f.Path)
+		}
+	}
+	if !slices.Equal(runs[0], runs[1]) {
+		t.Fatal("two imports of the same folder kept different files")
+	}
+	for i := 0; i < 11; i++ {
+		p := fmt.Sprintf("fonts/%02d.woff2", i)
+		if kept := slices.Contains(runs[0], p); kept != (i < 10) {
+			t.Errorf("%s kept = %v", p, kept)
+		}
+		if !slices.Contains(runs[0], fmt.Sprintf("css/%02d.css", i)) {
+			t.Errorf("css/%02d.css (linked by the entry) not kept", i)
+		}
+	}
+}
