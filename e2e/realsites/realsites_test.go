@@ -100,7 +100,7 @@ func importDir(t *testing.T, dir string) ([]preview.File, []workspace.Skipped) {
 		t.Fatal(terr)
 	}
 	files := studio.PreviewFiles(imp.Files)
-	for _, s := range workspace.NotImportedEntries(imp.Skipped) {
+	for _, s := range imp.NotImported() {
 		files = append(files, preview.File{Path: s.Path, Kind: preview.KindNotImported, Reason: workspace.NotImportedReason(s)})
 	}
 	return files, imp.Skipped

@@ -40,7 +40,9 @@
 //   - The saved baseline is not persisted (as in the original): after a reload the stored
 //     files are the baseline; pending deletions do survive.
 //
-// This package is core: standard library and wasm/mcp only; no os, net or syscall/js.
+// This package is core: standard library, wasm/mcp and the preview's leaf scanners
+// (wasm/preview/cssscan, wasm/preview/jsscan: the import's reference order) only; no os, net
+// or syscall/js.
 //
 // Owns: the workspace model: files, revisions, history, checkpoints, folder import/save rules and
 // the Repository and FolderAdapter ports.

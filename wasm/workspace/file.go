@@ -276,6 +276,8 @@ func NotImportedEntries(skipped []Skipped) []Skipped {
 //   - SkipNotText: "it is not text (binary or not UTF-8) and its extension is not one of the
 //     asset types";
 //   - SkipTotalLimit: "the import would have gone over its 12 MB total";
+//   - SkipFileLimit (an Imported.LeftOut entry): "the import keeps at most 200 files" (short:
+//     a folder over the limit can have ~2,000 of them, each repeated in every compiled page);
 //   - any other reason: its Message, else the reason itself.
 func NotImportedReason(s Skipped) string {
 	switch s.Reason {
@@ -290,6 +292,8 @@ func NotImportedReason(s Skipped) string {
 		return "it is not text (binary or not UTF-8) and its extension is not one of the asset types"
 	case SkipTotalLimit:
 		return "the import would have gone over its " + strconv.Itoa(MaxImportTotalBytes>>20) + " MB total"
+	case SkipFileLimit:
+		return "the import keeps at most " + strconv.Itoa(MaxImportFiles) + " files"
 	}
 	if s.Message != "" {
 		return s.Message

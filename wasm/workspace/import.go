@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -13,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/webcoding/studio/wasm/mcp"
+	"github.com/webcoding/studio/wasm/preview/cssscan"
+	"github.com/webcoding/studio/wasm/preview/jsscan"
 )
 
 // Import limits (REFERENCE §4, folder import). Sizes are bytes.
@@ -57,6 +60,24 @@ type Imported struct {
 	Files      []*File
 	Skipped    []Skipped
 	ActivePath string
+	// LeftOut lists, in walk order, each file the MaxImportFiles cut left out — every
+	// candidate the import had examined (at most MaxImportScannedEntries of them, plus the
+	// entries past the scan limit that prioritize took) but did not reach — as a Skipped
+	// entry {path, reason SkipFileLimit} without a message. Skipped reports the same cut as one
+	// summary; these go to Metadata.NotImported (NotImported), so the preview names the limit
+	// instead of calling a reference to one of them missing.
+	LeftOut []Skipped
+}
+
+// NotImported returns what Metadata.NotImported keeps of this import: NotImportedEntries of
+// Skipped (too large, not text, over the total), then LeftOut (over the file count), each in
+// walk order; nil when there are none.
+func (imp Imported) NotImported() []Skipped {
+	out := NotImportedEntries(imp.Skipped)
+	if len(imp.LeftOut) > 0 {
+		out = append(out, imp.LeftOut...)
+	}
+	return out
 }
 
 // ImportFiles applies the folder-import rules of REFERENCE §2.2 and §4 to a stream of entries.
@@ -73,6 +94,11 @@ type Imported struct {
 // SkipNotText (it is never loaded, so a save can never rewrite it with replacement
 // characters). A text file over
 // MaxSourceChars is kept in full and reported OverBudget.
+//
+// When the folder holds more than MaxImportFiles candidates, the files are taken in
+// prioritize's order (the entry page and what it references, transitively through
+// stylesheets and module scripts, breadth-first; then path order), and every candidate left
+// out by the count is listed in LeftOut (for Metadata.NotImported). Files keeps walk order.
 //
 // # Errors
 //   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
@@ -209,6 +235,14 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		}
 		out.Files = append(out.Files, f)
 	}
+	if done < len(order) {
+		cut := slices.Clone(order[done:])
+		slices.SortStableFunc(cut, func(a, b candidate) int { return cmp.Compare(a.order, b.order) })
+		out.LeftOut = make([]Skipped, len(cut))
+		for i, c := range cut {
+			out.LeftOut[i] = Skipped{Path: c.path, Reason: SkipFileLimit}
+		}
+	}
 	if left := len(order) - done + beyond; done < len(order) {
 		// Count what is left out (without reading it) so the summary tells the real number.
 		msg := fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)
@@ -279,12 +313,26 @@ type candidate struct {
 // refPattern finds src/href attribute values in HTML (quoted).
 var refPattern = regexp.MustCompile(`(?i)\b(?:src|href)\s*=\s*["']([^"'#?]+)`)
 
-// prioritize orders candidates for a folder over the file limit: the preview entry
-// (index.html at the root, else the first HTML file in path order), then the candidates it
-// references by relative src/href (resolved against its folder), then every other candidate in
-// path order. late are entries past the scan limit: only the entry and its references are
-// taken from them (fromLate says how many). The entry's bytes are read once here (kept for
-// pass 2); a read failure only loses the reference ordering.
+// MaxImportPriorityScanBytes bounds the bytes prioritize reads to follow references (the
+// entry page, then the pages, stylesheets and module scripts it reaches): once this many are
+// scanned, the rest of the priority list comes from what was already found. Files read for
+// the scan are kept for pass 2, so nothing is read twice.
+const MaxImportPriorityScanBytes = 4 << 20
+
+// prioritize orders candidates for a folder over the file limit (issue 14 item 12, issue 13):
+// the preview entry (index.html at the root, else the first HTML file in path order), then
+// what it references, breadth-first, then every other candidate in path order.
+//
+// References are followed transitively: an HTML page's relative src/href values (refPattern),
+// a stylesheet's `url()` and `@import` (cssscan.Scan) and a script's static relative module
+// imports (`import … from "./x.js"`, `export … from`, `import "./x.js"`; jsscan.FindRefs, only
+// for a source that mentions import or export), each resolved against the referring file's
+// folder, without query or fragment. A file is scanned when its claimed size is at most
+// MaxImportTextBytes, its bytes fit what is left of MaxImportPriorityScanBytes, and the list
+// is still shorter than MaxImportFiles; so the work is linear in the bytes scanned (at most
+// MaxImportPriorityScanBytes) and the order depends only on the folder's paths and bytes.
+// late are entries past the scan limit: only the entry and what it reaches are taken from
+// them (fromLate says how many). A read failure only loses that file's references.
 func prioritize(ctx context.Context, cands, late []candidate) (order []candidate, fromLate int) {
 	all := append(slices.Clip(cands), late...)
 	byPath := make(map[string]int, len(all))
@@ -310,40 +358,95 @@ func prioritize(ctx context.Context, cands, late []candidate) (order []candidate
 		return rest, 0
 	}
 	first := []int{entry}
-	if e := all[entry].e; e.Read != nil && e.Size <= MaxImportTextBytes {
-		if data, err := e.Read(ctx); err == nil {
-			all[entry].data = data
-			dir := path.Dir(all[entry].path)
-			for _, m := range refPattern.FindAllStringSubmatch(string(data), -1) {
-				ref := strings.TrimSpace(m[1])
-				if ref == "" || strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") {
-					continue // absolute URL, scheme (data:, https:) or root-relative: not a folder file
-				}
-				p, perr := NormalizePath(path.Join(dir, ref))
-				if perr != nil {
-					continue
-				}
-				if i, ok := byPath[p]; ok && !slices.Contains(first, i) {
+	inFirst := map[int]bool{entry: true}
+	budget := MaxImportPriorityScanBytes
+	for head := 0; head < len(first) && len(first) < MaxImportFiles && ctx.Err() == nil; head++ {
+		c := &all[first[head]]
+		lang := LanguageFor(c.path)
+		if lang != "html" && lang != "css" && lang != "javascript" {
+			continue
+		}
+		if c.e.Read == nil || c.e.Size > MaxImportTextBytes || c.e.Size > int64(budget) {
+			continue
+		}
+		data, err := c.e.Read(ctx)
+		if err != nil {
+			continue
+		}
+		c.data = data // kept for pass 2
+		if len(data) > MaxImportTextBytes || len(data) > budget {
+			continue
+		}
+		budget -= len(data)
+		dir := path.Dir(c.path)
+		for _, ref := range fileRefs(lang, string(data)) {
+			if p, ok := resolveImportRef(dir, ref); ok {
+				if i, ok := byPath[p]; ok && !inFirst[i] {
 					first = append(first, i)
+					inFirst[i] = true
 				}
 			}
 		}
 	}
 	order = make([]candidate, 0, len(cands)+len(first))
-	taken := map[string]bool{}
 	for _, i := range first {
 		order = append(order, all[i])
-		taken[all[i].path] = true
 		if i >= len(cands) {
 			fromLate++
 		}
 	}
 	for _, c := range rest {
-		if !taken[c.path] {
+		if !inFirst[byPath[c.path]] {
 			order = append(order, c)
 		}
 	}
 	return order, fromLate
+}
+
+// fileRefs returns the reference texts of src, a file of language lang, in source order
+// (see prioritize). Linear in len(src).
+func fileRefs(lang, src string) []string {
+	var out []string
+	switch lang {
+	case "html":
+		for _, m := range refPattern.FindAllStringSubmatch(src, -1) {
+			out = append(out, m[1])
+		}
+	case "css":
+		for _, r := range cssscan.Scan(src).Refs {
+			out = append(out, r.Value)
+		}
+	case "javascript":
+		if !strings.Contains(src, "import") && !strings.Contains(src, "export") {
+			return nil // a classic script: nothing to find, not worth lexing
+		}
+		for _, r := range jsscan.FindRefs(src) {
+			if !r.Dynamic && (strings.HasPrefix(r.Value, "./") || strings.HasPrefix(r.Value, "../")) {
+				out = append(out, r.Value)
+			}
+		}
+	}
+	return out
+}
+
+// resolveImportRef resolves ref, a reference found in a file of folder dir, to a normalized
+// workspace path: the query and fragment are dropped and %-escapes decoded; an absolute URL,
+// a scheme (data:, https:), a root-relative or an empty reference names no folder file.
+func resolveImportRef(dir, ref string) (string, bool) {
+	ref = strings.TrimSpace(ref)
+	if i := strings.IndexAny(ref, "?#"); i >= 0 {
+		ref = ref[:i]
+	}
+	if ref == "" || strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "\\") {
+		return "", false
+	}
+	if strings.Contains(ref, "%") {
+		if u, err := url.PathUnescape(ref); err == nil {
+			ref = u
+		}
+	}
+	p, err := NormalizePath(path.Join(dir, ref))
+	return p, err == nil
 }
 
 // isText reports whether data can be held as a text file and saved back byte for byte: valid

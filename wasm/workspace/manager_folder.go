@@ -33,7 +33,7 @@ func (m *Manager) replaceLocked(ctx context.Context, call Call, imp Imported, fo
 			m.onDisk[f.Path] = SourceHash(f.bytes())
 		}
 	}
-	m.loadLocked(Snapshot{Metadata: Metadata{RootName: imp.RootName, ActivePath: imp.ActivePath, NotImported: NotImportedEntries(imp.Skipped)}, Files: imp.Files},
+	m.loadLocked(Snapshot{Metadata: Metadata{RootName: imp.RootName, ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files},
 		m.revision+1, call)
 	m.persistSnapshot(ctx)
 	skipped := imp.Skipped

@@ -100,3 +100,111 @@ func TestNameCollisionMessageShowsNormalization(t *testing.T) {
 		t.Fatalf("case message: %s", m)
 	}
 }
+
+// A folder over the file limit whose entry page links a stylesheet that references a font
+// (url()), imports another stylesheet (@import, which references an image) and a module
+// script that imports another module: the import follows the references breadth-first, so
+// all of them are kept although 210 filler files sort before them; the files the cut left out
+// are listed (LeftOut) and reach Metadata.NotImported with a reason naming the limit (issue 13).
+func TestImportFollowsStylesheetAndModuleReferences(t *testing.T) {
+	files := map[string]string{
+		"index.html":         `<!doctype html><link rel="stylesheet" href="css/site.css?v=2"><script type="module" src="js/app.js"></script>`,
+		"css/site.css":       `@import "parts/more.css"; /* url(fonts/decoy.woff2) */ @font-face{font-family:x;src:url("../fonts/x.woff2#iefix") format("woff2"), url(data:font/woff2;base64,AA==)}`,
+		"css/parts/more.css": `body{background:url('../../img/bg%20one.png')}`,
+		"js/app.js":          `import {a} from "./lib/a.js"; import "https://cdn.example/x.js"; const s = "import './lib/decoy.js'";`,
+		"js/lib/a.js":        `export const a = 1;`,
+		"fonts/x.woff2":      "wOF2",
+		"fonts/decoy.woff2":  "wOF2",
+		"img/bg one.png":     "png",
+		"js/lib/decoy.js":    "x",
+	}
+	var list []ImportEntry
+	for i := 0; i < 210; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
+	}
+	for p, src := range files {
+		list = append(list, ImportEntry{Path: p, Size: int64(len(src)), Read: func(context.Context) ([]byte, error) { return []byte(src), nil }})
+	}
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range imp.Files {
+		have[f.Path] = true
+	}
+	for _, p := range []string{"index.html", "css/site.css", "css/parts/more.css", "fonts/x.woff2", "img/bg one.png", "js/app.js", "js/lib/a.js"} {
+		if !have[p] {
+			t.Errorf("%s not imported", p)
+		}
+	}
+	for _, p := range []string{"fonts/decoy.woff2", "js/lib/decoy.js"} {
+		if have[p] {
+			t.Errorf("%s (referenced only in a comment or a string) was prioritized", p)
+		}
+	}
+	if len(imp.Files) != MaxImportFiles {
+		t.Fatalf("%d files", len(imp.Files))
+	}
+	// 219 files, 200 kept: the 19 left out are listed in walk order, and the summary counts them.
+	if len(imp.LeftOut) != 19 || imp.LeftOut[0].Path != "a/193.txt" || imp.LeftOut[0].Reason != SkipFileLimit {
+		t.Fatalf("left out %+v", imp.LeftOut)
+	}
+	if last := imp.Skipped[len(imp.Skipped)-1]; last.Reason != SkipFileLimit || last.Count != 19 || len(imp.Skipped) != 1 {
+		t.Fatalf("skipped %+v", imp.Skipped)
+	}
+	m, _, _ := newManager(t)
+	must(m.ImportUpload(ctx, tool("import"), "big", slices.Values(list)))(t)
+	ni := m.Snapshot().NotImported
+	if len(ni) != 19 || !slices.ContainsFunc(ni, func(s Skipped) bool { return s.Path == "fonts/decoy.woff2" }) {
+		t.Fatalf("not imported %+v", ni)
+	}
+	if why := NotImportedReason(ni[0]); why != "the import keeps at most 200 files" {
+		t.Fatalf("reason %q", why)
+	}
+}
+
+// The reference walk reads at most MaxImportPriorityScanBytes: of eleven 400 KB stylesheets the
+// entry links, the first ten are scanned (4,000 KB) and their fonts kept although 300 filler
+// files sort before them; the eleventh would pass the 4 MiB budget, so its font is not
+// followed and falls in path order behind the fillers (cut). Two runs give the same files.
+func TestImportReferenceWalkIsBounded(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 300; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
+	}
+	var page strings.Builder
+	for i := 0; i < 11; i++ {
+		fmt.Fprintf(&page, `<link rel="stylesheet" href="css/%02d.css">`, i)
+		css := fmt.Sprintf("@font-face{src:url(../fonts/%02d.woff2)}/*", i)
+		css += strings.Repeat("x", 400_000-len(css)-2) + "*/"
+		list = append(list, ImportEntry{Path: fmt.Sprintf("css/%02d.css", i), Size: int64(len(css)), Read: func(context.Context) ([]byte, error) { return []byte(css), nil }},
+			entry(fmt.Sprintf("fonts/%02d.woff2", i), 4, nil))
+	}
+	html := page.String()
+	list = append(list, ImportEntry{Path: "index.html", Size: int64(len(html)), Read: func(context.Context) ([]byte, error) { return []byte(html), nil }})
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	var runs [2][]string
+	for r := range runs {
+		imp, err := ImportFiles(ctx, "big", slices.Values(list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range imp.Files {
+			runs[r] = append(runs[r], f.Path)
+		}
+	}
+	if !slices.Equal(runs[0], runs[1]) {
+		t.Fatal("two imports of the same folder kept different files")
+	}
+	for i := 0; i < 11; i++ {
+		p := fmt.Sprintf("fonts/%02d.woff2", i)
+		if kept := slices.Contains(runs[0], p); kept != (i < 10) {
+			t.Errorf("%s kept = %v", p, kept)
+		}
+		if !slices.Contains(runs[0], fmt.Sprintf("css/%02d.css", i)) {
+			t.Errorf("css/%02d.css (linked by the entry) not kept", i)
+		}
+	}
+}

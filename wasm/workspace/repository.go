@@ -22,10 +22,11 @@ type Metadata struct {
 	// before it existed (Hydrate then keeps the Manager's new one).
 	Instance string `json:"instance,omitempty"`
 	// NotImported lists the files of the folder that the last import or reload left out
-	// although the folder holds them (reasons SkipTooLarge, SkipNotText, SkipTotalLimit; see
-	// NotImportedEntries), so the preview can say why a reference to one fails instead of
-	// calling it missing. Empty after a reset or a seed; kept across edits until the next
-	// import or reload.
+	// although the folder holds them (reasons SkipTooLarge, SkipNotText, SkipTotalLimit, and
+	// SkipFileLimit for each file the 200-file cut left out; Imported.NotImported, at most one
+	// per entry the import examined), so the preview can say why a reference to one fails
+	// instead of calling it missing. Empty after a reset or a seed; kept across edits until
+	// the next import or reload.
 	NotImported []Skipped `json:"notImported,omitempty"`
 }
 

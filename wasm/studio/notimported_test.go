@@ -1,0 +1,66 @@
+package studio
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/webcoding/studio/wasm/preview"
+	"github.com/webcoding/studio/wasm/workspace"
+)
+
+// TestFileLimitCutIsNotImportedInPreview: a folder whose entry page references more files than
+// the import keeps (200): the references to the files the count cut left out — images of the
+// page and a font of its stylesheet — are not-imported-reference diagnostics naming the
+// limit, never "Missing" (issue 13). The preview's input is what the studio hands it
+// (snapshotPreviewFiles of the imported snapshot).
+func TestFileLimitCutIsNotImportedInPreview(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!doctype html><link rel="stylesheet" href="css/site.css">`)
+	src := map[string]string{"css/site.css": `@font-face{font-family:x;src:url(../fonts/x.woff2)}`, "fonts/x.woff2": "wOF2"}
+	for i := 0; i < 205; i++ {
+		p := fmt.Sprintf("img/%03d.png", i)
+		fmt.Fprintf(&page, `<img src="%s">`, p)
+		src[p] = "png"
+	}
+	src["index.html"] = page.String()
+	var list []workspace.ImportEntry
+	for p, s := range src {
+		list = append(list, workspace.ImportEntry{Path: p, Size: int64(len(s)), Read: func(context.Context) ([]byte, error) { return []byte(s), nil }})
+	}
+	slices.SortFunc(list, func(a, b workspace.ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files}
+	why := workspace.NotImportedReason(workspace.Skipped{Reason: workspace.SkipFileLimit})
+	if !strings.Contains(why, "at most 200 files") {
+		t.Fatalf("reason %q does not name the limit", why)
+	}
+	// index.html, css/site.css and img/000–197 are kept; img/198–204 and the font (reached
+	// one level further, through the stylesheet) are cut.
+	want := map[string]bool{"../fonts/x.woff2": true}
+	for i := 198; i < 205; i++ {
+		want[fmt.Sprintf("img/%03d.png", i)] = true
+	}
+	got := preview.Diagnose(snapshotPreviewFiles(s))
+	n := 0
+	for _, d := range got {
+		if strings.Contains(d.Message, "Missing") || d.Kind == preview.DiagMissingReference {
+			t.Errorf("reported missing: %+v", d)
+		}
+		if d.Kind != preview.DiagNotImported {
+			continue
+		}
+		n++
+		if !want[d.RequestedPath] || !strings.HasSuffix(d.Message, "is in the folder but was not imported: "+why) {
+			t.Errorf("diagnostic %+v", d)
+		}
+	}
+	if n != len(want) {
+		t.Fatalf("%d not-imported diagnostics, want %d: %+v", n, len(want), got)
+	}
+}
