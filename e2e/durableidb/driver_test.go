@@ -271,19 +271,7 @@ func twoPages(t *testing.T, updater bool) {
 // n pairs of the earlier four-transaction shape (readonly get, readwrite get+put, readonly get,
 // readwrite get+put; Store without an Updater). Returns [rawMs, floorMs, floor4Ms].
 const rawLoops = `(async (name, n, run) => {
-  const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-  const enc = new TextEncoder();
-  const rmw = (key) => new Promise((res, rej) => {
-    const tx = db.transaction("operations", "readwrite"), st = tx.objectStore("operations"), g = st.get(key);
-    g.onsuccess = () => { const v = g.result; const rec = v ? JSON.parse(v.record) : {revision: 0};
-      rec.revision++; st.put({key, record: JSON.stringify(rec)}); tx.commit(); };
-    tx.oncomplete = () => res(); tx.onerror = tx.onabort = () => rej(tx.error);
-  });
-  const get = (key) => new Promise((res, rej) => {
-    const g = db.transaction("operations", "readonly").objectStore("operations").get(key);
-    g.onsuccess = () => res(g.result); g.onerror = () => rej(g.error);
-  });
-  const rawKey = enc.encode("raw/counter");
+` + floorSteps + `  const rawKey = enc.encode("raw/counter");
   let t0 = performance.now();
   for (let i = 0; i < n; i++) await rmw(rawKey);
   const rawMs = performance.now() - t0;
@@ -373,19 +361,7 @@ func BenchmarkClaimCompleteIndexedDB(b *testing.B) {
 // (readonly get, readwrite get+put, readonly get, readwrite get+put, as rawLoops) and n pairs
 // of the 2-transaction floor (readwrite get+put twice) on new keys. Returns [floor4Ms, floor2Ms].
 const abFloors = `(async (name, n, run) => {
-  const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
-  const enc = new TextEncoder();
-  const rmw = (key) => new Promise((res, rej) => {
-    const tx = db.transaction("operations", "readwrite"), st = tx.objectStore("operations"), g = st.get(key);
-    g.onsuccess = () => { const v = g.result; const rec = v ? JSON.parse(v.record) : {revision: 0};
-      rec.revision++; st.put({key, record: JSON.stringify(rec)}); tx.commit(); };
-    tx.oncomplete = () => res(); tx.onerror = tx.onabort = () => rej(tx.error);
-  });
-  const get = (key) => new Promise((res, rej) => {
-    const g = db.transaction("operations", "readonly").objectStore("operations").get(key);
-    g.onsuccess = () => res(g.result); g.onerror = () => rej(g.error);
-  });
-  let t0 = performance.now();
+` + floorSteps + `  let t0 = performance.now();
   for (let i = 0; i < n; i++) { const k = enc.encode("floor4/" + run + "/" + i); await get(k); await rmw(k); await get(k); await rmw(k); }
   const f4 = performance.now() - t0;
   t0 = performance.now();
@@ -503,3 +479,21 @@ func BenchmarkIndexedDBAB(b *testing.B) {
 	b.ReportMetric(med(rates["idb"])/med(rates["floor2"]), "x-idb/floor2")
 	b.ReportMetric(med(rates["rmw-sysjs"])/med(rates["floor2"]), "x-rmw-sysjs/floor2")
 }
+
+// floorSteps opens the benchmark's database as db and defines the floors' two steps in plain
+// JavaScript: rmw(key), one readwrite transaction that reads the record and puts it back with
+// its revision incremented (committed), and get(key), one readonly read. rawLoops and abFloors
+// start with it.
+const floorSteps = `  const db = await new Promise((res, rej) => { const r = indexedDB.open(name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+  const enc = new TextEncoder();
+  const rmw = (key) => new Promise((res, rej) => {
+    const tx = db.transaction("operations", "readwrite"), st = tx.objectStore("operations"), g = st.get(key);
+    g.onsuccess = () => { const v = g.result; const rec = v ? JSON.parse(v.record) : {revision: 0};
+      rec.revision++; st.put({key, record: JSON.stringify(rec)}); tx.commit(); };
+    tx.oncomplete = () => res(); tx.onerror = tx.onabort = () => rej(tx.error);
+  });
+  const get = (key) => new Promise((res, rej) => {
+    const g = db.transaction("operations", "readonly").objectStore("operations").get(key);
+    g.onsuccess = () => res(g.result); g.onerror = () => rej(g.error);
+  });
+`

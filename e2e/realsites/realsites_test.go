@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/webcoding/studio/e2e/chromium"
 	"github.com/webcoding/studio/e2e/fidelity/harness"
+	"github.com/webcoding/studio/host/folder"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -73,25 +73,17 @@ func settle() time.Duration {
 	return 1500 * time.Millisecond
 }
 
-// importDir imports dir as the studio imports a linked folder and returns the preview's
-// input (files, then one KindNotImported entry per file the import left out) and the
-// import's skips.
+// importDir imports dir as the studio imports a linked folder (host/folder's tree walk, the
+// CLI's) and returns the preview's input (files, then one KindNotImported entry per file the
+// import left out) and the import's skips.
 func importDir(t *testing.T, dir string) ([]preview.File, []workspace.Skipped) {
 	t.Helper()
-	var es []workspace.ImportEntry
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		es = append(es, workspace.ImportEntry{Path: filepath.ToSlash(rel), Size: info.Size(),
-			Read: func(context.Context) ([]byte, error) { return os.ReadFile(p) }})
-		return nil
-	})
+	f, err := folder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	es, err := f.ReadTree(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
