@@ -60,8 +60,9 @@ type NestedPage struct {
 
 // NestedFrame is what the runtime tells a nested document's runtime about its place: Depth
 // (1..MaxFrameDepth) and Chain, the path+query of each page above it, outermost first (a
-// page already in the chain is not shown again, as browsers leave a frame naming an
-// ancestor's URL empty).
+// frame naming a page of the chain other than the document holding it is left empty, as
+// browsers leave a frame naming the URL of an ancestor of its document: a page may show
+// itself in a frame once).
 type NestedFrame struct {
 	Depth int      `json:"depth"`
 	Chain []string `json:"chain"`
@@ -113,7 +114,8 @@ func (c *compiler) iframeTag(b *strings.Builder, fromPath, src string, t htmlTag
 }
 
 // framePages compiles the pages static frames name, breadth first from the entry (whose
-// own frames are c.frames): each page once, at most MaxFramePages, down to MaxFrameDepth.
+// own frames are c.frames): each page once — the entry too when a frame names it —, at most
+// MaxFramePages, down to MaxFrameDepth.
 // Each compile is the page's own (its references resolve against its path); none carries a
 // runtime, and assets stay virtual URLs served from the one file table.
 func (c *compiler) framePages(entry string) map[string]NestedPage {
@@ -121,7 +123,7 @@ func (c *compiler) framePages(entry string) map[string]NestedPage {
 		return nil
 	}
 	pages := map[string]NestedPage{}
-	seen := map[string]bool{entry: true}
+	seen := map[string]bool{} // the entry too: a page may show itself in a frame once (55-frames.js)
 	c.links = nil
 	level := c.frames
 	for depth := 1; depth <= MaxFrameDepth && len(level) > 0; depth++ {

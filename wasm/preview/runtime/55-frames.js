@@ -33,7 +33,9 @@ function fillFrame(el, c, force) {
   if (rec && !rec.dead && rec.href === c.url.href && !force) return;
   if (apply(getAttrOrig, el, [FRAME_ATTR]) !== null) apply(removeAttr, el, [FRAME_ATTR]);
   var why = "";
-  for (var i = 0; i < CHAIN.length; i++) if (CHAIN[i] === key) why = "a page in a frame of itself (" + apply(join, CHAIN, [" → "]) + " → " + key + ") is left empty, as browsers leave a frame naming an ancestor's URL";
+  // As in browsers (HTML: a frame whose URL, without fragment, is that of an ancestor of the
+  // document holding it is not loaded): a page may show itself in a frame once, not deeper.
+  for (var i = 0; i < CHAIN.length - 1; i++) if (CHAIN[i] === key) why = "a page in a frame inside a frame of itself (" + apply(join, CHAIN, [" → "]) + " → " + key + ") is left empty, as browsers leave a frame naming the URL of an ancestor of its document";
   if (!why && DEPTH >= L.frameDepth) why = "workspace pages nested deeper than " + L.frameDepth + " frames are not shown in the preview";
   if (!why && !apply(hasOwn, PAGES, [c.file])) why = "a workspace page in an <iframe> is shown only when some page names it in a static <iframe src> (at most " + L.frames + " pages, " + L.frameDepth + " levels deep)";
   if (!why && frameDocs >= L.frames) why = "at most " + L.frames + " nested documents per page";
