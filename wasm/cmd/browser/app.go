@@ -57,6 +57,7 @@ type state struct {
 	revision     int64
 	storageMode  string
 	storageError string
+	saving       bool // a mutating call is running and not waiting for approval (writing)
 	files        []fileRow
 	source       string
 	sourcePath   string
@@ -89,9 +90,10 @@ type app struct {
 	deferRender atomic.Bool
 
 	// guarded by mu
-	entrySeq   int64  // the last transcript entry key (addEntry)
-	cancelled  bool   // the running agent/run was cancelled
-	draftPath  string // editor draft not yet written ("" none)
+	writes     map[string]bool // toolCallId → running mutating call (observe, savingLocked)
+	entrySeq   int64           // the last transcript entry key (addEntry)
+	cancelled  bool            // the running agent/run was cancelled
+	draftPath  string          // editor draft not yet written ("" none)
 	draftText  string
 	draftGen   int
 	flushedGen int          // the draftGen last written
@@ -305,6 +307,56 @@ func (a *app) approvalsChanged(list []registry.Approval) {
 var readOnlyTools = map[string]bool{"workspace.listFiles": true, "workspace.getStatus": true,
 	"workspace.readFile": true, "preview.getStatus": true, "workspace.openFile": false, "preview.audit": true}
 
+// trackWrite keeps the running mutating calls (a tool without readOnlyHint; before the
+// catalog is loaded, any tool but the page's own reads): such a call returns only after its
+// IndexedDB write (docs/design.md §5.38), so while one runs — and is not waiting for the
+// user's approval — the header says "Saving…" rather than "Saved in this browser".
+func (a *app) trackWrite(e audit.ToolCallEvent) {
+	if e.ToolCallID == "" || e.Name == studio.AgentRequestName {
+		return
+	}
+	a.catalog.mu.Lock()
+	mutating := !readOnlyTools[e.Name]
+	for _, t := range a.catalog.tools {
+		if t.Name == e.Name {
+			mutating = t.Annotations == nil || !t.Annotations.ReadOnlyHint
+			break
+		}
+	}
+	a.catalog.mu.Unlock()
+	if !mutating {
+		return
+	}
+	a.mu.Lock()
+	if a.writes == nil {
+		a.writes = map[string]bool{}
+	}
+	if e.Type == audit.EventStarted {
+		a.writes[e.ToolCallID] = true
+	} else {
+		delete(a.writes, e.ToolCallID)
+	}
+	a.mu.Unlock()
+	a.markDirtyAfterTask() // off the call's own path, like the preview's renders
+}
+
+// savingLocked reports whether a running mutating call is not waiting for approval; a.mu held.
+func (a *app) savingLocked() bool {
+	for id := range a.writes {
+		waiting := false
+		for _, ap := range a.st.approvals {
+			if ap.ToolCallID == id {
+				waiting = true
+				break
+			}
+		}
+		if !waiting {
+			return true
+		}
+	}
+	return false
+}
+
 // observe receives every tool-call lifecycle event (Ports.Observer); it must not block.
 func (a *app) observe(e audit.ToolCallEvent) {
 	ev := map[string]any{"kind": "tool", "type": e.Type, "name": e.Name, "toolCallId": e.ToolCallID, "source": e.Source, "mode": e.Mode}
@@ -315,6 +367,7 @@ func (a *app) observe(e audit.ToolCallEvent) {
 		}
 	}
 	a.emit(ev)
+	a.trackWrite(e)
 	for _, f := range features {
 		if f.observe != nil {
 			f.observe(a, e)

@@ -96,6 +96,7 @@ func previewState(s iframe.Status) string {
 func (a *app) render() {
 	a.mu.Lock()
 	st := a.st
+	st.saving = a.savingLocked()
 	st.files = append([]fileRow(nil), a.st.files...)
 	st.approvals = append([]registry.Approval(nil), a.st.approvals...)
 	st.transcript = append([]entry(nil), a.st.transcript...)
@@ -106,7 +107,7 @@ func (a *app) render() {
 	doc := js.Global().Get("document")
 	doc.Get("body").Get("dataset").Set("state", map[bool]string{true: "ready", false: "loading"}[st.ready])
 	a.setRegion("studio-status", views.StatusHTML(views.Status{Text: st.statusText, Ready: st.ready, Tools: st.tools, Revision: st.revision}))
-	a.setRegion("storage-mode", views.StorageHTML(st.storageMode, st.storageError))
+	a.setRegion("storage-mode", views.StorageHTML(st.storageMode, st.storageError, st.saving))
 	setText("workspace-name", st.rootName)
 	setText("persistence", st.persistence)
 	a.setRegion("studio-notice", views.NoticeHTML(st.notice, st.updateReady))

@@ -61,7 +61,7 @@ func goldenCases() map[string]markup.HTML {
 	return map[string]markup.HTML{
 		"status-loading": StatusHTML(Status{Text: "Loading…"}),
 		"status-ready":   StatusHTML(Status{Text: "Ready", Ready: true, Tools: 23, Revision: 7}),
-		"storage":        StorageHTML("memory", hostile) + "|" + StorageHTML("indexed-db", "") + "|" + StorageHTML("", ""),
+		"storage":        StorageHTML("memory", hostile, false) + "|" + StorageHTML("indexed-db", "", false) + "|" + StorageHTML("indexed-db", "", true) + "|" + StorageHTML("memory", "", true) + "|" + StorageHTML("", "", false),
 		"notice":         NoticeHTML(hostile, true),
 		"recipes":        RecipesHTML([]Recipe{{Label: "Make it emerald", Prompt: "Make it emerald"}, {Label: hostile, Prompt: hostile}}),
 		"transcript": TranscriptHTML([]Entry{{Kind: "user", Text: hostile}, {Kind: "error", Text: "✗ workspace.writeFile [WORKSPACE_REVISION_CONFLICT] stale",

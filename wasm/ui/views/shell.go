@@ -32,11 +32,17 @@ func StatusHTML(s Status) HTML {
 }
 
 // StorageHTML is #storage-mode for workspace.listFiles' storageMode ("indexed-db", "memory"
-// or anything else while loading) and storageError.
-func StorageHTML(mode, storageErr string) HTML {
+// or anything else while loading) and storageError. saving: a change is still on its way to
+// the store (a mutating tools/call that has not returned: it returns only after the write,
+// docs/design.md §5.38), so "Saved in this browser" is not shown until it has.
+func StorageHTML(mode, storageErr string, saving bool) HTML {
 	var b Builder
 	switch mode {
 	case "indexed-db":
+		if saving {
+			b.Elem("span", "Saving…", A("title", "A change is being written to this browser's IndexedDB"))
+			break
+		}
 		b.Elem("span", "Saved in this browser", A("title", "Stored in this browser's IndexedDB"))
 	case "memory":
 		b.Text("Memory only — not saved")
