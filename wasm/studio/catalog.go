@@ -1,8 +1,6 @@
 package studio
 
 import (
-	"strconv"
-
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/workspace"
@@ -63,15 +61,8 @@ const maxMessageChars = workspace.MaxMessageChars
 // workspace.Themes (checked by a test).
 var ThemeNames = []string{"violet", "emerald", "amber", "rose"}
 
-// thousands formats n with "," separators ("80,000"), as model-facing descriptions state
-// limits (REFERENCE §2).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// thousands is mcp.Thousands for an int: limits in model-facing descriptions (REFERENCE §2).
+func thousands(n int) string { return mcp.Thousands(int64(n)) }
 
 // Annotation sets of REFERENCE §2.
 var (

@@ -38,7 +38,7 @@ func ReadOnly(reason error, operation string) *mcp.ToolError {
 // ("Source", "Patched source").
 func SourceLimit(label string, chars int) *mcp.ToolError {
 	return mcp.NewError(mcp.CodeWorkspaceSourceLimit, false, map[string]any{"limit": MaxSourceChars},
-		"%s is %d characters; the limit is 80,000 characters.", label, chars)
+		"%s is %s characters; the limit is %s characters.", label, mcp.Thousands(int64(chars)), mcp.Thousands(MaxSourceChars))
 }
 
 // PathInvalid is WORKSPACE_PATH_INVALID, details {path, reason}; reason is one of the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/adapters/jsbridge"
 	"github.com/webcoding/studio/wasm/audit"
+	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -167,25 +168,8 @@ func budgetText(n int) string {
 	return s
 }
 
-// groupThousands formats n with "," between groups of three digits (80000 → "80,000").
-func groupThousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// groupThousands is mcp.Thousands for an int (80000 → "80,000").
+func groupThousands(n int) string { return mcp.Thousands(int64(n)) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

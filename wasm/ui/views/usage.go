@@ -3,6 +3,8 @@ package views
 import (
 	"strconv"
 	"strings"
+
+	"github.com/webcoding/studio/wasm/mcp"
 )
 
 // TextAppended reports whether next differs from prev only by text appended to one entry
@@ -90,20 +92,5 @@ func UsageSummary(turns []Usage, run, session Usage) string {
 // reload is relabelled by wasm/chats.Restore).
 const UsageSessionLabel = "; this session: "
 
-// thousands formats n with "," every three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
+// thousands is mcp.Thousands.
+func thousands(n int64) string { return mcp.Thousands(n) }
