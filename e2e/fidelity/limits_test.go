@@ -45,7 +45,7 @@ document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 	}
 	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
 		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "nowhere.html": "missing: <iframe src>",
-		"other.html": "limit: a workspace page in an <iframe> is shown only when some page names it in a static <iframe src>"} {
+		"other.html": "limit: this workspace page was not compiled for frames"} {
 		if !strings.HasPrefix(kinds[url], want) {
 			t.Errorf("report for %s = %q, want %q… (all: %v)", url, kinds[url], want, kinds)
 		}

@@ -245,7 +245,7 @@ var runtimeLimits = map[string]int{
 	"error": MaxErrorMessageChars, "console": MaxConsoleMessages, "text": MaxConsoleTextChars,
 	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "cookies": MaxPreviewCookies, "cookieBytes": MaxPreviewCookieBytes, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
 	"liveHTML": MaxLiveHTMLChars, "styleValue": MaxStyleValueChars, "ancestors": MaxInspectAncestors, "ancestorChars": MaxInspectNameChars,
-	"hovers": MaxHoverMessages, "selector": MaxSelectorChars, "frameDepth": MaxFrameDepth, "frames": MaxFrameDocuments, "frameWaitMs": int(FrameReadyWait / time.Millisecond),
+	"hovers": MaxHoverMessages, "selector": MaxSelectorChars, "frameDepth": MaxFrameDepth, "frames": MaxFrameDocuments, "framePages": MaxFramePages, "frameWaitMs": int(FrameReadyWait / time.Millisecond),
 }
 
 // RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE
