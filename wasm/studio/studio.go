@@ -19,7 +19,8 @@ import (
 // workspace (no Repository), no linked folder (browser-only mode), the headless preview, and
 // no download target.
 type Ports struct {
-	// Log receives diagnostic lines (never protocol bytes). Nil discards them.
+	// Log receives diagnostic lines (never protocol bytes) with a level: 0 information, 1 a
+	// notice (something skipped or adjusted), 2 a warning (something failed). Nil discards them.
 	Log func(level int, msg string)
 	// Observer receives every tool-call lifecycle event. Nil discards them.
 	Observer func(audit.ToolCallEvent)

@@ -72,7 +72,7 @@ func assemble() *rpcsession.Handler {
 	websurface.Install()  // the realtime surface's catalog ("realtime", issue 18); the page module does not carry it
 	livesurface.Install() // the Live Code Editor's catalog ("live", issue 18); likewise
 	hostcall.Poll()       // links the webcoding.poll import: the host's cheap cancellation point (host/wasmhost poll.go)
-	ports := studio.Ports{Log: hostcall.Log}
+	ports := studio.Ports{Log: portLog}
 	info := hostcall.Info()
 	if info.Folder != nil {
 		folder = hostcall.NewFolder(*info.Folder)
@@ -182,3 +182,14 @@ func errorResponse(code int, msg string) []byte {
 }
 
 func main() {}
+
+// portLog is studio.Ports.Log over hostcall.Log: the studio's levels (0 info, 1 notice, 2 and
+// above a warning) become log/slog's (INFO, INFO, WARN), so the host prints "module INFO" or
+// "module WARN", never a level name slog does not have ("INFO+1").
+func portLog(level int, msg string) {
+	if level >= 2 {
+		hostcall.Log(4, msg)
+		return
+	}
+	hostcall.Log(0, msg)
+}
