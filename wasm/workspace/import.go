@@ -8,7 +8,6 @@ import (
 	"iter"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -16,6 +15,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview/cssscan"
 	"github.com/webcoding/studio/wasm/preview/jsscan"
+	"github.com/webcoding/studio/wasm/preview/pagerefs"
 )
 
 // Import limits (REFERENCE §4, folder import). Sizes are bytes.
@@ -310,9 +310,6 @@ type candidate struct {
 	data  []byte
 }
 
-// refPattern finds src/href attribute values in HTML (quoted).
-var refPattern = regexp.MustCompile(`(?i)\b(?:src|href)\s*=\s*["']([^"'#?]+)`)
-
 // MaxImportPriorityScanBytes bounds the bytes prioritize reads to follow references (the
 // entry page, then the pages, stylesheets and module scripts it reaches): once this many are
 // scanned, the rest of the priority list comes from what was already found. Files read for
@@ -323,9 +320,11 @@ const MaxImportPriorityScanBytes = 4 << 20
 // the preview entry (index.html at the root, else the first HTML file in path order), then
 // what it references, breadth-first, then every other candidate in path order.
 //
-// References are followed transitively: an HTML page's relative src/href values (refPattern),
+// References are followed transitively: an HTML page's references as the preview compiler
+// finds them (pagerefs.Scan: src/href/poster/data/background, srcset, url() in style
+// attributes and <style>, inline module imports including import("literal")),
 // a stylesheet's `url()` and `@import` (cssscan.Scan) and a script's static relative module
-// imports (`import … from "./x.js"`, `export … from`, `import "./x.js"`; jsscan.FindRefs, only
+// imports and import("./x.js") with a string literal (`import … from "./x.js"`, `export … from`, `import "./x.js"`; jsscan.FindRefs, only
 // for a source that mentions import or export), each resolved against the referring file's
 // folder, without query or fragment. A file is scanned when its claimed size is at most
 // MaxImportTextBytes, its bytes fit what is left of MaxImportPriorityScanBytes, and the list
@@ -409,9 +408,7 @@ func fileRefs(lang, src string) []string {
 	var out []string
 	switch lang {
 	case "html":
-		for _, m := range refPattern.FindAllStringSubmatch(src, -1) {
-			out = append(out, m[1])
-		}
+		return pagerefs.Scan(src)
 	case "css":
 		for _, r := range cssscan.Scan(src).Refs {
 			out = append(out, r.Value)
@@ -421,7 +418,7 @@ func fileRefs(lang, src string) []string {
 			return nil // a classic script: nothing to find, not worth lexing
 		}
 		for _, r := range jsscan.FindRefs(src) {
-			if !r.Dynamic && (strings.HasPrefix(r.Value, "./") || strings.HasPrefix(r.Value, "../")) {
+			if strings.HasPrefix(r.Value, "./") || strings.HasPrefix(r.Value, "../") {
 				out = append(out, r.Value)
 			}
 		}
