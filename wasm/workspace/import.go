@@ -39,7 +39,7 @@ const (
 	SkipTotalLimit  = "total-limit"  // would push the import over 12 MiB
 	SkipReadFailed  = "read-failed"  // the entry's Read failed
 	SkipFileLimit   = "file-limit"   // summary: 200 files accepted, traversal stopped
-	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped
+	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped; per path in LeftOut: an entry past that bound
 )
 
 // Skipped is one entry the importer left out: {"path", "reason", "message"?, "count"?}. A
@@ -66,7 +66,15 @@ type Imported struct {
 	// entry {path, reason SkipFileLimit} without a message. Skipped reports the same cut as one
 	// summary; these go to Metadata.NotImported (NotImported), so the preview names the limit
 	// instead of calling a reference to one of them missing.
+	//
+	// After them come the entries past MaxImportScannedEntries that the reference walk did not
+	// take (the listing is walked to its end; only bytes reading is bounded), up to
+	// MaxImportLateNames of them, each {path, reason SkipScanLimit}: they are in the folder,
+	// so a reference to one must say so, never "missing".
 	LeftOut []Skipped
+	// LateUnnamed counts the entries past the scan limit beyond MaxImportLateNames (left out
+	// and not named).
+	LateUnnamed int
 }
 
 // NotImported returns what Metadata.NotImported keeps of this import: NotImportedEntries of
@@ -131,6 +139,11 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			}
 			continue
 		}
+		if !scanStopped && scanned == MaxImportScannedEntries {
+			scanStopped = true // this entry is the first past the limit
+		} else if !scanStopped {
+			scanned++
+		}
 		if scanStopped {
 			beyond++
 			// Past the scan limit entries are only counted, except that their paths are kept
@@ -139,11 +152,6 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 				seen[p] = true
 				late = append(late, candidate{path: p, e: e, order: MaxImportScannedEntries + len(late) + 1})
 			}
-			continue
-		}
-		scanned++
-		if scanned > MaxImportScannedEntries {
-			scanStopped, beyond = true, 1
 			continue
 		}
 		shown := strings.ToValidUTF8(strings.ReplaceAll(e.Path, "\x00", "\uFFFD"), "\uFFFD")
@@ -243,6 +251,29 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			out.LeftOut[i] = Skipped{Path: c.path, Reason: SkipFileLimit}
 		}
 	}
+	if len(late) > 0 {
+		// Entries past the scan limit that the walk did not take are in the folder too: name
+		// them (up to MaxImportLateNames) so a run-time request for one (fetch, a computed
+		// URL) is reported as not imported, never as missing.
+		taken := map[string]bool{}
+		for _, c := range order {
+			if c.order > MaxImportScannedEntries {
+				taken[c.path] = true
+			}
+		}
+		named := 0
+		for _, c := range late {
+			if taken[c.path] {
+				continue
+			}
+			if named == MaxImportLateNames {
+				out.LateUnnamed++
+				continue
+			}
+			named++
+			out.LeftOut = append(out.LeftOut, Skipped{Path: c.path, Reason: SkipScanLimit})
+		}
+	}
 	if left := len(order) - done + beyond; done < len(order) {
 		// Count what is left out (without reading it) so the summary tells the real number.
 		msg := fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)
@@ -299,6 +330,13 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	out.ActivePath = ChooseActivePath(out.Files)
 	return out, nil
 }
+
+// MaxImportLateNames bounds how many entries past MaxImportScannedEntries (never read, not
+// referenced by the pages the import followed) Imported.LeftOut names with reason
+// SkipScanLimit; the rest are only counted (Imported.LateUnnamed). Each name is a path kept
+// in Metadata.NotImported and in every compiled page's not-imported table, so the bound keeps
+// those linear in it.
+const MaxImportLateNames = 2_000
 
 // candidate is an entry that passed the path rules: its normalized path, its walk position
 // (order: the scan count when it was seen),
