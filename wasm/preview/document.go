@@ -182,7 +182,8 @@ func DataURL(f File) string {
 
 // checkLocal records a pass diagnostic for raw referenced from source: external → blocked
 // (unless allowExternal), local naming a folder file the import left out → not imported,
-// local without any workspace file → missing. It returns the resolved
+// local without any workspace file → missing, or, when the import could not name every folder
+// file (index.unexamined), not imported with UnexaminedMessage. It returns the resolved
 // path and whether raw is a local reference that resolved to an existing file.
 func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal bool) (string, bool) {
 	req := trimRef(raw)
@@ -198,6 +199,10 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 	p, ok := resolvePath(raw, c.ref(source))
 	if ok && c.ix.get(p) == nil && c.ix.notImported[p] != "" {
 		c.diags.notImported(pass, label, source, req, p, c.ix.notImported[p])
+		return "", false
+	}
+	if ok && c.ix.get(p) == nil && c.ix.unexamined != "" {
+		c.diags.add(pass, DiagNotImported, label, source, req, UnexaminedMessage(label, req, p, c.ix.unexamined))
 		return "", false
 	}
 	if !ok || c.ix.get(p) == nil {

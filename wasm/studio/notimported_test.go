@@ -127,3 +127,34 @@ func TestStyleAttributeAndScanBoundCutsAreNotImported(t *testing.T) {
 		t.Fatalf("%d not-imported diagnostics for style-attribute images, want %d", n, 205-197)
 	}
 }
+
+// TestUnnamedFolderFilesAreNeverMissing: past MaxImportLateNames the import only counts the
+// entries it left out (LateUnnamed) and Metadata.NotImported ends with one path-less entry;
+// a page reference that names no imported file is then a not-imported-reference diagnostic
+// naming the 2,000-entry bound ("may be in the folder"), never "missing" (F3).
+func TestUnnamedFolderFilesAreNeverMissing(t *testing.T) {
+	page := `<!doctype html><img src="z/unnamed.png">`
+	n := workspace.MaxImportScannedEntries + workspace.MaxImportLateNames + 10
+	list := []workspace.ImportEntry{{Path: "index.html", Size: int64(len(page)), Read: func(context.Context) ([]byte, error) { return []byte(page), nil }}}
+	for i := 0; i < n; i++ {
+		list = append(list, workspace.ImportEntry{Path: fmt.Sprintf("a/%05d.txt", i), Size: 1, Read: func(context.Context) ([]byte, error) { return []byte("x"), nil }})
+	}
+	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 + n entries: 2,000 examined, the rest (2,011) late; 2,000 of them named, 11 only counted.
+	if imp.LateUnnamed != n+1-workspace.MaxImportScannedEntries-workspace.MaxImportLateNames {
+		t.Fatalf("LateUnnamed %d", imp.LateUnnamed)
+	}
+	ni := imp.NotImported()
+	if last := ni[len(ni)-1]; last.Path != "" || last.Reason != workspace.SkipScanLimit || last.Count != imp.LateUnnamed {
+		t.Fatalf("last not-imported entry %+v", last)
+	}
+	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: ni}, Files: imp.Files}
+	got := preview.Diagnose(snapshotPreviewFiles(s))
+	if len(got) != 1 || got[0].Kind != preview.DiagNotImported ||
+		got[0].Message != "Asset z/unnamed.png: z/unnamed.png is not among the imported files; it may be in the folder: the folder is larger than the import examines (the first 2,000 entries)" {
+		t.Fatalf("diagnostics %+v", got)
+	}
+}

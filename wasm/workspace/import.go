@@ -78,12 +78,18 @@ type Imported struct {
 }
 
 // NotImported returns what Metadata.NotImported keeps of this import: NotImportedEntries of
-// Skipped (too large, not text, over the total), then LeftOut (over the file count), each in
-// walk order; nil when there are none.
+// Skipped (too large, not text, over the total), then LeftOut (over the file count, past the
+// scan limit), each in walk order, then — when LateUnnamed > 0 — one entry without a path,
+// {reason SkipScanLimit, count LateUnnamed}, standing for the files past the scan limit it
+// could not name (the preview then says a reference to no file "may be in the folder"); nil
+// when there are none.
 func (imp Imported) NotImported() []Skipped {
 	out := NotImportedEntries(imp.Skipped)
 	if len(imp.LeftOut) > 0 {
 		out = append(out, imp.LeftOut...)
+	}
+	if imp.LateUnnamed > 0 {
+		out = append(out, Skipped{Reason: SkipScanLimit, Count: imp.LateUnnamed})
 	}
 	return out
 }
