@@ -13,7 +13,8 @@
 // (layout_test.go, TestLayers, holds the same table and fails on a package without a layer):
 //
 //	0  jsonstring, preview/cssscan, preview/jsscan, conformance, filediff, ui/markup (leaves)
-//	1  mcp, jsonrpc, schema (wire types, schema validation)
+//	1  mcp, jsonrpc, schema (wire types, schema validation), preview/pagerefs (the page
+//	   references the preview resolves and the import follows)
 //	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain),
 //	   mcp/mcptest (the tools/call result assertions of the catalogs' tests)
 //	3  registry, trace, transfer (zip/upload codec), foldersave (durable folder save and reconcile),

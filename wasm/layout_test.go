@@ -126,7 +126,7 @@ var layers = map[string]int{
 	// 0 also: the line diff and the reflection-free HTML builder (no project imports).
 	"filediff": 0, "ui/markup": 0,
 	// 1: wire types and schema validation.
-	"mcp": 1, "jsonrpc": 1, "schema": 1,
+	"mcp": 1, "preview/pagerefs": 1, "jsonrpc": 1, "schema": 1,
 	// 2: domain packages over the wire types.
 	"audit": 2, "durable": 2, "workspace": 2, "preview": 2, "planner": 2, "provider": 2, "toolcatalog": 2,
 	// 3: the registry, what it needs beside the domain (the zip/upload codec, the durable folder

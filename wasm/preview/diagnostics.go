@@ -110,6 +110,18 @@ func NotImportedMessage(label, requested, p, reason string) string {
 	return label + " " + requested + ": " + p + " is in the folder but was not imported: " + reason
 }
 
+// UnexaminedMessage is the text of the DiagNotImported diagnostic for a reference to path p
+// that names no workspace file when the import could not name every file of the folder (a
+// KindNotImported entry with an empty Path; reason its Reason): "Asset zimg/x.png: zimg/x.png
+// is not among the imported files; it may be in the folder: the folder is larger than the
+// import examines (the first 2,000 entries)".
+func UnexaminedMessage(label, requested, p, reason string) string {
+	if label != "" {
+		label = strings.ToUpper(label[:1]) + label[1:]
+	}
+	return label + " " + requested + ": " + p + " is not among the imported files; it may be in the folder: " + reason
+}
+
 // external records "External <label> is blocked in the sandbox: X".
 func (s *diagSink) external(pass int, label, source, requested string) {
 	s.add(pass, DiagBlockedExternal, label, source, requested, "External "+label+" is blocked in the sandbox: "+requested)

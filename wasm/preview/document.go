@@ -7,6 +7,7 @@ import (
 
 	"github.com/webcoding/studio/wasm/preview/cssscan"
 	"github.com/webcoding/studio/wasm/preview/jsscan"
+	"github.com/webcoding/studio/wasm/preview/pagerefs"
 	"golang.org/x/net/html"
 )
 
@@ -89,29 +90,11 @@ func newCompiler(files []File, opts Options, diagOnly bool) *compiler {
 		shared: opts.Bridge && opts.AssetURL == nil}
 }
 
-// assetTag reports whether an HTML element's data/href/poster/src/background attributes may
-// name a file (REFERENCE §5.2 step 3; iframe, input type=image and the legacy background
-// attribute of body/table/td/th/tr added by design.md §5.26).
-func assetTag(name string) bool {
-	switch name {
-	case "audio", "embed", "image", "img", "link", "object", "source", "track", "video", "input", "iframe",
-		"body", "table", "td", "th", "tr":
-		return true
-	}
-	return false
-}
-
-func assetAttr(name string) bool {
-	switch name {
-	case "data", "href", "poster", "src", "xlink:href", "background":
-		return true
-	}
-	return false
-}
-
-// svgRefTag reports whether an SVG element's href (or xlink:href) names a file: an image, an
-// external <use> ("icons.svg#home") and a filter image.
-func svgRefTag(name string) bool { return name == "image" || name == "use" || name == "feimage" }
+// assetTag, assetAttr and svgRefTag are the shared rules of pagerefs (the folder import
+// follows the same references): pagerefs.AssetTag, AssetAttr, SVGRefTag.
+func assetTag(name string) bool  { return pagerefs.AssetTag(name) }
+func assetAttr(name string) bool { return pagerefs.AssetAttr(name) }
+func svgRefTag(name string) bool { return pagerefs.SVGRefTag(name) }
 
 // documentBase reads the entry's first <base href> (HTML namespace; HTML uses the first one
 // with an href) into baseFrom/baseURL when it names a workspace location: "sub/", "/sub/",
@@ -199,7 +182,8 @@ func DataURL(f File) string {
 
 // checkLocal records a pass diagnostic for raw referenced from source: external → blocked
 // (unless allowExternal), local naming a folder file the import left out → not imported,
-// local without any workspace file → missing. It returns the resolved
+// local without any workspace file → missing, or, when the import could not name every folder
+// file (index.unexamined), not imported with UnexaminedMessage. It returns the resolved
 // path and whether raw is a local reference that resolved to an existing file.
 func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal bool) (string, bool) {
 	req := trimRef(raw)
@@ -215,6 +199,10 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 	p, ok := resolvePath(raw, c.ref(source))
 	if ok && c.ix.get(p) == nil && c.ix.notImported[p] != "" {
 		c.diags.notImported(pass, label, source, req, p, c.ix.notImported[p])
+		return "", false
+	}
+	if ok && c.ix.get(p) == nil && c.ix.unexamined != "" {
+		c.diags.add(pass, DiagNotImported, label, source, req, UnexaminedMessage(label, req, p, c.ix.unexamined))
 		return "", false
 	}
 	if !ok || c.ix.get(p) == nil {
@@ -759,6 +747,7 @@ func (c *compiler) styleAttr(v, fromPath string) string {
 		if r.Kind != cssscan.URL {
 			continue
 		}
+		c.checkLocal(passAssets, labelAsset, fromPath, r.Value, true)
 		b.WriteString(v[last:r.Start])
 		b.WriteString(c.cssURL(r, v, fromPath))
 		last = r.End
@@ -767,57 +756,27 @@ func (c *compiler) styleAttr(v, fromPath string) string {
 	return b.String()
 }
 
-// srcset rewrites the URLs of a srcset attribute (HTML "parse a srcset attribute": candidates
-// separated by commas, each a URL followed by optional descriptors), keeping the rest as is.
+// srcset rewrites the URLs of a srcset attribute (pagerefs.Srcset: HTML "parse a srcset
+// attribute"), keeping the rest as is.
 func (c *compiler) srcset(v, fromPath string) string {
 	var b strings.Builder
-	i := 0
-	for i < len(v) {
-		j := i
-		for j < len(v) && (isHTMLSpace(v[j]) || v[j] == ',') {
-			j++
-		}
-		b.WriteString(v[i:j])
-		i = j
-		for j < len(v) && !isHTMLSpace(v[j]) {
-			j++
-		}
-		url := v[i:j]
-		trail := len(url) - len(strings.TrimRight(url, ","))
-		url = url[:len(url)-trail]
-		if url != "" {
-			if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, url, true); ok {
-				if u, ok := c.assetURLFor(url, fromPath); ok {
-					url = u
-				} else if u, ok := c.virtualRef(url, fromPath); ok {
-					url = u
-				}
+	last := 0
+	for _, s := range pagerefs.Srcset(v) {
+		url := v[s.Start:s.End]
+		if _, ok := c.checkLocal(passAssets, labelAsset, fromPath, url, true); ok {
+			if u, ok := c.assetURLFor(url, fromPath); ok {
+				url = u
 			} else if u, ok := c.virtualRef(url, fromPath); ok {
 				url = u
 			}
+		} else if u, ok := c.virtualRef(url, fromPath); ok {
+			url = u
 		}
+		b.WriteString(v[last:s.Start])
 		b.WriteString(url)
-		b.WriteString(v[j-trail : j])
-		i = j
-		if trail > 0 {
-			continue
-		}
-		// descriptors up to the next comma outside parentheses
-		depth := 0
-		for j < len(v) && !(v[j] == ',' && depth == 0) {
-			switch v[j] {
-			case '(':
-				depth++
-			case ')':
-				if depth > 0 {
-					depth--
-				}
-			}
-			j++
-		}
-		b.WriteString(v[i:j])
-		i = j
+		last = s.End
 	}
+	b.WriteString(v[last:])
 	return b.String()
 }
 

@@ -17,7 +17,11 @@ import (
 // import left it out (too large, not text; workspace.NotImportedEntries), and Reason says why
 // (workspace.NotImportedReason, e.g. "larger than 512 KB (the import limit for text files)").
 // The compiler never serves it: a reference to it gets a DiagNotImported diagnostic instead of
-// a missing one, and at run time a "limit" report with that reason (fetch rejects).
+// a missing one, and at run time a "limit" report with that reason (fetch rejects). A
+// KindNotImported entry with an empty Path stands for files the import could not name (the
+// folder had more entries than it examined; workspace.SkipScanLimit): a local reference that
+// resolves to no file then gets a DiagNotImported diagnostic that says it may be in the folder
+// (UnexaminedMessage), never a missing one.
 type File struct {
 	Path     string
 	Language string
@@ -143,6 +147,9 @@ type index struct {
 	// notImported maps the path of a KindNotImported entry (with no workspace file at that
 	// path) to its Reason.
 	notImported map[string]string
+	// unexamined is the Reason of a KindNotImported entry with an empty Path ("" when none):
+	// the folder had files the import did not name.
+	unexamined string
 }
 
 func newIndex(files []File) *index {
@@ -150,6 +157,12 @@ func newIndex(files []File) *index {
 	var absent []File
 	for _, f := range files {
 		f.Path = strings.ToValidUTF8(f.Path, "\uFFFD")
+		if f.Kind == KindNotImported && f.Path == "" {
+			if ix.unexamined == "" {
+				ix.unexamined = cmpOr(strings.ToValidUTF8(f.Reason, "\uFFFD"), "not imported")
+			}
+			continue
+		}
 		if f.Kind == KindNotImported {
 			absent = append(absent, f)
 			continue
@@ -208,4 +221,12 @@ func (ix *index) text(path, lang string) *File {
 		return nil
 	}
 	return f
+}
+
+// cmpOr returns s, or def when s is empty.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

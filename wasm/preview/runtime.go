@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"path"
 	"strings"
 	"time"
@@ -167,7 +168,10 @@ type RuntimeConfig struct {
 	// NotImported maps the workspace path of each folder file the import left out (File kind
 	// KindNotImported) to why (File.Reason); set by the compiler. A run-time request for one
 	// fails (fetch rejects with a TypeError naming the reason) and is one "limit" report
-	// "<path> is in the folder but was not imported: <reason>", never "missing".
+	// "<path> is in the folder but was not imported: <reason>", never "missing". The key ""
+	// (a KindNotImported entry with an empty Path) holds why the import could not name every
+	// folder file: a request for a path without a file is then a "limit" report "<path> is
+	// not among the imported files; it may be in the folder: <reason>" (fetch answers 404).
 	NotImported map[string]string `json:"notImported,omitempty"`
 	// Sheets is the number of stylesheet <style> elements the compiler emitted and marked
 	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
@@ -362,6 +366,13 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// pvcompile: every text file and, in the preview, every asset once (fileTable, design.md §5.26).
 	cfg.Revision, cfg.Nonce, cfg.Files = c.opts.Revision, c.opts.Nonce, c.fileTable()
 	cfg.NotImported = c.ix.notImported
+	if c.ix.unexamined != "" {
+		cfg.NotImported = maps.Clone(c.ix.notImported)
+		if cfg.NotImported == nil {
+			cfg.NotImported = map[string]string{}
+		}
+		cfg.NotImported[""] = c.ix.unexamined
+	}
 	cfg.Entry = ""
 	if entry != nil {
 		cfg.Entry = entry.Path

@@ -64,3 +64,97 @@ func TestFileLimitCutIsNotImportedInPreview(t *testing.T) {
 		t.Fatalf("%d not-imported diagnostics, want %d: %+v", n, len(want), got)
 	}
 }
+
+// TestStyleAttributeAndScanBoundCutsAreNotImported: references the count cut left out from
+// style attributes get a not-imported-reference diagnostic like other references (they had
+// none), and in a folder over the 2,000-entry scan bound the page's srcset/poster files are
+// imported while an unreferenced file past the bound reaches the preview as not imported
+// (a run-time fetch of it reports the limit, not a missing file).
+func TestStyleAttributeAndScanBoundCutsAreNotImported(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!doctype html><img srcset="zimg/s1.png 1x"><video poster="zimg/poster.png"></video><script>fetch("zimg/data.json")</script>`)
+	src := map[string]string{}
+	for i := 0; i < 205; i++ {
+		p := fmt.Sprintf("img/%03d.png", i)
+		fmt.Fprintf(&page, `<div style="background:url('%s')"></div>`, p)
+		src[p] = "png"
+	}
+	src["index.html"] = page.String()
+	for i := 0; i < 2100; i++ {
+		src[fmt.Sprintf("a/%04d.txt", i)] = "x"
+	}
+	for _, p := range []string{"zimg/s1.png", "zimg/poster.png", "zimg/data.json"} {
+		src[p] = "x"
+	}
+	var list []workspace.ImportEntry
+	for p, s := range src {
+		list = append(list, workspace.ImportEntry{Path: p, Size: int64(len(s)), Read: func(context.Context) ([]byte, error) { return []byte(s), nil }})
+	}
+	slices.SortFunc(list, func(a, b workspace.ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files}
+	files := snapshotPreviewFiles(s)
+	kinds := map[string]string{}
+	for _, f := range files {
+		kinds[f.Path] = f.Kind
+		if f.Path == "zimg/data.json" && !strings.Contains(f.Reason, "2,000") {
+			t.Errorf("zimg/data.json reason %q does not name the bound", f.Reason)
+		}
+	}
+	for _, p := range []string{"zimg/s1.png", "zimg/poster.png"} {
+		if kinds[p] == "" || kinds[p] == preview.KindNotImported {
+			t.Errorf("%s (referenced past the scan bound) kind %q", p, kinds[p])
+		}
+	}
+	if kinds["zimg/data.json"] != preview.KindNotImported {
+		t.Errorf("zimg/data.json kind %q, want not imported", kinds["zimg/data.json"])
+	}
+	n := 0
+	for _, d := range preview.Diagnose(files) {
+		if d.Kind == preview.DiagMissingReference {
+			t.Errorf("reported missing: %+v", d)
+		}
+		if d.Kind == preview.DiagNotImported && strings.HasPrefix(d.RequestedPath, "img/") {
+			n++
+		}
+	}
+	// The import keeps 200 files in walk order: the entry, s1, poster (referenced first) and
+	// the first 197 images; the other 8 style-attribute images are cut.
+	if n != 205-197 {
+		t.Fatalf("%d not-imported diagnostics for style-attribute images, want %d", n, 205-197)
+	}
+}
+
+// TestUnnamedFolderFilesAreNeverMissing: past MaxImportLateNames the import only counts the
+// entries it left out (LateUnnamed) and Metadata.NotImported ends with one path-less entry;
+// a page reference that names no imported file is then a not-imported-reference diagnostic
+// naming the 2,000-entry bound ("may be in the folder"), never "missing" (F3).
+func TestUnnamedFolderFilesAreNeverMissing(t *testing.T) {
+	page := `<!doctype html><img src="z/unnamed.png">`
+	n := workspace.MaxImportScannedEntries + workspace.MaxImportLateNames + 10
+	list := []workspace.ImportEntry{{Path: "index.html", Size: int64(len(page)), Read: func(context.Context) ([]byte, error) { return []byte(page), nil }}}
+	for i := 0; i < n; i++ {
+		list = append(list, workspace.ImportEntry{Path: fmt.Sprintf("a/%05d.txt", i), Size: 1, Read: func(context.Context) ([]byte, error) { return []byte("x"), nil }})
+	}
+	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 + n entries: 2,000 examined, the rest (2,011) late; 2,000 of them named, 11 only counted.
+	if imp.LateUnnamed != n+1-workspace.MaxImportScannedEntries-workspace.MaxImportLateNames {
+		t.Fatalf("LateUnnamed %d", imp.LateUnnamed)
+	}
+	ni := imp.NotImported()
+	if last := ni[len(ni)-1]; last.Path != "" || last.Reason != workspace.SkipScanLimit || last.Count != imp.LateUnnamed {
+		t.Fatalf("last not-imported entry %+v", last)
+	}
+	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: ni}, Files: imp.Files}
+	got := preview.Diagnose(snapshotPreviewFiles(s))
+	if len(got) != 1 || got[0].Kind != preview.DiagNotImported ||
+		got[0].Message != "Asset z/unnamed.png: z/unnamed.png is not among the imported files; it may be in the folder: the folder is larger than the import examines (the first 2,000 entries)" {
+		t.Fatalf("diagnostics %+v", got)
+	}
+}

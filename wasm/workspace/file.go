@@ -278,6 +278,8 @@ func NotImportedEntries(skipped []Skipped) []Skipped {
 //   - SkipTotalLimit: "the import would have gone over its 12 MB total";
 //   - SkipFileLimit (an Imported.LeftOut entry): "the import keeps at most 200 files" (short:
 //     a folder over the limit can have ~2,000 of them, each repeated in every compiled page);
+//   - SkipScanLimit (an Imported.LeftOut entry past the scan bound): "the folder is larger than
+//     the import examines (the first 2,000 entries)";
 //   - any other reason: its Message, else the reason itself.
 func NotImportedReason(s Skipped) string {
 	switch s.Reason {
@@ -294,9 +296,20 @@ func NotImportedReason(s Skipped) string {
 		return "the import would have gone over its " + strconv.Itoa(MaxImportTotalBytes>>20) + " MB total"
 	case SkipFileLimit:
 		return "the import keeps at most " + strconv.Itoa(MaxImportFiles) + " files"
+	case SkipScanLimit:
+		return "the folder is larger than the import examines (the first " + thousands(MaxImportScannedEntries) + " entries)"
 	}
 	if s.Message != "" {
 		return s.Message
 	}
 	return s.Reason
+}
+
+// thousands writes n (≥ 0) with comma thousands separators ("2,000").
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -8,7 +8,6 @@ import (
 	"iter"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -16,6 +15,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview/cssscan"
 	"github.com/webcoding/studio/wasm/preview/jsscan"
+	"github.com/webcoding/studio/wasm/preview/pagerefs"
 )
 
 // Import limits (REFERENCE §4, folder import). Sizes are bytes.
@@ -39,7 +39,7 @@ const (
 	SkipTotalLimit  = "total-limit"  // would push the import over 12 MiB
 	SkipReadFailed  = "read-failed"  // the entry's Read failed
 	SkipFileLimit   = "file-limit"   // summary: 200 files accepted, traversal stopped
-	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped
+	SkipScanLimit   = "scan-limit"   // summary: 2,000 entries scanned, traversal stopped; per path in LeftOut: an entry past that bound
 )
 
 // Skipped is one entry the importer left out: {"path", "reason", "message"?, "count"?}. A
@@ -66,16 +66,30 @@ type Imported struct {
 	// entry {path, reason SkipFileLimit} without a message. Skipped reports the same cut as one
 	// summary; these go to Metadata.NotImported (NotImported), so the preview names the limit
 	// instead of calling a reference to one of them missing.
+	//
+	// After them come the entries past MaxImportScannedEntries that the reference walk did not
+	// take (the listing is walked to its end; only bytes reading is bounded), up to
+	// MaxImportLateNames of them, each {path, reason SkipScanLimit}: they are in the folder,
+	// so a reference to one must say so, never "missing".
 	LeftOut []Skipped
+	// LateUnnamed counts the entries past the scan limit beyond MaxImportLateNames (left out
+	// and not named).
+	LateUnnamed int
 }
 
 // NotImported returns what Metadata.NotImported keeps of this import: NotImportedEntries of
-// Skipped (too large, not text, over the total), then LeftOut (over the file count), each in
-// walk order; nil when there are none.
+// Skipped (too large, not text, over the total), then LeftOut (over the file count, past the
+// scan limit), each in walk order, then — when LateUnnamed > 0 — one entry without a path,
+// {reason SkipScanLimit, count LateUnnamed}, standing for the files past the scan limit it
+// could not name (the preview then says a reference to no file "may be in the folder"); nil
+// when there are none.
 func (imp Imported) NotImported() []Skipped {
 	out := NotImportedEntries(imp.Skipped)
 	if len(imp.LeftOut) > 0 {
 		out = append(out, imp.LeftOut...)
+	}
+	if imp.LateUnnamed > 0 {
+		out = append(out, Skipped{Reason: SkipScanLimit, Count: imp.LateUnnamed})
 	}
 	return out
 }
@@ -131,6 +145,11 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			}
 			continue
 		}
+		if !scanStopped && scanned == MaxImportScannedEntries {
+			scanStopped = true // this entry is the first past the limit
+		} else if !scanStopped {
+			scanned++
+		}
 		if scanStopped {
 			beyond++
 			// Past the scan limit entries are only counted, except that their paths are kept
@@ -139,11 +158,6 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 				seen[p] = true
 				late = append(late, candidate{path: p, e: e, order: MaxImportScannedEntries + len(late) + 1})
 			}
-			continue
-		}
-		scanned++
-		if scanned > MaxImportScannedEntries {
-			scanStopped, beyond = true, 1
 			continue
 		}
 		shown := strings.ToValidUTF8(strings.ReplaceAll(e.Path, "\x00", "\uFFFD"), "\uFFFD")
@@ -243,6 +257,29 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			out.LeftOut[i] = Skipped{Path: c.path, Reason: SkipFileLimit}
 		}
 	}
+	if len(late) > 0 {
+		// Entries past the scan limit that the walk did not take are in the folder too: name
+		// them (up to MaxImportLateNames) so a run-time request for one (fetch, a computed
+		// URL) is reported as not imported, never as missing.
+		taken := map[string]bool{}
+		for _, c := range order {
+			if c.order > MaxImportScannedEntries {
+				taken[c.path] = true
+			}
+		}
+		named := 0
+		for _, c := range late {
+			if taken[c.path] {
+				continue
+			}
+			if named == MaxImportLateNames {
+				out.LateUnnamed++
+				continue
+			}
+			named++
+			out.LeftOut = append(out.LeftOut, Skipped{Path: c.path, Reason: SkipScanLimit})
+		}
+	}
 	if left := len(order) - done + beyond; done < len(order) {
 		// Count what is left out (without reading it) so the summary tells the real number.
 		msg := fmt.Sprintf("Stopped after 200 files; %d more file(s) of the folder were not imported.", left)
@@ -300,6 +337,13 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 	return out, nil
 }
 
+// MaxImportLateNames bounds how many entries past MaxImportScannedEntries (never read, not
+// referenced by the pages the import followed) Imported.LeftOut names with reason
+// SkipScanLimit; the rest are only counted (Imported.LateUnnamed). Each name is a path kept
+// in Metadata.NotImported and in every compiled page's not-imported table, so the bound keeps
+// those linear in it.
+const MaxImportLateNames = 2_000
+
 // candidate is an entry that passed the path rules: its normalized path, its walk position
 // (order: the scan count when it was seen),
 // and (once prioritize read it) its bytes.
@@ -309,9 +353,6 @@ type candidate struct {
 	order int
 	data  []byte
 }
-
-// refPattern finds src/href attribute values in HTML (quoted).
-var refPattern = regexp.MustCompile(`(?i)\b(?:src|href)\s*=\s*["']([^"'#?]+)`)
 
 // MaxImportPriorityScanBytes bounds the bytes prioritize reads to follow references (the
 // entry page, then the pages, stylesheets and module scripts it reaches): once this many are
@@ -323,9 +364,11 @@ const MaxImportPriorityScanBytes = 4 << 20
 // the preview entry (index.html at the root, else the first HTML file in path order), then
 // what it references, breadth-first, then every other candidate in path order.
 //
-// References are followed transitively: an HTML page's relative src/href values (refPattern),
+// References are followed transitively: an HTML page's references as the preview compiler
+// finds them (pagerefs.Scan: src/href/poster/data/background, srcset, url() in style
+// attributes and <style>, inline module imports including import("literal")),
 // a stylesheet's `url()` and `@import` (cssscan.Scan) and a script's static relative module
-// imports (`import … from "./x.js"`, `export … from`, `import "./x.js"`; jsscan.FindRefs, only
+// imports and import("./x.js") with a string literal (`import … from "./x.js"`, `export … from`, `import "./x.js"`; jsscan.FindRefs, only
 // for a source that mentions import or export), each resolved against the referring file's
 // folder, without query or fragment. A file is scanned when its claimed size is at most
 // MaxImportTextBytes, its bytes fit what is left of MaxImportPriorityScanBytes, and the list
@@ -409,9 +452,7 @@ func fileRefs(lang, src string) []string {
 	var out []string
 	switch lang {
 	case "html":
-		for _, m := range refPattern.FindAllStringSubmatch(src, -1) {
-			out = append(out, m[1])
-		}
+		return pagerefs.Scan(src)
 	case "css":
 		for _, r := range cssscan.Scan(src).Refs {
 			out = append(out, r.Value)
@@ -421,7 +462,7 @@ func fileRefs(lang, src string) []string {
 			return nil // a classic script: nothing to find, not worth lexing
 		}
 		for _, r := range jsscan.FindRefs(src) {
-			if !r.Dynamic && (strings.HasPrefix(r.Value, "./") || strings.HasPrefix(r.Value, "../")) {
+			if strings.HasPrefix(r.Value, "./") || strings.HasPrefix(r.Value, "../") {
 				out = append(out, r.Value)
 			}
 		}

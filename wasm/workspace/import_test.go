@@ -83,7 +83,9 @@ func TestImportScanLimitIgnoresDotFolders(t *testing.T) {
 			list[len(list)-1].Path = "d/dup.txt"
 		}
 	}
-	list = append(list, entry("after-limit.html", 1, nil))
+	// The 2,001st counted entry is past the limit: not imported, but named (LeftOut, SkipScanLimit).
+	// (Not an HTML file: a page past the limit would be taken as the preview entry.)
+	list = append(list, entry("after-limit.txt", 1, nil))
 	imp, err := ImportFiles(ctx, "x", slices.Values(list))
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +96,9 @@ func TestImportScanLimitIgnoresDotFolders(t *testing.T) {
 	last := imp.Skipped[len(imp.Skipped)-1]
 	if last.Reason != SkipScanLimit || last.Path != "" {
 		t.Fatalf("summary %+v", last)
+	}
+	if len(imp.LeftOut) != 1 || imp.LeftOut[0] != (Skipped{Path: "after-limit.txt", Reason: SkipScanLimit}) {
+		t.Fatalf("left out %+v", imp.LeftOut)
 	}
 	n := 0
 	for _, s := range imp.Skipped {

@@ -208,3 +208,86 @@ func TestImportReferenceWalkIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// The reference walk finds what the preview compiler resolves (pagerefs.Scan), not only
+// src/href: srcset of img and <picture><source>, <video poster>, url() in an inline <style>
+// and in a style attribute, and import("./x.js") with a literal (inline and in a module).
+// 210 fillers sort before them, so each is kept only if the walk followed it (F4).
+func TestImportFollowsEveryPageReferenceKind(t *testing.T) {
+	files := map[string]string{
+		"index.html": `<!doctype html><style>.s{background:url(img/inline.png)}</style>` +
+			`<body style="background-image:url('img/attr.png')"><img src="img/logo.png" srcset="img/s1.png 1x, img/s2.png 2x">` +
+			`<video poster="img/poster.png"></video><picture><source srcset="img/pic.webp"><img src="img/pic.png"></picture>` +
+			`<script type="module">import("./js/dyn.js")</script><script type="module" src="js/app.js"></script>`,
+		"js/app.js": `const m = await import("./lazy.js");`,
+	}
+	for _, p := range []string{"img/inline.png", "img/attr.png", "img/logo.png", "img/s1.png", "img/s2.png", "img/poster.png", "img/pic.webp", "img/pic.png", "js/dyn.js", "js/lazy.js"} {
+		files[p] = "x"
+	}
+	var list []ImportEntry
+	for i := 0; i < 210; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
+	}
+	for p, src := range files {
+		list = append(list, ImportEntry{Path: p, Size: int64(len(src)), Read: func(context.Context) ([]byte, error) { return []byte(src), nil }})
+	}
+	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
+	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range imp.Files {
+		have[f.Path] = true
+	}
+	for p := range files {
+		if !have[p] {
+			t.Errorf("%s (referenced by the page) not imported", p)
+		}
+	}
+}
+
+// A folder of more than MaxImportScannedEntries entries (2,500 under a/, then zimg/): the files
+// the page references past the bound (srcset, poster) are imported, and one it does not
+// reference statically (a fetch) is named in LeftOut with SkipScanLimit, whose reason names
+// the bound, so the preview never calls it missing (F3).
+func TestImportPastScanLimitNamesFolderFiles(t *testing.T) {
+	var list []ImportEntry
+	for i := 0; i < 2500; i++ {
+		list = append(list, entry(fmt.Sprintf("a/%04d.txt", i), 4, nil))
+	}
+	page := `<!doctype html><img srcset="zimg/s1.png 1x"><video poster="zimg/poster.png"></video><script>fetch("zimg/data.json")</script>`
+	list = append(list, ImportEntry{Path: "index.html", Size: int64(len(page)), Read: func(context.Context) ([]byte, error) { return []byte(page), nil }},
+		entry("zimg/s1.png", 4, nil), entry("zimg/poster.png", 4, nil), entry("zimg/data.json", 4, nil))
+	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range imp.Files {
+		have[f.Path] = true
+	}
+	for _, p := range []string{"index.html", "zimg/s1.png", "zimg/poster.png"} {
+		if !have[p] {
+			t.Errorf("%s not imported", p)
+		}
+	}
+	i := slices.IndexFunc(imp.LeftOut, func(s Skipped) bool { return s.Path == "zimg/data.json" })
+	if i < 0 || imp.LeftOut[i].Reason != SkipScanLimit {
+		t.Fatalf("zimg/data.json not named as left out past the scan limit: %d entries", len(imp.LeftOut))
+	}
+	if why := NotImportedReason(imp.LeftOut[i]); !strings.Contains(why, "larger than the import examines") || !strings.Contains(why, "2,000") {
+		t.Fatalf("reason %q", why)
+	}
+	// 2,500+4 entries, 2,000 examined, so 504 are late (fewer than MaxImportLateNames): every
+	// late entry but the three taken is named.
+	late := 0
+	for _, s := range imp.LeftOut {
+		if s.Reason == SkipScanLimit {
+			late++
+		}
+	}
+	if late != 504-3 || imp.LateUnnamed != 0 {
+		t.Fatalf("%d late names, %d unnamed", late, imp.LateUnnamed)
+	}
+}

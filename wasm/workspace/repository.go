@@ -24,8 +24,9 @@ type Metadata struct {
 	// NotImported lists the files of the folder that the last import or reload left out
 	// although the folder holds them (reasons SkipTooLarge, SkipNotText, SkipTotalLimit, and
 	// SkipFileLimit for each file the 200-file cut left out; Imported.NotImported, at most one
-	// per entry the import examined), so the preview can say why a reference to one fails
-	// instead of calling it missing. Empty after a reset or a seed; kept across edits until
+	// per entry the import examined; SkipScanLimit for entries past the 2,000-entry scan bound,
+	// at most MaxImportLateNames, then one entry with an empty Path counting those not named),
+	// so the preview can say why a reference to one fails instead of calling it missing. Empty after a reset or a seed; kept across edits until
 	// the next import or reload.
 	NotImported []Skipped `json:"notImported,omitempty"`
 }

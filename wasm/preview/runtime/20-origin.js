@@ -2,9 +2,18 @@
 // in-frame file table (CFG.files: path → {type, text} or {type, b64}).
 var FILES = CFG.files || {}, NOT_IMPORTED = CFG.notImported || {};
 function fileAt(p) { return apply(hasOwn, FILES, [p]) ? FILES[p] : null; }
-// Why a folder file the import left out is not served (too large, not text), else "".
-function notImported(p) { return apply(hasOwn, NOT_IMPORTED, [p]) ? S(NOT_IMPORTED[p]) : ""; }
-function notImportedText(p) { return p + " is in the folder but was not imported: " + notImported(p); }
+// Why a folder file the import left out is not served (too large, not text), else "". The key
+// "" holds why the import could not name every folder file (a folder larger than it examines):
+// then any path without a file may be in the folder, and says so.
+function namedNotImported(p) { return apply(hasOwn, NOT_IMPORTED, [p]); }
+function notImported(p) {
+  if (namedNotImported(p)) return S(NOT_IMPORTED[p]);
+  return apply(hasOwn, NOT_IMPORTED, [""]) ? S(NOT_IMPORTED[""]) : "";
+}
+function notImportedText(p) {
+  if (namedNotImported(p)) return p + " is in the folder but was not imported: " + notImported(p);
+  return p + " is not among the imported files; it may be in the folder: " + notImported(p);
+}
 function isLoopback(host) {
   host = apply(toLower, S(host), []);
   if (host === "localhost" || host === "[::1]" || host === "[::]" || host === "0.0.0.0") return true;
@@ -142,7 +151,7 @@ if (origFetch) {
     if (c && c.missing) {
       reportMissing(c, url, "fetch");
       // Not a 404: the file exists in the folder; the request fails and says why.
-      if (notImported(c.missing)) return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch " + c.missing + ": " + notImportedText(c.missing))]);
+      if (namedNotImported(c.missing)) return apply(PromiseReject, PromiseC, [new TypeErrorC("Failed to fetch " + c.missing + ": " + notImportedText(c.missing))]);
       return apply(PromiseResolve, PromiseC, [notFound()]);
     }
     if (c && c.refused) {
