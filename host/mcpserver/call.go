@@ -40,7 +40,8 @@ func (s *Server) destructive(canonical string) bool {
 // handler is the raw SDK tool handler of one canonical tool.
 //
 // It never returns an error: every outcome is a result. A call cancelled while it waited for
-// the core is a TOOL_CANCELLED result (it did not run); MCP lets the client ignore it.
+// the core, or for the calls read before it (Server.Run), is a TOOL_CANCELLED result (it did
+// not run); MCP lets the client ignore it.
 func (s *Server) handler(canonical string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		s.wg.Add(1)
@@ -52,7 +53,22 @@ func (s *Server) handler(canonical string) sdk.ToolHandler {
 		if p == nil {
 			p = &sdk.CallToolParamsRaw{}
 		}
-		raw, id := s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+		var raw []byte
+		id := ""
+		if t, ordered := s.order.ticketOf(p.Meta); !ordered {
+			raw, id = s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+		} else {
+			// Wait for the calls read before this one (see arrivals); a call cancelled
+			// while it waits never runs.
+			defer s.order.finish(t)
+			if err := s.order.wait(ctx, t); err == nil {
+				raw, id = s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+			} else if v, ok := p.Meta["toolCallId"].(string); ok && v != "" {
+				id = v
+			} else {
+				id = newCallID()
+			}
+		}
 		if raw == nil { // cancelled before it reached the core
 			raw = mustMarshal(mcp.ErrorResult(id, mcp.NewError(mcp.CodeToolCancelled, true,
 				map[string]any{"reason": "cancelled-before-start"}, "Tool call cancelled before it started; it did not run.")))
