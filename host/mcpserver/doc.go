@@ -48,6 +48,13 @@
 // answers every request already read before the session ends. When the session ends, Run
 // asks the core for unsaved edits and names them on the log (Server.WarnUnsaved).
 //
+// A call that fails in the host (--host-timeout, a trap) resets the core: the next call starts
+// a fresh instance over the folder. The server configures it with revisionAfter, the highest
+// revision it answered (rpcsession.Config.RevisionAfter), so revision numbers never repeat and
+// a stale expectedRevision cannot match; the failed call's TOOL_EXECUTION_UNKNOWN message
+// (details.lostPaths) and the exit line name the paths whose confirmed edits were not saved
+// before the reset.
+//
 // # Transports
 //
 // LineTransport is stdio's newline-delimited JSON with the error handling MCP clients need: a

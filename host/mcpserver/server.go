@@ -328,7 +328,9 @@ const StatusTool = "workspace.getStatus"
 
 // WarnUnsaved asks the core (workspace.getStatus, mode "direct") whether edits were not
 // written: dirtyPaths (changed in memory) or deletedPaths (deletions not yet applied to the
-// folder). If any, it writes one line to Options.Log naming them and saying they were not
+// folder), and adds the paths whose confirmed edits a reset of the core lost before any save
+// (coreClient: the fresh instance starts again from the folder, so its status no longer names
+// them). If any, it writes one line to Options.Log naming them and saying they were not
 // written, and returns it; otherwise, or when the core cannot answer, it returns "". Run calls
 // it when the session ends; an HTTP server calls it after Wait.
 func (s *Server) WarnUnsaved(ctx context.Context) string {
@@ -352,7 +354,8 @@ func (s *Server) WarnUnsaved(ctx context.Context) string {
 		return ""
 	}
 	sc := r.StructuredContent
-	if len(sc.DirtyPaths)+len(sc.DeletedPaths) == 0 {
+	lost := s.core.lostPaths()
+	if len(sc.DirtyPaths)+len(sc.DeletedPaths)+len(lost) == 0 {
 		return ""
 	}
 	var parts []string
@@ -361,6 +364,9 @@ func (s *Server) WarnUnsaved(ctx context.Context) string {
 	}
 	if len(sc.DeletedPaths) > 0 {
 		parts = append(parts, "deleted "+strings.Join(sc.DeletedPaths, ", "))
+	}
+	if len(lost) > 0 {
+		parts = append(parts, "lost when the core was reset: "+strings.Join(lost, ", "))
 	}
 	where := "to the linked folder (" + s.servedName(SaveAllTool) + " was not called after them)"
 	if !sc.Filesystem.FolderLinked {
