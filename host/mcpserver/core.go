@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -148,7 +149,14 @@ func (c *coreClient) call(ctx context.Context, method string, params []byte) (js
 	reconfigure := c.needsConfig
 	c.mu.Unlock()
 	if reconfigure && method != "session/configure" {
-		if _, rerr, err := c.roundTrip(run, "session/configure", c.reconfigParams()); err != nil || rerr != nil {
+		cfg := c.reconfigParams()
+		_, rerr, err := c.roundTrip(run, "session/configure", cfg)
+		if err == nil && rerr != nil && !bytes.Equal(cfg, c.config) {
+			// A core module older than revisionAfter refuses the key: configure it as before
+			// (its revisions may then repeat, as they did before the key existed).
+			_, rerr, err = c.roundTrip(run, "session/configure", c.config)
+		}
+		if err != nil || rerr != nil {
 			return nil, nil, fmt.Errorf("reconfiguring the core after a reset: %w", errors.Join(err, errOrNil(rerr)))
 		}
 		c.mu.Lock()
