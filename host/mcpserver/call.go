@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/webcoding/studio/host/wasmhost"
 	"github.com/webcoding/studio/wasm/mcp"
 )
 
@@ -40,7 +41,8 @@ func (s *Server) destructive(canonical string) bool {
 // handler is the raw SDK tool handler of one canonical tool.
 //
 // It never returns an error: every outcome is a result. A call cancelled while it waited for
-// the core is a TOOL_CANCELLED result (it did not run); MCP lets the client ignore it.
+// the core, or for the calls read before it (Server.Run), is a TOOL_CANCELLED result (it did
+// not run); MCP lets the client ignore it.
 func (s *Server) handler(canonical string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		s.wg.Add(1)
@@ -52,7 +54,22 @@ func (s *Server) handler(canonical string) sdk.ToolHandler {
 		if p == nil {
 			p = &sdk.CallToolParamsRaw{}
 		}
-		raw, id := s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+		var raw []byte
+		id := ""
+		if t, ordered := s.order.ticketOf(p.Meta); !ordered {
+			raw, id = s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+		} else {
+			// Wait for the calls read before this one (see arrivals); a call cancelled
+			// while it waits never runs.
+			defer s.order.finish(t)
+			if err := s.order.wait(ctx, t); err == nil {
+				raw, id = s.callCanonical(ctx, canonical, p.Arguments, p.Meta)
+			} else if v, ok := p.Meta["toolCallId"].(string); ok && v != "" {
+				id = v
+			} else {
+				id = newCallID()
+			}
+		}
 		if raw == nil { // cancelled before it reached the core
 			raw = mustMarshal(mcp.ErrorResult(id, mcp.NewError(mcp.CodeToolCancelled, true,
 				map[string]any{"reason": "cancelled-before-start"}, "Tool call cancelled before it started; it did not run.")))
@@ -79,10 +96,45 @@ func (s *Server) callCanonical(ctx context.Context, canonical string, args json.
 	if herr != nil {
 		return mustMarshal(mcp.ErrorResult(id, mcp.ToolErrorOf(herr))), id
 	}
+	if !s.readOnly(canonical) {
+		s.noteConfirmed(canonical, res)
+	}
 	if s.opts.Autosave && canonical != SaveAllTool && !s.readOnly(canonical) {
 		res = s.autosave(ctx, res, id)
 	}
 	return res, id
+}
+
+// noteConfirmed records a successful mutation's result with the core client: a save clears the
+// confirmed edits, any other success adds the paths its structuredContent names (path,
+// fromPath, toPath, sourcePath, and the lists dirtyPaths and deletedPaths), or the tool's name
+// when it names none (undo, redo, …), so that a reset can say what it lost.
+func (s *Server) noteConfirmed(canonical string, res []byte) {
+	var r struct {
+		IsError           bool                       `json:"isError"`
+		StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(res, &r) != nil || r.IsError {
+		return
+	}
+	if canonical == SaveAllTool {
+		s.core.saved()
+		return
+	}
+	var paths []string
+	for _, k := range []string{"path", "fromPath", "toPath", "sourcePath", "dirtyPaths", "deletedPaths"} {
+		var one string
+		var many []string
+		if json.Unmarshal(r.StructuredContent[k], &one) == nil && one != "" {
+			paths = append(paths, one)
+		} else if json.Unmarshal(r.StructuredContent[k], &many) == nil {
+			paths = append(paths, many...)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"the edits of " + s.servedName(canonical)}
+	}
+	s.core.confirmed(paths)
 }
 
 func (s *Server) readOnly(canonical string) bool {
@@ -108,8 +160,16 @@ func (s *Server) coreCall(ctx context.Context, params []byte, id string) ([]byte
 		return nil, nil
 	case err != nil:
 		s.log.Error("core call failed", "toolCallId", id, "error", err)
-		return nil, mcp.NewError(mcp.CodeToolExecutionUnknown, false, map[string]any{"reason": "host-failure"},
-			"The host could not complete the call; whether it took effect is unknown, and unsaved edits may be lost: %v", err)
+		details := map[string]any{"reason": "host-failure"}
+		lost := ""
+		if errors.Is(err, wasmhost.ErrInstanceReset) {
+			if paths := s.core.lostPaths(); len(paths) > 0 {
+				details["lostPaths"] = paths
+				lost = " Confirmed edits that were not saved were lost when the core was reset: " + strings.Join(paths, ", ") + "."
+			}
+		}
+		return nil, mcp.NewError(mcp.CodeToolExecutionUnknown, false, details,
+			"The host could not complete the call; whether it took effect is unknown, and unsaved edits may be lost: %v%s", err, lost)
 	case rerr != nil:
 		return nil, mcp.NewError(mcp.CodeToolExecutionFailed, false,
 			map[string]any{"jsonrpc": map[string]any{"code": rerr.Code, "message": rerr.Message}},
@@ -201,6 +261,7 @@ func (s *Server) autosave(ctx context.Context, res []byte, id string) []byte {
 		failed["autosave"] = mustMarshal(map[string]any{"saved": false, "error": te}) // for _meta.autosave (project)
 		return mustMarshal(failed)
 	}
+	s.core.saved()
 	outcome = map[string]any{"saved": true}
 	r["autosave"] = mustMarshal(outcome)
 	return mustMarshal(r)

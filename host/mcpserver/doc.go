@@ -40,10 +40,20 @@
 // cancels (notifications/cancelled) or abandons (disconnect) before it reaches the module never
 // runs (if the SDK still answers it, the answer is a TOOL_CANCELLED result). A call already
 // inside the module runs to its end (the host's --host-timeout still bounds it) and the client
-// may ignore its result. Server.Run and Server.Wait wait for such calls, so a save that started
+// may ignore its result. Over LineTransport, tools/call requests reach the core in the order
+// they were read, even when a client pipelines them (the SDK runs every handler in its own
+// goroutine, so the transport numbers the calls; see arrivals); a call cancelled while it
+// waits for earlier ones never runs. Server.Run and Server.Wait wait for such calls, so a save that started
 // is never cut off by the process exiting. When stdin ends, LineTransport stops reading but
 // answers every request already read before the session ends. When the session ends, Run
 // asks the core for unsaved edits and names them on the log (Server.WarnUnsaved).
+//
+// A call that fails in the host (--host-timeout, a trap) resets the core: the next call starts
+// a fresh instance over the folder. The server configures it with revisionAfter, the highest
+// revision it answered (rpcsession.Config.RevisionAfter), so revision numbers never repeat and
+// a stale expectedRevision cannot match; the failed call's TOOL_EXECUTION_UNKNOWN message
+// (details.lostPaths) and the exit line name the paths whose confirmed edits were not saved
+// before the reset.
 //
 // # Transports
 //

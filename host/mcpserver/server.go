@@ -113,6 +113,7 @@ type Server struct {
 	names *provider.NameMap
 	tools map[string]mcp.Tool // canonical name → tool
 	wg    sync.WaitGroup      // calls in flight (Close waits)
+	order *arrivals           // the arrival order of LineTransport's tools/call requests
 }
 
 // New configures the core's session (static approvals from opts), reads the whole catalog
@@ -138,7 +139,7 @@ func New(ctx context.Context, core Core, opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	s := &Server{opts: opts, order: newArrivals(), log: slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	s.core = &coreClient{core: core, sem: make(chan struct{}, 1)}
 	if opts.Catalog != "" { // list the catalog the server will serve
 		s.core.config, _ = json.Marshal(map[string]string{"catalog": opts.Catalog})
@@ -300,9 +301,16 @@ func (s *Server) Tools() []mcp.Tool {
 // calls still inside the core (see the package doc, "Cancellation") and reports unsaved edits
 // to Options.Log (WarnUnsaved).
 //
+// Over a *LineTransport, tools/call requests reach the core in the order they were read, even
+// when the client sends them without waiting for the answers (arrivals): a later write never
+// runs before an earlier one.
+//
 // Errors: the transport fails or ctx ended (ctx.Err()); a client that simply disconnects
 // (EOF) is not an error.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	if lt, ok := t.(*LineTransport); ok {
+		lt.order = s.order
+	}
 	err := s.sdk.Run(ctx, t)
 	s.wg.Wait()
 	s.WarnUnsaved(ctx)
@@ -320,7 +328,9 @@ const StatusTool = "workspace.getStatus"
 
 // WarnUnsaved asks the core (workspace.getStatus, mode "direct") whether edits were not
 // written: dirtyPaths (changed in memory) or deletedPaths (deletions not yet applied to the
-// folder). If any, it writes one line to Options.Log naming them and saying they were not
+// folder), and adds the paths whose confirmed edits a reset of the core lost before any save
+// (coreClient: the fresh instance starts again from the folder, so its status no longer names
+// them). If any, it writes one line to Options.Log naming them and saying they were not
 // written, and returns it; otherwise, or when the core cannot answer, it returns "". Run calls
 // it when the session ends; an HTTP server calls it after Wait.
 func (s *Server) WarnUnsaved(ctx context.Context) string {
@@ -344,7 +354,8 @@ func (s *Server) WarnUnsaved(ctx context.Context) string {
 		return ""
 	}
 	sc := r.StructuredContent
-	if len(sc.DirtyPaths)+len(sc.DeletedPaths) == 0 {
+	lost := s.core.lostPaths()
+	if len(sc.DirtyPaths)+len(sc.DeletedPaths)+len(lost) == 0 {
 		return ""
 	}
 	var parts []string
@@ -353,6 +364,9 @@ func (s *Server) WarnUnsaved(ctx context.Context) string {
 	}
 	if len(sc.DeletedPaths) > 0 {
 		parts = append(parts, "deleted "+strings.Join(sc.DeletedPaths, ", "))
+	}
+	if len(lost) > 0 {
+		parts = append(parts, "lost when the core was reset: "+strings.Join(lost, ", "))
 	}
 	where := "to the linked folder (" + s.servedName(SaveAllTool) + " was not called after them)"
 	if !sc.Filesystem.FolderLinked {

@@ -59,6 +59,10 @@ type LineTransport struct {
 	// DrainTimeout bounds the wait at end of input for the answers to requests already read;
 	// zero waits until every one is answered.
 	DrainTimeout time.Duration
+
+	// order, set by Server.Run, numbers the tools/call requests in the order they are read
+	// (arrivals), so that the server runs them in that order.
+	order *arrivals
 }
 
 // Connect implements sdk.Transport. Call it once per LineTransport.
@@ -73,7 +77,8 @@ func (t *LineTransport) Connect(context.Context) (sdk.Connection, error) {
 	}
 	c := &lineConn{out: t.Out, in: t.In, log: log, max: max, drain: t.DrainTimeout,
 		lines: make(chan lineOrErr), closed: make(chan struct{}),
-		pending: make(map[any]bool), answered: make(chan struct{}, 1)}
+		pending: make(map[any]bool), answered: make(chan struct{}, 1),
+		order: t.order, tickets: make(map[any]uint64)}
 	go c.readLoop()
 	return c, nil
 }
@@ -102,6 +107,11 @@ type lineConn struct {
 	nAnswered   int
 	initialized bool
 	answered    chan struct{} // a pending request was answered (capacity 1)
+
+	// order (nil: calls are not ordered) and the tickets of the tools/call requests read and
+	// not yet answered, by id (guarded by mu).
+	order   *arrivals
+	tickets map[any]uint64
 }
 
 // readLoop reads lines and hands valid messages to Read; it answers bad lines itself.
@@ -273,6 +283,11 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if req, ok := l.msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.mu.Lock()
 			c.pending[req.ID.Raw()] = true
+			if _, dup := c.tickets[req.ID.Raw()]; c.order != nil && req.Method == "tools/call" && !dup {
+				t := c.order.issue()
+				c.tickets[req.ID.Raw()] = t
+				l.msg = c.order.stamp(req, t)
+			}
 			c.mu.Unlock()
 		}
 		return l.msg, nil
@@ -322,6 +337,14 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	err = c.writeLine(b)
+	if isResp {
+		c.mu.Lock()
+		if t, ok := c.tickets[resp.ID.Raw()]; ok {
+			delete(c.tickets, resp.ID.Raw())
+			c.order.finish(t)
+		}
+		c.mu.Unlock()
+	}
 	if isResp && err == nil {
 		c.mu.Lock()
 		if c.pending[resp.ID.Raw()] {
@@ -367,6 +390,12 @@ func (c *lineConn) Close() error {
 		if cl, ok := c.out.(io.Closer); ok {
 			_ = cl.Close()
 		}
+		c.mu.Lock()
+		for id, t := range c.tickets {
+			delete(c.tickets, id)
+			c.order.finish(t)
+		}
+		c.mu.Unlock()
 	})
 	return nil
 }

@@ -24,7 +24,7 @@ import (
 //	{"pageSize"?: 2, "allowedTools"?: ["a", ...], "validation"?: "strict"|"warn"|"silent",
 //	 "policy"?: "default"|"allow"|"deny"|"fail", "approval"?: ApprovalConfig,
 //	 "ready"?: bool, "ownerId"?: "…", "catalog"?: "studio"|"realtime"|"demo"|"conformance",
-//	 "durable"?: DurableConfig}
+//	 "durable"?: DurableConfig, "revisionAfter"?: 0}
 //
 // Keys are matched exactly; unknown keys are refused.
 type Config struct {
@@ -37,6 +37,12 @@ type Config struct {
 	OwnerID      string         `json:"ownerId,omitempty"`
 	Catalog      string         `json:"catalog,omitempty"`
 	Durable      *DurableConfig `json:"durable,omitempty"`
+	// RevisionAfter is the highest workspace revision an earlier instance of this core handed
+	// out, for a host that lost that instance (a wasmhost reset) and configures a fresh one:
+	// the session's workspace starts above it (workspace.Options.After), so a client never
+	// sees a revision number twice and a stale expectedRevision from before the reset cannot
+	// match. 0 (the default): the core's own rule (studio.Ports). Negative is refused.
+	RevisionAfter int64 `json:"revisionAfter,omitempty"`
 }
 
 // DurableConfig turns on durable idempotency for calls with an idempotencyKey (REFERENCE §6,
@@ -133,7 +139,7 @@ type ApprovalConfig struct {
 	Decisions        []string `json:"decisions,omitempty"`
 }
 
-var configKeys = []string{"pageSize", "allowedTools", "validation", "policy", "approval", "ready", "ownerId", "catalog", "durable"}
+var configKeys = []string{"pageSize", "allowedTools", "validation", "policy", "approval", "ready", "ownerId", "catalog", "durable", "revisionAfter"}
 var durableKeys = []string{"backend", "leaseMs"}
 var approvalKeys = []string{"mode", "all", "tools", "allowDestructive", "decisions"}
 
@@ -169,6 +175,8 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 		return c, errors.New(`rpcsession: validation must be "strict", "warn" or "silent"`)
 	case !oneOf(c.Policy, "", "default", "allow", "deny", "fail"):
 		return c, errors.New(`rpcsession: policy must be "default", "allow", "deny" or "fail"`)
+	case c.RevisionAfter < 0:
+		return c, errors.New("rpcsession: revisionAfter must be 0 or more")
 	case !oneOf(c.Approval.Mode, "", "none", "queue", "static", "scripted"):
 		return c, errors.New(`rpcsession: approval.mode must be "none", "queue", "static" or "scripted"`)
 	}

@@ -78,6 +78,9 @@ type Ports struct {
 	// last is the workspace of the newest session Builder built (set by Builder): a rebuilt
 	// session starts above its revision, since the preview port outlives the session.
 	last *lastWorkspace
+	// revisionAfter is the session configuration's rpcsession.Config.RevisionAfter (set by
+	// Builder per build): the workspace starts above it as well.
+	revisionAfter int64
 }
 
 // lastWorkspace remembers the newest session's Manager across session rebuilds of one
@@ -169,6 +172,7 @@ func Builder(p Ports) rpcsession.Builder {
 			return nil, err
 		}
 		cp := p // per build: never write to the captured Ports
+		cp.revisionAfter = cfg.RevisionAfter
 		if store != nil {
 			opts.Durable = store
 			cp.Durable = store.Backend() // the catalog sees the session's backend
@@ -223,11 +227,12 @@ func registerStudio(ctx context.Context, r *registry.Registry, p Ports) (map[str
 // Manager over seed, persisted in p.Repository when the host gave one (the surface pages'
 // IndexedDB databases, never the studio's) and hydrated from it, starting above the revision
 // of the session it replaces over the same preview port exactly as the studio's own catalog
-// does (issue 14). Without a Repository it is the seed in memory (revision 1, hydrated to 2).
+// does (issue 14). Without a Repository it is the seed in memory (revision 1, hydrated to 2, or
+// above the session configuration's revisionAfter when a host that lost its instance gives one).
 func HydrateWorkspace(ctx context.Context, p Ports, seed func() workspace.Snapshot) *workspace.Manager {
-	var after int64
+	after := p.revisionAfter
 	if p.Repository != nil {
-		after = p.last.revision()
+		after = max(after, p.last.revision())
 	}
 	m := workspace.New(workspace.Options{Repository: p.Repository, Now: p.Clock, Seed: seed, After: after})
 	m.Hydrate(ctx)
@@ -243,10 +248,12 @@ func newStudioSession(ctx context.Context, p Ports) (*studioSession, error) {
 	// A rebuilt session (session/configure) that hydrates the same stored workspace starts
 	// above the session it replaces: reloading the page creates no revision, rebuilding within
 	// it never reuses one (issue 14). Without a Repository the rebuilt session is a new
-	// workspace (a fresh seed), whose revisions start again like any new workspace's.
-	var after int64
+	// workspace (a fresh seed), whose revisions start again like any new workspace's, unless
+	// the host names the highest revision a lost instance handed out
+	// (rpcsession.Config.RevisionAfter): then it starts above that.
+	after := p.revisionAfter
 	if p.Repository != nil {
-		after = p.last.revision()
+		after = max(after, p.last.revision())
 	}
 	port := p.Preview
 	if port == nil {
