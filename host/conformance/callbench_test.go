@@ -82,22 +82,8 @@ func BenchmarkCallTool(b *testing.B) {
 	})
 
 	b.Run("floor", func(b *testing.B) {
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
-			b.Fatal(err)
-		}
-		schema := c.MustCompile("mem:///s.json")
+		schema := floorSchema(b)
 		raw := []byte(benchParams)
-		type content struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		type result struct {
-			Content           []content       `json:"content"`
-			StructuredContent json.RawMessage `json:"structuredContent"`
-			IsError           bool            `json:"isError"`
-		}
 		b.ReportAllocs()
 		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
@@ -122,7 +108,7 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 			_ = json.Unmarshal(req.Arguments, &in)
 			sc, _ := json.Marshal(map[string]any{"path": in.Path, "source": benchSource, "revision": 1})
-			out, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
+			out, _ := json.Marshal(floorResult{Content: []floorContent{{"text", string(sc)}}, StructuredContent: sc})
 			if len(out) == 0 {
 				b.Fatal("empty")
 			}
@@ -134,22 +120,8 @@ func BenchmarkCallTool(b *testing.B) {
 	// typed result (a struct marshals without the map's key sort) — so that the native row can
 	// also be read against the least anyone can do with that handler (docs/performance.md).
 	b.Run("floor-typed", func(b *testing.B) {
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
-			b.Fatal(err)
-		}
-		schema := c.MustCompile("mem:///s.json")
+		schema := floorSchema(b)
 		raw := []byte(benchParams)
-		type content struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		type result struct {
-			Content           []content       `json:"content"`
-			StructuredContent json.RawMessage `json:"structuredContent"`
-			IsError           bool            `json:"isError"`
-		}
 		type out struct {
 			Path     string `json:"path"`
 			Revision uint64 `json:"revision"`
@@ -176,7 +148,7 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 			path, _ := inst.(map[string]any)["path"].(string)
 			sc, _ := json.Marshal(out{Path: path, Source: benchSource, Revision: 1})
-			res, _ := json.Marshal(result{Content: []content{{"text", string(sc)}}, StructuredContent: sc})
+			res, _ := json.Marshal(floorResult{Content: []floorContent{{"text", string(sc)}}, StructuredContent: sc})
 			if len(res) == 0 {
 				b.Fatal("empty")
 			}
@@ -271,4 +243,27 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		}
 	})
+}
+
+// floorSchema compiles benchSchema with jsonschema v5 (draft 2020-12), as the floors validate.
+func floorSchema(b *testing.B) *jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource("mem:///s.json", strings.NewReader(benchSchema)); err != nil {
+		b.Fatal(err)
+	}
+	return c.MustCompile("mem:///s.json")
+}
+
+// floorContent and floorResult are the floors' tools/call result: content, structuredContent
+// and isError, as the registry encodes them.
+type floorContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type floorResult struct {
+	Content           []floorContent  `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
 }
