@@ -51,9 +51,21 @@ import (
 // its use for every script kind, the virtual Location in the runtime, 34.0 KB minified with
 // both): 12,529,256 raw / 2,908,125 gzip / 2,075,200 brotli on 2026-12-06, about +5 KB brotli
 // / +11 KB gzip against the CSS branch alone. The budgets keep the ~7 KB margin.
+// Session 9 (measured the same way on both trees, 2026-12-06: 12,538,595 raw / 2,909,609 gzip
+// / 2,071,059 brotli at 4c19341 → 12,697,016 / 2,945,946 / 2,097,460, +26.4 KB brotli) adds, in
+// wasm code bytes: the import's reference order with one set of reference rules shared with the
+// compiler (design.md §5.42: wasm/preview/pagerefs 22 KB, workspace 11 KB, jsscan 5 KB);
+// workspace pages in frames (§5.37: preview 11 KB, and the runtime embedded in every document
+// grew 34.3 → 39.9 KB minified); output checks proven from a result's type (§5.40: schema 15 KB)
+// and the one-pass JSON validity check (mcp 11 KB), which put native tools/call under its floor;
+// a durable claim as one transaction (§5.39: durable and idb 16 KB); the mount at commit, the
+// render yield, "Saving…" and revisionAfter (studio, registry, main ≈ 8 KB). The budgets follow
+// with the ~7 KB margin; issue 15's goal (2,000,000) is further away, and the only change that
+// reaches it — a page-only schema validator — stays ruled out (docs/performance.md, "What the
+// studio module's libraries cost").
 const (
-	wasmBrotliBudget = 2_082_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_915_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_104_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_953_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
