@@ -87,26 +87,11 @@ func BenchmarkCallTool(b *testing.B) {
 		b.ReportAllocs()
 		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
-			var req struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			}
-			if err := json.Unmarshal(raw, &req); err != nil {
-				b.Fatal(err)
-			}
-			var inst any
-			dec := json.NewDecoder(bytes.NewReader(req.Arguments))
-			dec.UseNumber()
-			if err := dec.Decode(&inst); err != nil {
-				b.Fatal(err)
-			}
-			if err := schema.Validate(inst); err != nil {
-				b.Fatal(err)
-			}
+			args, _ := floorAccept(b, schema, raw)
 			var in struct {
 				Path string `json:"path"`
 			}
-			_ = json.Unmarshal(req.Arguments, &in)
+			_ = json.Unmarshal(args, &in)
 			sc, _ := json.Marshal(map[string]any{"path": in.Path, "source": benchSource, "revision": 1})
 			out, _ := json.Marshal(floorResult{Content: []floorContent{{"text", string(sc)}}, StructuredContent: sc})
 			if len(out) == 0 {
@@ -130,22 +115,7 @@ func BenchmarkCallTool(b *testing.B) {
 		b.ReportAllocs()
 		defer reportCPU(b, cpuNanos())
 		for b.Loop() {
-			var req struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			}
-			if err := json.Unmarshal(raw, &req); err != nil {
-				b.Fatal(err)
-			}
-			var inst any
-			dec := json.NewDecoder(bytes.NewReader(req.Arguments))
-			dec.UseNumber()
-			if err := dec.Decode(&inst); err != nil {
-				b.Fatal(err)
-			}
-			if err := schema.Validate(inst); err != nil {
-				b.Fatal(err)
-			}
+			_, inst := floorAccept(b, schema, raw)
 			path, _ := inst.(map[string]any)["path"].(string)
 			sc, _ := json.Marshal(out{Path: path, Source: benchSource, Revision: 1})
 			res, _ := json.Marshal(floorResult{Content: []floorContent{{"text", string(sc)}}, StructuredContent: sc})
@@ -266,4 +236,27 @@ type floorResult struct {
 	Content           []floorContent  `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
+}
+
+// floorAccept is the floors' accept path for one tools/call params object raw: decode it,
+// decode its arguments (numbers kept as json.Number) and validate them against schema. It
+// returns the raw arguments and the validated tree.
+func floorAccept(b *testing.B, schema *jsonschema.Schema, raw []byte) (json.RawMessage, any) {
+	var req struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		b.Fatal(err)
+	}
+	var inst any
+	dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+	dec.UseNumber()
+	if err := dec.Decode(&inst); err != nil {
+		b.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		b.Fatal(err)
+	}
+	return req.Arguments, inst
 }
