@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -118,15 +119,7 @@ func TestImportFollowsStylesheetAndModuleReferences(t *testing.T) {
 		"img/bg one.png":     "png",
 		"js/lib/decoy.js":    "x",
 	}
-	var list []ImportEntry
-	for i := 0; i < 210; i++ {
-		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
-	}
-	for p, src := range files {
-		list = append(list, ImportEntry{Path: p, Size: int64(len(src)), Read: func(context.Context) ([]byte, error) { return []byte(src), nil }})
-	}
-	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
-	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	imp, err := ImportFiles(ctx, "big", entries(withFillers(files, 210)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +148,7 @@ func TestImportFollowsStylesheetAndModuleReferences(t *testing.T) {
 		t.Fatalf("skipped %+v", imp.Skipped)
 	}
 	m, _, _ := newManager(t)
-	must(m.ImportUpload(ctx, tool("import"), "big", slices.Values(list)))(t)
+	must(m.ImportUpload(ctx, tool("import"), "big", entries(withFillers(files, 210))))(t)
 	ni := m.Snapshot().NotImported
 	if len(ni) != 19 || !slices.ContainsFunc(ni, func(s Skipped) bool { return s.Path == "fonts/decoy.woff2" }) {
 		t.Fatalf("not imported %+v", ni)
@@ -224,15 +217,7 @@ func TestImportFollowsEveryPageReferenceKind(t *testing.T) {
 	for _, p := range []string{"img/inline.png", "img/attr.png", "img/logo.png", "img/s1.png", "img/s2.png", "img/poster.png", "img/pic.webp", "img/pic.png", "js/dyn.js", "js/lazy.js"} {
 		files[p] = "x"
 	}
-	var list []ImportEntry
-	for i := 0; i < 210; i++ {
-		list = append(list, entry(fmt.Sprintf("a/%03d.txt", i), 4, nil))
-	}
-	for p, src := range files {
-		list = append(list, ImportEntry{Path: p, Size: int64(len(src)), Read: func(context.Context) ([]byte, error) { return []byte(src), nil }})
-	}
-	slices.SortFunc(list, func(a, b ImportEntry) int { return strings.Compare(a.Path, b.Path) })
-	imp, err := ImportFiles(ctx, "big", slices.Values(list))
+	imp, err := ImportFiles(ctx, "big", entries(withFillers(files, 210)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,4 +275,14 @@ func TestImportPastScanLimitNamesFolderFiles(t *testing.T) {
 	if late != 504-3 || imp.LateUnnamed != 0 {
 		t.Fatalf("%d late names, %d unnamed", late, imp.LateUnnamed)
 	}
+}
+
+// withFillers returns files plus n filler files a/000.txt … ("aaaa", none referenced): a
+// folder over the import's file limit around the files a test cares about (files unchanged).
+func withFillers(files map[string]string, n int) map[string]string {
+	out := maps.Clone(files)
+	for i := 0; i < n; i++ {
+		out[fmt.Sprintf("a/%03d.txt", i)] = "aaaa"
+	}
+	return out
 }
