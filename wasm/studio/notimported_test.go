@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -26,16 +27,7 @@ func TestFileLimitCutIsNotImportedInPreview(t *testing.T) {
 		src[p] = "png"
 	}
 	src["index.html"] = page.String()
-	var list []workspace.ImportEntry
-	for p, s := range src {
-		list = append(list, workspace.ImportEntry{Path: p, Size: int64(len(s)), Read: func(context.Context) ([]byte, error) { return []byte(s), nil }})
-	}
-	slices.SortFunc(list, func(a, b workspace.ImportEntry) int { return strings.Compare(a.Path, b.Path) })
-	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files}
+	s := importedSnapshot(t, src)
 	why := workspace.NotImportedReason(workspace.Skipped{Reason: workspace.SkipFileLimit})
 	if !strings.Contains(why, "at most 200 files") {
 		t.Fatalf("reason %q does not name the limit", why)
@@ -86,16 +78,7 @@ func TestStyleAttributeAndScanBoundCutsAreNotImported(t *testing.T) {
 	for _, p := range []string{"zimg/s1.png", "zimg/poster.png", "zimg/data.json"} {
 		src[p] = "x"
 	}
-	var list []workspace.ImportEntry
-	for p, s := range src {
-		list = append(list, workspace.ImportEntry{Path: p, Size: int64(len(s)), Read: func(context.Context) ([]byte, error) { return []byte(s), nil }})
-	}
-	slices.SortFunc(list, func(a, b workspace.ImportEntry) int { return strings.Compare(a.Path, b.Path) })
-	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files}
+	s := importedSnapshot(t, src)
 	files := snapshotPreviewFiles(s)
 	kinds := map[string]string{}
 	for _, f := range files {
@@ -157,4 +140,21 @@ func TestUnnamedFolderFilesAreNeverMissing(t *testing.T) {
 		got[0].Message != "Asset z/unnamed.png: z/unnamed.png is not among the imported files; it may be in the folder: the folder is larger than the import examines (the first 2,000 entries)" {
 		t.Fatalf("diagnostics %+v", got)
 	}
+}
+
+// importedSnapshot imports the folder src (path → text, offered in path order) as the studio
+// imports a folder and returns the workspace it would hold: the imported files and the import's
+// not-imported list.
+func importedSnapshot(t *testing.T, src map[string]string) workspace.Snapshot {
+	t.Helper()
+	var list []workspace.ImportEntry
+	for _, p := range slices.Sorted(maps.Keys(src)) {
+		data := []byte(src[p])
+		list = append(list, workspace.ImportEntry{Path: p, Size: int64(len(data)), Read: func(context.Context) ([]byte, error) { return data, nil }})
+	}
+	imp, err := workspace.ImportFiles(context.Background(), "site", slices.Values(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return workspace.Snapshot{Metadata: workspace.Metadata{ActivePath: imp.ActivePath, NotImported: imp.NotImported()}, Files: imp.Files}
 }
