@@ -317,11 +317,8 @@ func (a *app) trackWrite(e audit.ToolCallEvent) {
 	}
 	a.catalog.mu.Lock()
 	mutating := !readOnlyTools[e.Name]
-	for _, t := range a.catalog.tools {
-		if t.Name == e.Name {
-			mutating = t.Annotations == nil || !t.Annotations.ReadOnlyHint
-			break
-		}
+	if t, ok := a.catalogToolLocked(e.Name); ok {
+		mutating = t.Annotations == nil || !t.Annotations.ReadOnlyHint
 	}
 	a.catalog.mu.Unlock()
 	if !mutating {

@@ -144,9 +144,13 @@ func (a *app) catalogSample(tool mcp.Tool, rev int64, active string) (text strin
 	return a.catalog.editor.Text(), changed
 }
 
-func (a *app) catalogSelectedTool() (mcp.Tool, bool) {
+func (a *app) catalogSelectedTool() (mcp.Tool, bool) { return a.catalogToolLocked(a.catalog.selected) }
+
+// catalogToolLocked returns the listed tool named name (false before the catalog loaded or for
+// an unknown name); a.catalog.mu held.
+func (a *app) catalogToolLocked(name string) (mcp.Tool, bool) {
 	for _, t := range a.catalog.tools {
-		if t.Name == a.catalog.selected {
+		if t.Name == name {
 			return t, true
 		}
 	}
