@@ -3,6 +3,7 @@ package chromium
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +25,44 @@ var (
 	startErr   error
 	installTry sync.Once
 )
+
+// functionalJSFlags are the V8 flags of a browser started for tests (not benchmarks):
+// WebAssembly runs in V8's baseline compiler only (Liftoff), without the background TurboFan
+// compiles of hot functions. A browser test starts the studio's ~12.7 MB module in a fresh
+// browser context (no code cache) one to three times, and the suite is bound by the two
+// cores' CPU throughout: on the same tree the whole e2e/browser suite took 548 s with this
+// flag against 617 and 637 s without (2026-12-06, docs/performance.md "Browser suite time").
+// Results do not depend on the tier; timings do, so a binary run with -test.bench (the
+// browser benchmarks, scripts/bench.sh) starts Chromium with V8's defaults.
+const functionalJSFlags = "--liftoff-only"
+
+// benchmarking reports whether the test binary was given -test.bench.
+func benchmarking() bool {
+	f := flag.Lookup("test.bench")
+	return f != nil && f.Value.String() != ""
+}
+
+// browserFlags are the command line of a browser of the harness (doc.go) on the profile dir.
+func browserFlags(path, dir string) []chromedp.ExecAllocatorOption {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1440, 1000),
+	}
+	if !benchmarking() {
+		opts = append(opts, chromedp.Flag("js-flags", functionalJSFlags))
+	}
+	return opts
+}
 
 // ExecPath returns the Chromium binary: CHROME_PATH, else chromium, chromium-browser or
 // google-chrome on PATH. When none is found and the process runs as root, it runs
@@ -99,22 +138,8 @@ func Start() (context.Context, error) {
 			startErr = err
 			return nil, err
 		}
-		opts := []chromedp.ExecAllocatorOption{
-			chromedp.ExecPath(path),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.NoDefaultBrowserCheck,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(userDir),
-			chromedp.WindowSize(1440, 1000),
-		}
 		var actx context.Context
-		actx, cancelA = chromedp.NewExecAllocator(context.Background(), opts...)
+		actx, cancelA = chromedp.NewExecAllocator(context.Background(), browserFlags(path, userDir)...)
 		bctx, cancelB = chromedp.NewContext(actx)
 		// The first Run starts the browser.
 		err = chromedp.Do(bctx)
@@ -349,14 +374,7 @@ func NewProfileTab(t testing.TB, prefs string) *Tab {
 	if err := os.WriteFile(dir+"/Default/Preferences", []byte(prefs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(dir), chromedp.WindowSize(1440, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserFlags(path, dir)...)
 	bctx, cancelB := chromedp.NewContext(actx)
 	if err := chromedp.Do(bctx); err != nil {
 		cancelB()

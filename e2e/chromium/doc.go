@@ -8,7 +8,8 @@
 // the harness runs `apt-get install -y chromium` once (as root only) and otherwise fails the
 // test with a message that says how to install it. Flags: headless, no-sandbox (tests run as
 // root in containers), disable-gpu, no-first-run, disable-background-networking,
-// disable-component-update, disable-sync, disable-dev-shm-usage and a fresh user-data-dir.
+// disable-component-update, disable-sync, disable-dev-shm-usage and a fresh user-data-dir;
+// outside benchmarks also --js-flags=--liftoff-only (functionalJSFlags: CPU, not behaviour).
 //
 // A Tab records the page's console messages and uncaught exceptions, so tests can assert
 // "no console errors" (Tab.Errors). RunGoWasm serves a GOOS=js test binary with wasm_exec.js
