@@ -192,10 +192,18 @@ func srcdocFloor(b *testing.B, reuse bool) {
 // styles.css through tools/call (source model, mode direct: what an approved agent or model
 // write does), each write recompiling and remounting the sandboxed preview and re-reading the
 // workspace; meanwhile one key per iteration is dispatched with CDP Input.dispatchKeyEvent
-// into the focused CodeMirror editor (README.md, restored afterwards). Latency = from the
-// keydown event's timeStamp to a task queued from the first requestAnimationFrame after it
-// (the frame that shows the character has been painted then). Reported: p50/p95 in ms (issue
-// goal: p95 ≤ 50 ms while the agent edits) and the background writes completed.
+// into the focused CodeMirror editor (README.md, restored afterwards). Two latencies per key:
+//   - paint-p50/p95-ms: the browser's own keydown → next paint, the Event Timing API's
+//     duration (W3C Event Timing; what Chromium reports as INP): from the event's timeStamp to
+//     the presentation of the first frame after its handlers. Chromium rounds it to 8 ms and
+//     reports only events of 16 ms or more (durationThreshold), so a key without an entry
+//     counts as 16 ms, an upper bound. This is issue 15's keystroke → paint.
+//   - p50/p95-ms: from the keydown's timeStamp to a task queued from the first
+//     requestAnimationFrame after it. That task runs after the frame's rendering steps, but
+//     also after every task queued before it (the background writes' own work), so it adds
+//     queueing that happens after the paint; kept beside the first as the older measure.
+//
+// Also reported: the background writes completed (bg-writes).
 func BenchmarkKeystrokeToPaint(b *testing.B) {
 	b.Run("idle", func(b *testing.B) { keystrokeToPaint(b, false) })
 	b.Run("agent-editing", func(b *testing.B) { keystrokeToPaint(b, true) })
@@ -225,6 +233,9 @@ func keystrokeToPaint(b *testing.B, load bool) {
 	}
 	setup := fmt.Sprintf(`(() => {
 		window.__kp = [];
+		window.__paint = [];
+		new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === "keydown") window.__paint.push(e.duration); })
+			.observe({type: "event", durationThreshold: 16});
 		const content = document.querySelector("#editor-host .cm-content");
 		content.addEventListener("keydown", (e) => {
 			const t0 = e.timeStamp;
@@ -258,12 +269,18 @@ func keystrokeToPaint(b *testing.B, load bool) {
 	res, err := chromium.WaitFor[[]float64](tab, 10*time.Second, fmt.Sprintf(`(() => { if (window.__kp.length < %d) return null;
 		window.__load.on = false;
 		const ms = window.__kp.slice().sort((a, b) => a - b), n = ms.length;
-		return [ms[Math.floor(n / 2)], ms[Math.min(n - 1, Math.floor(n * 0.95))], window.__load.writes]; })()`, b.N))
+		const paint = window.__paint.slice(0, n);
+		while (paint.length < n) paint.push(16); // no entry: under the 16 ms threshold
+		paint.sort((a, b) => a - b);
+		const at = (a, q) => a[Math.min(n - 1, Math.floor(n * q))];
+		return [at(ms, 0.5), at(ms, 0.95), window.__load.writes, at(paint, 0.5), at(paint, 0.95)]; })()`, b.N))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(res[0], "p50-ms")
 	b.ReportMetric(res[1], "p95-ms")
+	b.ReportMetric(res[3], "paint-p50-ms")
+	b.ReportMetric(res[4], "paint-p95-ms")
 	if load {
 		b.ReportMetric(res[2], "bg-writes")
 	}
