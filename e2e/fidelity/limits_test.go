@@ -114,14 +114,14 @@ img.onload = function () { done("img", img.naturalWidth); };
 img.onerror = function () { done("img", "error"); };
 img.src = document.getElementById("a").href;
 </script><script type="module">import confetti from "https://cdn.example/confetti.js"; confetti();</script>`, "pic.png": pngBytes(3, 2)})
-	harness.AppendFile("newuser", preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 512 KB (the import limit for text files)"})
+	harness.AppendFile("newuser", preview.File{Path: "data/big.json", Kind: preview.KindNotImported, Reason: "larger than 2 MB (the import limit for text files)"})
 	tab := openParent(t)
 	mount(t, tab, "newuser", 1, "n-newuser", "")
 	ack := waitAck(t, tab, 1)
 	if ack.Type != "webcoding.preview.error" || !strings.Contains(ack.Message, "https://cdn.example/confetti.js") || !strings.Contains(ack.Message, "network policy") {
 		t.Errorf("the blocked module's error = %+v, want one naming the URL and the network policy", ack)
 	}
-	want := "big=Failed to fetch data/big.json: data/big.json is in the folder but was not imported: larger than 512 KB (the import limit for text files)|img=3"
+	want := "big=Failed to fetch data/big.json: data/big.json is in the folder but was not imported: larger than 2 MB (the import limit for text files)|img=3"
 	if got, err := chromium.WaitInFrame[string](tab, 10*time.Second, `document.documentElement.getAttribute("data-out")`, want); err != nil {
 		t.Fatalf("page saw %q: %v", got, err)
 	}
@@ -136,7 +136,7 @@ img.src = document.getElementById("a").href;
 			consoleErr = consoleErr || (m.Level == "error" && strings.Contains(m.Text, "https://cdn.example/confetti.js was blocked by the preview's network policy"))
 		}
 	}
-	if r := reports["data/big.json"]; !strings.HasPrefix(r, "limit: fetch: data/big.json is in the folder but was not imported: larger than 512 KB") {
+	if r := reports["data/big.json"]; !strings.HasPrefix(r, "limit: fetch: data/big.json is in the folder but was not imported: larger than 2 MB") {
 		t.Errorf("report for data/big.json = %q (all %v)", r, reports)
 	}
 	for u, r := range reports {

@@ -100,7 +100,7 @@ func (s *diagSink) notImported(pass int, label, source, requested, p, reason str
 
 // NotImportedMessage is the text of a DiagNotImported diagnostic and of the placeholder a
 // module import of such a file gets: "Stylesheet big.css: big.css is in the folder but was
-// not imported: larger than 512 KB (the import limit for text files)". label is the kind of
+// not imported: larger than 2 MB (the import limit for text files)". label is the kind of
 // reference ("stylesheet", "script", "module import", "asset", "stylesheet import"), requested
 // the reference as written, p the workspace path it resolved to, reason File.Reason.
 func NotImportedMessage(label, requested, p, reason string) string {

@@ -10,7 +10,7 @@ import (
 // kind of reference; a module import of one gets a placeholder that throws that text; the
 // runtime is handed the reason and no file body; a workspace file at the same path wins.
 func TestNotImportedReferences(t *testing.T) {
-	const why = "larger than 512 KB (the import limit for text files)"
+	const why = "larger than 2 MB (the import limit for text files)"
 	files := []File{
 		{Path: "index.html", Language: LangHTML, Kind: KindText, Source: `<link rel="stylesheet" href="big.css"><script src="big.js"></script><img src="blob"><script type="module">import data from "./data/big.js";</script><img src="here.png">`},
 		{Path: "here.png", Kind: KindAsset, Data: []byte("png")},

@@ -15,7 +15,7 @@ import (
 //
 // Kind KindNotImported is not a file of the workspace: the user's folder holds it, but the
 // import left it out (too large, not text; workspace.NotImportedEntries), and Reason says why
-// (workspace.NotImportedReason, e.g. "larger than 512 KB (the import limit for text files)").
+// (workspace.NotImportedReason, e.g. "larger than 2 MB (the import limit for text files)").
 // The compiler never serves it: a reference to it gets a DiagNotImported diagnostic instead of
 // a missing one, and at run time a "limit" report with that reason (fetch rejects). A
 // KindNotImported entry with an empty Path stands for files the import could not name (the

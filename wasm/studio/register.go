@@ -12,7 +12,7 @@ var sourceLimit = thousands(workspace.MaxSourceChars)
 
 // importLimits states the folder import limits (REFERENCE §4) for reloadFolder's description.
 var importLimits = thousands(workspace.MaxImportFiles) + " files, " + thousands(workspace.MaxImportScannedEntries) +
-	" scanned entries, " + itoa(workspace.MaxImportTextBytes>>10) + " KB per text file, " +
+	" scanned entries, " + itoa(workspace.MaxImportTextBytes>>20) + " MB per text file, " +
 	workspace.AssetLimitsText() + ", " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
 
 // studioTools returns the 23 tools of REFERENCE §2 in table order, then the three context

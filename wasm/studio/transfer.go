@@ -43,7 +43,7 @@ const (
 	// Every entry goes through the folder-import rules (workspace.ImportFiles, REFERENCE §4):
 	// a path that does not normalize (reason "invalid-path", also over MaxPathChars code
 	// points), a hidden or node_modules path ("hidden", "ignored"), a repeated path
-	// ("duplicate"), text over 512 KiB or an asset over 4 MiB ("too-large"), an upload over
+	// ("duplicate"), text over 2 MiB or an asset over 4 MiB ("too-large"), an upload over
 	// 12 MiB ("total-limit"), bytes that are neither an asset extension nor UTF-8 text
 	// ("not-text"), and then the workspace's own bounds (200 files: "file-limit", 12 MiB:
 	// "total-limit") refuse that entry only: it is listed in skipped with its reason and the

@@ -216,14 +216,23 @@ func AssetLimit(p string) (maxBytes int, class string) {
 	return MaxImportTextBytes, "text"
 }
 
-// TooLargeMessage is the message of a SkipTooLarge entry for path p: "larger than 512 KB"
+// TooLargeMessage is the message of a SkipTooLarge entry for path p: "larger than 2 MB"
 // for text, "larger than N MB (the limit for <class> files)" for an asset.
 func TooLargeMessage(p string) string {
 	n, class := AssetLimit(p)
 	if class == "text" {
-		return "larger than " + strconv.Itoa(n>>10) + " KB"
+		return "larger than " + sizeText(n)
 	}
-	return "larger than " + strconv.Itoa(n>>20) + " MB (the limit for " + class + " files)"
+	return "larger than " + sizeText(n) + " (the limit for " + class + " files)"
+}
+
+// sizeText writes a limit of n bytes in the words of the import's messages: whole MB from
+// 1 MiB on ("2 MB"), whole KB below ("512 KB").
+func sizeText(n int) string {
+	if n >= 1<<20 {
+		return strconv.Itoa(n>>20) + " MB"
+	}
+	return strconv.Itoa(n>>10) + " KB"
 }
 
 // AssetLimitsText states the per-type asset limits for tool descriptions:
@@ -271,7 +280,7 @@ func NotImportedEntries(skipped []Skipped) []Skipped {
 // in the words the preview shows after "<path> is in the folder but was not imported: ".
 // The limits come from AssetLimit (AssetClasses, MaxImportTextBytes), as the import applied
 // them:
-//   - SkipTooLarge: "larger than 512 KB (the import limit for text files)", "larger than
+//   - SkipTooLarge: "larger than 2 MB (the import limit for text files)", "larger than
 //     8 MB (the import limit for video files)";
 //   - SkipNotText: "it is not text (binary or not UTF-8) and its extension is not one of the
 //     asset types";
@@ -285,11 +294,7 @@ func NotImportedReason(s Skipped) string {
 	switch s.Reason {
 	case SkipTooLarge:
 		n, class := AssetLimit(s.Path)
-		size := strconv.Itoa(n>>20) + " MB"
-		if n < 1<<20 {
-			size = strconv.Itoa(n>>10) + " KB"
-		}
-		return "larger than " + size + " (the import limit for " + class + " files)"
+		return "larger than " + sizeText(n) + " (the import limit for " + class + " files)"
 	case SkipNotText:
 		return "it is not text (binary or not UTF-8) and its extension is not one of the asset types"
 	case SkipTotalLimit:

@@ -20,6 +20,38 @@ func entry(p string, size int, reads *int) ImportEntry {
 	}}
 }
 
+// TestImportKeepsVendoredText (issue 13, docs/design.md §5.44): a vendored script of 920 KB —
+// over the reference's 512 KiB, under MaxImportTextBytes, like reveal.js's highlight plugin —
+// is imported in full as text, over budget (readable, not editable until shrunk), and a text
+// file just over the limit is still left out with the limit named.
+func TestImportKeepsVendoredText(t *testing.T) {
+	const vendored = 920 << 10
+	imp, err := ImportFiles(ctx, "deck", slices.Values([]ImportEntry{
+		entry("index.html", 10, nil),
+		entry("plugin/highlight.js", vendored, nil),
+		entry("plugin/huge.js", MaxImportTextBytes+1, nil),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plugin *File
+	for _, f := range imp.Files {
+		if f.Path == "plugin/highlight.js" {
+			plugin = f
+		}
+	}
+	if plugin == nil || plugin.Kind != KindText || len(plugin.Source) != vendored || !plugin.OverBudget() {
+		t.Fatalf("the 920 KB script was not imported whole as over-budget text: %+v", imp.Files)
+	}
+	want := []Skipped{{Path: "plugin/huge.js", Reason: SkipTooLarge, Message: "larger than 2 MB"}}
+	if !slices.Equal(imp.Skipped, want) {
+		t.Fatalf("skipped %+v, want %+v", imp.Skipped, want)
+	}
+	if got := NotImportedReason(imp.Skipped[0]); got != "larger than 2 MB (the import limit for text files)" {
+		t.Fatalf("reason %q", got)
+	}
+}
+
 func TestImportRules(t *testing.T) {
 	var reads int
 	list := []ImportEntry{
@@ -54,10 +86,10 @@ func TestImportRules(t *testing.T) {
 		{Path: "../escape.js", Reason: SkipInvalidPath, Message: "parent-traversal"},
 		{Path: "bad\uFFFDname.js", Reason: SkipInvalidPath, Message: "nul"},
 		{Path: ".env", Reason: SkipHidden},
-		{Path: "big.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
+		{Path: "big.js", Reason: SkipTooLarge, Message: "larger than 2 MB"},
 		{Path: "big.png", Reason: SkipTooLarge, Message: "larger than 4 MB (the limit for image files)"},
 		{Path: "broken.js", Reason: SkipReadFailed, Message: "disk on fire"},
-		{Path: "liar.js", Reason: SkipTooLarge, Message: "larger than 512 KB"},
+		{Path: "liar.js", Reason: SkipTooLarge, Message: "larger than 2 MB"},
 	}
 	want[0].Path = "index.html"
 	if !slices.Equal(imp.Skipped, want) {
@@ -281,7 +313,7 @@ func TestImportKeepsNotImportedForThePreview(t *testing.T) {
 	must(m.ImportUpload(ctx, tool("import"), "up", slices.Values(list)))(t)
 	got := m.Snapshot().NotImported
 	want := []string{
-		"data/big.json: larger than 512 KB (the import limit for text files)",
+		"data/big.json: larger than 2 MB (the import limit for text files)",
 		"clip.mp4: larger than 8 MB (the import limit for video files)",
 		"blob: it is not text (binary or not UTF-8) and its extension is not one of the asset types",
 	}

@@ -83,7 +83,7 @@ func BenchmarkImport12MiB(b *testing.B) {
 	add("img/a.png", MaxImportAssetBytes)
 	add("img/b.webp", MaxImportAssetBytes)
 	for i := 0; i < 8; i++ {
-		add(fmt.Sprintf("t%d.txt", i), MaxImportTextBytes)
+		add(fmt.Sprintf("t%d.txt", i), 512<<10)
 	}
 	add("index.html", 1) // over the total: skipped
 	var heap float64
