@@ -94,6 +94,18 @@ func BenchmarkCompile(b *testing.B) {
 	b.Run("workspace-200-8MB-assets", func(b *testing.B) {
 		benchCompileOpts(b, genWorkspaceAssets(201, 2_000, 160<<10), dataOpts)
 	})
+	// A vendored classic script at the import's per-file text limit (2 MiB, docs/design.md
+	// §5.44), minified-like: long lines of code with strings and regular expressions.
+	b.Run("vendored-script-2MB", func(b *testing.B) {
+		var v strings.Builder
+		for v.Len() < 2<<20 {
+			v.WriteString(`(function(e,t){var n=/[a-z]+\/x/g,r="</div>"+e;t.hl=function(s){return s.replace(n,r)}})(window,{});`)
+		}
+		benchCompile(b, []File{
+			htmlFile("index.html", `<!doctype html><html><head><script src="vendor/hl.js"></script></head><body><p>deck</p></body></html>`),
+			js("vendor/hl.js", v.String()),
+		})
+	})
 	for _, n := range []int{20, 200, 2000} {
 		b.Run("files-"+itoa(n), func(b *testing.B) {
 			benchCompile(b, genWorkspace(n+1, 2_000))
