@@ -350,11 +350,32 @@ func Eval[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 }
 
-// WaitFor polls a JavaScript expression until it is truthy and decodes that value into T.
+// WaitFor polls a JavaScript expression until it is truthy and decodes that value into T. A
+// wait spans navigations: when the tab's document goes away while it polls (a reload, a
+// link, a beforeunload dialog accepted), it polls again in the next document until timeout,
+// as a wait for "the tab shows X" means; before this a reload committing in the middle of a
+// poll ended the wait with CDP's "Cannot find context with specified id".
 func WaitFor[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
-	ctx, cancel := context.WithTimeout(t.Ctx, timeout+time.Second)
-	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+	deadline := time.Now().Add(timeout)
+	for {
+		left := time.Until(deadline)
+		ctx, cancel := context.WithTimeout(t.Ctx, left+time.Second)
+		v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(left), chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		if err == nil || !documentGone(err) || time.Until(deadline) < 50*time.Millisecond {
+			return v, err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// documentGone reports whether err is CDP's answer to an evaluation whose document was
+// replaced or unloaded while it ran.
+func documentGone(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context with specified id") ||
+		strings.Contains(s, "Execution context was destroyed") ||
+		strings.Contains(s, "Inspected target navigated or closed")
 }
 
 // NewProfileTab starts a browser of its own (not the shared one) on a fresh profile whose
