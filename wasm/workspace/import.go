@@ -114,10 +114,11 @@ func (imp Imported) NotImported() []Skipped {
 // characters). A text file over
 // MaxSourceChars is kept in full and reported OverBudget.
 //
-// When the folder holds more than MaxImportFiles candidates, the files are taken in
-// prioritize's order (the entry page and what it references, transitively through
-// stylesheets and module scripts, breadth-first; then path order), and every candidate left
-// out by the count is listed in LeftOut (for Metadata.NotImported). Files keeps walk order.
+// When the folder holds more than MaxImportFiles candidates, or their claimed sizes add up to
+// more than MaxImportTotalBytes, the files are taken in prioritize's order (the entry page and
+// what it references, transitively through stylesheets and module scripts, breadth-first; then
+// path order), and every candidate left out by the count is listed in LeftOut (for
+// Metadata.NotImported). Files keeps walk order.
 //
 // # Errors
 //   - WORKSPACE_NO_SUPPORTED_FILES: nothing accepted; details {operation:"import", rootName,
@@ -187,10 +188,16 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 		seen[p] = true
 		cands = append(cands, candidate{path: p, e: e, order: scanned})
 	}
-	// Over the file limit: the preview entry and what it references come first, then the rest
-	// in path order (issue 14 item 12: a big folder must keep its index.html).
+	// Over the file limit, or over the byte total by the sizes the entries claim: the preview
+	// entry and what it references come first, then the rest in path order (issue 14 item 12:
+	// a big folder must keep its index.html; with text files up to 2 MiB, six vendored files
+	// sorting before index.html filled the 12 MiB total and left the page out).
 	order := cands
-	prioritized := len(cands) > MaxImportFiles || len(late) > 0
+	claimed := int64(0)
+	for _, c := range cands {
+		claimed += max(c.e.Size, 0)
+	}
+	prioritized := len(cands) > MaxImportFiles || len(late) > 0 || claimed > MaxImportTotalBytes
 	if prioritized {
 		var fromLate int
 		order, fromLate = prioritize(ctx, cands, late)
