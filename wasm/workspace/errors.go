@@ -64,6 +64,22 @@ func FileNotFound(p string) *mcp.ToolError {
 		"Workspace file %q does not exist.", p)
 }
 
+// missingLocked is WORKSPACE_FILE_NOT_FOUND for p, saying why when the folder holds p but the
+// last import or reload left it out (Metadata.NotImported): the message continues "…: it is
+// in the folder but was not imported: <NotImportedReason>." and details gain {notImported:
+// that reason}, the words the preview uses for a reference to it (docs/preview.md, "Files
+// the import left out"). Called with m.mu held.
+func (m *Manager) missingLocked(p string) *mcp.ToolError {
+	for _, s := range m.notImported {
+		if s.Path == p {
+			why := NotImportedReason(s)
+			return mcp.NewError(mcp.CodeWorkspaceFileNotFound, false, map[string]any{"path": p, "notImported": why},
+				"Workspace file %q does not exist: it is in the folder but was not imported: %s.", p, why)
+		}
+	}
+	return FileNotFound(p)
+}
+
 // FileConflict is WORKSPACE_FILE_CONFLICT for create/rename onto an existing path, details
 // {path, operation}.
 func FileConflict(p, operation string) *mcp.ToolError {

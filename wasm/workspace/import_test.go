@@ -52,7 +52,7 @@ func TestImportKeepsVendoredText(t *testing.T) {
 	}
 }
 
-// TestImportTotalKeepsTheEntryPage (new-user test of §5.44): seven 2 MiB scripts that sort
+// TestImportTotalKeepsTheEntryPage (new-user test of docs/design.md §5.44): seven 2 MiB scripts that sort
 // before index.html would fill the 12 MiB total in path order and leave the page out; the
 // page and what it references in document order come first, and the scripts the total cuts are
 // skipped as total-limit.
@@ -87,6 +87,30 @@ func TestImportTotalKeepsTheEntryPage(t *testing.T) {
 	}
 	if !slices.Equal(cut, []string{"f5.js", "f6.js"}) {
 		t.Fatalf("total-limit skips %v (all skips %+v)", cut, imp.Skipped)
+	}
+}
+
+// TestNotImportedFileSaysWhy (new-user test of docs/design.md §5.44): a tool naming a file the import left
+// out gets WORKSPACE_FILE_NOT_FOUND with the preview's words for why (details.notImported); a
+// path the folder never had keeps the plain message.
+func TestNotImportedFileSaysWhy(t *testing.T) {
+	m := New(Options{})
+	if _, err := m.ImportUpload(ctx, Call{}, "site", slices.Values([]ImportEntry{
+		entry("index.html", 10, nil), entry("vendor/huge.js", MaxImportTextBytes+1, nil)})); err != nil {
+		t.Fatal(err)
+	}
+	why := "larger than 2 MB (the import limit for text files)"
+	_, err := m.ReadFile("vendor/huge.js")
+	te := mcp.ToolErrorOf(err)
+	if te == nil || te.Code != mcp.CodeWorkspaceFileNotFound || te.Details.(map[string]any)["notImported"] != why ||
+		te.Message != `Workspace file "vendor/huge.js" does not exist: it is in the folder but was not imported: `+why+`.` {
+		t.Fatalf("read of a left-out file: %v", err)
+	}
+	if _, err := m.ApplyPatch(ctx, Call{}, "vendor/huge.js", "a", "b", OccurrenceFirst); mcp.ToolErrorOf(err).Details.(map[string]any)["notImported"] != why {
+		t.Fatalf("patch of a left-out file: %v", err)
+	}
+	if _, err := m.ReadFile("nowhere.js"); err == nil || err.Error() == "" || mcp.ToolErrorOf(err).Message != `Workspace file "nowhere.js" does not exist.` {
+		t.Fatalf("read of an unknown path: %v", err)
 	}
 }
 

@@ -90,7 +90,7 @@ func (m *Manager) RenameFile(ctx context.Context, call Call, fromPath, toPath st
 		}
 		i := m.find(from)
 		if i < 0 {
-			return Result{}, FileNotFound(from)
+			return Result{}, m.missingLocked(from)
 		}
 		if m.find(to) >= 0 {
 			return Result{}, FileConflict(to, "rename")
@@ -175,7 +175,7 @@ func (m *Manager) DeleteFile(ctx context.Context, call Call, path string) (Resul
 func (m *Manager) deleteLocked(ctx context.Context, call Call, p, operation string) (Result, error) {
 	i := m.find(p)
 	if i < 0 {
-		return Result{}, FileNotFound(p)
+		return Result{}, m.missingLocked(p)
 	}
 	if len(m.files) == 1 {
 		return Result{}, mcp.NewError(mcp.CodeWorkspaceEmpty, false, map[string]any{"operation": operation, "path": p},
@@ -246,7 +246,7 @@ func (m *Manager) textFile(path, operation string) (string, int, error) {
 	}
 	i := m.find(p)
 	if i < 0 {
-		return p, -1, FileNotFound(p)
+		return p, -1, m.missingLocked(p)
 	}
 	if m.files[i].Kind == KindAsset {
 		return p, -1, TypeConflict(p, operation, KindAsset, KindText)
@@ -333,7 +333,7 @@ func (m *Manager) RevertFile(ctx context.Context, call Call, path string) (Resul
 		}
 		i := m.find(p)
 		if i < 0 {
-			return Result{}, FileNotFound(p)
+			return Result{}, m.missingLocked(p)
 		}
 		if orig := m.files[i].RenamedFrom; orig != "" && m.find(orig) < 0 && m.baseline[orig] != nil {
 			nf := m.baseline[orig] // rename back + saved source = the saved file itself

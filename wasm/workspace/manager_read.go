@@ -141,7 +141,7 @@ func (m *Manager) ReadFile(path string) (ReadResult, error) {
 	defer m.mu.Unlock()
 	f := m.get(p)
 	if f == nil {
-		return ReadResult{}, FileNotFound(p)
+		return ReadResult{}, m.missingLocked(p)
 	}
 	if f.Kind == KindAsset {
 		return ReadResult{}, TypeConflict(p, "read", KindAsset, KindText)
@@ -164,7 +164,7 @@ func (m *Manager) File(path string) (*File, error) {
 	if f := m.get(p); f != nil {
 		return f, nil
 	}
-	return nil, FileNotFound(p)
+	return nil, m.missingLocked(p)
 }
 
 // Result is what a workspace mutation returns: the affected path(s), the active path, the
@@ -193,7 +193,7 @@ func (m *Manager) OpenFile(ctx context.Context, path string) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.find(p) < 0 {
-		return Result{}, FileNotFound(p)
+		return Result{}, m.missingLocked(p)
 	}
 	if m.active != p {
 		m.active = p
