@@ -31,7 +31,8 @@ var (
 // compiles of hot functions. A browser test starts the studio's ~12.7 MB module in a fresh
 // browser context (no code cache) one to three times, and the suite is bound by the two
 // cores' CPU throughout: on the same tree the whole e2e/browser suite took 548 s with this
-// flag against 617 and 637 s without (2026-12-06, docs/performance.md "Browser suite time").
+// flag against 617 and 637 s without (2026-12-06, docs/performance.md "Issue 15: keystroke →
+// paint, and the browser suite's time").
 // Results do not depend on the tier; timings do, so a binary run with -test.bench (the
 // browser benchmarks, scripts/bench.sh) starts Chromium with V8's defaults.
 const functionalJSFlags = "--liftoff-only"

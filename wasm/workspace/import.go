@@ -22,8 +22,9 @@ import (
 // instead of the reference's 512 KiB (issue 13, docs/design.md §5.44): real sites ship vendored
 // scripts and stylesheets between the two (reveal.js's 920 KB highlight plugin), and such a
 // file is only read: over MaxSourceChars it is imported over budget, readable in full and not
-// editable until a write shrinks it; a model reads it within MaxOutputBytes of the provider
-// loop. The 12 MiB total still bounds the workspace.
+// editable until a write shrinks it. A model's read of it is bounded by the provider loop's
+// 64 KiB output limit (a larger result is TOOL_OUTPUT_LIMIT_EXCEEDED, never cut). The 12 MiB
+// total still bounds the workspace.
 const (
 	MaxImportFiles          = 200
 	MaxImportScannedEntries = 2_000
