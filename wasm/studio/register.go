@@ -11,9 +11,7 @@ import (
 var sourceLimit = thousands(workspace.MaxSourceChars)
 
 // importLimits states the folder import limits (REFERENCE §4) for reloadFolder's description.
-var importLimits = thousands(workspace.MaxImportFiles) + " files, " + thousands(workspace.MaxImportScannedEntries) +
-	" scanned entries, " + itoa(workspace.MaxImportTextBytes>>20) + " MB per text file, " +
-	workspace.AssetLimitsText() + ", " + itoa(workspace.MaxImportTotalBytes>>20) + " MB in total"
+var importLimits = workspace.ImportLimitsText()
 
 // studioTools returns the 23 tools of REFERENCE §2 in table order, then the three context
 // tools of issue 17 (preview.getConsole, preview.inspect, preview.audit), bound to e.

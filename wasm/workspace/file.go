@@ -245,9 +245,17 @@ func AssetLimitsText() string {
 			exts = append(exts, e)
 		}
 		sort.Strings(exts)
-		parts = append(parts, strconv.Itoa(c.MaxBytes>>20)+" MB per "+c.Name+" file ("+strings.Join(exts, ", ")+")")
+		parts = append(parts, sizeText(c.MaxBytes)+" per "+c.Name+" file ("+strings.Join(exts, ", ")+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ImportLimitsText states every folder-import limit (REFERENCE §4, docs/design.md §5.44) for
+// tool descriptions: "200 files, 2,000 scanned entries, 2 MB per text file, 4 MB per image
+// file (…), …, 12 MB in total".
+func ImportLimitsText() string {
+	return thousands(MaxImportFiles) + " files, " + thousands(MaxImportScannedEntries) + " scanned entries, " +
+		sizeText(MaxImportTextBytes) + " per text file, " + AssetLimitsText() + ", " + sizeText(MaxImportTotalBytes) + " in total"
 }
 
 // AssetMimeType returns the MIME type for an asset path, application/octet-stream when the
@@ -298,7 +306,7 @@ func NotImportedReason(s Skipped) string {
 	case SkipNotText:
 		return "it is not text (binary or not UTF-8) and its extension is not one of the asset types"
 	case SkipTotalLimit:
-		return "the import would have gone over its " + strconv.Itoa(MaxImportTotalBytes>>20) + " MB total"
+		return "the import would have gone over its " + sizeText(MaxImportTotalBytes) + " total"
 	case SkipFileLimit:
 		return "the import keeps at most " + strconv.Itoa(MaxImportFiles) + " files"
 	case SkipScanLimit:

@@ -34,6 +34,9 @@ const (
 	MaxImportTotalBytes     = 12 << 20
 )
 
+// totalLimitMessage is the message of a SkipTotalLimit entry.
+var totalLimitMessage = "import larger than " + sizeText(MaxImportTotalBytes)
+
 // Reasons in Skipped entries.
 const (
 	SkipInvalidPath = "invalid-path" // NUL or ".." in the path, or nothing left; Message names the path reason
@@ -223,7 +226,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			continue
 		}
 		if int64(total)+max(e.Size, 0) > MaxImportTotalBytes {
-			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: totalLimitMessage})
 			continue
 		}
 		if e.Read == nil {
@@ -246,7 +249,7 @@ func ImportFiles(ctx context.Context, rootName string, entries iter.Seq[ImportEn
 			continue
 		}
 		if total+len(data) > MaxImportTotalBytes {
-			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: "import larger than 12 MB"})
+			skip(c.order, Skipped{Path: p, Reason: SkipTotalLimit, Message: totalLimitMessage})
 			continue
 		}
 		if !asset && !isText(data) {
