@@ -262,6 +262,7 @@ func TestChatMemoryModeSaysNotKept(t *testing.T) {
 // read-only second tab shows the kept conversation but writes nothing; when the writer
 // closes, it takes over and its own prompt is kept in the same conversation.
 func TestChatSecondTabReadOnly(t *testing.T) {
+	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	a := openStudioIn(t, profile)
 	waitContains(t, a, "#storage-mode", "Saved in this browser")

@@ -56,6 +56,7 @@ func writerAndReadOnlyTab(t *testing.T) (a, b *chromium.Tab) {
 // closes, B takes over, reloaded from IndexedDB; B's "// B2" lands on top of A1, and after a
 // reload app.js holds A1 and B2 and never B1.
 func TestLostWorkSecondTab(t *testing.T) {
+	t.Parallel()
 	a, b := writerAndReadOnlyTab(t)
 
 	// B: typing does nothing.
@@ -133,6 +134,7 @@ func headerRevision(t *testing.T, tab *chromium.Tab) int { return ackedRevision(
 // TestLostWorkReloadNoHistory (issue 14 item 3): reloads without an edit keep the revision
 // (no "hydrate" checkpoint per reload), and History's current checkpoint is the header's.
 func TestLostWorkReloadNoHistory(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"one edit"}`)
 	want := headerRevision(t, tab)
@@ -164,6 +166,7 @@ func TestLostWorkReloadNoHistory(t *testing.T) {
 // (storage blocked by policy), the studio runs in memory mode with the error shown; the core
 // does not stop.
 func TestLostWorkStorageBlocked(t *testing.T) {
+	t.Parallel()
 	url := site(t)
 	tab := chromium.NewIsolatedTab(t)
 	block := onNewDocument(`Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`)
@@ -220,6 +223,7 @@ func openByName(t *testing.T, tab *chromium.Tab, path string) {
 // record per file in IndexedDB), are marked in the explorer, survive New chat and a read-only
 // second tab, and stay until discarded.
 func TestLostWorkOverBudgetDrafts(t *testing.T) {
+	t.Parallel()
 	profile := chromium.NewIsolatedTab(t)
 	tab := openStudioIn(t, profile)
 	directCall(t, tab, "workspace.createFile", `{"path":"over.js","source":"// over\n"}`)
@@ -301,6 +305,7 @@ func TestLostWorkOverBudgetDrafts(t *testing.T) {
 // linked folder; a prompt the local agent does not understand gets its own "Not understood"
 // entry naming what it can do, never a ✓.
 func TestLostWorkHonestAnswers(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	for _, label := range []string{"Save to folder", "Reload folder", "Disconnect folder"} {
 		if n, _ := chromium.Eval[int](tab, 5*time.Second, `document.querySelectorAll('[aria-label="Recipe: `+label+`"]').length`); n != 0 {
@@ -344,6 +349,7 @@ func TestLostWorkHonestAnswers(t *testing.T) {
 // frozen); the read-only tab takes over. Going back brings the first page back as a reloaded,
 // read-only page — never two read-only tabs that each say "another tab saves it".
 func TestLockLeavesWithACachedPage(t *testing.T) {
+	t.Parallel()
 	a, b := writerAndReadOnlyTab(t)
 
 	if err := a.Do(loadTimeout, chromedp.Navigate("about:blank")); err != nil {

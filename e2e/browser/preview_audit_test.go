@@ -47,6 +47,7 @@ func hasSelector(v map[string]any, want string) bool {
 // leaving the prompt text to the user. An edit right after the audit starts is a typed superseded error,
 // never a report about another revision.
 func TestPreviewAuditFindsPlantedProblems(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	directCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(auditPage)+`}`)
@@ -144,6 +145,7 @@ func frameWidth(t *testing.T, tab *chromium.Tab, want float64) {
 // (window.innerWidth inside the frame), Rotate 844, the frame is scaled to fit the pane, the
 // choice survives a reload of the studio, and Desktop fills the pane again.
 func TestPreviewDeviceSizes(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	click(t, tab, "#device-phone")
@@ -183,6 +185,7 @@ func TestPreviewDeviceSizes(t *testing.T) {
 // show it again; a decimal is rounded and "1e3" is 1000, and the message goes once a size is
 // applied.
 func TestPreviewDeviceCustomInput(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	click(t, tab, "#device-phone")

@@ -105,6 +105,7 @@ func lastMount(t *testing.T, tab *chromium.Tab) map[string]any {
 // edit remounts; after a workspace link (the parent mounts about.html) a CSS edit of the sheet
 // both pages link is applied in place on about.html.
 func TestPreviewCSSEditInPlace(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	for _, p := range []string{"app.js", "styles.css", "index.html"} { // restored in reverse order
@@ -206,6 +207,7 @@ func TestPreviewCSSEditInPlace(t *testing.T) {
 // acknowledged): a page script that inserted a marked <style> before the compiler's, a theme
 // switcher that swapped the sheet through href, and a page that added a <link> to a CSS file.
 func TestPreviewCSSPatchRefused(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	for _, p := range []string{"app.js", "styles.css", "index.html"} { // restored in reverse order

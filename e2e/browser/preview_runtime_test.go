@@ -15,6 +15,7 @@ import (
 // page that floods the console stays bounded and is acknowledged; a page that navigates away
 // after its acknowledgement shows "navigated away (Refresh)" and preview.getStatus says error.
 func TestPreviewRuntimeInStudio(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
@@ -66,6 +67,7 @@ func evalNum(tab *chromium.Tab, expr string) float64 {
 // localStorage written by the page survives an edit; "Clear preview storage" empties it; the
 // "Allow internet in preview" switch is off by default, and on adds https: to the policy.
 func TestPreviewPagesAndOptions(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	if on, _ := chromium.Eval[bool](tab, 5*time.Second, `document.getElementById("preview-internet").checked`); on {
@@ -124,6 +126,7 @@ var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x
 // app.js and those lines — the file's own lines, not about:srcdoc positions — at the current
 // revision only; preview.inspect answers in the browser too, from the live page (computed true).
 func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
@@ -181,6 +184,7 @@ func TestPreviewConsoleNamesFileAndLine(t *testing.T) {
 // classic inline script and the warning and rejection of an inline module script name
 // index.html and their line in it (22, 23, 26, 27), not the line inside the script or none.
 func TestPreviewConsoleInlineScriptLines(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)
@@ -226,6 +230,7 @@ func TestPreviewConsoleInlineScriptLines(t *testing.T) {
 // after the page was ready puts the preview in the error state, yet the page still runs, so
 // preview.inspect answers from it (computed true) rather than saying it is not running.
 func TestPreviewInspectAfterAHandledError(t *testing.T) {
+	t.Parallel()
 	tab := openStudio(t)
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"index.html"}`)["source"].(string)

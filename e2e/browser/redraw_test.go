@@ -27,6 +27,7 @@ import (
 // around the region moved under the pointer (the inspector used to change height with its
 // trace rows; it now has a fixed height, site/css/studio.css).
 func TestRedrawStorm(t *testing.T) {
+	t.Parallel()
 	tab := openIsolatedStudio(t, "")
 	if _, err := chromium.Eval[bool](tab, 5*time.Second, `(() => {
 		const b = document.querySelector("#inspector-tab-trace"); if (b) b.click(); return true; })()`); err != nil {

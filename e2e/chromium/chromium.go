@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -356,19 +358,36 @@ func Eval[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
 // link, a beforeunload dialog accepted), it polls again in the next document until timeout,
 // as a wait for "the tab shows X" means; before this a reload committing in the middle of a
 // poll ended the wait with CDP's "Cannot find context with specified id".
+//
+// An exception thrown by expr counts as "not yet" (a predicate reading an element that the
+// page has not drawn yet, such as `q(".diff-path").textContent` before the diff arrives, used
+// to end the wait at once with "Cannot read properties of null" — a timing flake); when the
+// wait times out, the error names the last exception expr threw.
 func WaitFor[T any](t *Tab, timeout time.Duration, expr string) (T, error) {
+	key := "__webcodingWaitError" + strconv.FormatInt(waitSeq.Add(1), 10)
+	guarded := `(() => { try { const v = (` + "\n" + expr + "\n" + `); delete globalThis.` + key + `; return v; } ` +
+		`catch (e) { globalThis.` + key + ` = String((e && e.message) || e); return false; } })()`
 	deadline := time.Now().Add(timeout)
 	for {
 		left := time.Until(deadline)
 		ctx, cancel := context.WithTimeout(t.Ctx, left+time.Second)
-		v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(left), chromedp.WithPollingInterval(20*time.Millisecond)))
+		v, err := chromedp.Run(ctx, chromedp.Poll[T](guarded, chromedp.WithPollingTimeout(left), chromedp.WithPollingInterval(20*time.Millisecond)))
 		cancel()
 		if err == nil || !documentGone(err) || time.Until(deadline) < 50*time.Millisecond {
+			if err != nil {
+				if last, e2 := Eval[string](t, 2*time.Second, `globalThis.`+key+` || ""`); e2 == nil && last != "" {
+					err = fmt.Errorf("%w (the condition last threw: %s)", err, last)
+				}
+			}
 			return v, err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// waitSeq numbers WaitFor calls, so that concurrent waits in one tab keep their last
+// exceptions apart.
+var waitSeq atomic.Int64
 
 // documentGone reports whether err is CDP's answer to an evaluation whose document was
 // replaced or unloaded while it ran.
