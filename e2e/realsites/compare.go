@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -232,6 +233,33 @@ func SitePath(url, base string) (string, bool) {
 	return "", false
 }
 
+// ServedConsoleLine maps one console entry of a served run (the DevTools level: "log",
+// "info", "debug", "warning", "error", … or "exception") to what Run.Console and
+// Run.Exceptions hold, as the preview's runtime reports the same call (docs/preview.md,
+// "level is log (also info, debug), warn or error"): "info" and "debug" become "log",
+// "warning" "warn"; an exception is its first line (exception true); other levels (dir,
+// table, trace, …, which the runtime does not forward) give ok false.
+func ServedConsoleLine(level, text string) (line string, exception, ok bool) {
+	switch level {
+	case "log", "info", "debug":
+		return "log " + text, false, true
+	case "warning":
+		return "warn " + text, false, true
+	case "error":
+		return "error " + text, false, true
+	case "exception":
+		first, _, _ := strings.Cut(text, "\n")
+		return first, true, true
+	}
+	return "", false, false
+}
+
+// BrowserOwnFailure reports whether a failed site path is the browser's own request, made in
+// a served run whatever the page says and never in the preview: the site root's
+// "favicon.ico". Both runs leave it out of Run.Failed (a page that names a missing
+// favicon.ico is not compared on it).
+func BrowserOwnFailure(p string) bool { return p == "favicon.ico" }
+
 // SortedUnique sorts xs and drops repeats (in place).
 func SortedUnique(xs []string) []string {
 	slices.Sort(xs)
@@ -251,3 +279,8 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// SiteHandler serves the folder dir at the root of its server, as the served run's site:
+// Go's http.FileServer (media type by extension, else sniffed; a folder URL serves its
+// index.html; a missing file is 404).
+func SiteHandler(dir string) http.Handler { return http.FileServer(http.Dir(dir)) }

@@ -5,6 +5,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,17 +18,19 @@ import (
 
 // TestListFileParses: the pins the measurement script reads are well formed (no network).
 func TestListFileParses(t *testing.T) {
-	f, err := os.Open(filepath.Join(harness.RepoRoot(), "scripts", "realsites.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pins, err := ParseList(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pins) < 20 {
-		t.Fatalf("%d pins, want at least 20", len(pins))
+	for _, list := range []string{"realsites.txt", "realsites-more.txt"} {
+		f, err := os.Open(filepath.Join(harness.RepoRoot(), "scripts", list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pins, err := ParseList(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", list, err)
+		}
+		if len(pins) < 20 {
+			t.Fatalf("%s: %d pins, want at least 20", list, len(pins))
+		}
 	}
 	for _, bad := range []string{"a b", "A x@1 .", "a x .", "a x@1 ../up", "a x@1 /abs", "a x@1 .\na y@2 ."} {
 		if _, err := ParseList(strings.NewReader(bad)); err == nil {
@@ -137,5 +142,63 @@ func TestCompare(t *testing.T) {
 	p.Failure = "Uncaught SyntaxError: x"
 	if d, _ := Compare(s, s, p); len(d) != 1 || d[0].Aspect != "mount" {
 		t.Errorf("a failed mount: %v", d)
+	}
+}
+
+// TestServedConsoleLineFoldsLevelsAsThePreview: a served run's console.info/console.debug
+// compare with the preview runtime's "log" lines (todomvc emberjs logs its versions with
+// console.debug; they were left out of the served run only, a false "console" divergence).
+func TestServedConsoleLineFoldsLevelsAsThePreview(t *testing.T) {
+	for _, c := range []struct {
+		level, text, line string
+		exc, ok           bool
+	}{
+		{"log", "a", "log a", false, true},
+		{"info", "b", "log b", false, true},
+		{"debug", "DEBUG: c", "log DEBUG: c", false, true},
+		{"warning", "d", "warn d", false, true},
+		{"error", "e", "error e", false, true},
+		{"exception", "Uncaught TypeError: x\n    at f (a.js:1:2)", "Uncaught TypeError: x", true, true},
+		{"dir", "f", "", false, false},
+	} {
+		line, exc, ok := ServedConsoleLine(c.level, c.text)
+		if line != c.line || exc != c.exc || ok != c.ok {
+			t.Errorf("ServedConsoleLine(%q, %q) = %q %v %v, want %q %v %v", c.level, c.text, line, exc, ok, c.line, c.exc, c.ok)
+		}
+	}
+	if !BrowserOwnFailure("favicon.ico") || BrowserOwnFailure("img/favicon.ico") {
+		t.Error("BrowserOwnFailure: only the root favicon.ico is the browser's own request")
+	}
+}
+
+// TestSiteHandlerServesAtTheRoot: the served run's site is at its server's root, so a
+// root-relative reference ("/style.min.css", picnic's docs) names the site's own file, as
+// the preview maps it; a folder URL serves its index.html; a missing file is 404.
+func TestSiteHandlerServesAtTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
+	for p, s := range map[string]string{"index.html": "<p>home</p>", "style.min.css": "p{color:red}", "docs/index.html": "<p>docs</p>"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(SiteHandler(dir))
+	defer srv.Close()
+	for path, want := range map[string]string{"/style.min.css": "p{color:red}", "/": "<p>home</p>", "/docs/": "<p>docs</p>"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", path, resp.StatusCode, b, want)
+		}
+	}
+	if resp, err := http.Get(srv.URL + "/api"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("GET /api: %v %v, want 404", resp, err)
+	}
+	if p, ok := SitePath(srv.URL+"/api", srv.URL+"/"); !ok || p != "api" {
+		t.Errorf("SitePath of a root-relative /api = %q %v, want \"api\" (the preview reports it so)", p, ok)
 	}
 }
