@@ -301,6 +301,25 @@ var n = +(sessionStorage.getItem("n") || 0) + 1; sessionStorage.setItem("n", n);
 document.getElementById("c").addEventListener("click", function(){ setTimeout(function(){ log("after hash=[" + location.hash + "] loads " + sessionStorage.getItem("n")); log("done"); }, 200); });
 </script>`,
 	}},
+	// document.write of an inline script whose own text writes a <script src>: only start tags
+	// in markup are rewritten, the script's text stays as written (GWT's bootstrap; e2e/realsites).
+	{name: "write-script-text", want: "start a.js end", files: map[string]string{
+		"index.html": `<!doctype html><title>w</title>` + probe + `<p id="o">start</p><script>
+document.write('<scr'+'ipt>document.write("<script src=\\"a.js\\"><\/scr" + "ipt>");<\/scr'+'ipt>');
+</script><script>var o = document.getElementById("o"); o.textContent += " end"; log(o.textContent); log("done");</script>`,
+		"a.js": `document.getElementById("o").textContent += " a.js";`,
+	}},
+	// An <a>'s URL parts resolve against the page's URL, as location's do (AngularJS 1.3's
+	// same-origin check of its templates; e2e/realsites on TodoMVC).
+	{name: "anchor-parts", want: "same origin: true", files: map[string]string{
+		"index.html": `<!doctype html><title>a</title>` + probe + `<a id="l" href="page.html">l</a><script>
+var a = document.createElement("a");
+function parse(u){ a.setAttribute("href", u); return a.protocol + "//" + a.host; }
+log("same origin: " + (parse(location.href) === parse("other.html")) + " " + (parse("other.html") === location.protocol + "//" + location.host));
+a.setAttribute("href", "sub/x.html?q=1#h"); log("parts " + a.pathname.split("/").slice(-2).join("/") + a.search + a.hash + " " + (a.origin === location.origin) + " " + (String(a) === a.href));
+var l = document.getElementById("l"); log("static " + (l.protocol === location.protocol) + " " + (l.host === location.host) + " " + l.pathname.split("/").pop() + " " + (l.href === new URL("page.html", location.href).href));
+log("done");</script>`,
+	}},
 	{name: "errors", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>null.x;</script>`,
 	}},

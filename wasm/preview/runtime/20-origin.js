@@ -101,16 +101,20 @@ function scriptBlobFor(p) {
 }
 // cssText rewrites url(…) and @import "…" of CSS text to blob: URLs of workspace files,
 // resolved against base (the stylesheet's or the document's URL).
-// url(#id) is left alone; a file URL keeps its fragment.
+// url(#id) is left alone; a file URL keeps its fragment. Comments are matched first and kept
+// as they are: a url() or @import inside /* … */ is no reference (over HTTP nothing is
+// requested; e2e/realsites found webslides' commented example reported as missing).
 function cssText(css, base) {
-  css = apply(replaceStr, S(css), [/url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
+  css = apply(replaceStr, S(css), [/\/\*[\s\S]*?(?:\*\/|$)|url\(\s*(["']?)([^"')]*)\1\s*\)/g, function (all, q, u) {
+    if (all[0] === "/") return all;
     if (isFragment(u)) return all;
     var c = classify(u, base);
     if (c && c.file) return "url(" + q + blobFor(c.file) + c.url.hash + q + ")";
     if (c && c.missing) reportMissing(c, u, "CSS url()");
     return all;
   }]);
-  return apply(replaceStr, css, [/@import\s+(["'])([^"']*)\1/g, function (all, q, u) {
+  return apply(replaceStr, css, [/\/\*[\s\S]*?(?:\*\/|$)|@import\s+(["'])([^"']*)\1/g, function (all, q, u) {
+    if (all[0] === "/") return all;
     var c = classify(u, base);
     return c && c.file ? "@import " + q + blobFor(c.file) + q : all;
   }]);
@@ -196,11 +200,14 @@ function mapAttr(el, name, value) {
   if (out !== v) remember(el, name, v);
   return out;
 }
-// hintOnly: a <link> whose rel is only resource hints that fetch nothing (preconnect,
-// dns-prefetch; HTML "Link types"): over HTTP no request is made, so its href is neither
-// mapped nor reported (found by e2e/realsites: Start Bootstrap themes preconnect to
-// fonts.gstatic.com, which the preview listed as a blocked request).
-var HINT_RE = /^(?:preconnect|dns-prefetch)$/;
+// hintOnly: a <link> whose rel tokens are all link types that fetch nothing (HTML "Link
+// types": resource hints such as preconnect and dns-prefetch, and annotations such as
+// canonical, alternate, author, license, next/prev, search, pingback): over HTTP no request
+// is made, so its href is neither mapped nor reported (found by e2e/realsites: Start Bootstrap
+// themes preconnect to fonts.gstatic.com, spectre's docs name a canonical https: URL, both
+// listed as blocked requests). A rel with stylesheet, icon, preload, modulepreload, prefetch,
+// manifest or any unknown token is mapped as before.
+var HINT_RE = /^(?:preconnect|dns-prefetch|canonical|alternate|author|license|next|prev|previous|search|pingback|help|bookmark|external|nofollow|noopener|noreferrer|opener|me|tag|shortlink|home|index|up|first|last|start|contents|chapter|section|subsection|appendix|glossary|copyright|edituri|wlwmanifest|webmention|amphtml|privacy-policy|terms-of-service|sitemap|archives|hub|self)$/;
 function hintOnly(el) {
   if (el.localName !== "link") return false;
   var rel = apply(getAttr, el, ["rel"]), toks = rel ? apply(splitStr, apply(trim, apply(toLower, S(rel), []), []), [/\s+/]) : [];
@@ -244,6 +251,39 @@ hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "curren
   defineProperty(HTMLIFrameElement.prototype, "src", { configurable: true, enumerable: d.enumerable,
     get: function () { var v = apply(d.get, this, []), c = typeof v === "string" && v ? classify(v) : null; return c && (c.file || c.missing) ? c.url.href : v; },
     set: function (v) { apply(d.set, this, [mapAttr(this, "src", v)]); } });
+})();
+// <a>/<area> URL parts (HTML "HTMLHyperlinkElementUtils": href, origin, protocol, host, …, and
+// the stringifier) read the href attribute resolved against the page's virtual URL, as
+// location does, instead of the studio's address the parser resolved it against (10-policy.js:
+// no <base> is inserted). AngularJS and jQuery compare an anchor's protocol and host with
+// location's to tell same-origin URLs; with the studio's address AngularJS 1.3 refused the
+// page's own templates ($sce:insecurl, found by e2e/realsites on TodoMVC). Setters are the
+// browser's.
+(function () {
+  var parts = ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"];
+  function virtualParts(ctor) {
+    var proto = ctor && ctor.prototype;
+    if (!proto) return;
+    for (var i = 0; i < parts.length; i++) (function (part) {
+      var d = getOwnDesc(proto, part);
+      if (!d || !d.get) return;
+      defineProperty(proto, part, { configurable: true, enumerable: d.enumerable,
+        get: function () {
+          var raw = apply(getAttr, this, ["href"]), u;
+          if (raw === null) return apply(d.get, this, []);
+          try { u = new URLC(raw, BASE); } catch (e) { return apply(d.get, this, []); }
+          return u[part];
+        },
+        set: d.set });
+    })(parts[i]);
+    var str = getOwnDesc(proto, "toString");
+    if (str && typeof str.value === "function") {
+      var href = getOwnDesc(proto, "href").get;
+      defineProperty(proto, "toString", { configurable: true, enumerable: str.enumerable, writable: true,
+        value: function toString() { return apply(href, this, []); } });
+    }
+  }
+  virtualParts(W.HTMLAnchorElement); virtualParts(W.HTMLAreaElement);
 })();
 Element.prototype.setAttribute = function setAttribute(name, value) {
   var n = apply(toLower, S(name), []);
@@ -424,15 +464,38 @@ hookCSS(W.CSSStyleDeclaration, "setProperty", 1, ruleSheet);
 // document.write('<script src="js/vendor/jquery.js"><\/script>')`). Such a script is
 // parser-inserted: over HTTP it blocks the parser and runs before the next parser script; its
 // first request is made as it is inserted, so the observer's later fix would come too late.
-var WRITE_SRC_RE = /(<script\b[^>]*?\ssrc\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)/gi;
+// Only start tags in markup are rewritten: a script's own text (up to its </script) is raw
+// text, kept as written — GWT writes an inline script whose code writes
+// `<script src=\"a.js\">`, and rewriting that text broke its string literal.
+var WRITE_SRC_RE = /(<script\b[^>]*?\ssrc\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`\\]+)/gi, SCRIPT_START_RE = /^<script[\s>\/]/i;
+function writtenSrc(all, pre, val) {
+  var q = val[0] === '"' || val[0] === "'" ? val[0] : "", c = classify(q ? apply(slice, val, [1, -1]) : val);
+  return c && c.file ? pre + q + scriptBlobFor(c.file) + c.url.hash + q : all;
+}
+function writtenScripts(s) {
+  var low = apply(toLower, s, []), out = "", pos = 0;
+  for (;;) {
+    var k = apply(indexOf, low, ["<script", pos]);
+    if (k < 0) break;
+    var end = apply(indexOf, s, [">", k]);
+    if (end < 0 || apply(reExec, SCRIPT_START_RE, [apply(slice, s, [k, k + 8])]) === null) {
+      out += apply(slice, s, [pos, k + 7]);
+      pos = k + 7;
+      continue;
+    }
+    out += apply(slice, s, [pos, k]) + apply(replaceStr, apply(slice, s, [k, end + 1]), [WRITE_SRC_RE, writtenSrc]);
+    var close = apply(indexOf, low, ["</script", end + 1]);
+    if (close < 0) { out += apply(slice, s, [end + 1]); pos = s.length; break; }
+    out += apply(slice, s, [end + 1, close]);
+    pos = close;
+  }
+  return out + apply(slice, s, [pos]);
+}
 function writtenMarkup(args) {
   args = apply(arraySlice, args, []);
   for (var i = 0; i < args.length; i++) {
     if (typeof args[i] !== "string" || apply(indexOf, apply(toLower, args[i], []), ["<script"]) < 0) continue;
-    args[i] = apply(replaceStr, args[i], [WRITE_SRC_RE, function (all, pre, val) {
-      var q = val[0] === '"' || val[0] === "'" ? val[0] : "", c = classify(q ? apply(slice, val, [1, -1]) : val);
-      return c && c.file ? pre + q + scriptBlobFor(c.file) + c.url.hash + q : all;
-    }]);
+    args[i] = writtenScripts(args[i]);
   }
   return args;
 }
