@@ -264,6 +264,45 @@ del.onsuccess = del.onerror = function(){
 <script>log("jQuery " + (window.jQuery ? window.jQuery.fn.jquery : "none")); log("done");</script>`,
 		"js/vendor/jquery.js": `window.jQuery = { fn: { jquery: "local" } };`,
 	}},
+	// A static classic <script src> naming a workspace file (issue 13; dojo, GWT, CKEditor find
+	// their folder from it): the running script's getAttribute("src"), hasAttribute("src") and
+	// src property, plain, with a query and ../, defer and async, and a dojo-style scan of
+	// document.getElementsByTagName("script") after load.
+	{name: "script-src", want: "dojo baseUrl js/", files: map[string]string{
+		"index.html": `<!doctype html><title>s</title>` + probe + `<script>var R = {};
+function describe(s){ var base = document.baseURI.replace(/[^\/]*$/, ""), src = String(s.src);
+  return "attr=" + s.getAttribute("src") + " SRC=" + s.getAttribute("SRC") + " has=" + s.hasAttribute("src") + " HAS=" + s.hasAttribute("Src") +
+    " src=" + (src.indexOf(base) === 0 ? src.slice(base.length) : "abs:" + src) + " data=" + Object.keys(s.dataset).join(","); }</script>
+<script src="js/a.js" data-x="1"></script>
+<script src="./js/../js/c.js?v=2"></script>
+<script src="js/d.js" defer></script>
+<script src="js/e.js" async></script>
+<script>window.addEventListener("load", function(){
+  ["a", "c", "d", "e"].forEach(function(k){ log(k + " " + R[k]); });
+  var ss = document.getElementsByTagName("script"), dojo = [], gwt = [];
+  for (var i = 0; i < ss.length; i++) {
+    var a = ss[i].getAttribute("src"); if (a && /(^|\/)a\.js(\?|$)/.test(a)) dojo.push(a.replace(/a\.js.*$/, ""));
+    var u = ss[i].src; if (u && /\/c\.js\?v=2$/.test(u)) gwt.push(u.slice(u.lastIndexOf("/js/") + 1));
+  }
+  log("dojo baseUrl " + dojo.join("|") + " gwt " + gwt.join("|") + " scripts " + ss.length);
+  log("done");
+});</script>`,
+		"js/a.js": `R.a = describe(document.currentScript);`,
+		"js/c.js": `R.c = describe(document.currentScript);`,
+		"js/d.js": `R.d = describe(document.currentScript);`,
+		"js/e.js": `R.e = describe(document.currentScript);`,
+	}},
+	// A static <script src> and stylesheet <link> naming no file: over HTTP both elements exist
+	// and fire error (the order of the two events is not compared).
+	{name: "missing-refs", want: "error events: link,script", files: map[string]string{
+		"index.html": `<!doctype html><title>m</title>` + probe + `<script>var errs = [];</script>
+<link rel="stylesheet" href="nope.css" onerror="errs.push('link')" onload="errs.push('link load')">
+<script src="nope.js" onerror="errs.push('script')" onload="errs.push('script load')"></script>
+<script>window.onload = function () { var s = document.querySelector("script[onerror]");
+  log("error events: " + errs.sort().join(",") + "; scripts " + document.scripts.length + " links " + document.getElementsByTagName("link").length);
+  log("attr " + (s && s.getAttribute("src")) + " has " + (s && s.hasAttribute("src")) + " sheets " + document.styleSheets.length);
+  log("done"); };</script>`,
+	}},
 	// Script navigation (design.md §5.34): location.href/assign/replace, window.location =,
 	// an inline onclick, document.location.reload() and location.reload() counting loads in
 	// sessionStorage; the second page reads its query, fragment and path as a served page.

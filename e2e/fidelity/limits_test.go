@@ -181,3 +181,49 @@ func TestResourceHintsNotReported(t *testing.T) {
 		t.Errorf("reports %q, want %q: the icon's blocked request and the one url() outside a comment", reports, want)
 	}
 }
+
+// TestMissingStaticRefsReportedOnce (issue 13): a static classic <script src> (plain and
+// defer) and a stylesheet <link> naming no workspace file are kept with their virtual URL:
+// each fires error as over HTTP, the page's load comes without a network wait, and each path
+// is one "missing" report (never also "blocked"), like a missing <img src> — with "Allow
+// internet in preview" off and on.
+func TestMissingStaticRefsReportedOnce(t *testing.T) {
+	addSite("missing-static", map[string]string{"index.html": `<!doctype html><title>m</title><script>var errs = [];</script>
+<link rel="stylesheet" href="css/nope.css" onerror="errs.push('link')">
+<script src="js/nope.js" onerror="errs.push('script')"></script>
+<script src="js/later.js?v=1" defer onerror="errs.push('defer')"></script>
+<img src="img/nope.png" onerror="errs.push('img')" alt="">
+<script>window.addEventListener("load", function () { document.title = errs.sort().join(",") + "|" + Math.round(performance.now()); });</script>`})
+	for i, internet := range []string{"", "&internet=1"} {
+		tab := openParent(t)
+		mount(t, tab, "missing-static", 1, "n-missing-static"+itoa(i), internet)
+		if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
+			t.Fatalf("internet=%q: ack %+v", internet, ack)
+		}
+		title, err := chromium.WaitInFrame[string](tab, 10*time.Second, `document.title.indexOf("|") >= 0 ? document.title.split("|")[0] : ""`, "defer,img,link,script")
+		if err != nil {
+			t.Fatalf("internet=%q: page saw %q: %v", internet, title, err)
+		}
+		full, _ := chromium.EvalInFrame[string](tab, 5*time.Second, `document.title`)
+		t.Logf("internet=%q: %s (ms after the frame's navigation start)", internet, full)
+		time.Sleep(400 * time.Millisecond)
+		reports := map[string][]string{}
+		for _, m := range messages(t, tab) {
+			if m.Type == "webcoding.preview.report" {
+				reports[m.URL] = append(reports[m.URL], m.Kind)
+			}
+		}
+		for _, url := range []string{"css/nope.css", "js/nope.js", "js/later.js", "img/nope.png"} {
+			if got := reports[url]; len(got) != 1 || got[0] != "missing" {
+				t.Errorf("internet=%q: reports for %s = %v, want one missing (all: %v)", internet, url, got, reports)
+			}
+		}
+		for url, kinds := range reports {
+			for _, k := range kinds {
+				if k == "blocked" {
+					t.Errorf("internet=%q: %s reported as blocked (all: %v)", internet, url, reports)
+				}
+			}
+		}
+	}
+}

@@ -418,7 +418,8 @@ var linkDropAttrs = map[string]bool{
 //     <link> with every attribute, href becoming a data: URL of the inlined CSS, so the
 //     browser treats them as it would (alternate sheets off until switched on, preloads not
 //     applied);
-//   - href not naming a workspace CSS file: the link is removed.
+//   - href not naming a workspace CSS file: kept, href made its virtual URL in the preview
+//     (as written in the export), so its load fails and fires error as over HTTP.
 func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t htmlTag) {
 	href, hrefIdx, ok := t.attr("href")
 	if !ok {
@@ -435,6 +436,18 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	}
 	p, ok := c.checkLocal(passLinks, labelStylesheet, fromPath, href.value, false)
 	if !ok || c.ix.text(p, LangCSS) == nil {
+		// Naming no workspace CSS file: kept, so its load fails and its error event fires as
+		// over HTTP — in the preview with href made its virtual URL (never requested from the
+		// studio's server; the runtime reports it), in the export as written. No virtual URL
+		// (a malformed %-escape): removed.
+		if c.diagOnly {
+			return
+		}
+		if !c.opts.Bridge || classify(href.value) != refLocal {
+			b.WriteString(src[t.start:t.end]) // data:, blob:, empty, a fragment: as written
+		} else if u, ok := c.virtualRef(href.value, fromPath); ok {
+			writeTag(b, src, t, map[int]string{hrefIdx: u}, nil)
+		}
 		return
 	}
 	rel, _, _ := t.attr("rel")
@@ -544,8 +557,18 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 //   - the page's import map: removed (merged into the document's one import map).
 //   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
 //     data: URL of the file (so the browser applies its timing); otherwise the file is inlined
-//     (src removed). Both end with "//# sourceURL=<path>". Unresolved: removed. External
-//     (another site): kept as written, reported as blocked; the network policy decides.
+//     (src removed). Both end with "//# sourceURL=<path>". External (another site): kept as
+//     written, reported as blocked; the network policy decides. Naming no workspace
+//     JavaScript file (missing, not imported, another kind of file): kept, src made its
+//     virtual URL (virtualRef) in the preview — the load fails and the element's error event
+//     fires, as over HTTP — and as written in the export; the diagnostic is kept. data:,
+//     blob:, javascript:, empty and fragment-only src: kept as written. Only a local
+//     reference with a malformed %-escape (no virtual URL) is removed.
+//   - in the preview, every classic script whose src the compiler changed (inlined, data:,
+//     virtual URL) carries ScriptSrcAttr="<src as written>" as its last attribute (a
+//     page-written one is dropped): the runtime takes it off as the parser inserts the
+//     element and answers getAttribute("src"), hasAttribute("src") and the src property
+//     from it (runtime/25-scripts.js).
 //   - module (inline or src): an inline module script with the same attributes (minus src):
 //     `import "<virtual URL>";` for src, the rewritten text for inline code (moduleScript),
 //     padded and ending with a sourceURL like a classic inline script.
@@ -601,10 +624,14 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		return
 	}
 	p, ok := c.checkLocal(passScripts, labelScript, fromPath, srcAttr.value, false)
-	if !ok {
+	var f *File
+	if ok {
+		f = c.ix.text(p, LangJS)
+	}
+	if f == nil && kind == scriptClassic {
+		c.unresolvedScript(b, fromPath, src, t, text, endTag)
 		return
 	}
-	f := c.ix.text(p, LangJS)
 	if f == nil {
 		return
 	}
@@ -624,13 +651,70 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	_, _, isAsync := t.attr("async")
 	if isDefer || isAsync {
 		// integrity would name the file's hash, not the data: URL's content (sourceURL added).
-		writeTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, attrIndexes(t, "integrity"))
+		drop := attrIndexes(t, "integrity")
+		c.markedScriptTag(b, src, t, map[int]string{srcIdx: "data:text/javascript;charset=utf-8;base64," + base64.StdEncoding.EncodeToString([]byte(code))}, drop, srcAttr.value)
 		b.WriteString("</script>")
 		return
 	}
-	writeTag(b, src, t, nil, map[int]bool{srcIdx: true})
+	c.markedScriptTag(b, src, t, nil, map[int]bool{srcIdx: true}, srcAttr.value)
 	b.WriteString(jsscan.EscapeClassicScript(code))
 	b.WriteString("</script>")
+}
+
+// unresolvedScript writes a classic <script src> whose src is local but names no workspace
+// JavaScript file (checkLocal reported why): over HTTP the element exists, its load fails and
+// its error event fires, so it is kept — in the preview with src made its virtual URL, which
+// the network policy never lets reach the studio's server (the runtime reports the path as
+// missing, or as not imported), in the export as written. A src that is no local reference
+// (data:, blob:, javascript:, empty, a fragment) is kept as written too; a local one with no
+// virtual URL (a malformed %-escape) removes the element, as before.
+func (c *compiler) unresolvedScript(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
+	if c.diagOnly {
+		return
+	}
+	srcAttr, srcIdx, _ := t.attr("src")
+	if c.opts.Bridge && classify(srcAttr.value) == refLocal {
+		u, ok := c.virtualRef(srcAttr.value, fromPath)
+		if !ok {
+			return
+		}
+		c.markedScriptTag(b, src, t, map[int]string{srcIdx: u}, nil, srcAttr.value)
+	} else {
+		b.WriteString(src[t.start:t.end])
+	}
+	b.WriteString(text)
+	b.WriteString(endTag)
+	if endTag == "" {
+		b.WriteString("</script>")
+	}
+}
+
+// markedScriptTag writes a classic script's start tag with writeTag's set and drop and, in
+// the preview, ScriptSrcAttr="<authored>" added as its last attribute (a page-written
+// ScriptSrcAttr is dropped, since the first of duplicate attributes wins).
+func (c *compiler) markedScriptTag(b *strings.Builder, src string, t htmlTag, set map[int]string, drop map[int]bool, authored string) {
+	if !c.opts.Bridge {
+		writeTag(b, src, t, set, drop)
+		return
+	}
+	for i := range attrIndexes(t, ScriptSrcAttr) {
+		if drop == nil {
+			drop = map[int]bool{}
+		}
+		drop[i] = true
+	}
+	var tb strings.Builder
+	writeTag(&tb, src, t, set, drop)
+	tag := tb.String()
+	if !strings.HasSuffix(tag, ">") {
+		// A start tag cut off by the end of input: no attribute can be added.
+		b.WriteString(tag)
+		return
+	}
+	b.WriteString(tag[:len(tag)-1])
+	b.WriteString(" " + ScriptSrcAttr + `="`)
+	b.WriteString(escapeAttr(authored))
+	b.WriteString(`">`)
 }
 
 // attrTag writes a start tag with its URL-bearing attributes rewritten: on asset elements

@@ -231,6 +231,7 @@ type runtimeWire struct {
 	Limits           map[string]int    `json:"limits"`
 	Styles           []string          `json:"styles"`
 	SheetAttr        string            `json:"sheetAttr"`
+	ScriptAttr       string            `json:"scriptAttr"`
 	FrameAttr        string            `json:"frameAttr"`
 	// HeadLen and TailLen are the lengths of runtimeHead and runtimeTail (ASCII): the
 	// runtime copies its own script text around a nested document's config.
@@ -286,7 +287,7 @@ func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	w := runtimeWire{
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
-		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr,
+		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr, ScriptAttr: ScriptSrcAttr,
 		FrameAttr: FrameMarkerAttr, HeadLen: len(runtimeHead), TailLen: len(runtimeTail),
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {

@@ -15,6 +15,14 @@ import (
 // early) makes every in-place patch fail, which falls back to a full mount (design.md §5.33).
 const StyleMarkerAttr = "data-webcoding-style"
 
+// ScriptSrcAttr marks each classic <script> whose src the compiler changed in the preview (a
+// workspace file inlined or made a data: URL, a missing file made its virtual URL) with the
+// src as the page wrote it: data-webcoding-script-src="js/a.js". The runtime takes it off as
+// the parser inserts the element, before the script runs, and answers getAttribute("src"),
+// hasAttribute("src") and the src property (resolved against the page's virtual URL) from
+// it, as over HTTP, where loaders such as dojo and GWT find their folder from them.
+const ScriptSrcAttr = "data-webcoding-script-src"
+
 // span is a byte range [start, end) of a compiled document.
 type span struct{ start, end int }
 
