@@ -438,14 +438,16 @@ func (c *compiler) stylesheetLink(b *strings.Builder, fromPath, src string, t ht
 	if !ok || c.ix.text(p, LangCSS) == nil {
 		// Naming no workspace CSS file: kept, so its load fails and its error event fires as
 		// over HTTP — in the preview with href made its virtual URL (never requested from the
-		// studio's server; the runtime reports it), in the export as written. No virtual URL
-		// (a malformed %-escape): removed.
+		// studio's server; the runtime reports it), in the export as written. A data: or
+		// blob: href: as written. Empty, a fragment, javascript: or no virtual URL (a
+		// malformed %-escape): removed, as before.
 		if c.diagOnly {
 			return
 		}
-		if !c.opts.Bridge || classify(href.value) != refLocal {
-			b.WriteString(src[t.start:t.end]) // data:, blob:, empty, a fragment: as written
-		} else if u, ok := c.virtualRef(href.value, fromPath); ok {
+		local := classify(href.value) == refLocal
+		if dataOrBlob(href.value) || (local && !c.opts.Bridge) {
+			b.WriteString(src[t.start:t.end])
+		} else if u, ok := c.virtualRef(href.value, fromPath); local && ok {
 			writeTag(b, src, t, map[int]string{hrefIdx: u}, nil)
 		}
 		return
@@ -561,9 +563,9 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 //     written, reported as blocked; the network policy decides. Naming no workspace
 //     JavaScript file (missing, not imported, another kind of file): kept, src made its
 //     virtual URL (virtualRef) in the preview — the load fails and the element's error event
-//     fires, as over HTTP — and as written in the export; the diagnostic is kept. data:,
-//     blob:, javascript:, empty and fragment-only src: kept as written. Only a local
-//     reference with a malformed %-escape (no virtual URL) is removed.
+//     fires, as over HTTP — and as written in the export; the diagnostic is kept. A data:
+//     or blob: src: kept as written. Empty, fragment-only, javascript: and a local src with a
+//     malformed %-escape (no virtual URL): removed.
 //   - in the preview, every classic script whose src the compiler changed (inlined, data:,
 //     virtual URL) carries ScriptSrcAttr="<src as written>" as its last attribute (a
 //     page-written one is dropped): the runtime takes it off as the parser inserts the
@@ -665,28 +667,37 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 // JavaScript file (checkLocal reported why): over HTTP the element exists, its load fails and
 // its error event fires, so it is kept — in the preview with src made its virtual URL, which
 // the network policy never lets reach the studio's server (the runtime reports the path as
-// missing, or as not imported), in the export as written. A src that is no local reference
-// (data:, blob:, javascript:, empty, a fragment) is kept as written too; a local one with no
-// virtual URL (a malformed %-escape) removes the element, as before.
+// missing, or as not imported), in the export as written. A data: or blob: src is kept as
+// written (the browser loads it); an empty, fragment-only or javascript: src, and a local one
+// with no virtual URL (a malformed %-escape), remove the element, as before.
 func (c *compiler) unresolvedScript(b *strings.Builder, fromPath, src string, t htmlTag, text, endTag string) {
 	if c.diagOnly {
 		return
 	}
 	srcAttr, srcIdx, _ := t.attr("src")
-	if c.opts.Bridge && classify(srcAttr.value) == refLocal {
+	switch {
+	case dataOrBlob(srcAttr.value) || (!c.opts.Bridge && classify(srcAttr.value) == refLocal):
+		b.WriteString(src[t.start:t.end])
+	case c.opts.Bridge && classify(srcAttr.value) == refLocal:
 		u, ok := c.virtualRef(srcAttr.value, fromPath)
 		if !ok {
 			return
 		}
 		c.markedScriptTag(b, src, t, map[int]string{srcIdx: u}, nil, srcAttr.value)
-	} else {
-		b.WriteString(src[t.start:t.end])
+	default:
+		return
 	}
 	b.WriteString(text)
 	b.WriteString(endTag)
 	if endTag == "" {
 		b.WriteString("</script>")
 	}
+}
+
+// dataOrBlob: raw is a data: or blob: URL (the browser loads it as written).
+func dataOrBlob(raw string) bool {
+	t := strings.ToLower(trimRef(raw))
+	return strings.HasPrefix(t, "data:") || strings.HasPrefix(t, "blob:")
 }
 
 // markedScriptTag writes a classic script's start tag with writeTag's set and drop and, in
