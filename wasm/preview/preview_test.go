@@ -401,3 +401,52 @@ func TestInlineScriptLinesAreTheHTMLFiles(t *testing.T) {
 		t.Errorf("a data block must stay as written:\n%s", r.HTML)
 	}
 }
+
+// TestClassicScriptSrcMarked (issue 13): in the preview every classic <script src> whose src
+// the compiler changed carries ScriptSrcAttr with the src as written (a page-written copy
+// dropped, so the compiler's is the only one); a missing script or stylesheet is kept with its
+// virtual URL and still diagnosed; a data: src stays as written; the export has no marker and
+// keeps a missing reference as written.
+func TestClassicScriptSrcMarked(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<link rel="stylesheet" href="css/gone.css" onerror="x()">`+
+			`<script src="js/a.js?v=1" data-x="1" data-webcoding-script-src="forged"></script>`+
+			`<script src="./js/a.js" defer></script>`+
+			`<script src="js/gone.js" onerror="y()"></script>`+
+			`<script src="data:text/javascript,1"></script>`+
+			`<script src="#"></script>`),
+		js("js/a.js", `var a = 1;`),
+	}
+	r := Compile(files, bridgeOpts)
+	for _, want := range []string{
+		`<link rel="stylesheet" href="https://workspace.invalid/css/gone.css" onerror="x()">`,
+		`<script data-x="1" ` + ScriptSrcAttr + `="js/a.js?v=1">var a = 1;`,
+		`defer ` + ScriptSrcAttr + `="./js/a.js"></script>`,
+		`<script src="https://workspace.invalid/js/gone.js" onerror="y()" ` + ScriptSrcAttr + `="js/gone.js"></script>`,
+		`<script src="data:text/javascript,1"></script>`,
+	} {
+		if !strings.Contains(r.HTML, want) {
+			t.Errorf("preview lacks %s", want)
+		}
+	}
+	// The page's markup after the runtime (whose file table holds the page's own text).
+	body := r.HTML[strings.Index(r.HTML, `"tailLen":`):]
+	body = body[strings.Index(body, "</script>"):]
+	if strings.Contains(body, "forged") || strings.Contains(body, `<script src="#">`) {
+		t.Error("a page-written marker or a fragment-only src was kept")
+	}
+	if i := strings.Index(r.HTML, `defer `+ScriptSrcAttr); i < 0 || !strings.Contains(r.HTML[strings.LastIndex(r.HTML[:i], "<script"):i], `src="data:text/javascript;charset=utf-8;base64,`) {
+		t.Error("the defer script is not a data: URL")
+	}
+	missing := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		missing[d.RequestedPath] = d.Kind == DiagMissingReference
+	}
+	if !missing["css/gone.css"] || !missing["js/gone.js"] {
+		t.Errorf("missing diagnostics: %+v", r.Diagnostics)
+	}
+	ex := Compile(files, Options{})
+	if strings.Contains(ex.HTML, "data-webcoding-script-src=\"js") || !strings.Contains(ex.HTML, `<script src="js/gone.js" onerror="y()"></script>`) || !strings.Contains(ex.HTML, `<link rel="stylesheet" href="css/gone.css" onerror="x()">`) {
+		t.Errorf("export: %s", ex.HTML)
+	}
+}
