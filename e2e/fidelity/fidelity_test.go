@@ -287,8 +287,8 @@ function describe(s){ var base = document.baseURI.replace(/[^\/]*$/, ""), src = 
   log("dojo baseUrl " + dojo.join("|") + " gwt " + gwt.join("|") + " scripts " + ss.length);
   // The page changes src afterwards (an already-run script loads nothing): it reads what it set.
   var a, c; for (var j = 0; j < ss.length; j++) { if (ss[j].getAttribute("src") === "js/a.js") a = ss[j]; if (ss[j].getAttribute("src") === "./js/../js/c.js?v=2") c = ss[j]; }
-  a.setAttribute("src", "js/e.js"); c.removeAttribute("SRC");
-  log("set " + describe(a) + " | removed " + describe(c));
+  if (a && c) { a.setAttribute("src", "js/e.js"); c.removeAttribute("SRC"); log("set " + describe(a) + " | removed " + describe(c)); }
+  else log("a or c not found");
   log("done");
 });</script>`,
 		"js/a.js": `R.a = describe(document.currentScript);`,
