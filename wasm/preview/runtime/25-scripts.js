@@ -58,7 +58,7 @@ if (SCRIPT_ATTR) {
   if (W.MutationObserver) {
     // Parser-inserted scripts arrive one element per record; a marked script inside an added
     // subtree (a template's content cloned into the page) is found by the selector.
-    new W.MutationObserver(function (records) {
+    var scriptObserver = new W.MutationObserver(function (records) {
       for (var i = 0; i < records.length; i++) {
         var added = records[i].addedNodes;
         for (var j = 0; j < added.length; j++) {
@@ -70,6 +70,23 @@ if (SCRIPT_ATTR) {
           for (var k = 0; k < all.length; k++) takeScript(all[k]);
         }
       }
-    }).observe(D, { childList: true, subtree: true });
+    });
+    apply(MutationObserver.prototype.observe, scriptObserver, [D, { childList: true, subtree: true }]);
+    // Markers come only from the static markup: once it is parsed (the observer's last
+    // callback for it ran before DOMContentLoaded), only a static <template>'s content can
+    // still bring one in, so without such a template the observer stops.
+    var disconnect = MutationObserver.prototype.disconnect, docQSA = Document.prototype.querySelectorAll, fragQS = DocumentFragment.prototype.querySelector;
+    apply(addListener, D, ["DOMContentLoaded", function () {
+      var left = apply(docQSA, D, [SCRIPT_SEL]);
+      for (var i = 0; i < left.length; i++) takeScript(left[i]);
+      try {
+        var ts = apply(docQSA, D, ["template"]);
+        for (var j = 0; j < ts.length; j++) {
+          var c = ts[j].content;
+          if (c && apply(fragQS, c, [SCRIPT_SEL + ",template"]) !== null) return;
+        }
+      } catch (e) { return; }
+      apply(disconnect, scriptObserver, []);
+    }]);
   }
 }
