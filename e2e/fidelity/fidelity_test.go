@@ -289,7 +289,10 @@ function describe(s){ var base = document.baseURI.replace(/[^\/]*$/, ""), src = 
   var a, c; for (var j = 0; j < ss.length; j++) { if (ss[j].getAttribute("src") === "js/a.js") a = ss[j]; if (ss[j].getAttribute("src") === "./js/../js/c.js?v=2") c = ss[j]; }
   if (a && c) { a.setAttribute("src", "js/e.js"); c.removeAttribute("SRC"); log("set " + describe(a) + " | removed " + describe(c)); }
   else log("a or c not found");
-  log("done");
+  // Markup the page inserts after parsing is its own (the runtime's script observer stopped).
+  var box = document.createElement("div"); document.body.appendChild(box);
+  box.innerHTML = '<script data-webcoding-script-src="mine.js"><\/script>';
+  setTimeout(function(){ var m = box.firstChild; log("page attr " + m.getAttribute("data-webcoding-script-src") + " src " + m.getAttribute("src")); log("done"); }, 0);
 });</script>`,
 		"js/a.js": `R.a = describe(document.currentScript);`,
 		"js/c.js": `R.c = describe(document.currentScript);`,
