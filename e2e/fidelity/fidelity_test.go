@@ -326,6 +326,15 @@ function describe(s){ var base = document.baseURI.replace(/[^\/]*$/, ""), src = 
 		"dyn.js": `document.getElementById("go").onclick = function(){ location.assign("page2.html?via=dynamic"); };`}),
 	navSite("nav-docwrite", `<button id="go">go</button><script>document.write('<script src="dw.js"><\/script>')</script>`, map[string]string{
 		"dw.js": `document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=docwrite#w"; });`}),
+	// A library wrapped in (function (window, document) { … })(window, document) reads and sets
+	// the page's location through its parameters (AngularJS 1.3's same-origin check of its
+	// templates; e2e/realsites on TodoMVC).
+	navSite("nav-wrapped-window", `<button id="go">go</button><script src="lib.js"></script>`, map[string]string{
+		"lib.js": `(function (window, document, undefined) {
+  log("wrapped same=" + (window.location === location) + " doc=" + (document.location === location) + " search=[" + window.location.search + "]");
+  var self = window; log("proto=" + /^https?:$/.test(self.location.protocol));
+  document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=wrapped#w"; });
+})(window, document);`}),
 	// An error in a rewritten expression names `location`, as over HTTP.
 	{name: "nav-error", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>location.nope();</script>`,

@@ -67,9 +67,13 @@ type locSpan struct {
 // whole script: when it may declare `location` anywhere (var/let/const/function/class/import,
 // a parameter, a catch binding, a destructuring pattern or object shorthand, an arrow
 // parameter), no bare `location` is returned; when it may declare `window`, `self`,
-// `globalThis` or `document`, no member expression on that name is returned. A span never
-// contains a comment or a line terminator, so replacing each span with one identifier keeps
-// every other token, and the lexer's regex and HTML-comment decisions, unchanged.
+// `globalThis` or `document`, a member expression on that name is returned as its member name
+// alone (`window.location` → the span of `location`), so the rewrite gives `window.<name>`
+// and the runtime decides by the object (AngularJS, jQuery and other libraries wrapped in
+// `(function (window, document) { … })(window, document)` read the page's location through
+// their parameter). A span never contains a comment or a line terminator, so replacing each
+// span with one identifier keeps every other token, and the lexer's regex and HTML-comment
+// decisions, unchanged.
 //
 // Time and memory are linear in len(src) (memory: one small record per open bracket). The
 // rule's source: HTML's Window and Document `location` attributes (WHATWG HTML §7.2.2) and
@@ -221,8 +225,15 @@ func FindLocationRefs(src string) [][2]int {
 	}
 	var out [][2]int
 	for _, sp := range spans {
-		if declared&sp.needs == 0 {
+		switch {
+		case declared&sp.needs == 0:
 			out = append(out, [2]int{sp.start, sp.end})
+		case sp.needs != nameLocation:
+			// `window.location` where the script may declare `window` (a UMD or IIFE parameter,
+			// `(function (window) { … })(window)`): only the member name, so it becomes
+			// `window.<name>`, which the preview's runtime answers for any object: the stand-in
+			// for the page's window and document, the object's own `location` otherwise.
+			out = append(out, [2]int{sp.end - len("location"), sp.end})
 		}
 	}
 	return out

@@ -58,8 +58,8 @@ func TestFindLocationRefs(t *testing.T) {
 		{`location.href = 2; [a, location] = xs`, `location.href = 2; [a, location] = xs`},
 		{`location.href = 2; o = { m(location) { return location } }`, `location.href = 2; o = { m(location) { return location } }`},
 		// Declaring the object name keeps its member expressions.
-		{`var self = this; self.location = 1; location.href = "a"`, `var self = this; self.location = 1; «location».href = "a"`},
-		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.location = u; document.location = v })(window, document)`},
+		{`var self = this; self.location = 1; location.href = "a"`, `var self = this; self.«location» = 1; «location».href = "a"`},
+		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.«location» = u; document.«location» = v })(window, document)`},
 		{`x = 1 / location.href.length / 2`, `x = 1 / «location».href.length / 2`},
 		{`no match here`, `no match here`},
 		{`class B { #window = {}; f() { return this.#window.location } }`, `class B { #window = {}; f() { return this.#window.location } }`},

@@ -127,6 +127,17 @@ VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
 // Assigning to it (`location = "page.html"`, `window.location = …`) navigates, as the real one.
 try { defineProperty(W, CFG.location, { configurable: false, enumerable: false, get: function () { return VLOC; }, set: function (v) { vNavigate(v, false, "href"); } }); } catch (e) {}
+// A script that may declare `window` or `document` itself (a library wrapped in
+// `(function (window, document) { … })(window, document)`, AngularJS and jQuery among them) has
+// `window.location` rewritten to `window[CFG.location]` (the member name alone, jsscan): every
+// object answers that name — the page's window (its own property above), its document and any
+// object without a `location` of its own (an element or form on an event handler's scope
+// chain, which a bare rewritten `location` meets first) with the virtual Location, any other
+// object (another frame's window) with its own `location`, for reading and for assigning.
+function ownLocation(o) { var l = o === D || o === null || o === undefined ? undefined : o.location; return l === undefined ? VLOC : l; }
+try { defineProperty(Object.prototype, CFG.location, { configurable: false, enumerable: false,
+  get: function () { return ownLocation(this); },
+  set: function (v) { var l = ownLocation(this); if (l === VLOC) vNavigate(v, false, "href"); else this.location = v; } }); } catch (e) {}
 // Any other unload of this document (a real reload, script built at run time) is detected by
 // the parent, which counts the frame's load events; no pagehide listener here (see
 // 40-storage.js).
