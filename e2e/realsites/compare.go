@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Pin is one line of the list file (scripts/realsites.txt): "name package@version folder",
@@ -284,3 +285,50 @@ func abs(n int) int {
 // Go's http.FileServer (media type by extension, else sniffed; a folder URL serves its
 // index.html; a missing file is 404).
 func SiteHandler(dir string) http.Handler { return http.FileServer(http.Dir(dir)) }
+
+// MissingLog holds the site paths (relative to the root, still percent-encoded, as SitePath
+// gives them) that a LoggingSiteHandler answered 404: the served run's requests for files the
+// site lacks. DevTools reports a 404 stylesheet only as a cancelled load
+// (net::ERR_ABORTED, no response event), which the served run cannot tell from the
+// cancellations it leaves out, so the server's own answer is what says "missing" (found on
+// admin-lte 3, whose missing plugin stylesheets the preview reported and the served run did not).
+type MissingLog struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+// Take returns the paths logged since the last Take, and forgets them.
+func (l *MissingLog) Take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.paths
+	l.paths = nil
+	return p
+}
+
+// LoggingSiteHandler is SiteHandler recording every 404 it answers in log.
+func LoggingSiteHandler(dir string, log *MissingLog) http.Handler {
+	h := SiteHandler(dir)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		if sw.status == http.StatusNotFound {
+			log.mu.Lock()
+			log.paths = append(log.paths, strings.TrimPrefix(r.URL.EscapedPath(), "/"))
+			log.mu.Unlock()
+		}
+	})
+}
+
+// statusWriter remembers the status code a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}

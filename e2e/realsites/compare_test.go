@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,31 @@ func TestSiteHandlerServesAtTheRoot(t *testing.T) {
 	}
 	if p, ok := SitePath(srv.URL+"/api", srv.URL+"/"); !ok || p != "api" {
 		t.Errorf("SitePath of a root-relative /api = %q %v, want \"api\" (the preview reports it so)", p, ok)
+	}
+}
+
+// TestLoggingSiteHandlerLogsMissing: the served run's server logs each path it answered 404
+// (a missing stylesheet, which DevTools reports only as a cancelled load), and nothing it
+// served; Take returns them once.
+func TestLoggingSiteHandlerLogsMissing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>home</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log MissingLog
+	srv := httptest.NewServer(LoggingSiteHandler(dir, &log))
+	defer srv.Close()
+	for _, path := range []string{"/", "/index.html", "/plugins/nope.css?v=1", "/a%20b.js"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if got, want := log.Take(), []string{"plugins/nope.css", "a%20b.js"}; !slices.Equal(got, want) {
+		t.Errorf("logged %q, want %q (as SitePath names them)", got, want)
+	}
+	if got := log.Take(); len(got) != 0 {
+		t.Errorf("a second Take returned %q", got)
 	}
 }

@@ -112,9 +112,11 @@ func decode[T any](t *testing.T, s string, err error) T {
 	return v
 }
 
-// runServed loads url top level in a fresh tab at the viewport size and observes it.
-func runServed(t *testing.T, url string) Run {
+// runServed loads url top level in a fresh tab at the viewport size and observes it; the
+// paths the site server answered 404 meanwhile (missing) count as failed requests.
+func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	t.Helper()
+	missing.Take()
 	tab := chromium.NewTab(t)
 	if err := tab.Do(10*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
 		t.Fatal(err)
@@ -149,6 +151,11 @@ func runServed(t *testing.T, url string) Run {
 			continue
 		}
 		if p, ok := SitePath(f.URL, url); ok && !BrowserOwnFailure(p) {
+			r.Failed = append(r.Failed, p)
+		}
+	}
+	for _, p := range missing.Take() {
+		if !BrowserOwnFailure(p) {
 			r.Failed = append(r.Failed, p)
 		}
 	}
@@ -268,14 +275,15 @@ func TestRealSites(t *testing.T) {
 			// Served at the root of an origin of its own, as a site is deployed: a root-relative
 			// "/style.min.css" names the site's file, as the preview maps it (under the harness's
 			// /site/<name>/ it named a path outside the site, and the served run lost it).
-			site := httptest.NewServer(SiteHandler(filepath.Join(dir, name)))
+			var missing MissingLog
+			site := httptest.NewServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
 			defer site.Close()
 			base := site.URL + "/"
-			served := runServed(t, base)
+			served := runServed(t, base, &missing)
 			if served.Load.Text == "" && served.Load.Elements == 0 {
 				t.Fatalf("served run shows nothing: %+v", served.Load)
 			}
-			control := runServed(t, base)
+			control := runServed(t, base, &missing)
 			ctl, err := DiffShare(served.Screenshot, control.Screenshot)
 			if err != nil {
 				ctl = ShotUnstable
