@@ -335,6 +335,20 @@ function describe(s){ var base = document.baseURI.replace(/[^\/]*$/, ""), src = 
   var self = window; log("proto=" + /^https?:$/.test(self.location.protocol));
   document.getElementById("go").addEventListener("click", function(){ window.location.href = "page2.html?via=wrapped#w"; });
 })(window, document);`}),
+	// A minified wrapper's own name for the window (`w`) reads and sets the page's location.
+	navSite("nav-minified-param", `<button id="go">go</button><script src="lib.min.js"></script>`, map[string]string{
+		"lib.min.js": `!function(w,d){log("w same="+(w.location===location)+" search=["+w.location.search+"] doc="+(d.location===location));d.getElementById("go").addEventListener("click",function(){w.location.href="page2.html?via=min#m"})}(window,document);`}),
+	// An object that is not the window keeps its own location: a view model's property, a
+	// record passed as "document", a stand-in "window"; a form control named location wins in
+	// an event handler's scope, as over HTTP.
+	{name: "location-objects", want: "stayed v", steps: []string{`document.getElementById("b").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>o</title>` + probe + `<form><input name="location" value="v"><button type="button" id="b" onclick="location.href='page2.html'; log('stayed ' + this.form.location.value); log('done')">b</button></form><script>
+function VM(){ var self = this; self.location = "Paris"; log("vm " + self.location + " " + typeof self.location); } new VM();
+function save(document){ document.location = "Seoul"; return JSON.stringify(document); } log("record " + save({title: "t"}));
+(function (window) { window.location = "page2.html?n=12"; log("fake " + JSON.stringify(window)); })({});
+var rec = {}; log("none " + typeof rec.location + " " + ("location" in rec));
+</script>`,
+	}},
 	// An error in a rewritten expression names `location`, as over HTTP.
 	{name: "nav-error", want: "before", files: map[string]string{
 		"index.html": `<!doctype html><title>e</title>` + probe + `<script>log("before"); setTimeout(function(){ log("done"); }, 50);</script><script>location.nope();</script>`,

@@ -9,6 +9,7 @@ const (
 	nameSelf
 	nameGlobalThis
 	nameDocument
+	nameMember // a member name on any other object: never cancelled
 )
 
 func locName(s string) int {
@@ -69,9 +70,13 @@ type locSpan struct {
 // parameter), no bare `location` is returned; when it may declare `window`, `self`,
 // `globalThis` or `document`, a member expression on that name is returned as its member name
 // alone (`window.location` → the span of `location`), so the rewrite gives `window.<name>`
-// and the runtime decides by the object (AngularJS, jQuery and other libraries wrapped in
-// `(function (window, document) { … })(window, document)` read the page's location through
-// their parameter). A span never contains a comment or a line terminator, so replacing each
+// and the runtime decides by the object. Every other member named `location` (after `.` or
+// `?.`: `w.location` of a minified wrapper's parameter, `root.location`, `this.location`,
+// `obj.location`) is returned as its member name alone too: libraries reach the page's
+// location through their own names for the window (AngularJS, jQuery, UMD bundles, minified
+// or not), and the runtime answers the name for every object (the virtual Location for the
+// page's window and document, the object's own `location` otherwise). A span never contains
+// a comment or a line terminator, so replacing each
 // span with one identifier keeps every other token, and the lexer's regex and HTML-comment
 // decisions, unchanged.
 //
@@ -79,6 +84,18 @@ type locSpan struct {
 // rule's source: HTML's Window and Document `location` attributes (WHATWG HTML §7.2.2) and
 // ECMAScript's identifier resolution; the conservative parts are this package's own.
 func FindLocationRefs(src string) [][2]int {
+	var out [][2]int
+	for _, sp := range findLocationSpans(src) {
+		out = append(out, [2]int{sp.start, sp.end})
+	}
+	return out
+}
+
+// findLocationSpans is FindLocationRefs with each span's kind: needs is nameLocation for a
+// bare `location`, another name bit for a member expression on that name (whole, or its
+// member name alone when the name may be declared), nameMember for a member name on any
+// other object.
+func findLocationSpans(src string) []locSpan {
 	if !strings.Contains(src, "location") {
 		return nil
 	}
@@ -131,6 +148,10 @@ func FindLocationRefs(src string) [][2]int {
 				if s == "location" && p2.Kind == Ident && !isDot(p3) && !isP(p3, "#") && locName(text(p2))&^nameLocation != 0 &&
 					spaces(p2.End, p1.Start) && spaces(p1.End, cur.Start) {
 					spans = append(spans, locSpan{p2.Start, cur.End, locName(text(p2))})
+				} else if s == "location" && !(p2.Kind == Ident && otherWindows[text(p2)]) {
+					// Any other member `location` (`w.location` of a minified wrapper's parameter,
+					// `root.location`, `this.location`, `obj.location`): the member name alone.
+					spans = append(spans, locSpan{cur.Start, cur.End, nameMember})
 				}
 				break
 			}
@@ -223,21 +244,27 @@ func FindLocationRefs(src string) [][2]int {
 			}
 		}
 	}
-	var out [][2]int
+	var out []locSpan
 	for _, sp := range spans {
 		switch {
 		case declared&sp.needs == 0:
-			out = append(out, [2]int{sp.start, sp.end})
+			out = append(out, sp)
 		case sp.needs != nameLocation:
 			// `window.location` where the script may declare `window` (a UMD or IIFE parameter,
 			// `(function (window) { … })(window)`): only the member name, so it becomes
 			// `window.<name>`, which the preview's runtime answers for any object: the stand-in
 			// for the page's window and document, the object's own `location` otherwise.
-			out = append(out, [2]int{sp.end - len("location"), sp.end})
+			out = append(out, locSpan{sp.end - len("location"), sp.end, nameMember})
 		}
 	}
 	return out
 }
+
+// otherWindows are names whose `location` member is another browsing context's (a frame's
+// `contentWindow.location`, `parent`, `top`, `opener`): kept as written, since such a window
+// may be cross-origin, where only `location` itself may be read (WHATWG HTML §7.2.3.1,
+// CrossOriginProperties) and the rewritten name would throw a SecurityError.
+var otherWindows = map[string]bool{"contentWindow": true, "parent": true, "top": true, "opener": true, "frames": true}
 
 // locationMembers are the members of Location (WHATWG HTML §7.2.4).
 var locationMembers = map[string]bool{
@@ -253,11 +280,10 @@ var locationMembers = map[string]bool{
 // `assign`, `reload`, …), or assigned (`location = …`). Member expressions are as in
 // FindLocationRefs. Time and memory are linear in len(src).
 func FindHandlerLocationRefs(src string) [][2]int {
-	spans := FindLocationRefs(src)
-	out := spans[:0]
-	for _, sp := range spans {
-		if src[sp[0]:sp[1]] != "location" || usedAsLocation(src, sp[1]) {
-			out = append(out, sp)
+	var out [][2]int
+	for _, sp := range findLocationSpans(src) {
+		if sp.needs != nameLocation || usedAsLocation(src, sp.end) {
+			out = append(out, [2]int{sp.start, sp.end})
 		}
 	}
 	return out

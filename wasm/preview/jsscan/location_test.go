@@ -28,15 +28,20 @@ func TestFindLocationRefs(t *testing.T) {
 		{`if (typeof location !== "undefined") x = location.search`, `if (typeof «location» !== "undefined") x = «location».search`},
 		{`a ? location : b; switch (x) { case location: }`, `a ? «location» : b; switch (x) { case «location»: }`},
 		{"x = `${location.pathname} location ${ {a: location.hash}.a }`", "x = `${«location».pathname} location ${ {a: «location».hash}.a }`"},
-		{`obj.location = 1; obj?.location; a.window.location; f(location)`, `obj.location = 1; obj?.location; a.window.location; f(«location»)`},
+		// A member named location on any other object: the member name alone (the runtime answers
+		// it by the object: minified wrappers' `w.location`, `root.location`).
+		{`obj.location = 1; obj?.location; a.window.location; f(location)`, `obj.«location» = 1; obj?.«location»; a.window.«location»; f(«location»)`},
+		{`(function (w) { w.location.href = "b.html" })(window); this.location; x.y.location.hash`, `(function (w) { w.«location».href = "b.html" })(window); this.«location»; x.y.«location».hash`},
+		// Another browsing context's location stays (it may be cross-origin).
+		{`f.contentWindow.location.href = u; parent.location; window.top.location; opener.location`, `f.contentWindow.location.href = u; parent.location; window.top.location; opener.location`},
 		{`x = {location: 1, y: location}; o = {location() {}, get location() { return 1 }}`, `x = {location: 1, y: «location»}; o = {location() {}, get location() { return 1 }}`},
 		{`class A { location = 1; location() {} static location; u = location.href }`, `class A { location = 1; location() {} static location; u = «location».href }`},
 		{`"location.href = 1"; 'window.location'; // location.href = 2
 /* location */ x = /location/g.test(s) + location.hash`, `"location.href = 1"; 'window.location'; // location.href = 2
 /* location */ x = /location/g.test(s) + «location».hash`},
 		{`window /* c */ .location = u; window
-.location = v; window . location = w`, `window /* c */ .location = u; window
-.location = v; «window . location» = w`},
+.location = v; window . location = w`, `window /* c */ .«location» = u; window
+.«location» = v; «window . location» = w`},
 		{`if (a) { location = "a.html" } else location.href = "b.html"`, `if (a) { «location» = "a.html" } else «location».href = "b.html"`},
 		{`location: for (;;) { break location; continue location }`, `location: for (;;) { break location; continue location }`},
 		{`m[location.hash] = 1; a[location.pathname] == 2`, `m[«location».hash] = 1; a[«location».pathname] == 2`},
@@ -62,7 +67,7 @@ func TestFindLocationRefs(t *testing.T) {
 		{`(function (window, document) { window.location = u; document.location = v })(window, document)`, `(function (window, document) { window.«location» = u; document.«location» = v })(window, document)`},
 		{`x = 1 / location.href.length / 2`, `x = 1 / «location».href.length / 2`},
 		{`no match here`, `no match here`},
-		{`class B { #window = {}; f() { return this.#window.location } }`, `class B { #window = {}; f() { return this.#window.location } }`},
+		{`class B { #window = {}; f() { return this.#window.location } }`, `class B { #window = {}; f() { return this.#window.«location» } }`},
 		{`class A { #location = 1; get l() { return this.#location + location.hash } }`, `class A { #location = 1; get l() { return this.#location + «location».hash } }`},
 	} {
 		if got := rw(tc.src); got != tc.want {

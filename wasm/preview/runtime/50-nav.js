@@ -127,17 +127,30 @@ VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
 // Assigning to it (`location = "page.html"`, `window.location = …`) navigates, as the real one.
 try { defineProperty(W, CFG.location, { configurable: false, enumerable: false, get: function () { return VLOC; }, set: function (v) { vNavigate(v, false, "href"); } }); } catch (e) {}
-// A script that may declare `window` or `document` itself (a library wrapped in
-// `(function (window, document) { … })(window, document)`, AngularJS and jQuery among them) has
-// `window.location` rewritten to `window[CFG.location]` (the member name alone, jsscan): every
-// object answers that name — the page's window (its own property above), its document and any
-// object without a `location` of its own (an element or form on an event handler's scope
-// chain, which a bare rewritten `location` meets first) with the virtual Location, any other
-// object (another frame's window) with its own `location`, for reading and for assigning.
-function ownLocation(o) { var l = o === D || o === null || o === undefined ? undefined : o.location; return l === undefined ? VLOC : l; }
+// Every other member named `location` is compiled to `<object>[CFG.location]` too (jsscan: the
+// member name alone) — a library's own name for the window (`w.location` in a minified
+// wrapper, `root.location` in a UMD bundle, `(function (window) {…})(window)`), `this.location`,
+// any `obj.location` — so every object answers that name, for reading and for assigning:
+//   - the page's window (its own property above) and its document: the virtual Location;
+//   - an element (a bare `location` in an event-handler attribute meets the element first on
+//     the handler's scope chain, then its form, then the document): the element's or its
+//     form's own `location` if it has one (a form control named "location"), else the virtual
+//     Location;
+//   - any other object (a record, a view model, another frame's window): its own `location`,
+//     as written (`self.location = "Paris"` in a constructor sets a property, nothing more).
+var NodeC = W.Node;
+function locationHolder(o) {
+  if (o === D) return null;
+  if (NodeC && o instanceof NodeC) {
+    if (o.location !== undefined) return o;
+    var f = o.form;
+    return f && f.location !== undefined ? f : null;
+  }
+  return o;
+}
 try { defineProperty(Object.prototype, CFG.location, { configurable: false, enumerable: false,
-  get: function () { return ownLocation(this); },
-  set: function (v) { var l = ownLocation(this); if (l === VLOC) vNavigate(v, false, "href"); else this.location = v; } }); } catch (e) {}
+  get: function () { var h = locationHolder(this); return h === null ? VLOC : h.location; },
+  set: function (v) { var h = locationHolder(this); if (h === null) vNavigate(v, false, "href"); else h.location = v; } }); } catch (e) {}
 // Any other unload of this document (a real reload, script built at run time) is detected by
 // the parent, which counts the frame's load events; no pagehide listener here (see
 // 40-storage.js).
