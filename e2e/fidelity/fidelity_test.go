@@ -375,7 +375,8 @@ document.getElementById("c").addEventListener("click", function(){ setTimeout(fu
 	{name: "write-script-text", want: "start a.js end", files: map[string]string{
 		"index.html": `<!doctype html><title>w</title>` + probe + `<p id="o">start</p><script>
 document.write('<scr'+'ipt>document.write("<script src=\\"a.js\\"><\/scr" + "ipt>");<\/scr'+'ipt>');
-</script><script>var o = document.getElementById("o"); o.textContent += " end"; log(o.textContent); log("done");</script>`,
+</script><script>document.write('<textarea id="ta"><script src="a.js"><\/script></textarea><div id="dv" title=\'<script src="a.js">\'></div><!-- <script src="a.js"><\/script> -->');
+log("ta " + document.getElementById("ta").value + " dv " + document.getElementById("dv").title);</script><script>var o = document.getElementById("o"); o.textContent += " end"; log(o.textContent); log("done");</script>`,
 		"a.js": `document.getElementById("o").textContent += " a.js";`,
 	}},
 	// An <a>'s URL parts resolve against the page's URL, as location's do (AngularJS 1.3's
@@ -387,6 +388,9 @@ function parse(u){ a.setAttribute("href", u); return a.protocol + "//" + a.host;
 log("same origin: " + (parse(location.href) === parse("other.html")) + " " + (parse("other.html") === location.protocol + "//" + location.host));
 a.setAttribute("href", "sub/x.html?q=1#h"); log("parts " + a.pathname.split("/").slice(-2).join("/") + a.search + a.hash + " " + (a.origin === location.origin) + " " + (String(a) === a.href));
 var l = document.getElementById("l"); log("static " + (l.protocol === location.protocol) + " " + (l.host === location.host) + " " + l.pathname.split("/").pop() + " " + (l.href === new URL("page.html", location.href).href));
+a.setAttribute("href", "p.html#h"); a.search = "?s=2"; a.hash = "k"; a.pathname = a.pathname.replace(/p\.html$/, "q.html");
+log("set " + (a.host === location.host) + " " + a.pathname.split("/").pop() + a.search + a.hash + " " + (a.getAttribute("href") === new URL("q.html?s=2#k", location.href).href));
+log("doc " + (document.URL === location.href) + " " + (document.documentURI === location.href));
 log("done");</script>`,
 	}},
 	{name: "errors", want: "before", files: map[string]string{

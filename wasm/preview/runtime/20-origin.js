@@ -257,8 +257,8 @@ hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "curren
 // location does, instead of the studio's address the parser resolved it against (10-policy.js:
 // no <base> is inserted). AngularJS and jQuery compare an anchor's protocol and host with
 // location's to tell same-origin URLs; with the studio's address AngularJS 1.3 refused the
-// page's own templates ($sce:insecurl, found by e2e/realsites on TodoMVC). Setters are the
-// browser's.
+// page's own templates ($sce:insecurl, found by e2e/realsites on TodoMVC). The href setter is
+// the browser's (it sets the attribute as given); the parts' setters resolve the same way.
 (function () {
   var parts = ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"];
   function virtualParts(ctor) {
@@ -274,7 +274,16 @@ hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "curren
           try { u = new URLC(raw, BASE); } catch (e) { return apply(d.get, this, []); }
           return u[part];
         },
-        set: d.set });
+        // A part's setter changes the URL as resolved against the page's URL and writes it
+        // back whole, as the browser does with its own resolution (so `a.search = "?s=2"` on
+        // href "p.html" gives the virtual "…/p.html?s=2", not the studio's address).
+        set: part === "href" || !d.set ? d.set : function (v) {
+          var raw = apply(getAttr, this, ["href"]), u;
+          if (raw === null) { apply(d.set, this, [v]); return; }
+          try { u = new URLC(raw, BASE); } catch (e) { apply(d.set, this, [v]); return; }
+          u[part] = v;
+          apply(setAttr, this, ["href", u.href]);
+        } });
     })(parts[i]);
     var str = getOwnDesc(proto, "toString");
     if (str && typeof str.value === "function") {
@@ -464,30 +473,49 @@ hookCSS(W.CSSStyleDeclaration, "setProperty", 1, ruleSheet);
 // document.write('<script src="js/vendor/jquery.js"><\/script>')`). Such a script is
 // parser-inserted: over HTTP it blocks the parser and runs before the next parser script; its
 // first request is made as it is inserted, so the observer's later fix would come too late.
-// Only start tags in markup are rewritten: a script's own text (up to its </script) is raw
-// text, kept as written — GWT writes an inline script whose code writes
+// Only <script> start tags in markup are rewritten: a script's own text (up to its </script),
+// the text of textarea/title/style/xmp/iframe/noembed/noframes/noscript, comments and
+// attribute values are kept as written — GWT writes an inline script whose code writes
 // `<script src=\"a.js\">`, and rewriting that text broke its string literal.
-var WRITE_SRC_RE = /(<script\b[^>]*?\ssrc\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`\\]+)/gi, SCRIPT_START_RE = /^<script[\s>\/]/i;
+var WRITE_SRC_RE = /(<script\b[^>]*?\ssrc\s*=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`\\]+)/gi, TAG_NAME_RE = /^<([A-Za-z][^\s\/>]*)/;
+var RAW_TEXT = { script: 1, textarea: 1, title: 1, style: 1, xmp: 1, iframe: 1, noembed: 1, noframes: 1, noscript: 1 };
 function writtenSrc(all, pre, val) {
   var q = val[0] === '"' || val[0] === "'" ? val[0] : "", c = classify(q ? apply(slice, val, [1, -1]) : val);
   return c && c.file ? pre + q + scriptBlobFor(c.file) + c.url.hash + q : all;
 }
+// tagEnd(s, k): the index of the ">" ending the start tag at k (quoted values skipped), or -1.
+function tagEnd(s, k) {
+  for (var i = k + 1, q = ""; i < s.length; i++) {
+    var ch = s[i];
+    if (q) { if (ch === q) q = ""; }
+    else if (ch === '"' || ch === "'") q = ch;
+    else if (ch === ">") return i;
+  }
+  return -1;
+}
 function writtenScripts(s) {
   var low = apply(toLower, s, []), out = "", pos = 0;
   for (;;) {
-    var k = apply(indexOf, low, ["<script", pos]);
+    var k = apply(indexOf, s, ["<", pos]);
     if (k < 0) break;
-    var end = apply(indexOf, s, [">", k]);
-    if (end < 0 || apply(reExec, SCRIPT_START_RE, [apply(slice, s, [k, k + 8])]) === null) {
-      out += apply(slice, s, [pos, k + 7]);
-      pos = k + 7;
+    if (s[k + 1] === "!" && s[k + 2] === "-" && s[k + 3] === "-") { // a comment
+      var ce = apply(indexOf, s, ["-->", k + 4]);
+      if (ce < 0) break;
+      out += apply(slice, s, [pos, ce + 3]);
+      pos = ce + 3;
       continue;
     }
-    out += apply(slice, s, [pos, k]) + apply(replaceStr, apply(slice, s, [k, end + 1]), [WRITE_SRC_RE, writtenSrc]);
-    var close = apply(indexOf, low, ["</script", end + 1]);
-    if (close < 0) { out += apply(slice, s, [end + 1]); pos = s.length; break; }
-    out += apply(slice, s, [end + 1, close]);
-    pos = close;
+    var m = apply(reExec, TAG_NAME_RE, [apply(slice, s, [k, k + 64])]), end = m ? tagEnd(s, k) : -1;
+    if (end < 0) { if (m) break; out += apply(slice, s, [pos, k + 1]); pos = k + 1; continue; }
+    var name = apply(toLower, m[1], []), tag = apply(slice, s, [k, end + 1]);
+    out += apply(slice, s, [pos, k]) + (name === "script" ? apply(replaceStr, tag, [WRITE_SRC_RE, writtenSrc]) : tag);
+    pos = end + 1;
+    if (RAW_TEXT[name] === 1) {
+      var close = apply(indexOf, low, ["</" + name, pos]);
+      if (close < 0) break;
+      out += apply(slice, s, [pos, close]);
+      pos = close;
+    }
   }
   return out + apply(slice, s, [pos]);
 }

@@ -125,6 +125,10 @@ VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true); };
 VLOC.toString = function toString() { return vHref(); };
 VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
+// document.URL and document.documentURI read the page's virtual URL too (the frame's own is
+// about:srcdoc), as document.baseURI does (10-policy.js).
+try { defineProperty(D, "URL", { configurable: true, enumerable: true, get: vHref }); } catch (e) {}
+try { defineProperty(D, "documentURI", { configurable: true, enumerable: true, get: vHref }); } catch (e) {}
 // Assigning to it (`location = "page.html"`, `window.location = …`) navigates, as the real one.
 try { defineProperty(W, CFG.location, { configurable: false, enumerable: false, get: function () { return VLOC; }, set: function (v) { vNavigate(v, false, "href"); } }); } catch (e) {}
 // Every other member named `location` is compiled to `<object>[CFG.location]` too (jsscan: the
