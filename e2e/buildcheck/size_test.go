@@ -63,9 +63,17 @@ import (
 // with the ~7 KB margin; issue 15's goal (2,000,000) is further away, and the only change that
 // reaches it — a page-only schema validator — stays ruled out (docs/performance.md, "What the
 // studio module's libraries cost").
+// Session 11 (2026-12-07, issue 13's real-site fixes; measured by this test in a fresh-clone
+// CI run: 12,719,589 raw / 2,951,957 gzip / 2,107,303 brotli, +22.6 KB raw / +6 KB gzip /
+// +9.8 KB brotli) adds: the runtime embedded in every compiled document, 39.9 → 44.3 KB
+// minified (a static <script src> reads its src as written: 25-scripts.js; every member named
+// location answered by the object: design.md §5.34; <a> URL parts, document.URL, the
+// document.write scanner, CSS comments, non-fetching links: docs/preview.md), and the
+// compiler's marking of compiled scripts and keeping of missing script/stylesheet elements
+// (wasm/preview document.go). The budgets follow with the ~7 KB margin; the goal is unchanged.
 const (
-	wasmBrotliBudget = 2_104_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_953_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_114_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
+	wasmGzipBudget   = 2_959_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the
