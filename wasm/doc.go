@@ -16,7 +16,8 @@
 //	1  mcp, jsonrpc, schema (wire types, schema validation), preview/pagerefs (the page
 //	   references the preview resolves and the import follows)
 //	2  audit, durable, workspace, preview, planner, provider, toolcatalog (domain),
-//	   mcp/mcptest (the tools/call result assertions of the catalogs' tests)
+//	   mcp/mcptest (the tools/call result assertions of the catalogs' tests),
+//	   schema/schematest (wasm/schema held to the reference validator; tests only)
 //	3  registry, trace, transfer (zip/upload codec), foldersave (durable folder save and reconcile),
 //	   durable/memstore, durable/durabletest, workspace/workspacetest
 //	4  rpcsession (JSON-RPC session dispatcher), openrouter (provider loop over the registry)

@@ -135,6 +135,8 @@ var layers = map[string]int{
 	"durable/memstore": 3, "durable/durabletest": 3, "workspace/workspacetest": 3,
 	// 2 also: the tools/call result assertions the catalogs' tests share.
 	"mcp/mcptest": 2,
+	// 2 also: the schema package held to the reference validator (tests only import it).
+	"schema/schematest": 2,
 	// 4: loops and dispatch over the registry.
 	"rpcsession": 4, "openrouter": 4,
 	// 5: composition, and the UI's pure views (state → HTML; they show what the core computes).

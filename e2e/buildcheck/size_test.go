@@ -71,9 +71,14 @@ import (
 // document.write scanner, CSS comments, non-fetching links: docs/preview.md), and the
 // compiler's marking of compiled scripts and keeping of missing script/stylesheet elements
 // (wasm/preview document.go). The budgets follow with the ~7 KB margin; the goal is unchanged.
+// Session 12 (2026-12-07): tool schemas are validated by wasm/schema's own closed vocabulary,
+// held to jsonschema v5 in tests only (docs/design.md §5.45), which takes jsonschema, net/mail,
+// mime, net and most of math/big out of the page: 11,774,379 raw / 2,771,135 gzip / 1,977,733
+// brotli (−129.6 KB brotli). The brotli budget is issue 15's goal again, and stays there: later
+// work that would pass it trims something else or says why the goal must move.
 const (
-	wasmBrotliBudget = 2_114_000 // bytes, brotli quality 11 (issue 15's goal: 2,000,000)
-	wasmGzipBudget   = 2_959_000 // bytes, gzip best: a guard against a large regression only
+	wasmBrotliBudget = 2_000_000 // bytes, brotli quality 11 (issue 15's goal)
+	wasmGzipBudget   = 2_790_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the

@@ -147,9 +147,9 @@ type entry struct {
 	handle Handler
 
 	// The schemas compile on first use (compiled): a session build registers every tool of
-	// its catalog, and compiling is mostly jsonschema's meta-schema validation, which the
-	// first build of a page would otherwise pay for tools it never calls (docs/design.md
-	// §5.14). Tests compile every catalog's schemas with Registry.Check.
+	// its catalog, and the first build of a page would otherwise pay for tools it never
+	// calls (docs/design.md §5.14; compiling is cheap since §5.45, but still work). Tests
+	// compile every catalog's schemas with Registry.Check.
 	once       sync.Once
 	in, out    *schema.Schema
 	compileErr error

@@ -151,7 +151,11 @@ func TestAdmitsTypeRefusesWhatItCannotProve(t *testing.T) {
 		`{"type":"object","properties":{"path":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string"},"source":{"type":"string"},"revision":{"type":"integer"}}}`,
 		`{"type":"object","allOf":[{"required":["x"]}],"properties":{"path":{"type":"string"},"source":{"type":"string"},"revision":{"type":"integer"}}}`,
 	} {
-		if MustCompile("refuse", []byte(doc)).AdmitsType(reflect.TypeFor[readOK]()) {
+		s, err := Compile("refuse", []byte(doc))
+		if err != nil {
+			continue // outside the vocabulary ($ref, allOf, …): no tool can declare it
+		}
+		if s.AdmitsType(reflect.TypeFor[readOK]()) {
 			t.Errorf("readOK must not be admitted by %s", doc)
 		}
 	}

@@ -1,13 +1,20 @@
 // Package schema compiles JSON Schema 2020-12 documents once and validates untrusted JSON
-// against them with github.com/santhosh-tekuri/jsonschema/v5, turning failures into a bounded,
-// deterministic list of issues for TOOL_VALIDATION_FAILED and TOOL_OUTPUT_VALIDATION_FAILED
-// details (REFERENCE §3.1; SPEC §2.2).
+// against them, turning failures into a bounded, deterministic list of issues for
+// TOOL_VALIDATION_FAILED and TOOL_OUTPUT_VALIDATION_FAILED details (REFERENCE §3.1; SPEC §2.2).
+//
+// It implements the part of 2020-12 our tool schemas are written in (vocabulary.go) and
+// refuses every other keyword at compile time, so nothing in a schema is silently not
+// enforced. The general validator github.com/santhosh-tekuri/jsonschema/v5 is the reference:
+// the tests check every catalog schema against the 2020-12 meta-schema with it and compare
+// this package's issues with its issues on generated and fuzzed instances (wasm/schema/
+// schematest). It is not linked into the studio's page, where it and the packages it needs
+// (math/big, net/mail, …) cost 141 KB of the brotli module (docs/design.md §5.45).
 //
 // Lengths (minLength, maxLength) count Unicode code points, as JSON Schema specifies and as
-// SPEC §2.14 requires for every text limit.
+// SPEC §2.14 requires for every text limit. Numbers compare exactly (number.go).
 //
-// Schemas are compiled with no loader: a $ref to anything outside the document fails at
-// compile time instead of reaching the network or the file system.
+// Nothing is ever loaded: $ref is not in the vocabulary, so no schema can reach the network
+// or the file system.
 //
 // Owns: JSON Schema compilation and validation of tool inputs and outputs.
 //
@@ -18,14 +25,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
-	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // MaxIssues bounds the issues reported for one validation; a longer list ends with one issue
@@ -38,7 +40,7 @@ const Dialect = "https://json-schema.org/draft/2020-12/schema"
 // Schema is a compiled schema. It is immutable and safe for concurrent use.
 type Schema struct {
 	raw      json.RawMessage
-	compiled *jsonschema.Schema
+	compiled *node
 	admits   admitsCache // AdmitsType's memo
 }
 
@@ -52,9 +54,8 @@ type Issue struct {
 }
 
 // cache holds the schemas compiled so far, keyed by name and document: every session build
-// registers the same catalog, and compiling a schema is mostly jsonschema's meta-schema
-// validation (about 97% of a session build), so a rebuild (session/configure, each MCP
-// session, each conformance vector) reuses them. At most cacheMax documents are kept; past
+// registers the same catalog, so a rebuild (session/configure, each MCP session, each
+// conformance vector) reuses them. At most cacheMax documents are kept; past
 // that Compile still works, uncached. Failures are never cached.
 var cache = struct {
 	sync.Mutex
@@ -63,10 +64,10 @@ var cache = struct {
 
 const cacheMax = 512
 
-// Compile compiles raw (a JSON Schema document) under the given name, which only serves as
-// its base URI in messages. It fails on malformed JSON, on a document that does not match the
-// 2020-12 meta-schema, and on any reference outside the document. The same name and bytes
-// compiled again return the same immutable *Schema (see cache).
+// Compile compiles raw (a JSON Schema document) under the given name, which only names it in
+// errors. It fails on malformed JSON, on a document that is not a schema, and on any keyword
+// outside the vocabulary (vocabulary.go), naming the keyword and its JSON Pointer. The same
+// name and bytes compiled again return the same immutable *Schema (see cache).
 func Compile(name string, raw json.RawMessage) (*Schema, error) {
 	key := name + "\x00" + string(raw)
 	cache.Lock()
@@ -88,20 +89,20 @@ func Compile(name string, raw json.RawMessage) (*Schema, error) {
 }
 
 func compile(name string, raw json.RawMessage) (*Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("schema: external reference %q is not allowed", s)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("schema: %s: not JSON: %w", name, err)
 	}
-	url := "mem:///" + strings.ReplaceAll(name, " ", "_") + ".json"
-	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
-		return nil, fmt.Errorf("schema: %s: %w", name, err)
+	if dec.More() {
+		return nil, fmt.Errorf("schema: %s: more than one JSON value", name)
 	}
-	s, err := c.Compile(url)
+	n, err := compileNode(doc, "", 0)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s: %w", name, err)
 	}
-	return &Schema{raw: raw, compiled: s}, nil
+	return &Schema{raw: raw, compiled: n}, nil
 }
 
 // MustCompile is Compile for schemas fixed at build time; it panics on error (a programming
@@ -120,26 +121,12 @@ func (s *Schema) Raw() json.RawMessage { return s.raw }
 // ValidateValue validates an already decoded instance (from Decode or json.Unmarshal) and
 // returns nil when it is valid.
 func (s *Schema) ValidateValue(v any) []Issue {
-	err := s.compiled.Validate(v)
-	if err == nil {
+	var va validator
+	va.validate(s.compiled, v, "", "")
+	issues := va.issues
+	if len(issues) == 0 {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Issue{{Keyword: "error", Message: err.Error()}}
-	}
-	var issues []Issue
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			issues = append(issues, Issue{Path: e.InstanceLocation, Keyword: keyword(e.KeywordLocation), Message: e.Message})
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
 	sort.Slice(issues, func(i, j int) bool {
 		if issues[i].Path != issues[j].Path {
 			return issues[i].Path < issues[j].Path
@@ -164,13 +151,4 @@ func (s *Schema) Validate(data []byte) []Issue {
 		return []Issue{{Keyword: "json", Message: "instance is not valid JSON"}}
 	}
 	return s.ValidateValue(v)
-}
-
-// keyword strips the schema URL from a keyword location, keeping the JSON Pointer inside the
-// schema (e.g. "/properties/path/maxLength").
-func keyword(loc string) string {
-	if i := strings.IndexByte(loc, '#'); i >= 0 {
-		return loc[i+1:]
-	}
-	return loc
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/planner"
 	"github.com/webcoding/studio/wasm/rpcsession"
+	"github.com/webcoding/studio/wasm/schema/schematest"
 	"github.com/webcoding/studio/wasm/workspace"
 )
 
@@ -100,12 +101,20 @@ func TestThemeNamesAreWorkspaceThemes(t *testing.T) {
 }
 
 // TestCatalogSchemasCompile: the registry compiles schemas on a tool's first call
-// (docs/design.md §5.14), so every schema of both catalogs is compiled here, against the
-// 2020-12 meta-schema, instead.
+// (docs/design.md §5.14), so every schema of both catalogs is compiled here instead; the
+// reference validator checks each against the 2020-12 meta-schema and must report the same
+// issues as wasm/schema on instances probing every assertion (§5.45).
 func TestCatalogSchemasCompile(t *testing.T) {
 	for _, c := range []string{"", CatalogDemo} {
 		s := session(t, Ports{}, rpcsession.Config{Catalog: c})
 		if err := s.Registry.Check(); err != nil {
+			t.Errorf("catalog %q: %v", c, err)
+		}
+		tools, err := s.Registry.ListAll(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schematest.CheckTools(tools); err != nil {
 			t.Errorf("catalog %q: %v", c, err)
 		}
 	}

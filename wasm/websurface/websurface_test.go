@@ -13,6 +13,7 @@ import (
 	"github.com/webcoding/studio/wasm/preview"
 	"github.com/webcoding/studio/wasm/registry"
 	"github.com/webcoding/studio/wasm/rpcsession"
+	"github.com/webcoding/studio/wasm/schema/schematest"
 	"github.com/webcoding/studio/wasm/studio"
 	"github.com/webcoding/studio/wasm/workspace"
 )
@@ -67,6 +68,9 @@ func TestToolsList(t *testing.T) {
 	tools, err := s.Registry.ListAll(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := schematest.CheckTools(tools); err != nil { // wasm/schema agrees with the reference (docs/design.md §5.45)
+		t.Error(err)
 	}
 	var names []string
 	for _, tl := range tools {
