@@ -149,36 +149,15 @@ func (n *node) keyword(k string, v any, at string, depth int) error {
 		if !okd {
 			return bad("a number")
 		}
-		l := &limit{d: d, f: f}
-		switch k {
-		case "minimum":
-			n.minimum = l
-		case "maximum":
-			n.maximum = l
-		case "exclusiveMinimum":
-			n.exclusiveMinimum = l
-		default:
-			n.exclusiveMaximum = l
-		}
+		*map[string]**limit{"minimum": &n.minimum, "maximum": &n.maximum,
+			"exclusiveMinimum": &n.exclusiveMinimum, "exclusiveMaximum": &n.exclusiveMaximum}[k] = &limit{d: d, f: f}
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
 		c, ok := count(v)
 		if !ok {
 			return bad("a non-negative integer")
 		}
-		switch k {
-		case "minLength":
-			n.minLength = c
-		case "maxLength":
-			n.maxLength = c
-		case "minItems":
-			n.minItems = c
-		case "maxItems":
-			n.maxItems = c
-		case "minProperties":
-			n.minProperties = c
-		default:
-			n.maxProperties = c
-		}
+		*map[string]*int{"minLength": &n.minLength, "maxLength": &n.maxLength, "minItems": &n.minItems,
+			"maxItems": &n.maxItems, "minProperties": &n.minProperties, "maxProperties": &n.maxProperties}[k] = c
 	case "uniqueItems":
 		b, ok := v.(bool)
 		if !ok {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -160,7 +161,7 @@ func (p *Pair) Check(in []byte) error {
 	if len(want) > schema.MaxIssues-1 && len(got) == schema.MaxIssues {
 		want, got = want[:schema.MaxIssues-1], got[:schema.MaxIssues-1]
 	}
-	if !sameIssues(want, got) {
+	if !slices.Equal(want, got) {
 		return fmt.Errorf("%s: instance %s:\n reference %+v\n wasm/schema %+v", p.name, in, want, got)
 	}
 	return nil
@@ -178,18 +179,6 @@ func Compare(name string, raw []byte, instances [][]byte) error {
 		}
 	}
 	return nil
-}
-
-func sameIssues(a, b []schema.Issue) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Instances returns instances probing every assertion of raw: one built to be valid, then
