@@ -39,8 +39,44 @@ type Call struct {
 }
 
 // Decode unmarshals the validated arguments into v. The arguments already passed the closed
-// input schema, so field names are exact and no unknown field is present.
-func (c *Call) Decode(v any) error { return json.Unmarshal(c.Arguments, v) }
+// input schema, so field names are exact and no unknown field is present. A number the schema
+// admits as an integer but written 1.0 or 1e1 decodes into an integer field as 1 or 10
+// (schema.PlainIntegers); a number no field of v can hold (beyond int64, negative for an
+// unsigned field) is TOOL_VALIDATION_FAILED with details {issues: [{path, keyword: "type",
+// message}]}, not an execution failure.
+func (c *Call) Decode(v any) error {
+	err := json.Unmarshal(c.Arguments, v)
+	var te *json.UnmarshalTypeError
+	if err == nil || !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number") {
+		return err
+	}
+	if plain, changed := schema.PlainIntegers(c.Arguments); changed {
+		if err = json.Unmarshal(plain, v); err == nil {
+			return nil
+		}
+		if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number") {
+			return err
+		}
+	}
+	issue := schema.Issue{Path: "/" + strings.ReplaceAll(te.Field, ".", "/"), Keyword: "type", Message: numberRange(te)}
+	return mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"issues": []schema.Issue{issue}},
+		"Arguments for %q do not match what the tool accepts: %s: %s", c.Name, issue.Path, issue.Message)
+}
+
+// numberRange says which numbers the Go field of a type error holds.
+func numberRange(te *json.UnmarshalTypeError) string {
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int64:
+		return fmt.Sprintf("%s must be an integer from %d to %d", te.Value, int64(math.MinInt64), int64(math.MaxInt64))
+	case reflect.Int32:
+		return fmt.Sprintf("%s must be an integer from %d to %d", te.Value, math.MinInt32, math.MaxInt32)
+	case reflect.Uint, reflect.Uint64:
+		return fmt.Sprintf("%s must be an integer from 0 to %d", te.Value, uint64(math.MaxUint64))
+	case reflect.Uint32:
+		return fmt.Sprintf("%s must be an integer from 0 to %d", te.Value, math.MaxUint32)
+	}
+	return fmt.Sprintf("%s cannot be held by this field (%s)", te.Value, te.Type)
+}
 
 // StringArg returns the top-level string argument name and true, or "" and false when it is
 // absent or not a string. It reads the tree the registry already decoded for validation, so a

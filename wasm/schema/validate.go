@@ -132,20 +132,81 @@ func (va *validator) array(n *node, v []any, at, kw string) {
 		va.add(at, kw+"/maxItems", "maximum %d items required, but found %d items", n.maxItems, len(v))
 	}
 	if n.uniqueItems {
-	pairs:
-		for i := 1; i < len(v); i++ {
-			for j := 0; j < i; j++ {
-				if equal(v[i], v[j]) {
-					va.add(at, kw+"/uniqueItems", "items at index %d and %d are equal", j, i)
-					break pairs
-				}
-			}
+		if j, i, ok := firstDuplicate(v); ok {
+			va.add(at, kw+"/uniqueItems", "items at index %d and %d are equal", j, i)
 		}
 	}
 	if n.items != nil {
 		for i, e := range v {
 			va.validate(n.items, e, at+"/"+strconv.Itoa(i), kw+"/items")
 		}
+	}
+}
+
+// firstDuplicate returns the first item i equal to an earlier one and the first such earlier
+// item j. It keys each item by its canonical form (canonical), so it takes time linear in
+// the array's bytes (the key of an object sorts its member names), not quadratic in its
+// length: an argument is at most 32 MiB (mcp.MaxRequestBytes).
+func firstDuplicate(v []any) (j, i int, ok bool) {
+	if len(v) < 2 {
+		return 0, 0, false
+	}
+	first := make(map[string]int, len(v))
+	var b strings.Builder
+	for i, e := range v {
+		b.Reset()
+		canonical(&b, e)
+		k := b.String()
+		if j, dup := first[k]; dup {
+			return j, i, true
+		}
+		first[k] = i
+	}
+	return 0, 0, false
+}
+
+// canonical writes a key for v that two values share exactly when they are equal (equal):
+// numbers by exact value, objects with sorted member names.
+func canonical(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteByte('n')
+	case bool:
+		if x {
+			b.WriteByte('t')
+		} else {
+			b.WriteByte('f')
+		}
+	case string:
+		b.WriteString(strconv.Quote(x))
+	case []any:
+		b.WriteByte('[')
+		for _, e := range x {
+			canonical(b, e)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		names := make([]string, 0, len(x))
+		for k := range x {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		b.WriteByte('{')
+		for _, k := range names {
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			canonical(b, x[k])
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	default:
+		d, ok := numberOf(v)
+		if !ok {
+			fmt.Fprintf(b, "?%T:%v", v, v)
+			return
+		}
+		d.key(b)
 	}
 }
 

@@ -3,7 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -12,7 +14,7 @@ import (
 // else fails to compile, naming the keyword and where it is, so a limit is never silently not
 // enforced (a misspelt "maxLenght" is an error, not an ignored annotation).
 //
-// Assertions, with JSON Schema 2020-12's meaning (json-schema-validation §6):
+// Assertions, with JSON Schema 2020-12's meaning (JSON Schema Validation 2020-12, section 6):
 //
 //	type (a name or a list of names), enum, const,
 //	minimum, maximum, exclusiveMinimum, exclusiveMaximum (exact decimal comparison),
@@ -184,7 +186,13 @@ func (n *node) keyword(k string, v any, at string, depth int) error {
 			return bad("an object of schemas")
 		}
 		n.properties = make(map[string]*node, len(props))
-		for name, sv := range props {
+		names := make([]string, 0, len(props))
+		for name := range props {
+			names = append(names, name)
+		}
+		sort.Strings(names) // the first error is the same on every run
+		for _, name := range names {
+			sv := props[name]
 			c, err := compileNode(sv, loc+"/"+escapeToken(name), depth+1)
 			if err != nil {
 				return err
@@ -213,21 +221,28 @@ func (n *node) keyword(k string, v any, at string, depth int) error {
 	return nil
 }
 
-// count reads a non-negative integer keyword value ("3" or "3.0").
+// count reads a non-negative integer keyword value ("3" or "3.0"). A bound beyond
+// math.MaxInt is math.MaxInt, which no input can reach.
 func count(v any) (int, bool) {
 	num, ok := v.(json.Number)
 	if !ok {
 		return 0, false
 	}
 	d, ok := parseDecimal(string(num))
-	if !ok || d.neg || !d.isInteger() || d.exp > 15 {
+	if !ok || d.neg || !d.isInteger() {
 		return 0, false
 	}
-	f, err := num.Float64()
-	if err != nil {
-		return 0, false
+	if d.digits == "" {
+		return 0, true
 	}
-	return int(f), true
+	if d.bigExp != "" || d.exp > 18 {
+		return math.MaxInt, true
+	}
+	n, err := strconv.ParseInt(d.digits+strings.Repeat("0", int(d.exp)-len(d.digits)), 10, 64)
+	if err != nil || n > math.MaxInt {
+		return math.MaxInt, true
+	}
+	return int(n), true
 }
 
 // enumMessage is the enum failure text: "value must be one of "a", "b"" for primitive

@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -103,5 +104,30 @@ func TestInspectTool(t *testing.T) {
 	e = fails(t, call(t, s.Registry, ToolPreviewInspect, map[string]any{"selector": "h1 >"}), mcp.CodeToolValidationFailed)
 	if d := details(t, e); d["field"] != "selector" || d["reason"] != "syntax" {
 		t.Fatalf("syntax %+v", e)
+	}
+}
+
+// TestIntegerSpellings: a number the schema admits as an integer but written 1.0 or 1e1 is
+// that integer for the handler (it failed with TOOL_EXECUTION_FAILED and Go's decoding text
+// before), and an integer too large for the handler's field is TOOL_VALIDATION_FAILED naming
+// the field and the range (new-user test, 2026-12-07).
+func TestIntegerSpellings(t *testing.T) {
+	s := session(t, Ports{}, rpcsession.Config{})
+	for _, args := range []json.RawMessage{
+		json.RawMessage(`{"limit":1.0}`), json.RawMessage(`{"limit":1e1}`), json.RawMessage(`{"sinceSequence":-0}`),
+		json.RawMessage(`{"sinceSequence":2.0e1,"limit":10e-1}`),
+	} {
+		res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolPreviewGetConsole, Arguments: args,
+			Meta: &mcp.CallMeta{ToolCallID: "t-int", Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		if res.IsError {
+			t.Errorf("%s: %s", args, res.Content[0].Text)
+		}
+	}
+	res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolPreviewGetConsole,
+		Arguments: json.RawMessage(`{"sinceSequence":18446744073709551616}`),
+		Meta:      &mcp.CallMeta{ToolCallID: "t-big", Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+	if !res.IsError || !strings.Contains(string(res.StructuredContent), `"code":"`+string(mcp.CodeToolValidationFailed)+`"`) ||
+		!strings.Contains(res.Content[0].Text, "/sinceSequence: number 18446744073709551616 must be an integer from -9223372036854775808 to 9223372036854775807") {
+		t.Fatalf("want TOOL_VALIDATION_FAILED naming /sinceSequence and its range, got %s / %+v", res.Content[0].Text, res.StructuredContent)
 	}
 }
