@@ -58,7 +58,7 @@ func (c *Call) Decode(v any) error {
 			return err
 		}
 	}
-	issue := schema.Issue{Path: "/" + strings.ReplaceAll(te.Field, ".", "/"), Keyword: "type", Message: numberRange(te)}
+	issue := schema.Issue{Path: "/" + strings.ReplaceAll(te.Field, ".", "/"), Keyword: "type", Message: schema.BoundMessage(numberRange(te))}
 	return mcp.NewError(mcp.CodeToolValidationFailed, false, map[string]any{"issues": []schema.Issue{issue}},
 		"Arguments for %q do not match what the tool accepts: %s: %s", c.Name, issue.Path, issue.Message)
 }

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"unicode/utf8"
 )
 
 // MaxIssues bounds the issues reported for one validation; a longer list ends with one issue
@@ -127,6 +128,9 @@ func (s *Schema) ValidateValue(v any) []Issue {
 	if len(issues) == 0 {
 		return nil
 	}
+	for i := range issues {
+		issues[i].Message = BoundMessage(issues[i].Message)
+	}
 	sort.Slice(issues, func(i, j int) bool {
 		if issues[i].Path != issues[j].Path {
 			return issues[i].Path < issues[j].Path
@@ -141,6 +145,30 @@ func (s *Schema) ValidateValue(v any) []Issue {
 		issues = append(issues[:MaxIssues-1], Issue{Keyword: "truncated", Message: fmt.Sprintf("%d more issue(s) not listed", n)})
 	}
 	return issues
+}
+
+// MaxMessageChars bounds an issue's message in code points. A message can echo what the
+// instance holds (an out-of-range number's digits, unknown property names); past the bound it
+// keeps its first MaxMessageChars-40 code points and says how many it left out, so a 2 MB
+// number in the arguments is not repeated three times in a 10 MB error result.
+const MaxMessageChars = 240
+
+// BoundMessage applies MaxMessageChars to msg: "<first 200 code points>… (N more characters)".
+func BoundMessage(msg string) string {
+	n := utf8.RuneCountInString(msg)
+	if n <= MaxMessageChars {
+		return msg
+	}
+	keep := MaxMessageChars - 40
+	cut := 0
+	for i := range msg {
+		if keep == 0 {
+			cut = i
+			break
+		}
+		keep--
+	}
+	return fmt.Sprintf("%s… (%d more characters)", msg[:cut], n-(MaxMessageChars-40))
 }
 
 // Validate decodes data and validates it. Malformed JSON is reported as one issue with keyword

@@ -115,6 +115,7 @@ func (va *validator) object(n *node, v map[string]any, at, kw string) {
 			for i, name := range extra {
 				quoted[i] = quote(name)
 			}
+			sort.Strings(quoted) // in the order of what the message shows
 			va.add(at, kw+"/additionalProperties", "additionalProperties %s not allowed", strings.Join(quoted, ", "))
 		}
 		return

@@ -131,3 +131,21 @@ func TestIntegerSpellings(t *testing.T) {
 		t.Fatalf("want TOOL_VALIDATION_FAILED naming /sinceSequence and its range, got %s / %+v", res.Content[0].Text, res.StructuredContent)
 	}
 }
+
+// TestHugeNumberNotEchoedWhole: an error about a 100,000-digit number quotes a bounded part
+// of it (schema.MaxMessageChars), in the schema's issue and in Call.Decode's range issue; the
+// result was 5 times the argument's size before (new-user test, 2026-12-07).
+func TestHugeNumberNotEchoedWhole(t *testing.T) {
+	s := session(t, Ports{}, rpcsession.Config{})
+	huge := "1" + strings.Repeat("0", 100_000)
+	for _, args := range []string{`{"limit":` + huge + `}`, `{"sinceSequence":` + huge + `}`} {
+		res := s.Registry.Call(context.Background(), mcp.CallToolParams{Name: ToolPreviewGetConsole, Arguments: json.RawMessage(args),
+			Meta: &mcp.CallMeta{ToolCallID: "t-huge", Source: mcp.SourceLocal, Mode: mcp.ModeDirect}})
+		if !res.IsError || !strings.Contains(res.Content[0].Text, " more characters)") {
+			t.Fatalf("%.20s…: want a bounded validation error, got %.300s", args, res.Content[0].Text)
+		}
+		if n := len(res.Content[0].Text) + len(res.StructuredContent); n > 4000 {
+			t.Errorf("%.20s…: the error result is %d bytes", args, n)
+		}
+	}
+}

@@ -44,7 +44,8 @@ func CheckTools(tools []mcp.Tool) error {
 
 // Reference compiles raw with the reference validator (which checks it against the 2020-12
 // meta-schema first) and returns a function that validates a decoded instance, with its
-// issues in wasm/schema's form and order. Numbers must be decoded as json.Number or float64.
+// issues in wasm/schema's form and order (messages bounded by schema.BoundMessage). Numbers
+// must be decoded as json.Number or float64.
 func Reference(name string, raw []byte) (func(v any) []schema.Issue, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
@@ -74,7 +75,7 @@ func Reference(name string, raw []byte) (func(v any) []schema.Issue, error) {
 				if i := strings.IndexByte(kw, '#'); i >= 0 {
 					kw = kw[i+1:]
 				}
-				issues = append(issues, schema.Issue{Path: e.InstanceLocation, Keyword: kw, Message: sortNames(e.Message)})
+				issues = append(issues, schema.Issue{Path: e.InstanceLocation, Keyword: kw, Message: schema.BoundMessage(sortNames(e.Message))})
 				return
 			}
 			for _, c := range e.Causes {
@@ -110,9 +111,8 @@ func dropEmptyTokens(p string) string {
 	return strings.TrimSuffix(p, "/")
 }
 
-// sortNames puts the names of an "additionalProperties 'b', 'a' not allowed" message in
-// one order (of their quoted forms) for comparison: the reference lists them in map order,
-// wasm/schema in the order of the names.
+// sortNames puts the names of an "additionalProperties 'b', 'a' not allowed" message in the
+// order of their quoted forms, as wasm/schema lists them (the reference uses map order).
 func sortNames(msg string) string {
 	const pre, suf = "additionalProperties ", " not allowed"
 	if !strings.HasPrefix(msg, pre) || !strings.HasSuffix(msg, suf) {
@@ -155,7 +155,6 @@ func (p *Pair) Check(in []byte) error {
 	want, got := p.ref(v), p.ours.ValidateValue(v)
 	for i := range got {
 		got[i].Path = dropEmptyTokens(got[i].Path)
-		got[i].Message = sortNames(got[i].Message) // both sides in one order
 	}
 	sortIssues(got)
 	if len(want) > schema.MaxIssues-1 && len(got) == schema.MaxIssues {
