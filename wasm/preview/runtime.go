@@ -187,6 +187,11 @@ type RuntimeConfig struct {
 	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
 	// keeps them to replace their text in place (design.md §5.33).
 	Sheets int `json:"sheets,omitempty"`
+	// Refresh is the entry's first <meta http-equiv="refresh"> that names a workspace URL (set
+	// by the compiler, which drops the element): the runtime opens URL, resolved against the
+	// page's URL, Seconds after the load event, in place of the page, as the virtual Location
+	// navigates (a missing page is reported, never left for another site).
+	Refresh *RuntimeRefresh `json:"refresh,omitempty"`
 	// Pages holds the compiled workspace pages that static <iframe src> elements name
 	// (workspace path → NestedPage; set by the compiler, at most MaxFramePages, reached through
 	// at most MaxFrameDepth levels of frames): the runtime shows a workspace page in an
@@ -402,6 +407,7 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
 	// applied; it honours a CSP <meta> it sees (design.md §5.31).
 	cfg.Sheets = c.sheetCount
+	cfg.Refresh = c.refresh
 	cfg.Pages = c.framePages(cfg.Entry)
 	j, lay := runtimeConfigLayout(cfg)
 	el := policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + runtimeHead
@@ -454,4 +460,11 @@ func pageURLPath(path string, dir bool) string {
 		return strings.TrimSuffix(path, "index.html")
 	}
 	return path
+}
+
+// RuntimeRefresh is a meta refresh the runtime follows (RuntimeConfig.Refresh): Seconds
+// (0..86400) after the load event, the page at URL (as written in the content).
+type RuntimeRefresh struct {
+	Seconds int    `json:"seconds"`
+	URL     string `json:"url"`
 }

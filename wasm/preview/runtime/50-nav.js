@@ -132,6 +132,11 @@ VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true, DIR); 
 VLOC.toString = function toString() { return vHref(); };
 VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
+// A <meta http-equiv="refresh"> naming a workspace URL (CFG.refresh, from the compiler, which
+// drops the element): opened after the load event and the delay, in place of the page.
+if (CFG.refresh) apply(addListener, W, ["load", function () {
+  apply(setTimeoutF, W, [function () { try { vNavigate(CFG.refresh.url, true, "replace"); } catch (e) {} }, 1000 * CFG.refresh.seconds]);
+}]);
 // document.URL and document.documentURI read the page's virtual URL too (the frame's own is
 // about:srcdoc), as document.baseURI does (10-policy.js).
 try { defineProperty(D, "URL", { configurable: true, enumerable: true, get: vHref }); } catch (e) {}
