@@ -216,7 +216,7 @@ export function createPreviewBridge(host) {
         msg.path = str(d.path, MAX_TEXT); msg.line = Number.isInteger(d.line) && d.line > 0 ? d.line : 0; // Go checks both
         break;
       case T.report: msg.kind = str(d.kind, 16); msg.url = str(d.url, MAX_TEXT); msg.detail = str(d.detail, MAX_TEXT); break;
-      case T.navigate: msg.path = str(d.path, MAX_TEXT); msg.search = str(d.search, MAX_TEXT); msg.hash = str(d.hash, MAX_TEXT); if (d.replace === true) msg.replace = true; break;
+      case T.navigate: msg.path = str(d.path, MAX_TEXT); msg.search = str(d.search, MAX_TEXT); msg.hash = str(d.hash, MAX_TEXT); if (d.replace === true) msg.replace = true; if (d.dir === true) msg.dir = true; break;
       case T.leaving: msg.url = str(d.url, MAX_TEXT); break;
       case T.audit: {
         // The answer to audit(): handed to its caller, never batched. An unknown id (page code

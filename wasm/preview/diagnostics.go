@@ -24,8 +24,9 @@ const (
 	// DiagEntryFallback is the warning of EntryDiagnostic (browser studio only: it is not
 	// part of Diagnose, whose output REFERENCE §5.4 fixes).
 	DiagEntryFallback = "entry-fallback"
-	// DiagUnsupportedRefresh: a <meta http-equiv="refresh"> to no URL or a workspace page is
-	// not carried into the compiled document (one to another site is an external reference).
+	// DiagUnsupportedRefresh: a <meta http-equiv="refresh"> to no URL (a periodic reload), or
+	// any in the export, is not run (one to another site is an external reference; the first one
+	// to a workspace URL the preview's runtime follows, RuntimeConfig.Refresh).
 	DiagUnsupportedRefresh = "unsupported-meta-refresh"
 	// DiagNotImported: the reference names a file the user's folder holds but the import left
 	// out (File kind KindNotImported): "<Label> <X>: <path> is in the folder but was not

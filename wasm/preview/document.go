@@ -45,7 +45,10 @@ type compiler struct {
 	// (StyleOnlyChange, design.md §5.33).
 	sheetCount int
 	sheetSpans []span
-	layout     *docLayout
+	// refresh is the entry's first <meta http-equiv="refresh"> naming a workspace URL (nil:
+	// none), which the runtime follows (RuntimeConfig.Refresh).
+	refresh *RuntimeRefresh
+	layout  *docLayout
 	// frames are the workspace pages the document's static <iframe>s show (frames.go), in
 	// first-seen order; keepSrc leaves an attribute "src" as written (attrTagDrop).
 	frames    []string
@@ -934,23 +937,67 @@ func isRefresh(t htmlTag) bool {
 // metaRefresh handles a <meta http-equiv="refresh">, which the compiled document never
 // carries: a navigation cannot be stopped by the preview's Content-Security-Policy, so a
 // refresh to another site would leave the sandbox, and a reload of the srcdoc would lose the
-// mount. An external target is reported as blocked; any other refresh as not run.
+// mount. An external target is reported as blocked. The first refresh naming a workspace URL
+// is handed to the runtime (c.refresh), which opens that page as over HTTP (a docs package's
+// index.html redirecting to its docs); any other refresh (to no URL: a periodic reload) is
+// reported as not run.
 func (c *compiler) metaRefresh(from string, t htmlTag) {
 	a, _, _ := t.attr("content")
-	target := ""
-	if i := strings.IndexByte(a.value, ';'); i >= 0 {
-		rest := strings.TrimSpace(a.value[i+1:])
-		if k := strings.IndexByte(rest, '='); k >= 0 && strings.EqualFold(strings.TrimSpace(rest[:k]), "url") {
-			rest = strings.TrimSpace(rest[k+1:])
-		}
-		target = strings.Trim(rest, "'\"")
-	}
-	if target != "" && classify(target) == refExternal {
+	seconds, target, ok := parseRefresh(a.value)
+	if ok && target != "" && classify(target) == refExternal {
 		c.diags.external(passLinks, labelMetaRefresh, from, target)
+		return
+	}
+	if ok && target != "" && c.opts.Bridge {
+		if c.refresh == nil {
+			c.refresh = &RuntimeRefresh{Seconds: seconds, URL: target}
+		}
 		return
 	}
 	c.diags.add(passLinks, DiagUnsupportedRefresh, labelMetaRefresh, from, target,
 		"A meta refresh is not run in the preview (it would navigate the sandboxed frame away): "+a.value)
+}
+
+// parseRefresh parses a refresh's content as the HTML standard's shared declarative refresh
+// steps do: "N", "N; url=U", "N, 'U'", "N U" (N whole seconds, a fraction ignored; U optionally
+// quoted). ok is false when the content starts with neither a digit nor "." (browsers ignore
+// it). seconds is capped at 86400.
+func parseRefresh(content string) (seconds int, target string, ok bool) {
+	const ws = " \t\n\f\r"
+	s := strings.TrimLeft(content, ws)
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 && (s == "" || s[0] != '.') {
+		return 0, "", false
+	}
+	if n, err := strconv.Atoi(s[:i]); err == nil {
+		seconds = n
+	}
+	if i > 5 || seconds > 86400 {
+		seconds = 86400
+	}
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	rest := strings.TrimLeft(s[i:], ws)
+	if rest != "" && (rest[0] == ';' || rest[0] == ',') {
+		rest = strings.TrimLeft(rest[1:], ws)
+	}
+	if len(rest) >= 3 && strings.EqualFold(rest[:3], "url") {
+		if r := strings.TrimLeft(rest[3:], ws); strings.HasPrefix(r, "=") {
+			rest = strings.TrimLeft(r[1:], ws)
+		}
+	}
+	if rest != "" && (rest[0] == '\'' || rest[0] == '"') {
+		q := rest[0]
+		rest = rest[1:]
+		if k := strings.IndexByte(rest, q); k >= 0 {
+			rest = rest[:k]
+		}
+	}
+	return seconds, strings.TrimSpace(rest), true
 }
 
 // rawTextBody returns the text and the end tag (each "" when absent) that follow the raw-text

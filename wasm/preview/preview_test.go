@@ -339,13 +339,14 @@ func TestEntryDiagnostic(t *testing.T) {
 
 // A meta refresh never reaches the compiled document: the preview's CSP cannot stop a
 // navigation, so a refresh to another site would leave the sandbox (a new user's finding).
-// One to another site is reported as blocked; one to nothing or a workspace page as not run.
+// One to another site is reported as blocked; one to nothing as not run; one to a workspace
+// URL has no diagnostic: the runtime follows it (RuntimeConfig.Refresh, TestFidelity/meta-refresh).
 func TestMetaRefreshDropped(t *testing.T) {
 	for _, tc := range []struct{ content, kind string }{
 		{"0;url=https://example.com/", DiagBlockedExternal},
 		{"0; URL='http://127.0.0.1:9/x'", DiagBlockedExternal},
 		{"5", DiagUnsupportedRefresh},
-		{"1;url=about.html", DiagUnsupportedRefresh},
+		{"1;url=about.html", ""},
 	} {
 		src := `<!doctype html><html><head><meta http-equiv="Refresh" content="` + tc.content + `"><title>r</title></head><body>x</body></html>`
 		r := Compile([]File{htmlFile("index.html", src), htmlFile("about.html", "<p>a</p>")}, bridgeOpts)
@@ -356,8 +357,39 @@ func TestMetaRefreshDropped(t *testing.T) {
 		for _, d := range r.Diagnostics {
 			found = found || d.Kind == tc.kind
 		}
-		if !found {
+		if tc.kind == "" && len(r.Diagnostics) > 0 {
+			t.Errorf("%q: diagnostics %+v, want none", tc.content, r.Diagnostics)
+		}
+		if tc.kind != "" && !found {
 			t.Errorf("%q: diagnostics %+v, want one of kind %s", tc.content, r.Diagnostics, tc.kind)
+		}
+		if want := strings.Contains(r.HTML, `"refresh":{"seconds":1,"url":"about.html"}`); want != (tc.kind == "") {
+			t.Errorf("%q: runtime refresh in the config = %v", tc.content, want)
+		}
+	}
+}
+
+// TestParseRefresh: the content forms of the HTML standard's declarative refresh.
+func TestParseRefresh(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		sec    int
+		target string
+		ok     bool
+	}{
+		{"0; url=docs/index.html", 0, "docs/index.html", true},
+		{"3;URL='a.html?x=1#t'", 3, "a.html?x=1#t", true},
+		{" 2 , \"b.html\" ", 2, "b.html", true},
+		{"1.5 c.html", 1, "c.html", true},
+		{".5;url=d.html", 0, "d.html", true},
+		{"10", 10, "", true},
+		{"99999999999999; url=e.html", 86400, "e.html", true},
+		{"url=f.html", 0, "", false},
+		{"", 0, "", false},
+	} {
+		sec, target, ok := parseRefresh(tc.in)
+		if sec != tc.sec || target != tc.target || ok != tc.ok {
+			t.Errorf("parseRefresh(%q) = %d, %q, %v; want %d, %q, %v", tc.in, sec, target, ok, tc.sec, tc.target, tc.ok)
 		}
 	}
 }

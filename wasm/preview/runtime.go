@@ -23,9 +23,11 @@ const (
 	// MessageStorage (port): {type, area: "local"|"session"|"cookie", clear, set: {key: value|null}}
 	// ("cookie": the document.cookie jar, name → value; docs/preview.md "Storage").
 	MessageStorage = "webcoding.preview.storage"
-	// MessageNavigate (port): {type, path, search, hash, replace}: a link, a form or a script
-	// navigation (the virtual Location) of the page asks for the workspace page at path;
-	// replace (location.replace, reload) puts it in place of the page shown in the history.
+	// MessageNavigate (port): {type, path, search, hash, replace, dir}: a link, a form or a
+	// script navigation (the virtual Location) of the page asks for the workspace page at path;
+	// replace (location.replace, reload) puts it in place of the page shown in the history;
+	// dir (only for a folder's index.html) says the URL named its folder ("./", "docs/"), so
+	// the page reads that URL (RuntimeConfig.Dir).
 	MessageNavigate = "webcoding.preview.navigate"
 	// MessageLeaving (port): {type, url}: a link of the page is about to navigate away (url
 	// is its target). The shim sends the same type when the frame loads a second document.
@@ -49,7 +51,7 @@ const (
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
 // the message the bridge posted with the mount's revision and nonce added. Each type uses some
 // members and leaves the others zero: MessageError message; MessageConsole level, kind, text,
-// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash, replace; MessageStorage area,
+// path, line; MessageReport kind, url, detail; MessageNavigate path, search, hash, replace, dir; MessageStorage area,
 // clear, set. The browser's preview port decodes it (wasm/adapters/iframe), and so do the
 // tests that record the shim's batches (e2e/fidelity).
 type BridgeMessage struct {
@@ -67,6 +69,7 @@ type BridgeMessage struct {
 	Search   string             `json:"search"`
 	Hash     string             `json:"hash"`
 	Replace  bool               `json:"replace"`
+	Dir      bool               `json:"dir"`
 	Area     string             `json:"area"`
 	Clear    bool               `json:"clear"`
 	Set      map[string]*string `json:"set"`
@@ -146,6 +149,12 @@ type RuntimeStorage struct {
 //   - Entry is the workspace path of the mounted page; Search ("?…") and Hash ("#…") are
 //     the query and fragment it was opened with (a link to "about.html?x=1#team"); the
 //     virtual Location (design.md §5.34) reads them.
+//   - Dir says the page was opened by its folder's URL ("/", "docs/": the studio's first
+//     mount of the default entry, a link to "./"), as a served site is: when Entry is a
+//     folder's index.html, the virtual Location, document.URL and Base read the folder URL
+//     ("https://workspace.invalid/", pathname "/") instead of ".../index.html". The compiler
+//     sets it for the default entry "index.html" (Options.Runtime.Entry empty) and keeps the
+//     caller's value for a folder's index.html; it is false for any other page.
 //   - Base is the page's virtual URL (VirtualOrigin + "/" + Entry + Search when empty, so
 //     "#x" and "?q" resolve against the page's own query, as over HTTP): the runtime
 //     inserts <base href=Base> unless the document has one, so document.baseURI and run-time
@@ -161,6 +170,7 @@ type RuntimeConfig struct {
 	Entry         string                 `json:"entry"`
 	Search        string                 `json:"search,omitempty"`
 	Hash          string                 `json:"hash,omitempty"`
+	Dir           bool                   `json:"dir,omitempty"`
 	Base          string                 `json:"base"`
 	Files         map[string]RuntimeFile `json:"files"`
 	AllowInternet bool                   `json:"allowInternet"`
@@ -177,6 +187,11 @@ type RuntimeConfig struct {
 	// with StyleMarkerAttr (0..Sheets-1, document order; set by the compiler): the runtime
 	// keeps them to replace their text in place (design.md §5.33).
 	Sheets int `json:"sheets,omitempty"`
+	// Refresh is the entry's first <meta http-equiv="refresh"> that names a workspace URL (set
+	// by the compiler, which drops the element): the runtime opens URL, resolved against the
+	// page's URL, Seconds after the load event, in place of the page, as the virtual Location
+	// navigates (a missing page is reported, never left for another site).
+	Refresh *RuntimeRefresh `json:"refresh,omitempty"`
 	// Pages holds the compiled workspace pages that static <iframe src> elements name
 	// (workspace path → NestedPage; set by the compiler, at most MaxFramePages, reached through
 	// at most MaxFrameDepth levels of frames): the runtime shows a workspace page in an
@@ -278,8 +293,11 @@ func RuntimeScript(cfg RuntimeConfig) string {
 // runtimeWireOf is the wire form of cfg (defaults applied, shared constants added).
 func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	cfg.V = 1
+	if cfg.Dir && !IsFolderIndex(cfg.Entry) {
+		cfg.Dir = false
+	}
 	if cfg.Base == "" {
-		cfg.Base = VirtualURL(cfg.Entry) + cfg.Search
+		cfg.Base = VirtualURL(pageURLPath(cfg.Entry, cfg.Dir)) + cfg.Search
 	}
 	if cfg.Files == nil {
 		cfg.Files = map[string]RuntimeFile{}
@@ -378,6 +396,9 @@ func (c *compiler) bridgeElement(entry *File) string {
 	if entry != nil {
 		cfg.Entry = entry.Path
 	}
+	if c.opts.Runtime.Entry == "" {
+		cfg.Dir = cfg.Entry == "index.html" // the studio opens a site at its root URL
+	}
 	if c.baseURL != "" {
 		cfg.Base = c.baseURL // the page's <base href>
 	}
@@ -386,6 +407,7 @@ func (c *compiler) bridgeElement(entry *File) string {
 	// references (a <script src>, <link href>, <img src> to another site) before any policy
 	// applied; it honours a CSP <meta> it sees (design.md §5.31).
 	cfg.Sheets = c.sheetCount
+	cfg.Refresh = c.refresh
 	cfg.Pages = c.framePages(cfg.Entry)
 	j, lay := runtimeConfigLayout(cfg)
 	el := policyMeta(cfg.AllowInternet) + "<script " + BridgeAttr + ">" + runtimeHead
@@ -423,4 +445,26 @@ func usesIndexedDB(files map[string]RuntimeFile) bool {
 		}
 	}
 	return false
+}
+
+// IsFolderIndex reports whether path (a workspace path) is a folder's index.html ("index.html",
+// "docs/index.html"): the page a folder URL ("/", "docs/") serves over HTTP.
+func IsFolderIndex(path string) bool {
+	return path == "index.html" || strings.HasSuffix(path, "/index.html")
+}
+
+// pageURLPath is the workspace path whose virtual URL is the page's URL: the folder
+// ("" or "docs/") for a folder's index.html opened by its folder URL (dir), else path.
+func pageURLPath(path string, dir bool) string {
+	if dir && IsFolderIndex(path) {
+		return strings.TrimSuffix(path, "index.html")
+	}
+	return path
+}
+
+// RuntimeRefresh is a meta refresh the runtime follows (RuntimeConfig.Refresh): Seconds
+// (0..86400) after the load event, the page at URL (as written in the content).
+type RuntimeRefresh struct {
+	Seconds int    `json:"seconds"`
+	URL     string `json:"url"`
 }

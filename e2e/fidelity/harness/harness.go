@@ -87,7 +87,7 @@ bridge.attach((json) => {
     // As the Go port does: a link to a workspace page mounts that page (same revision).
     if (m.type === "webcoding.preview.navigate") {
       navs++;
-      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash) +
+      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash) + (m.dir ? "&dir=1" : "") +
         "&storage=" + encodeURIComponent(JSON.stringify(window.__storage)));
     }
   }
@@ -154,7 +154,7 @@ func Server(t testing.TB) *httptest.Server {
 				_ = json.Unmarshal([]byte(st), storage)
 			}
 			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
-				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"),
+				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"), Dir: q.Get("dir") == "1",
 					IndexedDB: IDBShim(t), Storage: storage}}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))

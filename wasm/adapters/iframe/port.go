@@ -85,6 +85,8 @@ type Page struct {
 	Path   string `json:"path"`
 	Search string `json:"search,omitempty"`
 	Hash   string `json:"hash,omitempty"`
+	// Dir: the page was opened by its folder's URL (preview.RuntimeConfig.Dir).
+	Dir bool `json:"dir,omitempty"`
 }
 
 // Options configure New.
@@ -255,7 +257,7 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 		page = p.history[p.at]
 	}
 	files := p.files
-	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, AllowInternet: p.internet, Storage: p.storage.snapshot()}
+	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, Dir: page.Dir, AllowInternet: p.internet, Storage: p.storage.snapshot()}
 	shown := p.shown
 	if shown == nil || shown.nonce != p.nonce || p.status.State != StateAcknowledged {
 		shown = nil
@@ -272,6 +274,9 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 	if page.Path != "" && res.Entry != page.Path { // the page is gone: back to the entry
 		p.history, p.at = nil, 0
 		page = Page{}
+	}
+	if page.Path == "" { // the default entry, opened at the site's root URL as over HTTP
+		page.Dir = res.Entry == "index.html"
 	}
 	page.Path = res.Entry
 	if len(p.history) == 0 {
@@ -568,7 +573,7 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				ok = false
 				break
 			}
-			nav = &Page{Path: msg.Path, Search: cut(msg.Search, preview.MaxConsoleTextChars), Hash: cut(msg.Hash, preview.MaxConsoleTextChars)}
+			nav = &Page{Path: msg.Path, Search: cut(msg.Search, preview.MaxConsoleTextChars), Hash: cut(msg.Hash, preview.MaxConsoleTextChars), Dir: msg.Dir && preview.IsFolderIndex(msg.Path)}
 			navReplace = msg.Replace
 		default:
 			ok = false

@@ -430,10 +430,36 @@ func TestNavigateReplace(t *testing.T) {
 	p.mu.Lock()
 	got := fmt.Sprint(p.history, p.at)
 	p.mu.Unlock()
-	if got != "[{index.html  } {b.html ?q=1 }] 1" {
+	if got != "[{index.html   true} {b.html ?q=1  false}] 1" {
 		t.Fatalf("history %s, want index.html then b.html (a.html replaced)", got)
 	}
-	if !p.Back() || !strings.Contains(shim.last(t).html, `"entry":"index.html"`) {
-		t.Fatal("Back did not show index.html")
+	if !p.Back() || !strings.Contains(shim.last(t).html, `"entry":"index.html","dir":true`) {
+		t.Fatal("Back did not show index.html at the site's root URL")
+	}
+}
+
+// TestNavigateFolderURL (docs/preview.md "Navigation"): the default entry index.html is shown
+// at the site's root URL (dir); a navigate message's dir is kept for a folder's index.html
+// (a link to "./") and dropped for another page.
+func TestNavigateFolderURL(t *testing.T) {
+	ctx := context.Background()
+	shim := newFakeShim(t)
+	p, _ := New(Options{Shim: shim.obj})
+	files := append(seedFiles(), preview.File{Path: "a.html", Language: preview.LangHTML, Kind: preview.KindText, Source: "<p>a</p>"})
+	_ = p.Mount(ctx, preview.Mount{Revision: 1, Files: files})
+	if h := shim.last(t).html; !strings.Contains(h, `"entry":"index.html","dir":true,"base":"https://workspace.invalid/"`) {
+		t.Fatal("the first mount of index.html is not at the root URL")
+	}
+	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "index.html", "search": "?x=1"}))
+	if h := shim.last(t).html; !strings.Contains(h, `"entry":"index.html","search":"?x=1","base":"https://workspace.invalid/index.html?x=1"`) {
+		t.Fatal("a link to index.html?x=1 is not mounted at .../index.html?x=1")
+	}
+	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "a.html", "dir": true}))
+	if h := shim.last(t).html; !strings.Contains(h, `"entry":"a.html","base":"https://workspace.invalid/a.html"`) {
+		t.Fatal("dir was kept for a page that is not a folder's index.html")
+	}
+	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "index.html", "dir": true}))
+	if h := shim.last(t).html; !strings.Contains(h, `"entry":"index.html","dir":true,"base":"https://workspace.invalid/"`) {
+		t.Fatal("a link to ./ is not mounted at the root URL")
 	}
 }

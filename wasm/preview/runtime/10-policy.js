@@ -7,6 +7,17 @@
 var ORIGIN = CFG.origin, BASE = CFG.base;
 var FALLBACK = (function () { try { var u = new URLC(".", D.baseURI); return u.protocol === "http:" || u.protocol === "https:" ? u.href : ""; } catch (e) { return ""; } })();
 try { defineProperty(D, "baseURI", { configurable: true, enumerable: true, get: function () { return BASE; } }); } catch (e) {}
+// document.domain is the virtual host, and setting it to itself works, as over HTTP (the
+// sandbox's opaque origin reads "" and throws SecurityError for any value); another value is
+// refused as a browser refuses a domain that is not a suffix of the page's host.
+(function () {
+  var host = new URLC(ORIGIN).hostname;
+  try {
+    defineProperty(D, "domain", { configurable: true, enumerable: true, get: function () { return host; }, set: function (v) {
+      if (apply(toLower, S(v), []) !== host) throw new DOMExceptionC("Failed to set the 'domain' property on 'Document': '" + S(v) + "' is not a suffix of '" + host + "'.", "SecurityError");
+    } });
+  } catch (e) {}
+})();
 // A compiled document carries the same <meta> ahead of this script (preview.bridgeElement),
 // so the preload scanner honours it too; then it is not inserted twice.
 (function () {

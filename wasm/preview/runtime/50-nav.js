@@ -5,29 +5,36 @@
 // leaving, and the parent shows "navigated away".
 function isPage(p) { var f = fileAt(p); return !!f && /^text\/html\b/.test(f.type); }
 var ENTRY = CFG.entry || "", SEARCH = CFG.search || "";
+// DIR: the page was opened by its folder's URL ("/", "docs/"), so it reads that URL, as a served
+// folder's index.html does (RuntimeConfig.Dir); pageURL() is the page's virtual URL, no query.
+var DIR = !!CFG.dir && /(^|\/)index\.html$/.test(ENTRY);
+function pageURL() { return virtualURL(DIR ? apply(slice, ENTRY, [0, -10]) : ENTRY); }
 // hashTouched: the page's fragment is the real one (about:srcdoc#…) once the mount's hash was
 // applied (DOMContentLoaded) or the page changed it; before, the virtual one is CFG.hash.
 var hashTouched = false;
 function setHash(h) { hashTouched = true; try { W.location.hash = h; } catch (e) {} }
+// A URL whose path ends in "/" names a folder: its index.html is opened with dir set.
 function goTo(c, search, hash, replace) {
-  if (c.file === ENTRY && search === SEARCH && hash) {
+  var dir = apply(slice, c.url.pathname, [-1]) === "/";
+  if (c.file === ENTRY && dir === DIR && search === SEARCH && hash) {
     // Same document, other fragment: a fragment navigation of about:srcdoc scrolls to it.
     setHash(hash);
     return;
   }
-  mountPage(c.file, search, hash, replace);
+  mountPage(c.file, search, hash, replace, dir);
 }
 // samePageFragment: the page c names is the mounted one, same query, with a fragment — even
 // an empty one ("#", whose URL.hash is "") — so, as over HTTP, a fragment navigation that
 // stays in the document (a link <a href="#"> scrolls to the top, it does not reload).
-function samePageFragment(c) { return c.file === ENTRY && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0; }
+function samePageFragment(c) { return c.file === ENTRY && (apply(slice, c.url.pathname, [-1]) === "/") === DIR && c.url.search === vURL().search && apply(indexOf, c.url.href, ["#"]) >= 0; }
 // mountPage asks the parent to mount a page (replace: in place of the one shown in its
 // Back/Forward list); storage changes not yet sent go first (the port keeps their order), so
 // the next page starts from them.
-function mountPage(path, search, hash, replace) {
+function mountPage(path, search, hash, replace, dir) {
   if (storageTimer) flushStorage();
   var m = { type: T.navigate, path: path, search: cut(search, L.text), hash: cut(hash, L.text) };
   if (replace) m.replace = true;
+  if (dir) m.dir = true;
   send(m);
 }
 apply(addListener, W, ["click", function (e) {
@@ -59,7 +66,7 @@ apply(addListener, W, ["submit", function (e) {
   var target = S((sub && apply(getAttrOrig, sub, ["formtarget"])) || apply(getAttrOrig, form, ["target"]) || "");
   if (target && target !== "_self") return;
   if (method === "dialog") return;
-  var c = action === "" ? { file: ENTRY, url: new URLC(virtualURL(ENTRY)) } : classify(action);
+  var c = action === "" ? { file: ENTRY, url: new URLC(pageURL()) } : classify(action);
   if (!c || !c.file || !isPage(c.file)) return; // left to the policy (form-action), reported
   e.preventDefault();
   var search = "";
@@ -80,7 +87,7 @@ if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hash
 // javascript:) goes to the real location and is reported as leaving. reload() mounts the page
 // again; replace() and reload() take the place of the page in the parent's Back/Forward list.
 // Code built at run time from strings (eval, new Function) still sees the real one.
-function vHref() { return virtualURL(ENTRY) + SEARCH + vFragment(); }
+function vHref() { return pageURL() + SEARCH + vFragment(); }
 // vFragment: "#…" as in the URL ("#" alone for an empty fragment), "" for none.
 function vFragment() {
   if (!hashTouched) return CFG.hash || "";
@@ -121,10 +128,15 @@ defineProperty(VLOC, "href", { enumerable: true, get: vHref, set: function (v) {
 defineProperty(VLOC, "ancestorOrigins", { enumerable: true, get: function () { return W.location.ancestorOrigins; } });
 VLOC.assign = function assign(u) { vNavigate(u, false, "assign"); };
 VLOC.replace = function replace(u) { vNavigate(u, true, "replace"); };
-VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true); };
+VLOC.reload = function reload() { mountPage(ENTRY, SEARCH, vHash(), true, DIR); };
 VLOC.toString = function toString() { return vHref(); };
 VLOC.valueOf = function valueOf() { return VLOC; };
 freeze(VLOC);
+// A <meta http-equiv="refresh"> naming a workspace URL (CFG.refresh, from the compiler, which
+// drops the element): opened after the load event and the delay, in place of the page.
+if (CFG.refresh) apply(addListener, W, ["load", function () {
+  apply(setTimeoutF, W, [function () { try { vNavigate(CFG.refresh.url, true, "replace"); } catch (e) {} }, 1000 * CFG.refresh.seconds]);
+}]);
 // document.URL and document.documentURI read the page's virtual URL too (the frame's own is
 // about:srcdoc), as document.baseURI does (10-policy.js).
 try { defineProperty(D, "URL", { configurable: true, enumerable: true, get: vHref }); } catch (e) {}
