@@ -49,6 +49,12 @@ const bridgeGlobal = "__webcodingPreviewBridge"
 // (compiler.locationJS; docs/design.md §5.34).
 const locationGlobal = "__webcodingLocation"
 
+// topGlobal is the window property holding the page's top-level window as a page served on
+// its own sees it (50-nav.js): the preview document's window, not the studio; the compiler
+// rewrites scripts' `top`, `window.top`, `self.top` and `globalThis.top` to this name
+// (compiler.locationJS; docs/design.md §5.47).
+const topGlobal = "__webcodingTop"
+
 // BridgeScript returns the complete bridge <script> element (carrying BridgeAttr) for a mount
 // of revision with nonce and an empty file table: RuntimeScript inside <script>…</script>.
 // The compiler uses RuntimeScript with the full RuntimeConfig; BridgeScript remains for the

@@ -799,17 +799,19 @@ func (c *compiler) attrTagDrop(b *strings.Builder, fromPath, src string, t htmlT
 	writeTag(b, src, t, set, drop)
 }
 
-// locationJS returns a script's source (classic, module, or an event-handler attribute's
-// body) with its references to the page's Location (jsscan.RewriteLocation: bare `location`,
-// `window.location`, `document.location`, …) naming the runtime's virtual Location
-// (locationGlobal, 50-nav.js; docs/design.md §5.34), when the document carries the runtime
+// locationJS returns a script's source (classic or module) with its references to the page's
+// Location (bare `location`, `window.location`, `document.location`, …) naming the runtime's
+// virtual Location (locationGlobal, 50-nav.js; docs/design.md §5.34) and its references to the
+// page's top-level window (bare `top`, `window.top`, …) naming the runtime's stand-in
+// (topGlobal; §5.47), both found in one scan (jsscan.RewritePage; `top.location` reads the
+// virtual Location through the stand-in), when the document carries the runtime
 // (Options.Bridge); otherwise, and in a diagnostics-only compile, src unchanged. Linear in
-// len(src); no allocation when src does not contain "location".
+// len(src); no allocation when nothing is rewritten.
 func (c *compiler) locationJS(src string) string {
 	if !c.opts.Bridge || c.diagOnly {
 		return src
 	}
-	out, _ := jsscan.RewriteLocation(src, locationGlobal)
+	out, _ := jsscan.RewritePage(src, locationGlobal, topGlobal)
 	return out
 }
 

@@ -239,6 +239,7 @@ type runtimeWire struct {
 	CSP              string            `json:"csp"`
 	Global           string            `json:"global"`
 	Location         string            `json:"location"`
+	Top              string            `json:"top"`
 	IDB              string            `json:"idb,omitempty"`
 	DefaultError     string            `json:"defaultError"`
 	DefaultRejection string            `json:"defaultRejection"`
@@ -303,7 +304,7 @@ func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 		cfg.Files = map[string]RuntimeFile{}
 	}
 	w := runtimeWire{
-		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal,
+		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal, Top: topGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
 		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr, ScriptAttr: ScriptSrcAttr,
 		FrameAttr: FrameMarkerAttr, HeadLen: len(runtimeHead), TailLen: len(runtimeTail),

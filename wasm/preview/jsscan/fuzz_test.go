@@ -73,6 +73,7 @@ func FuzzRewriteLocation(f *testing.F) {
 		"`${location}` + /location/.test(document.location) // location",
 		`var location; self . location = {location}`, `a[location] = 1`, `x = location\n/re/g`,
 		"class A { location = location; static { location } }", `location => (location, window) => {}`,
+		`if (top != self) top.location = self.location; window.top.location.href; var self = this; self.top`,
 	} {
 		f.Add(s)
 	}
@@ -96,52 +97,68 @@ func FuzzRewriteLocation(f *testing.F) {
 				t.Fatalf("handler span %v is not a span of FindLocationRefs", h)
 			}
 		}
-		out, _ := RewriteLocation(src, name)
-		type tok struct {
-			k Kind
-			s string
-		}
-		lex := func(s string) []tok {
-			var ts []tok
-			lx := NewLexer(s)
+		verify := func(spans [][2]int, out string) {
+			type tok struct {
+				k Kind
+				s string
+			}
+			lex := func(s string) []tok {
+				var ts []tok
+				lx := NewLexer(s)
+				for {
+					t, ok := lx.Next()
+					if !ok {
+						return ts
+					}
+					ts = append(ts, tok{t.Kind, s[t.Start:t.End]})
+				}
+			}
+			// The input's tokens with each replaced span's tokens as one identifier.
+			var want []tok
+			lx, i := NewLexer(src), 0
 			for {
-				t, ok := lx.Next()
+				tk, ok := lx.Next()
 				if !ok {
-					return ts
+					break
 				}
-				ts = append(ts, tok{t.Kind, s[t.Start:t.End]})
-			}
-		}
-		// The input's tokens with each replaced span's tokens as one identifier.
-		var want []tok
-		lx, i := NewLexer(src), 0
-		for {
-			tk, ok := lx.Next()
-			if !ok {
-				break
-			}
-			for i < len(spans) && spans[i][1] <= tk.Start {
-				i++
-			}
-			if i < len(spans) && tk.Start >= spans[i][0] && tk.End <= spans[i][1] {
-				if tk.Start == spans[i][0] {
-					want = append(want, tok{Ident, name})
+				for i < len(spans) && spans[i][1] <= tk.Start {
+					i++
 				}
-				continue
+				if i < len(spans) && tk.Start >= spans[i][0] && tk.End <= spans[i][1] {
+					if tk.Start == spans[i][0] {
+						want = append(want, tok{Ident, name})
+					}
+					continue
+				}
+				if i < len(spans) && tk.Start < spans[i][1] && tk.End > spans[i][0] {
+					t.Fatalf("token %q straddles span %v", src[tk.Start:tk.End], spans[i])
+				}
+				want = append(want, tok{tk.Kind, src[tk.Start:tk.End]})
 			}
-			if i < len(spans) && tk.Start < spans[i][1] && tk.End > spans[i][0] {
-				t.Fatalf("token %q straddles span %v", src[tk.Start:tk.End], spans[i])
+			got := lex(out)
+			if len(got) != len(want) {
+				t.Fatalf("%d tokens, want %d\nin:  %q\nout: %q", len(got), len(want), src, out)
 			}
-			want = append(want, tok{tk.Kind, src[tk.Start:tk.End]})
-		}
-		got := lex(out)
-		if len(got) != len(want) {
-			t.Fatalf("%d tokens, want %d\nin:  %q\nout: %q", len(got), len(want), src, out)
-		}
-		for j := range got {
-			if got[j] != want[j] {
-				t.Fatalf("token %d = %v, want %v\nin:  %q\nout: %q", j, got[j], want[j], src, out)
+			for j := range got {
+				if got[j] != want[j] {
+					t.Fatalf("token %d = %v, want %v\nin:  %q\nout: %q", j, got[j], want[j], src, out)
+				}
 			}
 		}
+		out, _ := RewriteLocation(src, name)
+		verify(spans, out)
+		// RewritePage: the Location's and top's spans together, disjoint and in order, with the
+		// same lexing guarantee (one name for both, so the check above applies).
+		var page [][2]int
+		last = 0
+		for _, sp := range findNameSpans(src, true) {
+			if sp.start < last || sp.end > len(src) || sp.end <= sp.start {
+				t.Fatalf("bad page span %v (last %d, len %d)", sp, last, len(src))
+			}
+			last = sp.end
+			page = append(page, [2]int{sp.start, sp.end})
+		}
+		out, _ = RewritePage(src, name, name)
+		verify(page, out)
 	})
 }

@@ -10,12 +10,19 @@ const (
 	nameGlobalThis
 	nameDocument
 	nameMember // a member name on any other object: never cancelled
+	nameTop    // only when the scan also looks for `top` (FindTopRefs, RewritePage)
 )
 
-func locName(s string) int {
+// locName returns the bit of a name the scan tracks (0 for any other name); `top` counts only
+// when withTop.
+func locName(s string, withTop bool) int {
 	switch s {
 	case "location":
 		return nameLocation
+	case "top":
+		if withTop {
+			return nameTop
+		}
 	case "window":
 		return nameWindow
 	case "self":
@@ -49,7 +56,8 @@ type locGroup struct {
 
 type locSpan struct {
 	start, end int
-	needs      int // the name whose declaration cancels this span
+	needs      int  // the name whose declaration cancels this span
+	top        bool // a reference to the top-level window, not to the Location
 }
 
 // FindLocationRefs returns the spans [start, end) of src that refer to the page's Location
@@ -85,18 +93,106 @@ type locSpan struct {
 // ECMAScript's identifier resolution; the conservative parts are this package's own.
 func FindLocationRefs(src string) [][2]int {
 	var out [][2]int
-	for _, sp := range findLocationSpans(src) {
+	for _, sp := range findNameSpans(src, false) {
 		out = append(out, [2]int{sp.start, sp.end})
 	}
 	return out
 }
 
-// findLocationSpans is FindLocationRefs with each span's kind: needs is nameLocation for a
+// FindTopRefs returns the spans of src that refer to the page's top-level window, as
+// FindLocationRefs does for its Location, with three differences: the name is `top`; the
+// member expressions are `window.top`, `self.top` and `globalThis.top` only (no document);
+// and no other member named `top` is returned (`style.top`, `rect.top`, `offset().top` are
+// everywhere). A span is a bare `top` used as a value where the script never declares `top`,
+// a whole member expression, or — where the script may declare `window`, `self` or
+// `globalThis` (`var self = this`, a wrapper's parameter) — the member name alone, which the
+// runtime answers by the object (the page's top-level window for the page's window, the
+// object's own `top` otherwise). Time and memory are linear in len(src). The rule's source: HTML's
+// Window `top` attribute (WHATWG HTML §7.2.2.1); why: docs/design.md §5.47.
+func FindTopRefs(src string) [][2]int {
+	var out [][2]int
+	for _, sp := range findNameSpans(src, true) {
+		if sp.top {
+			out = append(out, [2]int{sp.start, sp.end})
+		}
+	}
+	return out
+}
+
+// RewritePage returns src with the spans of FindTopRefs replaced by top (an identifier naming
+// the preview's stand-in for the top-level window) and those of FindLocationRefs by location
+// (the virtual Location's), found in one scan, and whether anything was replaced. The one
+// difference from running both rewrites: a `location` member of a `top` reference
+// (`top.location`, `window.top.location`) is the Location's member name, so it reads the
+// virtual Location through the stand-in. Time and memory are linear in len(src); src is
+// returned as is when nothing is replaced.
+func RewritePage(src, location, top string) (string, bool) {
+	spans := findNameSpans(src, true)
+	if len(spans) == 0 {
+		return src, false
+	}
+	var b strings.Builder
+	b.Grow(len(src) + len(spans)*len(location))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(src[last:sp.start])
+		if sp.top {
+			b.WriteString(top)
+		} else {
+			b.WriteString(location)
+		}
+		last = sp.end
+	}
+	b.WriteString(src[last:])
+	return b.String(), true
+}
+
+// mayNameTop reports whether src has a word `top` that is not a member of another object: not
+// after a `.` unless that follows the word window, self or globalThis. It is a filter (a match
+// in a string or comment counts), so most scripts — which say `stop`, `scrollTop` and
+// `style.top` — skip the scan for top. Linear in len(src).
+func mayNameTop(src string) bool {
+	for i := 0; ; {
+		k := strings.Index(src[i:], "top")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 3
+		if k > 0 && isIdentPart(src[k-1]) || i < len(src) && isIdentPart(src[i]) {
+			continue
+		}
+		j := k
+		for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
+			j--
+		}
+		if j == 0 || src[j-1] != '.' {
+			return true
+		}
+		j-- // the dot; an optional chain's `?` before it
+		if j > 0 && src[j-1] == '?' {
+			j--
+		}
+		for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
+			j--
+		}
+		e := j
+		for j > 0 && isIdentPart(src[j-1]) {
+			j--
+		}
+		if w := src[j:e]; w == "window" || w == "self" || w == "globalThis" {
+			return true
+		}
+	}
+}
+
+// findNameSpans is FindLocationRefs, with FindTopRefs' spans as well when withTop, with each span's kind: needs is nameLocation for a
 // bare `location`, another name bit for a member expression on that name (whole, or its
 // member name alone when the name may be declared), nameMember for a member name on any
 // other object.
-func findLocationSpans(src string) []locSpan {
-	if !strings.Contains(src, "location") {
+func findNameSpans(src string, withTop bool) []locSpan {
+	withTop = withTop && mayNameTop(src)
+	if !withTop && !strings.Contains(src, "location") {
 		return nil
 	}
 	var spans []locSpan
@@ -145,13 +241,20 @@ func findLocationSpans(src string) []locSpan {
 		switch cur.Kind {
 		case Ident:
 			if isDot(p1) {
-				if s == "location" && p2.Kind == Ident && !isDot(p3) && !isP(p3, "#") && locName(text(p2))&^nameLocation != 0 &&
-					spaces(p2.End, p1.Start) && spaces(p1.End, cur.Start) {
-					spans = append(spans, locSpan{p2.Start, cur.End, locName(text(p2))})
-				} else if s == "location" && !(p2.Kind == Ident && otherWindows[text(p2)]) {
+				obj := 0
+				if p2.Kind == Ident && !isDot(p3) && !isP(p3, "#") && spaces(p2.End, p1.Start) && spaces(p1.End, cur.Start) {
+					obj = locName(text(p2), withTop) & (nameWindow | nameSelf | nameGlobalThis | nameDocument)
+				}
+				if s == "top" && withTop {
+					if obj &^= nameDocument; obj != 0 {
+						spans = append(spans, locSpan{p2.Start, cur.End, obj, true})
+					}
+				} else if s == "location" && obj != 0 {
+					spans = append(spans, locSpan{p2.Start, cur.End, obj, false})
+				} else if s == "location" && !(p2.Kind == Ident && otherWindows[text(p2)] && !(withTop && text(p2) == "top")) {
 					// Any other member `location` (`w.location` of a minified wrapper's parameter,
 					// `root.location`, `this.location`, `obj.location`): the member name alone.
-					spans = append(spans, locSpan{cur.Start, cur.End, nameMember})
+					spans = append(spans, locSpan{cur.Start, cur.End, nameMember, false})
 				}
 				break
 			}
@@ -163,7 +266,7 @@ func findLocationSpans(src string) []locSpan {
 			case "var", "let", "const":
 				top.varActive = true
 			}
-			n := locName(s)
+			n := locName(s, withTop)
 			if n == 0 {
 				break
 			}
@@ -180,13 +283,13 @@ func findLocationSpans(src string) []locSpan {
 				top.varActive && isP(p1, ","),
 				top.kind == grpObject && (isP(p1, "{") || isP(p1, ",")) && (isP(next, "}") || isP(next, ",") || single(next)):
 				declared |= n
-			case n != nameLocation:
+			case n != nameLocation && n != nameTop:
 			case isP(next, ":") && !isP(p1, "?") && !isW(p1, "case"),
 				isP(next, "("), isW(p1, "break"), isW(p1, "continue"), isP(p1, "#"),
 				isW(p1, "get"), isW(p1, "set"), isW(p1, "static"), isW(p1, "async"):
 				// a key, label, method name or call: not the Location value
 			default:
-				spans = append(spans, locSpan{cur.Start, cur.End, nameLocation})
+				spans = append(spans, locSpan{cur.Start, cur.End, n, n == nameTop})
 			}
 		case Punct:
 			switch s {
@@ -249,12 +352,16 @@ func findLocationSpans(src string) []locSpan {
 		switch {
 		case declared&sp.needs == 0:
 			out = append(out, sp)
-		case sp.needs != nameLocation:
+		case sp.needs != nameLocation && sp.needs != nameTop:
 			// `window.location` where the script may declare `window` (a UMD or IIFE parameter,
 			// `(function (window) { … })(window)`): only the member name, so it becomes
 			// `window.<name>`, which the preview's runtime answers for any object: the stand-in
 			// for the page's window and document, the object's own `location` otherwise.
-			out = append(out, locSpan{sp.end - len("location"), sp.end, nameMember})
+			name := len("location")
+			if sp.top {
+				name = len("top")
+			}
+			out = append(out, locSpan{sp.end - name, sp.end, nameMember, sp.top})
 		}
 	}
 	return out
@@ -281,7 +388,7 @@ var locationMembers = map[string]bool{
 // FindLocationRefs. Time and memory are linear in len(src).
 func FindHandlerLocationRefs(src string) [][2]int {
 	var out [][2]int
-	for _, sp := range findLocationSpans(src) {
+	for _, sp := range findNameSpans(src, false) {
 		if sp.needs != nameLocation || usedAsLocation(src, sp.end) {
 			out = append(out, [2]int{sp.start, sp.end})
 		}

@@ -130,3 +130,83 @@ func BenchmarkRewriteLocation(b *testing.B) {
 		RewriteLocation(src, "__webcodingLocation")
 	}
 }
+
+// rwTop marks each span FindTopRefs finds as «…».
+func rwTop(src string) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range FindTopRefs(src) {
+		b.WriteString(src[last:sp[0]])
+		b.WriteString("«" + src[sp[0]:sp[1]] + "»")
+		last = sp[1]
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+func TestFindTopRefs(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		// React's DevTools hint and frame-busting, the two ways real pages ask.
+		{`if (ExecutionEnvironment.canUseDOM && window.top === window.self) {`, `if (ExecutionEnvironment.canUseDOM && «window.top» === window.self) {`},
+		{`if (top != self) top.location = self.location;`, `if («top» != self) «top».location = self.location;`},
+		{`self.top; globalThis?.top; window .top`, `«self.top»; «globalThis?.top»; «window .top»`},
+		// Every other member named top is a coordinate or a record's field.
+		{`el.style.top = "5px"; r = rect.top; $(e).offset().top; a.window.top; this.top`, `el.style.top = "5px"; r = rect.top; $(e).offset().top; a.window.top; this.top`},
+		{`x = {top: 1, left: 2}; css({ top: y })`, `x = {top: 1, left: 2}; css({ top: y })`},
+		{`class B { top = 0; top() {} }`, `class B { top = 0; top() {} }`},
+		{`"window.top"; /top/.test(s); // top
+x = top`, `"window.top"; /top/.test(s); // top
+x = «top»`},
+	} {
+		if got := rwTop(tc.src); got != tc.want {
+			t.Errorf("%s\n got  %s\n want %s", tc.src, got, tc.want)
+		}
+	}
+	// Where the script may declare window or self, only the member name (the runtime answers
+	// it by the object: `var self = this; self.top` is a record's field).
+	for src, want := range map[string]string{
+		`(function (window) { window.top.x() })(window)`: `(function (window) { window.«top».x() })(window)`,
+		`var self = this; self.top = 4; f(self.top)`:     `var self = this; self.«top» = 4; f(self.«top»)`,
+	} {
+		if got := rwTop(src); got != want {
+			t.Errorf("%s\n got  %s\n want %s", src, got, want)
+		}
+	}
+	// A script that may declare top keeps every bare top.
+	for _, src := range []string{
+		`var top = el.offsetTop; if (top > 0) f(top)`,
+		`const { top, left } = r.getBoundingClientRect(); g(top)`,
+		`function f(top) { return top + 1 }`,
+		`x = { top }`,
+	} {
+		if got := FindTopRefs(src); len(got) != 0 {
+			t.Errorf("%s: want no span, got %v", src, got)
+		}
+	}
+}
+
+func TestRewritePage(t *testing.T) {
+	for src, want := range map[string]string{
+		`if (top != self) top.location = self.location;`:        `if (T != self) T.L = L;`,
+		`window.top.location.href; parent.location; w.location`: `T.L.href; parent.location; w.L`,
+		`var top = 1; top.location; location.hash`:              `var top = 1; top.L; L.hash`,
+		`el.style.top = y; no refs here`:                        `el.style.top = y; no refs here`,
+	} {
+		got, changed := RewritePage(src, "L", "T")
+		if got != want || changed != (src != want) {
+			t.Errorf("%s\n got  %s (%v)\n want %s", src, got, changed, want)
+		}
+	}
+}
+
+func TestMayNameTop(t *testing.T) {
+	for src, want := range map[string]bool{
+		`el.style.top = 1; stop(); scrollTop; $(e).offset().top; topper; a_top`: false,
+		`window.top`: true, `x = top`: true, `self .top`: true, `window?.top`: true, `globalThis.top`: true,
+		`top`: true, `a.b.top`: false, `{ top: 1 }`: true,
+	} {
+		if got := mayNameTop(src); got != want {
+			t.Errorf("mayNameTop(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

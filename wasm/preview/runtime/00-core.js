@@ -111,12 +111,14 @@ function stackOf(v) { try { return v && typeof v === "object" ? v.stack : undefi
 // also a console entry of level "error" with kind "error" or "rejection" and, where the stack
 // names one, the workspace file and line: at most L.errors per mount.
 var failed = false, readySent = false, loaded = false, pending = 0, consoleCount = 0, errorCount = 0;
-// asWritten: an error text names `location` where the compiler wrote the virtual Location's
-// name (V8 quotes the callee: "__webcodingLocation.x is not a function"; design.md §5.34).
-var LOCNAME = S(CFG.location || "");
+// asWritten: an error text names `location` and `top` where the compiler wrote the names of
+// their stand-ins (V8 quotes the callee: "__webcodingLocation.x is not a function"; design.md
+// §5.34, §5.47).
+var LOCNAME = S(CFG.location || ""), TOPNAME = S(CFG.top || "");
 function asWritten(s) {
   s = S(s);
-  return LOCNAME && apply(indexOf, s, [LOCNAME]) >= 0 ? apply(join, apply(splitStr, s, [LOCNAME]), ["location"]) : s;
+  if (LOCNAME && apply(indexOf, s, [LOCNAME]) >= 0) s = apply(join, apply(splitStr, s, [LOCNAME]), ["location"]);
+  return TOPNAME && apply(indexOf, s, [TOPNAME]) >= 0 ? apply(join, apply(splitStr, s, [TOPNAME]), ["top"]) : s;
 }
 function errorEntry(kind, message, err, filename) {
   if (!RELAY || errorCount >= L.errors) return;

@@ -167,6 +167,28 @@ function locationHolder(o) {
 try { defineProperty(Object.prototype, CFG.location, { configurable: false, enumerable: false,
   get: function () { var h = locationHolder(this); return h === null ? VLOC : h.location; },
   set: function (v) { var h = locationHolder(this); if (h === null) vNavigate(v, false, "href"); else h.location = v; } }); } catch (e) {}
+// The page's top-level window (docs/design.md §5.47): a page served on its own is its own top
+// and parent, and React's dev build, frame-busting scripts (`if (top != self) …`) and
+// embed checks ask. The compiler names window[CFG.top] in place of `top`, `window.top`,
+// `self.top` and `globalThis.top`; it is the preview document's window (for a workspace page
+// in a frame, the preview document's, the page's own top), never the studio. `parent` is a
+// replaceable attribute, so the preview document's own parent is this window; the bridge took
+// the real one before any page script ran (00-core.js).
+var TOPW = W;
+if (NESTED) {
+  try { var up = W; while (up.parent !== up && up.parent !== W.top) up = up.parent; TOPW = up; } catch (e) { TOPW = W.top; }
+}
+try { defineProperty(W, CFG.top, { configurable: false, enumerable: false, get: function () { return TOPW; } }); } catch (e) {}
+// Where a script may declare its own `window`, `self` or `globalThis` (a wrapper's parameter,
+// `var self = this`), the compiler rewrites only the member name: `self.top` → `self[CFG.top]`.
+// The page's window answers with its own property above; any other object with its own `top`,
+// for reading and for assigning.
+try { defineProperty(Object.prototype, CFG.top, { configurable: false, enumerable: false,
+  get: function () { return this.top; }, set: function (v) { this.top = v; } }); } catch (e) {}
+if (BRIDGE) {
+  try { defineProperty(W, "parent", { configurable: true, enumerable: true, get: function () { return W; },
+    set: function (v) { defineProperty(W, "parent", { configurable: true, enumerable: true, writable: true, value: v }); } }); } catch (e) {}
+}
 // Any other unload of this document (a real reload, script built at run time) is detected by
 // the parent, which counts the frame's load events; no pagehide listener here (see
 // 40-storage.js).
