@@ -6,10 +6,15 @@ import (
 )
 
 // rw marks each span FindLocationRefs finds as «…» (the expectation's notation).
-func rw(src string) string {
+func rw(src string) string { return marked(src, FindLocationRefs(src)) }
+
+// rwTop marks each span FindTopRefs finds as «…».
+func rwTop(src string) string { return marked(src, FindTopRefs(src)) }
+
+func marked(src string, spans [][2]int) string {
 	var b strings.Builder
 	last := 0
-	for _, sp := range FindLocationRefs(src) {
+	for _, sp := range spans {
 		b.WriteString(src[last:sp[0]])
 		b.WriteString("«" + src[sp[0]:sp[1]] + "»")
 		last = sp[1]
@@ -129,19 +134,6 @@ func BenchmarkRewriteLocation(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		RewriteLocation(src, "__webcodingLocation")
 	}
-}
-
-// rwTop marks each span FindTopRefs finds as «…».
-func rwTop(src string) string {
-	var b strings.Builder
-	last := 0
-	for _, sp := range FindTopRefs(src) {
-		b.WriteString(src[last:sp[0]])
-		b.WriteString("«" + src[sp[0]:sp[1]] + "»")
-		last = sp[1]
-	}
-	b.WriteString(src[last:])
-	return b.String()
 }
 
 func TestFindTopRefs(t *testing.T) {
