@@ -34,7 +34,7 @@ func TestPreviewRuntimeInStudio(t *testing.T) {
 
 	// Flood: 10^5 console lines and window messages; the write is acknowledged, 100 lines kept.
 	_, _ = chromium.Eval[bool](tab, 5*time.Second, `(function(){ window.__lt = 0; try { new PerformanceObserver(function(l){ l.getEntries().forEach(function(e){ window.__lt = Math.max(window.__lt, e.duration); }); }).observe({type: "longtask"}); } catch (e) {} return true; })()`)
-	flood := `for (var i = 0; i < 100000; i++) { console.log('flood ' + i); top.postMessage({type: 'webcoding.preview.console', text: 'junk'}, '*'); }`
+	flood := `for (var i = 0; i < 100000; i++) { console.log('flood ' + i); window['top'].postMessage({type: 'webcoding.preview.console', text: 'junk'}, '*'); }`
 	start := time.Now()
 	res = toolCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(flood)+`}`)
 	t.Logf("flood write answered in %v (%v); longest studio task %v ms", time.Since(start), res["isError"], evalNum(tab, `window.__lt`))

@@ -183,7 +183,7 @@ func TestPreviewNonceHidden(t *testing.T) {
   for (var j = 0; j < names.length; j++) { try { var v = window[names[j]]; if (typeof v === "string" && hex.test(v)) found.push("global:" + names[j]); } catch (e) {} }
   var nonce = ((html.match(new RegExp(key + '="([0-9a-f]+)"')) || [])[1]) || "";
   console.log("nonce-search " + JSON.stringify(found));
-  parent.postMessage({type: "webcoding.preview.ready", revision: %d, nonce: nonce}, "*");
+  window["top"].postMessage({type: "webcoding.preview.ready", revision: %d, nonce: nonce}, "*");
   throw new Error("failing after a forged ready");
 })();
 `, rev+1)

@@ -273,7 +273,8 @@ func TestReloadRestoresFromIndexedDB(t *testing.T) {
 
 // TestForgedAcksIgnored: the preview document itself posts an error for a forged nonce and
 // one for the right nonce but another revision; both are ignored, and the real ready is
-// accepted.
+// accepted. The forger posts to the studio through `window["top"]`: `top` and `parent` are
+// the page's own window to its code (docs/design.md §5.47).
 func TestForgedAcksIgnored(t *testing.T) {
 	t.Parallel()
 	tab := openStudio(t)
@@ -283,9 +284,9 @@ func TestForgedAcksIgnored(t *testing.T) {
   var el = document.querySelector("[data-webcoding-preview-bridge]"), text = el ? el.textContent : ""; // the bridge removes its element (preview_test.go)
   var rev = Number((text.match(/REVISION=(\d+)/)||[])[1]);
   var nonce = (text.match(/NONCE="([0-9a-f]+)"/)||[])[1];
-  parent.postMessage({type:"webcoding.preview.error", revision: rev, nonce: "forged", message: "forged nonce"}, "*");
-  parent.postMessage({type:"webcoding.preview.error", revision: rev + 1, nonce: nonce, message: "forged revision"}, "*");
-  parent.postMessage({type:"webcoding.preview.ready", revision: rev + 1, nonce: nonce}, "*");
+  window["top"].postMessage({type:"webcoding.preview.error", revision: rev, nonce: "forged", message: "forged nonce"}, "*");
+  window["top"].postMessage({type:"webcoding.preview.error", revision: rev + 1, nonce: nonce, message: "forged revision"}, "*");
+  window["top"].postMessage({type:"webcoding.preview.ready", revision: rev + 1, nonce: nonce}, "*");
 })();
 `
 	defer directCall(t, tab, "workspace.writeFile", `{"path":"app.js","source":`+jsString(src)+`}`)

@@ -1080,7 +1080,7 @@ func TestSurfaceOffline(t *testing.T) {
 		if err != nil || !strings.Contains(sandbox, "allow-scripts") || strings.Contains(sandbox, "allow-same-origin") {
 			t.Fatalf("%s: the preview iframe's sandbox is %q (%v)", surface, sandbox, err)
 		}
-		if got, err := chromium.WaitInFrame(tab, loadTimeout, `(() => { try { return String(parent.document.title); } catch (e) { return "blocked"; } })()`, "blocked"); err != nil {
+		if got, err := chromium.WaitInFrame(tab, loadTimeout, `(() => { try { return String(window["top"].document.title); } catch (e) { return "blocked"; } })()`, "blocked"); err != nil {
 			t.Fatalf("%s: the preview reads the page: %q (%v)", surface, got, err)
 		}
 	}

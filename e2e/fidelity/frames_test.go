@@ -103,8 +103,8 @@ func TestFrameLimits(t *testing.T) {
 	addSite("framebad", map[string]string{
 		"index.html": `<!doctype html><title>b</title><iframe src="bad.html"></iframe>`,
 		"bad.html": `<!doctype html><script>
-top.postMessage({ type: "webcoding.preview.hello", v: 1, revision: 2, nonce: "n-framebad" }, "*");
-top.postMessage({ type: "webcoding.preview.ready", revision: 2, nonce: "n-framebad" }, "*");
+window["top"].postMessage({ type: "webcoding.preview.hello", v: 1, revision: 2, nonce: "n-framebad" }, "*");
+window["top"].postMessage({ type: "webcoding.preview.ready", revision: 2, nonce: "n-framebad" }, "*");
 parent.postMessage({ type: "webcoding.preview.frame", v: 1 }, "*");
 </script><script>
 undefinedThing.boom();

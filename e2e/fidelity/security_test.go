@@ -28,17 +28,21 @@ func longest(t testing.TB, tab *chromium.Tab) float64 {
 // forges a hello and a ready through window.top, floods 10^5 console calls and 10^5 window
 // messages, then throws. The mount must end in the runtime error (never ready), forward at
 // most 100 console lines, and no task of the parent may last 100 ms or more.
+//
+// Page code reaches the studio's window through a computed `window["top"]`: the compiler
+// rewrites `top` to the page's own window and the runtime makes `parent` that window
+// (docs/design.md §5.47), so a plain `top.postMessage` would no longer test the studio.
 func TestForgedAckRefusedAndFloodBounded(t *testing.T) {
 	attack := `(function(){
   var stolen = [];
   try { Object.defineProperty(window, "parent", { configurable: true, get: function () { return { postMessage: function (m) { stolen.push(m); } }; } }); } catch (e) {}
   var html = document.documentElement.outerHTML, m = html.match(/"non` + `ce":"([^"]*)"/), nonce = m ? m[1] : "n-guess";
   var ch = new MessageChannel();
-  top.postMessage({ type: "webcoding.preview.hello", v: 1, revision: 7, nonce: nonce }, "*", [ch.port2]);
-  top.postMessage({ type: "webcoding.preview.ready", revision: 7, nonce: nonce }, "*");
+  window["top"].postMessage({ type: "webcoding.preview.hello", v: 1, revision: 7, nonce: nonce }, "*", [ch.port2]);
+  window["top"].postMessage({ type: "webcoding.preview.ready", revision: 7, nonce: nonce }, "*");
   ch.port1.postMessage({ type: "webcoding.preview.ready" });
   for (var i = 0; i < 100000; i++) console.log("flood " + i);
-  for (var j = 0; j < 100000; j++) top.postMessage({ type: "webcoding.preview.console", revision: 7, nonce: nonce, level: "log", text: "x" }, "*");
+  for (var j = 0; j < 100000; j++) window["top"].postMessage({ type: "webcoding.preview.console", revision: 7, nonce: nonce, level: "log", text: "x" }, "*");
   window.__stolen = stolen.length + ":" + (m ? "found" : "none");
   throw new Error("failing after a forged ready");
 })();`
@@ -97,7 +101,7 @@ func TestFloodWithoutNonceDoesNotStarveAck(t *testing.T) {
 // flood mounts the flooding site at rev and returns its ack and the delay (ms) between the
 // frame's load and the ack's arrival in the parent.
 func flood(t testing.TB, tab *chromium.Tab, rev int) (msg, float64) {
-	src := `for (var i = 0; i < 100000; i++) top.postMessage({ type: "webcoding.preview.console", level: "log", text: "junk " + i }, "*");
+	src := `for (var i = 0; i < 100000; i++) window["top"].postMessage({ type: "webcoding.preview.console", level: "log", text: "junk " + i }, "*");
 for (var j = 0; j < 100000; j++) console.log("line " + j);
 window.addEventListener("load", function () { document.title = String(Date.now()); });`
 	addSite("flood", map[string]string{"index.html": "<!doctype html><title>f</title><script>" + src + "</script><p>ok</p>"})

@@ -11,7 +11,7 @@ import (
 func TestBridgeRunsBeforeHiddenScript(t *testing.T) {
 	s := site{
 		"index.html": `<!doctype html><svg><style><script>window.L=["hidden:"+("__webcodingPreviewBridge" in window)];</script></style></svg>` +
-			`<html><head><script>window.L=window.L||[];addEventListener("load",function(){setTimeout(function(){parent.postMessage({probe:L},"*")},50)})</script></head><body>x</body></html>`,
+			`<html><head><script>window.L=window.L||[];addEventListener("load",function(){setTimeout(function(){window["top"].postMessage({probe:L},"*")},50)})</script></head><body>x</body></html>`,
 	}
 	want := []string{"hidden:true"}
 	if got := inPreview(t, s); !reflect.DeepEqual(got, want) {

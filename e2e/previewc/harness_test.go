@@ -48,5 +48,6 @@ func runInFrame(t testing.TB, doc string) []string {
 	return got
 }
 
-// probeScript is page code: a log L and a report to the parent 50 ms after load.
-const probeScript = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){parent.postMessage({probe:L},"*")},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`
+// probeScript is page code: a log L and a report to the parent 50 ms after load, through
+// window["top"] (the page's own `top` and `parent` are its window: docs/design.md §5.47).
+const probeScript = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){window["top"].postMessage({probe:L},"*")},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`

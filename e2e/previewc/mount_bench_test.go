@@ -20,7 +20,7 @@ import (
 func BenchmarkMountAssets(b *testing.B) {
 	const n, size = 50, 160 << 10
 	var page, css strings.Builder
-	page.WriteString(`<!doctype html><html><head><link rel="stylesheet" href="css/s.css"><script>addEventListener("load",function(){parent.postMessage({probe:["load:"+(performance.now()|0)]},"*")})</script></head><body>`)
+	page.WriteString(`<!doctype html><html><head><link rel="stylesheet" href="css/s.css"><script>addEventListener("load",function(){window["top"].postMessage({probe:["load:"+(performance.now()|0)]},"*")})</script></head><body>`)
 	pad := make([]byte, size-len(onePixelPNG))
 	files := []preview.File{{}}
 	for i := 0; i < n; i++ {

@@ -53,7 +53,7 @@ func sortedKeys(s site) []string {
 // probe is page code: a log L, reported 50 ms after load — and after the page's dynamic
 // import (window.P) settles, so the result does not depend on how fast a loaded machine
 // fetches it — to the parent (preview) and in window.__probeDone (served over HTTP).
-const probe = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){var done=function(){L=L.concat(window.D||[]);window.__probeDone=L;parent.postMessage({probe:L},"*")};Promise.resolve(window.P).then(done,done)},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`
+const probe = `<script>window.L=[];window.addEventListener("load",function(){L.push("load");setTimeout(function(){var done=function(){L=L.concat(window.D||[]);window.__probeDone=L;window["top"].postMessage({probe:L},"*")};Promise.resolve(window.P).then(done,done)},50)});document.addEventListener("DOMContentLoaded",function(){L.push("dcl")});</script>`
 
 // overHTTP serves s on loopback and returns the page's log.
 func overHTTP(t *testing.T, s site) []string {
@@ -140,7 +140,7 @@ window.P = import("./lib/dyn.js").then(m => { window.D = ["dyn:" + m.v]; });`,
 func TestComputedDynamicImport(t *testing.T) {
 	s := site{
 		"index.html": `<!doctype html><html><head><script>window.L=[];</script><script type="module" src="js/main.js"></script></head><body></body></html>`,
-		"js/main.js": "const name = 'b';\nconst report = () => { window.__probeDone = L; parent.postMessage({probe: L}, '*'); };\n" +
+		"js/main.js": "const name = 'b';\nconst report = () => { window.__probeDone = L; window['top'].postMessage({probe: L}, '*'); };\n" +
 			"Promise.all([import(`./parts/${name}.js`), import('../top' + '.js')]).then(([m, n]) => { L.push('parts:' + m.v + ':' + n.v); report(); }, (e) => { L.push(String(e)); report(); });",
 		"js/parts/b.js": `export const v = "B";`,
 		"top.js":        `export const v = "T";`,

@@ -54,7 +54,7 @@ function img(id){var e=document.getElementById(id);L.push(id+":"+e.complete+":"+
 function urlOf(v){var m=/url\("?([^")]*)"?\)/.exec(v);return m?m[1]:""}
 function ld(name,u){P.push(new Promise(function(r){if(!u){L.push(name+":none");r();return}var i=new Image();i.onload=function(){L.push(name+":ok:"+i.naturalWidth);r()};i.onerror=function(){L.push(name+":error");r()};i.src=u}))}
 function bg(id,prop,pseudo){var e=document.getElementById(id);ld(id,urlOf(getComputedStyle(e,pseudo||null)[prop||"backgroundImage"]))}
-window.addEventListener("load",function(){L.push("load");setTimeout(function(){Promise.all(P).then(function(){L.sort();window.__probeDone=L;parent.postMessage({probe:L},"*")})},100)});
+window.addEventListener("load",function(){L.push("load");setTimeout(function(){Promise.all(P).then(function(){L.sort();window.__probeDone=L;window["top"].postMessage({probe:L},"*")})},100)});
 </script>`
 
 // compare runs s over HTTP and in the preview and fails when the logs differ (or when the
