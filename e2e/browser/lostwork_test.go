@@ -209,11 +209,14 @@ func waitEditorLength(t *testing.T, tab *chromium.Tab, path string, n int) {
 
 // openByName opens path from the explorer with a click on its name element itself (an element
 // click, not a pointer at coordinates: a dirty active row's actions overlap its name's centre,
-// which a pointer click may hit — a tree layout matter outside these tests).
+// which a pointer click may hit — a tree layout matter outside these tests). It waits for the
+// row: a tool call answers before the explorer draws the file it created (CI saw the click
+// find no element right after workspace.createFile).
 func openByName(t *testing.T, tab *chromium.Tab, path string) {
 	t.Helper()
-	if _, err := chromium.Eval[bool](tab, 5*time.Second, `document.querySelector('[aria-label="Open `+path+`"]').click(), true`); err != nil {
-		t.Fatal(err)
+	click := `(() => { const e = document.querySelector('[aria-label="Open ` + path + `"]'); if (!e) return false; e.click(); return true; })()`
+	if _, err := chromium.WaitFor[bool](tab, loadTimeout, click); err != nil {
+		t.Fatalf("no explorer row to open %s: %v", path, err)
 	}
 	waitText(t, tab, "#editor-path", path)
 }
