@@ -276,6 +276,8 @@ func (c *compiler) document(entry *File) string {
 			}
 		case t.name == "iframe" && c.framePage(entry.Path, tag) != "":
 			c.iframeTag(&b, entry.Path, src, tag, c.framePage(entry.Path, tag))
+		case t.name == "frame" && c.framePage(entry.Path, tag) != "":
+			c.frameTag(&b, entry.Path, src, tag, c.framePage(entry.Path, tag))
 		case t.name == "meta" && isRefresh(tag):
 			c.metaRefresh(entry.Path, tag) // dropped: see metaRefresh
 		case assetTag(t.name) || strings.Contains(raw, "url(") || c.handlerMayNavigate(raw):

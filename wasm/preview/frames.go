@@ -36,7 +36,8 @@ const (
 	// as the page's own would); past it the document is ready without it.
 	FrameReadyWait = 3 * time.Second
 	// FrameMarkerAttr marks a static <iframe> whose page the runtime shows (the compiler's
-	// srcdoc="" is its own, not the page's); the runtime removes it.
+	// srcdoc="" is its own, not the page's), and holds the src as written of a static <frame>
+	// whose page the runtime shows (frameTag); the runtime removes it.
 	FrameMarkerAttr = "data-webcoding-frame"
 	// MessageFrameHello (nested document → the document that holds its frame, through
 	// window.parent.postMessage, with one MessagePort): the first message of a nested
@@ -68,7 +69,7 @@ type NestedFrame struct {
 	Chain []string `json:"chain"`
 }
 
-// framePage returns the workspace HTML page a static <iframe> shows in the preview ("" when
+// framePage returns the workspace HTML page a static <iframe> or <frame> shows in the preview ("" when
 // none): the tag has no srcdoc and its src is a local reference to an HTML text file.
 func (c *compiler) framePage(fromPath string, t htmlTag) string {
 	if !c.shared || c.diagOnly {
@@ -92,13 +93,7 @@ func (c *compiler) framePage(fromPath string, t htmlTag) string {
 // srcdoc="" and FrameMarkerAttr added, other attributes as attrTag rewrites them; p joins the
 // pages to compile (c.frames, first come first).
 func (c *compiler) iframeTag(b *strings.Builder, fromPath, src string, t htmlTag, p string) {
-	if !c.frameSeen[p] {
-		if c.frameSeen == nil {
-			c.frameSeen = map[string]bool{}
-		}
-		c.frameSeen[p] = true
-		c.frames = append(c.frames, p)
-	}
+	c.addFrame(p)
 	var tb strings.Builder
 	c.keepSrc = true
 	c.attrTag(&tb, fromPath, src, t)
@@ -111,6 +106,43 @@ func (c *compiler) iframeTag(b *strings.Builder, fromPath, src string, t htmlTag
 		return
 	}
 	b.WriteString(s)
+}
+
+// frameTag writes a static <frame> (of a <frameset>) that shows the workspace page p. A
+// <frame> has no srcdoc, and the browser would request its src from the studio's address as
+// soon as the parser inserts it, so src is left out and kept, as written, as the value of
+// FrameMarkerAttr; the runtime loads the compiled page into the frame from a blob: URL it
+// makes (55-frames.js; docs/design.md §5.48). Other attributes as attrTag rewrites them; p
+// joins the pages to compile.
+func (c *compiler) frameTag(b *strings.Builder, fromPath, src string, t htmlTag, p string) {
+	c.addFrame(p)
+	a, i, _ := t.attr("src")
+	var tb strings.Builder
+	c.attrTagDrop(&tb, fromPath, src, t, map[int]bool{i: true})
+	s := tb.String()
+	k := strings.LastIndexByte(s, '>')
+	if k > 0 && s[k-1] == '/' {
+		k--
+	}
+	if k <= 0 {
+		b.WriteString(s)
+		return
+	}
+	b.WriteString(s[:k])
+	b.WriteString(" " + FrameMarkerAttr + `="` + escapeAttr(a.value) + `"`)
+	b.WriteString(s[k:])
+}
+
+// addFrame adds p to the pages frames of this document show (c.frames), once.
+func (c *compiler) addFrame(p string) {
+	if c.frameSeen[p] {
+		return
+	}
+	if c.frameSeen == nil {
+		c.frameSeen = map[string]bool{}
+	}
+	c.frameSeen[p] = true
+	c.frames = append(c.frames, p)
 }
 
 // framePages compiles the pages static frames name, breadth first from the entry (whose

@@ -174,3 +174,29 @@ func FuzzFramePage(f *testing.F) {
 		}
 	})
 }
+
+// TestFrameTagKeepsSrcInMarker: a static <frame> naming a workspace page loses its src (the
+// browser would request it from the studio's address) and keeps it, as written and escaped,
+// as the marker's value — also when self-closed; its page is compiled for frames. A <frame>
+// naming no workspace page is left as written. (docs/design.md §5.48)
+func TestFrameTagKeepsSrcInMarker(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<!doctype html><html><head></head><frameset cols="1,*"><frame name="l" src="a b/l.html?x=1&amp;y=&quot;2&quot;"><frame src="r.html" name="r"/><frame src="about:blank" name="m"></frameset></html>`),
+		htmlFile("a b/l.html", `<!doctype html><p>l`),
+		htmlFile("r.html", `<!doctype html><p>r`),
+	}
+	doc := Compile(files, Options{Revision: 1, Nonce: "n", Bridge: true}).HTML
+	for _, want := range []string{
+		`<frame name="l" ` + FrameMarkerAttr + `="a b/l.html?x=1&amp;y=&#34;2&#34;">`,
+		`<frame name="r" ` + FrameMarkerAttr + `="r.html"/>`,
+		`<frame src="about:blank" name="m">`,
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("document lacks %s:\n%s", want, doc[strings.Index(doc, "<frameset"):])
+		}
+	}
+	w := configOf(t, doc)
+	if _, ok := w.Pages["a b/l.html"]; !ok || len(w.Pages) != 2 {
+		t.Errorf("pages %v, want a b/l.html and r.html", w.Pages)
+	}
+}

@@ -196,6 +196,12 @@ function mapAttr(el, name, value) {
     frameSrc(el, v);
     return value;
   }
+  else if (name === "src" && el.localName === "frame" && (out = frameSrc(el, v))) {
+    // A <frame> has no srcdoc: it loads the compiled page from a blob: URL (55-frames.js),
+    // and getAttribute("src") reads what the page set.
+    remember(el, name, v);
+    return out;
+  }
   else out = mapURL(v, "<" + el.localName + " " + name + ">", el.localName === "script" && name === "src");
   if (out !== v) remember(el, name, v);
   return out;
@@ -250,6 +256,19 @@ hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "curren
   if (!d || !d.set) return;
   defineProperty(HTMLIFrameElement.prototype, "src", { configurable: true, enumerable: d.enumerable,
     get: function () { var v = apply(d.get, this, []), c = typeof v === "string" && v ? classify(v) : null; return c && (c.file || c.missing) ? c.url.href : v; },
+    set: function (v) { apply(d.set, this, [mapAttr(this, "src", v)]); } });
+})();
+// frame.src: the page's src resolved against its virtual URL (the attribute holds the blob:
+// URL the runtime loads the page from); setting it shows the page (mapAttr, 55-frames.js).
+(function () {
+  var d = W.HTMLFrameElement && getOwnDesc(HTMLFrameElement.prototype, "src");
+  if (!d || !d.set) return;
+  defineProperty(HTMLFrameElement.prototype, "src", { configurable: true, enumerable: d.enumerable,
+    get: function () {
+      var m = apply(wmGet, origAttr, [this]), raw = m && apply(hasOwn, m, ["src"]) ? m.src : null;
+      if (typeof raw === "string" && apply(getAttrOrig, this, ["src"]) !== null) { try { return new URLC(raw, BASE).href; } catch (e) {} }
+      return apply(d.get, this, []);
+    },
     set: function (v) { apply(d.set, this, [mapAttr(this, "src", v)]); } });
 })();
 // <a>/<area> URL parts (HTML "HTMLHyperlinkElementUtils": href, origin, protocol, host, …, and
@@ -369,6 +388,20 @@ Element.prototype.getAttribute = function getAttribute(name) {
 // Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
 // <style> text once inserted (its first request may fail; that one is not reported).
 function fixElement(el) {
+  // A static <frame> showing a workspace page: the compiler kept its src in FRAME_ATTR. The
+  // src is set once the document is parsed: set while the parser inserts the frameset, the
+  // frame stays on its initial about:blank (measured, Chromium 2026-12-07). The parser
+  // inserts <frame>s only in a <frameset>, after which no page script runs before
+  // DOMContentLoaded, whose listeners run after this one (registered first).
+  if (el.localName === "frame" && FRAME_ATTR) {
+    var fw = apply(getAttrOrig, el, [FRAME_ATTR]);
+    if (fw !== null) {
+      apply(removeAttr, el, [FRAME_ATTR]);
+      var fu = frameSrc(el, fw), set = function () { apply(setAttr, el, ["src", fu || mapURL(fw, "<frame src>", false)]); if (fu) remember(el, "src", fw); };
+      if (D.readyState === "loading") apply(addListener, D, ["DOMContentLoaded", set]); else set();
+      return;
+    }
+  }
   var names = ["src", "srcset", "poster", "style", "href", "imagesrcset", "data", "xlink:href", "background"];
   for (var i = 0; i < names.length; i++) {
     var n = names[i], v = apply(getAttrOrig, el, [n]);
@@ -410,7 +443,7 @@ function authored(v) {
 function fixTree(node) {
   if (node.nodeType !== 1) return;
   fixElement(node);
-  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage,[background]"]);
+  var all = apply(querySelectorAll, node, ["[src],[srcset],[poster],[style],link[href],style,[imagesrcset],object[data],use,image,feImage,[background],frame"]);
   for (var i = 0; i < all.length; i++) fixElement(all[i]);
 }
 if (W.MutationObserver) {

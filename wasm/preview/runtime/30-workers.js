@@ -119,17 +119,20 @@ try {
   defineProperty(Navigator.prototype, "serviceWorker", { configurable: true, enumerable: true, get: function () { return swStub; } });
 } catch (e) {}
 
-// URL routing with pushState/replaceState: the document's URL (about:srcdoc) cannot take a
+// URL routing with pushState/replaceState: the document's URL (about:srcdoc, blob:) cannot take a
 // path or query, so the state is kept and the URL dropped, with a diagnostic.
 (function () {
   var H = W.History && History.prototype;
   if (!H) return;
+  // This document's own URL without its fragment: about:srcdoc, or a <frame>'s blob: URL.
+  var docURL = S(W.location.href), hi = apply(indexOf, docURL, ["#"]);
+  if (hi >= 0) docURL = apply(slice, docURL, [0, hi]);
   ["pushState", "replaceState"].forEach(function (name) {
     var orig = H[name];
     H[name] = function (state, title, url) {
       if (url === undefined || url === null) return apply(orig, this, [state, title]);
       var u = S(url);
-      if (u[0] === "#") { try { return apply(orig, this, [state, title, "about:srcdoc" + u]); } catch (e) {} }
+      if (u[0] === "#") { try { return apply(orig, this, [state, title, docURL + u]); } catch (e) {} }
       report("limit", u, "history." + name + " with a URL: path-based routing cannot change the preview's URL; the state is kept, the URL is not");
       return apply(orig, this, [state, title]);
     };

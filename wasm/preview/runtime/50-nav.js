@@ -30,24 +30,53 @@ function samePageFragment(c) { return c.file === ENTRY && (apply(slice, c.url.pa
 // mountPage asks the parent to mount a page (replace: in place of the one shown in its
 // Back/Forward list); storage changes not yet sent go first (the port keeps their order), so
 // the next page starts from them.
-function mountPage(path, search, hash, replace, dir) {
+function mountPage(path, search, hash, replace, dir, target) {
   if (storageTimer) flushStorage();
   var m = { type: T.navigate, path: path, search: cut(search, L.text), hash: cut(hash, L.text) };
   if (replace) m.replace = true;
   if (dir) m.dir = true;
+  if (target) m.target = cut(target, L.text);
   send(m);
+}
+// A link's or form's target (HTML "the rules for choosing a navigable"): its own target
+// attribute, else the document's first <base target>; "" and "_self" are this document.
+var baseQS = Document.prototype.querySelector;
+function linkTarget(el, attr) {
+  var t = apply(getAttrOrig, el, [attr]);
+  if (t === null) { var b = apply(baseQS, D, ["base[target]"]); t = b ? apply(getAttrOrig, b, ["target"]) : ""; }
+  t = S(t);
+  var k = apply(toLower, t, []);
+  return k === "_self" ? "" : k === "_top" || k === "_parent" || k === "_blank" ? k : t;
+}
+// navTarget shows the workspace page c in the navigable target names (not "" or "_blank"),
+// as over HTTP: "_top" is the preview's page, "_parent" the document holding this one's
+// frame (for the preview's page itself, both are the page), a name a frame of this document
+// with that name (frames.js), else one of a document further up. Returns false when no
+// document has such a frame: the link opens a new window over HTTP, left to the browser
+// (the sandbox allows no popups).
+function navTarget(target, c) {
+  if (target === "_top" || target === "_parent") {
+    if (NESTED) mountPage(c.file, c.url.search, c.url.hash, false, false, target);
+    else goTo(c, c.url.search, c.url.hash);
+    return true;
+  }
+  if (namedFrame(target, c)) return true;
+  if (!NESTED) return false;
+  mountPage(c.file, c.url.search, c.url.hash, false, false, target);
+  return true;
 }
 apply(addListener, W, ["click", function (e) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   var a = e.target && e.target.nodeType === 1 ? apply(closest, e.target, ["a[href],area[href]"]) : null;
   if (!a) return;
-  var target = S(apply(getAttrOrig, a, ["target"]) || "");
-  if (target && target !== "_self" && target !== "_top" && target !== "_parent") return;
+  var target = linkTarget(a, "target");
+  if (target === "_blank" || target && !NESTED && target[0] !== "_" && !hasNamedFrame(target)) return;
   if (apply(getAttrOrig, a, ["download"]) !== null) return;
   var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
   if (!c || c.pass && c.url.protocol === "javascript:") return;
   if (c.file && isPage(c.file)) {
     e.preventDefault();
+    if (target && (NESTED || target[0] !== "_")) { navTarget(target, c); return; }
     if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
     goTo(c, c.url.search, c.url.hash);
     return;

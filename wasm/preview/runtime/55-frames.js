@@ -13,24 +13,42 @@ apply(push, CHAIN, [ENTRY + SEARCH]); // this document's URL without its fragmen
 var FRAME_ATTR = CFG.frameAttr, frameRecs = [], filled = new WeakMapC(), frameDocs = 0;
 var hasAttr = Element.prototype.hasAttribute, mpPost = W.MessagePort && MessagePort.prototype.postMessage, mpStart = W.MessagePort && MessagePort.prototype.start;
 var cwDesc = W.HTMLIFrameElement && getOwnDesc(HTMLIFrameElement.prototype, "contentWindow"), cwGet = cwDesc && cwDesc.get;
+var fcwDesc = W.HTMLFrameElement && getOwnDesc(HTMLFrameElement.prototype, "contentWindow"), fcwGet = fcwDesc && fcwDesc.get;
+var revokeObjectURL = URLC.revokeObjectURL;
+// A <frame> (of a <frameset>) has no srcdoc: its nested document is loaded from a blob: URL
+// made here (measured, Chromium 2026-12-07: a <frame> of the sandboxed preview document loads a
+// blob: URL the document made, 8 MB too, with an opaque origin of its own; a data: URL over
+// ~2 MB does not load). frameSrc and fillFrame return that URL for a <frame>.
+function isFrameEl(el) { return el.localName === "frame"; }
 // A frame's own srcdoc is the page's (over HTTP srcdoc wins over src): left alone, unless the
 // compiler's marker says the empty one is ours, or this runtime filled it.
+// For a <frame>: the URL its src is to be set to by the caller (the page's blob: URL,
+// "about:blank" for a page left empty), or undefined.
 function frameSrc(el, v) {
   var c = classify(v), rec = apply(wmGet, filled, [el]);
   var ours = rec || apply(getAttrOrig, el, [FRAME_ATTR]) !== null || !apply(hasAttr, el, ["srcdoc"]);
   if (!ours) return;
-  if (c && c.file && isPage(c.file)) { fillFrame(el, c, false); return; }
-  if (c && c.missing) reportMissing(c, S(v), "<iframe src>");
-  if (rec) { apply(wmSet, filled, [el, null]); closeFrame(rec); apply(removeAttr, el, ["srcdoc"]); }
+  if (c && c.file && isPage(c.file)) return fillFrame(el, c, false, true);
+  if (c && c.missing) reportMissing(c, S(v), "<" + el.localName + " src>");
+  if (rec) { apply(wmSet, filled, [el, null]); closeFrame(rec); if (!isFrameEl(el)) apply(removeAttr, el, ["srcdoc"]); }
 }
-function closeFrame(rec) { if (rec && rec.port) { try { rec.port.close(); } catch (e) {} rec.port = null; } rec.dead = true; frameSettled(rec); }
+function closeFrame(rec) {
+  if (rec && rec.port) { try { rec.port.close(); } catch (e) {} rec.port = null; }
+  if (rec.blob) { try { apply(revokeObjectURL, URLC, [rec.blob]); } catch (e) {} rec.blob = ""; }
+  rec.dead = true; frameSettled(rec);
+}
 function frameSettled(rec) { if (rec.waited) { rec.waited = false; pending--; maybeReady(); } }
-function blankFrame(el) { apply(setAttr, el, ["srcdoc", ""]); remember(el, "srcdoc", null); }
+function blankFrame(el, bySrc) {
+  if (!isFrameEl(el)) { apply(setAttr, el, ["srcdoc", ""]); remember(el, "srcdoc", null); return; }
+  if (!bySrc) apply(setAttr, el, ["src", "about:blank"]);
+  return "about:blank";
+}
 // fillFrame shows the workspace page c.file (query and hash kept) in the frame el; force
-// fills it again for the same URL (a navigation of the nested page, its reload()).
-function fillFrame(el, c, force) {
+// fills it again for the same URL (a navigation of the nested page, its reload()). bySrc: the
+// caller sets a <frame>'s src to the URL returned (a src setter); otherwise this does.
+function fillFrame(el, c, force, bySrc) {
   var key = c.file + c.url.search, rec = apply(wmGet, filled, [el]);
-  if (rec && !rec.dead && rec.href === c.url.href && !force) return;
+  if (rec && !rec.dead && rec.href === c.url.href && !force) return rec.blob || undefined;
   if (apply(getAttrOrig, el, [FRAME_ATTR]) !== null) apply(removeAttr, el, [FRAME_ATTR]);
   var why = "";
   // As in browsers (HTML: a frame whose URL, without fragment, is that of an ancestor of the
@@ -40,15 +58,26 @@ function fillFrame(el, c, force) {
   if (!why && !apply(hasOwn, PAGES, [c.file])) why = "this workspace page was not compiled for frames: only pages the previewed page or its framed pages name in a static <iframe src>, and the pages those link to, are (the first " + L.framePages + ", at most " + L.frameDepth + " levels deep)";
   if (!why && frameDocs >= L.frames) why = "at most " + L.frames + " nested documents per page";
   if (rec) closeFrame(rec);
-  if (why) { apply(wmSet, filled, [el, null]); report("limit", c.file, why); blankFrame(el); return; }
+  if (why) { apply(wmSet, filled, [el, null]); report("limit", c.file, why); return blankFrame(el, bySrc); }
   frameDocs++;
-  rec = { el: el, href: c.url.href, port: null, dead: false, waited: false };
+  rec = { el: el, href: c.url.href, port: null, dead: false, waited: false, blob: "" };
   // Filled before this document's ready: its ready waits for the nested document's ready or
   // error (so an error there is this mount's error, as this page's own would be), at most
   // L.frameWaitMs.
   if (!readySent && !failed) { rec.waited = true; pending++; apply(setTimeoutF, W, [function () { frameSettled(rec); }, L.frameWaitMs]); }
   apply(wmSet, filled, [el, rec]);
   if (frameRecs.length < L.frames * 4) apply(push, frameRecs, [rec]);
+  if (isFrameEl(el)) {
+    rec.blob = apply(createObjectURL, URLC, [new BlobC([frameDoc(c, PAGES[c.file])], { type: "text/html" })]);
+    if (!bySrc) {
+      // A navigation inside the frame (a link of its page, or one targeting it by name)
+      // leaves the src attribute as it was, as over HTTP.
+      var m = apply(wmGet, origAttr, [el]), was = m && apply(hasOwn, m, ["src"]) ? m.src : apply(getAttrOrig, el, ["src"]);
+      apply(setAttr, el, ["src", rec.blob]);
+      remember(el, "src", was);
+    }
+    return rec.blob;
+  }
   apply(setAttr, el, ["srcdoc", frameDoc(c, PAGES[c.file])]);
   remember(el, "srcdoc", null); // getAttribute("srcdoc") reads as over HTTP (none)
 }
@@ -66,7 +95,10 @@ function frameDoc(c, page) {
   return S(page.head) + "<script>" + apply(slice, SELF, [0, CFG.headLen]) + json + apply(slice, SELF, [SELF.length - CFG.tailLen]) + "</script>" + S(page.body);
 }
 function frameOf(win) {
-  for (var i = 0; i < frameRecs.length; i++) { var r = frameRecs[i]; if (!r.dead && !r.port && cwGet && apply(cwGet, r.el, []) === win) return r; }
+  for (var i = 0; i < frameRecs.length; i++) {
+    var r = frameRecs[i], get = isFrameEl(r.el) ? fcwGet : cwGet;
+    if (!r.dead && !r.port && get && apply(get, r.el, []) === win) return r;
+  }
   return null;
 }
 // The nested runtime's hello: a trusted message event from a frame this runtime filled and that
@@ -97,9 +129,29 @@ function fromFrame(rec, d) {
   else if (t === T.report) { var k = S(d.kind); if (k === "blocked" || k === "missing" || k === "limit") report(k, S(d.url), S(d.detail)); }
   else if (t === T.storage) takeStorage(d, true);
   else if (t === T.navigate) {
-    var c = classify(virtualURL(S(d.path)) + S(d.search) + S(d.hash));
-    if (c && c.file && isPage(c.file)) fillFrame(rec.el, c, true);
+    var c = classify(virtualURL(S(d.path)) + S(d.search) + S(d.hash)), tg = typeof d.target === "string" ? d.target : "";
+    if (!c || !c.file || !isPage(c.file)) return;
+    // A link of the nested page that targets another navigable (linkTarget, 50-nav.js):
+    // "_parent" is this document, "_top" the preview's page, a name a frame here or above.
+    if (tg === "_parent") goTo(c, c.url.search, c.url.hash);
+    else if (tg && !navTarget(tg, c)) report("limit", c.file, "a link to a window named \"" + cut(tg, 60) + "\": no frame of the preview has that name, and the preview opens no new windows");
+    else if (!tg) fillFrame(rec.el, c, true);
   }
+}
+// The frames (<iframe>, <frame>) of this document whose name (the navigable's name HTML gives
+// a frame from its name attribute) is name.
+function framesNamed(name) {
+  var all = apply(querySelectorAll, D.documentElement || D, ["iframe[name],frame[name]"]), out = [];
+  for (var i = 0; i < all.length; i++) if (apply(getAttrOrig, all[i], ["name"]) === name) apply(push, out, [all[i]]);
+  return out;
+}
+function hasNamedFrame(name) { return framesNamed(name).length > 0; }
+// namedFrame shows page c in this document's first frame called name; false when none.
+function namedFrame(name, c) {
+  var els = framesNamed(name);
+  if (!els.length) return false;
+  fillFrame(els[0], c, true);
+  return true;
 }
 function relayConsole(d) {
   if (!RELAY) return;

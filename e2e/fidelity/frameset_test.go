@@ -1,0 +1,33 @@
+package fidelity
+
+// A <frameset> (issue 13; docs/design.md §5.48): its <frame>s show workspace pages in a
+// subfolder that link their own stylesheet and script; the list frame's links open in the
+// frame named by its <base target>, the way generated API documentation (javadoc, Paper.js's
+// docs) works. Each frame reports to the frameset's document with postMessage; its #out is
+// what both runs read. Before §5.48 the frames loaded the studio's address in the preview.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "frameset", want: "child: main ?q=1 pages/b.html name=main", files: map[string]string{
+		"index.html": `<!doctype html><html><head><title>fs</title>` + probe + `<script>
+addEventListener("message", function (e) {
+  if (!e.data || typeof e.data.child !== "string") return;
+  log("child: " + e.data.child);
+  if (e.data.child === "end") setTimeout(function () {
+    var fs = document.querySelectorAll("frame");
+    log("frames " + fs.length + " src=" + fs[0].getAttribute("src") + " " + fs[0].src.split("/").slice(-2).join("/") + " second=" + fs[1].getAttribute("src"));
+    log("done");
+  }, 300);
+});
+</script></head><frameset cols="30%,*"><frame src="nav/list.html" name="list"><frame src="about:blank" name="main"></frameset></html>`,
+		"nav/list.html": `<!doctype html><html><head><base target="main"><link rel="stylesheet" href="../css/s.css"></head><body><a id="l" href="../pages/b.html?q=1">b</a><script src="list.js"></script></body></html>`,
+		"nav/list.js": `function say(s) { parent.postMessage({ child: s }, "*"); }
+addEventListener("load", function () {
+  say("list color " + getComputedStyle(document.body).color + " name=" + window.name + " page " + location.pathname.split("/").slice(-2).join("/"));
+  document.getElementById("l").click();
+});`,
+		"css/s.css": `body { color: rgb(4, 5, 6); }`,
+		"pages/b.html": `<!doctype html><html><body><p>b</p><script>
+parent.postMessage({ child: "main " + location.search + " " + location.pathname.split("/").slice(-2).join("/") + " name=" + window.name }, "*");
+setTimeout(function () { parent.postMessage({ child: "end" }, "*"); }, 100);
+</script></body></html>`,
+	}})
+}
