@@ -392,6 +392,23 @@ log("dep " + m.v);
 log("done");`,
 		"js/dep.js": `export const v = 7;`,
 	}},
+	// history.pushState/replaceState to the page's own URL with another fragment (absolute,
+	// path-relative or "#…") changes location.hash, as over HTTP (AngularJS 1.2's $location
+	// writes the absolute URL; e2e/realsites on TodoMVC's TypeScript + AngularJS app, which
+	// looped in $digest: "10 $digest() iterations reached").
+	{name: "pushstate-hash", want: "none []", files: map[string]string{
+		"index.html": `<!doctype html><title>p</title>` + probe + `<script>
+history.pushState(null, "", location.href.split("#")[0] + "#/a");
+log("abs " + location.hash + " " + (location.href === location.origin + location.pathname + "#/a"));
+history.pushState({k: 1}, "", "#/b");
+log("rel " + location.hash + " " + location.href.slice(-3) + " " + history.state.k);
+history.replaceState(null, "", location.pathname + location.search + "#/c");
+log("path " + location.hash);
+history.pushState(null, "", location.href.split("#")[0]);
+log("none [" + location.hash + "] " + (location.href === location.origin + location.pathname));
+log("done");
+</script>`,
+	}},
 	// An <a>'s URL parts resolve against the page's URL, as location's do (AngularJS 1.3's
 	// same-origin check of its templates; e2e/realsites on TodoMVC).
 	{name: "anchor-parts", want: "same origin: true", files: map[string]string{
