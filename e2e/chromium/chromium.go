@@ -238,6 +238,21 @@ func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
 	return newTabFrom(t, bctx, opts...)
 }
 
+// argDescription is how a console argument without a JSON value reads: its description, but
+// for an Error only its message, without V8's stack frames ("\n    at …"), as the preview's
+// console forwards an Error ("TypeError: Failed to fetch"): a served page's frames name the
+// loopback server's URLs, which the preview's virtual origin never matches (e2e/realsites on
+// countup.js's demo, `console.error("error getting stars:", err)`).
+func argDescription(a *runtime.RemoteObject) string {
+	d := a.Description
+	if a.Subtype == runtime.RemoteObjectSubtypeError {
+		if i := strings.Index(d, "\n    at "); i >= 0 {
+			d = d[:i]
+		}
+	}
+	return d
+}
+
 // newTabFrom opens a tab from parent: the browser context (a new target in the shared
 // default context) or a tab context (a new target in that tab's browser context).
 func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOption) *Tab {
@@ -255,7 +270,7 @@ func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOpti
 					}
 					parts = append(parts, s)
 				} else {
-					parts = append(parts, a.Description)
+					parts = append(parts, argDescription(a))
 				}
 			}
 			tab.add(ConsoleEntry{Level: string(e.Type), Text: strings.Join(parts, " ")})

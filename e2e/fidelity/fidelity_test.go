@@ -379,6 +379,36 @@ document.write('<scr'+'ipt>document.write("<script src=\\"a.js\\"><\/scr" + "ipt
 log("ta " + document.getElementById("ta").value + " dv " + document.getElementById("dv").title);</script><script>var o = document.getElementById("o"); o.textContent += " end"; log(o.textContent); log("done");</script>`,
 		"a.js": `document.getElementById("o").textContent += " a.js";`,
 	}},
+	// import.meta.resolve of a relative specifier resolves against the module's URL, as over
+	// HTTP (Vite's preload helper resolves "/js/chunk.js" so; e2e/realsites on gentelella 4,
+	// whose dashboard stayed empty: "Failed to resolve module specifier").
+	{name: "meta-resolve", want: "dep 7", files: map[string]string{
+		"index.html": `<!doctype html><title>m</title>` + probe + `<script type="module" src="js/main.js"></script>`,
+		"js/main.js": `const r = import.meta.resolve ? import.meta.resolve("./dep.js") : "none";
+log("resolve " + r.split("/").slice(-2).join("/") + " " + (r === new URL("./dep.js", import.meta.url).href));
+log("up " + import.meta.resolve("../data.json").split("/").pop());
+const m = await import(r);
+log("dep " + m.v);
+log("done");`,
+		"js/dep.js": `export const v = 7;`,
+	}},
+	// history.pushState/replaceState to the page's own URL with another fragment (absolute,
+	// path-relative or "#…") changes location.hash, as over HTTP (AngularJS 1.2's $location
+	// writes the absolute URL; e2e/realsites on TodoMVC's TypeScript + AngularJS app, which
+	// looped in $digest: "10 $digest() iterations reached").
+	{name: "pushstate-hash", want: "none []", files: map[string]string{
+		"index.html": `<!doctype html><title>p</title>` + probe + `<script>
+history.pushState(null, "", location.href.split("#")[0] + "#/a");
+log("abs " + location.hash + " " + (location.href === location.origin + location.pathname + "#/a"));
+history.pushState({k: 1}, "", "#/b");
+log("rel " + location.hash + " " + location.href.slice(-3) + " " + history.state.k);
+history.replaceState(null, "", location.pathname + location.search + "#/c");
+log("path " + location.hash);
+history.pushState(null, "", location.href.split("#")[0]);
+log("none [" + location.hash + "] " + (location.href === location.origin + location.pathname));
+log("done");
+</script>`,
+	}},
 	// An <a>'s URL parts resolve against the page's URL, as location's do (AngularJS 1.3's
 	// same-origin check of its templates; e2e/realsites on TodoMVC).
 	{name: "anchor-parts", want: "same origin: true", files: map[string]string{

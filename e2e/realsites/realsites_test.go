@@ -283,7 +283,12 @@ func TestRealSites(t *testing.T) {
 			if served.Load.Text == "" && served.Load.Elements == 0 {
 				t.Fatalf("served run shows nothing: %+v", served.Load)
 			}
-			control := runServed(t, base, &missing)
+			// The control run gets an origin of its own too: on the first run's origin it would
+			// start from that run's localStorage (2048 restores its board from it) while the
+			// first run and the preview start empty, and a random start would look stable.
+			controlSite := httptest.NewServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
+			defer controlSite.Close()
+			control := runServed(t, controlSite.URL+"/", &missing)
 			ctl, err := DiffShare(served.Screenshot, control.Screenshot)
 			if err != nil {
 				ctl = ShotUnstable

@@ -270,17 +270,21 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 			return ""
 		}
 		metas := jsscan.FindImportMetaURL(src)
+		resolves := jsscan.FindImportMetaResolve(src)
 		dyns := jsscan.FindDynamicImports(src)
 		if len(dyns) > 0 {
 			g.computed = true
 		}
-		if len(metas) > 0 || len(dyns) > 0 {
+		if len(metas) > 0 || len(dyns) > 0 || len(resolves) > 0 {
 			var ins []edit // insertions go before replacements at the same offset
 			for _, d := range dyns {
 				ins = append(ins, edit{d.ArgStart, d.ArgStart, dynamicResolvePrefix}, edit{d.ArgEnd, d.ArgEnd, "," + jsonString(selfURL) + ")"})
 			}
 			for _, m := range metas {
 				edits = append(edits, edit{m[0], m[1], "(" + jsonString(selfURL) + ")"})
+			}
+			for _, m := range resolves {
+				edits = append(edits, edit{m[0], m[1], "(" + metaResolvePrefix + jsonString(selfURL) + "))"})
 			}
 			edits = append(ins, edits...)
 			sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
@@ -316,6 +320,14 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 // "./", "../" or "/" is resolved against the importing module's virtual URL (its real base is a
 // data: URL), anything else is passed through (bare specifiers go through the import map).
 const dynamicResolvePrefix = `(function(s,b){return typeof s==="string"&&/^\.{0,2}\//.test(s)?new URL(s,b).href:s})(`
+
+// metaResolvePrefix (then the module's virtual URL and "))") replaces `import.meta.resolve`:
+// the module's real URL is a data: URL, against which "./x.js" or "/js/x.js" cannot resolve
+// (TypeError "Failed to resolve module specifier"; Vite's preload helper calls
+// import.meta.resolve("/js/chunk.js")), so a string starting with "./", "../" or "/" resolves
+// against its virtual URL, as over HTTP; anything else (a bare specifier, a URL) goes to the
+// real import.meta.resolve, which reads the document's import map.
+const metaResolvePrefix = `(function(b){return function(s){s=String(s);return/^\.{0,2}\//.test(s)?new URL(s,b).href:import.meta.resolve(s)}})(`
 
 // allModules adds every workspace JavaScript file not yet in the graph to it (after a computed
 // import(expr)), without diagnostics: these files are only mapped, not known to be loaded.

@@ -44,3 +44,16 @@ func FuzzFindImportMetaURL(f *testing.F) {
 		}
 	})
 }
+
+func TestFindImportMetaResolve(t *testing.T) {
+	src := "const r = import.meta.resolve ? import.meta.resolve('/js/a.js') : new URL(o, import.meta.url).href;\n" +
+		"// import.meta.resolve\n'import.meta.resolve'; x.import.meta.resolve; import.meta.resolved; import . meta . resolve"
+	var texts []string
+	for _, s := range FindImportMetaResolve(src) {
+		texts = append(texts, src[s[0]:s[1]])
+	}
+	want := []string{"import.meta.resolve", "import.meta.resolve", "import . meta . resolve"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q", texts, want)
+	}
+}

@@ -119,8 +119,11 @@ try {
   defineProperty(Navigator.prototype, "serviceWorker", { configurable: true, enumerable: true, get: function () { return swStub; } });
 } catch (e) {}
 
-// URL routing with pushState/replaceState: the document's URL (about:srcdoc, blob:) cannot take a
-// path or query, so the state is kept and the URL dropped, with a diagnostic.
+// URL routing with pushState/replaceState: the document's URL (about:srcdoc, a <frame>'s blob:) cannot take a
+// path or query, so the state is kept and the URL dropped, with a diagnostic. A URL that names
+// the page itself (resolved against its virtual URL: "#/a", "?q#/a" with the same query, or the
+// absolute URL AngularJS's $location writes) changes only the fragment: it becomes the real
+// document's fragment, which the virtual Location then reads (hashTouched, 50-nav.js).
 (function () {
   var H = W.History && History.prototype;
   if (!H) return;
@@ -131,8 +134,15 @@ try {
     var orig = H[name];
     H[name] = function (state, title, url) {
       if (url === undefined || url === null) return apply(orig, this, [state, title]);
-      var u = S(url);
-      if (u[0] === "#") { try { return apply(orig, this, [state, title, docURL + u]); } catch (e) {} }
+      var u = S(url), c = classify(u, vHref()), cur = vURL();
+      if (c && c.url.origin === cur.origin && c.url.pathname === cur.pathname && c.url.search === cur.search) {
+        var k = apply(indexOf, c.url.href, ["#"]);
+        try {
+          var r = apply(orig, this, [state, title, docURL + (k >= 0 ? apply(slice, c.url.href, [k]) : "")]);
+          hashTouched = true;
+          return r;
+        } catch (e) {}
+      }
       report("limit", u, "history." + name + " with a URL: path-based routing cannot change the preview's URL; the state is kept, the URL is not");
       return apply(orig, this, [state, title]);
     };
