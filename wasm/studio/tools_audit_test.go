@@ -79,8 +79,16 @@ func TestAuditRevisionMoved(t *testing.T) {
 	if !e.Retryable || d["operation"] != "audit" || d["actualRevision"].(float64) != d["requestedRevision"].(float64)+1 {
 		t.Fatalf("moved %+v %v", e, d)
 	}
+	if !strings.Contains(e.Message, "moved on from revision") {
+		t.Errorf("another revision: %q", e.Message)
+	}
+	// The same revision, its page changed (a new frame, a navigation): the message says so
+	// instead of "moved on from revision 5 (now 5)".
 	port.err = preview.ErrAuditSuperseded
-	fails(t, call(t, s.Registry, ToolPreviewAudit, nil), mcp.CodePreviewRevisionSuperseded)
+	e = fails(t, call(t, s.Registry, ToolPreviewAudit, nil), mcp.CodePreviewRevisionSuperseded)
+	if d := details(t, e); d["actualRevision"] != d["requestedRevision"] || strings.Contains(e.Message, "moved on") || !strings.Contains(e.Message, "changed (shown again in a new frame") {
+		t.Errorf("same revision, page changed: %q %v", e.Message, d)
+	}
 }
 
 // TestAuditBadReply: a reply the decoder refuses and an engine failure are

@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/webcoding/studio/wasm/mcp"
 	"github.com/webcoding/studio/wasm/preview"
@@ -121,7 +122,7 @@ func (e *studioSession) previewInspect(ctx context.Context, c *registry.Call) (a
 				now := e.m.Revision()
 				return nil, mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
 					map[string]any{"requestedRevision": snap.Revision, "actualRevision": now, "operation": "inspect"},
-					"The preview moved on from revision %d (now %d) while the page was being inspected; inspect again.", snap.Revision, now)
+					"%s while the page was being inspected; inspect again.", movedOn(snap.Revision, now))
 			case errors.Is(err, preview.ErrNotLive):
 				note = noteNotLive // the parsed markup below
 			case errors.Is(err, preview.ErrInspectTimeout):
@@ -225,7 +226,7 @@ func (e *studioSession) previewAudit(ctx context.Context, c *registry.Call) (any
 		now := e.m.Revision()
 		return mcp.NewError(mcp.CodePreviewRevisionSuperseded, true,
 			map[string]any{"requestedRevision": rev, "actualRevision": now, "operation": "audit"},
-			"The preview moved on from revision %d (now %d) before the audit finished; audit again.", rev, now)
+			"%s before the audit finished; audit again.", movedOn(rev, now))
 	}
 	ack, err := e.preview.Await(ctx, rev, e.ackTimeout)
 	switch {
@@ -264,4 +265,15 @@ func (e *studioSession) previewAudit(ctx context.Context, c *registry.Call) (any
 		return nil, superseded()
 	}
 	return auditOut{Revision: rev, Engine: rep.Engine, Violations: rep.Violations, Truncated: rep.Truncated, persist: e.meta(ctx)}, nil
+}
+
+// movedOn says how the preview left revision rev (now is the workspace's revision): another
+// revision, or — the same revision — its page was shown again (a fresh frame after an
+// uncertain acknowledgement, a Refresh), navigated to another workspace page, or is no longer
+// acknowledged. Before, the second case read "moved on from revision 5 (now 5)".
+func movedOn(rev, now int64) string {
+	if now != rev {
+		return fmt.Sprintf("The preview moved on from revision %d (now %d)", rev, now)
+	}
+	return fmt.Sprintf("The preview's page of revision %d changed (shown again in a new frame, navigated to another page, or no longer acknowledged)", rev)
 }
