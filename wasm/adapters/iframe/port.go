@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"syscall/js"
 	"time"
@@ -306,6 +307,13 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 	// link while index.html exists is no fallback.
 	if d, ok := preview.EntryDiagnostic(res.Entry); ok && !hasFile(files, preview.EntryFilePath) {
 		p.status.Diagnostics = append([]preview.Diagnostic{d}, res.Diagnostics...)
+	}
+	// A page a browser lays out in quirks mode, which the srcdoc document never is
+	// (docs/design.md §5.49): said, so the difference is not silent.
+	if src, ok := fileSource(files, res.Entry); ok {
+		if d, ok := preview.QuirksDiagnostic(res.Entry, src); ok {
+			p.status.Diagnostics = append(slices.Clip(p.status.Diagnostics), d)
+		}
 	}
 	p.status.MountedAt, p.status.AckAt = now(), 0
 	st := p.snapshotLocked()
@@ -748,6 +756,16 @@ func now() (ms float64) {
 		}
 	}()
 	return js.Global().Get("performance").Call("now").Float()
+}
+
+// fileSource returns the text of the workspace file path in files.
+func fileSource(files []preview.File, path string) (string, bool) {
+	for _, f := range files {
+		if f.Path == path && f.Kind != preview.KindAsset && f.Kind != preview.KindNotImported {
+			return f.Source, true
+		}
+	}
+	return "", false
 }
 
 // hasFile reports whether files holds path.

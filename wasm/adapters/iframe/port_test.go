@@ -463,3 +463,31 @@ func TestNavigateFolderURL(t *testing.T) {
 		t.Fatal("a link to ./ is not mounted at the root URL")
 	}
 }
+
+// TestQuirksPageWarned: a page without a doctype (which browsers lay out in quirks mode, the
+// srcdoc document never) is a quirks-mode warning in the status's diagnostics, after the
+// compile's own; the seed page (<!doctype html>) has none (docs/design.md §5.49).
+func TestQuirksPageWarned(t *testing.T) {
+	shim := newFakeShim(t)
+	p, err := New(Options{Shim: shim.obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Status().Diagnostics {
+		if d.Kind == preview.DiagQuirksMode {
+			t.Fatalf("seed page warned: %+v", d)
+		}
+	}
+	files := []preview.File{{Path: "index.html", Language: preview.LangHTML, Kind: preview.KindText, Source: `<html><body><img src="gone.png">`}}
+	if err := p.Mount(ctx, preview.Mount{Revision: 2, Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	ds := p.Status().Diagnostics
+	if len(ds) != 2 || ds[0].Kind != preview.DiagMissingReference || ds[1].Kind != preview.DiagQuirksMode || ds[1].SourcePath != "index.html" {
+		t.Fatalf("diagnostics %+v, want the missing image then the quirks-mode warning", ds)
+	}
+}
