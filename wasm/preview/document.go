@@ -559,7 +559,9 @@ func (c *compiler) styleElement(b *strings.Builder, fromPath, src string, t html
 //
 //   - classic inline: its text after (line-1) newlines, where line is the HTML line its text
 //     starts on, and "//# sourceURL=<html path>", so a stack frame of the script names the
-//     HTML file and its own line there (docs/design.md §5.13); data blocks (unknown type):
+//     HTML file and its own line there (docs/design.md §5.13); in the preview, when its text
+//     needed no rewrite, marked ScriptTextAttr="<line-1>" (the runtime restores the text as
+//     written once the script has run, docs/design.md §5.50); data blocks (unknown type):
 //     untouched.
 //   - the page's import map: removed (merged into the document's one import map).
 //   - classic with src naming a workspace JavaScript file: with defer or async, src becomes a
@@ -594,9 +596,16 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 		return
 	case kind == scriptClassic && !hasSrc:
 		if !c.diagOnly {
-			b.WriteString(src[t.start:t.end])
-			b.WriteString(strings.Repeat("\n", c.scriptLine(src, t.end)-1))
-			b.WriteString(c.locationJS(text))
+			pad, code := c.scriptLine(src, t.end)-1, c.locationJS(text)
+			if c.opts.Bridge && code == text {
+				// Nothing rewritten: the runtime gives the script its text as written once it
+				// has run (ScriptTextAttr).
+				c.markTag(b, src, t, nil, nil, ScriptTextAttr, strconv.Itoa(pad))
+			} else {
+				b.WriteString(src[t.start:t.end])
+			}
+			b.WriteString(strings.Repeat("\n", pad))
+			b.WriteString(code)
 			b.WriteString("\n//# sourceURL=" + sourceURLPath(fromPath) + "\n")
 			b.WriteString(endTag)
 		}
@@ -713,7 +722,14 @@ func (c *compiler) markedScriptTag(b *strings.Builder, src string, t htmlTag, se
 		writeTag(b, src, t, set, drop)
 		return
 	}
-	for i := range attrIndexes(t, ScriptSrcAttr) {
+	c.markTag(b, src, t, set, drop, ScriptSrcAttr, authored)
+}
+
+// markTag writes a start tag with writeTag's set and drop and the marker name="value" added
+// as its last attribute (a page-written one is dropped, since the first of duplicate
+// attributes wins).
+func (c *compiler) markTag(b *strings.Builder, src string, t htmlTag, set map[int]string, drop map[int]bool, name, value string) {
+	for i := range attrIndexes(t, name) {
 		if drop == nil {
 			drop = map[int]bool{}
 		}
@@ -728,8 +744,8 @@ func (c *compiler) markedScriptTag(b *strings.Builder, src string, t htmlTag, se
 		return
 	}
 	b.WriteString(tag[:len(tag)-1])
-	b.WriteString(" " + ScriptSrcAttr + `="`)
-	b.WriteString(escapeAttr(authored))
+	b.WriteString(" " + name + `="`)
+	b.WriteString(escapeAttr(value))
 	b.WriteString(`">`)
 }
 

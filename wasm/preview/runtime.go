@@ -248,6 +248,7 @@ type runtimeWire struct {
 	Styles           []string          `json:"styles"`
 	SheetAttr        string            `json:"sheetAttr"`
 	ScriptAttr       string            `json:"scriptAttr"`
+	ScriptTextAttr   string            `json:"scriptTextAttr"`
 	FrameAttr        string            `json:"frameAttr"`
 	// HeadLen and TailLen are the lengths of runtimeHead and runtimeTail (ASCII): the
 	// runtime copies its own script text around a nested document's config.
@@ -306,7 +307,7 @@ func runtimeWireOf(cfg RuntimeConfig) runtimeWire {
 	w := runtimeWire{
 		RuntimeConfig: cfg, Origin: VirtualOrigin, CSP: RuntimePolicy(cfg.AllowInternet), Global: bridgeGlobal, Location: locationGlobal, Top: topGlobal,
 		DefaultError: DefaultErrorMessage, DefaultRejection: DefaultRejectionMessage,
-		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr, ScriptAttr: ScriptSrcAttr,
+		Types: runtimeTypes, Limits: runtimeLimits, Styles: ComputedStyleProps, SheetAttr: StyleMarkerAttr, ScriptAttr: ScriptSrcAttr, ScriptTextAttr: ScriptTextAttr,
 		FrameAttr: FrameMarkerAttr, HeadLen: len(runtimeHead), TailLen: len(runtimeTail),
 	}
 	if cfg.IndexedDB != "" && usesIndexedDB(cfg.Files) {

@@ -23,6 +23,15 @@ const StyleMarkerAttr = "data-webcoding-style"
 // it, as over HTTP, where loaders such as dojo and GWT find their folder from them.
 const ScriptSrcAttr = "data-webcoding-script-src"
 
+// ScriptTextAttr marks each classic inline <script> whose text the compiler only padded (the
+// newlines that keep its HTML line) and ended with "//# sourceURL=…", nothing rewritten, with
+// the number of padding newlines: data-webcoding-script-text="12". The runtime takes it off as
+// the parser inserts the element and, once the script has run (the parser has inserted
+// something after it, or DOMContentLoaded), sets its text back to what the page wrote, so
+// textContent, innerHTML and a code sample highlighted from a live <script> read as over
+// HTTP (docs/design.md §5.50).
+const ScriptTextAttr = "data-webcoding-script-text"
+
 // span is a byte range [start, end) of a compiled document.
 type span struct{ start, end int }
 

@@ -24,6 +24,34 @@ function scriptSrcOf(el) {
   if (!r) return null;
   return apply(getAttr, el, ["src"]) === r.compiled ? r.authored : null;
 }
+// An inline classic script's text as written (docs/design.md §5.50): the compiler marks one
+// whose text it only padded and ended with a sourceURL with CFG.scriptTextAttr = the number of
+// padding newlines. The marker is taken off as the parser inserts the script (before it runs);
+// its text is set back once it has run: in the observer's next callback (the parser inserted
+// something after it, which it does only once the script ran) or at DOMContentLoaded. A script
+// that runs later than that (held by a pending external stylesheet) runs the text as written:
+// the same code, without the padding and sourceURL.
+var TEXT_ATTR = CFG.scriptTextAttr, textsTaken = [];
+var textDesc = getOwnDesc(Node.prototype, "textContent");
+function takeText(el) {
+  if (!TEXT_ATTR || el.localName !== "script") return;
+  var v = apply(getAttr, el, [TEXT_ATTR]);
+  if (v === null) return;
+  apply(removeAttr, el, [TEXT_ATTR]);
+  var pad = +v;
+  if (pad >= 0 && pad === (pad | 0)) apply(push, textsTaken, [{ el: el, pad: pad }]);
+}
+function restoreTexts(n) {
+  var todo = apply(arraySlice, textsTaken, [0, n]);
+  textsTaken = apply(arraySlice, textsTaken, [n]);
+  for (var i = 0; i < todo.length; i++) {
+    var el = todo[i].el, pad = todo[i].pad, t = apply(textDesc.get, el, []);
+    if (typeof t !== "string") continue;
+    var k = apply(lastIndexOf, t, ["\n//# sourceURL="]), ok = k >= pad;
+    for (var j = 0; ok && j < pad; j++) ok = t[j] === "\n";
+    if (ok) apply(textDesc.set, el, [apply(slice, t, [pad, k])]);
+  }
+}
 function isSrcName(name) { return apply(toLower, S(name), []) === "src"; }
 if (SCRIPT_ATTR) {
   // Each chains onto the patch before it (20-origin.js maps rewritten attributes back).
@@ -59,15 +87,16 @@ if (SCRIPT_ATTR) {
     // Parser-inserted scripts arrive one element per record; a marked script inside an added
     // subtree (a template's content cloned into the page) is found by the selector.
     var scriptObserver = new W.MutationObserver(function (records) {
+      if (textsTaken.length) restoreTexts(textsTaken.length); // taken in earlier callbacks: they ran
       for (var i = 0; i < records.length; i++) {
         var added = records[i].addedNodes;
         for (var j = 0; j < added.length; j++) {
           var n = added[j];
           if (n.nodeType !== 1) continue;
-          if (n.localName === "script") { takeScript(n); continue; }
+          if (n.localName === "script") { takeScript(n); takeText(n); continue; }
           if (n.firstElementChild === null) continue;
-          var all = apply(querySelectorAll, n, [SCRIPT_SEL]);
-          for (var k = 0; k < all.length; k++) takeScript(all[k]);
+          var all = apply(querySelectorAll, n, [SCRIPT_SEL + (TEXT_ATTR ? ",script[" + TEXT_ATTR + "]" : "")]);
+          for (var k = 0; k < all.length; k++) { takeScript(all[k]); takeText(all[k]); }
         }
       }
     });
@@ -79,11 +108,12 @@ if (SCRIPT_ATTR) {
     apply(addListener, D, ["DOMContentLoaded", function () {
       var left = apply(docQSA, D, [SCRIPT_SEL]);
       for (var i = 0; i < left.length; i++) takeScript(left[i]);
+      restoreTexts(textsTaken.length);
       try {
         var ts = apply(docQSA, D, ["template"]);
         for (var j = 0; j < ts.length; j++) {
           var c = ts[j].content;
-          if (c && apply(fragQS, c, [SCRIPT_SEL + ",template"]) !== null) return;
+          if (c && apply(fragQS, c, [SCRIPT_SEL + ",template" + (TEXT_ATTR ? ",script[" + TEXT_ATTR + "]" : "")]) !== null) return;
         }
       } catch (e) { return; }
       apply(disconnect, scriptObserver, []);
