@@ -163,6 +163,35 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	return r
 }
 
+// waitNavigatedAck waits (up to 45 s) until every page the preview navigated to within 300 ms
+// of an ack was acknowledged, and returns the last ack; false when there was no navigation.
+func waitNavigatedAck(t *testing.T, tab *chromium.Tab) (harness.Msg, bool) {
+	t.Helper()
+	var last harness.Msg
+	navigated := false
+	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(300 * time.Millisecond)
+		navs, acks := 0, 0
+		for _, m := range harness.Messages(t, tab) {
+			switch m.Type {
+			case "webcoding.preview.navigate":
+				navs++
+			case "webcoding.preview.ready", "webcoding.preview.error":
+				acks++
+				last = m
+			}
+		}
+		if navs == 0 {
+			return last, false
+		}
+		navigated = true
+		if acks > navs {
+			return last, true
+		}
+	}
+	return last, navigated
+}
+
 // runPreview mounts site name in the studio stand-in and observes the preview frame; want is
 // the served run's screenshot and ctl the share by which the control run's differed from it.
 func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
@@ -173,6 +202,12 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	ack := harness.WaitAckFor(t, tab, 1, 45*time.Second)
 	if ack.Type == "webcoding.preview.error" {
 		r.Failure = ack.Message
+	}
+	// A page that navigates at once (a meta refresh to the site's real index) is mounted again
+	// by the stand-in, as the studio does: the observation waits for that page's ack, as a
+	// served run waits for the page it was redirected to.
+	if a, ok := waitNavigatedAck(t, tab); ok && a.Type == "webcoding.preview.error" {
+		r.Failure = a.Message
 	}
 	if _, err := chromium.WaitInFrame[bool](tab, 20*time.Second, `document.readyState === "complete"`, true); err != nil {
 		t.Logf("preview: %v", err)
