@@ -127,6 +127,24 @@ func TestCompare(t *testing.T) {
 	if d, u := Compare(s, c, p); len(d) != 0 || !strings.Contains(strings.Join(u, ","), "text") {
 		t.Errorf("a clock in the text: divergences %v, unstable %v", d, u)
 	}
+	// A clock changes a few pixels: the screenshot is still compared (the preview's half-black
+	// shot differs). A random start changes the text and the pixels visibly (2048's tiles):
+	// the screenshot is unstable too.
+	p = run("hello 10:03", 900, "log hi")
+	p.Screenshot = half
+	if d, _ := Compare(s, c, p); len(d) != 1 || d[0].Aspect != "screenshot" {
+		t.Errorf("a clock, the preview's shot half black: %v", d)
+	}
+	tiles := pngOf(t, 8, 8, func(x, y int) color.Color {
+		if x == 1 && y < 2 {
+			return color.Black
+		}
+		return color.White
+	})
+	c.Screenshot = tiles // 2 of 64 pixels: over ShotTolerance, under ShotUnstable
+	if d, u := Compare(s, c, p); len(d) != 0 || !strings.Contains(strings.Join(u, ","), "screenshot") {
+		t.Errorf("a random start: divergences %v, unstable %v", d, u)
+	}
 	p = run("hello 10:01", 1200, "log hi", "error boom")
 	p.Screenshot = half
 	p.Exceptions = []string{"Uncaught ReferenceError: $ is not defined"}
