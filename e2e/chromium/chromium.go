@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -195,6 +197,24 @@ type Tab struct {
 	console []ConsoleEntry
 	urls    map[network.RequestID]string // requests seen, for failures named by id
 	failed  []FailedRequest
+	dialogs []string // "alert: text" of each dialog, when accepting (AcceptDialogs)
+	accept  bool
+}
+
+// AcceptDialogs makes the tab accept every JavaScript dialog (alert, confirm, prompt,
+// beforeunload) as it opens, from any of its frames, and record it as "type: message" for
+// Dialogs. Without it a dialog stays open and blocks the page's scripts and evaluations.
+func (t *Tab) AcceptDialogs() {
+	t.mu.Lock()
+	t.accept = true
+	t.mu.Unlock()
+}
+
+// Dialogs returns the dialogs accepted so far (AcceptDialogs), in order.
+func (t *Tab) Dialogs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.dialogs...)
 }
 
 // FailedRequest is one network request of a tab that got no usable response: an HTTP status
@@ -292,6 +312,22 @@ func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOpti
 			url := tab.urls[e.RequestID]
 			tab.mu.Unlock()
 			tab.addFailed(FailedRequest{URL: url, Error: e.ErrorText, Canceled: e.Canceled})
+		case *page.EventJavascriptDialogOpening:
+			tab.mu.Lock()
+			accept := tab.accept
+			if accept && len(tab.dialogs) < 1000 {
+				tab.dialogs = append(tab.dialogs, string(e.Type)+": "+e.Message)
+			}
+			tab.mu.Unlock()
+			if accept {
+				// Not from the listener itself, which must not block on a command.
+				go func() {
+					_ = tab.Do(5*time.Second, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+						_, err := cdp.Call(ctx, tg, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+						return chromedp.Void{}, err
+					})
+				}()
+			}
 		case *runtime.EventExceptionThrown:
 			text := e.ExceptionDetails.Text
 			if e.ExceptionDetails.Exception != nil {

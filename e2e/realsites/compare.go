@@ -78,6 +78,7 @@ type Run struct {
 	Console    []string // "level text", in order
 	Exceptions []string // uncaught errors' first lines, in order
 	Failed     []string // failed requests: a site path ("img/a.png") or "external host", sorted, unique
+	Dialogs    []string // JavaScript dialogs shown (and accepted), "alert: text", in order
 	Limits     []string // preview only: limit reports ("detail"), in order
 	Failure    string   // preview only: the mount's failure message
 	Screenshot []byte   // PNG of the 800×600 viewport after load
@@ -97,7 +98,7 @@ const (
 )
 
 // Divergence is one observed difference between the served run and the preview run: Aspect
-// is one of "console", "exceptions", "failed-requests", "title", "text", "elements",
+// is one of "console", "exceptions", "failed-requests", "dialogs", "title", "text", "elements",
 // "height", "images", "scroll", "after-clicks", "screenshot", "mount"; Served and Preview
 // are short renderings of each side.
 type Divergence struct {
@@ -127,6 +128,7 @@ func Compare(served, control, pv Run) (divs []Divergence, unstable []string) {
 	seq("console", served.Console, control.Console, pv.Console)
 	seq("exceptions", served.Exceptions, control.Exceptions, pv.Exceptions)
 	seq("failed-requests", served.Failed, control.Failed, pv.Failed)
+	seq("dialogs", served.Dialogs, control.Dialogs, pv.Dialogs)
 	snap := func(prefix string, s, c, p Snapshot) {
 		val := func(aspect string, sv, cv, pv any, eq func() bool) {
 			if fmt.Sprint(sv) != fmt.Sprint(cv) {

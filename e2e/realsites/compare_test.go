@@ -149,12 +149,13 @@ func TestCompare(t *testing.T) {
 	p.Screenshot = half
 	p.Exceptions = []string{"Uncaught ReferenceError: $ is not defined"}
 	p.Failed = []string{"js/app.js"}
+	p.Dialogs = []string{"alert: saved"}
 	d, _ := Compare(s, s, p)
 	var aspects []string
 	for _, x := range d {
 		aspects = append(aspects, x.Aspect)
 	}
-	if got := strings.Join(aspects, ","); got != "console,exceptions,failed-requests,height,after-clicks height,screenshot" {
+	if got := strings.Join(aspects, ","); got != "console,exceptions,failed-requests,dialogs,height,after-clicks height,screenshot" {
 		t.Errorf("aspects %q", got)
 	}
 	p = s

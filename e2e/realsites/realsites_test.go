@@ -118,6 +118,7 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	t.Helper()
 	missing.Take()
 	tab := chromium.NewTab(t)
+	tab.AcceptDialogs() // an alert on load or on a click would block the page and the probe
 	if err := tab.Do(10*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +140,7 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	time.Sleep(600 * time.Millisecond)
 	s, err = chromium.Eval[string](tab, 10*time.Second, ObserveJS)
 	r.After = decode[Snapshot](t, s, err)
+	r.Dialogs = tab.Dialogs()
 	for _, c := range tab.Console() {
 		if line, exc, ok := ServedConsoleLine(c.Level, c.Text); ok && exc {
 			r.Exceptions = append(r.Exceptions, line)
@@ -197,6 +199,7 @@ func waitNavigatedAck(t *testing.T, tab *chromium.Tab) (harness.Msg, bool) {
 func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	t.Helper()
 	tab := harness.OpenParent(t)
+	tab.AcceptDialogs()
 	harness.Mount(t, tab, name, 1, "n-"+name, "")
 	var r Run
 	ack := harness.WaitAckFor(t, tab, 1, 45*time.Second)
@@ -238,6 +241,7 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
 	r.After = decode[Snapshot](t, s, err)
 	time.Sleep(300 * time.Millisecond) // batched console lines and reports
+	r.Dialogs = tab.Dialogs()
 	ms := harness.Messages(t, tab)
 	var failure string
 	r.Console, r.Exceptions, failure = harness.PreviewConsole(ms)
