@@ -175,6 +175,12 @@ type RuntimeConfig struct {
 	Files         map[string]RuntimeFile `json:"files"`
 	AllowInternet bool                   `json:"allowInternet"`
 	Storage       *RuntimeStorage        `json:"storage,omitempty"`
+	// Referrer is what the page reads as document.referrer: the virtual URL (PageURL) of the
+	// workspace page whose link, form or script navigated to this one, as over HTTP with the
+	// default referrer policy (same origin: the whole URL without its fragment); "" for a
+	// page the user opened (the first mount, Refresh, the page picker). Without it every
+	// preview page read "" (measured: TestFidelity/referrer).
+	Referrer string `json:"referrer,omitempty"`
 	// NotImported maps the workspace path of each folder file the import left out (File kind
 	// KindNotImported) to why (File.Reason); set by the compiler. A run-time request for one
 	// fails (fetch rejects with a TypeError naming the reason) and is one "limit" report
@@ -457,6 +463,14 @@ func IsFolderIndex(path string) bool {
 
 // pageURLPath is the workspace path whose virtual URL is the page's URL: the folder
 // ("" or "docs/") for a folder's index.html opened by its folder URL (dir), else path.
+// PageURL is the virtual URL of the workspace page path with search ("?…" or ""), as its
+// folder's URL when dir and path is a folder's index.html (RuntimeConfig.Dir): what the page
+// reads as location.href without a fragment, and what a page it navigates to reads as
+// document.referrer (RuntimeConfig.Referrer).
+func PageURL(path, search string, dir bool) string {
+	return VirtualURL(pageURLPath(path, dir)) + search
+}
+
 func pageURLPath(path string, dir bool) string {
 	if dir && IsFolderIndex(path) {
 		return strings.TrimSuffix(path, "index.html")

@@ -87,7 +87,7 @@ bridge.attach((json) => {
     // As the Go port does: a link to a workspace page mounts that page (same revision).
     if (m.type === "webcoding.preview.navigate") {
       navs++;
-      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash) + (m.dir ? "&dir=1" : "") +
+      window.__mount(window.__name, m.revision, m.nonce + "-nav" + navs, "&entry=" + encodeURIComponent(m.path) + "&search=" + encodeURIComponent(m.search) + "&hash=" + encodeURIComponent(m.hash) + (m.dir ? "&dir=1" : "") + "&referrer=" + encodeURIComponent(window.__pageURL || "") +
         "&storage=" + encodeURIComponent(JSON.stringify(window.__storage)));
     }
   }
@@ -95,7 +95,9 @@ bridge.attach((json) => {
 window.__bridge = bridge;
 window.__mount = async (name, rev, nonce, query) => {
   window.__name = name;
-  const html = await (await fetch("/compiled/" + name + "?rev=" + rev + "&nonce=" + nonce + (query || ""))).text();
+  const resp = await fetch("/compiled/" + name + "?rev=" + rev + "&nonce=" + nonce + (query || ""));
+  window.__pageURL = resp.headers.get("X-Page-URL") || ""; // as the Go port keeps the page shown
+  const html = await resp.text();
   await new Promise((r) => setTimeout(r, 50));
   window.__longest = 0; window.__tasks = []; window.__mountedAt = performance.now();
   bridge.mount(rev, nonce, html, true);
@@ -154,10 +156,13 @@ func Server(t testing.TB) *httptest.Server {
 				_ = json.Unmarshal([]byte(st), storage)
 			}
 			opts := preview.Options{Revision: rev, Nonce: q.Get("nonce"), Bridge: true,
-				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"), Dir: q.Get("dir") == "1",
+				Runtime: preview.RuntimeConfig{AllowInternet: q.Get("internet") == "1", Entry: q.Get("entry"), Search: q.Get("search"), Hash: q.Get("hash"), Dir: q.Get("dir") == "1", Referrer: q.Get("referrer"),
 					IndexedDB: IDBShim(t), Storage: storage}}
+			res := preview.Compile(files, opts)
+			dir := opts.Runtime.Dir || (opts.Runtime.Entry == "" && res.Entry == "index.html")
+			w.Header().Set("X-Page-URL", preview.PageURL(res.Entry, opts.Runtime.Search, dir && preview.IsFolderIndex(res.Entry)))
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write([]byte(preview.Compile(files, opts).HTML))
+			_, _ = w.Write([]byte(res.HTML))
 		})
 		mux.HandleFunc("/loopback-secret", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Access-Control-Allow-Origin", "*")

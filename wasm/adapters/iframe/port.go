@@ -88,6 +88,9 @@ type Page struct {
 	Hash   string `json:"hash,omitempty"`
 	// Dir: the page was opened by its folder's URL (preview.RuntimeConfig.Dir).
 	Dir bool `json:"dir,omitempty"`
+	// Referrer: the URL of the page that navigated here (preview.RuntimeConfig.Referrer);
+	// "" when the user opened it. Kept with the page in the Back/Forward list, as browsers do.
+	Referrer string `json:"-"`
 }
 
 // Options configure New.
@@ -258,7 +261,7 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 		page = p.history[p.at]
 	}
 	files := p.files
-	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, Dir: page.Dir, AllowInternet: p.internet, Storage: p.storage.snapshot()}
+	rc := preview.RuntimeConfig{Entry: page.Path, Search: page.Search, Hash: page.Hash, Dir: page.Dir, Referrer: page.Referrer, AllowInternet: p.internet, Storage: p.storage.snapshot()}
 	shown := p.shown
 	if shown == nil || shown.nonce != p.nonce || p.status.State != StateAcknowledged {
 		shown = nil
@@ -582,6 +585,13 @@ func (p *Port) deliver(msgs []preview.BridgeMessage) int {
 				break
 			}
 			nav = &Page{Path: msg.Path, Search: cut(msg.Search, preview.MaxConsoleTextChars), Hash: cut(msg.Hash, preview.MaxConsoleTextChars), Dir: msg.Dir && preview.IsFolderIndex(msg.Path)}
+			if s := p.shown; s != nil {
+				from := s.page.Path
+				if from == "" {
+					from = s.res.Entry
+				}
+				nav.Referrer = preview.PageURL(from, s.page.Search, s.page.Dir)
+			}
 			navReplace = msg.Replace
 		default:
 			ok = false

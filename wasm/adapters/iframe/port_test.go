@@ -430,7 +430,7 @@ func TestNavigateReplace(t *testing.T) {
 	p.mu.Lock()
 	got := fmt.Sprint(p.history, p.at)
 	p.mu.Unlock()
-	if got != "[{index.html   true} {b.html ?q=1  false}] 1" {
+	if got != "[{index.html   true } {b.html ?q=1  false https://workspace.invalid/a.html}] 1" { // replaced by a.html's script: its referrer
 		t.Fatalf("history %s, want index.html then b.html (a.html replaced)", got)
 	}
 	if !p.Back() || !strings.Contains(shim.last(t).html, `"entry":"index.html","dir":true`) {
@@ -458,6 +458,19 @@ func TestNavigateFolderURL(t *testing.T) {
 	if h := shim.last(t).html; !strings.Contains(h, `"entry":"a.html","base":"https://workspace.invalid/a.html"`) {
 		t.Fatal("dir was kept for a page that is not a folder's index.html")
 	}
+	// document.referrer: the page that navigated (its URL without the fragment); none for
+	// the first page; kept with a page in the Back/Forward list.
+	if h := shim.last(t).html; !strings.Contains(h, `"referrer":"https://workspace.invalid/index.html?x=1"`) {
+		t.Error("a.html's referrer is not the page that linked to it")
+	}
+	if p.Back(); !strings.Contains(shim.last(t).html, `"referrer":"https://workspace.invalid/"`) {
+		t.Error("index.html?x=1 (Back) lost its referrer, the root page")
+	}
+	if p.Back(); strings.Contains(shim.last(t).html, `"referrer":"`) {
+		t.Error("the first page has a referrer")
+	}
+	p.Forward()
+	p.Forward()
 	p.Deliver(msg(preview.MessageNavigate, 1, shim.last(t).nonce, map[string]any{"path": "index.html", "dir": true}))
 	if h := shim.last(t).html; !strings.Contains(h, `"entry":"index.html","dir":true,"base":"https://workspace.invalid/"`) {
 		t.Fatal("a link to ./ is not mounted at the root URL")

@@ -106,6 +106,17 @@ apply(addListener, W, ["submit", function (e) {
 }]);
 if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hashTouched) setHash(CFG.hash); }]);
 
+// document.referrer: the page that navigated here (RuntimeConfig.Referrer, set by the parent
+// for a link, form or script navigation; for a page in a frame, the page that filled it), ""
+// for a page the user opened — as over HTTP; the srcdoc document's own is always "".
+(function () {
+  var d = getOwnDesc(Document.prototype, "referrer");
+  if (!d || !d.get) return;
+  var ref = S(CFG.referrer || "");
+  defineProperty(Document.prototype, "referrer", { configurable: true, enumerable: d.enumerable,
+    get: function () { return this === D ? ref : apply(d.get, this, []); } });
+})();
+
 // The virtual Location (docs/design.md §5.34): window[CFG.location], which the compiler names
 // in place of the page's references to its Location (`location`, `window.location`,
 // `document.location`, …; the real ones cannot be redefined). It reads the page's virtual URL —

@@ -46,7 +46,7 @@ function blankFrame(el, bySrc) {
 // fillFrame shows the workspace page c.file (query and hash kept) in the frame el; force
 // fills it again for the same URL (a navigation of the nested page, its reload()). bySrc: the
 // caller sets a <frame>'s src to the URL returned (a src setter); otherwise this does.
-function fillFrame(el, c, force, bySrc) {
+function fillFrame(el, c, force, bySrc, ref) {
   var key = c.file + c.url.search, rec = apply(wmGet, filled, [el]);
   if (rec && !rec.dead && rec.href === c.url.href && !force) return rec.blob || undefined;
   if (apply(getAttrOrig, el, [FRAME_ATTR]) !== null) apply(removeAttr, el, [FRAME_ATTR]);
@@ -68,7 +68,7 @@ function fillFrame(el, c, force, bySrc) {
   apply(wmSet, filled, [el, rec]);
   if (frameRecs.length < L.frames * 4) apply(push, frameRecs, [rec]);
   if (isFrameEl(el)) {
-    rec.blob = apply(createObjectURL, URLC, [new BlobC([frameDoc(c, PAGES[c.file])], { type: "text/html" })]);
+    rec.blob = apply(createObjectURL, URLC, [new BlobC([frameDoc(c, PAGES[c.file], ref)], { type: "text/html" })]);
     if (!bySrc) {
       // A navigation inside the frame (a link of its page, or one targeting it by name)
       // leaves the src attribute as it was, as over HTTP.
@@ -78,12 +78,14 @@ function fillFrame(el, c, force, bySrc) {
     }
     return rec.blob;
   }
-  apply(setAttr, el, ["srcdoc", frameDoc(c, PAGES[c.file])]);
+  apply(setAttr, el, ["srcdoc", frameDoc(c, PAGES[c.file], ref)]);
   remember(el, "srcdoc", null); // getAttribute("srcdoc") reads as over HTTP (none)
 }
 // frameDoc: the nested document of page (a NestedPage) at c: its head, this script configured
-// for it, its body. The config is JSON with "<" escaped, so it cannot end the script.
-function frameDoc(c, page) {
+// for it, its body; ref is what it reads as document.referrer (default: this page's URL, as
+// for a frame's first page over HTTP). The config is JSON with "<" escaped, so it cannot end
+// the script.
+function frameDoc(c, page, ref) {
   var cfg = create(null), ks = keysOf(CFG);
   for (var i = 0; i < ks.length; i++) cfg[ks[i]] = CFG[ks[i]];
   var snap = create(null), areas = keysOf(storageAreas);
@@ -91,6 +93,7 @@ function frameDoc(c, page) {
   cfg.revision = REVISION; cfg.nonce = ""; cfg.entry = c.file; cfg.search = c.url.search; cfg.hash = c.url.hash;
   cfg.base = page.base || virtualURL(c.file) + c.url.search; cfg.files = FILES; cfg.pages = PAGES;
   cfg.storage = snap; cfg.sheets = page.sheets || 0; cfg.nested = { depth: DEPTH + 1, chain: CHAIN };
+  cfg.referrer = ref !== undefined ? ref : pageURL() + SEARCH;
   var json = apply(replaceStr, toJSON(cfg), [/</g, "\\u003c"]);
   return S(page.head) + "<script>" + apply(slice, SELF, [0, CFG.headLen]) + json + apply(slice, SELF, [SELF.length - CFG.tailLen]) + "</script>" + S(page.body);
 }
@@ -133,9 +136,13 @@ function fromFrame(rec, d) {
     if (!c || !c.file || !isPage(c.file)) return;
     // A link of the nested page that targets another navigable (linkTarget, 50-nav.js):
     // "_parent" is this document, "_top" the preview's page, a name a frame here or above.
+    // The page that navigated: the frame's page (its URL without the fragment).
+    var h = apply(indexOf, rec.href, ["#"]);
+    navFrom = h >= 0 ? apply(slice, rec.href, [0, h]) : rec.href;
     if (tg === "_parent") goTo(c, c.url.search, c.url.hash);
     else if (tg && !navTarget(tg, c)) report("limit", c.file, "a link to a window named \"" + cut(tg, 60) + "\": no frame of the preview has that name, and the preview opens no new windows");
-    else if (!tg) fillFrame(rec.el, c, true);
+    else if (!tg) fillFrame(rec.el, c, true, false, navFrom);
+    navFrom = undefined;
   }
 }
 // The frames (<iframe>, <frame>) of this document whose name (the navigable's name HTML gives
@@ -147,10 +154,11 @@ function framesNamed(name) {
 }
 function hasNamedFrame(name) { return framesNamed(name).length > 0; }
 // namedFrame shows page c in this document's first frame called name; false when none.
+var navFrom; // while a nested page's navigation is handled: its URL (the referrer), else undefined
 function namedFrame(name, c) {
   var els = framesNamed(name);
   if (!els.length) return false;
-  fillFrame(els[0], c, true);
+  fillFrame(els[0], c, true, false, navFrom);
   return true;
 }
 function relayConsole(d) {
