@@ -14,6 +14,8 @@ func init() {
 		"docs/page.html": `<!doctype html><title>docs</title>` + probe + `<script>
 log("docs search=" + location.search + " hash=" + location.hash + " page=" + location.pathname.split("/").slice(-2).join("/"));
 log("before: " + sessionStorage.getItem("seen"));
+var root = new URL("../", location.href).href;
+log("referrer " + (document.referrer === "" ? "(none)" : document.referrer.indexOf(root) === 0 ? "site:" + document.referrer.slice(root.length) : "other"));
 log("done");
 </script>`,
 	}})
