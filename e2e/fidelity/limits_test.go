@@ -161,6 +161,7 @@ func TestResourceHintsNotReported(t *testing.T) {
 <link rel="dns-prefetch" href="https://cdn.hints.example"><link rel="preconnect dns-prefetch" href="https://both.hints.example">
 <link rel="icon" href="https://icons.hints.example/i.png"><link rel="canonical" href="https://docs.hints.example/page/">
 <link rel="alternate" type="application/rss+xml" href="https://feed.hints.example/rss.xml"><link rel="author" href="https://me.hints.example/">
+<link rel="apple-touch-icon-precomposed" sizes="144x144" href="ico/apple-144.png"><link rel="apple-touch-icon" href="ico/apple.png"><link rel="mask-icon" href="ico/mask.svg" color="#000">
 <style>/* example: <span style="background-image:url('commented.jpg')"></span> */ p { color: rgb(200, 0, 0); }
 /* @import "commented.css"; */ #x { background-image: url(nothere.png); }</style>
 <title>h</title></head><body><p>hints</p><div id="x">x</div></body></html>`})

@@ -38,8 +38,20 @@ apply(addListener, D, ["securitypolicyviolation", function (e) {
   if (url === "inline" || url === "eval" || url === "wasm-eval") return;
   var c = classify(url);
   if (c && c.file) return;
+  // The URL of a <link> of a type that fetches nothing where the page is served (an
+  // apple-touch-icon: Chromium checks its URL against the policy in a frame, and requests
+  // nothing top level; the event names no element).
+  if (hintLinkURL(url)) return;
   // A workspace path with no file: "missing", once (a run-time setter may have said so first).
   if (c && c.missing) { if (!apply(setHas, missingPaths, [c.missing])) reportMissing(c, c.missing, dir); return; }
   if (dir === "form-action") { report("blocked", url, "form submission outside the workspace (form-action)"); return; }
   report("blocked", url, dir + (CFG.allowInternet ? "" : "; the preview has no network (Allow internet in preview is off)"));
 }, true]);
+function hintLinkURL(url) {
+  var root = D.documentElement, ls = root ? apply(querySelectorAll, root, ["link[href]"]) : [];
+  for (var i = 0; i < ls.length; i++) {
+    if (!hintOnly(ls[i])) continue;
+    try { if (new URLC(S(apply(getAttr, ls[i], ["href"])), BASE).href === url) return true; } catch (x) {}
+  }
+  return false;
+}

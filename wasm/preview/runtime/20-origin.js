@@ -211,9 +211,10 @@ function mapAttr(el, name, value) {
 // canonical, alternate, author, license, next/prev, search, pingback): over HTTP no request
 // is made, so its href is neither mapped nor reported (found by e2e/realsites: Start Bootstrap
 // themes preconnect to fonts.gstatic.com, spectre's docs name a canonical https: URL, both
-// listed as blocked requests). A rel with stylesheet, icon, preload, modulepreload, prefetch,
+// listed as blocked requests; Chromium requests no apple-touch-icon or mask-icon either — owl's
+// docs link a missing one, reported only by the preview). A rel with stylesheet, icon, preload, modulepreload, prefetch,
 // manifest or any unknown token is mapped as before.
-var HINT_RE = /^(?:preconnect|dns-prefetch|canonical|alternate|author|license|next|prev|previous|search|pingback|help|bookmark|external|nofollow|noopener|noreferrer|opener|me|tag|shortlink|home|index|up|first|last|start|contents|chapter|section|subsection|appendix|glossary|copyright|edituri|wlwmanifest|webmention|amphtml|privacy-policy|terms-of-service|sitemap|archives|hub|self)$/;
+var HINT_RE = /^(?:preconnect|dns-prefetch|canonical|alternate|author|license|next|prev|previous|search|pingback|help|bookmark|external|nofollow|noopener|noreferrer|opener|me|tag|shortlink|home|index|up|first|last|start|contents|chapter|section|subsection|appendix|glossary|copyright|edituri|wlwmanifest|webmention|amphtml|privacy-policy|terms-of-service|sitemap|archives|hub|self|apple-touch-icon|apple-touch-icon-precomposed|apple-touch-startup-image|mask-icon)$/;
 function hintOnly(el) {
   if (el.localName !== "link") return false;
   var rel = apply(getAttr, el, ["rel"]), toks = rel ? apply(splitStr, apply(trim, apply(toLower, S(rel), []), []), [/\s+/]) : [];
