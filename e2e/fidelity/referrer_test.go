@@ -8,9 +8,9 @@ func init() {
 	const rel = `<script>function rel(u){ var root = new URL("/", location.href).href, site = document.documentElement.getAttribute("data-root"); if (u === "") return "(none)"; var r = new URL(site, location.href).href; return u.indexOf(r) === 0 ? "site:" + u.slice(r.length) : "other:" + u.slice(0, 8); }</script>`
 	fidelitySites = append(fidelitySites, fidelitySite{name: "referrer", want: "p3 ref site:sub/p2.html?x=1", steps: []string{`document.getElementById("go").click()`},
 		files: map[string]string{
-			"index.html":    `<!doctype html><html data-root="./"><title>r</title>` + probe + rel + `<script>sessionStorage.setItem("first", rel(document.referrer));</script><a id="go" href="sub/p2.html?x=1#h">go</a>`,
-			"sub/p2.html":   `<!doctype html><html data-root="../"><title>p2</title>` + probe + rel + `<script>sessionStorage.setItem("p2", rel(document.referrer)); setTimeout(function () { location.href = "p3.html"; }, 200);</script>`,
-			"sub/p3.html":   `<!doctype html><html data-root="../"><title>p3</title>` + probe + rel + `<script>
+			"index.html":  `<!doctype html><html data-root="./"><title>r</title>` + probe + rel + `<script>sessionStorage.setItem("first", rel(document.referrer));</script><a id="go" href="sub/p2.html?x=1#h">go</a>`,
+			"sub/p2.html": `<!doctype html><html data-root="../"><title>p2</title>` + probe + rel + `<script>sessionStorage.setItem("p2", rel(document.referrer)); setTimeout(function () { location.href = "p3.html"; }, 200);</script>`,
+			"sub/p3.html": `<!doctype html><html data-root="../"><title>p3</title>` + probe + rel + `<script>
 log("first " + sessionStorage.getItem("first"));
 log("p2 ref " + sessionStorage.getItem("p2"));
 log("p3 ref " + rel(document.referrer));

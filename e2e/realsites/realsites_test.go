@@ -119,7 +119,7 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	missing.Take()
 	tab := chromium.NewTab(t)
 	tab.AcceptDialogs() // an alert on load or on a click would block the page and the probe
-	if err := tab.Do(10*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
+	if err := tab.Do(30*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
 		t.Fatal(err)
 	}
 	if err := tab.Do(45*time.Second, harness.Navigate(url)); err != nil {

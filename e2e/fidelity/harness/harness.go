@@ -268,7 +268,7 @@ func OpenParent(t testing.TB) *chromium.Tab {
 func Mount(t testing.TB, tab *chromium.Tab, name string, rev int, nonce, query string) {
 	t.Helper()
 	js, _ := json.Marshal([]any{name, rev, nonce, query})
-	if _, err := chromium.Eval[bool](tab, 10*time.Second, `window.__mount(...`+string(js)+`).then(() => true)`); err != nil {
+	if _, err := chromium.Eval[bool](tab, 30*time.Second, `window.__mount(...`+string(js)+`).then(() => true)`); err != nil { // a 12 MB site compiles and loads slowly under load
 		t.Fatal(err)
 	}
 }
