@@ -31,3 +31,25 @@ setTimeout(function () { parent.postMessage({ child: "end" }, "*"); }, 100);
 </script></body></html>`,
 	}})
 }
+
+// A <frame>'s page without a <meta charset> (docs/design.md §5.48): over HTTP the server's
+// charset decodes it; the preview's blob: URL must say UTF-8, or the page is decoded as
+// windows-1252 (the frame's document is cross-origin to its parent, so it does not inherit
+// the parent's encoding) and its text and link targets come out garbled: "é" read "Ã©", and
+// a link naming a frame "é" found no frame.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "frameset-utf8", want: "text: café 한국 charset=UTF-8", files: map[string]string{
+		"index.html": `<!doctype html><html><head><meta charset="utf-8">` + probe + `<script>
+addEventListener("message", function (e) {
+  if (!e.data || typeof e.data.t !== "string") return;
+  log(e.data.t);
+  if (e.data.t.indexOf("opened") === 0) log("done");
+});
+</script></head><frameset cols="*,*"><frame src="nav.html" name="nav"><frame name="é"></frameset></html>`,
+		"nav.html": `<!doctype html><p id="p">café 한국</p><a id="l" target="é" href="page.html">p</a><script>
+parent.postMessage({ t: "text: " + document.getElementById("p").textContent + " charset=" + document.characterSet }, "*");
+addEventListener("load", function () { document.getElementById("l").click(); });
+</script>`,
+		"page.html": `<!doctype html><p>p</p><script>parent.postMessage({ t: "opened in " + window.name }, "*");</script>`,
+	}})
+}
