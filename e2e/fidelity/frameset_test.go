@@ -53,3 +53,28 @@ addEventListener("load", function () { document.getElementById("l").click(); });
 		"page.html": `<!doctype html><p>p</p><script>parent.postMessage({ t: "opened in " + window.name }, "*");</script>`,
 	}})
 }
+
+// A frameset page's own DOMContentLoaded listener and defer script (docs/design.md §5.48) see
+// the frames' src as written, and a src the listener sets is the one that stays. Before, the
+// runtime set the static frames' src in a DOMContentLoaded listener it added while the parser
+// inserted them, after the page's: the page read null and "", and its frame.src was
+// overwritten with the static one.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "frameset-dcl", want: "dcl 2 attr=pages/c.html", files: map[string]string{
+		"index.html": `<!doctype html><html><head>` + probe + `<script>
+var got = [];
+document.addEventListener("DOMContentLoaded", function () {
+  var fs = document.querySelectorAll("frame");
+  log("dcl " + fs.length + " attr=" + fs[0].getAttribute("src") + " prop=" + fs[0].src.split("/").slice(-2).join("/"));
+  fs[1].src = "pages/d.html";
+});
+addEventListener("message", function (e) { if (e.data && e.data.p) got.push(e.data.p); });
+addEventListener("load", function () { setTimeout(function () {
+  log("got " + got.sort().join(",") + " attr1=" + document.querySelectorAll("frame")[1].getAttribute("src")); log("done"); }, 1200); });
+</script><script defer src="defer.js"></script></head><frameset cols="*,*"><frame src="pages/c.html" name="c"><frame src="pages/e.html" name="e"></frameset></html>`,
+		"defer.js":     `log("defer attr=" + document.querySelector("frame").getAttribute("src"));`,
+		"pages/c.html": `<!doctype html><p>c</p><a href="d.html">d</a><script>parent.postMessage({p: "c"}, "*");</script>`,
+		"pages/e.html": `<!doctype html><p>e</p><script>setTimeout(function () { parent.postMessage({p: "e"}, "*"); }, 400);</script>`,
+		"pages/d.html": `<!doctype html><p>d</p><script>parent.postMessage({p: "d"}, "*");</script>`,
+	}})
+}
