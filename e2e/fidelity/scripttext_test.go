@@ -1,5 +1,11 @@
 package fidelity
 
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
 // An inline script's text as written (issue 13; docs/design.md §5.50): documentation that
 // shows its live demo <script>s inside <pre><code> and highlights them from the code's
 // textContent (Awesomplete's docs with Prism), a page that reads a script's text, innerHTML
@@ -31,4 +37,38 @@ document.addEventListener("DOMContentLoaded", function () {
 </script>
 </body></html>`,
 	}})
+}
+
+// TestInlineScriptErrorLines: an uncaught error in an inline script after others names the
+// page and its line (docs/design.md §5.13) while texts are restored (§5.50). Before, the
+// observer's own restore of the earlier scripts' texts queued a second callback in the same
+// microtask checkpoint, which restored the script about to run: it ran without its padding and
+// sourceURL, and its error named no file (path "", line 0), in the page and in a nested one.
+func TestInlineScriptErrorLines(t *testing.T) {
+	page := "<!doctype html><script>\nvar x = 1;\n</script><script>\nundefinedThing.boom();\n</script>"
+	for _, c := range []struct {
+		name, path string
+		files      map[string]string
+	}{
+		{"errline-top", "index.html", map[string]string{"index.html": page}},
+		{"errline-nested", "bad.html", map[string]string{"index.html": `<!doctype html><iframe src="bad.html"></iframe>`, "bad.html": page}},
+	} {
+		addSite(c.name, c.files)
+		tab := openParent(t)
+		mount(t, tab, c.name, 1, "n-"+c.name, "")
+		waitAck(t, tab, 1)
+		time.Sleep(300 * time.Millisecond)
+		found := false
+		for _, m := range messages(t, tab) {
+			if m.Type == "webcoding.preview.console" && m.Kind == "error" && strings.Contains(m.Text, "undefinedThing") {
+				found = true
+				if m.Path != c.path || m.Line != 4 {
+					t.Errorf("%s: error entry names %q line %d, want %s line 4", c.name, m.Path, m.Line, c.path)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no error entry: %v", c.name, messages(t, tab))
+		}
+	}
 }
