@@ -39,6 +39,29 @@ document.addEventListener("DOMContentLoaded", function () {
 	}})
 }
 
+// A script inside a <template> (docs/design.md §5.50): the template's innerHTML, and a clone
+// of its content inserted into the page (the script runs on insertion, before any observer),
+// read the script as written, at once. Before, the compiler padded and marked it like a
+// page script: the template's markup showed the marker attribute, the padding and the
+// sourceURL, and the inserted clone carried both until a later mutation.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "script-text-template", want: `tpl "<p>x</p><script>window.ran`, files: map[string]string{
+		"index.html": `<!doctype html><html><head>` + probe + `</head><body>
+<template id="t"><p>x</p><script>window.ran = (window.ran || 0) + 1;</script><template><script>var deeper = 1;</script></template></template>
+<script>
+var t = document.getElementById("t");
+log("tpl " + JSON.stringify(t.innerHTML));
+document.body.appendChild(document.importNode(t.content, true));
+var ss = document.querySelectorAll("body > script");
+log("ran " + window.ran + " text " + JSON.stringify(ss[ss.length - 1].textContent) + " attrs " + ss[ss.length - 1].attributes.length);
+</script>
+<script>
+log("done");
+</script>
+</body></html>`,
+	}})
+}
+
 // TestInlineScriptErrorLines: an uncaught error in an inline script after others names the
 // page and its line (docs/design.md §5.13) while texts are restored (§5.50). Before, the
 // observer's own restore of the earlier scripts' texts queued a second callback in the same
