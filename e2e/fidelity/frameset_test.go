@@ -78,3 +78,16 @@ addEventListener("load", function () { setTimeout(function () {
 		"pages/d.html": `<!doctype html><p>d</p><script>parent.postMessage({p: "d"}, "*");</script>`,
 	}})
 }
+
+// A link whose target is a name starting with "_" that is no keyword ("_foo") names a
+// navigable like any other name (HTML "the rules for choosing a navigable"): with no frame of
+// that name it opens a new window and the page stays (docs/design.md §5.48). Before, the
+// preview's page took it for "_self" and navigated itself.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "target-underscore-name", want: "stayed", steps: []string{`document.getElementById("b").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>t</title>` + probe + `<a id="b" target="_foo" href="p.html">p</a><script>
+document.getElementById("b").addEventListener("click", function () { setTimeout(function () { log("stayed"); log("done"); }, 500); });
+</script>`,
+		"p.html": `<!doctype html><title>p</title>` + probe + `<script>log("navigated"); log("done");</script>`,
+	}})
+}

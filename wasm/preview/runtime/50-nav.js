@@ -69,14 +69,16 @@ apply(addListener, W, ["click", function (e) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   var a = e.target && e.target.nodeType === 1 ? apply(closest, e.target, ["a[href],area[href]"]) : null;
   if (!a) return;
-  var target = linkTarget(a, "target");
-  if (target === "_blank" || target && !NESTED && target[0] !== "_" && !hasNamedFrame(target)) return;
+  // Only "_top" and "_parent" are keywords here ("_self" is ""): another name starting with
+  // "_" names a frame like any name, and with none opens a new window over HTTP.
+  var target = linkTarget(a, "target"), up = target === "_top" || target === "_parent";
+  if (target === "_blank" || target && !NESTED && !up && !hasNamedFrame(target)) return;
   if (apply(getAttrOrig, a, ["download"]) !== null) return;
   var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
   if (!c || c.pass && c.url.protocol === "javascript:") return;
   if (c.file && isPage(c.file)) {
     e.preventDefault();
-    if (target && (NESTED || target[0] !== "_")) { navTarget(target, c); return; }
+    if (target && (NESTED || !up)) { navTarget(target, c); return; }
     if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
     goTo(c, c.url.search, c.url.hash);
     return;
