@@ -31,3 +31,63 @@ setTimeout(function () { parent.postMessage({ child: "end" }, "*"); }, 100);
 </script></body></html>`,
 	}})
 }
+
+// A <frame>'s page without a <meta charset> (docs/design.md §5.48): over HTTP the server's
+// charset decodes it; the preview's blob: URL must say UTF-8, or the page is decoded as
+// windows-1252 (the frame's document is cross-origin to its parent, so it does not inherit
+// the parent's encoding) and its text and link targets come out garbled: "é" read "Ã©", and
+// a link naming a frame "é" found no frame.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "frameset-utf8", want: "text: café 한국 charset=UTF-8", files: map[string]string{
+		"index.html": `<!doctype html><html><head><meta charset="utf-8">` + probe + `<script>
+addEventListener("message", function (e) {
+  if (!e.data || typeof e.data.t !== "string") return;
+  log(e.data.t);
+  if (e.data.t.indexOf("opened") === 0) log("done");
+});
+</script></head><frameset cols="*,*"><frame src="nav.html" name="nav"><frame name="é"></frameset></html>`,
+		"nav.html": `<!doctype html><p id="p">café 한국</p><a id="l" target="é" href="page.html">p</a><script>
+parent.postMessage({ t: "text: " + document.getElementById("p").textContent + " charset=" + document.characterSet }, "*");
+addEventListener("load", function () { document.getElementById("l").click(); });
+</script>`,
+		"page.html": `<!doctype html><p>p</p><script>parent.postMessage({ t: "opened in " + window.name }, "*");</script>`,
+	}})
+}
+
+// A frameset page's own DOMContentLoaded listener and defer script (docs/design.md §5.48) see
+// the frames' src as written, and a src the listener sets is the one that stays. Before, the
+// runtime set the static frames' src in a DOMContentLoaded listener it added while the parser
+// inserted them, after the page's: the page read null and "", and its frame.src was
+// overwritten with the static one.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "frameset-dcl", want: "dcl 2 attr=pages/c.html", files: map[string]string{
+		"index.html": `<!doctype html><html><head>` + probe + `<script>
+var got = [];
+document.addEventListener("DOMContentLoaded", function () {
+  var fs = document.querySelectorAll("frame");
+  log("dcl " + fs.length + " attr=" + fs[0].getAttribute("src") + " prop=" + fs[0].src.split("/").slice(-2).join("/"));
+  fs[1].src = "pages/d.html";
+});
+addEventListener("message", function (e) { if (e.data && e.data.p) got.push(e.data.p); });
+addEventListener("load", function () { setTimeout(function () {
+  log("got " + got.sort().join(",") + " attr1=" + document.querySelectorAll("frame")[1].getAttribute("src")); log("done"); }, 1200); });
+</script><script defer src="defer.js"></script></head><frameset cols="*,*"><frame src="pages/c.html" name="c"><frame src="pages/e.html" name="e"></frameset></html>`,
+		"defer.js":     `log("defer attr=" + document.querySelector("frame").getAttribute("src"));`,
+		"pages/c.html": `<!doctype html><p>c</p><a href="d.html">d</a><script>parent.postMessage({p: "c"}, "*");</script>`,
+		"pages/e.html": `<!doctype html><p>e</p><script>setTimeout(function () { parent.postMessage({p: "e"}, "*"); }, 400);</script>`,
+		"pages/d.html": `<!doctype html><p>d</p><script>parent.postMessage({p: "d"}, "*");</script>`,
+	}})
+}
+
+// A link whose target is a name starting with "_" that is no keyword ("_foo") names a
+// navigable like any other name (HTML "the rules for choosing a navigable"): with no frame of
+// that name it opens a new window and the page stays (docs/design.md §5.48). Before, the
+// preview's page took it for "_self" and navigated itself.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "target-underscore-name", want: "stayed", steps: []string{`document.getElementById("b").click()`}, files: map[string]string{
+		"index.html": `<!doctype html><title>t</title>` + probe + `<a id="b" target="_foo" href="p.html">p</a><script>
+document.getElementById("b").addEventListener("click", function () { setTimeout(function () { log("stayed"); log("done"); }, 500); });
+</script>`,
+		"p.html": `<!doctype html><title>p</title>` + probe + `<script>log("navigated"); log("done");</script>`,
+	}})
+}

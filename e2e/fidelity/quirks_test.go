@@ -29,6 +29,19 @@ func TestQuirksDiagnosticMatchesChromium(t *testing.T) {
 		`<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN"><p>x`,
 		`<!doctype svg><p>x`,
 		`<!DOCTYPE html PUBLIC><p>x`,
+		// Any HTML whitespace separates a doctype's parts (XHTML 1.0's own example breaks
+		// lines); a doctype the tokenizer marks force-quirks (a keyword without its
+		// identifier, a character between the identifiers, an identifier cut off by ">").
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html\n     PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n    \"DTD/xhtml1-strict.dtd\"><p>x",
+		"<!DOCTYPE html PUBLIC\n\"-//W3C//DTD XHTML 1.0 Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\"><p>x",
+		"<!DOCTYPE html\tPUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p>x",
+		"<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\t\"http://www.w3.org/TR/html4/loose.dtd\"><p>x",
+		`<!DOCTYPE html SYSTEM><p>x`,
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN"x><p>x`,
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN><p>x`,
+		`<!DOCTYPE html SYSTEM "about:legacy-compat" junk><p>x`,
+		`<!DOCTYPE html5><p>x`,
+		`<!DOCTYPE html"x"><p>x`,
 	}
 	var current string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

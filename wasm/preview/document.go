@@ -22,7 +22,10 @@ type compiler struct {
 	// cssInline are the texts of inline <style> elements (diagnostic pass 5, before cssRoots'
 	// imports).
 	cssInline []string
-	mods      moduleGraph
+	// inTemplate counts the <template> elements open at the token document is at (their
+	// inline scripts are kept as written, see script).
+	inTemplate int
+	mods       moduleGraph
 	// entryPath is the path of the HTML entry (import map addresses resolve against it).
 	entryPath string
 	// lineOff/lineNo: the entry's 1-based line at byte offset lineOff (scriptLine counts on
@@ -230,12 +233,19 @@ func (c *compiler) document(entry *File) string {
 	c.entryPath = entry.Path
 	c.documentBase(src, toks)
 	c.pageImportMaps(src, toks)
+	c.inTemplate = 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		raw := src[t.start:t.end]
+		if t.typ == html.EndTagToken && t.name == "template" && !t.foreign && c.inTemplate > 0 {
+			c.inTemplate--
+		}
 		if t.typ != html.StartTagToken && t.typ != html.SelfClosingTagToken {
 			b.WriteString(raw)
 			continue
+		}
+		if t.name == "template" && !t.foreign { // "<template/>" opens one too
+			c.inTemplate++
 		}
 		if t.foreign {
 			// SVG/MathML: only style attributes and the href of <image>, <use> and <feImage>
@@ -597,6 +607,15 @@ func (c *compiler) script(b *strings.Builder, fromPath, src string, t htmlTag, t
 	case kind == scriptClassic && !hasSrc:
 		if !c.diagOnly {
 			pad, code := c.scriptLine(src, t.end)-1, c.locationJS(text)
+			if c.opts.Bridge && code == text && c.inTemplate > 0 {
+				// Inside a <template>: as written. The page reads the template's markup, and a
+				// clone of its content runs on insertion, before the runtime could restore
+				// its text (docs/design.md §5.50); its errors name no line.
+				b.WriteString(src[t.start:t.end])
+				b.WriteString(text)
+				b.WriteString(endTag)
+				return
+			}
 			if c.opts.Bridge && code == text {
 				// Nothing rewritten: the runtime gives the script its text as written once it
 				// has run (ScriptTextAttr).

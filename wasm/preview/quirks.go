@@ -80,29 +80,40 @@ var quirksPublicPrefixes = []string{
 	"-//webtechs//dtd mozilla html",
 }
 
-// quirksDoctype decides for a doctype's text (what follows "<!DOCTYPE", as the tokenizer
-// gives it: `html`, `HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://…"`).
+// quirksDoctype decides for a doctype's text (what follows "<!DOCTYPE" up to its ">", as the
+// tokenizer gives it: `html`, `HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://…"`). Its
+// parts are separated by any HTML whitespace (XHTML 1.0's own example breaks the line after
+// the name), and what HTML's tokenizer marks force-quirks is quirks: no name, a word after the
+// name other than PUBLIC or SYSTEM, a keyword without a quoted identifier, an identifier cut
+// off by the ">", or a character other than whitespace and a quote between the public and the
+// system identifier (HTML "DOCTYPE" tokenizer states).
 func quirksDoctype(d string) bool {
-	d = strings.TrimSpace(d)
-	name, rest, _ := strings.Cut(d, " ")
+	name, rest := htmlWord(d, htmlSpace)
 	if !strings.EqualFold(name, "html") {
 		return true
 	}
-	rest = strings.TrimSpace(rest)
-	kw, rest, _ := strings.Cut(rest, " ")
+	kw, rest := htmlWord(rest, htmlSpace+`"'`)
 	var public, system string
 	hasSystem := false
 	switch strings.ToLower(kw) {
 	case "":
 		return false
 	case "public":
-		var ok bool
-		if public, rest, ok = quoted(rest); !ok {
-			return true // a public keyword without an identifier: force-quirks
+		var ok, closed bool
+		if public, rest, ok, closed = quoted(rest); !ok || !closed {
+			return true // PUBLIC without an identifier, or one cut off by ">": force-quirks
 		}
-		system, _, hasSystem = quoted(rest)
+		rest = strings.TrimLeft(rest, htmlSpace)
+		if rest != "" {
+			if system, _, hasSystem, closed = quoted(rest); !hasSystem || !closed {
+				return true // anything else after the public identifier: force-quirks
+			}
+		}
 	case "system":
-		system, _, hasSystem = quoted(rest)
+		var closed bool
+		if system, _, hasSystem, closed = quoted(rest); !hasSystem || !closed {
+			return true
+		}
 	default:
 		return true // anything else after the name: force-quirks
 	}
@@ -119,15 +130,32 @@ func quirksDoctype(d string) bool {
 	return !hasSystem && (strings.HasPrefix(pub, "-//w3c//dtd html 4.01 frameset//") || strings.HasPrefix(pub, "-//w3c//dtd html 4.01 transitional//"))
 }
 
-// quoted reads a "…" or '…' string at the start of s (after spaces): its text and the rest.
-func quoted(s string) (string, string, bool) {
-	s = strings.TrimLeft(s, " \t\n\r\f")
+// htmlSpace: HTML's ASCII whitespace.
+const htmlSpace = " \t\n\r\f"
+
+// htmlWord returns the first run of s (after whitespace) up to one of the characters in
+// stop, and the rest. A name ends only at whitespace (a quote is part of it); the keywords
+// PUBLIC and SYSTEM may be followed by their identifier directly.
+func htmlWord(s, stop string) (string, string) {
+	s = strings.TrimLeft(s, htmlSpace)
+	end := strings.IndexAny(s, stop)
+	if end < 0 {
+		return s, ""
+	}
+	return s[:end], s[end:]
+}
+
+// quoted reads a "…" or '…' string at the start of s (after whitespace): its text, the rest,
+// whether there was one, and whether its closing quote is there (it is not when the doctype's
+// ">" cut it off).
+func quoted(s string) (text, rest string, ok, closed bool) {
+	s = strings.TrimLeft(s, htmlSpace)
 	if s == "" || (s[0] != '"' && s[0] != '\'') {
-		return "", s, false
+		return "", s, false, false
 	}
 	end := strings.IndexByte(s[1:], s[0])
 	if end < 0 {
-		return s[1:], "", true // cut off by the end of the doctype: taken as written
+		return s[1:], "", true, false
 	}
-	return s[1 : 1+end], s[2+end:], true
+	return s[1 : 1+end], s[2+end:], true, true
 }

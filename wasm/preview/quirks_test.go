@@ -24,6 +24,15 @@ func TestQuirksDiagnostic(t *testing.T) {
 		`<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">`:              true,
 		`<!doctype svg>`:         true,
 		`<!DOCTYPE html PUBLIC>`: true,
+		// Any whitespace separates the parts; what the tokenizer marks force-quirks is quirks.
+		"<!DOCTYPE html\n PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n \"DTD/xhtml1-strict.dtd\">": false,
+		"<!DOCTYPE html PUBLIC\n\"-//W3C//DTD HTML 4.01//EN\">":                                     false,
+		"<!DOCTYPE html\tSYSTEM 'about:legacy-compat'>":                                             false,
+		`<!DOCTYPE html SYSTEM "about:legacy-compat" junk>`:                                         false,
+		`<!DOCTYPE html SYSTEM>`:                                                                    true,
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN"x>`:                                       true,
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN>`:                                         true,
+		`<!DOCTYPE html"x">`:                                                                        true,
 	} {
 		d, got := QuirksDiagnostic("index.html", src)
 		if got != want {

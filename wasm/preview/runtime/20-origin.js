@@ -386,20 +386,34 @@ Element.prototype.getAttribute = function getAttribute(name) {
   return v;
 };
 
+// Static <frame>s whose src waits for the end of parsing (fixElement): set as the document
+// becomes "interactive", by listeners this script adds before any page script can add its
+// own, so a page's readystatechange and DOMContentLoaded listeners and its defer scripts read
+// the src as written and a src they set stays (before, the listener was added as the parser
+// inserted the frames, after the page's: it read null and its frame.src was overwritten).
+var framesAfterParse = [];
+function setParsedFrames() {
+  if (D.readyState === "loading") return;
+  var todo = framesAfterParse;
+  framesAfterParse = [];
+  for (var i = 0; i < todo.length; i++) todo[i]();
+}
+apply(addListener, D, ["readystatechange", setParsedFrames]);
+apply(addListener, D, ["DOMContentLoaded", setParsedFrames]);
 // Markup inserted at run time (innerHTML, insertAdjacentHTML, …): fix its URL attributes and
 // <style> text once inserted (its first request may fail; that one is not reported).
 function fixElement(el) {
   // A static <frame> showing a workspace page: the compiler kept its src in FRAME_ATTR. The
   // src is set once the document is parsed: set while the parser inserts the frameset, the
   // frame stays on its initial about:blank (measured, Chromium 2026-12-07). The parser
-  // inserts <frame>s only in a <frameset>, after which no page script runs before
-  // DOMContentLoaded, whose listeners run after this one (registered first).
+  // inserts <frame>s only in a <frameset>, after which no page script runs until the
+  // document is "interactive" (setParsedFrames).
   if (el.localName === "frame" && FRAME_ATTR) {
     var fw = apply(getAttrOrig, el, [FRAME_ATTR]);
     if (fw !== null) {
       apply(removeAttr, el, [FRAME_ATTR]);
       var fu = frameSrc(el, fw), set = function () { apply(setAttr, el, ["src", fu || mapURL(fw, "<frame src>", false)]); if (fu) remember(el, "src", fw); };
-      if (D.readyState === "loading") apply(addListener, D, ["DOMContentLoaded", set]); else set();
+      if (D.readyState === "loading") apply(push, framesAfterParse, [set]); else set();
       return;
     }
   }

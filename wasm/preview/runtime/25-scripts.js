@@ -31,7 +31,7 @@ function scriptSrcOf(el) {
 // something after it, which it does only once the script ran) or at DOMContentLoaded. A script
 // that runs later than that (held by a pending external stylesheet) runs the text as written:
 // the same code, without the padding and sourceURL.
-var TEXT_ATTR = CFG.scriptTextAttr, textsTaken = [];
+var TEXT_ATTR = CFG.scriptTextAttr, textsTaken = [], takeRecords = W.MutationObserver && MutationObserver.prototype.takeRecords;
 var textDesc = getOwnDesc(Node.prototype, "textContent");
 function takeText(el) {
   if (!TEXT_ATTR || el.localName !== "script") return;
@@ -87,7 +87,13 @@ if (SCRIPT_ATTR) {
     // Parser-inserted scripts arrive one element per record; a marked script inside an added
     // subtree (a template's content cloned into the page) is found by the selector.
     var scriptObserver = new W.MutationObserver(function (records) {
-      if (textsTaken.length) restoreTexts(textsTaken.length); // taken in earlier callbacks: they ran
+      if (textsTaken.length) {
+        restoreTexts(textsTaken.length); // taken in earlier callbacks: they ran
+        // The restore's own mutations would call this again in the same microtask checkpoint,
+        // which would restore the scripts taken below before they run (their errors would
+        // name no file and line): dropped (nothing else changes the DOM while this runs).
+        apply(takeRecords, scriptObserver, []);
+      }
       for (var i = 0; i < records.length; i++) {
         var added = records[i].addedNodes;
         for (var j = 0; j < added.length; j++) {

@@ -69,14 +69,16 @@ apply(addListener, W, ["click", function (e) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   var a = e.target && e.target.nodeType === 1 ? apply(closest, e.target, ["a[href],area[href]"]) : null;
   if (!a) return;
-  var target = linkTarget(a, "target");
-  if (target === "_blank" || target && !NESTED && target[0] !== "_" && !hasNamedFrame(target)) return;
+  // Only "_top" and "_parent" are keywords here ("_self" is ""): another name starting with
+  // "_" names a frame like any name, and with none opens a new window over HTTP.
+  var target = linkTarget(a, "target"), up = target === "_top" || target === "_parent";
+  if (target === "_blank" || target && !NESTED && !up && !hasNamedFrame(target)) return;
   if (apply(getAttrOrig, a, ["download"]) !== null) return;
   var href = apply(getAttrOrig, a, ["href"]), c = classify(href);
   if (!c || c.pass && c.url.protocol === "javascript:") return;
   if (c.file && isPage(c.file)) {
     e.preventDefault();
-    if (target && (NESTED || target[0] !== "_")) { navTarget(target, c); return; }
+    if (target && (NESTED || !up)) { navTarget(target, c); return; }
     if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
     goTo(c, c.url.search, c.url.hash);
     return;
@@ -86,24 +88,47 @@ apply(addListener, W, ["click", function (e) {
   if (c.refused) { e.preventDefault(); report("blocked", c.url.href, "link" + (CFG.allowInternet ? " (only https: outside loopback is allowed)" : "; the preview has no network (Allow internet in preview is off)")); return; }
   send({ type: T.leaving, url: cut(c.url.href, L.text) });
 }]);
-apply(addListener, W, ["submit", function (e) {
-  if (e.defaultPrevented) return;
-  var form = e.target, sub = e.submitter;
-  if (!form || form.localName !== "form") return;
+// submitForm navigates for a form submitted to a workspace page (sub: its submitter): the
+// page with the form's data as its query (GET), in the navigable its target names (formtarget,
+// target, else the document's <base target>, as for links). Returns false when it is left to
+// the browser: another kind of action (the policy decides, and reports), "_blank", a name no
+// frame has, method "dialog".
+function submitForm(form, sub) {
   var action = (sub && apply(getAttrOrig, sub, ["formaction"])) || apply(getAttrOrig, form, ["action"]) || "";
   var method = apply(toLower, S((sub && apply(getAttrOrig, sub, ["formmethod"])) || apply(getAttrOrig, form, ["method"]) || "get"), []);
-  var target = S((sub && apply(getAttrOrig, sub, ["formtarget"])) || apply(getAttrOrig, form, ["target"]) || "");
-  if (target && target !== "_self") return;
-  if (method === "dialog") return;
+  var target = sub && apply(getAttrOrig, sub, ["formtarget"]) !== null ? linkTarget(sub, "formtarget") : linkTarget(form, "target");
+  var up = target === "_top" || target === "_parent";
+  if (target === "_blank" || target && !NESTED && !up && !hasNamedFrame(target)) return false;
+  if (method === "dialog") return false;
   var c = action === "" ? { file: ENTRY, url: new URLC(pageURL()) } : classify(action);
-  if (!c || !c.file || !isPage(c.file)) return; // left to the policy (form-action), reported
-  e.preventDefault();
+  if (!c || !c.file || !isPage(c.file)) return false; // left to the policy (form-action), reported
   var search = "";
   if (method === "get") {
     try { search = "?" + new URLSearchParams(new FormData(form, sub || undefined)).toString(); } catch (x) { search = "?"; }
   }
+  if (target && (NESTED || !up)) {
+    var t = classify(virtualURL(c.file) + search);
+    if (t && t.file) { navTarget(target, t); return true; }
+  }
   goTo(c, search, "");
+  return true;
+}
+apply(addListener, W, ["submit", function (e) {
+  if (e.defaultPrevented) return;
+  var form = e.target;
+  if (!form || form.localName !== "form") return;
+  if (submitForm(form, e.submitter)) e.preventDefault();
 }]);
+// form.submit() fires no submit event, and the sandbox (no allow-forms) drops the browser's
+// own submission silently: it goes through submitForm too.
+(function () {
+  var F = W.HTMLFormElement && HTMLFormElement.prototype, orig = F && F.submit;
+  if (!orig) return;
+  F.submit = function submit() {
+    if (this instanceof HTMLFormElement && submitForm(this, null)) return;
+    return apply(orig, this, arguments);
+  };
+})();
 if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hashTouched) setHash(CFG.hash); }]);
 
 // document.referrer: the page that navigated here (RuntimeConfig.Referrer, set by the parent

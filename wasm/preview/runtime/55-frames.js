@@ -68,7 +68,10 @@ function fillFrame(el, c, force, bySrc, ref) {
   apply(wmSet, filled, [el, rec]);
   if (frameRecs.length < L.frames * 4) apply(push, frameRecs, [rec]);
   if (isFrameEl(el)) {
-    rec.blob = apply(createObjectURL, URLC, [new BlobC([frameDoc(c, PAGES[c.file], ref)], { type: "text/html" })]);
+    // The type names UTF-8 (the text is a JS string, encoded as UTF-8 by the Blob): without
+    // it a page without <meta charset> is decoded as windows-1252 (measured, Chromium
+    // 2026-12-07: the frame's opaque origin does not inherit its parent's encoding).
+    rec.blob = apply(createObjectURL, URLC, [new BlobC([frameDoc(c, PAGES[c.file], ref)], { type: "text/html;charset=utf-8" })]);
     if (!bySrc) {
       // A navigation inside the frame (a link of its page, or one targeting it by name)
       // leaves the src attribute as it was, as over HTTP.
