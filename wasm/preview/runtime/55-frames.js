@@ -55,7 +55,7 @@ function fillFrame(el, c, force, bySrc, ref) {
   // document holding it is not loaded): a page may show itself in a frame once, not deeper.
   for (var i = 0; i < CHAIN.length - 1; i++) if (CHAIN[i] === key) why = "a page in a frame inside a frame of itself (" + apply(join, CHAIN, [" → "]) + " → " + key + ") is left empty, as browsers leave a frame naming the URL of an ancestor of its document";
   if (!why && DEPTH >= L.frameDepth) why = "workspace pages nested deeper than " + L.frameDepth + " frames are not shown in the preview";
-  if (!why && !apply(hasOwn, PAGES, [c.file])) why = "this workspace page was not compiled for frames: only pages the previewed page or its framed pages name in a static <iframe src>, and the pages those link to, are (the first " + L.framePages + ", at most " + L.frameDepth + " levels deep)";
+  if (!why && !apply(hasOwn, PAGES, [c.file])) why = "this workspace page was not compiled for frames: only pages the previewed page or its framed pages name in a static <iframe src> or <frame src>, and the pages those link to, are (the first " + L.framePages + ", at most " + L.frameDepth + " levels deep)";
   if (!why && frameDocs >= L.frames) why = "at most " + L.frames + " nested documents per page";
   if (rec) closeFrame(rec);
   if (why) { apply(wmSet, filled, [el, null]); report("limit", c.file, why); return blankFrame(el, bySrc); }
