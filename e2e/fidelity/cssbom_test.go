@@ -21,4 +21,20 @@ log("done");
 		"c.css": "\ufeff@import 'b.css';\n#y { margin-left: 9px }\n",
 		"b.css": "\ufeff#x { margin-left: 3px }\n",
 	}})
+	// The same for a stylesheet a script swaps in (a theme switch: link.href = "dark.css"),
+	// which the runtime writes into the compiled <style>.
+	fidelitySites = append(fidelitySites, fidelitySite{name: "css-bom-swap", want: "swapped 44px", steps: []string{"swap()"}, files: map[string]string{
+		"index.html": `<!doctype html><html><head>` + probe + `
+<link id="t" rel="stylesheet" href="light.css">
+</head><body><script>
+log("light " + getComputedStyle(document.body).marginTop);
+function swap() {
+  var l = document.getElementById("t");
+  l.onload = function () { log("swapped " + getComputedStyle(document.body).marginTop); log("done"); };
+  l.href = "dark.css";
+}
+</script></body></html>`,
+		"light.css": "body { margin-top: 11px }\n",
+		"dark.css":  "\ufeffbody { margin-top: 44px }\n",
+	}})
 }

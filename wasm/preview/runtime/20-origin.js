@@ -340,7 +340,8 @@ function swapSheet(el, v) {
   var c = classify(v), css = c && c.file ? fileAt(c.file) : null;
   if (css && css.text !== undefined && /^text\/css\b/.test(css.type)) {
     apply(setAttr, el, [SOURCE_ATTR, c.file]);
-    el.textContent = cssText(css.text, virtualURL(c.file));
+    // Without a leading BOM, as the browser decodes a CSS file (the compiler's cssFileText).
+    el.textContent = cssText(apply(replaceStr, S(css.text), [/^\uFEFF/, ""]), virtualURL(c.file));
     fireSoon(el, "load");
     return;
   }
