@@ -266,7 +266,7 @@ func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
 // loopback server's URLs, which the preview's virtual origin never matches (e2e/realsites on
 // countup.js's demo, `console.error("error getting stars:", err)`).
 //
-// An array or plain object whose preview holds all its entries, each a primitive, reads as its
+// An array or object whose preview holds all its entries, each a primitive, reads as its
 // JSON, as the preview's console forwards it (JSON.stringify): `console.log(["#960064", …])`
 // is `["#960064",…]`, not V8's "Array(3)" (e2e/realsites on TinyColor's demo).
 func argDescription(a *runtime.RemoteObject) string {
@@ -290,7 +290,7 @@ func previewJSON(a *runtime.RemoteObject) (string, bool) {
 		return "", false
 	}
 	isArray := a.Subtype == runtime.RemoteObjectSubtypeArray
-	if !isArray && (a.Subtype != "" || a.ClassName != "Object") {
+	if !isArray && a.Subtype != "" { // a plain object or a class instance (video.js's MediaError)
 		return "", false
 	}
 	var parts []string

@@ -43,7 +43,8 @@ func TestArgDescriptionReadsSmallArraysAndObjectsAsJSON(t *testing.T) {
 		{arr(true, num("0", "1")), "Array(1)"},    // cut preview: V8's description
 		{arr(false, num("0", "NaN")), "Array(1)"}, // JSON would say null
 		{nested, "Array(1)"}, // nested objects are not in the preview
-		{runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, ClassName: "Map", Description: "Map(0)", Preview: &runtime.ObjectPreview{}}, "Map(0)"},
+		{runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, Subtype: runtime.RemoteObjectSubtypeMap, ClassName: "Map", Description: "Map(0)", Preview: &runtime.ObjectPreview{}}, "Map(0)"},
+		{runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, ClassName: "t.F", Description: "t.F", Preview: &runtime.ObjectPreview{Properties: []*runtime.PropertyPreview{num("code", "4")}}}, `{"code":4}`},
 	} {
 		if got := argDescription(&c.obj); got != c.want {
 			t.Errorf("argDescription(%q) = %q, want %q", c.obj.Description, got, c.want)
