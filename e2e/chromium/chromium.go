@@ -2,9 +2,11 @@ package chromium
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -263,6 +265,10 @@ func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
 // console forwards an Error ("TypeError: Failed to fetch"): a served page's frames name the
 // loopback server's URLs, which the preview's virtual origin never matches (e2e/realsites on
 // countup.js's demo, `console.error("error getting stars:", err)`).
+//
+// An array or object whose preview holds all its entries, each a primitive, reads as its
+// JSON, as the preview's console forwards it (JSON.stringify): `console.log(["#960064", …])`
+// is `["#960064",…]`, not V8's "Array(3)" (e2e/realsites on TinyColor's demo).
 func argDescription(a *runtime.RemoteObject) string {
 	d := a.Description
 	if a.Subtype == runtime.RemoteObjectSubtypeError {
@@ -270,7 +276,56 @@ func argDescription(a *runtime.RemoteObject) string {
 			d = d[:i]
 		}
 	}
+	if j, ok := previewJSON(a); ok {
+		return j
+	}
 	return d
+}
+
+// previewJSON is the JSON text of an array or plain object from its console preview, when the
+// preview is complete and every entry a primitive (else ok is false).
+func previewJSON(a *runtime.RemoteObject) (string, bool) {
+	p := a.Preview
+	if a.Type != runtime.RemoteObjectTypeObject || p == nil || p.Overflow {
+		return "", false
+	}
+	isArray := a.Subtype == runtime.RemoteObjectSubtypeArray
+	if !isArray && a.Subtype != "" { // a plain object or a class instance (video.js's MediaError)
+		return "", false
+	}
+	var parts []string
+	for i, e := range p.Properties {
+		var v string
+		switch {
+		case e.Type == runtime.PropertyPreviewTypeString:
+			b, _ := json.Marshal(e.Value)
+			v = string(b)
+		case e.Type == runtime.PropertyPreviewTypeBoolean:
+			v = e.Value
+		case e.Type == runtime.PropertyPreviewTypeNumber:
+			v = e.Value
+			if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(f) || math.IsInf(f, 0) || v == "-0" {
+				return "", false // JSON reads NaN and Infinity as null, -0 as 0
+			}
+		case e.Type == runtime.PropertyPreviewTypeObject && e.Subtype == runtime.PropertyPreviewSubtypeNull:
+			v = "null"
+		default:
+			return "", false
+		}
+		if isArray {
+			if e.Name != strconv.Itoa(i) {
+				return "", false
+			}
+			parts = append(parts, v)
+		} else {
+			k, _ := json.Marshal(e.Name)
+			parts = append(parts, string(k)+":"+v)
+		}
+	}
+	if isArray {
+		return "[" + strings.Join(parts, ",") + "]", true
+	}
+	return "{" + strings.Join(parts, ",") + "}", true
 }
 
 // newTabFrom opens a tab from parent: the browser context (a new target in the shared

@@ -21,3 +21,35 @@ func TestArgDescriptionDropsErrorStackFrames(t *testing.T) {
 		}
 	}
 }
+
+func TestArgDescriptionReadsSmallArraysAndObjectsAsJSON(t *testing.T) {
+	str := func(name, v string) *runtime.PropertyPreview {
+		return &runtime.PropertyPreview{Name: name, Type: runtime.PropertyPreviewTypeString, Value: v}
+	}
+	num := func(name, v string) *runtime.PropertyPreview {
+		return &runtime.PropertyPreview{Name: name, Type: runtime.PropertyPreviewTypeNumber, Value: v}
+	}
+	arr := func(overflow bool, ps ...*runtime.PropertyPreview) runtime.RemoteObject {
+		return runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, Subtype: runtime.RemoteObjectSubtypeArray, ClassName: "Array", Description: "Array(" + itoa(len(ps)) + ")", Preview: &runtime.ObjectPreview{Overflow: overflow, Properties: ps}}
+	}
+	obj := runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, ClassName: "Object", Description: "Object", Preview: &runtime.ObjectPreview{Properties: []*runtime.PropertyPreview{str("a", `x"y`), num("b", "2"), {Name: "c", Type: runtime.PropertyPreviewTypeObject, Subtype: runtime.PropertyPreviewSubtypeNull, Value: "null"}, {Name: "d", Type: runtime.PropertyPreviewTypeBoolean, Value: "true"}}}}
+	nested := arr(false, &runtime.PropertyPreview{Name: "0", Type: runtime.PropertyPreviewTypeObject, Value: "Array(2)"})
+	for _, c := range []struct {
+		obj  runtime.RemoteObject
+		want string
+	}{
+		{arr(false, str("0", "#960064"), str("1", "#649600"), str("2", "#006496")), `["#960064","#649600","#006496"]`},
+		{obj, `{"a":"x\"y","b":2,"c":null,"d":true}`},
+		{arr(true, num("0", "1")), "Array(1)"},    // cut preview: V8's description
+		{arr(false, num("0", "NaN")), "Array(1)"}, // JSON would say null
+		{nested, "Array(1)"}, // nested objects are not in the preview
+		{runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, Subtype: runtime.RemoteObjectSubtypeMap, ClassName: "Map", Description: "Map(0)", Preview: &runtime.ObjectPreview{}}, "Map(0)"},
+		{runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, ClassName: "t.F", Description: "t.F", Preview: &runtime.ObjectPreview{Properties: []*runtime.PropertyPreview{num("code", "4")}}}, `{"code":4}`},
+	} {
+		if got := argDescription(&c.obj); got != c.want {
+			t.Errorf("argDescription(%q) = %q, want %q", c.obj.Description, got, c.want)
+		}
+	}
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }

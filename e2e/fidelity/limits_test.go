@@ -228,3 +228,39 @@ func TestMissingStaticRefsReportedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedCSSURLsNotReported (issue 13): a stylesheet's url() naming no workspace file is
+// reported as missing only when the browser requests it, as over HTTP: the image of a rule
+// that matches an element, not of one that matches none, and of a used @font-face only the
+// source Chromium picks (woff2), not the eot and svg ones it skips. Found by e2e/realsites
+// (scripts/realsites-fifth.txt: Spectrum's Bootstrap 2 icon sprites, UpUp's Bootstrap 3
+// glyphicon fonts, Paper Kit's svg font, Material Kit's carousel cursors were failed requests
+// in the preview only).
+func TestUnusedCSSURLsNotReported(t *testing.T) {
+	addSite("unused-css", map[string]string{
+		"index.html": `<!doctype html><title>u</title><link rel="stylesheet" href="css/s.css">
+<style>.none { background-image: url(../img/inline-unused.png); } #y { height: 9px; background-image: url(img/inline-used.png); }</style>
+<div id="x">x</div><div id="y"></div><p class="i">font</p>`,
+		"css/s.css": `.nope { background-image: url("../img/unused.png"); }
+#x { height: 9px; background-image: url("../img/used.png"); }
+@font-face { font-family: "N"; src: url("../f/n.eot"); src: url("../f/n.eot#iefix") format("embedded-opentype"), url("../f/n.woff2") format("woff2"), url("../f/n.svg#N") format("svg"); }
+.i { font-family: "N", serif; }`,
+	})
+	tab := openParent(t)
+	mount(t, tab, "unused-css", 1, "n-unused-css", "")
+	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
+		t.Fatalf("ack %+v", ack)
+	}
+	time.Sleep(800 * time.Millisecond)
+	var reports []string
+	for _, m := range messages(t, tab) {
+		if m.Type == "webcoding.preview.report" {
+			reports = append(reports, m.Kind+" "+m.URL)
+		}
+	}
+	slices.Sort(reports)
+	reports = slices.Compact(reports)
+	if want := []string{"missing f/n.woff2", "missing img/inline-used.png", "missing img/used.png"}; !slices.Equal(reports, want) {
+		t.Errorf("reports %q, want %q: only what Chromium requests over HTTP", reports, want)
+	}
+}

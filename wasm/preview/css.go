@@ -26,8 +26,14 @@ func (c *compiler) inlineStylesheet(path string) string {
 	if f == nil {
 		return ""
 	}
-	return c.inlineCSSText(f.Source, path)
+	return c.inlineCSSText(cssFileText(f.Source), path)
 }
+
+// cssFileText is the text of a CSS file as the browser decodes it: without a leading UTF-8
+// byte order mark (CSS Syntax section 3.2, "decode" takes it off). Inlined as a <style>'s
+// text, a BOM would be a character of the first selector, and that rule would be dropped
+// (e2e/fidelity css-bom; chroma.js's docs). An inline <style> keeps its text as written.
+func cssFileText(src string) string { return strings.TrimPrefix(src, "\ufeff") }
 
 // inlineCSSText is inlineStylesheet for CSS text that belongs to the file at path (an
 // inline <style> belongs to the entry).
@@ -83,7 +89,7 @@ func (c *compiler) inlineCSS(b *strings.Builder, src, path string, st *cssRootSt
 					b.WriteString(w)
 					b.WriteString(" {\n")
 				}
-				c.inlineCSS(b, tf.Source, target, st, true)
+				c.inlineCSS(b, cssFileText(tf.Source), target, st, true)
 				for range wrappers {
 					b.WriteString("\n}")
 				}

@@ -60,9 +60,9 @@ func schemeLen(s string) int {
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // resolvePath applies the shared path rule of REFERENCE §5.2 to raw, referenced from the file
-// at fromPath: trim; only local references resolve; strip "?…" and "#…"; URI-decode (a
-// malformed escape fails); a leading "/" is the workspace root, otherwise the reference is
-// relative to fromPath's directory; "" and "." segments are dropped and ".." pops one segment
+// at fromPath: trim; only local references resolve; strip "?…" and "#…"; read "\" as "/";
+// URI-decode (a malformed escape fails); a leading "/" is the workspace root, otherwise the
+// reference is relative to fromPath's directory; "" and "." segments are dropped and ".." pops one segment
 // (never above the root). The result is a workspace path, ok=false when nothing is left.
 func resolvePath(raw, fromPath string) (string, bool) {
 	if classify(raw) != refLocal {
@@ -72,6 +72,10 @@ func resolvePath(raw, fromPath string) (string, bool) {
 	if i := strings.IndexAny(t, "?#"); i >= 0 {
 		t = t[:i]
 	}
+	// The URL parser reads "\" as "/" in the path of an http(s) URL (URL Standard, "path
+	// state"), as the virtual origin is: `src="img\a.png"` names img/a.png. Before decoding, so
+	// an escaped %5C stays part of a name.
+	t = strings.ReplaceAll(t, "\\", "/")
 	t, ok := decodeURIComponent(t)
 	if !ok {
 		return "", false
