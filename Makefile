@@ -1,7 +1,8 @@
 # Web Coding Studio — the two commands a new user needs are `make run` and `make test`.
 # Everything else is here for developers. Prerequisites for run: Go 1.26, and Node.js with npm
 # (the site build runs `npm ci` in site/ once, to bundle CodeMirror). `make test` also starts
-# throwaway Redis and PostgreSQL servers (scripts/services.sh) and drives Debian's Chromium,
+# throwaway Redis and PostgreSQL servers (scripts/services.sh) and drives Debian's Chromium and
+# its headless shell,
 # installing them from Debian packages when missing.
 
 GO       ?= go

@@ -94,7 +94,9 @@ func TestFullscreenInert(t *testing.T) {
 // studio never sees) Escape still leaves full screen and the layout comes back.
 func TestFullscreenEscapeAfterPreviewClick(t *testing.T) {
 	t.Parallel()
-	tab := openIsolatedStudio(t, "")
+	// Escape leaving full screen is the browser's own (exclusive-access) UI: Chromium, not
+	// the headless shell (chromium.Full).
+	tab := openStudioIn(t, chromium.NewFullTab(t))
 	if err := tab.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fullscreen-toggle"))); err != nil {
 		t.Fatal(err)
 	}

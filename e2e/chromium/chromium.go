@@ -23,13 +23,45 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// Kind is which Chromium binary a browser of the harness runs.
+type Kind int
+
+const (
+	// Shell is Debian's chromium-headless-shell: the same Blink and V8 as Chromium without
+	// the browser's own user interface. Every test's shared browser (Start) is one, outside
+	// benchmarks. Measured on the whole e2e/browser suite (2026-12-07, two cores): 626 s
+	// against 1,095 s with Chromium's headless mode, which builds a full browser window (its
+	// top-chrome WebUI renderers and views) for every browser context a test opens.
+	Shell Kind = iota
+	// Full is Debian's chromium in its headless mode: what benchmarks measure (the browser users
+	// run) and what a test needs when it checks the browser's own user interface — Escape
+	// leaving full screen (the shell has no exclusive-access UI) or a profile's content
+	// settings read from its Preferences file (NewProfileTab; the shell does not read them).
+	Full
+)
+
+// packages is the Debian package and the binaries on PATH (first found wins) of each kind.
+var packages = [...]struct {
+	pkg  string
+	bins []string
+}{
+	Shell: {"chromium-headless-shell", []string{"chromium-headless-shell"}},
+	Full:  {"chromium", []string{"chromium", "chromium-browser", "google-chrome"}},
+}
+
+// browser is one running browser of the harness, started lazily and closed by Shutdown.
+type browser struct {
+	ctx        context.Context
+	cancel     []context.CancelFunc
+	dir        string
+	err        error
+	install    sync.Once
+	installErr error
+}
+
 var (
-	mu         sync.Mutex
-	browserCtx context.Context
-	cancelAll  []context.CancelFunc
-	userDir    string
-	startErr   error
-	installTry sync.Once
+	mu       sync.Mutex
+	browsers [2]browser // by Kind
 )
 
 // functionalJSFlags are the V8 flags of a browser started for tests (not benchmarks):
@@ -62,6 +94,11 @@ func browserFlags(path, dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// What desktop Chromium does by default, stated because the headless shell does not:
+		// a sandboxed iframe (the preview) runs in a process of its own, so a page stuck in a
+		// loop does not freeze the studio (TestPreviewInfiniteLoopRecovers failed without it).
+		chromedp.Flag("site-per-process", true),
+		chromedp.Flag("enable-features", "IsolateSandboxedIframes"),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1440, 1000),
 	}
@@ -71,42 +108,44 @@ func browserFlags(path, dir string) []chromedp.ExecAllocatorOption {
 	return opts
 }
 
-// ExecPath returns the Chromium binary: CHROME_PATH, else chromium, chromium-browser or
-// google-chrome on PATH. When none is found and the process runs as root, it runs
-// `apt-get install -y chromium` once and looks again.
-func ExecPath() (string, error) {
+// ExecPath returns the binary of kind k: CHROME_PATH when set (both kinds: the caller chose
+// one browser for everything), else the first of the kind's binaries on PATH (packages).
+// When none is found and the process runs as root, it runs `apt-get install -y <package>`
+// once per kind and looks again. Errors: no binary, with how to install it.
+func ExecPath(k Kind) (string, error) {
 	if p := os.Getenv("CHROME_PATH"); p != "" {
 		if _, err := os.Stat(p); err != nil {
 			return "", fmt.Errorf("chromium: CHROME_PATH=%s: %w", p, err)
 		}
 		return p, nil
 	}
-	if p := lookPath(); p != "" {
+	want := packages[k]
+	if p := lookPath(want.bins); p != "" {
 		return p, nil
 	}
-	var installErr error
-	installTry.Do(func() {
+	b := &browsers[k]
+	b.install.Do(func() {
 		if os.Geteuid() != 0 {
-			installErr = errors.New("not root, so apt-get was not tried")
+			b.installErr = errors.New("not root, so apt-get was not tried")
 			return
 		}
-		out, err := exec.Command("apt-get", "install", "-y", "chromium").CombinedOutput()
+		out, err := exec.Command("apt-get", "install", "-y", want.pkg).CombinedOutput()
 		if err != nil {
-			installErr = fmt.Errorf("apt-get install -y chromium: %v: %s", err, tail(string(out), 400))
+			b.installErr = fmt.Errorf("apt-get install -y %s: %v: %s", want.pkg, err, tail(string(out), 400))
 		}
 	})
-	if p := lookPath(); p != "" {
+	if p := lookPath(want.bins); p != "" {
 		return p, nil
 	}
-	msg := "chromium: no Chromium found: install it (Debian: apt-get install -y chromium) or set CHROME_PATH"
-	if installErr != nil {
-		msg += " (" + installErr.Error() + ")"
+	msg := fmt.Sprintf("chromium: no %s found: install it (Debian: apt-get install -y %s) or set CHROME_PATH", want.bins[0], want.pkg)
+	if b.installErr != nil {
+		msg += " (" + b.installErr.Error() + ")"
 	}
 	return "", errors.New(msg)
 }
 
-func lookPath() string {
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
+func lookPath(names []string) string {
+	for _, n := range names {
 		if p, err := exec.LookPath(n); err == nil {
 			return p
 		}
@@ -121,66 +160,74 @@ func tail(s string, n int) string {
 	return s[len(s)-n:]
 }
 
-// Start launches the shared browser if it is not running and returns its context. Errors:
-// no Chromium (see ExecPath) or a browser that did not start.
+// sharedKind is the kind of the shared browser: Shell for tests, Full for benchmarks.
+func sharedKind() Kind {
+	if benchmarking() {
+		return Full
+	}
+	return Shell
+}
+
+// Start launches the shared browser (sharedKind) if it is not running and returns its
+// context. Errors: no Chromium (see ExecPath) or a browser that did not start.
 func Start() (context.Context, error) {
+	return start(sharedKind())
+}
+
+func start(k Kind) (context.Context, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	if browserCtx != nil || startErr != nil {
-		return browserCtx, startErr
+	b := &browsers[k]
+	if b.ctx != nil || b.err != nil {
+		return b.ctx, b.err
 	}
-	path, err := ExecPath()
+	path, err := ExecPath(k)
 	if err != nil {
-		startErr = err
+		b.err = err
 		return nil, err
 	}
 	// A loaded machine occasionally misses chromedp's start-up read of the DevTools URL
 	// ("chrome failed to start"); a fresh profile and a second attempt fix that, so the
 	// browser gets three tries before every test of the binary fails.
-	var bctx context.Context
-	var cancelA, cancelB context.CancelFunc
 	for attempt := 1; ; attempt++ {
-		userDir, err = os.MkdirTemp("", "webcoding-chromium-")
+		dir, err := os.MkdirTemp("", "webcoding-chromium-")
 		if err != nil {
-			startErr = err
+			b.err = err
 			return nil, err
 		}
-		var actx context.Context
-		actx, cancelA = chromedp.NewExecAllocator(context.Background(), browserFlags(path, userDir)...)
-		bctx, cancelB = chromedp.NewContext(actx)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserFlags(path, dir)...)
+		bctx, cancelB := chromedp.NewContext(actx)
 		// The first Run starts the browser.
 		err = chromedp.Do(bctx)
 		if err == nil {
-			break
+			b.ctx, b.dir, b.cancel = bctx, dir, []context.CancelFunc{cancelB, cancelA}
+			return bctx, nil
 		}
 		cancelB()
 		cancelA()
-		_ = os.RemoveAll(userDir)
-		userDir = ""
+		_ = os.RemoveAll(dir)
 		if attempt == 3 {
-			startErr = fmt.Errorf("chromium: start %s (3 attempts): %w", path, err)
-			return nil, startErr
+			b.err = fmt.Errorf("chromium: start %s (3 attempts): %w", path, err)
+			return nil, b.err
 		}
 		time.Sleep(time.Duration(attempt) * time.Second)
 	}
-	browserCtx = bctx
-	cancelAll = []context.CancelFunc{cancelB, cancelA}
-	return browserCtx, nil
 }
 
-// Shutdown closes the shared browser and removes its profile. Call it from TestMain after
-// m.Run; it is safe to call when the browser never started.
+// Shutdown closes the browsers of the harness and removes their profiles. Call it from
+// TestMain after m.Run; it is safe to call when no browser started.
 func Shutdown() {
 	mu.Lock()
 	defer mu.Unlock()
-	for _, c := range cancelAll {
-		c()
-	}
-	cancelAll = nil
-	browserCtx = nil
-	if userDir != "" {
-		_ = os.RemoveAll(userDir)
-		userDir = ""
+	for k := range browsers {
+		b := &browsers[k]
+		for _, c := range b.cancel {
+			c()
+		}
+		if b.dir != "" {
+			_ = os.RemoveAll(b.dir)
+		}
+		b.ctx, b.cancel, b.dir, b.err = nil, nil, "", nil
 	}
 }
 
@@ -235,6 +282,17 @@ type FailedRequest struct {
 func NewTab(t testing.TB) *Tab {
 	t.Helper()
 	return newTab(t)
+}
+
+// NewFullTab opens a tab in a new browser context of the shared Chromium of kind Full
+// (started when first needed), for a test of the browser's own user interface (Kind).
+func NewFullTab(t testing.TB) *Tab {
+	t.Helper()
+	bctx, err := start(Full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTabFrom(t, bctx, chromedp.WithNewBrowserContext())
 }
 
 // NewIsolatedTab opens a tab in a new browser context (its own HTTP cache, storage and
@@ -504,13 +562,14 @@ func documentGone(err error) bool {
 		strings.Contains(s, "Inspected target navigated or closed")
 }
 
-// NewProfileTab starts a browser of its own (not the shared one) on a fresh profile whose
+// NewProfileTab starts a browser of its own (not the shared one; Chromium, kind Full: the
+// headless shell ignores a profile's Preferences) on a fresh profile whose
 // Default/Preferences file is prefs (JSON, e.g. site data blocked:
 // {"profile":{"default_content_setting_values":{"cookies":2}}}), and opens a tab in it. The
 // browser and its profile are removed when the test ends. A missing Chromium fails the test.
 func NewProfileTab(t testing.TB, prefs string) *Tab {
 	t.Helper()
-	path, err := ExecPath()
+	path, err := ExecPath(Full)
 	if err != nil {
 		t.Fatal(err)
 	}

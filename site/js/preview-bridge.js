@@ -179,6 +179,20 @@ export function createPreviewBridge(host) {
     return frame;
   }
 
+  // startAudit sends audit request id to its mount's document, with axe-core's source the
+  // first time for that document (see audit below).
+  function startAudit(id, a) {
+    const m = a.m, t0 = performance.now();
+    axeSource().then((src) => {
+      if (!audits.has(id)) return; // cancelled or superseded meanwhile
+      if (!src) { audits.delete(id); a.done("no-engine", ""); return; }
+      const req = { type: T.audit, id, limits: JSON.parse(a.limitsJSON) };
+      if (!m.axeSent) { req.source = src; m.axeSent = true; }
+      m.times.auditFetch = performance.now() - t0;
+      try { m.port.postMessage(req); } catch (e) { audits.delete(id); a.done("superseded", ""); }
+    });
+  }
+
   function endMount(m) {
     if (!m || m.dead) return;
     m.dead = true;
@@ -323,7 +337,12 @@ export function createPreviewBridge(host) {
   function onLoad(m) {
     if (m.dead || mount !== m) return;
     m.loads++;
-    if (m.loads === 1) m.times.load = performance.now();
+    if (m.loads === 1) {
+      m.times.load = performance.now();
+      for (const [id, a] of audits) if (a.m === m && a.waiting) { a.waiting = false; startAudit(id, a); }
+    } else {
+      for (const [id, a] of audits) if (a.m === m) { audits.delete(id); a.done("superseded", ""); }
+    }
     // While a patch is in flight Go waits on the patch's revision and nonce: the navigation fails it.
     const r = m.patch || m;
     if (m.loads > 1) queue({ type: T.leaving, revision: r.revision, nonce: r.nonce, url: "" }, true);
@@ -397,28 +416,24 @@ export function createPreviewBridge(host) {
       while (early.length) callback(early.shift());
     },
     // audit(revision, nonce, limitsJSON, done): run the accessibility audit in the current
-    // document when it is that mount's, acknowledged (ready, or an error after its load), and
+    // document when it is that mount's, acknowledged (ready, or an error — then from its load on), and
     // still the first document of its frame; done(kind, text) is called once: ("reply", reply JSON — "" when the reply was
     // unserialisable or over MAX_AUDIT_BYTES), ("superseded", "") when the mount is not that
     // one or ends first, ("no-engine", "") when axe-core could not be fetched. Returns the
     // request id (0 when done was already called) for cancelAudit.
     audit(revision, nonce, limitsJSON, done) {
       const m = mount;
-      if (!m || m.dead || !m.port || !(m.settled || m.failed) || m.loads !== 1 || m.revision !== revision || m.nonce !== nonce) {
+      if (!m || m.dead || !m.port || !(m.settled || m.failed) || m.loads > 1 || m.revision !== revision || m.nonce !== nonce) {
         done("superseded", "");
         return 0;
       }
       const id = ++auditSeq;
-      audits.set(id, { m, done });
-      const t0 = performance.now();
-      axeSource().then((src) => {
-        if (!audits.has(id)) return; // cancelled or superseded meanwhile
-        if (!src) { audits.delete(id); done("no-engine", ""); return; }
-        const req = { type: T.audit, id, limits: JSON.parse(limitsJSON) };
-        if (!m.axeSent) { req.source = src; m.axeSent = true; }
-        m.times.auditFetch = performance.now() - t0;
-        try { m.port.postMessage(req); } catch (e) { audits.delete(id); done("superseded", ""); }
-      });
+      const a = { m, done, limitsJSON, waiting: m.loads === 0 };
+      audits.set(id, a);
+      // A page whose script threw is acknowledged (its error) as soon as the error is
+      // reported, which may be before its load event: the audit then starts at that load
+      // (onLoad), so it sees the finished document; a second load ends the mount first.
+      if (!a.waiting) startAudit(id, a);
       return id;
     },
     // setDevice(width, height): give the frame a layout viewport of width × height CSS pixels,
