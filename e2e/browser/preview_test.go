@@ -25,7 +25,10 @@ func toolCall(t *testing.T, tab *chromium.Tab, name, args string) map[string]any
 // frame is replaced by a fresh iframe element).
 func TestPreviewInfiniteLoopRecovers(t *testing.T) {
 	t.Parallel()
-	tab := openStudio(t)
+	// The looping frame in a process of its own, as desktop Chromium runs a sandboxed iframe
+	// (chromium.Full; the headless shell runs it in the studio's process, which the loop
+	// freezes as it would in a browser that does not isolate such frames).
+	tab := openStudioIn(t, chromium.NewFullTab(t))
 	ackedRevision(t, tab)
 	src := directCall(t, tab, "workspace.readFile", `{"path":"app.js"}`)["source"].(string)
 	before, _ := chromium.Eval[bool](tab, 5*time.Second, `(window.__oldFrame = document.querySelector("#preview-host iframe")) !== null`)
