@@ -63,12 +63,9 @@ func TestFrameLimits(t *testing.T) {
 	if ack := waitAck(t, selfTab, 1); ack.Type != "webcoding.preview.ready" {
 		t.Fatalf("ack %+v", ack)
 	}
-	time.Sleep(400 * time.Millisecond)
 	var selfReports []string
-	for _, m := range messages(t, selfTab) {
-		if m.Type == "webcoding.preview.report" {
-			selfReports = append(selfReports, m.URL+" "+m.Kind+": "+m.Detail)
-		}
+	for _, m := range reportsAfter(t, selfTab, 400*time.Millisecond) {
+		selfReports = append(selfReports, m.URL+" "+m.Kind+": "+m.Detail)
 	}
 	if len(selfReports) != 1 || !strings.HasPrefix(selfReports[0], "index.html limit: a page in a frame inside a frame of itself (index.html → index.html → index.html)") {
 		t.Errorf("self-embedding reports = %q, want the one of the frame inside the first self-frame", selfReports)
@@ -86,12 +83,9 @@ func TestFrameLimits(t *testing.T) {
 	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
 		t.Fatalf("ack %+v", ack)
 	}
-	time.Sleep(400 * time.Millisecond)
 	reports := map[string]string{}
-	for _, m := range messages(t, tab) {
-		if m.Type == "webcoding.preview.report" {
-			reports[m.URL] = m.Kind + ": " + m.Detail
-		}
+	for _, m := range reportsAfter(t, tab, 400*time.Millisecond) {
+		reports[m.URL] = m.Kind + ": " + m.Detail
 	}
 	if r := reports["d4.html"]; !strings.HasPrefix(r, "limit: workspace pages nested deeper than 3 frames") {
 		t.Errorf("depth report = %q (all %v)", r, reports)

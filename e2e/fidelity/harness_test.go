@@ -39,6 +39,21 @@ func mount(t testing.TB, tab *chromium.Tab, name string, rev int, nonce, query s
 
 func messages(t testing.TB, tab *chromium.Tab) []msg { t.Helper(); return harness.Messages(t, tab) }
 
+// reportsAfter waits settle for the reports a mount sends after its ack (a failed image or
+// fetch is reported when it fails, which may be after the page's load) and returns every
+// "webcoding.preview.report" message the parent received, in order.
+func reportsAfter(t testing.TB, tab *chromium.Tab, settle time.Duration) []msg {
+	t.Helper()
+	time.Sleep(settle)
+	var out []msg
+	for _, m := range messages(t, tab) {
+		if m.Type == "webcoding.preview.report" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func waitAck(t testing.TB, tab *chromium.Tab, rev int) msg {
 	t.Helper()
 	return harness.WaitAck(t, tab, rev)

@@ -37,12 +37,9 @@ document.body.insertAdjacentHTML("beforeend", '<img src="inserted-gone.png">');
 	if got, err := chromium.WaitInFrame[string](tab, 10*time.Second, `document.title + "|" + document.documentElement.getAttribute("data-status")`, "sw SecurityError|404:2"); err != nil {
 		t.Fatalf("page saw %q: %v", got, err)
 	}
-	time.Sleep(400 * time.Millisecond)
 	kinds := map[string]string{}
-	for _, m := range messages(t, tab) {
-		if m.Type == "webcoding.preview.report" {
-			kinds[m.URL] = m.Kind + ": " + m.Detail
-		}
+	for _, m := range reportsAfter(t, tab, 400*time.Millisecond) {
+		kinds[m.URL] = m.Kind + ": " + m.Detail
 	}
 	for url, want := range map[string]string{"sw.js": "limit: service workers", "/products/2": "limit: history.pushState", "nope.json": "missing",
 		"gone.png": "missing", "inserted-gone.png": "missing", "static-gone.png": "missing", "nowhere.html": "missing: <iframe src>",
@@ -170,12 +167,9 @@ func TestResourceHintsNotReported(t *testing.T) {
 	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
 		t.Fatalf("ack %+v", ack)
 	}
-	time.Sleep(500 * time.Millisecond)
 	var reports []string
-	for _, m := range messages(t, tab) {
-		if m.Type == "webcoding.preview.report" {
-			reports = append(reports, m.Kind+" "+m.URL)
-		}
+	for _, m := range reportsAfter(t, tab, 500*time.Millisecond) {
+		reports = append(reports, m.Kind+" "+m.URL)
 	}
 	slices.Sort(reports)
 	if want := []string{"blocked https://icons.hints.example/i.png", "missing nothere.png"}; !slices.Equal(reports, want) {
@@ -207,12 +201,9 @@ func TestMissingStaticRefsReportedOnce(t *testing.T) {
 		}
 		full, _ := chromium.EvalInFrame[string](tab, 5*time.Second, `document.title`)
 		t.Logf("internet=%q: %s (ms after the frame's navigation start)", internet, full)
-		time.Sleep(400 * time.Millisecond)
 		reports := map[string][]string{}
-		for _, m := range messages(t, tab) {
-			if m.Type == "webcoding.preview.report" {
-				reports[m.URL] = append(reports[m.URL], m.Kind)
-			}
+		for _, m := range reportsAfter(t, tab, 400*time.Millisecond) {
+			reports[m.URL] = append(reports[m.URL], m.Kind)
 		}
 		for _, url := range []string{"css/nope.css", "js/nope.js", "js/later.js", "img/nope.png"} {
 			if got := reports[url]; len(got) != 1 || got[0] != "missing" {
@@ -251,12 +242,9 @@ func TestUnusedCSSURLsNotReported(t *testing.T) {
 	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
 		t.Fatalf("ack %+v", ack)
 	}
-	time.Sleep(800 * time.Millisecond)
 	var reports []string
-	for _, m := range messages(t, tab) {
-		if m.Type == "webcoding.preview.report" {
-			reports = append(reports, m.Kind+" "+m.URL)
-		}
+	for _, m := range reportsAfter(t, tab, 800*time.Millisecond) {
+		reports = append(reports, m.Kind+" "+m.URL)
 	}
 	slices.Sort(reports)
 	reports = slices.Compact(reports)
