@@ -249,6 +249,14 @@ type Tab struct {
 	failed  []FailedRequest
 	dialogs []string // "alert: text" of each dialog, when accepting (AcceptDialogs)
 	accept  bool
+	worlds  map[string]string // frame id → unique id of its main world's execution context
+}
+
+// mainWorld returns the unique execution context id of frame's main world ("" when not seen).
+func (t *Tab) mainWorld(frame string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.worlds[frame]
 }
 
 // AcceptDialogs makes the tab accept every JavaScript dialog (alert, confirm, prompt,
@@ -442,6 +450,33 @@ func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOpti
 					})
 				}()
 			}
+		case *runtime.EventExecutionContextCreated:
+			// A frame's main world (EvalInFrame evaluates there): auxData
+			// {"frameId", "isDefault": true}; isolated worlds have isDefault false.
+			var aux struct {
+				FrameID   string `json:"frameId"`
+				IsDefault bool   `json:"isDefault"`
+			}
+			if json.Unmarshal(e.Context.AuxData, &aux) == nil && aux.IsDefault && aux.FrameID != "" {
+				tab.mu.Lock()
+				if tab.worlds == nil {
+					tab.worlds = map[string]string{}
+				}
+				tab.worlds[aux.FrameID] = e.Context.UniqueID
+				tab.mu.Unlock()
+			}
+		case *runtime.EventExecutionContextDestroyed:
+			tab.mu.Lock()
+			for f, id := range tab.worlds {
+				if id == e.ExecutionContextUniqueID {
+					delete(tab.worlds, f)
+				}
+			}
+			tab.mu.Unlock()
+		case *runtime.EventExecutionContextsCleared:
+			tab.mu.Lock()
+			tab.worlds = nil
+			tab.mu.Unlock()
 		case *runtime.EventExceptionThrown:
 			text := e.ExceptionDetails.Text
 			if e.ExceptionDetails.Exception != nil {

@@ -17,19 +17,20 @@ import (
 // ErrNoChildFrame is returned by EvalInFrame when the page has no child frame yet.
 var ErrNoChildFrame = errors.New("chromium: the page has no child frame")
 
-// EvalInFrame evaluates expr in an isolated world of the page's first child frame (the
-// sandboxed preview) and decodes its JSON value into T. An isolated world shares the frame's
-// DOM and computed styles but not its globals, so the test reads what the page shows without
-// touching the preview's own scripts (the sandboxed, opaque-origin frame is out of reach of
-// the parent's JavaScript by design).
+// EvalInFrame evaluates expr in the main world of the page's first child frame (the
+// sandboxed preview: out of reach of the parent's JavaScript by design) and decodes its JSON
+// value into T. The main world is the page's own: expr sees its globals (a test step may call
+// a function of the page) as well as its DOM and computed styles.
 //
-// Chromium isolates sandboxed frames in their own process (an "iframe" target that the
-// page's frame tree does not reach); EvalInFrame then attaches to that target instead
-// (detaching, never closing, when done).
+// Desktop Chromium isolates sandboxed frames in their own process (an "iframe" target that
+// the page's frame tree does not reach); EvalInFrame then attaches to that target instead
+// (detaching, never closing, when done). The headless shell keeps them in the page's process
+// (chromium.Shell): the frame is in the page's frame tree, and its main world is the
+// execution context the tab recorded for it. The two paths give the same answers.
 func EvalInFrame[T any](tab *Tab, timeout time.Duration, expr string) (T, error) {
 	ctx, cancel := context.WithTimeout(tab.Ctx, timeout)
 	defer cancel()
-	v, err := chromedp.Run(ctx, inChildFrame[T](expr))
+	v, err := chromedp.Run(ctx, inChildFrame[T](tab, expr))
 	if !errors.Is(err, ErrNoChildFrame) {
 		return v, err
 	}
@@ -83,9 +84,13 @@ func ownFrameTarget(infos []*target.Info, pageID target.ID) *target.Info {
 	return nil
 }
 
-// inChildFrame evaluates expr in an isolated world of the first child frame of the page's
-// own frame tree.
-func inChildFrame[T any](expr string) chromedp.Action[T] {
+// errNoMainWorld: the child frame's main world has not been announced yet (its document is
+// still being created); WaitInFrame tries again.
+var errNoMainWorld = errors.New("chromium: the child frame's main world is not known yet")
+
+// inChildFrame evaluates expr in the main world of the first child frame of the page's own
+// frame tree (its execution context as recorded by tab).
+func inChildFrame[T any](tab *Tab, expr string) chromedp.Action[T] {
 	return chromedp.Action[T](func(ctx context.Context, t *chromedp.Target) (T, error) {
 		var zero T
 		tree, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
@@ -96,12 +101,12 @@ func inChildFrame[T any](expr string) chromedp.Action[T] {
 			return zero, ErrNoChildFrame
 		}
 		frame := tree.FrameTree.ChildFrames[0].Frame
-		world, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame.ID, WorldName: "webcoding-e2e"})
-		if err != nil {
-			return zero, err
+		world := tab.mainWorld(string(frame.ID))
+		if world == "" {
+			return zero, errNoMainWorld
 		}
 		yes := true
-		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes})
+		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, UniqueContextID: world, ReturnByValue: &yes, AwaitPromise: &yes})
 		if err != nil {
 			return zero, err
 		}
