@@ -228,3 +228,29 @@ func TestPreviewDeviceCustomInput(t *testing.T) {
 	waitTrue(t, tab, "the message is gone", `!document.getElementById("device-note")`)
 	noConsoleErrors(t, tab)
 }
+
+// TestPreviewAuditOfAnErrorBeforeLoad: a page whose script throws is acknowledged by its error
+// as soon as the error is reported, which can be before the document's load event (here a
+// later script keeps the frame busy for 1.5 s first). preview.audit called at once is that
+// mount's audit: it starts at the load and reports the page's problems. Before, the bridge
+// refused a mount not yet loaded once and answered PREVIEW_REVISION_SUPERSEDED for the current
+// revision (TestPreviewAuditFindsPlantedProblems failed on it under load). The frame runs in a
+// process of its own (chromium.Full), so its error reaches the studio while it is still busy.
+func TestPreviewAuditOfAnErrorBeforeLoad(t *testing.T) {
+	t.Parallel()
+	tab := openStudioIn(t, chromium.NewFullTab(t))
+	ackedRevision(t, tab)
+	page := strings.Replace(auditPage, "<main>", `<main><script>throw new Error("early")</script><script>var t0 = Date.now(); while (Date.now() - t0 < 1500) {}</script>`, 1)
+	res := toolCall(t, tab, "workspace.writeFile", `{"path":"index.html","source":`+jsString(page)+`}`)
+	if !strings.Contains(toJSON(res), "early") {
+		t.Fatalf("the write's result does not carry the page's error: %s", toJSON(res))
+	}
+	rev := directCall(t, tab, "workspace.getStatus", `{}`)["revision"].(float64)
+	out := directCall(t, tab, "preview.audit", `{"expectedRevision":`+toJSON(rev)+`}`)
+	if out["revision"] != rev {
+		t.Fatalf("audit: %s", toJSON(out))
+	}
+	if alt := violation(out, "image-alt"); alt == nil || !hasSelector(alt, "#noalt") {
+		t.Errorf("image-alt not found after the load: %s", toJSON(out))
+	}
+}
