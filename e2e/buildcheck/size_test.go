@@ -80,9 +80,15 @@ import (
 // design.md §5.46, the top-level rewrite of §5.47: runtime 44,259 → 45,408 bytes minified, and
 // jsscan's combined scan) 11,822,364 / 2,781,661 / 1,986,164, 13.8 KB under the goal. The brotli budget is issue 15's goal again, and stays there: later
 // work that would pass it trims something else or says why the goal must move.
+// Sessions 13–14 (2026-12-07): <frameset>/<frame> pages from blob: URLs (design.md §5.48), the
+// quirks-mode warning (§5.49), inline script text restored (§5.50), document.referrer, and a
+// reference the workspace can never hold reported as a limit (§5.51): runtime 45,408 → 49,873
+// bytes minified; measured by this test at 11,859,396 raw / 2,789,316 gzip / 1,992,971 brotli
+// (+37.0 KB raw / +7.7 KB gzip / +6.8 KB brotli), 7.0 KB under the brotli goal. The gzip guard
+// follows with the usual ~7 KB margin.
 const (
 	wasmBrotliBudget = 2_000_000 // bytes, brotli quality 11 (issue 15's goal)
-	wasmGzipBudget   = 2_790_000 // bytes, gzip best: a guard against a large regression only
+	wasmGzipBudget   = 2_797_000 // bytes, gzip best: a guard against a large regression only
 )
 
 // TestWasmSizeBudget builds the site once (shared with the other tests), compresses the

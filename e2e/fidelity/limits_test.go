@@ -252,3 +252,32 @@ func TestUnusedCSSURLsNotReported(t *testing.T) {
 		t.Errorf("reports %q, want %q: only what Chromium requests over HTTP", reports, want)
 	}
 }
+
+// TestExcludedPathsReportedAsLimits (docs/design.md §5.51): a run-time request for a path the
+// workspace can never hold — a hidden folder's file fetched, a node_modules image set by a
+// script — is reported as a limit that says why, not as "missing" (the user could not have
+// added the file). The request still fails as a missing one does (fetch answers 404).
+func TestExcludedPathsReportedAsLimits(t *testing.T) {
+	addSite("excluded", map[string]string{"index.html": `<!doctype html><title>x</title><script>
+fetch(".data/x.json").then(function (r) { document.documentElement.setAttribute("data-status", String(r.status)); });
+var i = new Image(); i.src = "node_modules/pkg/logo.png";
+</script>`})
+	tab := openParent(t)
+	mount(t, tab, "excluded", 1, "n-excluded", "")
+	if ack := waitAck(t, tab, 1); ack.Type != "webcoding.preview.ready" {
+		t.Fatalf("ack %+v", ack)
+	}
+	if got, err := chromium.WaitInFrame[string](tab, 10*time.Second, `document.documentElement.getAttribute("data-status")`, "404"); err != nil {
+		t.Fatalf("fetch of .data/x.json: %q %v", got, err)
+	}
+	reports := map[string]string{}
+	for _, m := range reportsAfter(t, tab, 400*time.Millisecond) {
+		reports[m.URL] = m.Kind + ": " + m.Detail
+	}
+	for url, what := range map[string]string{".data/x.json": "fetch", "node_modules/pkg/logo.png": "<img src>"} {
+		want := "limit: " + what + ": " + url + " is not in the workspace: " + preview.ExcludedReason
+		if reports[url] != want {
+			t.Errorf("report for %s = %q, want %q (all %v)", url, reports[url], want, reports)
+		}
+	}
+}

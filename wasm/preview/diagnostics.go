@@ -30,7 +30,8 @@ const (
 	DiagUnsupportedRefresh = "unsupported-meta-refresh"
 	// DiagNotImported: the reference names a file the user's folder holds but the import left
 	// out (File kind KindNotImported): "<Label> <X>: <path> is in the folder but was not
-	// imported: <reason>". Never a missing-reference.
+	// imported: <reason>"; or a path the workspace can never hold (ExcludedPath: a hidden
+	// file or folder, node_modules): ExcludedMessage. Never a missing-reference.
 	DiagNotImported = "not-imported-reference"
 )
 
@@ -109,6 +110,35 @@ func NotImportedMessage(label, requested, p, reason string) string {
 		label = strings.ToUpper(label[:1]) + label[1:]
 	}
 	return label + " " + requested + ": " + p + " is in the folder but was not imported: " + reason
+}
+
+// ExcludedReason says why a path inside a hidden file or folder or node_modules is never a
+// workspace file: every boundary that creates a file refuses such a path and the import never
+// takes one (workspace.ExcludedPathReason holds the same rule; docs/design.md §5.51). The
+// runtime's report for a run-time request of such a path says the same words.
+const ExcludedReason = "the workspace never holds hidden files or folders (names starting with a dot) or node_modules, and an import leaves them out"
+
+// ExcludedPath reports whether the workspace path p has a segment that starts with "." or is
+// "node_modules" — a path no workspace file can have (ExcludedReason). p is a resolved
+// workspace path ("a/.b/c.js"), so "." and ".." segments do not occur in it.
+func ExcludedPath(p string) bool {
+	for s := range strings.SplitSeq(p, "/") {
+		if strings.HasPrefix(s, ".") || s == "node_modules" {
+			return true
+		}
+	}
+	return false
+}
+
+// ExcludedMessage is the text of the DiagNotImported diagnostic for a reference to a path the
+// workspace can never hold (ExcludedPath): "Script .jslibs/jquery.js: .jslibs/jquery.js is not
+// in the workspace: <ExcludedReason>". Before, such a reference was called missing, although
+// the user could not have added the file (dygraphs' site keeps its libraries in .jslibs/).
+func ExcludedMessage(label, requested, p string) string {
+	if label != "" {
+		label = strings.ToUpper(label[:1]) + label[1:]
+	}
+	return label + " " + requested + ": " + p + " is not in the workspace: " + ExcludedReason
 }
 
 // UnexaminedMessage is the text of the DiagNotImported diagnostic for a reference to path p

@@ -188,7 +188,8 @@ func DataURL(f File) string {
 
 // checkLocal records a pass diagnostic for raw referenced from source: external → blocked
 // (unless allowExternal), local naming a folder file the import left out → not imported,
-// local without any workspace file → missing, or, when the import could not name every folder
+// local naming a path the workspace can never hold (ExcludedPath) → not imported with
+// ExcludedMessage, local without any workspace file → missing, or, when the import could not name every folder
 // file (index.unexamined), not imported with UnexaminedMessage. It returns the resolved
 // path and whether raw is a local reference that resolved to an existing file.
 func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal bool) (string, bool) {
@@ -205,6 +206,10 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 	p, ok := resolvePath(raw, c.ref(source))
 	if ok && c.ix.get(p) == nil && c.ix.notImported[p] != "" {
 		c.diags.notImported(pass, label, source, req, p, c.ix.notImported[p])
+		return "", false
+	}
+	if ok && c.ix.get(p) == nil && ExcludedPath(p) {
+		c.diags.add(pass, DiagNotImported, label, source, req, ExcludedMessage(label, req, p))
 		return "", false
 	}
 	if ok && c.ix.get(p) == nil && c.ix.unexamined != "" {

@@ -236,6 +236,10 @@ func (c *compiler) moduleScript(rootPath, rootSource, from string) string {
 				case f == nil && ok && c.ix.get(p) == nil && c.ix.notImported[p] != "":
 					c.diags.notImported(passModules, labelModuleImport, from, req, p, c.ix.notImported[p])
 					repl = dataModule(NotImportedMessage(labelModuleImport, req, p, c.ix.notImported[p]), r.Names)
+				case f == nil && ok && c.ix.get(p) == nil && ExcludedPath(p):
+					msg := ExcludedMessage(labelModuleImport, req, p)
+					c.diags.add(passModules, DiagNotImported, labelModuleImport, from, req, msg)
+					repl = dataModule(msg, r.Names)
 				case f == nil:
 					if !ok || c.ix.get(p) == nil {
 						c.diags.missing(passModules, labelModuleImport, from, req)

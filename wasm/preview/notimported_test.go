@@ -69,3 +69,48 @@ func TestBlockedModuleImportNamesURL(t *testing.T) {
 		t.Errorf("message %q", m)
 	}
 }
+
+// TestExcludedPathReferences (docs/design.md §5.51): a reference to a path the workspace can
+// never hold — inside a hidden folder (dygraphs' site keeps jQuery in .jslibs/), a hidden
+// file, node_modules — gets a not-imported-reference diagnostic that says so (ExcludedMessage),
+// never "Missing", for a script, a stylesheet, an asset and a module import (whose
+// placeholder throws the same text); a reference to an ordinary absent path stays missing,
+// and the runtime gets the rule's words.
+func TestExcludedPathReferences(t *testing.T) {
+	files := []File{{Path: "index.html", Language: LangHTML, Kind: KindText, Source: `<script src=".jslibs/jquery.js"></script>` +
+		`<link rel="stylesheet" href="node_modules/pkg/a.css"><img src="img/.hidden.png"><img src="gone.png">` +
+		`<script type="module">import x from "./node_modules/m/index.js";</script>`}}
+	res := Compile(files, Options{Revision: 1, Nonce: "n", Bridge: true})
+	want := map[string]string{
+		".jslibs/jquery.js":         "Script .jslibs/jquery.js: .jslibs/jquery.js is not in the workspace: " + ExcludedReason,
+		"node_modules/pkg/a.css":    "Stylesheet node_modules/pkg/a.css: node_modules/pkg/a.css is not in the workspace: " + ExcludedReason,
+		"img/.hidden.png":           "Asset img/.hidden.png: img/.hidden.png is not in the workspace: " + ExcludedReason,
+		"./node_modules/m/index.js": "Module import ./node_modules/m/index.js: node_modules/m/index.js is not in the workspace: " + ExcludedReason,
+		"gone.png":                  "Missing asset: gone.png",
+	}
+	if len(res.Diagnostics) != len(want) {
+		t.Fatalf("diagnostics %+v", res.Diagnostics)
+	}
+	for _, d := range res.Diagnostics {
+		wantKind := DiagNotImported
+		if d.RequestedPath == "gone.png" {
+			wantKind = DiagMissingReference
+		}
+		if d.Kind != wantKind || d.Message != want[d.RequestedPath] {
+			t.Errorf("diagnostic %+v, want kind %s message %q", d, wantKind, want[d.RequestedPath])
+		}
+	}
+	placeholder := "data:text/javascript," + encodeURIComponent(`throw new Error(`+jsonString(want["./node_modules/m/index.js"])+`);var _;export{_ as "default"};`)
+	if !strings.Contains(res.HTML, placeholder) {
+		t.Errorf("module placeholder %q not in the document", placeholder)
+	}
+	if !strings.Contains(runtimeMin, ExcludedReason) {
+		t.Errorf("the runtime's report for an excluded path does not say ExcludedReason")
+	}
+	for p, ex := range map[string]bool{".env": true, "a/.b/c.js": true, "node_modules": true, "x/node_modules/y.js": true,
+		"a.js": false, "a..b/c.md": false, "node_modules_x/a.js": false, "b/x.node_modules": false} {
+		if ExcludedPath(p) != ex {
+			t.Errorf("ExcludedPath(%q) = %v, want %v", p, !ex, ex)
+		}
+	}
+}

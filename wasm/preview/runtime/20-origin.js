@@ -6,12 +6,20 @@ function fileAt(p) { return apply(hasOwn, FILES, [p]) ? FILES[p] : null; }
 // "" holds why the import could not name every folder file (a folder larger than it examines):
 // then any path without a file may be in the folder, and says so.
 function namedNotImported(p) { return apply(hasOwn, NOT_IMPORTED, [p]); }
+// A path the workspace can never hold: a segment starting with "." or named node_modules
+// (preview.ExcludedPath, docs/design.md §5.51); a request for one is a "limit" report, not
+// "missing" (the user could not have added the file).
+var EXCLUDED_RE = /(^|\/)(\.|node_modules(\/|$))/;
+var EXCLUDED = "the workspace never holds hidden files or folders (names starting with a dot) or node_modules, and an import leaves them out";
+function excludedPath(p) { return apply(reExec, EXCLUDED_RE, [S(p)]) !== null; }
 function notImported(p) {
   if (namedNotImported(p)) return S(NOT_IMPORTED[p]);
+  if (excludedPath(p)) return EXCLUDED;
   return apply(hasOwn, NOT_IMPORTED, [""]) ? S(NOT_IMPORTED[""]) : "";
 }
 function notImportedText(p) {
   if (namedNotImported(p)) return p + " is in the folder but was not imported: " + notImported(p);
+  if (excludedPath(p)) return p + " is not in the workspace: " + EXCLUDED;
   return p + " is not among the imported files; it may be in the folder: " + notImported(p);
 }
 function isLoopback(host) {
