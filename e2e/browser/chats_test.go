@@ -337,13 +337,18 @@ func TestChatStreamedAnswerSurvivesReload(t *testing.T) {
 	const reply = "I switched the preview theme to emerald (에메랄드 💚): the accent tokens in styles.css now use #10b981."
 	waitContains(t, tab, "#transcript", reply)
 	waitText(t, tab, "#status-text", "Ready")
-	rec := waitStoredEntry(t, tab, reply)
+	// The closed run is saved at once (chatsRunEnded), not after the coalescing delay; the
+	// wait allows for the IndexedDB write, and a reply that stays "streaming" fails it.
+	var rec chatRecord
 	done := false
-	for _, e := range rec.Entries {
-		done = done || (e.Text == reply && e.State == "done")
+	for deadline := time.Now().Add(10 * time.Second); !done && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		rec = waitStoredEntry(t, tab, reply)
+		for _, e := range rec.Entries {
+			done = done || (e.Text == reply && e.State == "done")
+		}
 	}
 	if !done {
-		t.Errorf("the streamed reply is not kept whole as the run's done entry: %+v", rec.Entries)
+		t.Fatalf("the streamed reply is not kept whole as the run's done entry: %+v", rec.Entries)
 	}
 	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
 		t.Fatal(err)

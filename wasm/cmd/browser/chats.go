@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -49,7 +50,11 @@ const chatPartialDetails = "Interrupted: the reply stopped here when the page cl
 // running state), before the run's first request goes out: a page that reloads right after
 // Send still shows the prompt, interrupted, with Retry (nu16 item 5). Later changes are
 // coalesced (chatSaveDelay). It blocks on IndexedDB: call it from the run's goroutine.
-func chatsRunStarted(a *app) {
+func chatsRunStarted(a *app) { chatsSaveNow(a) }
+
+// chatsSaveNow saves the conversation without waiting for the coalescing delay, when this tab
+// keeps it (it holds the workspace and IndexedDB is available).
+func chatsSaveNow(a *app) {
 	a.chatState.mu.Lock()
 	ok := a.chatState.started && a.chatState.kept
 	a.chatState.mu.Unlock()
@@ -57,6 +62,13 @@ func chatsRunStarted(a *app) {
 		chatsSave(a)
 	}
 }
+
+// chatsRunEnded keeps the conversation at once when a run has closed (its outcome entry, and
+// for a provider run its usage line), instead of after the coalescing delay: a page that
+// reloads right after a reply finished must show it finished, not "Interrupted"
+// (TestChatStreamedAnswerSurvivesReload read the stored reply still streaming after "Ready"
+// under load). It blocks on IndexedDB: call it from the run's goroutine.
+func chatsRunEnded(a *app) { chatsSaveNow(a) }
 
 // chatsStreamed notes that a streamed reply grew in place (no entry added), so the next
 // coalesced save keeps the text shown so far (nu16 item 12).
@@ -100,6 +112,10 @@ type chatSession struct {
 	pending       bool
 	traceRestored bool
 	seq           int
+	// written is the last record this tab wrote, without its Updated time (JSON): a save
+	// that would write the same conversation again is skipped (chatsSave), so the
+	// coalesced save behind an immediate one (chatsRunEnded) rewrites nothing.
+	written string
 }
 
 func init() {
@@ -367,7 +383,20 @@ func chatsSave(a *app) {
 		}
 		rec.Trace = append(rec.Trace, r.ExportRow)
 	}
-	if err := a.chatState.store.Save(ctx, rec); err != nil {
+	same := rec
+	same.Updated = 0
+	fp, _ := json.Marshal(same)
+	a.chatState.mu.Lock()
+	unchanged := string(fp) == a.chatState.written
+	a.chatState.mu.Unlock()
+	if unchanged {
+		return
+	}
+	if err := a.chatState.store.Save(ctx, rec); err == nil {
+		a.chatState.mu.Lock()
+		a.chatState.written = string(fp)
+		a.chatState.mu.Unlock()
+	} else {
 		a.log(2, "chat not kept: "+err.Error())
 		a.addEntry(entry{Kind: "error", Text: "This chat could not be kept in this browser (" + err.Error() + "). It stays in this page only."})
 		a.chatState.mu.Lock()

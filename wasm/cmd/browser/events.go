@@ -323,6 +323,7 @@ func (a *app) runPromptWith(prompt string, atts []planner.Attachment) {
 		a.addEntry(entry{Kind: "agent", Text: a.denialSummary(rep.Summary)}) // denial.go
 	}
 	a.chatLocalRunEnded(prompt, cancelled, err != nil || rep.Failed) // chats.go
+	chatsRunEnded(a)                                                 // chats.go: the closed run is kept at once
 	a.requestRefresh()
 }
 

@@ -306,6 +306,7 @@ func (a *app) runProviderPrompt(text string, atts []planner.Attachment) bool {
 		a.addEntry(entry{Kind: "usage", Text: u})
 		a.chatKeepLast() // chats.go: the usage line is part of the kept conversation
 	}
+	chatsRunEnded(a) // chats.go: the closed run is kept at once
 	a.requestRefresh()
 	return true
 }
