@@ -547,3 +547,24 @@ func (s *syncWriter) String() string {
 	defer s.mu.Unlock()
 	return s.w.String()
 }
+
+// TestEndedContextWithNoCallInFlight: a call whose context has already ended when it reaches a
+// free instance is started and abandoned (ErrInstanceReset wrapping the context's error), never
+// answered "waiting for the previous call" — there was none. Before, Handle's select picked at
+// random between the free instance and the ended context (TestResetNeverReusesRevisionsAndNamesLostEdits
+// in host/mcpserver failed on it under load); 40 calls make a random pick all but certain to show.
+func TestEndedContextWithNoCallInFlight(t *testing.T) {
+	h := newHost(t, Options{AbandonOnDeadline: true})
+	for i := 0; i < 40; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := h.Handle(ctx, []byte("#hosttest:echoalive"))
+		if err == nil || strings.Contains(err.Error(), "waiting for the previous call") || !errors.Is(err, ErrInstanceReset) {
+			t.Fatalf("call %d with an ended context and a free instance: %v, want ErrInstanceReset", i, err)
+		}
+		// A live call starts the next instance (an ended context cannot instantiate one).
+		if got := handle(t, h, []byte("#hosttest:echoalive")); string(got) != "alive" {
+			t.Fatalf("call after reset %d = %q", i, got)
+		}
+	}
+}
