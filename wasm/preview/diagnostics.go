@@ -106,10 +106,7 @@ func (s *diagSink) notImported(pass int, label, source, requested, p, reason str
 // reference ("stylesheet", "script", "module import", "asset", "stylesheet import"), requested
 // the reference as written, p the workspace path it resolved to, reason File.Reason.
 func NotImportedMessage(label, requested, p, reason string) string {
-	if label != "" {
-		label = strings.ToUpper(label[:1]) + label[1:]
-	}
-	return label + " " + requested + ": " + p + " is in the folder but was not imported: " + reason
+	return capitalized(label) + " " + requested + ": " + p + " is in the folder but was not imported: " + reason
 }
 
 // ExcludedReason says why a path inside a hidden file or folder or node_modules is never a
@@ -135,10 +132,7 @@ func ExcludedPath(p string) bool {
 // in the workspace: <ExcludedReason>". Before, such a reference was called missing, although
 // the user could not have added the file (dygraphs' site keeps its libraries in .jslibs/).
 func ExcludedMessage(label, requested, p string) string {
-	if label != "" {
-		label = strings.ToUpper(label[:1]) + label[1:]
-	}
-	return label + " " + requested + ": " + p + " is not in the workspace: " + ExcludedReason
+	return capitalized(label) + " " + requested + ": " + p + " is not in the workspace: " + ExcludedReason
 }
 
 // UnexaminedMessage is the text of the DiagNotImported diagnostic for a reference to path p
@@ -147,10 +141,16 @@ func ExcludedMessage(label, requested, p string) string {
 // is not among the imported files; it may be in the folder: the folder is larger than the
 // import examines (the first 2,000 entries)".
 func UnexaminedMessage(label, requested, p, reason string) string {
-	if label != "" {
-		label = strings.ToUpper(label[:1]) + label[1:]
+	return capitalized(label) + " " + requested + ": " + p + " is not among the imported files; it may be in the folder: " + reason
+}
+
+// capitalized is label with its first letter upper-cased ("script" → "Script"), as the
+// diagnostic messages that start with the reference's kind write it.
+func capitalized(label string) string {
+	if label == "" {
+		return ""
 	}
-	return label + " " + requested + ": " + p + " is not among the imported files; it may be in the folder: " + reason
+	return strings.ToUpper(label[:1]) + label[1:]
 }
 
 // external records "External <label> is blocked in the sandbox: X".

@@ -204,23 +204,19 @@ func (c *compiler) checkLocal(pass int, label, source, raw string, allowExternal
 		return "", false
 	}
 	p, ok := resolvePath(raw, c.ref(source))
-	if ok && c.ix.get(p) == nil && c.ix.notImported[p] != "" {
+	switch {
+	case ok && c.ix.get(p) != nil:
+		return p, true
+	case ok && c.ix.notImported[p] != "":
 		c.diags.notImported(pass, label, source, req, p, c.ix.notImported[p])
-		return "", false
-	}
-	if ok && c.ix.get(p) == nil && ExcludedPath(p) {
+	case ok && ExcludedPath(p):
 		c.diags.add(pass, DiagNotImported, label, source, req, ExcludedMessage(label, req, p))
-		return "", false
-	}
-	if ok && c.ix.get(p) == nil && c.ix.unexamined != "" {
+	case ok && c.ix.unexamined != "":
 		c.diags.add(pass, DiagNotImported, label, source, req, UnexaminedMessage(label, req, p, c.ix.unexamined))
-		return "", false
-	}
-	if !ok || c.ix.get(p) == nil {
+	default:
 		c.diags.missing(pass, label, source, req)
-		return "", false
 	}
-	return p, true
+	return "", false
 }
 
 // document rewrites the entry (REFERENCE §5.2) in one pass over its tokens (tokenize: the
