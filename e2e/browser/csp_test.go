@@ -95,7 +95,7 @@ func TestFramedStudioRefusesToRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(siteDir, "web-coding", framer), []byte(`<!doctype html><title>framer</title><iframe id="f" src="./" width="800" height="600"></iframe>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewServiceWorkerTab(t) // "no service worker" means the framed studio registered none
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url+framer)); err != nil {
 		t.Fatal(err)
 	}

@@ -135,6 +135,13 @@
 // Editor drafts (draft_test.go): text typed just before a reload is stored on pagehide and
 // written after it; a stored draft whose file changed is kept in the chat, not written.
 //
+// The tabs of these tests have no service worker (chromium.ServiceWorkers, set in TestMain:
+// the studio then runs as in a browser that offers none, and no fresh context pays for the
+// worker's precache of every page's assets); the tests of the worker itself — offline
+// reloads of the studio and the surfaces, a new version taking over, the framed studio that
+// registers none — open theirs with one (openServiceWorkerStudio, chromium.NewServiceWorkerTab).
+// Benchmarks keep the worker: they measure what users run.
+//
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
 package browser

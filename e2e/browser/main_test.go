@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(defaultTabs))
 	}
+	// The tabs of tests have no service worker (chromium.ServiceWorkers), except those of the
+	// worker's own tests (openServiceWorkerStudio, chromium.NewServiceWorkerTab); benchmarks
+	// measure what users run, with the worker.
+	chromium.ServiceWorkers = flag.Lookup("test.bench").Value.String() != ""
 	code := m.Run()
 	stopSite()
 	chromium.Shutdown()

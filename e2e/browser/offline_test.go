@@ -13,7 +13,7 @@ import (
 // with the server stopped still opens the studio (SPEC §2.8). CDP network emulation does not
 // cover service-worker fetches, so the server really stops.
 func TestOfflineReload(t *testing.T) {
-	tab := openStudio(t)
+	tab := openServiceWorkerStudio(t)
 	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!!navigator.serviceWorker.controller`); err != nil {
 		t.Fatalf("the service worker never controlled the page: %v", err)
 	}

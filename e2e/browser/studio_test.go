@@ -48,20 +48,37 @@ func openStudio(t *testing.T) *chromium.Tab {
 // tab in it, so closing one studio tab never disposes the context of the others.
 func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	t.Helper()
-	url := site(t)
 	var tab *chromium.Tab
 	if profile == nil {
 		tab = chromium.NewIsolatedTab(t)
 	} else {
 		tab = chromium.NewTabIn(t, profile)
 	}
+	loadStudio(t, tab)
+	return tab
+}
+
+// openServiceWorkerStudio is openStudio in a browser context whose pages may use service
+// workers (chromium.NewServiceWorkerTab): for the tests of the worker, since this binary's
+// tabs have none otherwise (TestMain).
+func openServiceWorkerStudio(t *testing.T) *chromium.Tab {
+	t.Helper()
+	tab := chromium.NewServiceWorkerTab(t)
+	loadStudio(t, tab)
+	return tab
+}
+
+// loadStudio navigates tab to the studio (after taking a boot slot) and waits for "Ready" and
+// the first preview ack.
+func loadStudio(t *testing.T, tab *chromium.Tab) {
+	t.Helper()
+	url := site(t)
 	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tab, "#status-text", "Ready")
 	waitContains(t, tab, "#preview-status", "acknowledged")
-	return tab
 }
 
 func waitText(t *testing.T, tab *chromium.Tab, sel, want string) {

@@ -1063,7 +1063,7 @@ func TestSurfaceLiveSaveApproval(t *testing.T) {
 // stopped a reload of realtime/ and a navigation to live/ both reach ready again with their
 // catalogs and a preview acknowledgement (SPEC §2.8). Serial: it stops the shared server.
 func TestSurfaceOffline(t *testing.T) {
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewServiceWorkerTab(t)
 	load := func(surface string) {
 		t.Helper()
 		if err := tab.Do(loadTimeout, chromedp.Navigate(surfaceURL(t, surface))); err != nil {

@@ -65,7 +65,7 @@ func TestNewVersionAnnounced(t *testing.T) {
 	defer srv.Close()
 	url := "http://" + ln.Addr().String() + "/web-coding/"
 
-	tab := chromium.NewTab(t)
+	tab := chromium.NewServiceWorkerTab(t)
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

@@ -238,10 +238,32 @@ type ConsoleEntry struct {
 	Text  string
 }
 
+// ServiceWorkers is whether the pages of a browser context opened from now on may use
+// service workers. True by default; a test binary whose tests are not about the service
+// worker sets it to false in TestMain (e2e/browser does), and its tests of the worker open
+// their tab with NewServiceWorkerTab. A tab opened in another's context (NewTabIn) keeps that
+// context's choice.
+//
+// Without service workers the top-level document of every page of the context has no
+// navigator.serviceWorker, as in a browser that offers none (Firefox's private windows): a
+// site's registerServiceWorker then does nothing. Frames keep theirs (the preview stubs its own).
+// The reason is CPU, not behaviour: a fresh browser context that opens the studio installs its
+// worker, which precaches every page's assets — both wasm modules, 22.6 MB, decompressed and
+// stored, and V8's code cache made for each script — 3.44 CPU-s per studio start against 2.12
+// without (six starts each, chromium-headless-shell, docs/performance.md "The browser suite
+// without service workers").
+var ServiceWorkers = true
+
+// noServiceWorker is the script that removes navigator.serviceWorker from a top-level document
+// before the page's own scripts run (ServiceWorkers false).
+const noServiceWorker = `if (self === top) delete Navigator.prototype.serviceWorker;`
+
 // Tab is one page of the shared browser with its console log.
 type Tab struct {
 	Ctx    context.Context
 	cancel context.CancelFunc
+	// serviceWorkers is the tab's browser context's choice (ServiceWorkers).
+	serviceWorkers bool
 
 	mu      sync.Mutex
 	console []ConsoleEntry
@@ -290,7 +312,7 @@ type FailedRequest struct {
 // test ends. A missing Chromium fails the test (never skips it).
 func NewTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t)
+	return newTab(t, ServiceWorkers)
 }
 
 // NewFullTab opens a tab in a new browser context of the shared Chromium of kind Full
@@ -301,30 +323,38 @@ func NewFullTab(t testing.TB) *Tab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTabFrom(t, bctx, chromedp.WithNewBrowserContext())
+	return newTabFrom(t, bctx, ServiceWorkers, chromedp.WithNewBrowserContext())
 }
 
 // NewIsolatedTab opens a tab in a new browser context (its own HTTP cache, storage and
 // service workers, like a fresh profile); the context is disposed with the tab.
 func NewIsolatedTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t, chromedp.WithNewBrowserContext())
+	return newTab(t, ServiceWorkers, chromedp.WithNewBrowserContext())
+}
+
+// NewServiceWorkerTab is NewIsolatedTab in a browser context whose pages may use service
+// workers whatever ServiceWorkers says: for a test of the worker itself (offline use, a new
+// version taking over).
+func NewServiceWorkerTab(t testing.TB) *Tab {
+	t.Helper()
+	return newTab(t, true, chromedp.WithNewBrowserContext())
 }
 
 // NewTabIn opens another tab in the browser context of other (same storage, service workers
 // and Web Locks), for tests of several tabs on one profile; it closes when the test ends.
 func NewTabIn(t testing.TB, other *Tab) *Tab {
 	t.Helper()
-	return newTabFrom(t, other.Ctx)
+	return newTabFrom(t, other.Ctx, other.serviceWorkers)
 }
 
-func newTab(t testing.TB, opts ...chromedp.ContextOption) *Tab {
+func newTab(t testing.TB, serviceWorkers bool, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
 	bctx, err := Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTabFrom(t, bctx, opts...)
+	return newTabFrom(t, bctx, serviceWorkers, opts...)
 }
 
 // argDescription is how a console argument without a JSON value reads: its description, but
@@ -397,9 +427,9 @@ func previewJSON(a *runtime.RemoteObject) (string, bool) {
 
 // newTabFrom opens a tab from parent: the browser context (a new target in the shared
 // default context) or a tab context (a new target in that tab's browser context).
-func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOption) *Tab {
+func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
-	tab := &Tab{}
+	tab := &Tab{serviceWorkers: serviceWorkers}
 	listener := func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -492,6 +522,15 @@ func newTabFrom(t testing.TB, bctx context.Context, opts ...chromedp.ContextOpti
 		t.Fatalf("chromium: new tab: %v", err)
 	}
 	t.Cleanup(cancel)
+	if !serviceWorkers {
+		err := tab.Do(10*time.Second, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: noServiceWorker})
+			return chromedp.Void{}, err
+		})
+		if err != nil {
+			t.Fatalf("chromium: new tab without service workers: %v", err)
+		}
+	}
 	return tab
 }
 
@@ -624,5 +663,5 @@ func NewProfileTab(t testing.TB, prefs string) *Tab {
 		t.Fatalf("chromium: start a browser on its own profile: %v", err)
 	}
 	t.Cleanup(func() { cancelB(); cancelA() })
-	return newTabFrom(t, bctx)
+	return newTabFrom(t, bctx, ServiceWorkers)
 }

@@ -11,6 +11,10 @@
 // root in containers), disable-gpu, no-first-run, disable-background-networking,
 // disable-component-update, disable-sync, disable-dev-shm-usage and a fresh user-data-dir;
 // outside benchmarks also --js-flags=--liftoff-only (functionalJSFlags: CPU, not behaviour).
+// A test binary may open its browser contexts without service workers (ServiceWorkers; the
+// top-level page has no navigator.serviceWorker, as in a browser that offers none) and open
+// the tabs of its service-worker tests with NewServiceWorkerTab: installing the site's worker
+// (it precaches every page's assets) cost a fresh context 1.3 CPU-s.
 //
 // A Tab records the page's console messages and uncaught exceptions, so tests can assert
 // "no console errors" (Tab.Errors). RunGoWasm serves a GOOS=js test binary with wasm_exec.js
