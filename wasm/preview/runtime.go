@@ -117,6 +117,10 @@ const (
 	// StorageFlushInterval.
 	MaxMountMessages = 5000
 	MaxMountBytes    = 8 << 20
+	// MaxFontRules bounds how many CSS rules the frame looks through, each time, for the
+	// @font-face rules that name a refused font source (docs/design.md §5.52): past it a
+	// source no rule was found for is reported at once, as before.
+	MaxFontRules = 20000
 )
 
 // RuntimeFile is one entry of the in-frame file table: a text file {type, text} or an asset
@@ -274,6 +278,7 @@ var runtimeLimits = map[string]int{
 	"reports": MaxRuntimeReports, "errors": MaxErrorEntries, "storage": MaxPreviewStorageChars, "cookies": MaxPreviewCookies, "cookieBytes": MaxPreviewCookieBytes, "storageFlushMs": int(StorageFlushInterval / time.Millisecond),
 	"liveHTML": MaxLiveHTMLChars, "styleValue": MaxStyleValueChars, "ancestors": MaxInspectAncestors, "ancestorChars": MaxInspectNameChars,
 	"hovers": MaxHoverMessages, "selector": MaxSelectorChars, "frameDepth": MaxFrameDepth, "frames": MaxFrameDocuments, "framePages": MaxFramePages, "frameWaitMs": int(FrameReadyWait / time.Millisecond),
+	"fontRules": MaxFontRules,
 }
 
 // RuntimeScript returns the JavaScript of the bridge + prelude for cfg: the text of ONE

@@ -42,11 +42,106 @@ apply(addListener, D, ["securitypolicyviolation", function (e) {
   // apple-touch-icon: Chromium checks its URL against the policy in a frame, and requests
   // nothing top level; the event names no element).
   if (hintLinkURL(url)) return;
+  if (dir === "font-src" && c) { fontViolation(c, url, dir); return; }
+  violation(c, url, dir);
+}, true]);
+function violation(c, url, dir) {
   // A workspace path with no file: "missing", once (a run-time setter may have said so first).
   if (c && c.missing) { if (!apply(setHas, missingPaths, [c.missing])) reportMissing(c, c.missing, dir); return; }
   if (dir === "form-action") { report("blocked", url, "form submission outside the workspace (form-action)"); return; }
   report("blocked", url, dir + (CFG.allowInternet ? "" : "; the preview has no network (Allow internet in preview is off)"));
-}, true]);
+}
+
+// A font source the policy refused (docs/design.md §5.52). Chromium checks every source of
+// every @font-face rule against the policy when it reads the rule, whether an element uses the
+// face or not; over HTTP it requests a face's sources only once an element uses it, in the
+// rule's order, until one loads. So a refused or missing source is reported once its face is
+// in use (its FontFace is no longer "unloaded") and no source that can load comes before it;
+// until then it waits here, and document.fonts' loading events look again. A source that no
+// rule names (a FontFace made by a script, a rule we cannot read) is reported at once.
+var pendingFonts = [];
+var fontSet = D.fonts, fontSetForEach = W.FontFaceSet && FontFaceSet.prototype.forEach;
+var fontFaceRuleC = W.CSSFontFaceRule, importRuleC = W.CSSImportRule;
+function faceGetter(name) { var d = W.FontFace && getOwnDesc(FontFace.prototype, name); return d && d.get; }
+var faceStatus = faceGetter("status"), faceFamily = faceGetter("family"), faceWeight = faceGetter("weight"), faceStyle = faceGetter("style");
+var styleValue = CSSStyleDeclaration.prototype.getPropertyValue;
+function fontKey(x) { return x.origin + x.pathname + x.search; }
+function fontViolation(c, url, dir) {
+  var entry = { c: c, url: url, dir: dir, key: fontKey(c.url) };
+  if (!fontSettled(entry)) apply(push, pendingFonts, [entry]);
+}
+// fontSettled reports entry (and says true) when its face is in use or no rule names it.
+function fontSettled(entry) {
+  var named = false, due = false;
+  fontRules(function (rule) {
+    var srcs = fontSources(rule), at = -1, i;
+    for (i = 0; i < srcs.length; i++) if (srcs[i].key === entry.key) { at = i; break; }
+    if (at < 0) return;
+    named = true;
+    if (!faceInUse(rule)) return;
+    for (i = 0; i < at; i++) if (srcs[i].loads) return;
+    due = true;
+  });
+  if (named && !due) return false;
+  violation(entry.c, entry.url, entry.dir);
+  return true;
+}
+function recheckFonts() {
+  var left = [];
+  for (var i = 0; i < pendingFonts.length; i++) if (!fontSettled(pendingFonts[i])) apply(push, left, [pendingFonts[i]]);
+  pendingFonts = left;
+}
+if (fontSet) {
+  var fontEvents = ["loading", "loadingdone", "loadingerror"];
+  for (var fe = 0; fe < fontEvents.length; fe++) apply(addListener, fontSet, [fontEvents[fe], function () { if (pendingFonts.length) recheckFonts(); }]);
+}
+// fontRules calls fn with each @font-face rule of the document's style sheets (grouping rules
+// and @import-ed sheets included), at most L.fontRules rules looked at.
+function fontRules(fn) {
+  var seen = 0;
+  function walk(list, depth) {
+    if (!list || depth > 16) return;
+    for (var i = 0; i < list.length && seen < L.fontRules; i++) {
+      var r = list[i];
+      seen++;
+      if (fontFaceRuleC && r instanceof fontFaceRuleC) { fn(r); continue; }
+      if (importRuleC && r instanceof importRuleC) { try { walk(r.styleSheet && r.styleSheet.cssRules, depth + 1); } catch (e) {} continue; }
+      var inner = null;
+      try { inner = r.cssRules; } catch (e) {}
+      if (inner) walk(inner, depth + 1);
+    }
+  }
+  var sheets = D.styleSheets;
+  for (var i = 0; sheets && i < sheets.length; i++) { try { walk(sheets[i].cssRules, 0); } catch (e) {} }
+}
+// fontSources is the rule's src URLs in order, each with its key and whether it can load (a
+// workspace file, data:/blob:, an allowed https: URL).
+function fontSources(rule) {
+  var text = S(apply(styleValue, rule.style, ["src"])), out = [], re = /url\(\s*"((?:[^"\\]|\\.)*)"\s*\)/g, m;
+  while ((m = re.exec(text)) !== null && out.length < 64) {
+    var c = classify(apply(replaceStr, m[1], [/\\(.)/g, "$1"]), FALLBACK || BASE);
+    if (c) apply(push, out, [{ key: fontKey(c.url), loads: !!(c.file || c.pass) }]);
+  }
+  return out;
+}
+function unquote(v) { v = apply(trim, S(v), []); var q = v[0]; if ((q === '"' || q === "'") && v[v.length - 1] === q) v = apply(slice, v, [1, -1]); return apply(toLower, v, []); }
+function normWeight(v) { v = apply(toLower, apply(trim, S(v), []), []); return v === "" || v === "normal" ? "400" : v === "bold" ? "700" : v; }
+function normStyle(v) { v = apply(toLower, apply(trim, S(v), []), []); return v === "" ? "normal" : v; }
+// faceInUse: whether a FontFace of the rule's family and descriptors (of its family alone when
+// none has the same descriptors) is no longer "unloaded", i.e. an element used it.
+function faceInUse(rule) {
+  if (!fontSet || !fontSetForEach || !faceStatus) return true;
+  var fam = unquote(apply(styleValue, rule.style, ["font-family"]));
+  var w = normWeight(apply(styleValue, rule.style, ["font-weight"])), st = normStyle(apply(styleValue, rule.style, ["font-style"]));
+  var exact = 0, exactUsed = false, famUsed = false;
+  apply(fontSetForEach, fontSet, [function (f) {
+    if (unquote(apply(faceFamily, f, [])) !== fam) return;
+    var used = apply(faceStatus, f, []) !== "unloaded";
+    if (normWeight(apply(faceWeight, f, [])) === w && normStyle(apply(faceStyle, f, [])) === st) { exact++; exactUsed = exactUsed || used; }
+    famUsed = famUsed || used;
+  }]);
+  return exact ? exactUsed : famUsed;
+}
 function hintLinkURL(url) {
   var root = D.documentElement, ls = root ? apply(querySelectorAll, root, ["link[href]"]) : [];
   for (var i = 0; i < ls.length; i++) {
