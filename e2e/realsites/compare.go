@@ -140,7 +140,12 @@ func Compare(served, control, pv Run) (divs []Divergence, unstable []string) {
 			}
 		}
 		val("title", s.Title, c.Title, p.Title, func() bool { return s.Title == p.Title })
-		val("text", s.Text, c.Text, p.Text, func() bool { return s.Text == p.Text })
+		if s.Text != c.Text {
+			unstable = append(unstable, prefix+"text")
+		} else if s.Text != p.Text {
+			sv, pv := briefDiff(s.Text, p.Text)
+			add(prefix+"text", sv, pv)
+		}
 		val("elements", s.Elements, c.Elements, p.Elements, func() bool { return s.Elements == p.Elements })
 		val("height", s.Height, c.Height, p.Height, func() bool { return abs(s.Height-p.Height) <= 1 })
 		val("images", [2]int{s.Images, s.Broken}, [2]int{c.Images, c.Broken}, [2]int{p.Images, p.Broken},
@@ -271,6 +276,24 @@ func BrowserOwnFailure(p string) bool { return p == "favicon.ico" }
 func SortedUnique(xs []string) []string {
 	slices.Sort(xs)
 	return slices.Compact(xs)
+}
+
+// briefDiff renders two different texts from a little before their first differing character
+// ("@N: …", N its index in characters; the whole text when it starts within the first 40), each
+// cut as brief cuts, so a long page's report shows where the texts part and not only their
+// common start.
+func briefDiff(a, b string) (string, string) {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	if i <= 40 {
+		return brief(a), brief(b)
+	}
+	from := i - 40
+	at := fmt.Sprintf("@%d: …", from)
+	return at + brief(string(ra[from:])), at + brief(string(rb[from:]))
 }
 
 func brief(s string) string {

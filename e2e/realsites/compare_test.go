@@ -165,6 +165,29 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestTextDivergenceShowsWhereTheTextsPart: a long page whose texts differ only past the
+// report's 600 characters (Paper Kit's after-click text) is reported from a little before the
+// first difference, with its position, not from the common start; a short one whole.
+func TestTextDivergenceShowsWhereTheTextsPart(t *testing.T) {
+	common := strings.Repeat("Buttons Pick your style ", 60) // 1,440 characters; "Radio is o" follows, then n/f at 1,450
+	s := Run{Load: Snapshot{Text: common + "Radio is on"}}
+	p := Run{Load: Snapshot{Text: common + "Radio is off"}}
+	d, _ := Compare(s, s, p)
+	if len(d) != 1 || d[0].Aspect != "text" {
+		t.Fatalf("divergences %v", d)
+	}
+	if want := "@1410: …"; !strings.HasPrefix(d[0].Served, want) || !strings.HasPrefix(d[0].Preview, want) {
+		t.Errorf("served %q, preview %q: want both from %q", d[0].Served, d[0].Preview, want)
+	}
+	if !strings.HasSuffix(d[0].Served, "Radio is on") || !strings.HasSuffix(d[0].Preview, "Radio is off") {
+		t.Errorf("the differing ends are not shown: %q / %q", d[0].Served, d[0].Preview)
+	}
+	d, _ = Compare(Run{Load: Snapshot{Text: "short a"}}, Run{Load: Snapshot{Text: "short a"}}, Run{Load: Snapshot{Text: "short b"}})
+	if len(d) != 1 || d[0].Served != "short a" || d[0].Preview != "short b" {
+		t.Errorf("a short text: %v", d)
+	}
+}
+
 // TestServedConsoleLineFoldsLevelsAsThePreview: a served run's console.info/console.debug
 // compare with the preview runtime's "log" lines (todomvc emberjs logs its versions with
 // console.debug; they were left out of the served run only, a false "console" divergence).
