@@ -29,7 +29,7 @@ type Kind int
 const (
 	// Shell is Debian's chromium-headless-shell: the same Blink and V8 as Chromium without
 	// the browser's own user interface. Every test's shared browser (Start) is one, outside
-	// benchmarks. Measured on the whole e2e/browser suite (2026-12-07, two cores): 626 s
+	// benchmarks and binaries that set SharedKind. Measured on the whole e2e/browser suite (2026-12-07, two cores): 626 s
 	// against 1,095 s with Chromium's headless mode, which builds a full browser window (its
 	// top-chrome WebUI renderers and views) for every browser context a test opens.
 	// The shell runs a sandboxed iframe (the preview) in its parent's renderer process, as
@@ -161,12 +161,18 @@ func tail(s string, n int) string {
 	return s[len(s)-n:]
 }
 
-// sharedKind is the kind of the shared browser: Shell for tests, Full for benchmarks.
+// SharedKind is the kind of the shared browser (Start) outside benchmarks: Shell, unless a test
+// binary that measures what users see sets Full in TestMain, before the first tab
+// (e2e/realsites: Chromium fetches a page's icons, the headless shell never does, so a served
+// run in the shell lacked the favicon requests the preview reports).
+var SharedKind = Shell
+
+// sharedKind is the kind of the shared browser: SharedKind for tests, Full for benchmarks.
 func sharedKind() Kind {
 	if benchmarking() {
 		return Full
 	}
-	return Shell
+	return SharedKind
 }
 
 // Start launches the shared browser (sharedKind) if it is not running and returns its

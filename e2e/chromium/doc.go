@@ -4,7 +4,7 @@
 // One browser per test binary: Start launches it (lazily, once) and Shutdown, called from
 // TestMain, closes it; every test opens its own tab with NewTab (PLATFORM "chromedp": browser
 // start costs 1.3–1.8 s, a tab a few ms). The browser is Debian's chromium-headless-shell for
-// tests and its Chromium for benchmarks and NewFullTab/NewProfileTab (Kind): CHROME_PATH when
+// tests (SharedKind) and its Chromium for benchmarks and NewFullTab/NewProfileTab (Kind): CHROME_PATH when
 // set, else the kind's binary on PATH; when none is found the harness runs
 // `apt-get install -y <package>` once (as root only) and otherwise fails the
 // test with a message that says how to install it. Flags: headless, no-sandbox (tests run as

@@ -13,4 +13,9 @@
 // second run is the control: what differs between two served runs — a clock, a random quote, an
 // animation frame — is "unstable" and not compared) and once in the preview. See Compare for
 // what is observed and when two runs count as identical.
+//
+// The browser is Debian's Chromium (chromium.Full), not the headless shell the other browser
+// tests use: the shell never requests a page's icons, so a served run there lacked the
+// favicon requests Chromium makes and the preview reports (owl's docs, Vite's Lit template,
+// Pico's docs diverged in the shell and are identical in Chromium).
 package realsites

@@ -24,6 +24,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	chromium.SharedKind = chromium.Full // what users run; the shell fetches no icons (doc.go)
 	code := m.Run()
 	harness.Close()
 	chromium.Shutdown()
