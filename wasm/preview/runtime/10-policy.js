@@ -68,43 +68,44 @@ var styleValue = CSSStyleDeclaration.prototype.getPropertyValue;
 function fontKey(x) { return x.origin + x.pathname + x.search; }
 function fontViolation(c, url, dir) {
   var entry = { c: c, url: url, dir: dir, key: fontKey(c.url) };
-  if (!fontSettled(entry)) apply(push, pendingFonts, [entry]);
+  if (!fontSettled(entry, fontFaces())) apply(push, pendingFonts, [entry]);
 }
-// fontSettled reports entry (and says true) when its face is in use or no rule names it.
-function fontSettled(entry) {
+// fontSettled reports entry (and says true) when its face is in use or no rule of faces (the
+// document's @font-face rules with their sources, fontFaces) names it.
+function fontSettled(entry, faces) {
   var named = false, due = false;
-  fontRules(function (rule) {
-    var srcs = fontSources(rule), at = -1, i;
+  for (var f = 0; f < faces.length && !due; f++) {
+    var srcs = faces[f].srcs, at = -1, i;
     for (i = 0; i < srcs.length; i++) if (srcs[i].key === entry.key) { at = i; break; }
-    if (at < 0) return;
+    if (at < 0) continue;
     named = true;
-    if (!faceInUse(rule)) return;
-    for (i = 0; i < at; i++) if (srcs[i].loads) return;
-    due = true;
-  });
+    if (!faceInUse(faces[f].rule)) continue;
+    for (i = 0; i < at && !srcs[i].loads; i++) {}
+    due = i === at;
+  }
   if (named && !due) return false;
   violation(entry.c, entry.url, entry.dir);
   return true;
 }
 function recheckFonts() {
-  var left = [];
-  for (var i = 0; i < pendingFonts.length; i++) if (!fontSettled(pendingFonts[i])) apply(push, left, [pendingFonts[i]]);
+  var faces = fontFaces(), left = [];
+  for (var i = 0; i < pendingFonts.length; i++) if (!fontSettled(pendingFonts[i], faces)) apply(push, left, [pendingFonts[i]]);
   pendingFonts = left;
 }
 if (fontSet) {
   var fontEvents = ["loading", "loadingdone", "loadingerror"];
   for (var fe = 0; fe < fontEvents.length; fe++) apply(addListener, fontSet, [fontEvents[fe], function () { if (pendingFonts.length) recheckFonts(); }]);
 }
-// fontRules calls fn with each @font-face rule of the document's style sheets (grouping rules
-// and @import-ed sheets included), at most L.fontRules rules looked at.
-function fontRules(fn) {
-  var seen = 0;
+// fontFaces lists the document's @font-face rules (grouping rules and @import-ed sheets
+// included; at most L.fontRules rules looked at), each as {rule, srcs: fontSources(rule)}.
+function fontFaces() {
+  var seen = 0, out = [];
   function walk(list, depth) {
     if (!list || depth > 16) return;
     for (var i = 0; i < list.length && seen < L.fontRules; i++) {
       var r = list[i];
       seen++;
-      if (fontFaceRuleC && r instanceof fontFaceRuleC) { fn(r); continue; }
+      if (fontFaceRuleC && r instanceof fontFaceRuleC) { apply(push, out, [{ rule: r, srcs: fontSources(r) }]); continue; }
       if (importRuleC && r instanceof importRuleC) { try { walk(r.styleSheet && r.styleSheet.cssRules, depth + 1); } catch (e) {} continue; }
       var inner = null;
       try { inner = r.cssRules; } catch (e) {}
@@ -113,6 +114,7 @@ function fontRules(fn) {
   }
   var sheets = D.styleSheets;
   for (var i = 0; sheets && i < sheets.length; i++) { try { walk(sheets[i].cssRules, 0); } catch (e) {} }
+  return out;
 }
 // fontSources is the rule's src URLs in order, each with its key and whether it can load (a
 // workspace file, data:/blob:, an allowed https: URL).
