@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -167,6 +168,11 @@ func tail(s string, n int) string {
 // run in the shell lacked the favicon requests the preview reports).
 var SharedKind = Shell
 
+// SharedFlags are extra command-line flags of the shared browser (Start), set by a test binary
+// in TestMain before its first tab; nil for all but the real-site harness (e2e/realsites:
+// certificate trust for its HTTPS site servers, names that resolve to nothing).
+var SharedFlags []chromedp.ExecAllocatorOption
+
 // sharedKind is the kind of the shared browser: SharedKind for tests, Full for benchmarks.
 func sharedKind() Kind {
 	if benchmarking() {
@@ -202,7 +208,7 @@ func start(k Kind) (context.Context, error) {
 			b.err = err
 			return nil, err
 		}
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserFlags(path, dir)...)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(browserFlags(path, dir), SharedFlags...)...)
 		bctx, cancelB := chromedp.NewContext(actx)
 		// The first Run starts the browser.
 		err = chromedp.Do(bctx)
@@ -296,6 +302,41 @@ func (t *Tab) AcceptDialogs() {
 	t.mu.Unlock()
 }
 
+// RecordMixedContent makes the tab record the insecure requests Chromium blocks on an https:
+// page (an http: frame or script) as FailedRequests with Error "mixed-content". Chromium makes
+// no network request for them and says so only in its log ("Mixed Content: … requested an
+// insecure frame 'http://…'. This request has been blocked"), so this enables the DevTools Log
+// domain for the tab. Requests Chromium upgrades to https: instead (images, media) are
+// ordinary requests.
+func (t *Tab) RecordMixedContent() error {
+	return t.Do(10*time.Second, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return chromedp.Void{}, err
+	})
+}
+
+// blockedMixedContent returns the URL a Log entry says Chromium blocked as mixed content
+// (RecordMixedContent), or "".
+func blockedMixedContent(e *cdplog.Entry) string {
+	if e.Source != cdplog.EntrySourceSecurity || e.Level != cdplog.EntryLevelError || !strings.HasPrefix(e.Text, "Mixed Content:") ||
+		!strings.Contains(e.Text, "has been blocked") {
+		return ""
+	}
+	_, rest, ok := strings.Cut(e.Text, "requested an insecure ")
+	if !ok {
+		return ""
+	}
+	_, rest, ok = strings.Cut(rest, "'")
+	if !ok {
+		return ""
+	}
+	url, _, ok := strings.Cut(rest, "'")
+	if !ok {
+		return ""
+	}
+	return url
+}
+
 // Dialogs returns the dialogs accepted so far (AcceptDialogs), in order.
 func (t *Tab) Dialogs() []string {
 	t.mu.Lock()
@@ -306,7 +347,9 @@ func (t *Tab) Dialogs() []string {
 // FailedRequest is one network request of a tab that got no usable response: an HTTP status
 // of 400 or more (Status set), or a load that failed (Error: Chromium's net error text, such
 // as "net::ERR_NAME_NOT_RESOLVED" or "net::ERR_ABORTED"; Canceled when the page or the
-// browser canceled it).
+// browser canceled it; "mixed-content" for an insecure frame or resource an https: page
+// asked for, which Chromium blocks without a network event — recorded only after
+// RecordMixedContent).
 type FailedRequest struct {
 	URL      string
 	Status   int64
@@ -464,6 +507,10 @@ func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ..
 		case *network.EventResponseReceived:
 			if e.Response != nil && e.Response.Status >= 400 {
 				tab.addFailed(FailedRequest{URL: e.Response.URL, Status: e.Response.Status})
+			}
+		case *cdplog.EventEntryAdded:
+			if url := blockedMixedContent(e.Entry); url != "" {
+				tab.addFailed(FailedRequest{URL: url, Error: "mixed-content"})
 			}
 		case *network.EventLoadingFailed:
 			tab.mu.Lock()

@@ -3,6 +3,7 @@ package chromium
 import (
 	"testing"
 
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -53,3 +54,30 @@ func TestArgDescriptionReadsSmallArraysAndObjectsAsJSON(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// The texts are Chromium's (2026-12-07), from a served real site (e2e/realsites: Flat UI's
+// GitHub buttons are http: frames of an https: page).
+func TestBlockedMixedContentReadsTheBlockedURL(t *testing.T) {
+	const page = "Mixed Content: The page at 'https://127.0.0.1:41969/' was loaded over HTTPS, but requested an insecure "
+	for _, c := range []struct {
+		entry cdplog.Entry
+		want  string
+	}{
+		{cdplog.Entry{Source: cdplog.EntrySourceSecurity, Level: cdplog.EntryLevelError,
+			Text: page + "frame 'http://ghbtns.com/github-btn.html?user=designmodo&type=follow&count=true'. This request has been blocked; the content must be served over HTTPS."},
+			"http://ghbtns.com/github-btn.html?user=designmodo&type=follow&count=true"},
+		{cdplog.Entry{Source: cdplog.EntrySourceSecurity, Level: cdplog.EntryLevelError,
+			Text: page + "script 'http://x.test/a.js'. This request has been blocked; the content must be served over HTTPS."},
+			"http://x.test/a.js"},
+		// Upgraded, not blocked: Chromium requests the https: URL (an ordinary failed request).
+		{cdplog.Entry{Source: cdplog.EntrySourceSecurity, Level: cdplog.EntryLevelWarning,
+			Text: page + "element 'http://iurevych.github.com/v.mp4'. This request was automatically upgraded to HTTPS, For more information see https://blog.chromium.org/2019/10/no-more-mixed-messages-about-https.html"},
+			""},
+		{cdplog.Entry{Source: cdplog.EntrySourceNetwork, Level: cdplog.EntryLevelError, Text: "Failed to load resource: net::ERR_NAME_NOT_RESOLVED"}, ""},
+		{cdplog.Entry{Source: cdplog.EntrySourceSecurity, Level: cdplog.EntryLevelError, Text: "Mixed Content: has been blocked, no URL"}, ""},
+	} {
+		if got := blockedMixedContent(&c.entry); got != c.want {
+			t.Errorf("blockedMixedContent(%q) = %q, want %q", c.entry.Text, got, c.want)
+		}
+	}
+}

@@ -122,7 +122,8 @@ func Compare(served, control, pv Run) (divs []Divergence, unstable []string) {
 			return
 		}
 		if !slices.Equal(s, p) {
-			add(aspect, brief(strings.Join(s, " | ")), brief(strings.Join(p, " | ")))
+			sv, pv := briefDiff(strings.Join(s, " | "), strings.Join(p, " | "))
+			add(aspect, sv, pv)
 		}
 	}
 	seq("console", served.Console, control.Console, pv.Console)

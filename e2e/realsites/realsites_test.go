@@ -2,8 +2,11 @@ package realsites
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path"
@@ -25,10 +28,27 @@ import (
 
 func TestMain(m *testing.M) {
 	chromium.SharedKind = chromium.Full // what users run; the shell fetches no icons (doc.go)
+	chromium.SharedFlags = append(chromium.SharedFlags,
+		// The sites are served over HTTPS, as deployed (doc.go); every httptest TLS server has
+		// the same built-in certificate, which the browser trusts by its key's hash.
+		chromedp.Flag("ignore-certificate-errors-spki-list", testCertSPKI()),
+		// Offline, as the preview is by default: a name other than the loopback's resolves to
+		// nothing at once (on a machine without DNS a lookup hangs instead, and a served run
+		// observed a request still pending where the preview had refused it: doc.go).
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"))
 	code := m.Run()
 	harness.Close()
 	chromium.Shutdown()
 	os.Exit(code)
+}
+
+// testCertSPKI is the base64 SHA-256 of the public key of httptest's TLS certificate, as
+// Chromium's --ignore-certificate-errors-spki-list takes it.
+func testCertSPKI() string {
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer srv.Close()
+	sum := sha256.Sum256(srv.Certificate().RawSubjectPublicKeyInfo)
+	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // Viewport is the CSS size both runs render at: the harness's preview host is 800×600.
@@ -68,11 +88,48 @@ return JSON.stringify(done);
 
 // settle is how long a run waits after load before it observes (WEBCODING_REALSITES_SETTLE_MS,
 // default 1500): the same in every run, so time-driven effects line up as far as they can.
+//
+// Both runs observe and click at the same times after the document's load event by the page's
+// own clock (SinceLoadJS, waitSinceLoad), not after the harness saw it: the preview run learns
+// of the load later (the acknowledgement, a frame to find), and a page whose timers started at
+// load (Paper Kit's carousel turns every 5 s) was observed in a later state than served.
 func settle() time.Duration {
 	if ms, err := strconv.Atoi(os.Getenv("WEBCODING_REALSITES_SETTLE_MS")); err == nil && ms >= 0 {
 		return time.Duration(ms) * time.Millisecond
 	}
 	return 1500 * time.Millisecond
+}
+
+// clickAfter is how long after the load observation (settle) the probe clicks, in both runs;
+// the preview run retakes a blank screenshot meanwhile.
+const clickAfter = 1500 * time.Millisecond
+
+// SinceLoadJS is how many milliseconds ago the document's load event ended, by its own clock
+// (its navigation timing entry), or -1 before that.
+const SinceLoadJS = `(function(){var n = performance.getEntriesByType("navigation")[0];
+return n && n.loadEventEnd > 0 ? performance.now() - n.loadEventEnd : -1;})()`
+
+// waitSinceLoad sleeps until since() (SinceLoadJS in the observed document) reaches d, at most
+// 30 s; a document that never reports its load, or an evaluation error, ends the wait with a
+// log line (the observation then goes ahead, as before this wait existed).
+func waitSinceLoad(t *testing.T, since func() (float64, error), d time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		ms, err := since()
+		if err != nil {
+			t.Logf("since load: %v", err)
+			return
+		}
+		left := time.Duration((float64(d.Milliseconds()) - ms) * float64(time.Millisecond))
+		if ms >= 0 && left <= 0 {
+			return
+		}
+		if ms < 0 || left > 250*time.Millisecond {
+			left = 250 * time.Millisecond
+		}
+		time.Sleep(left)
+	}
+	t.Logf("since load: the document did not reach %v after its load in 30 s", d)
 }
 
 // importDir imports dir as the studio imports a linked folder (host/folder's tree walk, the
@@ -120,6 +177,11 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	missing.Take()
 	tab := chromium.NewTab(t)
 	tab.AcceptDialogs() // an alert on load or on a click would block the page and the probe
+	// An http: frame or script of an https: page is blocked with no network request; the
+	// preview refuses the same URL and reports it, so it counts as a failed request here too.
+	if err := tab.RecordMixedContent(); err != nil {
+		t.Fatal(err)
+	}
 	if err := tab.Do(30*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
 		t.Fatal(err)
 	}
@@ -129,13 +191,15 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	if _, err := chromium.WaitFor[bool](tab, 20*time.Second, `document.readyState === "complete"`); err != nil {
 		t.Fatalf("served: %v", err)
 	}
-	time.Sleep(settle())
+	sinceLoad := func() (float64, error) { return chromium.Eval[float64](tab, 10*time.Second, SinceLoadJS) }
+	waitSinceLoad(t, sinceLoad, settle())
 	var r Run
 	s, err := chromium.Eval[string](tab, 10*time.Second, ObserveJS)
 	r.Load = decode[Snapshot](t, s, err)
 	if shot, err := chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot()); err == nil {
 		r.Screenshot = shot
 	}
+	waitSinceLoad(t, sinceLoad, settle()+clickAfter)
 	s, err = chromium.Eval[string](tab, 10*time.Second, ClickJS)
 	r.Clicked = decode[[]string](t, s, err)
 	time.Sleep(600 * time.Millisecond)
@@ -216,16 +280,20 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	if _, err := chromium.WaitInFrame[bool](tab, 20*time.Second, `document.readyState === "complete"`, true); err != nil {
 		t.Logf("preview: %v", err)
 	}
-	time.Sleep(settle())
+	sinceLoad := func() (float64, error) { return chromium.EvalInFrame[float64](tab, 10*time.Second, SinceLoadJS) }
+	waitSinceLoad(t, sinceLoad, settle())
 	s, err := chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
 	r.Load = decode[Snapshot](t, s, err)
 	// A capture of the parent can come before the out-of-process frame's first paint reached
 	// it (seen under load: a blank shot of a page whose DOM matched). So a shot that differs
-	// from the served one by more than the tolerance is retaken up to 4 times, 700 ms apart;
-	// the last one counts.
+	// from the served one by more than the tolerance is retaken, 400 ms apart, until the
+	// clicks are due; the last one counts.
 	for try := 0; try < 5; try++ {
 		if try > 0 {
-			time.Sleep(700 * time.Millisecond)
+			if ms, err := sinceLoad(); err != nil || ms+400 > float64((settle()+clickAfter-200*time.Millisecond).Milliseconds()) {
+				break
+			}
+			time.Sleep(400 * time.Millisecond)
 		}
 		shot, err := chromedp.Run(tab.Ctx, chromedp.Screenshot(chromedp.CSS("#host")))
 		if err != nil {
@@ -236,6 +304,7 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 			break
 		}
 	}
+	waitSinceLoad(t, sinceLoad, settle()+clickAfter)
 	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ClickJS)
 	r.Clicked = decode[[]string](t, s, err)
 	time.Sleep(600 * time.Millisecond)
@@ -316,7 +385,7 @@ func TestRealSites(t *testing.T) {
 			// "/style.min.css" names the site's file, as the preview maps it (under the harness's
 			// /site/<name>/ it named a path outside the site, and the served run lost it).
 			var missing MissingLog
-			site := httptest.NewServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
+			site := httptest.NewTLSServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
 			defer site.Close()
 			base := site.URL + "/"
 			served := runServed(t, base, &missing)
@@ -326,7 +395,7 @@ func TestRealSites(t *testing.T) {
 			// The control run gets an origin of its own too: on the first run's origin it would
 			// start from that run's localStorage (2048 restores its board from it) while the
 			// first run and the preview start empty, and a random start would look stable.
-			controlSite := httptest.NewServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
+			controlSite := httptest.NewTLSServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
 			defer controlSite.Close()
 			control := runServed(t, controlSite.URL+"/", &missing)
 			ctl, err := DiffShare(served.Screenshot, control.Screenshot)
