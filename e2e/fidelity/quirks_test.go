@@ -3,6 +3,7 @@ package fidelity
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -10,10 +11,12 @@ import (
 	"github.com/webcoding/studio/wasm/preview"
 )
 
-// TestQuirksDiagnosticMatchesChromium: preview.QuirksDiagnostic warns exactly for the pages
-// Chromium, served over HTTP, lays out in quirks mode (document.compatMode "BackCompat"); and
-// the preview's document is never in quirks mode (docs/design.md §5.49).
-func TestQuirksDiagnosticMatchesChromium(t *testing.T) {
+// TestQuirksModeAsServed: a page Chromium lays out in quirks mode served over HTTP (document.
+// compatMode "BackCompat") compiles with preview.Result.Quirks, and in the preview its document
+// is in the same mode — loaded from a blob: URL, since an iframe srcdoc document is never in
+// quirks mode — with the layout that follows from it (a percentage height against the
+// viewport's); a standards page stays srcdoc (docs/design.md §5.53).
+func TestQuirksModeAsServed(t *testing.T) {
 	pages := []string{
 		`<!doctype html><p>x`,
 		"\ufeff <!-- c -->\n<!DOCTYPE HTML><p>x",
@@ -50,6 +53,7 @@ func TestQuirksDiagnosticMatchesChromium(t *testing.T) {
 	}))
 	defer srv.Close()
 	tab := chromium.NewTab(t)
+	var modes []string
 	for i, src := range pages {
 		current = src
 		if err := tab.Do(20*time.Second, navigate(srv.URL+"/p"+itoa(i))); err != nil {
@@ -59,16 +63,30 @@ func TestQuirksDiagnosticMatchesChromium(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, warned := preview.QuirksDiagnostic("index.html", src)
-		if warned != (mode == "BackCompat") {
-			t.Errorf("%q: Chromium %s, warning %v", src, mode, warned)
+		res := preview.Compile([]preview.File{{Path: "index.html", Language: preview.LangHTML, Kind: preview.KindText, Source: src}}, preview.Options{Bridge: true})
+		if res.Quirks != (mode == "BackCompat") {
+			t.Errorf("%q: Chromium %s, Result.Quirks %v", src, mode, res.Quirks)
 		}
+		modes = append(modes, mode)
 	}
-	addSite("quirks-preview", map[string]string{"index.html": `<html><body><p>x</p></body></html>`})
+	// The same pages in the preview, one mount each in one parent; each document reads its mode,
+	// whether it is a srcdoc document, and whether a div of height 50% in a body of no height
+	// has one (quirks mode: the body fills the viewport; standards mode: 0).
 	tab2 := openParent(t)
-	mount(t, tab2, "quirks-preview", 1, "n-quirks", "")
-	waitAck(t, tab2, 1)
-	if mode, err := chromium.EvalInFrame[string](tab2, 5*time.Second, `document.compatMode`); err != nil || mode != "CSS1Compat" {
-		t.Errorf("the preview's document of a page without doctype: %q %v, want CSS1Compat (the limit the warning names)", mode, err)
+	for i, src := range pages {
+		name := "quirks-" + itoa(i)
+		addSite(name, map[string]string{"index.html": src + `<div id="half" style="height:50%"></div>`})
+		mount(t, tab2, name, i+1, "n-quirks-"+itoa(i), "")
+		waitAck(t, tab2, i+1)
+		got, err := chromium.EvalInFrame[string](tab2, 5*time.Second,
+			`document.compatMode + " " + (location.href === "about:srcdoc") + " " + (document.getElementById("half").offsetHeight > 0)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quirks := modes[i] == "BackCompat"
+		want := modes[i] + " " + strconv.FormatBool(!quirks) + " " + strconv.FormatBool(quirks)
+		if got != want {
+			t.Errorf("%q in the preview: %q, want %q (served: %s)", src, got, want, modes[i])
+		}
 	}
 }

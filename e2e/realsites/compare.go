@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Pin is one line of the list file (scripts/realsites.txt): "name package@version folder",
@@ -111,7 +112,8 @@ type Divergence struct {
 // to leave out what is not stable between two served runs: an aspect is compared only when
 // served and control agree on it. Console and exceptions compare as sequences, failed
 // requests as sets; the snapshot's text, title, element count, height and image counts as
-// values (height within 1 px); the screenshots by DiffShare (see the tolerances). It also
+// values (height within 1 px); the screenshots (taken after the probe's clicks) by DiffShare (see
+// the tolerances); console lines by ElidedEqual. It also
 // returns the aspects left out as unstable. A preview Failure with no served exception is a
 // "mount" divergence.
 func Compare(served, control, pv Run) (divs []Divergence, unstable []string) {
@@ -121,7 +123,7 @@ func Compare(served, control, pv Run) (divs []Divergence, unstable []string) {
 			unstable = append(unstable, aspect)
 			return
 		}
-		if !slices.Equal(s, p) {
+		if !slices.EqualFunc(s, p, ElidedEqual) {
 			sv, pv := briefDiff(strings.Join(s, " | "), strings.Join(p, " | "))
 			add(aspect, sv, pv)
 		}
@@ -309,6 +311,30 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// ElidedEqual reports whether a served run's line s reads as the preview's line p: equal, or s
+// holds V8's elisions — a string inside a logged object's preview is cut to 100 characters with
+// "…" in the middle (DevTools' abbreviation; the preview forwards the whole JSON) — and p is
+// longer (in characters), starts with s's text before its first "…", ends with the text after its last, and
+// holds the pieces between in order.
+func ElidedEqual(s, p string) bool {
+	if s == p {
+		return true
+	}
+	pieces := strings.Split(s, "…")
+	if len(pieces) < 2 || utf8.RuneCountInString(p) <= utf8.RuneCountInString(s) || !strings.HasPrefix(p, pieces[0]) || !strings.HasSuffix(p, pieces[len(pieces)-1]) {
+		return false
+	}
+	rest := p[len(pieces[0]) : len(p)-len(pieces[len(pieces)-1])]
+	for _, mid := range pieces[1 : len(pieces)-1] {
+		i := strings.Index(rest, mid)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(mid):]
+	}
+	return true
 }
 
 // SiteHandler serves the folder dir at the root of its server, as the served run's site:

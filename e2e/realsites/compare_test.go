@@ -271,3 +271,30 @@ func TestLoggingSiteHandlerLogsMissing(t *testing.T) {
 		t.Errorf("a second Take returned %q", got)
 	}
 }
+
+// The served line is DevTools' (2026-12-07, Flat UI's video.js error: a MediaError's message
+// cut to 100 characters); the preview forwards the whole JSON.
+func TestElidedEqualReadsV8Abbreviations(t *testing.T) {
+	const msg = "The video could not be loaded, either because the server or network failed or because the format is not supported."
+	served := `error VIDEOJS: ERROR: {"code":4,"message":"The video could not be loaded, either because the …rk failed or because the format is not supported."}`
+	preview := `error VIDEOJS: ERROR: {"code":4,"message":"` + msg + `"}`
+	for _, c := range []struct {
+		s, p string
+		want bool
+	}{
+		{served, preview, true},
+		{preview, preview, true},
+		{served, served, true},
+		{served, `error VIDEOJS: ERROR: {"code":3,"message":"` + msg + `"}`, false},
+		{served, strings.Replace(preview, "format", "codec", 1), false},
+		{served, strings.Replace(preview, "either", "neither", 1), false},
+		{"a…b…c", "a-x-b-y-c", true},
+		{"a…b…c", "a-x-c-y-b", false},
+		{preview, served, false},
+		{"plain", "plain but longer", false},
+	} {
+		if got := ElidedEqual(c.s, c.p); got != c.want {
+			t.Errorf("ElidedEqual(%q, %q) = %v, want %v", c.s, c.p, got, c.want)
+		}
+	}
+}

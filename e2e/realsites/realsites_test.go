@@ -89,20 +89,20 @@ return JSON.stringify(done);
 // settle is how long a run waits after load before it observes (WEBCODING_REALSITES_SETTLE_MS,
 // default 1500): the same in every run, so time-driven effects line up as far as they can.
 //
-// Both runs observe and click at the same times after the document's load event by the page's
-// own clock (SinceLoadJS, waitSinceLoad), not after the harness saw it: the preview run learns
-// of the load later (the acknowledgement, a frame to find), and a page whose timers started at
-// load (Paper Kit's carousel turns every 5 s) was observed in a later state than served.
+// Both runs observe at the same time after the document's load event by the page's own clock
+// (SinceLoadJS, waitSinceLoad), not after the harness saw it: the preview run learns of the
+// load later (the acknowledgement, a frame to find), and a page whose timers started at load
+// (Paper Kit's carousel turns every 5 s) was observed in a later state than served. The probe
+// clicks right after the load observation and the screenshot comes last, after the second
+// observation, so the preview run's retaken screenshots delay no observation (Now UI Kit's
+// carousel turns every 4 s from DOMContentLoaded: observed 2 s after load, both runs see its
+// first slide).
 func settle() time.Duration {
 	if ms, err := strconv.Atoi(os.Getenv("WEBCODING_REALSITES_SETTLE_MS")); err == nil && ms >= 0 {
 		return time.Duration(ms) * time.Millisecond
 	}
 	return 1500 * time.Millisecond
 }
-
-// clickAfter is how long after the load observation (settle) the probe clicks, in both runs;
-// the preview run retakes a blank screenshot meanwhile.
-const clickAfter = 1500 * time.Millisecond
 
 // SinceLoadJS is how many milliseconds ago the document's load event ended, by its own clock
 // (its navigation timing entry), or -1 before that.
@@ -196,15 +196,14 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	var r Run
 	s, err := chromium.Eval[string](tab, 10*time.Second, ObserveJS)
 	r.Load = decode[Snapshot](t, s, err)
-	if shot, err := chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot()); err == nil {
-		r.Screenshot = shot
-	}
-	waitSinceLoad(t, sinceLoad, settle()+clickAfter)
 	s, err = chromium.Eval[string](tab, 10*time.Second, ClickJS)
 	r.Clicked = decode[[]string](t, s, err)
 	time.Sleep(600 * time.Millisecond)
 	s, err = chromium.Eval[string](tab, 10*time.Second, ObserveJS)
 	r.After = decode[Snapshot](t, s, err)
+	if shot, err := chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot()); err == nil {
+		r.Screenshot = shot
+	}
 	r.Dialogs = tab.Dialogs()
 	for _, c := range tab.Console() {
 		if line, exc, ok := ServedConsoleLine(c.Level, c.Text); ok && exc {
@@ -284,16 +283,18 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	waitSinceLoad(t, sinceLoad, settle())
 	s, err := chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
 	r.Load = decode[Snapshot](t, s, err)
+	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ClickJS)
+	r.Clicked = decode[[]string](t, s, err)
+	time.Sleep(600 * time.Millisecond)
+	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
+	r.After = decode[Snapshot](t, s, err)
 	// A capture of the parent can come before the out-of-process frame's first paint reached
 	// it (seen under load: a blank shot of a page whose DOM matched). So a shot that differs
-	// from the served one by more than the tolerance is retaken, 400 ms apart, until the
-	// clicks are due; the last one counts.
+	// from the served one by more than the tolerance is retaken up to 4 times, 700 ms apart;
+	// the last one counts.
 	for try := 0; try < 5; try++ {
 		if try > 0 {
-			if ms, err := sinceLoad(); err != nil || ms+400 > float64((settle()+clickAfter-200*time.Millisecond).Milliseconds()) {
-				break
-			}
-			time.Sleep(400 * time.Millisecond)
+			time.Sleep(700 * time.Millisecond)
 		}
 		shot, err := chromedp.Run(tab.Ctx, chromedp.Screenshot(chromedp.CSS("#host")))
 		if err != nil {
@@ -304,12 +305,6 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 			break
 		}
 	}
-	waitSinceLoad(t, sinceLoad, settle()+clickAfter)
-	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ClickJS)
-	r.Clicked = decode[[]string](t, s, err)
-	time.Sleep(600 * time.Millisecond)
-	s, err = chromium.EvalInFrame[string](tab, 10*time.Second, ObserveJS)
-	r.After = decode[Snapshot](t, s, err)
 	time.Sleep(300 * time.Millisecond) // batched console lines and reports
 	r.Dialogs = tab.Dialogs()
 	ms := harness.Messages(t, tab)

@@ -1,7 +1,7 @@
 // preview-bridge.js — the parent side of the preview bridge (SPEC §2.3, §2.16; issue 13).
 //
 // It owns the sandboxed iframe and nothing else: Go compiles the document and calls
-// mount(revision, nonce, html); this shim shows it in the iframe — a FRESH element unless the
+// mount(revision, nonce, html, fresh, quirks); this shim shows it in the iframe — a FRESH element unless the
 // previous mount was acknowledged after exactly one load (so no document that failed, hung,
 // left or is still loading is ever reused) — and hands the frame's messages to Go as JSON
 // arrays, batched.
@@ -17,6 +17,12 @@
 // flood can neither freeze the studio nor starve the acknowledgement. Console lines and
 // reports reach Go at most once per animation frame (or every FLUSH_MS when frames are not
 // drawn); ready/error/leaving/navigate go at once.
+//
+// Quirks mode (docs/design.md §5.53). A document Go marks as a quirks-mode page (no doctype, or
+// a legacy one) is loaded from a blob: URL made here, not as srcdoc: HTML's parser never puts an
+// iframe srcdoc document in quirks mode, so percentage heights and tables would be laid out in
+// standards mode where the served page is not. Such a frame is never reused, and its URL is
+// revoked when its mount ends. The document's origin is opaque either way (the sandbox).
 //
 // Navigation. The frame's first load event is the compiled document; a later one means the
 // document was replaced by a navigation the parent did not start (a link, location.href, a
@@ -198,6 +204,7 @@ export function createPreviewBridge(host) {
     m.dead = true;
     for (const [id, a] of audits) if (a.m === m) { audits.delete(id); a.done("superseded", ""); }
     if (m.port) { m.port.onmessage = null; try { m.port.close(); } catch (e) { /* closed */ } }
+    if (m.url) { URL.revokeObjectURL(m.url); m.url = ""; }
   }
 
   // overCap stops a mount that sent more than the caps allow: port closed, frame discarded,
@@ -357,10 +364,11 @@ export function createPreviewBridge(host) {
   host.replaceChildren(first);
 
   return {
-    // mount(revision, nonce, html[, fresh]): show the compiled document of one mount. A fresh
-    // element unless the previous mount is known done (see above); "fresh" from Go (Refresh,
-    // or a previous mount that never answered) is implied by that rule.
-    mount(revision, nonce, html, fresh) {
+    // mount(revision, nonce, html[, fresh[, quirks]]): show the compiled document of one mount.
+    // A fresh element unless the previous mount is known done (see above); "fresh" from Go
+    // (Refresh, or a previous mount that never answered) is implied by that rule. quirks: load
+    // html from a blob: URL in a fresh element (see "Quirks mode" above).
+    mount(revision, nonce, html, fresh, quirks) {
       const prev = mount;
       picking = false;
       drawHover(null);
@@ -370,15 +378,19 @@ export function createPreviewBridge(host) {
       // mount that failed, timed out, left or is still loading gets a fresh element: a stuck
       // or hostile document is discarded, and no load event of it can be mistaken for the
       // next document's.
-      const reuse = !!frame && frame.isConnected && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first && first.__idle === true);
-      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, times: { mount: performance.now(), reused: reuse } };
+      const reuse = !quirks && !!frame && frame.isConnected && !frame.__blob && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first && first.__idle === true);
+      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, url: "", times: { mount: performance.now(), reused: reuse } };
       mounts.push(m.times);
       if (mounts.length > 20) mounts.shift();
       mount = m;
       listen(true);
       const f = reuse ? frame : newFrame();
       m.frame = f;
-      f.srcdoc = html;
+      if (quirks) {
+        m.url = URL.createObjectURL(new Blob([html], { type: "text/html;charset=utf-8" }));
+        f.__blob = true;
+        f.src = m.url;
+      } else f.srcdoc = html;
       if (!reuse) host.replaceChildren(f);
     },
     // patch(fromRevision, fromNonce, revision, nonce, patchJSON): apply a CSS-only change

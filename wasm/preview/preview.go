@@ -76,6 +76,12 @@ type Result struct {
 	Entry string
 	// Diagnostics are those of Diagnose for the same files (never nil).
 	Diagnostics []Diagnostic
+	// Quirks: a browser lays the entry page out in quirks mode when it is served (no doctype,
+	// or a legacy one: HTML "the initial insertion mode"), and so does HTML's parser with HTML,
+	// whose bridge follows the page's doctype or stands first when there is none — unless the
+	// document is an iframe srcdoc document, which is never in quirks mode. The studio's shim
+	// loads such a document from a blob: URL instead (docs/design.md §5.53).
+	Quirks bool
 	// layout locates the parts of HTML that StyleOnlyChange compares (nil without the bridge
 	// and for the waiting page).
 	layout *docLayout
@@ -107,7 +113,7 @@ func Compile(files []File, opts Options) Result {
 		return Result{HTML: waitingPage(opts), Diagnostics: []Diagnostic{}}
 	}
 	html := c.document(entry)
-	return Result{HTML: html, Entry: entry.Path, Diagnostics: c.diagnostics(entry), layout: c.layout}
+	return Result{HTML: html, Entry: entry.Path, Diagnostics: c.diagnostics(entry), Quirks: quirks(entry.Source), layout: c.layout}
 }
 
 // Diagnose lists the problems of the HTML entry's references (REFERENCE §5.4), as used by

@@ -6,34 +6,13 @@ import (
 	"golang.org/x/net/html"
 )
 
-// DiagQuirksMode: the page has no doctype, or one that puts it in quirks mode when served
-// (HTML "The initial insertion mode"), while the preview's document is an iframe srcdoc
-// document, which HTML never puts in quirks mode — its layout can differ (percentage heights,
-// tables, inline images). A warning of QuirksDiagnostic, browser studio only, like
-// DiagEntryFallback (docs/design.md §5.49).
-const DiagQuirksMode = "quirks-mode"
-
-// QuirksDiagnostic returns the warning for the page at path with source src when a browser
-// would lay it out in quirks mode served over HTTP, and false otherwise. The test is HTML's
-// "initial" insertion mode, reduced: the first token other than whitespace and comments (after
-// a byte order mark) is no doctype; or the doctype's name is not "html"; or its public
-// identifier is one of the legacy HTML 2.0–4.0 families the standard lists (IETF HTML, W3C HTML
-// 3.x and 4.0 Transitional/Frameset, vendor DTDs), or HTML 4.01 Transitional/Frameset without
-// a system identifier. Limited-quirks doctypes (XHTML 1.0 Transitional) are not reported.
-func QuirksDiagnostic(path, src string) (Diagnostic, bool) {
-	if !quirks(src) {
-		return Diagnostic{}, false
-	}
-	return Diagnostic{
-		Kind:          DiagQuirksMode,
-		SourcePath:    path,
-		RequestedPath: path,
-		Message: path + " has no <!doctype html>: served, browsers lay it out in quirks mode; the preview lays it out in standards mode " +
-			"(a srcdoc document never is in quirks mode), so percentage heights, tables and inline images can differ. Add <!doctype html> as its first line.",
-	}, true
-}
-
-// quirks reports whether a browser parses src in quirks mode (see QuirksDiagnostic).
+// quirks reports whether a browser parses src in quirks mode when it is served (Result.Quirks).
+// The test is HTML's "initial" insertion mode, reduced: the first token other than whitespace
+// and comments (after a byte order mark) is no doctype; or the doctype's name is not "html";
+// or its public identifier is one of the legacy HTML 2.0–4.0 families the standard lists
+// (IETF HTML, W3C HTML 3.x and 4.0 Transitional/Frameset, vendor DTDs), or HTML 4.01
+// Transitional/Frameset without a system identifier. Limited-quirks doctypes (XHTML 1.0
+// Transitional) give false.
 func quirks(src string) bool {
 	z := html.NewTokenizer(strings.NewReader(strings.TrimPrefix(src, "\ufeff")))
 	for {

@@ -2,11 +2,11 @@ package preview
 
 import "testing"
 
-// TestQuirksDiagnostic: the pages HTML's initial insertion mode puts in quirks mode get the
-// warning; a standards doctype (any case, after a BOM, whitespace and comments), HTML 4.01
+// TestQuirks: the pages HTML's initial insertion mode puts in quirks mode compile with
+// Result.Quirks; a standards doctype (any case, after a BOM, whitespace and comments), HTML 4.01
 // Strict, 4.01 Transitional with a system identifier and XHTML 1.0 (limited quirks at most)
 // do not.
-func TestQuirksDiagnostic(t *testing.T) {
+func TestQuirks(t *testing.T) {
 	for src, want := range map[string]bool{
 		`<!doctype html><p>x`:                          false,
 		"\ufeff <!-- c -->\n<!DOCTYPE HTML>":           false,
@@ -34,12 +34,14 @@ func TestQuirksDiagnostic(t *testing.T) {
 		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN>`:                                         true,
 		`<!DOCTYPE html"x">`:                                                                        true,
 	} {
-		d, got := QuirksDiagnostic("index.html", src)
-		if got != want {
-			t.Errorf("%q: quirks %v, want %v", src, got, want)
+		res := Compile([]File{{Path: "index.html", Language: LangHTML, Kind: KindText, Source: src}}, Options{Bridge: true})
+		if res.Quirks != want {
+			t.Errorf("%q: quirks %v, want %v", src, res.Quirks, want)
 		}
-		if got && (d.Kind != DiagQuirksMode || d.SourcePath != "index.html") {
-			t.Errorf("%q: %+v", src, d)
+		// The compiled document is parsed in the same mode (once not a srcdoc document): the
+		// bridge follows the page's doctype, or stands first when there is none.
+		if got := quirks(res.HTML); got != want {
+			t.Errorf("%q: the compiled document parses with quirks %v, want %v", src, got, want)
 		}
 	}
 }

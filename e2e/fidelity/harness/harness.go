@@ -51,7 +51,8 @@ func Navigate(url string) chromedp.Action[chromedp.Void] { return chromedp.Navig
 //   - /parent.html is a studio stand-in: the real shim in a host element, its batches
 //     recorded in window.__batches, and window.__mount(name, revision, opts) which fetches
 //     /compiled/<name> (preview.Compile of the site's files) and mounts it;
-//   - /compiled/<name>?rev=&nonce=&internet= returns the compiled preview document.
+//   - /compiled/<name>?rev=&nonce=&internet= returns the compiled preview document (header
+//     X-Quirks: 1 for Result.Quirks, which the stand-in passes to mount as the studio does).
 var (
 	srvOnce sync.Once
 	srv     *httptest.Server
@@ -100,7 +101,7 @@ window.__mount = async (name, rev, nonce, query) => {
   const html = await resp.text();
   await new Promise((r) => setTimeout(r, 50));
   window.__longest = 0; window.__tasks = []; window.__mountedAt = performance.now();
-  bridge.mount(rev, nonce, html, true);
+  bridge.mount(rev, nonce, html, true, resp.headers.get("X-Quirks") === "1");
 };
 window.__of = (type) => window.__batches.filter((m) => m.type === type);
 window.__ready = true;
@@ -161,6 +162,9 @@ func Server(t testing.TB) *httptest.Server {
 			res := preview.Compile(files, opts)
 			dir := opts.Runtime.Dir || (opts.Runtime.Entry == "" && res.Entry == "index.html")
 			w.Header().Set("X-Page-URL", preview.PageURL(res.Entry, opts.Runtime.Search, dir && preview.IsFolderIndex(res.Entry)))
+			if res.Quirks {
+				w.Header().Set("X-Quirks", "1") // as the Go port passes Result.Quirks to mount
+			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(res.HTML))
 		})

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"syscall/js"
 	"time"
@@ -311,13 +310,6 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 	if d, ok := preview.EntryDiagnostic(res.Entry); ok && !hasFile(files, preview.EntryFilePath) {
 		p.status.Diagnostics = append([]preview.Diagnostic{d}, res.Diagnostics...)
 	}
-	// A page a browser lays out in quirks mode, which the srcdoc document never is
-	// (docs/design.md §5.49): said, so the difference is not silent.
-	if src, ok := fileSource(files, res.Entry); ok {
-		if d, ok := preview.QuirksDiagnostic(res.Entry, src); ok {
-			p.status.Diagnostics = append(slices.Clip(p.status.Diagnostics), d)
-		}
-	}
 	p.status.MountedAt, p.status.AckAt = now(), 0
 	st := p.snapshotLocked()
 	p.mu.Unlock()
@@ -335,7 +327,8 @@ func (p *Port) mountPage(revision int64, fresh, tryPatch bool) (err error) {
 		p.patching = false
 		p.mu.Unlock()
 	}
-	p.shim.Call("mount", float64(revision), nonce, res.HTML, fresh)
+	// A quirks-mode page is loaded from a blob: URL, not srcdoc (docs/design.md §5.53).
+	p.shim.Call("mount", float64(revision), nonce, res.HTML, fresh, res.Quirks)
 	p.notify(st)
 	return nil
 }
@@ -378,12 +371,12 @@ func (p *Port) patchFallback(revision int64, nonce string, fresh bool) {
 	p.status.Picking = false
 	p.status.Reports = []Report{}
 	p.status.MountedAt = now()
-	html := p.shown.res.HTML
+	html, quirks := p.shown.res.HTML, p.shown.res.Quirks
 	st := p.snapshotLocked()
 	p.mu.Unlock()
 	func() {
 		defer func() { _ = recover() }()
-		p.shim.Call("mount", float64(revision), nonce, html, fresh)
+		p.shim.Call("mount", float64(revision), nonce, html, fresh, quirks)
 	}()
 	p.notify(st)
 }
@@ -766,16 +759,6 @@ func now() (ms float64) {
 		}
 	}()
 	return js.Global().Get("performance").Call("now").Float()
-}
-
-// fileSource returns the text of the workspace file path in files.
-func fileSource(files []preview.File, path string) (string, bool) {
-	for _, f := range files {
-		if f.Path == path && f.Kind != preview.KindAsset && f.Kind != preview.KindNotImported {
-			return f.Source, true
-		}
-	}
-	return "", false
 }
 
 // hasFile reports whether files holds path.

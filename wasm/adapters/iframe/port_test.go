@@ -33,13 +33,14 @@ type mounted struct {
 	nonce    string
 	html     string
 	fresh    bool
+	quirks   bool
 }
 
 func newFakeShim(t *testing.T) *fakeShim {
 	s := &fakeShim{obj: js.Global().Get("Object").New()}
 	mount := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		s.mu.Lock()
-		s.mounts = append(s.mounts, mounted{int64(args[0].Float()), args[1].String(), args[2].String(), len(args) > 3 && args[3].Truthy()})
+		s.mounts = append(s.mounts, mounted{int64(args[0].Float()), args[1].String(), args[2].String(), len(args) > 3 && args[3].Truthy(), len(args) > 4 && args[4].Truthy()})
 		s.mu.Unlock()
 		return nil
 	})
@@ -477,10 +478,11 @@ func TestNavigateFolderURL(t *testing.T) {
 	}
 }
 
-// TestQuirksPageWarned: a page without a doctype (which browsers lay out in quirks mode, the
-// srcdoc document never) is a quirks-mode warning in the status's diagnostics, after the
-// compile's own; the seed page (<!doctype html>) has none (docs/design.md §5.49).
-func TestQuirksPageWarned(t *testing.T) {
+// TestQuirksPageMountedFromURL: a page without a doctype (which browsers lay out in quirks
+// mode, and HTML's parser never in an iframe srcdoc document) is mounted with the shim's quirks
+// flag, so the shim loads it from a blob: URL; the seed page (<!doctype html>) is not. No
+// quirks-mode warning is left in the status (docs/design.md §5.53, which replaced §5.49's).
+func TestQuirksPageMountedFromURL(t *testing.T) {
 	shim := newFakeShim(t)
 	p, err := New(Options{Shim: shim.obj})
 	if err != nil {
@@ -490,17 +492,18 @@ func TestQuirksPageWarned(t *testing.T) {
 	if err := p.Mount(ctx, preview.Mount{Revision: 1, Files: seedFiles()}); err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range p.Status().Diagnostics {
-		if d.Kind == preview.DiagQuirksMode {
-			t.Fatalf("seed page warned: %+v", d)
-		}
+	if shim.last(t).quirks {
+		t.Fatal("the seed page (<!doctype html>) was mounted as a quirks-mode page")
 	}
 	files := []preview.File{{Path: "index.html", Language: preview.LangHTML, Kind: preview.KindText, Source: `<html><body><img src="gone.png">`}}
 	if err := p.Mount(ctx, preview.Mount{Revision: 2, Files: files}); err != nil {
 		t.Fatal(err)
 	}
+	if m := shim.last(t); !m.quirks || m.revision != 2 {
+		t.Fatalf("last mount %d quirks %v, want revision 2 as a quirks-mode page", m.revision, m.quirks)
+	}
 	ds := p.Status().Diagnostics
-	if len(ds) != 2 || ds[0].Kind != preview.DiagMissingReference || ds[1].Kind != preview.DiagQuirksMode || ds[1].SourcePath != "index.html" {
-		t.Fatalf("diagnostics %+v, want the missing image then the quirks-mode warning", ds)
+	if len(ds) != 1 || ds[0].Kind != preview.DiagMissingReference {
+		t.Fatalf("diagnostics %+v, want the missing image only", ds)
 	}
 }

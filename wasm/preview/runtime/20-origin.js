@@ -178,6 +178,19 @@ if (origFetch) {
   };
 }
 
+// new Request(url): a relative URL resolves against the page's virtual URL, as a served
+// page's resolves against its own — not against the document's base, which is the studio's
+// address in a srcdoc document and, in a blob: document (a quirks-mode page, docs/design.md
+// §5.53; a <frame>'s page), resolves no relative URL at all ("Failed to parse URL").
+if (RequestC && W.Proxy) {
+  W.Request = new W.Proxy(RequestC, { construct: function (target, args, newTarget) {
+    if (args.length > 0 && !(args[0] instanceof RequestC)) {
+      try { args[0] = new URLC(S(args[0]), BASE).href; } catch (e) {}
+    }
+    return construct(target, args, newTarget);
+  } });
+}
+
 // XMLHttpRequest: open() of a workspace URL loads its blob: URL.
 var xhrOpen = W.XMLHttpRequest && XMLHttpRequest.prototype.open;
 if (xhrOpen) {

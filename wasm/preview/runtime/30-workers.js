@@ -124,6 +124,9 @@ try {
 // the page itself (resolved against its virtual URL: "#/a", "?q#/a" with the same query, or the
 // absolute URL AngularJS's $location writes) changes only the fragment: it becomes the real
 // document's fragment, which the virtual Location then reads (hashTouched, 50-nav.js).
+// historyOrig: the browser's own pushState and replaceState (50-nav.js's fragment navigation of a
+// blob: document uses them).
+var historyOrig = {};
 (function () {
   var H = W.History && History.prototype;
   if (!H) return;
@@ -132,6 +135,7 @@ try {
   if (hi >= 0) docURL = apply(slice, docURL, [0, hi]);
   ["pushState", "replaceState"].forEach(function (name) {
     var orig = H[name];
+    historyOrig[name] = orig;
     H[name] = function (state, title, url) {
       if (url === undefined || url === null) return apply(orig, this, [state, title]);
       var u = S(url), c = classify(u, vHref()), cur = vURL();

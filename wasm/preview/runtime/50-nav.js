@@ -12,7 +12,56 @@ function pageURL() { return virtualURL(DIR ? apply(slice, ENTRY, [0, -10]) : ENT
 // hashTouched: the page's fragment is the real one (about:srcdoc#…) once the mount's hash was
 // applied (DOMContentLoaded) or the page changed it; before, the virtual one is CFG.hash.
 var hashTouched = false;
-function setHash(h) { hashTouched = true; try { W.location.hash = h; } catch (e) {} }
+function setHash(h) {
+  hashTouched = true;
+  if (BLOBDOC) { blobFragment(h); return; }
+  try { W.location.hash = h; } catch (e) {}
+}
+// BLOBDOC: this document was loaded from a blob: URL (a quirks-mode page, docs/design.md §5.53,
+// or a <frame>'s page, 55-frames.js). Such a URL belongs to the origin that made it, not to the
+// document's opaque one, and Chromium drops the document's navigations to it, fragment ones
+// included (measured 2026-12-07: location.hash = "#t" and a click on <a href="#t"> leave the
+// fragment "" and do not scroll; pushState and replaceState to "#t" work). blobFragment does
+// what HTML's "navigate to a fragment" does, as Chromium does it: a new history entry (none
+// when the URL does not change), popstate at once, the scroll to the indicated element, then
+// hashchange in a task with the page's virtual old and new URLs. :target does not follow.
+var BLOBDOC = S(W.location.protocol) === "blob:";
+var getById = Document.prototype.getElementById, scrollIntoView = Element.prototype.scrollIntoView, scrollToF = W.scrollTo;
+var PopStateC = W.PopStateEvent, HashChangeC = W.HashChangeEvent;
+function blobFragment(h) {
+  var cur = S(W.location.href), u;
+  try { u = new URLC(cur); u.hash = S(h); } catch (e) { return; }
+  var next = u.href;
+  // "#" alone: the fragment is empty (the URL keeps the "#"), as the hash setter does.
+  if (apply(slice, next, [-1]) !== "#" && (S(h) === "" || S(h) === "#")) next += "#";
+  var oldV = vHref();
+  if (next !== cur) {
+    try { apply(historyOrig.pushState, W.history, [null, "", next]); } catch (e) { return; }
+    try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {}
+  }
+  scrollToFragment(u.hash);
+  var newV = vHref(), oldF = apply(indexOf, oldV, ["#"]), newF = apply(indexOf, newV, ["#"]);
+  if ((oldF >= 0 ? apply(slice, oldV, [oldF]) : "") !== (newF >= 0 ? apply(slice, newV, [newF]) : "")) {
+    apply(setTimeoutF, W, [function () {
+      try { apply(dispatchEvent, W, [new HashChangeC("hashchange", { oldURL: oldV, newURL: newV })]); } catch (e) {}
+    }, 0]);
+  }
+}
+// scrollToFragment scrolls to HTML's "indicated part" of the document for hash ("#x"): the
+// element with that id (as written, then percent-decoded), else the first <a> with that name,
+// else the top for "" and "top" (any case).
+function scrollToFragment(hash) {
+  var f = apply(slice, S(hash), [1]), el = null, dec = f;
+  try { dec = decodeURIComponent(f); } catch (e) {}
+  if (f !== "") {
+    el = apply(getById, D, [f]) || apply(getById, D, [dec]);
+    if (!el) { var as = D.getElementsByName ? D.getElementsByName(dec) : []; for (var i = 0; i < as.length && !el; i++) if (as[i].localName === "a") el = as[i]; }
+  }
+  try {
+    if (el) apply(scrollIntoView, el, []);
+    else if (f === "" || apply(toLower, dec, []) === "top") apply(scrollToF, W, [0, 0]);
+  } catch (e) {}
+}
 // A URL whose path ends in "/" names a folder: its index.html is opened with dir set.
 function goTo(c, search, hash, replace) {
   var dir = apply(slice, c.url.pathname, [-1]) === "/";
