@@ -9,10 +9,21 @@
 //
 // Each site is imported as the studio imports a folder (workspace.ImportFiles, its limits and
 // skips included), then run three times in one Chromium, one after another, with the same
-// viewport (800×600 CSS px) and probe (e2e/fidelity/harness): served over HTTP twice (the
-// second run is the control: what differs between two served runs — a clock, a random quote, an
-// animation frame — is "unstable" and not compared) and once in the preview. See Compare for
-// what is observed and when two runs count as identical.
+// viewport (800×600 CSS px) and probe (e2e/fidelity/harness): served twice (the second run is
+// the control: what differs between two served runs — a clock, a random quote, an animation
+// frame — is "unstable" and not compared) and once in the preview. See Compare for what is
+// observed and when two runs count as identical.
+//
+// The sites are served over HTTPS at the root of a loopback origin of their own, as they are
+// deployed (the preview's virtual origin is https: too, so a page that picks a host by
+// location.protocol — the classic Google Analytics snippet — asks the same one in both runs);
+// Chromium trusts the test servers' certificate by its key (--ignore-certificate-errors-spki-
+// list). The browser is offline, as the preview is by default: a name other than the loopback's
+// resolves to nothing at once (--host-resolver-rules), where a lookup on a machine without DNS
+// hung and a served run observed a request still pending that the preview had refused. An
+// http: frame or script of a served page, which Chromium blocks as mixed content without a
+// request, counts as a failed request, as the preview reports the same URL refused. Both runs
+// observe at the same times after the document's load event by the page's own clock.
 //
 // The browser is Debian's Chromium (chromium.Full), not the headless shell the other browser
 // tests use: the shell never requests a page's icons, so a served run there lacked the
