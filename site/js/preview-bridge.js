@@ -55,8 +55,10 @@ const T = {
   navigate: "webcoding.preview.navigate", leaving: "webcoding.preview.leaving",
   selection: "webcoding.preview.selection", hover: "webcoding.preview.hover", pickEnd: "webcoding.preview.pickEnd",
   audit: "webcoding.preview.audit", patch: "webcoding.preview.patch", patched: "webcoding.preview.patched",
-  patchRefused: "webcoding.preview.patchRefused",
+  patchRefused: "webcoding.preview.patchRefused", ping: "webcoding.preview.ping", pong: "webcoding.preview.pong",
 };
+// How long a ping waits for the document's pong before a second load counts as leaving (ms).
+const PING_WAIT_MS = 1500;
 const INSPECT = "webcoding.preview.inspect", PICK = "webcoding.preview.pick";
 const URGENT = new Set([T.ready, T.error, T.navigate, T.leaving, T.storage, T.selection, T.pickEnd, T.patchRefused]);
 // The same numbers as wasm/preview (MaxMountMessages, MaxMountBytes, text bounds).
@@ -112,7 +114,7 @@ export function createPreviewBridge(host) {
     if (out) out.textContent = `scaled to ${Math.round(scale * 100)}%`;
   }
   let auditSeq = 0;
-  let patchSeq = 0;
+  let patchSeq = 0, pingSeq = 0;
   const audits = new Map(); // id → {m, done}
   let frame = null;
   let mount = null; // {revision, nonce, port, count, bytes, loads, dead}
@@ -230,6 +232,11 @@ export function createPreviewBridge(host) {
     const msg = { type: d.type, revision: m.revision, nonce: m.nonce };
     let size = 64;
     switch (d.type) {
+      case T.pong:
+        // The document is still there after a second load event (checkLeft): no navigation.
+        if (!count(m, 32)) return;
+        if (Number.isInteger(d.id) && d.id === m.ping) { m.ping = 0; m.loads = 1; }
+        return;
       case T.ready: break;
       case T.error: msg.message = str(d.message, MAX_TEXT); break;
       case T.console:
@@ -350,9 +357,27 @@ export function createPreviewBridge(host) {
     } else {
       for (const [id, a] of audits) if (a.m === m) { audits.delete(id); a.done("superseded", ""); }
     }
-    // While a patch is in flight Go waits on the patch's revision and nonce: the navigation fails it.
-    const r = m.patch || m;
-    if (m.loads > 1) queue({ type: T.leaving, revision: r.revision, nonce: r.nonce, url: "" }, true);
+    if (m.loads > 1) checkLeft(m);
+  }
+
+  // checkLeft: a second load event of the frame element is a navigation away — unless the
+  // mounted document answers a ping over its port: Chromium fires a load event at the frame
+  // element on Back to a document's first history entry, which stays in the same document.
+  // Without an answer within PING_WAIT_MS (a new document has no port of this mount), Go is
+  // told "leaving".
+  function checkLeft(m) {
+    const id = ++pingSeq;
+    const left = () => {
+      if (m.dead || m.ping !== id || mount !== m) return;
+      m.ping = 0;
+      // While a patch is in flight Go waits on the patch's revision and nonce: the navigation fails it.
+      const r = m.patch || m;
+      queue({ type: T.leaving, revision: r.revision, nonce: r.nonce, url: "" }, true);
+    };
+    m.ping = id;
+    if (!m.port) { left(); return; }
+    try { m.port.postMessage({ type: T.ping, id }); } catch (e) { left(); return; }
+    setTimeout(left, PING_WAIT_MS);
   }
 
   // The frame exists from the start with an empty document of ours, so the sandboxed frame's
@@ -379,7 +404,7 @@ export function createPreviewBridge(host) {
       // or hostile document is discarded, and no load event of it can be mistaken for the
       // next document's.
       const reuse = !quirks && !!frame && frame.isConnected && !frame.__blob && (prev ? !fresh && prev.frame === frame && prev.settled && prev.loads === 1 : frame === first && first.__idle === true);
-      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, url: "", times: { mount: performance.now(), reused: reuse } };
+      const m = { revision, nonce, port: null, count: 0, bytes: 0, loads: 0, dead: false, settled: false, frame: null, url: "", ping: 0, times: { mount: performance.now(), reused: reuse } };
       mounts.push(m.times);
       if (mounts.length > 20) mounts.shift();
       mount = m;

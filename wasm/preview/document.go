@@ -369,7 +369,7 @@ func scriptKind(t htmlTag) int {
 
 // bridgeOffset returns where the bridge goes in the entry (and in the output, whose prefix up
 // to there is the input's): right after a doctype preceded only by a byte order mark,
-// whitespace and comments, else at byte 0 (after a byte order mark). Nothing of the page can
+// whitespace, NULs and comments, else at byte 0 (after a byte order mark). Nothing of the page can
 // then run before the bridge, and the document mode is unchanged (a script before the doctype
 // would switch to quirks mode).
 func bridgeOffset(src string, toks []token) int {
@@ -386,7 +386,7 @@ func bridgeOffset(src string, toks []token) int {
 			if t.start == 0 {
 				s = s[bom:]
 			}
-			if strings.TrimLeft(s, " \t\n\r\f") == "" {
+			if strings.TrimLeft(s, " \t\n\r\f\x00") == "" { // the parser drops NULs here
 				continue
 			}
 		case html.DoctypeToken:

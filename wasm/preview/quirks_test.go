@@ -33,6 +33,8 @@ func TestQuirks(t *testing.T) {
 		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN"x>`:                                       true,
 		`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN>`:                                         true,
 		`<!DOCTYPE html"x">`:                                                                        true,
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "">`:                        true,
+		"\x00<!doctype html>":                                                                       false,
 	} {
 		res := Compile([]File{{Path: "index.html", Language: LangHTML, Kind: KindText, Source: src}}, Options{Bridge: true})
 		if res.Quirks != want {

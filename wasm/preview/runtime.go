@@ -46,6 +46,14 @@ const (
 	// MessagePatchRefused (shim → Go only): {type, message}: the frame refused the patch of
 	// the current revision; the port mounts that revision in full.
 	MessagePatchRefused = "webcoding.preview.patchRefused"
+	// MessagePing (parent → frame, port) {type, id} and MessagePong (frame → parent, port)
+	// {type, id}: the shim asks, after a second load event of the frame element, whether the
+	// mounted document is still there (Chromium fires one on Back to a document's first history
+	// entry, a same-document traversal); an answer within the shim's wait means it is, and
+	// nothing is reported; none means another document replaced it ("leaving"). Neither
+	// reaches Go (docs/design.md §5.53).
+	MessagePing = "webcoding.preview.ping"
+	MessagePong = "webcoding.preview.pong"
 )
 
 // BridgeMessage is a runtime message as the parent shim hands it to Go (site/js/preview-bridge.js):
@@ -271,6 +279,7 @@ var runtimeTypes = map[string]string{
 	"report": MessageReport, "storage": MessageStorage, "navigate": MessageNavigate, "leaving": MessageLeaving,
 	"inspect": MessageInspect, "pick": MessagePick, "selection": MessageSelection, "hover": MessageHover, "pickEnd": MessagePickEnd,
 	"audit": MessageAudit, "patch": MessagePatch, "patched": MessagePatched, "frame": MessageFrameHello,
+	"ping": MessagePing, "pong": MessagePong,
 }
 
 var runtimeLimits = map[string]int{

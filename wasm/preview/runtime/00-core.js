@@ -36,6 +36,9 @@ try { SELF = D.currentScript.text; } catch (e) {}
 try { removeNode.call(D.currentScript); } catch (e) {}
 
 function S(v) { try { return StringC(v); } catch (e) { return ""; } }
+// BLOBDOC: this document was loaded from a blob: URL — a quirks-mode page (docs/design.md §5.53)
+// or a <frame>'s page (55-frames.js) — not as an iframe srcdoc document.
+var BLOBDOC = S(W.location.protocol) === "blob:";
 function cut(s, n) { s = S(s); if (s.length <= n) return s; return apply(join, apply(arraySlice, ArrayFrom(apply(slice, s, [0, 2 * n])), [0, n]), [""]); }
 
 // The channel: one message through the captured parent.postMessage (the hello, carrying the
@@ -63,6 +66,17 @@ if (BRIDGE) {
 function send(msg) {
   if (!port) return;
   try { apply(portPost, port, [msg]); } catch (e) {}
+}
+// The parent's ping (after a second load event of the frame element: is this document still
+// there?) is answered at once (MessagePing/MessagePong).
+if (BRIDGE && port) {
+  try {
+    apply(addListener, port, ["message", function (e) {
+      var d = e && e.data;
+      if (d && typeof d === "object" && d.type === T.ping && typeof d.id === "number") send({ type: T.pong, id: d.id });
+    }]);
+    apply(MessagePort.prototype.start, port, []);
+  } catch (e) {}
 }
 
 // Reports: refused/missing run-time references and preview limits, deduplicated and bounded.

@@ -178,10 +178,11 @@ if (origFetch) {
   };
 }
 
-// new Request(url): a relative URL resolves against the page's virtual URL, as a served
-// page's resolves against its own — not against the document's base, which is the studio's
-// address in a srcdoc document and, in a blob: document (a quirks-mode page, docs/design.md
-// §5.53; a <frame>'s page), resolves no relative URL at all ("Failed to parse URL").
+// new Request(url): a relative URL resolves against the page's virtual URL, as a served page's
+// does against its own — not against the document's base, which is the studio's address in a
+// srcdoc document (request.url read it) and, in a blob: document (BLOBDOC), resolves no relative
+// URL at all ("Failed to parse URL"). The prototype's constructor is the replacement, so
+// r.constructor === Request holds (String(Request) reads "function () { [native code] }").
 if (RequestC && W.Proxy) {
   W.Request = new W.Proxy(RequestC, { construct: function (target, args, newTarget) {
     if (args.length > 0 && !(args[0] instanceof RequestC)) {
@@ -189,6 +190,7 @@ if (RequestC && W.Proxy) {
     }
     return construct(target, args, newTarget);
   } });
+  try { defineProperty(RequestC.prototype, "constructor", { configurable: true, enumerable: false, writable: true, value: W.Request }); } catch (e) {}
 }
 
 // XMLHttpRequest: open() of a workspace URL loads its blob: URL.

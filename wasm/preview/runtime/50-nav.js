@@ -12,36 +12,61 @@ function pageURL() { return virtualURL(DIR ? apply(slice, ENTRY, [0, -10]) : ENT
 // hashTouched: the page's fragment is the real one (about:srcdoc#…) once the mount's hash was
 // applied (DOMContentLoaded) or the page changed it; before, the virtual one is CFG.hash.
 var hashTouched = false;
-function setHash(h) {
+// setHash navigates to fragment h of this document. how: "set" (the Location's hash setter:
+// nothing happens when the fragment does not change), "link" (a link or assign(): the same
+// fragment scrolls again), "replace" (replace(): no new history entry), "initial" (the mount's
+// hash, at DOMContentLoaded).
+function setHash(h, how) {
   hashTouched = true;
-  if (BLOBDOC) { blobFragment(h); return; }
+  if (BLOBDOC) { blobFragment(h, how); return; }
+  var cur = S(W.location.href);
+  if (how !== "set" && how !== "initial" && hashed(cur, h) === cur) { sameFragment(cur); return; }
   try { W.location.hash = h; } catch (e) {}
 }
-// BLOBDOC: this document was loaded from a blob: URL (a quirks-mode page, docs/design.md §5.53,
-// or a <frame>'s page, 55-frames.js). Such a URL belongs to the origin that made it, not to the
-// document's opaque one, and Chromium drops the document's navigations to it, fragment ones
-// included (measured 2026-12-07: location.hash = "#t" and a click on <a href="#t"> leave the
-// fragment "" and do not scroll; pushState and replaceState to "#t" work). blobFragment does
-// what HTML's "navigate to a fragment" does, as Chromium does it: a new history entry (none
-// when the URL does not change), popstate at once, the scroll to the indicated element, then
-// hashchange in a task with the page's virtual old and new URLs. :target does not follow.
-var BLOBDOC = S(W.location.protocol) === "blob:";
+// sameFragment: a link or assign() to the fragment the document is at navigates anyway, as a
+// replace: the entry's state becomes null, popstate fires (no hashchange), and the indicated
+// element is scrolled to again (the hash setter, which the browser ignores then, does none).
+function sameFragment(cur) {
+  try { apply(historyOrig.replaceState, W.history, [null, "", cur]); } catch (e) {}
+  try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {}
+  scrollToFragment(fragmentOf(cur));
+}
+// hashed: URL u with its fragment set as the Location's hash setter sets it ("" and "#" give an
+// empty fragment, the URL ending in "#"); fragmentOf: "#…" of a URL, "" for none.
+function hashed(u, h) {
+  var k = apply(indexOf, u, ["#"]), x = S(h);
+  if (k >= 0) u = apply(slice, u, [0, k]);
+  if (apply(slice, x, [0, 1]) === "#") x = apply(slice, x, [1]);
+  try { var v = new URLC(u); v.hash = x; u = v.href; } catch (e) { return u + "#" + x; }
+  return apply(indexOf, u, ["#"]) >= 0 ? u : u + "#";
+}
+function fragmentOf(u) { var k = apply(indexOf, u, ["#"]); return k >= 0 ? apply(slice, u, [k]) : ""; }
+// In a blob: document (BLOBDOC) the document's URL belongs to the origin that made it, not to
+// the document's opaque one, and Chromium drops the document's navigations to it, fragment
+// ones included (measured 2026-12-07: location.hash = "#t" and a click on <a href="#t"> leave
+// the fragment "" and do not scroll; pushState and replaceState to "#t" work). blobFragment
+// does what HTML's "navigate to a fragment" does, as Chromium does it: a new history entry
+// (replaced while the document is loading, as every navigation then is, and for replace(); none
+// when the URL does not change), popstate at once, the indicated element revealed (closed
+// <details> opened, hidden="until-found" shown), scrolled to and, when focusable, focused, then
+// hashchange in a task with the page's virtual old and new URLs. The mount's own hash makes no
+// history entry and fires no event, as a page loaded with a fragment fires none. Not followed:
+// :target, and the events are not trusted (isTrusted false).
 var getById = Document.prototype.getElementById, scrollIntoView = Element.prototype.scrollIntoView, scrollToF = W.scrollTo;
-var PopStateC = W.PopStateEvent, HashChangeC = W.HashChangeEvent;
-function blobFragment(h) {
-  var cur = S(W.location.href), u;
-  try { u = new URLC(cur); u.hash = S(h); } catch (e) { return; }
-  var next = u.href;
-  // "#" alone: the fragment is empty (the URL keeps the "#"), as the hash setter does.
-  if (apply(slice, next, [-1]) !== "#" && (S(h) === "" || S(h) === "#")) next += "#";
+var PopStateC = W.PopStateEvent, HashChangeC = W.HashChangeEvent, focusF = HTMLElement.prototype.focus, stopImmediate = Event.prototype.stopImmediatePropagation;
+function blobFragment(h, how) {
+  var cur = S(W.location.href), next = hashed(cur, h);
+  if (how === "set" && next === cur) return;
+  if (how !== "initial" && next === cur) { sameFragment(cur); return; }
   var oldV = vHref();
   if (next !== cur) {
-    try { apply(historyOrig.pushState, W.history, [null, "", next]); } catch (e) { return; }
-    try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {}
+    var replace = how === "replace" || how === "initial" || D.readyState !== "complete";
+    try { apply(replace ? historyOrig.replaceState : historyOrig.pushState, W.history, [null, "", next]); } catch (e) { return; }
+    if (how !== "initial") { try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {} }
   }
-  scrollToFragment(u.hash);
-  var newV = vHref(), oldF = apply(indexOf, oldV, ["#"]), newF = apply(indexOf, newV, ["#"]);
-  if ((oldF >= 0 ? apply(slice, oldV, [oldF]) : "") !== (newF >= 0 ? apply(slice, newV, [newF]) : "")) {
+  scrollToFragment(fragmentOf(next));
+  var newV = vHref();
+  if (how !== "initial" && fragmentOf(oldV) !== fragmentOf(newV)) {
     apply(setTimeoutF, W, [function () {
       try { apply(dispatchEvent, W, [new HashChangeC("hashchange", { oldURL: oldV, newURL: newV })]); } catch (e) {}
     }, 0]);
@@ -49,7 +74,8 @@ function blobFragment(h) {
 }
 // scrollToFragment scrolls to HTML's "indicated part" of the document for hash ("#x"): the
 // element with that id (as written, then percent-decoded), else the first <a> with that name,
-// else the top for "" and "top" (any case).
+// else the top for "" and "top" (any case). The element is revealed first and focused after
+// when it is focusable (as Chromium does).
 function scrollToFragment(hash) {
   var f = apply(slice, S(hash), [1]), el = null, dec = f;
   try { dec = decodeURIComponent(f); } catch (e) {}
@@ -58,16 +84,31 @@ function scrollToFragment(hash) {
     if (!el) { var as = D.getElementsByName ? D.getElementsByName(dec) : []; for (var i = 0; i < as.length && !el; i++) if (as[i].localName === "a") el = as[i]; }
   }
   try {
-    if (el) apply(scrollIntoView, el, []);
-    else if (f === "" || apply(toLower, dec, []) === "top") apply(scrollToF, W, [0, 0]);
+    if (el) {
+      for (var p = el; p && p.nodeType === 1; p = p.parentElement || (p.parentNode && p.parentNode.host) || null) {
+        if (p.localName === "details" && p !== el && !p.open) p.open = true;
+        if (apply(getAttrOrig, p, ["hidden"]) === "until-found") apply(removeAttr, p, ["hidden"]);
+      }
+      apply(scrollIntoView, el, []);
+      if (el.tabIndex >= 0 || apply(getAttrOrig, el, ["tabindex"]) !== null) apply(focusF, el, [{ preventScroll: true }]);
+    } else if (f === "" || apply(toLower, dec, []) === "top") apply(scrollToF, W, [0, 0]);
   } catch (e) {}
 }
+// A hashchange of the browser's own (Back and Forward between this document's entries, a
+// fragment navigation of about:srcdoc) names the document's real URL (about:srcdoc#x, or the
+// blob: URL with the studio's address): it is replaced by one naming the page's virtual URLs.
+apply(addListener, W, ["hashchange", function (e) {
+  if (!e.isTrusted) return;
+  var o = S(e.oldURL), n = S(e.newURL), page = pageURL() + SEARCH;
+  apply(stopImmediate, e, []);
+  try { apply(dispatchEvent, W, [new HashChangeC("hashchange", { oldURL: page + fragmentOf(o), newURL: page + fragmentOf(n) })]); } catch (x) {}
+}, true]);
 // A URL whose path ends in "/" names a folder: its index.html is opened with dir set.
 function goTo(c, search, hash, replace) {
   var dir = apply(slice, c.url.pathname, [-1]) === "/";
   if (c.file === ENTRY && dir === DIR && search === SEARCH && hash) {
     // Same document, other fragment: a fragment navigation of about:srcdoc scrolls to it.
-    setHash(hash);
+    setHash(hash, replace ? "replace" : "link");
     return;
   }
   mountPage(c.file, search, hash, replace, dir);
@@ -128,7 +169,7 @@ apply(addListener, W, ["click", function (e) {
   if (c.file && isPage(c.file)) {
     e.preventDefault();
     if (target && (NESTED || !up)) { navTarget(target, c); return; }
-    if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
+    if (samePageFragment(c)) { setHash(c.url.hash || "#", "link"); return; }
     goTo(c, c.url.search, c.url.hash);
     return;
   }
@@ -178,7 +219,7 @@ apply(addListener, W, ["submit", function (e) {
     return apply(orig, this, arguments);
   };
 })();
-if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hashTouched) setHash(CFG.hash); }]);
+if (CFG.hash) apply(addListener, D, ["DOMContentLoaded", function () { if (!hashTouched) setHash(CFG.hash, "initial"); }]);
 
 // document.referrer: the page that navigated here (RuntimeConfig.Referrer, set by the parent
 // for a link, form or script navigation; for a page in a frame, the page that filled it), ""
@@ -214,7 +255,7 @@ function vNavigate(u, replace, what) {
   var s = S(u), c = classify(s);
   if (!c) throw new DOMExceptionC("Failed to execute '" + what + "' on 'Location': '" + s + "' is not a valid URL.", "SyntaxError");
   if (c.file && isPage(c.file)) {
-    if (samePageFragment(c)) { setHash(c.url.hash || "#"); return; }
+    if (samePageFragment(c)) { setHash(c.url.hash || "#", replace ? "replace" : "link"); return; }
     goTo(c, c.url.search, c.url.hash, replace);
     return;
   }
@@ -227,7 +268,7 @@ function vNavigate(u, replace, what) {
 var realReplace = W.location.replace;
 function vSet(part) {
   return function (v) {
-    if (part === "hash") { setHash(v); return; }
+    if (part === "hash") { setHash(v, "set"); return; }
     var u = vURL();
     try { u[part] = v; } catch (e) { return; }
     vNavigate(u.href, false, part);
