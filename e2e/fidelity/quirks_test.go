@@ -181,7 +181,7 @@ func TestBackToFirstEntryIsNoNavigation(t *testing.T) {
 				t.Fatal(err)
 			}
 			if doctype == "" {
-				// A blob: document's own navigations are dropped by Chromium (§5.53): the reload
+				// A blob: document's own navigations are dropped by Chromium (docs/design.md §5.53): the reload
 				// does nothing, and nothing is reported.
 				time.Sleep(2500 * time.Millisecond)
 				if m, err := chromium.EvalInFrame[int](tab, 5*time.Second, `window.marker`); err != nil || m != 1 {
