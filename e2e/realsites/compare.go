@@ -223,33 +223,6 @@ func DiffShare(a, b []byte) (float64, error) {
 	return float64(diff) / float64(w*h), nil
 }
 
-// Uniform reports whether at least 98 % of the pixels of the PNG shot have the colour of its
-// top-left pixel (within PixelDelta): a blank capture — the preview frame's first paint had not
-// reached the parent yet — or a page that shows next to nothing. An undecodable or empty shot
-// counts as uniform.
-func Uniform(shot []byte) bool {
-	img, err := png.Decode(bytes.NewReader(shot))
-	if err != nil {
-		return true
-	}
-	r := img.Bounds()
-	if r.Empty() {
-		return true
-	}
-	r0, g0, b0, a0 := img.At(r.Min.X, r.Min.Y).RGBA()
-	same := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			r1, g1, b1, a1 := img.At(x, y).RGBA()
-			if abs(int(r1>>8)-int(r0>>8)) <= PixelDelta && abs(int(g1>>8)-int(g0>>8)) <= PixelDelta &&
-				abs(int(b1>>8)-int(b0>>8)) <= PixelDelta && abs(int(a1>>8)-int(a0>>8)) <= PixelDelta {
-				same++
-			}
-		}
-	}
-	return float64(same) >= 0.98*float64(r.Dx()*r.Dy())
-}
-
 // SitePath maps a failed request's URL of the served run to what Run.Failed holds: a URL under
 // base (the site's root URL, ending in "/") becomes its path relative to base (query and
 // fragment dropped), another http(s) URL "external HOST"; ok is false for a URL of the harness

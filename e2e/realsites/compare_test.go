@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/png"
 	"io"
 	"net/http"
@@ -297,28 +296,5 @@ func TestElidedEqualReadsV8Abbreviations(t *testing.T) {
 		if got := ElidedEqual(c.s, c.p); got != c.want {
 			t.Errorf("ElidedEqual(%q, %q) = %v, want %v", c.s, c.p, got, c.want)
 		}
-	}
-}
-
-func TestUniformTellsABlankCapture(t *testing.T) {
-	shot := func(paint func(img *image.RGBA)) []byte {
-		img := image.NewRGBA(image.Rect(0, 0, 100, 50))
-		draw.Draw(img, img.Bounds(), &image.Uniform{color.RGBA{255, 255, 255, 255}}, image.Point{}, draw.Src)
-		paint(img)
-		var b bytes.Buffer
-		if err := png.Encode(&b, img); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
-	blank := shot(func(*image.RGBA) {})
-	speck := shot(func(img *image.RGBA) {
-		draw.Draw(img, image.Rect(50, 20, 55, 25), &image.Uniform{color.Black}, image.Point{}, draw.Src)
-	}) // 0.5 %
-	page := shot(func(img *image.RGBA) {
-		draw.Draw(img, image.Rect(0, 10, 100, 20), &image.Uniform{color.Black}, image.Point{}, draw.Src)
-	}) // 20 %
-	if !Uniform(blank) || !Uniform(speck) || Uniform(page) || !Uniform(nil) {
-		t.Errorf("Uniform: blank %v, speck %v, page %v, nil %v; want true, true, false, true", Uniform(blank), Uniform(speck), Uniform(page), Uniform(nil))
 	}
 }

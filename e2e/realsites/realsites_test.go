@@ -95,7 +95,8 @@ return JSON.stringify(done);
 // longer (measured under load: the second observation 3.5 s after load served, 4.7 s in the
 // preview), so a page with a timer (Paper Kit's and Now UI Kit's carousels turn every 4 s from
 // DOMContentLoaded) was observed in another state. The screenshot comes last, after the second
-// observation, so the preview run's retaken screenshots delay no observation.
+// observation, at ShotAt by the page's clock, so the preview run's retaken screenshots delay
+// no observation.
 func settle() time.Duration {
 	if ms, err := strconv.Atoi(os.Getenv("WEBCODING_REALSITES_SETTLE_MS")); err == nil && ms >= 0 {
 		return time.Duration(ms) * time.Millisecond
@@ -110,10 +111,7 @@ func settle() time.Duration {
 // clicks (ClickJS), waits 600 ms and observes again. It resolves to the JSON of Probe.
 func ProbeJS() string {
 	return `(function(){
-var n = performance.getEntriesByType("navigation")[0], start = performance.now();
-function since(){ return n && n.loadEventEnd > 0 ? performance.now() - n.loadEventEnd : -1; }
-function until(ms){ return new Promise(function(res){ (function tick(){ var s = since();
-  if (s >= ms || performance.now() - start > 20000) res(); else setTimeout(tick, s < 0 ? 50 : Math.min(50, ms - s)); })(); }); }
+` + untilJS + `
 var out = {};
 return until(` + strconv.FormatInt(settle().Milliseconds(), 10) + `).then(function(){
   out.load = ` + ObserveJS + `;
@@ -125,6 +123,27 @@ return until(` + strconv.FormatInt(settle().Milliseconds(), 10) + `).then(functi
   out.after = ` + ObserveJS + `;
   return JSON.stringify(out);
 });
+})()`
+}
+
+// untilJS defines until(ms): a promise resolved once ms have passed since the document's load
+// event ended, by its own clock (its navigation timing entry), or 20 s after it was called.
+const untilJS = `var n = performance.getEntriesByType("navigation")[0], start = performance.now();
+function since(){ return n && n.loadEventEnd > 0 ? performance.now() - n.loadEventEnd : -1; }
+function until(ms){ return new Promise(function(res){ (function tick(){ var s = since();
+  if (s >= ms || performance.now() - start > 20000) res(); else setTimeout(tick, s < 0 ? 50 : Math.min(50, ms - s)); })(); }); }`
+
+// ShotAt is when, after the load event by the page's own clock, both runs take the screenshot
+// (ShotWaitJS): after the probe, and where a carousel that turns every 4 s from
+// DOMContentLoaded (Paper Kit, Now UI Kit) or every 5 s from load (Bootstrap's data-ride) shows
+// a slide at rest, not one in its 0.6 s transition; a smooth scroll a click started is over.
+const ShotAt = 6 * time.Second
+
+// ShotWaitJS resolves once ShotAt has passed since the load event (at once when it has).
+func ShotWaitJS() string {
+	return `(function(){
+` + untilJS + `
+return until(` + strconv.FormatInt(ShotAt.Milliseconds(), 10) + `).then(function(){ return true; });
 })()`
 }
 
@@ -207,6 +226,9 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	var r Run
 	s, err := chromium.Eval[string](tab, 45*time.Second, ProbeJS())
 	probe(t, s, err, &r)
+	if _, err := chromium.Eval[bool](tab, 30*time.Second, ShotWaitJS()); err != nil {
+		t.Logf("served: %v", err)
+	}
 	if shot, err := chromedp.Run(tab.Ctx, chromedp.CaptureScreenshot()); err == nil {
 		r.Screenshot = shot
 	}
@@ -265,8 +287,8 @@ func waitNavigatedAck(t *testing.T, tab *chromium.Tab) (harness.Msg, bool) {
 }
 
 // runPreview mounts site name in the studio stand-in and observes the preview frame; want is
-// the served run's screenshot.
-func runPreview(t *testing.T, name string, want []byte) Run {
+// the served run's screenshot and ctl the share by which the control run's differed from it.
+func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	t.Helper()
 	tab := harness.OpenParent(t)
 	tab.AcceptDialogs()
@@ -287,11 +309,14 @@ func runPreview(t *testing.T, name string, want []byte) Run {
 	}
 	s, err := chromium.EvalInFrame[string](tab, 45*time.Second, ProbeJS())
 	probe(t, s, err, &r)
+	if _, err := chromium.EvalInFrame[bool](tab, 30*time.Second, ShotWaitJS()); err != nil {
+		t.Logf("preview: %v", err)
+	}
 	// A capture of the parent can come before the out-of-process frame's first paint reached
-	// it (seen under load: a blank shot of a page whose DOM matched). So a blank shot (Uniform)
-	// of a page whose served shot is not blank is retaken up to 4 times, 700 ms apart; the last
-	// one counts. Only a blank one: a retake of a shot that differs otherwise would compare a
-	// later state of a page that changes by itself (a carousel's next slide).
+	// it (seen under load: a blank shot of a page whose DOM matched), and a page that moves by
+	// itself (a video, an animation) is captured a little later than served. So a shot that
+	// differs from the served one by more than the tolerance is retaken up to 4 times, 700 ms
+	// apart; the last one counts. The observations are done by then.
 	for try := 0; try < 5; try++ {
 		if try > 0 {
 			time.Sleep(700 * time.Millisecond)
@@ -301,7 +326,7 @@ func runPreview(t *testing.T, name string, want []byte) Run {
 			continue
 		}
 		r.Screenshot = shot
-		if !Uniform(shot) || Uniform(want) {
+		if d, err := DiffShare(want, shot); err != nil || d <= ctl+ShotTolerance {
 			break
 		}
 	}
@@ -393,7 +418,11 @@ func TestRealSites(t *testing.T) {
 			controlSite := httptest.NewTLSServer(LoggingSiteHandler(filepath.Join(dir, name), &missing))
 			defer controlSite.Close()
 			control := runServed(t, controlSite.URL+"/", &missing)
-			pv := runPreview(t, "rs-"+name, served.Screenshot)
+			ctl, err := DiffShare(served.Screenshot, control.Screenshot)
+			if err != nil {
+				ctl = ShotUnstable
+			}
+			pv := runPreview(t, "rs-"+name, served.Screenshot, ctl)
 			divs, unstable := Compare(served, control, pv)
 			total++
 			verdict := "identical"
