@@ -97,7 +97,7 @@ func TestQuirksModeAsServed(t *testing.T) {
 
 // fragmentsPage exercises fragment navigation (docs/design.md §5.53): a link, the same link
 // again, the hash setter with the fragment it already has, a focusable target, a target in a
-// closed <details>, an empty hash and Back, with popstate and hashchange recorded, and a Request
+// closed <details>, an empty hash, replace() and Back, with popstate and hashchange recorded, and a Request
 // of a relative URL. Without a doctype (quirks mode) the preview loads it from a blob: URL and
 // emulates the navigations; with one it is a srcdoc document and the browser navigates.
 func fragmentsPage(doctype string) string {
@@ -129,6 +129,8 @@ window.addEventListener("load", async function () {
   log("details " + document.getElementById("d").open + " " + location.hash + " " + evs());
   location.hash = ""; await wait(150);
   log("empty [" + location.hash + "] " + location.href.slice(-1) + " " + (scrollY === 0) + " " + evs());
+  var h1 = history.length; location.replace("#sec"); await wait(150);
+  log("replace " + location.hash + " " + (history.length - h1) + " " + (scrollY > 2000) + " " + evs());
   history.back(); await wait(300);
   log("back " + location.hash + " " + evs());
   log("done");

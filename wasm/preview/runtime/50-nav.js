@@ -21,6 +21,9 @@ function setHash(h, how) {
   if (BLOBDOC) { blobFragment(h, how); return; }
   var cur = S(W.location.href);
   if (how !== "set" && how !== "initial" && hashed(cur, h) === cur) { sameFragment(cur); return; }
+  // replace(): the document's own URL with the fragment, replacing the entry (the hash setter
+  // would add one).
+  if (how === "replace") { try { apply(realReplace, W.location, [hashed(cur, h)]); } catch (e) {} return; }
   try { W.location.hash = h; } catch (e) {}
 }
 // sameFragment: a link or assign() to the fragment the document is at navigates anyway, as a
