@@ -18,12 +18,16 @@ var hashTouched = false;
 // hash, at DOMContentLoaded).
 function setHash(h, how) {
   hashTouched = true;
-  if (BLOBDOC) { blobFragment(h, how); return; }
-  var cur = S(W.location.href);
-  if (how !== "set" && how !== "initial" && hashed(cur, h) === cur) { sameFragment(cur); return; }
+  var cur = S(W.location.href), next = hashed(cur, h);
+  if (next === cur) {
+    // The hash setter does nothing then (nor does the mount's hash, which the URL has).
+    if (how === "link" || how === "replace") sameFragment(cur);
+    return;
+  }
+  if (BLOBDOC) { blobFragment(cur, next, how); return; }
   // replace(): the document's own URL with the fragment, replacing the entry (the hash setter
   // would add one).
-  if (how === "replace") { try { apply(realReplace, W.location, [hashed(cur, h)]); } catch (e) {} return; }
+  if (how === "replace") { try { apply(realReplace, W.location, [next]); } catch (e) {} return; }
   try { W.location.hash = h; } catch (e) {}
 }
 // sameFragment: a link or assign() to the fragment the document is at navigates anyway, as a
@@ -57,16 +61,13 @@ function fragmentOf(u) { var k = apply(indexOf, u, ["#"]); return k >= 0 ? apply
 // :target, and the events are not trusted (isTrusted false).
 var getById = Document.prototype.getElementById, scrollIntoView = Element.prototype.scrollIntoView, scrollToF = W.scrollTo;
 var PopStateC = W.PopStateEvent, HashChangeC = W.HashChangeEvent, focusF = HTMLElement.prototype.focus, stopImmediate = Event.prototype.stopImmediatePropagation;
-function blobFragment(h, how) {
-  var cur = S(W.location.href), next = hashed(cur, h);
-  if (how === "set" && next === cur) return;
-  if (how !== "initial" && next === cur) { sameFragment(cur); return; }
+// blobFragment(cur, next, how): from the document's URL cur to next (another fragment), how as
+// for setHash.
+function blobFragment(cur, next, how) {
   var oldV = vHref();
-  if (next !== cur) {
-    var replace = how === "replace" || how === "initial" || D.readyState !== "complete";
-    try { apply(replace ? historyOrig.replaceState : historyOrig.pushState, W.history, [null, "", next]); } catch (e) { return; }
-    if (how !== "initial") { try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {} }
-  }
+  var replace = how === "replace" || how === "initial" || D.readyState !== "complete";
+  try { apply(replace ? historyOrig.replaceState : historyOrig.pushState, W.history, [null, "", next]); } catch (e) { return; }
+  if (how !== "initial") { try { apply(dispatchEvent, W, [new PopStateC("popstate", { state: null })]); } catch (e) {} }
   scrollToFragment(fragmentOf(next));
   var newV = vHref();
   if (how !== "initial" && fragmentOf(oldV) !== fragmentOf(newV)) {
