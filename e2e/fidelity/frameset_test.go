@@ -93,3 +93,38 @@ document.getElementById("b").addEventListener("click", function () { setTimeout(
 		"p.html": `<!doctype html><title>p</title>` + probe + `<script>log("navigated"); log("done");</script>`,
 	}})
 }
+
+// A workspace page without a doctype in an <iframe> (docs/design.md §5.54): served, it is laid
+// out in quirks mode (a 50% height inside a body of no height is half the frame); a srcdoc
+// document never is, so the preview loads it from a blob: URL as it does a <frame>'s page.
+// Three ways in: a static <iframe>, one a script makes, and a navigation inside a frame that
+// showed a standards page (its srcdoc replaced). The page reads each frame's src as written.
+func init() {
+	fidelitySites = append(fidelitySites, fidelitySite{name: "iframe-quirks", want: "old ?s BackCompat half=true", files: map[string]string{
+		"index.html": `<!doctype html><html><head><title>iq</title>` + probe + `<script>
+var got = [];
+addEventListener("message", function (e) {
+  if (!e.data || typeof e.data.t !== "string") return;
+  got.push(e.data.t);
+  if (got.length === 4) setTimeout(function () {
+    got.sort().forEach(log);
+    var s = document.getElementById("s"), d = document.getElementById("d"), n = document.getElementById("n");
+    log("static src=" + s.getAttribute("src") + " " + s.src.split("/").pop() + " srcdoc=" + s.getAttribute("srcdoc"));
+    log("dynamic src=" + d.getAttribute("src") + " " + d.src.split("/").pop() + " nav src=" + n.getAttribute("src") + " " + n.src.split("/").pop());
+    log("done");
+  }, 300);
+});
+</script></head><body>
+<iframe id="s" src="old.html?s" style="height:120px"></iframe>
+<iframe id="n" src="std.html" style="height:120px"></iframe>
+<script>var d = document.createElement("iframe"); d.id = "d"; d.style.height = "120px"; d.src = "old.html?d#top"; document.body.appendChild(d);</script>
+</body></html>`,
+		"old.html": `<html><head><title>old</title></head><body><div id="half" style="height:50%"></div><p id="top">t</p><script>
+parent.postMessage({ t: "old " + location.search + " " + document.compatMode + " half=" + (document.getElementById("half").offsetHeight > 0) + " " + document.characterSet + " hash=" + location.hash }, "*");
+</script></body></html>`,
+		"std.html": `<!doctype html><html><body><script>
+parent.postMessage({ t: "std " + document.compatMode }, "*");
+setTimeout(function () { location.href = "old.html?n"; }, 50);
+</script></body></html>`,
+	}})
+}

@@ -51,12 +51,16 @@ const (
 // NestedPage is a workspace page compiled for a frame: the document is Head + the nested
 // runtime script + Body (Body starts with the page's import map, if any). Sheets is the number
 // of stylesheet <style> elements it marks (RuntimeConfig.Sheets of the nested runtime); Base
-// is the virtual URL of its <base href> ("" without one).
+// is the virtual URL of its <base href> ("" without one). Quirks: the page is laid out in
+// quirks mode when served (as Result.Quirks for the entry); the runtime then loads it from a
+// blob: URL in an <iframe> too, since a srcdoc document is never in quirks mode
+// (docs/design.md §5.54).
 type NestedPage struct {
 	Head   string `json:"head"`
 	Body   string `json:"body"`
 	Sheets int    `json:"sheets,omitempty"`
 	Base   string `json:"base,omitempty"`
+	Quirks bool   `json:"quirks,omitempty"`
 }
 
 // NestedFrame is what the runtime tells a nested document's runtime about its place: Depth
@@ -194,7 +198,7 @@ func (c *compiler) framePage1(pages map[string]NestedPage, p string) []string {
 		mods:   moduleGraph{target: map[string]string{}, byPath: map[string]string{}},
 		shared: c.shared, nested: true}
 	html := sub.document(f)
-	pages[p] = NestedPage{Head: html[:sub.splitAt], Body: html[sub.splitAt:], Sheets: sub.sheetCount, Base: sub.baseURL}
+	pages[p] = NestedPage{Head: html[:sub.splitAt], Body: html[sub.splitAt:], Sheets: sub.sheetCount, Base: sub.baseURL, Quirks: quirks(f.Source)}
 	c.links = append(c.links, sub.links...)
 	return sub.frames
 }

@@ -200,3 +200,25 @@ func TestFrameTagKeepsSrcInMarker(t *testing.T) {
 		t.Errorf("pages %v, want a b/l.html and r.html", w.Pages)
 	}
 }
+
+// TestFramePagesQuirks: a page compiled for a frame carries the mode it is laid out in when
+// served (NestedPage.Quirks, docs/design.md §5.54), so the runtime loads a quirks-mode one from
+// a blob: URL; a page with a doctype is not marked.
+func TestFramePagesQuirks(t *testing.T) {
+	files := []File{
+		htmlFile("index.html", `<!doctype html><iframe src="old.html"></iframe><iframe src="new.html"></iframe><iframe src="legacy.html"></iframe>`),
+		htmlFile("old.html", `<html><body><p>no doctype`),
+		htmlFile("new.html", `<!doctype html><p>standards`),
+		htmlFile("legacy.html", `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><p>legacy`),
+	}
+	w := configOf(t, Compile(files, Options{Revision: 1, Nonce: "n", Bridge: true}).HTML)
+	for p, want := range map[string]bool{"old.html": true, "new.html": false, "legacy.html": true} {
+		page, ok := w.Pages[p]
+		if !ok {
+			t.Fatalf("%s not compiled for a frame: %v", p, w.Pages)
+		}
+		if page.Quirks != want {
+			t.Errorf("%s: Quirks %v, want %v", p, page.Quirks, want)
+		}
+	}
+}

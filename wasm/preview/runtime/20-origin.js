@@ -219,8 +219,9 @@ function mapAttr(el, name, value) {
   else if (name === "href" && hintOnly(el)) return value;
   else if (name === "src" && el.localName === "iframe") {
     // A workspace page in a frame gets a srcdoc of its compiled page (55-frames.js); the src
-    // attribute keeps what the page set (srcdoc wins, so it is not requested).
-    frameSrc(el, v);
+    // attribute keeps what the page set (srcdoc wins, so it is not requested). A page laid out
+    // in quirks mode is loaded from a blob: URL instead, as a <frame>'s page is.
+    if ((out = frameSrc(el, v))) { remember(el, name, v); return out; }
     return value;
   }
   else if (name === "src" && el.localName === "frame" && (out = frameSrc(el, v))) {
@@ -283,7 +284,13 @@ hookProp(W.HTMLImageElement, "currentSrc"); hookProp(W.HTMLMediaElement, "curren
   var d = W.HTMLIFrameElement && getOwnDesc(HTMLIFrameElement.prototype, "src");
   if (!d || !d.set) return;
   defineProperty(HTMLIFrameElement.prototype, "src", { configurable: true, enumerable: d.enumerable,
-    get: function () { var v = apply(d.get, this, []), c = typeof v === "string" && v ? classify(v) : null; return c && (c.file || c.missing) ? c.url.href : v; },
+    get: function () {
+      // A quirks-mode page's frame: the attribute holds the blob: URL (55-frames.js); .src
+      // reads what the page set, resolved against its virtual URL.
+      var m = apply(wmGet, origAttr, [this]), raw = m && apply(hasOwn, m, ["src"]) ? m.src : null, a = apply(getAttrOrig, this, ["src"]);
+      if (typeof raw === "string" && a !== null && apply(indexOf, a, ["blob:"]) === 0) { try { return new URLC(raw, BASE).href; } catch (e) {} }
+      var v = apply(d.get, this, []), c = typeof v === "string" && v ? classify(v) : null; return c && (c.file || c.missing) ? c.url.href : v;
+    },
     set: function (v) { apply(d.set, this, [mapAttr(this, "src", v)]); } });
 })();
 // frame.src: the page's src resolved against its virtual URL (the attribute holds the blob:

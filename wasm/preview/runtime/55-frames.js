@@ -20,6 +20,12 @@ var revokeObjectURL = URLC.revokeObjectURL;
 // blob: URL the document made, 8 MB too, with an opaque origin of its own; a data: URL over
 // ~2 MB does not load). frameSrc and fillFrame return that URL for a <frame>.
 function isFrameEl(el) { return el.localName === "frame"; }
+// An <iframe> showing a page laid out in quirks mode when served (NestedPage.quirks) is loaded
+// from a blob: URL as a <frame> is: a srcdoc document is never in quirks mode (HTML's parser;
+// docs/design.md §5.54). Its src attribute then names the blob: URL (getAttribute and .src
+// read what the page set) and the srcdoc this runtime gave it is removed, since srcdoc wins.
+function byBlob(el, page) { return isFrameEl(el) || !!(page && page.quirks); }
+var queueMicro = W.queueMicrotask;
 // A frame's own srcdoc is the page's (over HTTP srcdoc wins over src): left alone, unless the
 // compiler's marker says the empty one is ours, or this runtime filled it.
 // For a <frame>: the URL its src is to be set to by the caller (the page's blob: URL,
@@ -67,7 +73,7 @@ function fillFrame(el, c, force, bySrc, ref) {
   if (!readySent && !failed) { rec.waited = true; pending++; apply(setTimeoutF, W, [function () { frameSettled(rec); }, L.frameWaitMs]); }
   apply(wmSet, filled, [el, rec]);
   if (frameRecs.length < L.frames * 4) apply(push, frameRecs, [rec]);
-  if (isFrameEl(el)) {
+  if (byBlob(el, PAGES[c.file])) {
     // The type names UTF-8 (the text is a JS string, encoded as UTF-8 by the Blob): without
     // it a page without <meta charset> is decoded as windows-1252 (measured, Chromium
     // 2026-12-07: the frame's opaque origin does not inherit its parent's encoding).
@@ -78,6 +84,13 @@ function fillFrame(el, c, force, bySrc, ref) {
       var m = apply(wmGet, origAttr, [el]), was = m && apply(hasOwn, m, ["src"]) ? m.src : apply(getAttrOrig, el, ["src"]);
       apply(setAttr, el, ["src", rec.blob]);
       remember(el, "src", was);
+    }
+    // An <iframe>'s srcdoc (this runtime's, or the compiler's empty one) would win over the
+    // src: removed once the src names the blob: URL — at once when set here, else right after
+    // the caller's setter (a microtask, before the frame can load the srcdoc again).
+    if (!isFrameEl(el) && apply(hasAttr, el, ["srcdoc"])) {
+      var unset = function () { if (apply(wmGet, filled, [el]) === rec && !rec.dead) apply(removeAttr, el, ["srcdoc"]); };
+      if (bySrc) apply(queueMicro, W, [unset]); else unset();
     }
     return rec.blob;
   }
