@@ -315,6 +315,16 @@ func (t *Tab) RecordMixedContent() error {
 	})
 }
 
+// OnNewDocument runs the script src in every document of the tab created from now on (frames
+// too, before their own scripts: DevTools' Page.addScriptToEvaluateOnNewDocument), for the
+// rest of the tab's life.
+func (t *Tab) OnNewDocument(src string) error {
+	return t.Do(10*time.Second, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return chromedp.Void{}, err
+	})
+}
+
 // blockedMixedContent returns the URL a Log entry says Chromium blocked as mixed content
 // (RecordMixedContent), or "".
 func blockedMixedContent(e *cdplog.Entry) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -202,6 +203,21 @@ func decode[T any](t *testing.T, s string, err error) T {
 	return v
 }
 
+// SeededRandomJS gives every document of a run the same Math.random sequence (xorshift32 from a
+// fixed seed, started afresh in each document), so that a page that draws random numbers —
+// typed.js's demo shuffles its strings, a confetti burst picks its colours — does the same in
+// the served runs and the preview as long as it draws the same numbers in the same order. Left
+// random, such a page differed between any two runs by chance (typed.js's "Shuffled 1 …" served
+// and "Shuffled 2 …" in the preview; its control run agreed with the served one only by luck).
+// The preview's runtime and the studio's shim draw none, so a page's own draws line up.
+const SeededRandomJS = `(function () { var s = 2463534242; Math.random = function random() {
+  s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return (s >>> 0) / 4294967296; }; })();`
+
+// seedPrelude is the stand-in's query that puts SeededRandomJS first in the preview's document:
+// DevTools' scripts for new documents do not reach the sandboxed frame (measured, Chromium
+// 2026-12-07: a sandboxed srcdoc child did not run it, an unsandboxed one did).
+var seedPrelude = "&prelude=" + url.QueryEscape(SeededRandomJS)
+
 // runServed loads url top level in a fresh tab at the viewport size and observes it; the
 // paths the site server answered 404 meanwhile (missing) count as failed requests.
 func runServed(t *testing.T, url string, missing *MissingLog) Run {
@@ -212,6 +228,9 @@ func runServed(t *testing.T, url string, missing *MissingLog) Run {
 	// An http: frame or script of an https: page is blocked with no network request; the
 	// preview refuses the same URL and reports it, so it counts as a failed request here too.
 	if err := tab.RecordMixedContent(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.OnNewDocument(SeededRandomJS); err != nil {
 		t.Fatal(err)
 	}
 	if err := tab.Do(30*time.Second, chromedp.EmulateViewport(viewW, viewH)); err != nil {
@@ -292,7 +311,7 @@ func runPreview(t *testing.T, name string, want []byte, ctl float64) Run {
 	t.Helper()
 	tab := harness.OpenParent(t)
 	tab.AcceptDialogs()
-	harness.Mount(t, tab, name, 1, "n-"+name, "")
+	harness.Mount(t, tab, name, 1, "n-"+name, seedPrelude)
 	var r Run
 	ack := harness.WaitAckFor(t, tab, 1, 45*time.Second)
 	if ack.Type == "webcoding.preview.error" {
@@ -467,4 +486,49 @@ func TestRealSites(t *testing.T) {
 func describe(r Run) string {
 	return fmt.Sprintf("%d elements, %d chars of text, height %d, images %d (broken %d), failed %q",
 		r.Load.Elements, len(r.Load.Text), r.Load.Height, r.Load.Images, r.Load.Broken, r.Failed)
+}
+
+// TestSeededRandomInEveryDocument: with SeededRandomJS, each new document draws the same
+// Math.random sequence from its start — a served page loaded twice, and the preview's document
+// (the stand-in's prelude) — and the numbers within it differ and lie in [0, 1).
+func TestSeededRandomInEveryDocument(t *testing.T) {
+	const draw = `JSON.stringify([Math.random(), Math.random(), Math.random()])`
+	harness.AddSite("seeded", map[string]string{"index.html": `<!doctype html><title>s</title><p>seeded`})
+	tab := chromium.NewTab(t)
+	if err := tab.OnNewDocument(SeededRandomJS); err != nil {
+		t.Fatal(err)
+	}
+	var seqs []string
+	for i := 0; i < 2; i++ {
+		if err := tab.Do(20*time.Second, chromedp.Navigate(`data:text/html,<!doctype html><p>served`)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := chromium.Eval[string](tab, 10*time.Second, draw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, s)
+	}
+	pv := harness.OpenParent(t)
+	harness.Mount(t, pv, "seeded", 1, "n-seeded", seedPrelude)
+	harness.WaitAckFor(t, pv, 1, 30*time.Second)
+	s, err := chromium.EvalInFrame[string](pv, 10*time.Second, draw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqs = append(seqs, s)
+	for _, s := range seqs[1:] {
+		if s != seqs[0] {
+			t.Fatalf("documents drew different sequences (served, served again, preview): %q", seqs)
+		}
+	}
+	var xs []float64
+	if err := json.Unmarshal([]byte(seqs[0]), &xs); err != nil || len(xs) != 3 || xs[0] == xs[1] || xs[1] == xs[2] {
+		t.Fatalf("sequence %q (%v)", seqs[0], err)
+	}
+	for _, x := range xs {
+		if x < 0 || x >= 1 {
+			t.Fatalf("%v outside [0, 1)", x)
+		}
+	}
 }

@@ -52,7 +52,8 @@ func Navigate(url string) chromedp.Action[chromedp.Void] { return chromedp.Navig
 //     recorded in window.__batches, and window.__mount(name, revision, opts) which fetches
 //     /compiled/<name> (preview.Compile of the site's files) and mounts it;
 //   - /compiled/<name>?rev=&nonce=&internet= returns the compiled preview document (header
-//     X-Quirks: 1 for Result.Quirks, which the stand-in passes to mount as the studio does).
+//     X-Quirks: 1 for Result.Quirks, which the stand-in passes to mount as the studio does);
+//     &prelude=<js> puts that script first in it (e2e/realsites' seeded Math.random).
 var (
 	srvOnce sync.Once
 	srv     *httptest.Server
@@ -165,8 +166,17 @@ func Server(t testing.TB) *httptest.Server {
 			if res.Quirks {
 				w.Header().Set("X-Quirks", "1") // as the Go port passes Result.Quirks to mount
 			}
+			html := res.HTML
+			// prelude: a script of the measurement's own (e2e/realsites.SeededRandomJS) run
+			// first in the preview's document, before the runtime, as DevTools runs one first
+			// in a served page; DevTools' own does not reach the sandboxed frame.
+			if p := q.Get("prelude"); p != "" {
+				if i := strings.Index(html, "<script"); i >= 0 {
+					html = html[:i] + "<script>" + p + "</script>" + html[i:]
+				}
+			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write([]byte(res.HTML))
+			_, _ = w.Write([]byte(html))
 		})
 		mux.HandleFunc("/loopback-secret", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Access-Control-Allow-Origin", "*")
