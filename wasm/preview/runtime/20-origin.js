@@ -222,6 +222,10 @@ function mapAttr(el, name, value) {
     // attribute keeps what the page set (srcdoc wins, so it is not requested). A page laid out
     // in quirks mode is loaded from a blob: URL instead, as a <frame>'s page is.
     if ((out = frameSrc(el, v))) { remember(el, name, v); return out; }
+    // The attribute holds what the page set again: a src remembered for an earlier blob: URL
+    // no longer stands for it.
+    var m = apply(wmGet, origAttr, [el]);
+    if (m && apply(hasOwn, m, ["src"])) m.src = undefined;
     return value;
   }
   else if (name === "src" && el.localName === "frame" && (out = frameSrc(el, v))) {

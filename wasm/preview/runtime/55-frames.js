@@ -27,12 +27,13 @@ function isFrameEl(el) { return el.localName === "frame"; }
 function byBlob(el, page) { return isFrameEl(el) || !!(page && page.quirks); }
 var queueMicro = W.queueMicrotask;
 // A frame's own srcdoc is the page's (over HTTP srcdoc wins over src): left alone, unless the
-// compiler's marker says the empty one is ours, or this runtime filled it.
+// compiler's marker says the empty one is ours, or it is the one this runtime gave the frame
+// (rec.doc; a srcdoc the page set since is the page's).
 // For a <frame>: the URL its src is to be set to by the caller (the page's blob: URL,
 // "about:blank" for a page left empty), or undefined.
 function frameSrc(el, v) {
   var c = classify(v), rec = apply(wmGet, filled, [el]);
-  var ours = rec || apply(getAttrOrig, el, [FRAME_ATTR]) !== null || !apply(hasAttr, el, ["srcdoc"]);
+  var ours = !apply(hasAttr, el, ["srcdoc"]) || apply(getAttrOrig, el, [FRAME_ATTR]) !== null || (rec && !rec.blob && apply(getAttrOrig, el, ["srcdoc"]) === rec.doc);
   if (!ours) return;
   if (c && c.file && isPage(c.file)) return fillFrame(el, c, false, true);
   if (c && c.missing) reportMissing(c, S(v), "<" + el.localName + " src>");
@@ -66,7 +67,7 @@ function fillFrame(el, c, force, bySrc, ref) {
   if (rec) closeFrame(rec);
   if (why) { apply(wmSet, filled, [el, null]); report("limit", c.file, why); return blankFrame(el, bySrc); }
   frameDocs++;
-  rec = { el: el, href: c.url.href, port: null, dead: false, waited: false, blob: "" };
+  rec = { el: el, href: c.url.href, port: null, dead: false, waited: false, blob: "", doc: "" };
   // Filled before this document's ready: its ready waits for the nested document's ready or
   // error (so an error there is this mount's error, as this page's own would be), at most
   // L.frameWaitMs.
@@ -89,12 +90,14 @@ function fillFrame(el, c, force, bySrc, ref) {
     // src: removed once the src names the blob: URL — at once when set here, else right after
     // the caller's setter (a microtask, before the frame can load the srcdoc again).
     if (!isFrameEl(el) && apply(hasAttr, el, ["srcdoc"])) {
-      var unset = function () { if (apply(wmGet, filled, [el]) === rec && !rec.dead) apply(removeAttr, el, ["srcdoc"]); };
+      var had = apply(getAttrOrig, el, ["srcdoc"]);
+      var unset = function () { if (apply(wmGet, filled, [el]) === rec && !rec.dead && apply(getAttrOrig, el, ["srcdoc"]) === had) apply(removeAttr, el, ["srcdoc"]); };
       if (bySrc) apply(queueMicro, W, [unset]); else unset();
     }
     return rec.blob;
   }
-  apply(setAttr, el, ["srcdoc", frameDoc(c, PAGES[c.file], ref)]);
+  rec.doc = frameDoc(c, PAGES[c.file], ref);
+  apply(setAttr, el, ["srcdoc", rec.doc]);
   remember(el, "srcdoc", null); // getAttribute("srcdoc") reads as over HTTP (none)
 }
 // frameDoc: the nested document of page (a NestedPage) at c: its head, this script configured
