@@ -149,23 +149,21 @@ localStorage.setItem("c", "child"); sessionStorage.setItem("sc", "schild");
 addEventListener("message", function (e) { if (e.data === "read") parent.postMessage("child reads " + localStorage.getItem("p2"), "*"); });
 </script></body></html>`}},
 		fidelitySite{name: "bk-frag-q", want: "hashchange", files: map[string]string{
-			"index.html": bkFragParent, "f.html": `<html><body><p>x</p><div style="height:3000px"></div><p id="b">b</p><script>
-function say(x) { parent.postMessage({ t: x + " hash=" + location.hash + " " + document.compatMode }, "*"); }
-addEventListener("hashchange", function (e) { say("hashchange " + e.newURL.split("/").pop()); });
-addEventListener("popstate", function () { say("popstate"); });
-addEventListener("message", function (e) { if (e.data === "frag") location.hash = "b"; if (e.data === "back") history.back(); });
-say("loaded");
-</script></body></html>`}},
+			"index.html": bkFragParent, "f.html": "<html><body>" + bkFragBody}},
 		fidelitySite{name: "bk-frag-s", want: "hashchange", files: map[string]string{
-			"index.html": bkFragParent, "f.html": `<!doctype html><html><body><p>x</p><div style="height:3000px"></div><p id="b">b</p><script>
-function say(x) { parent.postMessage({ t: x + " hash=" + location.hash + " " + document.compatMode }, "*"); }
-addEventListener("hashchange", function (e) { say("hashchange " + e.newURL.split("/").pop()); });
-addEventListener("popstate", function () { say("popstate"); });
-addEventListener("message", function (e) { if (e.data === "frag") location.hash = "b"; if (e.data === "back") history.back(); });
-say("loaded");
-</script></body></html>`}},
+			"index.html": bkFragParent, "f.html": "<!doctype html><html><body>" + bkFragBody}},
 	)
 }
+
+// bkFragBody: a framed page that moves to a fragment and back when its parent asks, and says
+// what it saw (after its <html><body>, with or without a doctype).
+const bkFragBody = `<p>x</p><div style="height:3000px"></div><p id="b">b</p><script>
+function say(x) { parent.postMessage({ t: x + " hash=" + location.hash + " " + document.compatMode }, "*"); }
+addEventListener("hashchange", function (e) { say("hashchange " + e.newURL.split("/").pop()); });
+addEventListener("popstate", function () { say("popstate"); });
+addEventListener("message", function (e) { if (e.data === "frag") location.hash = "b"; if (e.data === "back") history.back(); });
+say("loaded");
+</script></body></html>`
 
 const bkFragParent = `<!doctype html><title>p</title>` + probe + `<script>
 var got = [];
