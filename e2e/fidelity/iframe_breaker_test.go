@@ -61,6 +61,24 @@ function (f) { f.setAttribute("src", "q.html?2"); },
 function (f) { f.setAttribute("src", "s.html?2"); },
 function (f) { f.src = "q.html?3"; },
 function (f) { f.setAttribute("src", "q.html?4"); }`, `<iframe id="f" src="s.html"></iframe>`))},
+		// A nested document that loads again without the runtime filling the frame: the frame
+		// removed and inserted again, the same src set again, src removed and set again, and
+		// Back inside the frame to a page it showed before (a blob: entry, or from one; Back from
+		// a blob: entry to a srcdoc one is a limit, docs/design.md §5.54).
+		fidelitySite{name: "bk-reinsert-q", want: "q BackCompat", files: bkFiles(bkParent(`
+function (f) { var p = f.parentNode; p.removeChild(f); p.appendChild(f); }`, `<iframe id="f" src="q.html"></iframe>`))},
+		fidelitySite{name: "bk-reinsert-s", want: "s CSS1Compat", files: bkFiles(bkParent(`
+function (f) { var p = f.parentNode; p.removeChild(f); p.appendChild(f); }`, `<iframe id="f" src="s.html"></iframe>`))},
+		fidelitySite{name: "bk-same-src", want: "q BackCompat", files: bkFiles(bkParent(`
+function (f) { f.setAttribute("src", f.getAttribute("src")); }`, `<iframe id="f" src="q.html"></iframe>`))},
+		fidelitySite{name: "bk-remove-src", want: "q BackCompat", files: bkFiles(bkParent(`
+function (f) { f.removeAttribute("src"); log("  removed " + attrs(f)); setTimeout(function () { f.src = "q.html"; log("  set again " + attrs(f)); }, 300); }`, `<iframe id="f" src="q.html"></iframe>`))},
+		fidelitySite{name: "bk-back-qq", want: "q2 BackCompat", files: bkFiles(bkParent(`
+function (f) { f.contentWindow.postMessage("go-q2", "*"); },
+function (f) { f.contentWindow.postMessage("back", "*"); }`, `<iframe id="f" src="q.html"></iframe>`))},
+		fidelitySite{name: "bk-back-qs", want: "s?nav CSS1Compat", files: bkFiles(bkParent(`
+function (f) { f.contentWindow.postMessage("go-s", "*"); },
+function (f) { f.contentWindow.postMessage("back", "*"); }`, `<iframe id="f" src="q.html"></iframe>`))},
 		fidelitySite{name: "bk-reload", want: "q BackCompat", files: bkFiles(bkParent(`
 function (f) { f.contentWindow.postMessage("reload", "*"); },
 function (f) { f.contentWindow.postMessage("reload", "*"); }`, `<iframe id="f" src="q.html"></iframe>`))},

@@ -14,7 +14,6 @@ var FRAME_ATTR = CFG.frameAttr, frameRecs = [], filled = new WeakMapC(), frameDo
 var hasAttr = Element.prototype.hasAttribute, mpPost = W.MessagePort && MessagePort.prototype.postMessage, mpStart = W.MessagePort && MessagePort.prototype.start;
 var cwDesc = W.HTMLIFrameElement && getOwnDesc(HTMLIFrameElement.prototype, "contentWindow"), cwGet = cwDesc && cwDesc.get;
 var fcwDesc = W.HTMLFrameElement && getOwnDesc(HTMLFrameElement.prototype, "contentWindow"), fcwGet = fcwDesc && fcwDesc.get;
-var revokeObjectURL = URLC.revokeObjectURL;
 // A <frame> (of a <frameset>) has no srcdoc: its nested document is loaded from a blob: URL
 // made here (measured, Chromium 2026-12-07: a <frame> of the sandboxed preview document loads a
 // blob: URL the document made, 8 MB too, with an opaque origin of its own; a data: URL over
@@ -39,9 +38,11 @@ function frameSrc(el, v) {
   if (c && c.missing) reportMissing(c, S(v), "<" + el.localName + " src>");
   if (rec) { apply(wmSet, filled, [el, null]); closeFrame(rec); if (!isFrameEl(el)) apply(removeAttr, el, ["srcdoc"]); }
 }
+// closeFrame ends a filling. Its blob: URL is not revoked: the frame's history may still hold
+// it (Back inside the frame to that page loads it again, as over HTTP), and the browser frees it
+// with this document (at most L.frames nested documents per mount).
 function closeFrame(rec) {
   if (rec && rec.port) { try { rec.port.close(); } catch (e) {} rec.port = null; }
-  if (rec.blob) { try { apply(revokeObjectURL, URLC, [rec.blob]); } catch (e) {} rec.blob = ""; }
   rec.dead = true; frameSettled(rec);
 }
 function frameSettled(rec) { if (rec.waited) { rec.waited = false; pending--; maybeReady(); } }
@@ -119,14 +120,18 @@ function frameDoc(c, page, ref) {
 function frameOf(win) {
   for (var i = 0; i < frameRecs.length; i++) {
     var r = frameRecs[i], get = isFrameEl(r.el) ? fcwGet : cwGet;
-    if (!r.dead && !r.port && get && apply(get, r.el, []) === win) return r;
+    if (!r.dead && get && apply(get, r.el, []) === win) return r;
   }
   return null;
 }
-// The nested runtime's hello: a trusted message event from a frame this runtime filled and that
-// has not said hello since (page code cannot forge isTrusted, and the nested page's own code
-// runs only after its runtime spoke). Taken in the capture phase before any page listener and
-// stopped, so the page never sees it.
+// The nested runtime's hello: a trusted message event from a frame this runtime filled. Taken in
+// the capture phase before any page listener and stopped, so the page never sees it. A frame
+// says hello again whenever a nested document loads in it without this runtime filling it —
+// Back or Forward inside the frame, the frame removed and inserted again, the same src set
+// again, the nested page's reload — and the newest hello's port is the one relayed (the older
+// one closed): before, only the first was taken, the later document's console was lost and the
+// page's own listeners saw the hello. A port from the nested page's own code (it can post a hello
+// too) can only ask what that page can do anyway: log, fail, report, store, navigate the frame.
 apply(addListener, W, ["message", function (e) {
   var d = e.data;
   if (!e.isTrusted || !d || typeof d !== "object" || d.type !== T.frame) return;
@@ -135,8 +140,10 @@ apply(addListener, W, ["message", function (e) {
   apply(stopImmediate, e, []);
   var p = e.ports && e.ports[0];
   if (!p) return;
+  var old = rec.port;
   rec.port = p;
-  apply(addListener, p, ["message", function (m) { if (!rec.dead) fromFrame(rec, m.data); }]);
+  if (old) { try { old.close(); } catch (x) {} }
+  apply(addListener, p, ["message", function (m) { if (!rec.dead && rec.port === p) fromFrame(rec, m.data); }]);
   apply(mpStart, p, []);
 }, true]);
 // What a nested document may ask: a console line or error entry (relayed as this document's,
