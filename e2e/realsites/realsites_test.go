@@ -490,7 +490,8 @@ func describe(r Run) string {
 
 // TestSeededRandomInEveryDocument: with SeededRandomJS, each new document draws the same
 // Math.random sequence from its start — a served page loaded twice, and the preview's document
-// (the stand-in's prelude) — and the numbers within it differ and lie in [0, 1).
+// (the stand-in's prelude, which leaves no script element behind) — and the numbers within it
+// differ and lie in [0, 1).
 func TestSeededRandomInEveryDocument(t *testing.T) {
 	const draw = `JSON.stringify([Math.random(), Math.random(), Math.random()])`
 	harness.AddSite("seeded", map[string]string{"index.html": `<!doctype html><title>s</title><p>seeded`})
@@ -517,6 +518,10 @@ func TestSeededRandomInEveryDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	seqs = append(seqs, s)
+	// The prelude leaves no element behind (a page that counts its scripts sees its own).
+	if n, err := chromium.EvalInFrame[int](pv, 10*time.Second, `document.scripts.length`); err != nil || n != 0 {
+		t.Errorf("the preview's document holds %d scripts (%v), want none, as served", n, err)
+	}
 	for _, s := range seqs[1:] {
 		if s != seqs[0] {
 			t.Fatalf("documents drew different sequences (served, served again, preview): %q", seqs)
