@@ -14,7 +14,7 @@ import (
 func openAt(t *testing.T, w, h int64, mobile bool) *chromium.Tab {
 	t.Helper()
 	url := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
 	if mobile {
 		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)

@@ -248,7 +248,7 @@ func TestChatSurvivesReload(t *testing.T) {
 // TestChatMemoryModeSaysNotKept: with IndexedDB blocked the chat says that it is not kept.
 func TestChatMemoryModeSaysNotKept(t *testing.T) {
 	t.Parallel()
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	block := onNewDocument(`Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`)
 	if err := tab.Do(loadTimeout, block, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
@@ -263,7 +263,7 @@ func TestChatMemoryModeSaysNotKept(t *testing.T) {
 // closes, it takes over and its own prompt is kept in the same conversation.
 func TestChatSecondTabReadOnly(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	a := openStudioIn(t, profile)
 	waitContains(t, a, "#storage-mode", "Saved in this browser")
 	sendPrompt(t, a, "Make the layout feel more premium")
@@ -492,7 +492,7 @@ func TestNewChatDisabledDuringRun(t *testing.T) {
 // repository was granted first, the old session accepted the write and the rebuild dropped it.
 func TestSecondTabTakeOverKeepsWrites(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	a := openStudioIn(t, profile)
 	waitContains(t, a, "#storage-mode", "Saved in this browser")
 	b := chromium.NewTabIn(t, profile)

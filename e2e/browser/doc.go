@@ -142,6 +142,13 @@
 // registers none — open theirs with one (openServiceWorkerStudio, chromium.NewServiceWorkerTab).
 // Benchmarks keep the worker: they measure what users run.
 //
+// Most tests open the studio in a recycled tab (chromium.NewRecycledTab: a browser context of
+// its own that an earlier test used, its site data, sessionStorage, history and injected
+// scripts reset; only its HTTP cache and renderer carry over, as for a returning visitor):
+// a studio start there costs about 40 % less CPU than in a new context. Tests that add their own
+// DevTools listeners (the network audits, downloads) and benchmarks open new contexts.
+// TestFirstLoad opens a new context: it is about a first visit.
+//
 // Requirements: the go command and Chromium (see e2e/chromium: CHROME_PATH, PATH, or
 // apt-get install -y chromium as root). `go test ./e2e/...` runs everything here.
 package browser

@@ -153,10 +153,14 @@ func folderDiff(t *testing.T, tab *chromium.Tab, ws map[string]string) []string 
 // steps and their order are exactly folderSaveSteps (a new persistence step fails it until it
 // is added to the table).
 func TestFolderSaveFaultInjection(t *testing.T) {
-	t.Parallel() // each subtest has its own browser context: the kills touch no other tab
+	// Not t.Parallel: its parallel subtests (each in a browser context of its own, so the kills
+	// touch no other tab) then run before the suite's parallel tests, four at a time, instead
+	// of queueing behind them when go test reaches this test — measured, they started 251 s
+	// into a 401 s run and were all that was left for its last 50 s (docs/performance.md
+	// "Recycled tabs").
 	t.Run("steps", func(t *testing.T) {
 		t.Parallel()
-		tab := chromium.NewIsolatedTab(t)
+		tab := chromium.NewRecycledTab(t)
 		faultFolderTab(t, tab, "")
 		fclick(t, tab, "#folder-save")
 		waitEntry(t, tab, "Saved 2 file(s) and deleted 1 file(s)", 1)
@@ -172,7 +176,7 @@ func TestFolderSaveFaultInjection(t *testing.T) {
 	for _, step := range folderSaveSteps {
 		t.Run(strings.ReplaceAll(step, " ", "-"), func(t *testing.T) {
 			t.Parallel()
-			profile := chromium.NewIsolatedTab(t)
+			profile := chromium.NewRecycledTab(t)
 			a := chromium.NewTabIn(t, profile)
 			faultFolderTab(t, a, step)
 			fclick(t, a, "#folder-save")

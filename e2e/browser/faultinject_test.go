@@ -72,15 +72,16 @@ func killAt(t *testing.T, tab *chromium.Tab, step string) {
 	_ = chromedp.Cancel(tab.Ctx)
 }
 
-// tabAfterKill opens the studio in a new tab of profile once the killed tab's workspace lock
-// is released, and checks that the tab is writable. A page that starts while a dying tab still
+// tabAfterKill opens the studio in profile itself (the blank tab of the killed tab's browser
+// context: what a user's next tab on the profile sees, without the cost of another new tab)
+// once the killed tab's workspace lock is released, and checks that the tab is writable. A page that starts while a dying tab still
 // holds the lock waits only lockWait (1.5 s, wasm/cmd/browser/lock.go) and then shows the
 // workspace read-only; a crash can take longer than that to release it on a loaded machine.
 // The wait is a request for the lock from a plain document of the site's origin (sw.js): it is
 // granted, and released at once, when no page holds it.
 func tabAfterKill(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	t.Helper()
-	b := chromium.NewTabIn(t, profile)
+	b := profile
 	if err := b.Do(loadTimeout, chromedp.Navigate(site(t)+"sw.js")); err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +117,15 @@ func waitConsole(t *testing.T, tab *chromium.Tab, s string, timeout time.Duratio
 // confirmed README and every other file are intact), the interrupted edit is either fully
 // there or fully absent (never torn), and the studio claims only what is stored.
 func TestLostWorkFaultInjection(t *testing.T) {
-	t.Parallel() // each subtest has its own browser context: the kills touch no other tab
+	// Not t.Parallel: its parallel subtests (each in a browser context of its own, so the kills
+	// touch no other tab) then run before the suite's parallel tests, four at a time, instead
+	// of queueing behind them when go test reaches this test — measured, they started 251 s
+	// into a 401 s run and were all that was left for its last 50 s (docs/performance.md
+	// "Recycled tabs").
 	for _, step := range []string{"files-before", "files-after", "meta-after", "committed"} {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
-			profile := chromium.NewIsolatedTab(t)
+			profile := chromium.NewRecycledTab(t)
 			a := chromium.NewTabIn(t, profile)
 			if err := a.Do(loadTimeout, onNewDocument(killHook), chromedp.Navigate(site(t))); err != nil {
 				t.Fatal(err)

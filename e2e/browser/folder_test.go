@@ -117,7 +117,7 @@ func mkProject(t *testing.T, tab *chromium.Tab, dir string, files map[string]any
 // and installs the OPFS helpers. Dialogs (the beforeunload guard) are accepted.
 func folderStudio(t *testing.T) *chromium.Tab {
 	t.Helper()
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t))); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // made TestApprovalCardDiff fail whenever its diff arrived a moment after the card.
 func TestWaitForToleratesNotYetDrawn(t *testing.T) {
 	t.Parallel()
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	page := `data:text/html,<!doctype html><title>late</title><script>setTimeout(() => {
 		const p = document.createElement("p"); p.id = "late"; p.textContent = "drawn"; document.body.append(p); }, 300)</script>`
 	if err := tab.Do(10*time.Second, chromedp.Navigate(page)); err != nil {

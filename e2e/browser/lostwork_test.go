@@ -39,7 +39,7 @@ func editorDoc(t *testing.T, tab *chromium.Tab) (string, string) {
 // then in a second tab of that profile (b, read-only while a holds the workspace lock).
 func writerAndReadOnlyTab(t *testing.T) (a, b *chromium.Tab) {
 	t.Helper()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	a = openStudioIn(t, profile)
 	waitContains(t, a, "#storage-mode", "Saved in this browser")
 	b = chromium.NewTabIn(t, profile)
@@ -168,7 +168,7 @@ func TestLostWorkReloadNoHistory(t *testing.T) {
 func TestLostWorkStorageBlocked(t *testing.T) {
 	t.Parallel()
 	url := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	block := onNewDocument(`Object.defineProperty(window, "indexedDB", {get() { throw new DOMException("Storage is blocked by policy", "SecurityError"); }, configurable: true});`)
 	if err := tab.Do(loadTimeout, block, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func openByName(t *testing.T, tab *chromium.Tab, path string) {
 // second tab, and stay until discarded.
 func TestLostWorkOverBudgetDrafts(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	tab := openStudioIn(t, profile)
 	directCall(t, tab, "workspace.createFile", `{"path":"over.js","source":"// over\n"}`)
 	openByName(t, tab, "over.js")

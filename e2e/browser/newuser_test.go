@@ -51,7 +51,7 @@ func TestSameTabNavigationIsWritable(t *testing.T) {
 // from IndexedDB (the first tab's stored README wins over its own unsaved write).
 func TestReadOnlyTabTakesOverWhenFirstLeaves(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	first := openStudioIn(t, profile)
 	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := "stored by the first tab " + time.Now().Format(time.RFC3339Nano)

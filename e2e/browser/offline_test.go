@@ -11,9 +11,12 @@ import (
 
 // TestOfflineReload: after one visit the service worker has precached the build, so a reload
 // with the server stopped still opens the studio (SPEC §2.8). CDP network emulation does not
-// cover service-worker fetches, so the server really stops.
+// cover service-worker fetches, so the server really stops (a server of the test's own).
 func TestOfflineReload(t *testing.T) {
-	tab := openServiceWorkerStudio(t)
+	t.Parallel()
+	url, stop := ownSite(t)
+	tab := chromium.NewServiceWorkerTab(t)
+	loadStudioAt(t, tab, url)
 	if _, err := chromium.WaitFor[bool](tab, loadTimeout, `!!navigator.serviceWorker.controller`); err != nil {
 		t.Fatalf("the service worker never controlled the page: %v", err)
 	}
@@ -22,9 +25,8 @@ func TestOfflineReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	restart := stopServer(t)
+	stop()
 	t.Logf("stopped at %v", time.Since(t0))
-	defer restart()
 	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
 		t.Fatalf("reload with the server stopped: %v", err)
 	}
@@ -47,7 +49,7 @@ func TestOfflineReload(t *testing.T) {
 func TestMemoryModeWithoutIndexedDB(t *testing.T) {
 	t.Parallel()
 	url := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	hide := onNewDocument(`Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true});`)
 	if err := tab.Do(loadTimeout, hide, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func TestPanicRecoveredPerIteration(t *testing.T) {
 	t.Parallel()
 	url := conformanceSite(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	func() {
 		defer bootSlot(t)()
 		if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {

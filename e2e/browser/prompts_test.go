@@ -95,7 +95,7 @@ func TestRuntimeErrorAlert(t *testing.T) {
 func TestMobileLayoutHasNoHorizontalOverflow(t *testing.T) {
 	t.Parallel()
 	url := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	mobile := chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true})
 		return chromedp.Void{}, err

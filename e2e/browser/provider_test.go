@@ -25,8 +25,9 @@ import (
 // Browser tests of the OpenRouter provider (issue 6): the settings dialog, the provider loop
 // through the page's fetch transport against host/fakeprovider on another loopback port (a
 // real CORS origin), retries, approvals, cancellation, the model catalog, key storage and a
-// network audit. Each test uses its own browser context (NewIsolatedTab), so the key in its
-// localStorage never reaches another test's tabs.
+// network audit. Each test uses a browser context of its own whose site data is cleared when
+// the test ends (chromium.NewRecycledTab), so the key in its localStorage never reaches another
+// test's tabs.
 
 // testKey is the API key the tests type; the fake checks every chat request carries it.
 const testKey = "sk-or-v1-e2e-secret-0123456789abcdef"
@@ -97,9 +98,10 @@ func (n *netAudit) requests() []auditedRequest {
 func openProviderStudio(t *testing.T, audit *netAudit, pre ...chromedp.Action[chromedp.Void]) *chromium.Tab {
 	t.Helper()
 	u := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	steps := pre
 	if audit != nil {
+		tab.Discard() // the audit's listener and the Network domain stay with the tab
 		audit.reqs = map[network.RequestID]*auditedRequest{}
 		if err := chromedp.Listen(tab.Ctx, audit.listen); err != nil {
 			t.Fatal(err)

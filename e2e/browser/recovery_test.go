@@ -15,7 +15,7 @@ import (
 // context (its own IndexedDB: the seed workspace) and waits for "Ready" and the first ack.
 func openIsolatedStudio(t *testing.T, query string) *chromium.Tab {
 	t.Helper()
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(site(t)+query)); err != nil {
 		t.Fatal(err)

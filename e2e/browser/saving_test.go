@@ -32,7 +32,7 @@ const slowCommitHook = `(() => {
 // browser" comes back once the call has returned.
 func TestSavingUntilStored(t *testing.T) {
 	t.Parallel()
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	func() {
 		defer bootSlot(t)()
 		if err := tab.Do(loadTimeout, onNewDocument(slowCommitHook), chromedp.Navigate(site(t))); err != nil {

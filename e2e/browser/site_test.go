@@ -53,6 +53,25 @@ func site(t testing.TB) string {
 	return siteURL
 }
 
+// ownSite serves the built site (site) on an address of the test's own and returns its URL
+// ("http://127.0.0.1:port/web-coding/") and a stop that closes the server (idempotent; also
+// run when the test ends): for the offline tests, which stop their server while the other
+// tests go on with the shared one.
+func ownSite(t testing.TB) (url string, stop func()) {
+	t.Helper()
+	site(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: devserver.Handler(siteDir)}
+	go srv.Serve(ln)
+	var once sync.Once
+	stop = func() { once.Do(func() { _ = srv.Close() }) }
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String() + "/web-coding/", stop
+}
+
 // stopServer stops serving the site (the offline test) and returns a function that serves it
 // again on the same address.
 func stopServer(t testing.TB) (restart func()) {

@@ -35,22 +35,25 @@ func bootSlot(t testing.TB) (release func()) {
 	return release
 }
 
-// openStudio opens the studio in a fresh tab of its own browser context (fresh IndexedDB,
-// localStorage, service worker and locks, so no test sees another's workspace) and waits for
-// "Ready" and the first preview ack. A second tab on the same profile: chromium.NewTabIn.
+// openStudio opens the studio in a tab of its own browser context with no site data (no
+// IndexedDB, storage, service worker or locks, so no test sees another's workspace: a
+// chromium.NewRecycledTab, whose HTTP cache may hold the studio's files as a returning
+// visitor's does) and waits for "Ready" and the first preview ack. A second tab on the same
+// profile: chromium.NewTabIn.
 func openStudio(t *testing.T) *chromium.Tab {
 	t.Helper()
 	return openStudioIn(t, nil)
 }
 
-// openStudioIn is openStudio in a new tab of profile's browser context (nil: a fresh one).
+// openStudioIn is openStudio in a new tab of profile's browser context (nil: a recycled tab of
+// its own, as openStudio).
 // Tests of several tabs on one profile open a blank isolated "profile" tab and every studio
 // tab in it, so closing one studio tab never disposes the context of the others.
 func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	t.Helper()
 	var tab *chromium.Tab
 	if profile == nil {
-		tab = chromium.NewIsolatedTab(t)
+		tab = chromium.NewRecycledTab(t)
 	} else {
 		tab = chromium.NewTabIn(t, profile)
 	}
@@ -72,7 +75,12 @@ func openServiceWorkerStudio(t *testing.T) *chromium.Tab {
 // the first preview ack.
 func loadStudio(t *testing.T, tab *chromium.Tab) {
 	t.Helper()
-	url := site(t)
+	loadStudioAt(t, tab, site(t))
+}
+
+// loadStudioAt is loadStudio with the studio at url (ownSite).
+func loadStudioAt(t *testing.T, tab *chromium.Tab, url string) {
+	t.Helper()
 	defer bootSlot(t)()
 	if err := tab.Do(loadTimeout, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
@@ -118,7 +126,8 @@ func noConsoleErrors(t *testing.T, tab *chromium.Tab) {
 // first ack late for reasons outside the page).
 func TestFirstLoad(t *testing.T) {
 	start := time.Now()
-	tab := openStudio(t)
+	tab := chromium.NewIsolatedTab(t) // a first visit: a new context, not a recycled tab
+	loadStudio(t, tab)
 	t.Logf("tab + navigation → Ready and first preview ack: %v", time.Since(start).Round(time.Millisecond))
 	waitContains(t, tab, "#tools-count", "tools/list · 26")
 	noConsoleErrors(t, tab)

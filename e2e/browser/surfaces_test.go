@@ -41,7 +41,7 @@ func openSurface(t *testing.T, profile *chromium.Tab, surface string, hooks ...s
 	url := surfaceURL(t, surface)
 	var tab *chromium.Tab
 	if profile == nil {
-		tab = chromium.NewIsolatedTab(t)
+		tab = chromium.NewRecycledTab(t)
 	} else {
 		tab = chromium.NewTabIn(t, profile)
 	}
@@ -1061,12 +1061,14 @@ func TestSurfaceLiveSaveApproval(t *testing.T) {
 // TestSurfaceOffline: both pages load and reach ready online with no console error (Ready ·
 // 11 tools / 8 tools); after a visit the service worker serves them, so with the server
 // stopped a reload of realtime/ and a navigation to live/ both reach ready again with their
-// catalogs and a preview acknowledgement (SPEC §2.8). Serial: it stops the shared server.
+// catalogs and a preview acknowledgement (SPEC §2.8). Its server is its own (ownSite): it stops it.
 func TestSurfaceOffline(t *testing.T) {
+	t.Parallel()
+	base, stop := ownSite(t)
 	tab := chromium.NewServiceWorkerTab(t)
 	load := func(surface string) {
 		t.Helper()
-		if err := tab.Do(loadTimeout, chromedp.Navigate(surfaceURL(t, surface))); err != nil {
+		if err := tab.Do(loadTimeout, chromedp.Navigate(base+surface+"/")); err != nil {
 			t.Fatalf("navigate to %s: %v", surface, err)
 		}
 		waitSurfaceReady(t, tab)
@@ -1099,8 +1101,7 @@ func TestSurfaceOffline(t *testing.T) {
 	t.Logf("realtime/ ready in %v", time.Since(start).Round(time.Millisecond))
 	noConsoleErrors(t, tab)
 
-	restart := stopServer(t)
-	defer restart()
+	stop()
 	if err := tab.Do(loadTimeout, chromedp.Reload()); err != nil {
 		t.Fatalf("reload of realtime/ with the server stopped: %v", err)
 	}
@@ -1123,7 +1124,7 @@ func TestSurfaceOffline(t *testing.T) {
 // IndexedDB workspaces are their own.
 func TestSurfaceSecondTabReadOnly(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	mutation := map[string]struct {
 		tool string
 		args map[string]any

@@ -184,7 +184,7 @@ func TestTraceExportHasNoSecrets(t *testing.T) {
 	t.Parallel()
 	srv := providerFailServer(t)
 	u := site(t)
-	tab := chromium.NewIsolatedTab(t)
+	tab := chromium.NewRecycledTab(t)
 	if err := tab.Do(loadTimeout, chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}

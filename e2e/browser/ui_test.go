@@ -96,7 +96,7 @@ func TestTypingWritesThroughTheRegistry(t *testing.T) {
 // notice and never overwrites the first tab's stored workspace.
 func TestSecondTabIsReadOnly(t *testing.T) {
 	t.Parallel()
-	profile := chromium.NewIsolatedTab(t)
+	profile := chromium.NewRecycledTab(t)
 	first := openStudioIn(t, profile)
 	waitContains(t, first, "#storage-mode", "Saved in this browser")
 	stored := readREADME(t, first)

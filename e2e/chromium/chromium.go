@@ -284,6 +284,26 @@ type Tab struct {
 	dialogs []string // "alert: text" of each dialog, when accepting (AcceptDialogs)
 	accept  bool
 	worlds  map[string]string // frame id → unique id of its main world's execution context
+	// site is shared by the tabs of one browser context (NewTabIn): the origins of the http(s)
+	// documents they loaded, whose site data a recycled tab's reset clears. noReuse is set by
+	// Discard. Both for NewRecycledTab.
+	site    *contextSite
+	noReuse bool
+}
+
+// contextSite records the origins of the documents the tabs of one browser context loaded.
+type contextSite struct {
+	mu      sync.Mutex
+	origins map[string]bool
+}
+
+func (c *contextSite) add(origin string) {
+	c.mu.Lock()
+	if c.origins == nil {
+		c.origins = map[string]bool{}
+	}
+	c.origins[origin] = true
+	c.mu.Unlock()
 }
 
 // mainWorld returns the unique execution context id of frame's main world ("" when not seen).
@@ -382,14 +402,14 @@ func NewFullTab(t testing.TB) *Tab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTabFrom(t, bctx, ServiceWorkers, chromedp.WithNewBrowserContext())
+	return newTabFrom(t, bctx, ServiceWorkers, newContext)
 }
 
 // NewIsolatedTab opens a tab in a new browser context (its own HTTP cache, storage and
 // service workers, like a fresh profile); the context is disposed with the tab.
 func NewIsolatedTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t, ServiceWorkers, chromedp.WithNewBrowserContext())
+	return newTab(t, ServiceWorkers, newContext)
 }
 
 // NewServiceWorkerTab is NewIsolatedTab in a browser context whose pages may use service
@@ -397,17 +417,29 @@ func NewIsolatedTab(t testing.TB) *Tab {
 // version taking over).
 func NewServiceWorkerTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t, true, chromedp.WithNewBrowserContext())
+	return newTab(t, true, newContext)
 }
 
 // NewTabIn opens another tab in the browser context of other (same storage, service workers
 // and Web Locks), for tests of several tabs on one profile; it closes when the test ends.
 func NewTabIn(t testing.TB, other *Tab) *Tab {
 	t.Helper()
-	return newTabFrom(t, other.Ctx, other.serviceWorkers)
+	return newTabFrom(t, other.Ctx, other.serviceWorkers, withSite(other.site))
 }
 
-func newTab(t testing.TB, serviceWorkers bool, opts ...chromedp.ContextOption) *Tab {
+// tabOption is a chromedp context option of a new tab, or the record of the browser context it
+// joins (NewTabIn).
+type tabOption struct {
+	ctx  chromedp.ContextOption
+	site *contextSite
+}
+
+func withSite(s *contextSite) tabOption { return tabOption{site: s} }
+
+// newContext is the option of a tab in a new browser context.
+var newContext = tabOption{ctx: chromedp.WithNewBrowserContext()}
+
+func newTab(t testing.TB, serviceWorkers bool, opts ...tabOption) *Tab {
 	t.Helper()
 	bctx, err := Start()
 	if err != nil {
@@ -486,9 +518,28 @@ func previewJSON(a *runtime.RemoteObject) (string, bool) {
 
 // newTabFrom opens a tab from parent: the browser context (a new target in the shared
 // default context) or a tab context (a new target in that tab's browser context).
-func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...chromedp.ContextOption) *Tab {
+func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...tabOption) *Tab {
 	t.Helper()
-	tab := &Tab{serviceWorkers: serviceWorkers}
+	tab := openTab(t, bctx, serviceWorkers, opts...)
+	t.Cleanup(tab.cancel)
+	return tab
+}
+
+// openTab opens a tab in bctx's browser (a new browser context with
+// chromedp.WithNewBrowserContext) with the harness's listener; the caller closes it
+// (tab.cancel).
+func openTab(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...tabOption) *Tab {
+	t.Helper()
+	tab := &Tab{serviceWorkers: serviceWorkers, site: &contextSite{}}
+	var copts []chromedp.ContextOption
+	for _, o := range opts {
+		if o.site != nil {
+			tab.site = o.site
+		}
+		if o.ctx != nil {
+			copts = append(copts, o.ctx)
+		}
+	}
 	listener := func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -514,6 +565,11 @@ func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ..
 				tab.urls[e.RequestID] = e.Request.URL
 			}
 			tab.mu.Unlock()
+			if e.Type == network.ResourceTypeDocument {
+				if o := originOf(e.Request.URL); o != "" {
+					tab.site.add(o)
+				}
+			}
 		case *network.EventResponseReceived:
 			if e.Response != nil && e.Response.Status >= 400 {
 				tab.addFailed(FailedRequest{URL: e.Response.URL, Status: e.Response.Status})
@@ -578,19 +634,19 @@ func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ..
 			tab.add(ConsoleEntry{Level: "exception", Text: text})
 		}
 	}
-	ctx, cancel := chromedp.NewContext(bctx, append(opts, chromedp.WithListener(listener))...)
+	ctx, cancel := chromedp.NewContext(bctx, append(copts, chromedp.WithListener(listener))...)
 	tab.Ctx, tab.cancel = ctx, cancel
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		t.Fatalf("chromium: new tab: %v", err)
 	}
-	t.Cleanup(cancel)
 	if !serviceWorkers {
 		err := tab.Do(10*time.Second, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: noServiceWorker})
 			return chromedp.Void{}, err
 		})
 		if err != nil {
+			cancel()
 			t.Fatalf("chromium: new tab without service workers: %v", err)
 		}
 	}

@@ -1,0 +1,153 @@
+package chromium
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// siteServer serves a small page at every path of a loopback origin.
+func siteServer(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(`<!doctype html><title>page</title><p>` + r.URL.Path + `</p>`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// dirtyTab leaves site data of every kind, history, a new-document script, a viewport and
+// touch emulation and console lines in a recycled tab.
+func dirtyTab(t *testing.T, tab *Tab, origin string) {
+	t.Helper()
+	if err := tab.OnNewDocument(`window.__leftover = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Do(20*time.Second,
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(origin+"/one")); err != nil {
+		t.Fatal(err)
+	}
+	ok, err := Eval[bool](tab, 20*time.Second, `(async () => {
+		localStorage.setItem("k", "v");
+		sessionStorage.setItem("k", "v");
+		document.cookie = "c=1; max-age=3600";
+		await new Promise((res, rej) => { const r = indexedDB.open("db", 1); r.onupgradeneeded = () => r.result.createObjectStore("s"); r.onsuccess = () => { r.result.close(); res(); }; r.onerror = rej; });
+		const root = await navigator.storage.getDirectory();
+		const f = await root.getFileHandle("f.txt", {create: true});
+		const w = await f.createWritable(); await w.write("x"); await w.close();
+		await (await caches.open("c")).put("/x", new Response("x"));
+		console.log("LEFTOVER-LINE");
+		return window.__leftover === 1 && screen.width === 390;
+	})()`)
+	if err != nil || !ok {
+		t.Fatalf("setting up the leftovers: %v %v", ok, err)
+	}
+	if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/two")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecycledTabIsReset: a tab NewRecycledTab hands out after another test used it shows
+// nothing of that test — no site data of any kind, no history beyond the blank entry, no
+// script on new documents, the default viewport, no console lines — and a tab the reset may
+// not clean (pages of two origins, Discard, a failed test) is never handed out again.
+func TestRecycledTabIsReset(t *testing.T) {
+	origin := siteServer(t)
+	var first *Tab
+	t.Run("dirty", func(t *testing.T) {
+		first = NewRecycledTab(t)
+		dirtyTab(t, first, origin)
+	})
+	t.Run("clean", func(t *testing.T) {
+		tab := NewRecycledTab(t)
+		if tab != first {
+			t.Fatal("the released tab was not reused (the reset failed; see the log)")
+		}
+		for _, e := range tab.Console() {
+			if strings.Contains(e.Text, "LEFTOVER-LINE") {
+				t.Errorf("the console still holds the earlier test's line %q", e.Text)
+			}
+		}
+		got := probe(t, tab, origin)
+		// A tab of a new browser context, as NewIsolatedTab opens, reads the same but for
+		// history.length: the recycled tab keeps its blank entry before the page.
+		fresh := probe(t, NewIsolatedTab(t), origin)
+		fresh = strings.Replace(fresh, `"history":1`, `"history":2`, 1)
+		if got != fresh {
+			t.Errorf("the recycled tab shows what the earlier test left:\n got %s\nwant %s (a fresh tab's)", got, fresh)
+		}
+		if !strings.Contains(got, `"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
+			t.Errorf("the probe reads site data in a fresh tab too: %s", got)
+		}
+	})
+	t.Run("dirty-from-another-tab", func(t *testing.T) {
+		// A blank "profile" tab whose other tab (NewTabIn) left the site data.
+		tab := NewRecycledTab(t)
+		if tab != first {
+			t.Fatal("the clean tab was not reused")
+		}
+		dirtyTab(t, NewTabIn(t, tab), origin)
+	})
+	t.Run("clean-again", func(t *testing.T) {
+		tab := NewRecycledTab(t)
+		if tab != first {
+			t.Fatal("the released tab was not reused (the reset failed; see the log)")
+		}
+		got := probe(t, tab, origin)
+		if !strings.Contains(got, `"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
+			t.Errorf("the recycled tab shows what another tab of its context left: %s", got)
+		}
+	})
+	t.Run("two-origins", func(t *testing.T) {
+		other := siteServer(t)
+		tab := NewRecycledTab(t)
+		if tab != first {
+			t.Fatal("the clean tab was not reused")
+		}
+		if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/a"), chromedp.Navigate(other+"/b")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("after-two-origins", func(t *testing.T) {
+		tab := NewRecycledTab(t)
+		if tab == first {
+			t.Fatal("a tab whose pages were on two origins was handed out again")
+		}
+		first = tab
+		tab.Discard()
+	})
+	t.Run("after-discard", func(t *testing.T) {
+		if tab := NewRecycledTab(t); tab == first {
+			t.Fatal("a discarded tab was handed out again")
+		}
+	})
+}
+
+// probe opens origin/one in tab and reads its site data, history, new-document script and
+// emulated screen as JSON.
+func probe(t *testing.T, tab *Tab, origin string) string {
+	t.Helper()
+	if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/one")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Eval[string](tab, 20*time.Second, `(async () => {
+		const root = await navigator.storage.getDirectory();
+		const files = []; for await (const k of root.keys()) files.push(k);
+		return JSON.stringify({
+			local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
+			idb: (await indexedDB.databases()).map(d => d.name), opfs: files, caches: await caches.keys(),
+			leftover: typeof window.__leftover, screen: screen.width, inner: innerWidth, touch: navigator.maxTouchPoints,
+			history: history.length,
+		});
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
