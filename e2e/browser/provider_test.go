@@ -98,10 +98,14 @@ func (n *netAudit) requests() []auditedRequest {
 func openProviderStudio(t *testing.T, audit *netAudit, pre ...chromedp.Action[chromedp.Void]) *chromium.Tab {
 	t.Helper()
 	u := site(t)
-	tab := chromium.NewRecycledTab(t)
+	var tab *chromium.Tab
+	if audit != nil {
+		tab = chromium.NewIsolatedTab(t) // the audit's listener stays with the tab
+	} else {
+		tab = chromium.NewRecycledTab(t)
+	}
 	steps := pre
 	if audit != nil {
-		tab.Discard() // the audit's listener and the Network domain stay with the tab
 		audit.reqs = map[network.RequestID]*auditedRequest{}
 		if err := chromedp.Listen(tab.Ctx, audit.listen); err != nil {
 			t.Fatal(err)

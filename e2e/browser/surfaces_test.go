@@ -1068,6 +1068,7 @@ func TestSurfaceOffline(t *testing.T) {
 	tab := chromium.NewServiceWorkerTab(t)
 	load := func(surface string) {
 		t.Helper()
+		defer bootSlot(t)()
 		if err := tab.Do(loadTimeout, chromedp.Navigate(base+surface+"/")); err != nil {
 			t.Fatalf("navigate to %s: %v", surface, err)
 		}

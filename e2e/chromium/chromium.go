@@ -230,6 +230,9 @@ func start(k Kind) (context.Context, error) {
 // Shutdown closes the browsers of the harness and removes their profiles. Call it from
 // TestMain after m.Run; it is safe to call when no browser started.
 func Shutdown() {
+	pool.mu.Lock()
+	pool.idle = nil // their browser closes below
+	pool.mu.Unlock()
 	mu.Lock()
 	defer mu.Unlock()
 	for k := range browsers {

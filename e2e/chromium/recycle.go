@@ -37,9 +37,10 @@ import (
 // navigation history, every script added to run on new documents (OnNewDocument, or
 // Page.addScriptToEvaluateOnNewDocument called directly), the viewport and touch emulation,
 // the download behaviour of the context, and the tab's console, request, dialog and frame
-// records. A tab whose reset cannot be done is closed instead: the test failed, its pages
-// visited documents of more than one origin, the page does not answer within resetTimeout
-// (a renderer crashed or a page hung on purpose), or the test called Discard.
+// records. A tab whose reset cannot be done is closed instead (which disposes its context):
+// the test failed, its pages visited documents of more than one origin, another page of its
+// context is still open after contextAloneWait (it could hold a lock or write after the
+// clearing), the page does not answer within resetTimeout, or the test called Discard.
 //
 // Not reset, so a test that does any of these on its tab calls Discard (or uses
 // NewIsolatedTab): a listener added with chromedp.Listen (it would outlive the test), DevTools
@@ -148,31 +149,15 @@ func (t *Tab) reset() error {
 		}
 		return nil
 	}
-	if len(origins) == 1 {
-		// sessionStorage belongs to the tab and survives navigations: clear it from a
-		// document of its origin (a 404 page of the site), where no page script runs.
-		if err := do("a document of "+origins[0], chromedp.Navigate(origins[0]+"/.webcoding-test-reset")); err != nil {
-			return err
-		}
-		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(() => { sessionStorage.clear(); return sessionStorage.length; })()`))
-		if err != nil || n != 0 {
-			return fmt.Errorf("clearing sessionStorage: %d items left, %v", n, err)
-		}
-	}
-	if err := do("about:blank", chromedp.Navigate("about:blank")); err != nil {
+	// Any other page of the context (a tab the test opened with NewTabIn that did not close,
+	// a window a page opened) could hold the studio's lock or write after the clearing.
+	if err := t.aloneInContext(ctx); err != nil {
 		return err
 	}
-	err := do("reset", func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		if _, err := cdp.Call(ctx, tg, page.ResetNavigationHistory, cdp.Empty{}); err != nil {
-			return chromedp.Void{}, fmt.Errorf("history: %w", err)
-		}
-		for _, o := range origins {
-			if _, err := cdp.Call(ctx, tg, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: string(storage.TypeAll)}); err != nil {
-				return chromedp.Void{}, fmt.Errorf("site data of %s: %w", o, err)
-			}
-		}
+	err := do("scripts and emulation", func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		// Scripts on new documents have identifiers "1", "2", … per target: one more added
-		// tells how many there are, and every one of them is removed.
+		// tells how many there are, and every one of them is removed, first, so that none
+		// runs in the pages the reset opens.
 		res, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: ";"})
 		if err != nil {
 			return chromedp.Void{}, err
@@ -185,16 +170,42 @@ func (t *Tab) reset() error {
 			// An identifier already removed answers an error; that is expected.
 			_, _ = cdp.Call(ctx, tg, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: page.ScriptIdentifier(strconv.Itoa(id))})
 		}
+		if _, err := cdp.Call(ctx, tg, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err = cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: false})
+		return chromedp.Void{}, err
+	})
+	if err != nil {
+		return err
+	}
+	if len(origins) == 1 {
+		// sessionStorage belongs to the tab and survives navigations: clear it from a
+		// document of its origin (a 404 page of the site, where no script runs).
+		if err := do("a document of "+origins[0], chromedp.Navigate(origins[0]+"/.webcoding-test-reset")); err != nil {
+			return err
+		}
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(() => { sessionStorage.clear(); return sessionStorage.length; })()`))
+		if err != nil || n != 0 {
+			return fmt.Errorf("clearing sessionStorage: %d items left, %v", n, err)
+		}
+	}
+	if err := do("about:blank", chromedp.Navigate("about:blank")); err != nil {
+		return err
+	}
+	err = do("history and site data", func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		if _, err := cdp.Call(ctx, tg, page.ResetNavigationHistory, cdp.Empty{}); err != nil {
+			return chromedp.Void{}, fmt.Errorf("history: %w", err)
+		}
+		for _, o := range origins {
+			if _, err := cdp.Call(ctx, tg, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: string(storage.TypeAll)}); err != nil {
+				return chromedp.Void{}, fmt.Errorf("site data of %s: %w", o, err)
+			}
+		}
 		if !t.serviceWorkers {
 			if _, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: noServiceWorker}); err != nil {
 				return chromedp.Void{}, err
 			}
-		}
-		if _, err := cdp.Call(ctx, tg, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
-			return chromedp.Void{}, err
-		}
-		if _, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: false}); err != nil {
-			return chromedp.Void{}, err
 		}
 		info, err := cdp.Call(ctx, tg, target.GetTargetInfo, target.GetTargetInfoParams{})
 		if err != nil {
@@ -218,6 +229,46 @@ func (t *Tab) reset() error {
 	t.site.mu.Unlock()
 	return nil
 }
+
+// aloneInContext waits up to contextAloneWait for the tab to be the only page of its browser
+// context (frames and workers are not pages), or fails naming the others.
+func (t *Tab) aloneInContext(ctx context.Context) error {
+	var id target.ID
+	var bc cdp.BrowserContextID
+	if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		info, err := cdp.Call(ctx, tg, target.GetTargetInfo, target.GetTargetInfoParams{})
+		if err == nil {
+			id, bc = info.TargetInfo.TargetID, info.TargetInfo.BrowserContextID
+		}
+		return chromedp.Void{}, err
+	}); err != nil {
+		return fmt.Errorf("target info: %w", err)
+	}
+	deadline := time.Now().Add(contextAloneWait)
+	for {
+		infos, err := chromedp.Targets(t.Ctx)
+		if err != nil {
+			return fmt.Errorf("targets: %w", err)
+		}
+		var others []string
+		for _, in := range infos {
+			if in.BrowserContextID == bc && in.TargetID != id && in.Type == "page" {
+				others = append(others, string(in.Type)+" "+in.URL)
+			}
+		}
+		if len(others) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("other pages of its browser context are still open: %v", others)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// contextAloneWait is how long a reset waits for the other tabs of the context to close (a
+// closing tab can take a moment after its test's cleanup canceled it).
+const contextAloneWait = 2 * time.Second
 
 // originOf returns scheme://host[:port] of an http(s) URL, or "".
 func originOf(raw string) string {

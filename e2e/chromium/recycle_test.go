@@ -3,6 +3,7 @@ package chromium
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,20 @@ func dirtyTab(t *testing.T, tab *Tab, origin string) {
 	if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/two")); err != nil {
 		t.Fatal(err)
 	}
+	// As a studio page does: a database connection left open and a Web Lock held.
+	ok, err = Eval[bool](tab, 20*time.Second, `(async () => {
+		window.__db = await new Promise((res, rej) => { const r = indexedDB.open("open-db", 1); r.onupgradeneeded = () => r.result.createObjectStore("s"); r.onsuccess = () => res(r.result); r.onerror = rej; });
+		let held; const got = new Promise(r => held = r);
+		navigator.locks.request("held-lock", () => { held(); return new Promise(() => {}); });
+		await got;
+		return (await navigator.locks.query()).held.length === 1;
+	})()`)
+	if err != nil || !ok {
+		t.Fatalf("holding a lock and a database: %v %v", ok, err)
+	}
+	if _, err := Eval[bool](tab, 5*time.Second, `fetch("/missing-404").then(() => true)`); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestRecycledTabIsReset: a tab NewRecycledTab hands out after another test used it shows
@@ -58,6 +73,18 @@ func dirtyTab(t *testing.T, tab *Tab, origin string) {
 // script on new documents, the default viewport, no console lines — and a tab the reset may
 // not clean (pages of two origins, Discard, a failed test) is never handed out again.
 func TestRecycledTabIsReset(t *testing.T) {
+	for _, sw := range []bool{true, false} {
+		t.Run(map[bool]string{true: "with-service-workers", false: "without-service-workers"}[sw], func(t *testing.T) {
+			was := ServiceWorkers
+			ServiceWorkers = sw
+			defer func() { ServiceWorkers = was }()
+			testRecycledTabIsReset(t)
+		})
+	}
+}
+
+func testRecycledTabIsReset(t *testing.T) {
+	parent := t
 	origin := siteServer(t)
 	var first *Tab
 	t.Run("dirty", func(t *testing.T) {
@@ -74,6 +101,9 @@ func TestRecycledTabIsReset(t *testing.T) {
 				t.Errorf("the console still holds the earlier test's line %q", e.Text)
 			}
 		}
+		if f := tab.FailedRequests(); len(f) > 0 {
+			t.Errorf("the tab still holds failed requests: %v", f)
+		}
 		got := probe(t, tab, origin)
 		// A tab of a new browser context, as NewIsolatedTab opens, reads the same but for
 		// history.length: the recycled tab keeps its blank entry before the page.
@@ -82,8 +112,8 @@ func TestRecycledTabIsReset(t *testing.T) {
 		if got != fresh {
 			t.Errorf("the recycled tab shows what the earlier test left:\n got %s\nwant %s (a fresh tab's)", got, fresh)
 		}
-		if !strings.Contains(got, `"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
-			t.Errorf("the probe reads site data in a fresh tab too: %s", got)
+		if !strings.Contains(got, `"locks":0,"sw":`+strconv.FormatBool(ServiceWorkers)+`,"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
+			t.Errorf("the probe reads site data or another service-worker setting in a fresh tab: %s", got)
 		}
 	})
 	t.Run("dirty-from-another-tab", func(t *testing.T) {
@@ -100,15 +130,35 @@ func TestRecycledTabIsReset(t *testing.T) {
 			t.Fatal("the released tab was not reused (the reset failed; see the log)")
 		}
 		got := probe(t, tab, origin)
-		if !strings.Contains(got, `"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
+		if !strings.Contains(got, `"locks":0,"sw":`+strconv.FormatBool(ServiceWorkers)+`,"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
 			t.Errorf("the recycled tab shows what another tab of its context left: %s", got)
 		}
+	})
+	t.Run("another-page-left-open", func(t *testing.T) {
+		tab := NewRecycledTab(t)
+		if tab != first {
+			t.Fatal("the clean tab was not reused")
+		}
+		// A page of the context that outlives the test (a tab of the context opened on
+		// the browser's own context, never closed by the test).
+		other, cancel := chromedp.NewContext(tab.Ctx)
+		parent.Cleanup(cancel) // after this subtest's reset: the page is open when it looks
+		if err := chromedp.Do(other, chromedp.Navigate(origin+"/left-open")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("after-page-left-open", func(t *testing.T) {
+		tab := NewRecycledTab(t)
+		if tab == first {
+			t.Fatal("a tab whose context still had another page open was handed out again")
+		}
+		first = tab
 	})
 	t.Run("two-origins", func(t *testing.T) {
 		other := siteServer(t)
 		tab := NewRecycledTab(t)
 		if tab != first {
-			t.Fatal("the clean tab was not reused")
+			t.Fatal("the fresh tab was not reused")
 		}
 		if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/a"), chromedp.Navigate(other+"/b")); err != nil {
 			t.Fatal(err)
@@ -140,6 +190,7 @@ func probe(t *testing.T, tab *Tab, origin string) string {
 		const root = await navigator.storage.getDirectory();
 		const files = []; for await (const k of root.keys()) files.push(k);
 		return JSON.stringify({
+			locks: (await navigator.locks.query()).held.length, sw: "serviceWorker" in navigator,
 			local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
 			idb: (await indexedDB.databases()).map(d => d.name), opfs: files, caches: await caches.keys(),
 			leftover: typeof window.__leftover, screen: screen.width, inner: innerWidth, touch: navigator.maxTouchPoints,
