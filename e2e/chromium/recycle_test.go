@@ -112,9 +112,7 @@ func testRecycledTabIsReset(t *testing.T) {
 		if got != fresh {
 			t.Errorf("the recycled tab shows what the earlier test left:\n got %s\nwant %s (a fresh tab's)", got, fresh)
 		}
-		if !strings.Contains(got, `"locks":0,"sw":`+strconv.FormatBool(ServiceWorkers)+`,"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
-			t.Errorf("the probe reads site data or another service-worker setting in a fresh tab: %s", got)
-		}
+		wantNothingLeft(t, got)
 	})
 	t.Run("dirty-from-another-tab", func(t *testing.T) {
 		// A blank "profile" tab whose other tab (NewTabIn) left the site data.
@@ -129,54 +127,45 @@ func testRecycledTabIsReset(t *testing.T) {
 		if tab != first {
 			t.Fatal("the released tab was not reused (the reset failed; see the log)")
 		}
-		got := probe(t, tab, origin)
-		if !strings.Contains(got, `"locks":0,"sw":`+strconv.FormatBool(ServiceWorkers)+`,"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`) {
-			t.Errorf("the recycled tab shows what another tab of its context left: %s", got)
-		}
+		wantNothingLeft(t, probe(t, tab, origin))
 	})
-	t.Run("another-page-left-open", func(t *testing.T) {
-		tab := NewRecycledTab(t)
-		if tab != first {
-			t.Fatal("the clean tab was not reused")
-		}
-		// A page of the context that outlives the test (a tab of the context opened on
-		// the browser's own context, never closed by the test).
-		other, cancel := chromedp.NewContext(tab.Ctx)
-		parent.Cleanup(cancel) // after this subtest's reset: the page is open when it looks
-		if err := chromedp.Do(other, chromedp.Navigate(origin+"/left-open")); err != nil {
-			t.Fatal(err)
-		}
-	})
-	t.Run("after-page-left-open", func(t *testing.T) {
-		tab := NewRecycledTab(t)
-		if tab == first {
-			t.Fatal("a tab whose context still had another page open was handed out again")
-		}
-		first = tab
-	})
-	t.Run("two-origins", func(t *testing.T) {
-		other := siteServer(t)
-		tab := NewRecycledTab(t)
-		if tab != first {
-			t.Fatal("the fresh tab was not reused")
-		}
-		if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/a"), chromedp.Navigate(other+"/b")); err != nil {
-			t.Fatal(err)
-		}
-	})
-	t.Run("after-two-origins", func(t *testing.T) {
-		tab := NewRecycledTab(t)
-		if tab == first {
-			t.Fatal("a tab whose pages were on two origins was handed out again")
-		}
-		first = tab
-		tab.Discard()
-	})
-	t.Run("after-discard", func(t *testing.T) {
-		if tab := NewRecycledTab(t); tab == first {
-			t.Fatal("a discarded tab was handed out again")
-		}
-	})
+	// A tab the reset may not clean is never handed out again; the tab handed out instead
+	// is clean and taken by the next case.
+	for _, c := range []struct {
+		name, what string
+		spoil      func(t *testing.T, tab *Tab)
+	}{
+		{"another-page-left-open", "whose context still had another page open", func(t *testing.T, tab *Tab) {
+			// A page of the context that outlives the test: it is still open when the
+			// reset looks (its cancel runs when the whole test ends).
+			other, cancel := chromedp.NewContext(tab.Ctx)
+			parent.Cleanup(cancel)
+			if err := chromedp.Do(other, chromedp.Navigate(origin+"/left-open")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"two-origins", "whose pages were on two origins", func(t *testing.T, tab *Tab) {
+			if err := tab.Do(20*time.Second, chromedp.Navigate(origin+"/a"), chromedp.Navigate(siteServer(t)+"/b")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"discard", "that was discarded", func(t *testing.T, tab *Tab) { tab.Discard() }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tab := NewRecycledTab(t)
+			if tab != first {
+				t.Fatal("the clean tab was not reused")
+			}
+			c.spoil(t, tab)
+		})
+		t.Run("after-"+c.name, func(t *testing.T) {
+			tab := NewRecycledTab(t)
+			if tab == first {
+				t.Fatalf("a tab %s was handed out again", c.what)
+			}
+			first = tab
+		})
+	}
 }
 
 // probe opens origin/one in tab and reads its site data, history, new-document script and
@@ -201,4 +190,15 @@ func probe(t *testing.T, tab *Tab, origin string) string {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// wantNothingLeft fails t unless a probe reads no lock, no site data of any kind and no
+// injected script, and service workers offered as ServiceWorkers says.
+func wantNothingLeft(t *testing.T, got string) {
+	t.Helper()
+	want := `"locks":0,"sw":` + strconv.FormatBool(ServiceWorkers) +
+		`,"local":0,"session":0,"cookie":"","idb":[],"opfs":[],"caches":[],"leftover":"undefined"`
+	if !strings.Contains(got, want) {
+		t.Errorf("the recycled tab shows what an earlier test left: %s, want it to contain %s", got, want)
+	}
 }
