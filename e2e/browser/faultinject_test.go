@@ -74,9 +74,10 @@ func killAt(t *testing.T, tab *chromium.Tab, step string) {
 
 // tabAfterKill opens the studio in profile itself (the blank tab of the killed tab's browser
 // context: what a user's next tab on the profile sees, without the cost of another new tab)
-// once the killed tab's workspace lock is released, and checks that the tab is writable. A page that starts while a dying tab still
-// holds the lock waits only lockWait (1.5 s, wasm/cmd/browser/lock.go) and then shows the
-// workspace read-only; a crash can take longer than that to release it on a loaded machine.
+// once the killed tab's workspace lock is released, and checks that the tab is writable. A
+// page that starts while a dying tab still holds the lock waits only lockWait (1.5 s,
+// wasm/cmd/browser/lock.go) and then shows the workspace read-only; a crash can take longer
+// than that to release it on a loaded machine.
 // The wait is a request for the lock from a plain document of the site's origin (sw.js): it is
 // granted, and released at once, when no page holds it.
 func tabAfterKill(t *testing.T, profile *chromium.Tab) *chromium.Tab {

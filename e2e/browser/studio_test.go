@@ -47,8 +47,8 @@ func openStudio(t *testing.T) *chromium.Tab {
 
 // openStudioIn is openStudio in a new tab of profile's browser context (nil: a recycled tab of
 // its own, as openStudio).
-// Tests of several tabs on one profile open a blank isolated "profile" tab and every studio
-// tab in it, so closing one studio tab never disposes the context of the others.
+// Tests of several tabs on one profile open a blank "profile" tab of a context of its own and
+// every studio tab in it, so closing one studio tab never disposes the context of the others.
 func openStudioIn(t *testing.T, profile *chromium.Tab) *chromium.Tab {
 	t.Helper()
 	var tab *chromium.Tab

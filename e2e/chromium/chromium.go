@@ -405,14 +405,14 @@ func NewFullTab(t testing.TB) *Tab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTabFrom(t, bctx, ServiceWorkers, newContext)
+	return newTabFrom(t, bctx, ServiceWorkers, nil, chromedp.WithNewBrowserContext())
 }
 
 // NewIsolatedTab opens a tab in a new browser context (its own HTTP cache, storage and
 // service workers, like a fresh profile); the context is disposed with the tab.
 func NewIsolatedTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t, ServiceWorkers, newContext)
+	return newTab(t, ServiceWorkers, chromedp.WithNewBrowserContext())
 }
 
 // NewServiceWorkerTab is NewIsolatedTab in a browser context whose pages may use service
@@ -420,35 +420,23 @@ func NewIsolatedTab(t testing.TB) *Tab {
 // version taking over).
 func NewServiceWorkerTab(t testing.TB) *Tab {
 	t.Helper()
-	return newTab(t, true, newContext)
+	return newTab(t, true, chromedp.WithNewBrowserContext())
 }
 
 // NewTabIn opens another tab in the browser context of other (same storage, service workers
 // and Web Locks), for tests of several tabs on one profile; it closes when the test ends.
 func NewTabIn(t testing.TB, other *Tab) *Tab {
 	t.Helper()
-	return newTabFrom(t, other.Ctx, other.serviceWorkers, withSite(other.site))
+	return newTabFrom(t, other.Ctx, other.serviceWorkers, other.site)
 }
 
-// tabOption is a chromedp context option of a new tab, or the record of the browser context it
-// joins (NewTabIn).
-type tabOption struct {
-	ctx  chromedp.ContextOption
-	site *contextSite
-}
-
-func withSite(s *contextSite) tabOption { return tabOption{site: s} }
-
-// newContext is the option of a tab in a new browser context.
-var newContext = tabOption{ctx: chromedp.WithNewBrowserContext()}
-
-func newTab(t testing.TB, serviceWorkers bool, opts ...tabOption) *Tab {
+func newTab(t testing.TB, serviceWorkers bool, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
 	bctx, err := Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTabFrom(t, bctx, serviceWorkers, opts...)
+	return newTabFrom(t, bctx, serviceWorkers, nil, opts...)
 }
 
 // argDescription is how a console argument without a JSON value reads: its description, but
@@ -521,28 +509,23 @@ func previewJSON(a *runtime.RemoteObject) (string, bool) {
 
 // newTabFrom opens a tab from parent: the browser context (a new target in the shared
 // default context) or a tab context (a new target in that tab's browser context).
-func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...tabOption) *Tab {
+func newTabFrom(t testing.TB, bctx context.Context, serviceWorkers bool, site *contextSite, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
-	tab := openTab(t, bctx, serviceWorkers, opts...)
+	tab := openTab(t, bctx, serviceWorkers, site, opts...)
 	t.Cleanup(tab.cancel)
 	return tab
 }
 
 // openTab opens a tab in bctx's browser (a new browser context with
 // chromedp.WithNewBrowserContext) with the harness's listener; the caller closes it
-// (tab.cancel).
-func openTab(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...tabOption) *Tab {
+// (tab.cancel). site is the record of the browser context the tab joins (NewTabIn), nil for a
+// tab of a context of its own.
+func openTab(t testing.TB, bctx context.Context, serviceWorkers bool, site *contextSite, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
-	tab := &Tab{serviceWorkers: serviceWorkers, site: &contextSite{}}
-	var copts []chromedp.ContextOption
-	for _, o := range opts {
-		if o.site != nil {
-			tab.site = o.site
-		}
-		if o.ctx != nil {
-			copts = append(copts, o.ctx)
-		}
+	if site == nil {
+		site = &contextSite{}
 	}
+	tab := &Tab{serviceWorkers: serviceWorkers, site: site}
 	listener := func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -637,7 +620,7 @@ func openTab(t testing.TB, bctx context.Context, serviceWorkers bool, opts ...ta
 			tab.add(ConsoleEntry{Level: "exception", Text: text})
 		}
 	}
-	ctx, cancel := chromedp.NewContext(bctx, append(copts, chromedp.WithListener(listener))...)
+	ctx, cancel := chromedp.NewContext(bctx, append(opts, chromedp.WithListener(listener))...)
 	tab.Ctx, tab.cancel = ctx, cancel
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
@@ -785,5 +768,5 @@ func NewProfileTab(t testing.TB, prefs string) *Tab {
 		t.Fatalf("chromium: start a browser on its own profile: %v", err)
 	}
 	t.Cleanup(func() { cancelB(); cancelA() })
-	return newTabFrom(t, bctx, ServiceWorkers)
+	return newTabFrom(t, bctx, ServiceWorkers, nil)
 }

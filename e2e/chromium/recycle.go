@@ -3,6 +3,7 @@ package chromium
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -80,7 +81,7 @@ func NewRecycledTab(t testing.TB) *Tab {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab = openTab(t, bctx, ServiceWorkers, newContext)
+		tab = openTab(t, bctx, ServiceWorkers, nil, chromedp.WithNewBrowserContext())
 	}
 	t.Cleanup(func() {
 		if t.Failed() || tab.discarded() {
@@ -124,12 +125,7 @@ func (t *Tab) discarded() bool {
 func (t *Tab) documentOrigins() []string {
 	t.site.mu.Lock()
 	defer t.site.mu.Unlock()
-	var out []string
-	for o := range t.site.origins {
-		out = append(out, o)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(t.site.origins))
 }
 
 // reset undoes what a test did to a recycled tab (see "Recycled tabs"), or fails saying why.
