@@ -84,7 +84,10 @@ var a = document.createElement("a"); a.id = "about-link"; a.href = "about.html#x
 	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 1"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond) // storage changes are sent every 500 ms
+	// Storage changes are sent every 500 ms (preview.StorageFlushInterval); 700 ms was once too
+	// little on a loaded machine (the frame's timer ran late, the edit's remount came first).
+	// Nothing outside the frame shows the flush yet, so the wait has four intervals of margin.
+	time.Sleep(2 * time.Second)
 	directCall(t, tab, "workspace.writeFile", `{"path":"README.md","source":"edited"}`)
 	if _, err := chromium.WaitInFrame[string](tab, 10*time.Second, `(document.getElementById("about-link")||{}).textContent||""`, "visits 2"); err != nil {
 		t.Fatalf("storage did not survive an edit: %v", err)
